@@ -1,0 +1,85 @@
+import { z } from "zod";
+
+const text = z.string().trim().min(1, "must be a non-empty string");
+
+export const PlanRef = z.strictObject({
+  index: z.number().int().min(1),
+  name: text,
+});
+
+export const PlanGroup = z.strictObject({
+  group_id: text,
+  mode: z.enum(["serial", "parallel"]),
+  plans: z.array(PlanRef).min(1, "must list at least one plan"),
+});
+export type PlanGroup = z.infer<typeof PlanGroup>;
+
+export const Subplan = z.strictObject({
+  index: z.number().int().min(1),
+  title: text,
+  scope: text,
+  owned_files: z.array(text).min(1, "must list at least one owned file"),
+  dependencies: z.union([text, z.array(text).min(1)]),
+  implementation_approach: text,
+  acceptance_criteria: z.union([text, z.array(text).min(1)]),
+  tasks: z.array(text).min(1, "must list at least one task"),
+  isolation_rationale: text.optional(),
+});
+export type Subplan = z.infer<typeof Subplan>;
+
+/** `04_planning/plan.yaml`, version 2: groups run in order; a parallel group runs one coder per plan. */
+export const Plan = z
+  .strictObject({
+    version: z.literal(2, { error: "must be 2 (plan.yaml v2)" }),
+    plan_overview: text,
+    needs_design: z.boolean(),
+    needs_docs: z.boolean().default(false),
+    doc_files: z.array(text).default([]),
+    groups: z.array(PlanGroup).min(1, "must list at least one group"),
+    subplans: z.array(Subplan).min(1, "must list at least one subplan"),
+    review_strategy: z.strictObject({ severity: z.enum(["low", "medium", "high"]) }).optional(),
+  })
+  .superRefine((plan, ctx) => {
+    const indices = new Map<number, number>();
+    plan.subplans.forEach((s, i) => {
+      if (indices.has(s.index)) ctx.addIssue({ code: "custom", path: ["subplans", i, "index"], message: `duplicate subplan index ${s.index}` });
+      indices.set(s.index, i);
+    });
+    const groupIds = new Set<string>();
+    const referenced = new Set<number>();
+    plan.groups.forEach((g, gi) => {
+      if (groupIds.has(g.group_id)) ctx.addIssue({ code: "custom", path: ["groups", gi, "group_id"], message: `duplicate group_id "${g.group_id}"` });
+      groupIds.add(g.group_id);
+      g.plans.forEach((p, pi) => {
+        if (referenced.has(p.index)) ctx.addIssue({ code: "custom", path: ["groups", gi, "plans", pi, "index"], message: `plan ${p.index} is referenced by more than one group entry` });
+        referenced.add(p.index);
+        if (!indices.has(p.index)) ctx.addIssue({ code: "custom", path: ["groups", gi, "plans", pi, "index"], message: `no subplan has index ${p.index}` });
+      });
+    });
+    plan.subplans.forEach((s, i) => {
+      if (!referenced.has(s.index)) ctx.addIssue({ code: "custom", path: ["subplans", i, "index"], message: `subplan ${s.index} is not in any group` });
+    });
+    const max = Math.max(...plan.subplans.map((s) => s.index));
+    for (let n = 1; n <= max; n++) {
+      if (!indices.has(n)) ctx.addIssue({ code: "custom", path: ["subplans"], message: `subplan indices must run 1..${max} without gaps; ${n} is missing` });
+    }
+  });
+export type Plan = z.infer<typeof Plan>;
+export type PlanInput = z.input<typeof Plan>;
+
+/** `04_planning/execution_plan.yaml`, derived by the orchestrator from plan.yaml. */
+export const ExecutionPlan = z.strictObject({
+  groups: z
+    .array(
+      z.strictObject({
+        group_id: text,
+        mode: z.enum(["serial", "parallel"]),
+        plans: z.array(z.strictObject({ file: z.string().regex(/^plan_\d+\.md$/), name: text })).min(1),
+      }),
+    )
+    .min(1),
+  needs_design: z.boolean(),
+  needs_docs: z.boolean(),
+  doc_files: z.array(z.string()),
+});
+export type ExecutionPlan = z.infer<typeof ExecutionPlan>;

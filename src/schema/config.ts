@@ -1,0 +1,124 @@
+import { z } from "zod";
+import { ROLES } from "./catalog.ts";
+
+const str = z.string().min(1);
+
+export const SubmitStrategy = z.strictObject({
+  /** ms to wait after the pasted text shows before pressing the submit key */
+  delay_ms: z.number().int().min(0).max(10000).default(100),
+  /** tmux key names sent to submit, e.g. ["Enter"] or ["C-m"] */
+  keys: z.array(str).min(1).default(["Enter"]),
+  /** extra submit attempts when the text is still in the input box */
+  retries: z.number().int().min(0).max(10).default(2),
+  /** ms to wait for the submit to show before retrying */
+  verify_ms: z.number().int().min(100).max(60000).default(1500),
+  /** whether Escape may be sent to this CLI (gemini/copilot treat it as cancel) */
+  escape_safe: z.boolean().default(false),
+});
+export type SubmitStrategy = z.infer<typeof SubmitStrategy>;
+
+export const ReadyGate = z.strictObject({
+  /** regex (JavaScript syntax) matched against the pane screen when the CLI is idle at its prompt */
+  pattern: z.string().nullable().default(null),
+  /** regex matched against the pane screen (or title) while the CLI is busy */
+  busy_pattern: z.string().nullable().default(null),
+  /** the screen must stay unchanged this long before the first prompt */
+  settle_ms: z.number().int().min(0).max(30000).default(500),
+  /** give up waiting for readiness after this long and report the agent stuck */
+  timeout_ms: z.number().int().min(1000).max(600000).default(60000),
+});
+export type ReadyGate = z.infer<typeof ReadyGate>;
+
+export const TrustDialog = z.strictObject({
+  /** text on screen that identifies the dialog */
+  detect: str,
+  /** tmux keys that accept it */
+  keys: z.array(str).min(1).default(["Enter"]),
+});
+
+export const Provider = z.strictObject({
+  command: str,
+  /** flag that selects the model, or null when the CLI has none */
+  model_flag: z.string().nullable().default("--model"),
+  default_model: z.string().nullable().default(null),
+  /** args for every role, then `role_args[role]` is appended */
+  default_role_args: z.array(z.string()).default([]),
+  role_args: z.partialRecord(z.enum(ROLES), z.array(z.string())).default({}),
+  model_args: z.record(z.string(), z.array(z.string())).default({}),
+  env: z.record(z.string(), z.string()).default({}),
+  /** how agentmux's MCP server is wired into this CLI */
+  mcp: z.enum(["claude", "codex", "gemini", "opencode", "copilot", "qwen", "sim", "none"]).default("none"),
+  trust: z.array(TrustDialog).default([]),
+  /** pre-trust the working directory where the CLI supports it */
+  pre_trust: z.boolean().default(true),
+  /** how researchers run non-interactively: prompt path passed per `mode` */
+  batch: z
+    .strictObject({ args: z.array(z.string()).default([]), mode: z.enum(["flag", "positional", "stdin"]).default("positional") })
+    .nullable()
+    .default(null),
+  single_coder: z.boolean().default(false),
+  sub_agent_tool: z.string().nullable().default(null),
+  submit: SubmitStrategy.default(SubmitStrategy.parse({})),
+  ready: ReadyGate.default(ReadyGate.parse({})),
+});
+export type Provider = z.infer<typeof Provider>;
+
+export const RoleConfig = z.strictObject({
+  provider: z.string().nullable().default(null),
+  model: z.string().nullable().default(null),
+  /** replaces the provider's role args entirely */
+  args: z.array(z.string()).nullable().default(null),
+});
+export type RoleConfig = z.infer<typeof RoleConfig>;
+
+export const Config = z.strictObject({
+  version: z.literal(2, { error: "must be 2" }).default(2),
+  defaults: z
+    .strictObject({
+      provider: str.default("claude"),
+      model: z.string().nullable().default(null),
+      max_review_iterations: z.number().int().min(0).max(20).default(3),
+      completion: z.strictObject({ skip_final_approval: z.boolean().default(false) }).default({ skip_final_approval: false }),
+      /** keep the session folder after a successful commit */
+      keep_session: z.boolean().default(false),
+    })
+    .default({ provider: "claude", model: null, max_review_iterations: 3, completion: { skip_final_approval: false }, keep_session: false }),
+  github: z
+    .strictObject({
+      base_branch: z.string().nullable().default(null),
+      draft: z.boolean().default(true),
+      branch_prefix: z.string().default("feature/"),
+      pull_request: z.boolean().default(true),
+      push: z.boolean().default(true),
+    })
+    .default({ base_branch: null, draft: true, branch_prefix: "feature/", pull_request: true, push: true }),
+  tmux: z
+    .strictObject({
+      socket: str.default("agentmux"),
+      width: z.number().int().min(80).max(1000).default(240),
+      height: z.number().int().min(24).max(500).default(64),
+      control_width: z.number().int().min(30).max(120).default(44),
+    })
+    .default({ socket: "agentmux", width: 240, height: 64, control_width: 44 }),
+  watchdog: z
+    .strictObject({
+      /** an agent with no screen output and no tool call for this long is reported stuck (0 = off) */
+      stuck_after_s: z.number().int().min(0).default(900),
+      /** fail a phase that runs longer than this (0 = no limit) */
+      phase_timeout_s: z.number().int().min(0).default(0),
+      /** fail the run after this long (0 = no limit) */
+      run_timeout_s: z.number().int().min(0).default(0),
+    })
+    .default({ stuck_after_s: 900, phase_timeout_s: 0, run_timeout_s: 0 }),
+  /** the simulated agent (provider `sim`): scenario switches for tests and the demo */
+  sim: z
+    .strictObject({
+      think_ms: z.number().int().min(0).max(60000).default(0),
+      scenario: z.array(z.string()).default([]),
+    })
+    .default({ think_ms: 0, scenario: [] }),
+  providers: z.record(z.string(), Provider).default({}),
+  roles: z.partialRecord(z.enum(ROLES), RoleConfig).default({}),
+});
+export type Config = z.infer<typeof Config>;
+export type ConfigInput = z.input<typeof Config>;

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { Role } from "./catalog.ts";
+import { Approval } from "./artifacts/completion.ts";
+
+/**
+ * What the pure orchestrator asks the world to do. Interpreted in one place (app/interpret.ts);
+ * results and failures come back as events. Paths are relative to the session folder.
+ */
+export const Effect = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("write_file"), path: z.string(), content: z.string() }),
+  z.object({ type: z.literal("append_file"), path: z.string(), content: z.string() }),
+  z.object({ type: z.literal("delete_file"), path: z.string() }),
+  /** delete files in a session folder whose names match a regex (e.g. stale done markers) */
+  z.object({ type: z.literal("delete_matching"), dir: z.string(), pattern: z.string() }),
+  /** render an assets/prompts template (session files inlined) and write it to `path` */
+  z.object({
+    type: z.literal("write_prompt"),
+    path: z.string(),
+    template: z.string(),
+    vars: z.record(z.string(), z.string()).default({}),
+  }),
+  /** start a pane for `agent` running the provider configured for `role` (kills an old one first) */
+  z.object({ type: z.literal("launch_agent"), agent: z.string(), role: Role, label: z.string(), batch_prompt: z.string().optional() }),
+  /** deliver "Read and follow the instructions in <prompt>" to an agent's pane, verified */
+  z.object({ type: z.literal("send_prompt"), agent: z.string(), prompt: z.string() }),
+  /** deliver a one-line notice to an agent's pane */
+  z.object({ type: z.literal("notify_agent"), agent: z.string(), text: z.string() }),
+  /** the content zone shows exactly these agents, in order (others are parked) */
+  z.object({ type: z.literal("show_agents"), agents: z.array(z.string()) }),
+  z.object({ type: z.literal("kill_agent"), agent: z.string() }),
+  z.object({ type: z.literal("show_completion_panel") }),
+  /** stage, commit, push and open a PR per the approval → `committed` | `commit_failed` */
+  z.object({ type: z.literal("commit"), approval: Approval, suggested_message: z.string().optional() }),
+  z.object({ type: z.literal("log"), message: z.string() }),
+  /** end the run: exit code, and whether to delete the session folder */
+  z.object({ type: z.literal("finish"), code: z.number().int(), cleanup: z.boolean() }),
+]);
+export type Effect = z.infer<typeof Effect>;

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { ReviewerRole } from "./catalog.ts";
+import { Plan } from "./artifacts/plan.ts";
+import { Review } from "./artifacts/review.ts";
+import { DoneArtifact } from "./artifacts/done.ts";
+import { Approval } from "./artifacts/completion.ts";
+import { ResearchType, TopicSlug } from "./artifacts/research.ts";
+
+const at = z.string();
+
+/**
+ * Everything that can move the workflow enters the pure transition function as one of these.
+ * The impure side turns outside signals (tool_events.jsonl lines, session files, pane exits,
+ * effect results) into events, reading and validating any artifact they refer to, so
+ * transitions never touch the disk.
+ */
+export const Event = z.discriminatedUnion("type", [
+  /** first entry of a new run */
+  z.object({ type: z.literal("start"), at }),
+  /** re-entry after the orchestrator restarted (resume, crash) */
+  z.object({ type: z.literal("resume"), at }),
+
+  // — MCP tool signals (tool_events.jsonl), with the artifacts they vouch for —
+  z.object({ type: z.literal("pm_done"), at }),
+  z.object({ type: z.literal("architecture_submitted"), at, reviewers: z.array(ReviewerRole).optional() }),
+  z.object({ type: z.literal("plan_submitted"), at, plan: Plan }),
+  z.object({ type: z.literal("review_submitted"), at, role: ReviewerRole, review: Review }),
+  z.object({ type: z.literal("coder_done"), at, subplan_index: z.number().int().min(1), artifact: DoneArtifact.optional() }),
+  z.object({
+    type: z.literal("research_dispatched"),
+    at,
+    research_type: ResearchType,
+    topic: TopicSlug,
+    context: z.string(),
+    questions: z.array(z.string()),
+    scope_hints: z.array(z.string()).nullable(),
+  }),
+  z.object({ type: z.literal("research_done"), at, research_type: ResearchType, topic: TopicSlug }),
+  /** a tool line that could not be turned into an event (bad JSON, unreadable artifact) */
+  z.object({ type: z.literal("tool_rejected"), at, tool: z.string(), reason: z.string() }),
+
+  // — session files —
+  z.object({ type: z.literal("design_written"), at }),
+  z.object({ type: z.literal("summary_written"), at }),
+  z.object({ type: z.literal("approval_written"), at, approval: Approval }),
+  z.object({ type: z.literal("changes_written"), at, text: z.string() }),
+
+  // — runtime —
+  z.object({ type: z.literal("pane_exited"), at, agent: z.string(), detail: z.string().optional() }),
+  z.object({ type: z.literal("agent_stuck"), at, agent: z.string(), reason: z.string() }),
+  z.object({ type: z.literal("agent_active"), at, agent: z.string() }),
+  z.object({ type: z.literal("cancel"), at, reason: z.string() }),
+  z.object({ type: z.literal("timeout"), at, reason: z.string() }),
+  z.object({ type: z.literal("effect_failed"), at, effect: z.string(), error: z.string() }),
+
+  // — completion results —
+  z.object({ type: z.literal("committed"), at, hash: z.string(), branch: z.string(), pr_url: z.string().nullable() }),
+  z.object({ type: z.literal("commit_failed"), at, error: z.string() }),
+]);
+export type Event = z.infer<typeof Event>;
+export type EventOf<T extends Event["type"]> = Extract<Event, { type: T }>;

@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { Phase, ReviewerRole, Role, WorkflowEvent } from "./catalog.ts";
+
+export const AgentStatus = z.enum(["starting", "working", "idle", "stuck", "exited", "done"]);
+export type AgentStatus = z.infer<typeof AgentStatus>;
+
+/** One agent (a role, optionally a task such as a plan index or research topic) the run has started. */
+export const AgentInfo = z.object({
+  role: Role,
+  task: z.string().optional(),
+  label: z.string(),
+  status: AgentStatus,
+  provider: z.string().optional(),
+  model: z.string().nullable().optional(),
+  since: z.string(),
+  note: z.string().optional(),
+});
+export type AgentInfo = z.infer<typeof AgentInfo>;
+
+export const HistoryEntry = z.object({
+  phase: Phase,
+  event: WorkflowEvent,
+  at: z.string(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const ReviewResult = z.object({
+  verdict: z.enum(["pass", "fail"]),
+  summary: z.string(),
+  counts: z.record(z.string(), z.number()).optional(),
+  commit_message: z.string().optional(),
+});
+
+/**
+ * `state.json`: every required field of seeds/session-state-artifacts.txt, plus optional fields
+ * agentmux keeps current. Written only by the orchestrator, always atomically.
+ */
+export const State = z.object({
+  phase: Phase,
+  last_event: WorkflowEvent,
+  product_manager: z.boolean(),
+  subplan_count: z.number().int().min(0),
+  completed_subplans: z.array(z.string()),
+  review_iteration: z.number().int().min(0),
+  implementation_group_total: z.number().int().min(0),
+  implementation_group_index: z.number().int().min(0),
+  implementation_group_mode: z.enum(["serial", "parallel"]).nullable(),
+  implementation_active_plan_ids: z.array(z.string()),
+  implementation_completed_group_ids: z.array(z.string()),
+  updated_at: z.string(),
+  updated_by: z.string(),
+  feature_dir: z.string(),
+  session_name: z.string(),
+  // optional seed fields
+  gh_available: z.boolean().optional(),
+  issue_number: z.number().int().optional(),
+  research_tasks: z.record(z.string(), z.enum(["dispatched", "done"])).optional(),
+  web_research_tasks: z.record(z.string(), z.enum(["dispatched", "done"])).optional(),
+  awaiting_summary: z.boolean().optional(),
+  // agentmux extras
+  schema_version: z.literal(1).default(1),
+  feature_name: z.string().optional(),
+  request_title: z.string().optional(),
+  issue_title: z.string().optional(),
+  project_dir: z.string().optional(),
+  created_at: z.string().optional(),
+  feature_branch: z.string().optional(),
+  base_commit: z.string().optional(),
+  worktree_path: z.string().optional(),
+  main_repo_dir: z.string().optional(),
+  implementation_single_coder: z.boolean().optional(),
+  reviewer_nominations: z.array(ReviewerRole).optional(),
+  active_reviews: z.record(z.string(), z.enum(["pending", "completed", "killed"])).optional(),
+  review_results: z.record(z.string(), ReviewResult).optional(),
+  agents: z.record(z.string(), AgentInfo).optional(),
+  history: z.array(HistoryEntry).optional(),
+  /** byte offset in tool_events.jsonl up to which events are applied (authoritative copy) */
+  tool_cursor: z.number().int().min(0).optional(),
+  applied_tool_events: z.number().int().min(0).optional(),
+  commit_hash: z.string().optional(),
+  pr_url: z.string().nullable().optional(),
+  completion_error: z.string().optional(),
+  cleanup_feature_dir: z.boolean().optional(),
+  interruption_category: z.enum(["canceled", "failed"]).optional(),
+  interruption_cause: z.string().optional(),
+  interruption_resume_command: z.string().optional(),
+  interruption_log_path: z.string().nullable().optional(),
+});
+export type State = z.infer<typeof State>;

@@ -1,0 +1,67 @@
+import { join } from "node:path";
+
+/** Everything agentmux keeps in a project lives under `.agentmux/`. */
+export const AGENTMUX_DIR = ".agentmux";
+export const SESSIONS_DIR = join(AGENTMUX_DIR, ".sessions");
+export const LAST_COMPLETION = join(AGENTMUX_DIR, ".last_completion.json");
+
+/** Session-relative file names fixed by the protocol (seeds/). */
+export const F = {
+  state: "state.json",
+  runtime: "runtime_state.json",
+  toolEvents: "tool_events.jsonl",
+  toolEventsLock: ".tool_events.lock",
+  toolEventState: "tool_event_state.json",
+  createdFiles: "created_files.log",
+  orchestratorLog: "orchestrator.log",
+  requirements: "requirements.md",
+  context: "context.md",
+  pmPrompt: "01_product_management/product_manager_prompt.md",
+  architectPrompt: "02_architecting/architect_prompt.md",
+  architecture: "02_architecting/architecture.md",
+  research: "03_research",
+  plannerPrompt: "04_planning/planner_prompt.md",
+  changesPrompt: "04_planning/changes_prompt.md",
+  planYaml: "04_planning/plan.yaml",
+  planMd: "04_planning/plan.md",
+  executionPlan: "04_planning/execution_plan.yaml",
+  designerPrompt: "05_design/designer_prompt.md",
+  design: "05_design/design.md",
+  coderWholePrompt: "06_implementation/coder_prompt_whole.md",
+  fixRequest: "07_review/fix_request.md",
+  fixPrompt: "07_review/fix_prompt.md",
+  reviewMd: "07_review/review.md",
+  summaryPrompt: "08_completion/summary_prompt.md",
+  summary: "08_completion/summary.md",
+  approval: "08_completion/approval.json",
+  changes: "08_completion/changes.md",
+  /** agentmux-internal runtime files (not part of the protocol) */
+  runtimeDir: ".runtime",
+  paneExits: ".runtime/pane_exits",
+  mcpReadyDir: ".runtime/mcp",
+} as const;
+
+export const PHASE_DIRS = [
+  "01_product_management",
+  "02_architecting",
+  "03_research",
+  "04_planning",
+  "05_design",
+  "06_implementation",
+  "07_review",
+  "08_completion",
+] as const;
+
+export const planFile = (n: number) => `04_planning/plan_${n}.md`;
+export const tasksFile = (n: number) => `04_planning/tasks_${n}.md`;
+export const coderPrompt = (n: number) => `06_implementation/coder_prompt_${n}.md`;
+export const doneArtifact = (n: number) => `06_implementation/done_${n}.json`;
+export const doneMarker = (n: number) => `06_implementation/done_${n}`;
+export const auditLog = "06_implementation/audit.log";
+export const reviewYaml = (role: string) => `07_review/review_${role}.yaml`;
+export const reviewPrompt = (short: string) => `07_review/review_${short}_prompt.md`;
+export const reviewArchive = (iteration: number, role: string) => `07_review/review_${iteration}_${role}.md`;
+export const researchDir = (type: "code" | "web", topic: string) => `03_research/${type}-${topic}`;
+export const mcpReadyFile = (agent: string) => `${F.mcpReadyDir}/${agent.replace(/[^A-Za-z0-9_.-]/g, "_")}.ready`;
+
+export const sessionsRoot = (projectDir: string) => join(projectDir, SESSIONS_DIR);
