@@ -38,6 +38,8 @@ export const TrustDialog = z.strictObject({
 
 export const Provider = z.strictObject({
   command: str,
+  /** args passed on every launch of this CLI (interactive and batch), right after the command; not replaced by roles.<r>.args */
+  args: z.array(z.string()).default([]),
   /** flag that selects the model, or null when the CLI has none */
   model_flag: z.string().nullable().default("--model"),
   default_model: z.string().nullable().default(null),
