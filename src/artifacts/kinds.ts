@@ -1,0 +1,78 @@
+import { basename, dirname } from "node:path";
+import type { z } from "zod";
+import { Approval, ChangesText } from "../schema/artifacts/completion.ts";
+import { DoneArtifact } from "../schema/artifacts/done.ts";
+import { ExecutionPlan, Plan } from "../schema/artifacts/plan.ts";
+import { Review } from "../schema/artifacts/review.ts";
+import { Config } from "../schema/config.ts";
+import { State } from "../schema/state.ts";
+
+/** A contract violation: `path` is a field path like `groups[0].plans[1].index`, "" for the whole file. */
+export type Problem = { path: string; message: string };
+
+export const ARTIFACT_KINDS = [
+  "plan",
+  "execution_plan",
+  "review",
+  "approval",
+  "changes",
+  "done",
+  "state",
+  "config",
+  "architecture",
+  "design",
+  "summary",
+  "requirements",
+] as const;
+export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
+
+export const isArtifactKind = (k: string): k is ArtifactKind => (ARTIFACT_KINDS as readonly string[]).includes(k);
+
+export type Syntax = "yaml" | "json" | "markdown";
+
+/** How each kind is read: its syntax and the zod schema its content must satisfy. */
+export const KIND_SPECS = {
+  plan: { syntax: "yaml", schema: Plan },
+  execution_plan: { syntax: "yaml", schema: ExecutionPlan },
+  review: { syntax: "yaml", schema: Review },
+  approval: { syntax: "json", schema: Approval },
+  changes: { syntax: "markdown", schema: ChangesText },
+  done: { syntax: "json", schema: DoneArtifact },
+  state: { syntax: "json", schema: State },
+  // YAML is a superset of JSON, so config.json parses here too
+  config: { syntax: "yaml", schema: Config },
+  architecture: { syntax: "markdown", schema: undefined },
+  design: { syntax: "markdown", schema: undefined },
+  summary: { syntax: "markdown", schema: undefined },
+  requirements: { syntax: "markdown", schema: undefined },
+} as const satisfies Record<ArtifactKind, { syntax: Syntax; schema: z.ZodType | undefined }>;
+
+type SchemaOf<K extends ArtifactKind> = (typeof KIND_SPECS)[K]["schema"];
+/** The parsed value of an artifact of kind K (markdown kinds are their text). */
+export type ArtifactValue<K extends ArtifactKind> = SchemaOf<K> extends z.ZodType ? z.output<SchemaOf<K>> : string;
+
+const EXACT_NAMES: Record<string, ArtifactKind> = {
+  "plan.yaml": "plan",
+  "execution_plan.yaml": "execution_plan",
+  "approval.json": "approval",
+  "changes.md": "changes",
+  "state.json": "state",
+  "architecture.md": "architecture",
+  "design.md": "design",
+  "summary.md": "summary",
+  "requirements.md": "requirements",
+};
+
+/** The artifact kind a protocol file name implies, or undefined when the name is not a protocol name. */
+export function inferKind(filePath: string): ArtifactKind | undefined {
+  const name = basename(filePath);
+  const exact = EXACT_NAMES[name];
+  if (exact) return exact;
+  if (/^review_[A-Za-z0-9_-]+\.ya?ml$/.test(name) || name === "review.yaml") return "review";
+  if (/^done_\d+\.json$/.test(name)) return "done";
+  if (/^config\.(ya?ml|json)$/.test(name)) {
+    const parent = basename(dirname(filePath));
+    if (parent === ".agentmux" || parent === "agentmux") return "config";
+  }
+  return undefined;
+}

@@ -1,0 +1,58 @@
+import type { z } from "zod";
+import type { Problem } from "./kinds.ts";
+
+/** `["groups", 0, "plans", 1, "index"]` → `groups[0].plans[1].index`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else out += out === "" ? String(seg) : `.${String(seg)}`;
+  }
+  return out;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v: any = root;
+  for (const seg of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = v[seg as any];
+  }
+  return v;
+}
+
+const describe = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "object" ? "a mapping" : typeof v);
+
+/**
+ * zod issues as problems with field paths. Missing fields and unknown fields get their own
+ * wording (zod's defaults, "expected string, received undefined", read poorly to an agent).
+ */
+export function zodProblems(error: z.ZodError, input: unknown): Problem[] {
+  const out: Problem[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) out.push({ path: formatPath([...issue.path, key]), message: "unknown field" });
+      continue;
+    }
+    const path = formatPath(issue.path);
+    if (issue.code === "invalid_type") {
+      const actual = valueAt(input, issue.path);
+      const message =
+        actual === undefined && issue.path.length > 0
+          ? `required field is missing (expected ${issue.expected})`
+          : `must be ${issue.expected === "object" ? "a mapping" : issue.expected === "array" ? "a list" : `a ${issue.expected}`}, got ${describe(actual)}`;
+      out.push({ path, message });
+      continue;
+    }
+    if (issue.code === "invalid_union") {
+      out.push({ path, message: `has the wrong type (got ${describe(valueAt(input, issue.path))})` });
+      continue;
+    }
+    out.push({ path, message: issue.message });
+  }
+  return out;
+}
+
+/** One line per problem: `<field.path>: <message>` (or just the message for the whole file). */
+export function formatProblem(p: Problem): string {
+  return p.path ? `${p.path}: ${p.message}` : p.message;
+}
