@@ -8,6 +8,7 @@ import { Approval } from "./artifacts/completion.ts";
  */
 export const Effect = z.discriminatedUnion("type", [
   z.object({ type: z.literal("write_file"), path: z.string(), content: z.string() }),
+  /** append a line unless the file already holds exactly that line (idempotent on replay) */
   z.object({ type: z.literal("append_file"), path: z.string(), content: z.string() }),
   z.object({ type: z.literal("delete_file"), path: z.string() }),
   /** delete files in a session folder whose names match a regex (e.g. stale done markers) */
@@ -31,6 +32,8 @@ export const Effect = z.discriminatedUnion("type", [
   z.object({ type: z.literal("show_completion_panel") }),
   /** stage, commit, push and open a PR per the approval → `committed` | `commit_failed` */
   z.object({ type: z.literal("commit"), approval: Approval, suggested_message: z.string().optional() }),
+  /** the orchestrator's bookkeeping after a verified submit_done: tick these tasks in tasks_<N>.md */
+  z.object({ type: z.literal("check_off_tasks"), plan_index: z.number().int().min(1), tasks: z.array(z.string()) }),
   z.object({ type: z.literal("log"), message: z.string() }),
   /** end the run: exit code, and whether to delete the session folder */
   z.object({ type: z.literal("finish"), code: z.number().int(), cleanup: z.boolean() }),

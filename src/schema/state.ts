@@ -29,12 +29,21 @@ export const ReviewResult = z.object({
   summary: z.string(),
   counts: z.record(z.string(), z.number()).optional(),
   commit_message: z.string().optional(),
+  /** the review rendered as Markdown (aggregated into fix_request.md and review.md) */
+  text: z.string().optional(),
 });
 
 /**
  * `state.json`: every required field of seeds/session-state-artifacts.txt, plus optional fields
  * agentmux keeps current. Written only by the orchestrator, always atomically.
  */
+export const ExecutionGroup = z.object({
+  group_id: z.string(),
+  mode: z.enum(["serial", "parallel"]),
+  plans: z.array(z.object({ index: z.number().int().min(1), name: z.string() })),
+});
+export type ExecutionGroup = z.infer<typeof ExecutionGroup>;
+
 export const State = z.object({
   phase: Phase,
   last_event: WorkflowEvent,
@@ -69,6 +78,11 @@ export const State = z.object({
   worktree_path: z.string().optional(),
   main_repo_dir: z.string().optional(),
   implementation_single_coder: z.boolean().optional(),
+  /** the plan's groups, copied from plan.yaml when it is accepted (transitions cannot read files) */
+  execution_groups: z.array(ExecutionGroup).optional(),
+  needs_design: z.boolean().optional(),
+  /** true between a change request and the next accepted plan */
+  replanning: z.boolean().optional(),
   reviewer_nominations: z.array(ReviewerRole).optional(),
   active_reviews: z.record(z.string(), z.enum(["pending", "completed", "killed"])).optional(),
   review_results: z.record(z.string(), ReviewResult).optional(),
@@ -76,7 +90,14 @@ export const State = z.object({
   history: z.array(HistoryEntry).optional(),
   /** byte offset in tool_events.jsonl up to which events are applied (authoritative copy) */
   tool_cursor: z.number().int().min(0).optional(),
+  /**
+   * effects of the last transition not yet known to be done (write-ahead outbox): persisted with
+   * the new state, cleared once interpreted, re-run on restart — all effects are idempotent
+   */
+  outbox: z.array(z.any()).optional(),
   applied_tool_events: z.number().int().min(0).optional(),
+  /** set when approval.json was accepted; later decisions are ignored */
+  approved_at: z.string().optional(),
   commit_hash: z.string().optional(),
   pr_url: z.string().nullable().optional(),
   completion_error: z.string().optional(),

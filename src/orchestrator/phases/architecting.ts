@@ -1,0 +1,23 @@
+import { F } from "../../session/paths.ts";
+import { handleResearch } from "../research.ts";
+import type { PhaseHandler } from "../types.ts";
+
+export const ARCHITECT = "architect";
+
+export const architecting: PhaseHandler = {
+  enter(step) {
+    step.launch(ARCHITECT, "architect", "[architect] architecture");
+    step.show([ARCHITECT]);
+    step.prompt(ARCHITECT, F.architectPrompt, "architect");
+  },
+  on(step, event) {
+    if (event.type === "architecture_submitted") {
+      step.emit({ type: "delete_file", path: F.changes });
+      step.kill(ARCHITECT);
+      if (event.reviewers && event.reviewers.length > 0) step.set({ reviewer_nominations: [...new Set(event.reviewers)] });
+      step.moveTo("planning", "architecture_written");
+      return true;
+    }
+    return handleResearch(step, event, { agent: ARCHITECT, role: "architect" });
+  },
+};

@@ -1,0 +1,81 @@
+import { F } from "../../session/paths.ts";
+import { loopCapSummary } from "../review-files.ts";
+import type { Step } from "../step.ts";
+import type { PhaseHandler } from "../types.ts";
+
+/** The first commit message a reviewer suggested (reviewers sorted by role). */
+export function suggestedCommitMessage(step: Step): string | undefined {
+  const results = step.state.review_results ?? {};
+  for (const role of Object.keys(results).sort()) {
+    const m = results[role]?.commit_message?.trim();
+    if (m) return m;
+  }
+  return undefined;
+}
+
+export const completing: PhaseHandler = {
+  enter(step) {
+    const resumed = step.state.last_event === "resumed";
+    if (!resumed) {
+      // Stale decisions from an earlier round must not be taken for this one.
+      step.emit({ type: "delete_file", path: F.approval }, { type: "delete_file", path: F.changes });
+      step.set({ approved_at: undefined });
+      if (step.state.last_event === "review_failed") {
+        step.emit({ type: "write_file", path: F.summary, content: loopCapSummary(step.state.review_results ?? {}, step.state.review_iteration) });
+      }
+    }
+    if (step.settings.skip_final_approval) {
+      if (!resumed) {
+        const message = suggestedCommitMessage(step);
+        const approval = { action: "approve", exclude_files: [], ...(message ? { commit_message: message } : {}) };
+        step.emit({ type: "write_file", path: F.approval, content: JSON.stringify(approval, null, 2) + "\n" });
+      }
+      return;
+    }
+    step.emit({ type: "show_completion_panel" });
+  },
+
+  on(step, event) {
+    if (event.type === "approval_written") {
+      if (step.state.approved_at) return true;
+      step.set({ approved_at: event.at });
+      step.emit({ type: "commit", approval: event.approval, ...(suggestedCommitMessage(step) ? { suggested_message: suggestedCommitMessage(step) } : {}) });
+      return true;
+    }
+    if (event.type === "committed") {
+      step.killWhere(() => true);
+      step.set({ commit_hash: event.hash, pr_url: event.pr_url, feature_branch: event.branch, cleanup_feature_dir: !step.settings.keep_session });
+      step.moveTo("done", "approval_received");
+      step.emit({ type: "finish", code: 0, cleanup: !step.settings.keep_session });
+      return true;
+    }
+    if (event.type === "commit_failed") {
+      step.set({ approved_at: undefined, completion_error: event.error });
+      step.moveTo("failed", "run_failed");
+      step.set({ interruption_cause: `commit failed: ${event.error}` });
+      return true;
+    }
+    if (event.type === "changes_written") {
+      if (step.state.approved_at) {
+        step.log("changes.md ignored: the run was already approved");
+        return true;
+      }
+      step.killWhere(() => true);
+      step.set({
+        subplan_count: 0,
+        review_iteration: 0,
+        completed_subplans: [],
+        active_reviews: {},
+        review_results: {},
+        replanning: true,
+        implementation_group_index: 0,
+        implementation_group_mode: null,
+        implementation_active_plan_ids: [],
+        implementation_completed_group_ids: [],
+      });
+      step.moveTo("planning", "changes_requested");
+      return true;
+    }
+    return false;
+  },
+};

@@ -1,0 +1,21 @@
+import { F } from "../../session/paths.ts";
+import type { PhaseHandler } from "../types.ts";
+
+export const DESIGNER = "designer";
+
+export const designing: PhaseHandler = {
+  enter(step) {
+    step.launch(DESIGNER, "designer", `[designer] ${step.state.feature_name ?? "design"}`);
+    step.show([DESIGNER]);
+    step.prompt(DESIGNER, F.designerPrompt, "designer");
+  },
+  on(step, event) {
+    // design.md reaches the orchestrator only once it is complete (stable and non-empty).
+    if (event.type === "design_written") {
+      step.kill(DESIGNER);
+      step.moveTo("implementing", "design_written");
+      return true;
+    }
+    return false;
+  },
+};

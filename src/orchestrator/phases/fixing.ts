@@ -1,0 +1,28 @@
+import { F } from "../../session/paths.ts";
+import type { PhaseHandler } from "../types.ts";
+import { CODER, recordDone } from "./implementing.ts";
+
+export const fixing: PhaseHandler = {
+  enter(step) {
+    if (step.state.last_event === "review_failed") {
+      step.emit({ type: "delete_matching", dir: "06_implementation", pattern: "^done_\\d+(\\.json)?$" });
+    }
+    // Always a fresh coder: the fix prompt carries everything it needs.
+    step.killWhere((_k, a) => a.role === "coder");
+    step.launch(CODER, "coder", `[coder] fix ${step.state.review_iteration}`, "fix");
+    step.show([CODER]);
+    step.prompt(CODER, F.fixPrompt, "fix", { review_iteration: String(step.state.review_iteration) });
+    step.set({ completed_subplans: [], implementation_active_plan_ids: ["1"] });
+  },
+  on(step, event) {
+    if (event.type !== "coder_done") return false;
+    if (event.subplan_index !== 1) {
+      step.log(`submit_done for plan ${event.subplan_index} ignored while fixing (the fixer reports plan 1)`);
+      return true;
+    }
+    recordDone(step, event);
+    step.kill(CODER);
+    step.moveTo("reviewing", "implementation_completed");
+    return true;
+  },
+};

@@ -1,0 +1,138 @@
+import type { EventOf } from "../../schema/events.ts";
+import type { ExecutionGroup } from "../../schema/state.ts";
+import { F, auditLog, coderPrompt, doneMarker } from "../../session/paths.ts";
+import type { Step } from "../step.ts";
+import type { PhaseHandler } from "../types.ts";
+
+export const CODER = "coder";
+const parallelKey = (index: number) => `coder:${index}`;
+const isCoder = (_k: string, a: { role: string }) => a.role === "coder";
+
+const FRESH_EVENTS = new Set(["plan_written", "design_written", "changes_requested"]);
+
+function groups(step: Step): ExecutionGroup[] {
+  return step.state.execution_groups ?? [];
+}
+
+function pendingIn(step: Step, g: ExecutionGroup) {
+  const done = new Set(step.state.completed_subplans);
+  return g.plans.filter((p) => !done.has(String(p.index)));
+}
+
+function finish(step: Step): void {
+  step.killWhere(isCoder);
+  step.set({ implementation_active_plan_ids: [], implementation_group_index: groups(step).length });
+  step.moveTo("reviewing", "implementation_completed");
+}
+
+/** Dispatch the first group that still has pending plans, or move on to review. */
+function dispatchNextGroup(step: Step): void {
+  const all = groups(step);
+  const i = all.findIndex((g) => pendingIn(step, g).length > 0);
+  if (i < 0) return finish(step);
+  const g = all[i]!;
+  const pending = pendingIn(step, g);
+  step.set({
+    implementation_group_index: i + 1,
+    implementation_group_mode: g.mode,
+    implementation_completed_group_ids: all.slice(0, i).map((x) => x.group_id),
+  });
+  if (g.mode === "parallel" && pending.length > 1) {
+    const keys = pending.map((p) => parallelKey(p.index));
+    pending.forEach((p, n) => step.launch(keys[n]!, "coder", `[coder] ${p.name}`, String(p.index)));
+    step.show(keys);
+    pending.forEach((p, n) => step.prompt(keys[n]!, coderPrompt(p.index), "coder", { plan_index: String(p.index) }));
+    step.set({ implementation_active_plan_ids: pending.map((p) => String(p.index)) });
+    return;
+  }
+  // Serial: one coder pane works through the group's plans in order, in one conversation.
+  const first = pending[0]!;
+  if (!step.liveAgents((k) => k === CODER).length) step.launch(CODER, "coder", `[coder] ${first.name}`, String(first.index));
+  else step.setAgent(CODER, { status: "working", label: `[coder] ${first.name}`, task: String(first.index) });
+  step.show([CODER]);
+  step.prompt(CODER, coderPrompt(first.index), "coder", { plan_index: String(first.index) });
+  step.set({ implementation_active_plan_ids: [String(first.index)] });
+}
+
+/** The orchestrator's bookkeeping for a verified submit_done: marker, task check-offs, audit line. */
+export function recordDone(step: Step, e: EventOf<"coder_done">): void {
+  const a = e.artifact;
+  const audit = {
+    subplan_index: e.subplan_index,
+    at: e.at,
+    status: a?.status ?? "SUCCESS",
+    tasks_completed: a?.tasks_completed.length ?? 0,
+    files_created: a?.files_created ?? [],
+    files_modified: a?.files_modified ?? [],
+    tests: a?.tests ?? { files: 0, cases: 0 },
+  };
+  step.emit({ type: "write_file", path: doneMarker(e.subplan_index), content: JSON.stringify(audit, null, 2) + "\n" });
+  if (a && a.tasks_completed.length) step.emit({ type: "check_off_tasks", plan_index: e.subplan_index, tasks: a.tasks_completed });
+  step.emit({
+    type: "append_file",
+    path: auditLog,
+    content: `${e.at} plan ${e.subplan_index} ${audit.status}: ${audit.tasks_completed} tasks, ${audit.files_created.length} created, ${audit.files_modified.length} modified, tests ${audit.tests.files} files/${audit.tests.cases} cases`,
+  });
+  const completed = step.state.completed_subplans.includes(String(e.subplan_index))
+    ? step.state.completed_subplans
+    : [...step.state.completed_subplans, String(e.subplan_index)];
+  step.set({
+    completed_subplans: completed,
+    implementation_active_plan_ids: step.state.implementation_active_plan_ids.filter((x) => x !== String(e.subplan_index)),
+  });
+}
+
+export const implementing: PhaseHandler = {
+  enter(step) {
+    if (!groups(step).length) {
+      step.log("implementing entered without an execution plan");
+      step.set({ interruption_cause: "no execution plan: plan.yaml was never accepted" });
+      step.moveTo("failed", "run_failed");
+      return;
+    }
+    const fresh = FRESH_EVENTS.has(step.state.last_event);
+    if (fresh) {
+      step.emit({ type: "delete_matching", dir: "06_implementation", pattern: "^done_\\d+(\\.json)?$" });
+      step.set({ completed_subplans: [], implementation_completed_group_ids: [] });
+    }
+    step.killWhere(isCoder);
+    const single = fresh ? step.settings.single_coder : (step.state.implementation_single_coder ?? step.settings.single_coder);
+    step.set({ implementation_single_coder: single, implementation_group_total: groups(step).length });
+    if (!single) return dispatchNextGroup(step);
+    const pending = groups(step).flatMap((g) => pendingIn(step, g));
+    if (!pending.length) return finish(step);
+    step.launch(CODER, "coder", "[coder] implementation", "whole");
+    step.show([CODER]);
+    step.prompt(CODER, F.coderWholePrompt, "coder-whole", { plan_indices: pending.map((p) => p.index).join(",") });
+    step.set({ implementation_group_index: 1, implementation_group_mode: null, implementation_active_plan_ids: pending.map((p) => String(p.index)) });
+  },
+
+  on(step, event) {
+    if (event.type !== "coder_done") return false;
+    const id = String(event.subplan_index);
+    if (!step.state.implementation_active_plan_ids.includes(id)) {
+      step.log(`submit_done for plan ${id} ignored: active plans are [${step.state.implementation_active_plan_ids.join(", ")}]`);
+      return true;
+    }
+    recordDone(step, event);
+    if (step.state.implementation_single_coder) {
+      if (!step.state.implementation_active_plan_ids.length) finish(step);
+      return true;
+    }
+    const g = groups(step)[step.state.implementation_group_index - 1]!;
+    const pending = pendingIn(step, g);
+    if (step.agents()[parallelKey(event.subplan_index)]) step.kill(parallelKey(event.subplan_index));
+    if (step.state.implementation_active_plan_ids.length) {
+      step.show(step.liveAgents(isCoder));
+      return true;
+    }
+    if (pending.length) {
+      dispatchNextGroup(step);
+      return true;
+    }
+    step.set({ implementation_completed_group_ids: [...step.state.implementation_completed_group_ids, g.group_id] });
+    step.killWhere(isCoder);
+    dispatchNextGroup(step);
+    return true;
+  },
+};

@@ -1,0 +1,42 @@
+import { F } from "../../session/paths.ts";
+import { handleResearch } from "../research.ts";
+import { materializePlan } from "../plan-files.ts";
+import type { PhaseHandler } from "../types.ts";
+
+export const PLANNER = "planner";
+
+export const planning: PhaseHandler = {
+  enter(step) {
+    step.launch(PLANNER, "planner", "[planner] planning");
+    step.show([PLANNER]);
+    // A change request is re-planned with the user's text inline; a resumed re-plan keeps it.
+    const replan = step.state.replanning === true;
+    if (replan) step.prompt(PLANNER, F.changesPrompt, "change");
+    else step.prompt(PLANNER, F.plannerPrompt, "planner");
+  },
+  on(step, event) {
+    if (event.type === "plan_submitted") {
+      const plan = event.plan;
+      for (const file of materializePlan(plan)) step.emit({ type: "write_file", path: file.path, content: file.content });
+      const keep = plan.subplans.map((s) => s.index).join("|");
+      step.emit({ type: "delete_matching", dir: "04_planning", pattern: `^(plan|tasks)_(?!(${keep})\\.md$)\\d+\\.md$` });
+      step.emit({ type: "delete_file", path: F.changes });
+      step.kill(PLANNER);
+      step.set({
+        subplan_count: plan.subplans.length,
+        completed_subplans: [],
+        needs_design: plan.needs_design,
+        replanning: false,
+        execution_groups: plan.groups.map((g) => ({ group_id: g.group_id, mode: g.mode, plans: g.plans.map((p) => ({ index: p.index, name: p.name })) })),
+        implementation_group_total: plan.groups.length,
+        implementation_group_index: 0,
+        implementation_group_mode: null,
+        implementation_active_plan_ids: [],
+        implementation_completed_group_ids: [],
+      });
+      step.moveTo(plan.needs_design ? "designing" : "implementing", "plan_written");
+      return true;
+    }
+    return handleResearch(step, event, { agent: PLANNER, role: "planner" });
+  },
+};

@@ -1,0 +1,21 @@
+import { F } from "../../session/paths.ts";
+import { handleResearch } from "../research.ts";
+import type { PhaseHandler } from "../types.ts";
+
+export const PM = "product-manager";
+
+export const productManagement: PhaseHandler = {
+  enter(step) {
+    step.launch(PM, "product-manager", "[product-manager] analysis");
+    step.show([PM]);
+    step.prompt(PM, F.pmPrompt, "product-manager");
+  },
+  on(step, event) {
+    if (event.type === "pm_done") {
+      step.kill(PM);
+      step.moveTo("architecting", "pm_completed");
+      return true;
+    }
+    return handleResearch(step, event, { agent: PM, role: "product-manager" });
+  },
+};

@@ -1,0 +1,97 @@
+import { REVIEWER_ROLES, reviewerShort, type ReviewerRole } from "../../schema/catalog.ts";
+import { F, reviewArchive, reviewPrompt, reviewYaml } from "../../session/paths.ts";
+import { consolidatedReview, fixRequestMarkdown, reviewResult } from "../review-files.ts";
+import type { Step } from "../step.ts";
+import type { PhaseHandler } from "../types.ts";
+
+const isReviewer = (_k: string, a: { role: string }) => (REVIEWER_ROLES as readonly string[]).includes(a.role);
+
+export function nominatedReviewers(step: Step): ReviewerRole[] {
+  const n = step.state.reviewer_nominations?.filter((r) => (REVIEWER_ROLES as readonly string[]).includes(r)) ?? [];
+  return n.length ? n : ["reviewer_logic"];
+}
+
+function dispatch(step: Step, role: ReviewerRole): void {
+  const iter = step.state.review_iteration;
+  step.launch(role, role, `[reviewer] ${reviewerShort(role)} · round ${iter + 1}`);
+  const template = iter > 0 ? "review-followup" : role;
+  step.prompt(role, reviewPrompt(reviewerShort(role)), template, { review_role: role, review_iteration: String(iter) });
+}
+
+function requestSummary(step: Step): void {
+  const coordinator = nominatedReviewers(step)[0]!;
+  if (!step.liveAgents((k) => k === coordinator).length) step.launch(coordinator, coordinator, `[reviewer] summary`);
+  step.show([coordinator]);
+  step.prompt(coordinator, F.summaryPrompt, "summary");
+}
+
+/** All reviewers of the round have answered: fix, give up at the cap, or ask for the summary. */
+function evaluate(step: Step): void {
+  const results = step.state.review_results ?? {};
+  const failed = Object.values(results).some((r) => r.verdict === "fail");
+  if (failed) {
+    step.killWhere(isReviewer);
+    const iter = step.state.review_iteration;
+    if (iter >= step.settings.max_review_iterations) {
+      step.log(`review failed at the loop cap (${iter} fix iterations); completing with the failing verdicts`);
+      step.moveTo("completing", "review_failed");
+      return;
+    }
+    step.emit({ type: "write_file", path: F.fixRequest, content: fixRequestMarkdown(results, iter + 1) });
+    step.set({ review_iteration: iter + 1 });
+    step.moveTo("fixing", "review_failed");
+    return;
+  }
+  const coordinator = nominatedReviewers(step)[0]!;
+  step.emit({ type: "write_file", path: F.reviewMd, content: consolidatedReview(results) });
+  step.killWhere((k, a) => isReviewer(k, a) && k !== coordinator);
+  step.emit({ type: "delete_file", path: F.summary });
+  step.set({ awaiting_summary: true, last_event: "review_passed" });
+  step.set({ history: [...(step.state.history ?? []), { phase: "reviewing", event: "review_passed", at: step.at }] });
+  requestSummary(step);
+}
+
+export const reviewing: PhaseHandler = {
+  enter(step) {
+    const roles = nominatedReviewers(step);
+    const resumed = step.state.last_event === "resumed" && step.state.active_reviews;
+    if (resumed && step.state.awaiting_summary) return requestSummary(step);
+    if (!resumed) {
+      step.killWhere(isReviewer);
+      step.set({ active_reviews: Object.fromEntries(roles.map((r) => [r, "pending" as const])), review_results: {}, awaiting_summary: false });
+      for (const r of roles) step.emit({ type: "delete_file", path: reviewYaml(r) });
+    }
+    const pending = roles.filter((r) => step.state.active_reviews?.[r] === "pending");
+    if (!pending.length) return evaluate(step);
+    for (const r of pending) dispatch(step, r);
+    step.show(pending);
+  },
+
+  on(step, event) {
+    if (event.type === "review_submitted") {
+      const active = step.state.active_reviews ?? {};
+      if (active[event.role] !== "pending") {
+        step.log(`submit_review from ${event.role} ignored: ${active[event.role] ? "already " + active[event.role] : "not nominated"}`);
+        return true;
+      }
+      const result = reviewResult(event.review);
+      step.emit({ type: "write_file", path: reviewArchive(step.state.review_iteration, event.role), content: result.text });
+      step.set({
+        active_reviews: { ...active, [event.role]: "completed" },
+        review_results: { ...(step.state.review_results ?? {}), [event.role]: result },
+      });
+      // A finished reviewer is closed at once, except the one that may write the summary.
+      if (event.role !== nominatedReviewers(step)[0]) step.kill(event.role);
+      if (Object.values(step.state.active_reviews!).every((s) => s !== "pending")) evaluate(step);
+      return true;
+    }
+    if (event.type === "summary_written") {
+      if (!step.state.awaiting_summary) return true;
+      step.killWhere(isReviewer);
+      step.set({ awaiting_summary: false });
+      step.moveTo("completing", "review_passed");
+      return true;
+    }
+    return false;
+  },
+};

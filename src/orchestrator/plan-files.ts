@@ -1,0 +1,52 @@
+import { stringify } from "yaml";
+import type { Plan, Subplan } from "../schema/artifacts/plan.ts";
+import { F, planFile, tasksFile } from "../session/paths.ts";
+
+const asList = (v: string | string[]) => (Array.isArray(v) ? v.map((x) => `- ${x}`).join("\n") : v.trim());
+
+function planMarkdown(s: Subplan): string {
+  const parts = [
+    `# Plan ${s.index}: ${s.title}`,
+    "## Scope",
+    s.scope.trim(),
+    "## Owned Files",
+    s.owned_files.map((f) => `- ${f}`).join("\n"),
+    "## Dependencies",
+    asList(s.dependencies),
+    "## Implementation Approach",
+    s.implementation_approach.trim(),
+    "## Acceptance Criteria",
+    asList(s.acceptance_criteria),
+  ];
+  if (s.isolation_rationale) parts.push("## Isolation Rationale", s.isolation_rationale.trim());
+  return parts.join("\n\n") + "\n";
+}
+
+export function tasksMarkdown(s: Subplan): string {
+  return [`# Tasks: ${s.title}`, "", ...s.tasks.map((t) => `- [ ] ${t}`)].join("\n") + "\n";
+}
+
+/**
+ * The files the orchestrator derives from an accepted plan.yaml: plan_<N>.md and tasks_<N>.md
+ * per subplan, plan.md (the overview) and execution_plan.yaml. Always regenerated.
+ */
+export function materializePlan(plan: Plan): { path: string; content: string }[] {
+  const files: { path: string; content: string }[] = [];
+  for (const s of [...plan.subplans].sort((a, b) => a.index - b.index)) {
+    files.push({ path: planFile(s.index), content: planMarkdown(s) });
+    files.push({ path: tasksFile(s.index), content: tasksMarkdown(s) });
+  }
+  files.push({ path: F.planMd, content: `# Plan\n\n${plan.plan_overview.trim()}\n` });
+  const execution = {
+    groups: plan.groups.map((g) => ({
+      group_id: g.group_id,
+      mode: g.mode,
+      plans: g.plans.map((p) => ({ file: `plan_${p.index}.md`, name: p.name })),
+    })),
+    needs_design: plan.needs_design,
+    needs_docs: plan.needs_docs,
+    doc_files: plan.doc_files,
+  };
+  files.push({ path: F.executionPlan, content: stringify(execution) });
+  return files;
+}

@@ -1,0 +1,68 @@
+import type { Phase } from "../schema/catalog.ts";
+import type { State } from "../schema/state.ts";
+
+/** What exists on disk, gathered by the caller (this module stays pure). */
+export type ResumeFacts = {
+  pmDone: boolean;
+  hasArchitecture: boolean;
+  hasExecutionPlan: boolean;
+  hasDesign: boolean;
+};
+
+const ORDER: Phase[] = ["product_management", "architecting", "planning", "designing", "implementing", "reviewing", "fixing", "completing"];
+
+function incomplete(phase: Phase, state: State, f: ResumeFacts): boolean {
+  switch (phase) {
+    case "product_management":
+      return state.product_manager && !f.pmDone && !f.hasArchitecture;
+    case "architecting":
+      return !f.hasArchitecture;
+    case "planning":
+      return !f.hasExecutionPlan || !state.execution_groups?.length;
+    case "designing":
+      return state.needs_design === true && !f.hasDesign;
+    default:
+      return false;
+  }
+}
+
+/**
+ * The phase a session resumes in. A live phase resumes as is; a failed run resumes in the phase
+ * it failed in, moved back to the first earlier phase whose artifacts are missing.
+ */
+export function inferResumePhase(state: State, facts: ResumeFacts): Phase {
+  if (state.phase !== "failed") return state.phase;
+  const before = [...(state.history ?? [])].reverse().find((h) => h.phase !== "failed")?.phase ?? "architecting";
+  const target = before === "done" ? "completing" : before;
+  const limit = ORDER.indexOf(target);
+  for (const phase of ORDER.slice(0, limit < 0 ? ORDER.length : limit)) {
+    if (phase === "product_management" && !state.product_manager) continue;
+    if (incomplete(phase, state, facts)) return phase;
+  }
+  return target;
+}
+
+/** The state a resumed orchestrator starts from. */
+export function prepareResume(state: State, facts: ResumeFacts, at: string): State {
+  const phase = inferResumePhase(state, facts);
+  const {
+    interruption_category: _c,
+    interruption_cause: _x,
+    interruption_resume_command: _r,
+    interruption_log_path: _l,
+    outbox: _o,
+    ...rest
+  } = state;
+  const agents = Object.fromEntries(
+    Object.entries(state.agents ?? {}).map(([k, a]) => [k, a.status === "done" ? a : { ...a, status: "exited" as const, since: at }]),
+  );
+  return {
+    ...rest,
+    phase,
+    last_event: "resumed",
+    agents,
+    updated_at: at,
+    updated_by: "pipeline",
+    history: [...(state.history ?? []), { phase, event: "resumed", at }],
+  };
+}

@@ -1,0 +1,63 @@
+import type { Review } from "../schema/artifacts/review.ts";
+import { severityCounts } from "../schema/artifacts/review.ts";
+import type { State } from "../schema/state.ts";
+
+/** A review as Markdown: verdict line, summary, findings, suggested commit message. */
+export function reviewMarkdown(r: Review): string {
+  const out = [`verdict: ${r.verdict}`, "", "## Summary", "", r.summary.trim()];
+  if (r.findings.length) {
+    out.push("", "## Findings");
+    r.findings.forEach((f, i) => {
+      out.push("", `### Finding ${i + 1}`);
+      if (f.location) out.push(`- Location: ${f.location}`);
+      if (f.severity) out.push(`- Severity: ${f.severity}`);
+      out.push(`- Issue: ${f.issue.trim()}`, `- Recommendation: ${f.recommendation.trim()}`);
+    });
+  }
+  if (r.commit_message?.trim()) out.push("", "## Suggested Commit Message", "", r.commit_message.trim());
+  return out.join("\n") + "\n";
+}
+
+export function reviewResult(r: Review) {
+  return {
+    verdict: r.verdict,
+    summary: r.summary.trim(),
+    counts: severityCounts(r.findings),
+    ...(r.commit_message?.trim() ? { commit_message: r.commit_message.trim() } : {}),
+    text: reviewMarkdown(r),
+  };
+}
+
+type Results = NonNullable<State["review_results"]>;
+const sorted = (results: Results) => Object.entries(results).sort(([a], [b]) => a.localeCompare(b));
+
+/** 07_review/fix_request.md: every review of the round (passing ones too), sorted by role. */
+export function fixRequestMarkdown(results: Results, iteration: number): string {
+  const out = [`# Fix Request (review iteration ${iteration})`, "", "Fix every finding of the failing reviews below. Passing reviews are included for context."];
+  for (const [role, r] of sorted(results)) out.push("", `## Review: ${role} (verdict: ${r.verdict})`, "", (r.text ?? r.summary).trim());
+  return out.join("\n") + "\n";
+}
+
+/** 07_review/review.md: the consolidated passing review. */
+export function consolidatedReview(results: Results): string {
+  const entries = sorted(results);
+  if (entries.length === 1) return entries[0]![1].text ?? `verdict: ${entries[0]![1].verdict}\n`;
+  const out = ["verdict: pass", "", `Reviewed by ${entries.map(([r]) => r).join(", ")}.`];
+  for (const [role, r] of entries) out.push("", `## ${role}`, "", (r.text ?? r.summary).trim());
+  return out.join("\n") + "\n";
+}
+
+/** 08_completion/summary.md when the loop cap ended the review without a passing summary. */
+export function loopCapSummary(results: Results, iterations: number): string {
+  const out = [
+    "# Summary",
+    "",
+    `The review loop stopped after ${iterations} fix iteration(s) without every reviewer passing. Check the failing findings before approving.`,
+    "",
+    "## Review results",
+  ];
+  for (const [role, r] of sorted(results)) {
+    out.push("", `### ${role}: ${r.verdict}`, "", ...(r.text ?? r.summary).trim().split("\n").slice(0, 20));
+  }
+  return out.join("\n") + "\n";
+}
