@@ -1,0 +1,59 @@
+import * as git from "isomorphic-git";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { AgentmuxError } from "../../errors.ts";
+import { gitFs } from "./fs.ts";
+
+/** The working tree root that contains `dir` (a main checkout or a linked worktree). */
+export async function findRepoRoot(dir: string): Promise<string> {
+  const start = resolve(dir);
+  for (let d = start; ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return d;
+    if (dirname(d) === d) break;
+  }
+  throw new AgentmuxError("git", `${start} is not inside a git repository`, {
+    where: start,
+    hint: "run `git init` (and make a first commit) in your project, or cd into your project",
+  });
+}
+
+export type GitDirs = { gitdir: string; commondir: string };
+
+/** Per-worktree git dir and the shared common dir (equal in an ordinary repository). */
+export function gitDirs(root: string): GitDirs {
+  const dotgit = join(root, ".git");
+  if (statSync(dotgit).isDirectory()) return { gitdir: dotgit, commondir: dotgit };
+  const gitdir = resolve(root, readFileSync(dotgit, "utf8").trim().replace(/^gitdir:\s*/, ""));
+  let commondir = gitdir;
+  try {
+    commondir = resolve(gitdir, readFileSync(join(gitdir, "commondir"), "utf8").trim());
+  } catch {
+    // a plain `.git` file pointing at a separate git dir (git init --separate-git-dir)
+  }
+  return { gitdir, commondir };
+}
+
+/** The commit HEAD points at, or null in a repository without commits. */
+export async function headCommit(dir: string): Promise<string | null> {
+  const root = await findRepoRoot(dir);
+  try {
+    return await git.resolveRef({ fs: gitFs(root), dir: root, ref: "HEAD" });
+  } catch (e) {
+    if ((e as { code?: string }).code === "NotFoundError") return null;
+    throw wrapGitError(e, "resolve HEAD", root);
+  }
+}
+
+/** The checked-out branch name, or null when HEAD is detached. */
+export async function currentBranch(dir: string): Promise<string | null> {
+  const root = await findRepoRoot(dir);
+  const b = await git.currentBranch({ fs: gitFs(root), dir: root, fullname: false, test: false });
+  return b ?? null;
+}
+
+/** Turn an isomorphic-git exception into AgentmuxError("git") naming the operation. */
+export function wrapGitError(e: unknown, what: string, where: string): AgentmuxError {
+  if (e instanceof AgentmuxError) return e;
+  const msg = e instanceof Error ? e.message : String(e);
+  return new AgentmuxError("git", `${what} failed: ${msg}`, { where, cause: e });
+}
