@@ -1,0 +1,69 @@
+import { existsSync, readFileSync } from "node:fs";
+import { resolve, sep } from "node:path";
+import { AgentmuxError } from "../errors.ts";
+import { SHARED_FRAGMENTS } from "./templates.ts";
+
+/** `[[shared:…]]` fragments may nest this deep; beyond it is an error (it is almost surely a cycle). */
+export const MAX_SHARED_DEPTH = 8;
+
+const SHARED = /\[\[shared:([A-Za-z0-9_-]+)\]\]/g;
+const NAME = "[A-Za-z0-9_-]+";
+const PLACEHOLDER_IN_PATH = String.raw`\[\[placeholder:${NAME}\]\]`;
+/** One pass over include / placeholder / tool tokens; any other `[[` is left as it is. */
+const TOKEN = new RegExp(
+  String.raw`\[\[(include|include-optional):((?:[^\[\]\n]|${PLACEHOLDER_IN_PATH})+)\]\]` +
+    String.raw`|\[\[placeholder:(${NAME})\]\]` +
+    String.raw`|\[\[tool:(${NAME})\]\]`,
+  "g",
+);
+const PLACEHOLDER = new RegExp(String.raw`\[\[placeholder:(${NAME})\]\]`, "g");
+
+/** A template bug (unknown placeholder, fragment, tool) is "internal"; a missing session file is "session". */
+export function templateError(template: string, message: string, hint?: string, code: "internal" | "session" = "internal"): AgentmuxError {
+  return new AgentmuxError(code, message, { where: `prompt template "${template}"`, hint });
+}
+
+/** Stage 1: inline shared fragments, recursively. */
+export function expandShared(text: string, template: string, fragments: Readonly<Record<string, string>> = SHARED_FRAGMENTS, chain: string[] = []): string {
+  return text.replace(SHARED, (_m, name: string) => {
+    const next = [...chain, name];
+    if (next.length > MAX_SHARED_DEPTH)
+      throw templateError(template, `[[shared:${name}]] nests deeper than ${MAX_SHARED_DEPTH} levels (${next.join(" → ")})`, "a shared fragment probably includes itself");
+    const fragment = fragments[name];
+    if (fragment === undefined) throw templateError(template, `unknown shared fragment [[shared:${name}]]`, `add assets/prompts/shared/${name}.md`);
+    return expandShared(fragment, template, fragments, next);
+  });
+}
+
+/** `<file path="…">` block for a session file; the path shown is relative to the session folder. */
+export function fileBlock(relPath: string, content: string): string {
+  return `<file path="${relPath}">\n${content.replace(/\n+$/, "")}\n</file>`;
+}
+
+/** Read a session-relative file; `null` when it does not exist. Paths may not leave the session folder. */
+export function readSessionFile(sessionDir: string, relPath: string, template: string): string | null {
+  const root = resolve(sessionDir);
+  const abs = resolve(root, relPath);
+  if (!abs.startsWith(root + sep)) throw templateError(template, `include path "${relPath}" leaves the session folder`);
+  return existsSync(abs) ? readFileSync(abs, "utf8") : null;
+}
+
+export interface Resolvers {
+  template: string;
+  sessionDir: string;
+  placeholder: (name: string) => string;
+  tool: (name: string) => string;
+}
+
+/** Stage 2: includes (whose paths may hold placeholders), placeholders and tool names. Substituted text is not re-scanned. */
+export function expandTokens(text: string, r: Resolvers): string {
+  return text.replace(TOKEN, (_m, kind: string | undefined, rawPath: string | undefined, ph: string | undefined, tool: string | undefined) => {
+    if (ph !== undefined) return r.placeholder(ph);
+    if (tool !== undefined) return r.tool(tool);
+    const relPath = rawPath!.trim().replace(PLACEHOLDER, (_p, name: string) => r.placeholder(name));
+    const content = readSessionFile(r.sessionDir, relPath, r.template);
+    if (content !== null) return fileBlock(relPath, content);
+    if (kind === "include-optional") return "";
+    throw templateError(r.template, `included session file "${relPath}" does not exist`, `expected it at ${resolve(r.sessionDir, relPath)}`, "session");
+  });
+}

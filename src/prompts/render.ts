@@ -1,0 +1,68 @@
+import { ROLE_TOOLS, ToolName, type Role } from "../schema/catalog.ts";
+import { BUILTINS, type BuiltinContext } from "./builtins.ts";
+import { expandShared, expandTokens, templateError } from "./expand.ts";
+import { SHARED_FRAGMENTS, TEMPLATE_FILES, templateFile } from "./templates.ts";
+
+export interface RenderOptions {
+  /** One of TEMPLATE_NAMES, e.g. "coder" or "review-followup". */
+  template: string;
+  vars: Record<string, string>;
+  sessionDir: string;
+  /** Where `.agentmux/prompts/` project extensions live. */
+  projectDir: string;
+  /** Where code changes go (the worktree in worktree mode); shown to agents as project_dir. */
+  workDir: string;
+  role: Role;
+  /** How this CLI names an MCP tool, e.g. claude's `mcp__agentmux__submit_done`. */
+  toolName: (tool: ToolName) => string;
+  /** The CLI's native ask-the-user tool, or null when it has none. */
+  askTool: string | null;
+  subAgentTool?: string | null;
+}
+
+/** The one-line text delivered to a pane; it starts with a plain word (claude treats `!`, `@`, `/` specially). */
+export const PROMPT_REFERENCE = (absPath: string) => `Read and follow the instructions in ${absPath}`;
+
+/**
+ * Render a prompt: `[[shared:…]]` fragments, then in one pass `[[include:…]]` /
+ * `[[include-optional:…]]` (paths may contain placeholders), `[[placeholder:…]]` and
+ * `[[tool:…]]`. Braces, `$` and any other `[[` are literal.
+ */
+export function renderPrompt(opts: RenderOptions): string {
+  const file = templateFile(opts.template);
+  const source = file === undefined ? undefined : TEMPLATE_FILES[file];
+  if (source === undefined) throw templateError(opts.template, "unknown prompt template", "use one of TEMPLATE_NAMES in src/prompts/templates.ts");
+  return renderText(source, opts);
+}
+
+/** Render template text as if it were the template `opts.template` (fragments default to the built-in ones). */
+export function renderText(source: string, opts: RenderOptions, fragments: Readonly<Record<string, string>> = SHARED_FRAGMENTS): string {
+  const tool = (name: string): string => {
+    const parsed = ToolName.safeParse(name);
+    if (!parsed.success) throw templateError(opts.template, `unknown tool [[tool:${name}]]`);
+    if (!ROLE_TOOLS[opts.role].includes(parsed.data))
+      throw templateError(opts.template, `names tool "${name}", which role "${opts.role}" may not call`, `the tool is refused for ${opts.role}; do not tell the agent to use it`);
+    return opts.toolName(parsed.data);
+  };
+  const ctx: BuiltinContext = {
+    template: opts.template,
+    vars: opts.vars,
+    sessionDir: opts.sessionDir,
+    projectDir: opts.projectDir,
+    workDir: opts.workDir,
+    role: opts.role,
+    tool: tool as (t: ToolName) => string,
+    askTool: opts.askTool,
+    subAgentTool: opts.subAgentTool ?? null,
+  };
+  const placeholder = (name: string): string => {
+    const builtin = BUILTINS[name];
+    if (builtin) return builtin(ctx);
+    const value = opts.vars[name];
+    if (value === undefined)
+      throw templateError(opts.template, `unknown placeholder [[placeholder:${name}]]`, `pass vars.${name} or add a built-in in src/prompts/builtins.ts`);
+    return value;
+  };
+  const expanded = expandShared(source, opts.template, fragments);
+  return expandTokens(expanded, { template: opts.template, sessionDir: opts.sessionDir, placeholder, tool });
+}

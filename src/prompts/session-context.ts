@@ -1,0 +1,69 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { AgentmuxError } from "../errors.ts";
+import { State } from "../schema/state.ts";
+import type { Role } from "../schema/catalog.ts";
+import { AGENTMUX_DIR, F, researchDir } from "../session/paths.ts";
+import { fileBlock, readSessionFile } from "./expand.ts";
+import { COMMAND_TEMPLATES } from "./templates.ts";
+
+const ResearchStatus = State.pick({ research_tasks: true, web_research_tasks: true });
+
+/**
+ * The research handoff block: topics whose status in state.json is `done` AND whose
+ * summary.md exists, sorted by folder name; summary first, detail as supporting material.
+ */
+export function researchHandoff(sessionDir: string, template: string): string {
+  const statePath = join(sessionDir, F.state);
+  let topics: string[] = [];
+  if (existsSync(statePath)) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(statePath, "utf8"));
+    } catch (e) {
+      throw new AgentmuxError("session", `state.json is not valid JSON: ${(e as Error).message}`, { where: statePath });
+    }
+    const parsed = ResearchStatus.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new AgentmuxError("session", issue.message, { where: `${statePath}: ${issue.path.join(".")}` });
+    }
+    const done = (tasks: Record<string, string> | undefined, type: "code" | "web") =>
+      Object.entries(tasks ?? {})
+        .filter(([, status]) => status === "done")
+        .map(([topic]) => researchDir(type, topic));
+    topics = [...done(parsed.data.research_tasks, "code"), ...done(parsed.data.web_research_tasks, "web")];
+  }
+  const blocks = topics
+    .sort()
+    .flatMap((dir) => {
+      const summary = readSessionFile(sessionDir, `${dir}/summary.md`, template);
+      if (summary === null) return [];
+      const detail = readSessionFile(sessionDir, `${dir}/detail.md`, template);
+      const parts = [`### ${dir.slice("03_research/".length)}`, "Primary findings:", fileBlock(`${dir}/summary.md`, summary)];
+      if (detail !== null) parts.push("Additional detail (evidence, snippets, citations):", fileBlock(`${dir}/detail.md`, detail));
+      return [parts.join("\n")];
+    });
+  return blocks.length === 0 ? "No research topics have been completed for this session." : blocks.join("\n\n");
+}
+
+/**
+ * Project extensions, in order: the shared reviewer file (reviewer sub-roles), the role's own file,
+ * then the command's file for command templates. `context` is not extendable.
+ */
+export function projectExtensionFiles(projectDir: string, template: string, role: Role): string[] {
+  if (template === "context") return [];
+  const base = join(projectDir, AGENTMUX_DIR, "prompts");
+  const files = role.startsWith("reviewer_") ? [join(base, "agents", "reviewer.md")] : [];
+  files.push(join(base, "agents", `${role}.md`));
+  if (COMMAND_TEMPLATES.has(template)) files.push(join(base, "commands", `${template}.md`));
+  return files;
+}
+
+export function projectInstructions(projectDir: string, template: string, role: Role): string {
+  const texts = projectExtensionFiles(projectDir, template, role)
+    .filter((f) => existsSync(f))
+    .map((f) => readFileSync(f, "utf8").trim())
+    .filter((t) => t.length > 0);
+  return texts.length === 0 ? "None for this project." : texts.join("\n\n");
+}
