@@ -1,0 +1,91 @@
+import { join } from "node:path";
+import type { ArtifactKind, Problem } from "../artifacts/kinds.ts";
+import { readArtifact } from "../artifacts/parse.ts";
+import { formatProblem } from "../artifacts/problems.ts";
+import { REVIEWER_ROLES, type ReviewerRole, type ToolName } from "../schema/catalog.ts";
+import type { State } from "../schema/state.ts";
+import { F, doneArtifact, researchDir, reviewYaml } from "../session/paths.ts";
+import type { McpEnv } from "./env.ts";
+
+/** A tool's verdict on the agent-written file: the payload to append and a reply, or a refusal. */
+export type ToolOutcome = { ok: true; payload: Record<string, unknown>; text: string } | { ok: false; message: string };
+
+export type ToolContext = { env: McpEnv; state: State; workDir: string };
+
+type Handler = (ctx: ToolContext, input: any) => Promise<ToolOutcome>;
+
+function refusedFile(tool: string, file: string, problems: Problem[], retry: string): ToolOutcome {
+  const lines = problems.map((p) => `  ${formatProblem(p)}`).join("\n");
+  return { ok: false, message: `${tool} was refused: ${file} has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}:\n${lines}\nNothing was recorded. ${retry}` };
+}
+
+async function checkFile(tool: string, ctx: ToolContext, kind: ArtifactKind, rel: string): Promise<ToolOutcome | undefined> {
+  const file = join(ctx.env.sessionDir, rel);
+  const r = await readArtifact(kind, file);
+  return r.ok ? undefined : refusedFile(tool, file, r.problems, `Fix ${rel} and call ${tool} again.`);
+}
+
+const hints = (h: string | string[] | null | undefined) => (h === undefined || h === null ? null : (Array.isArray(h) ? h : [h]).map((s) => s.trim()).filter(Boolean));
+
+function dispatch(type: "code" | "web") {
+  return async (_ctx: ToolContext, input: any): Promise<ToolOutcome> => ({
+    ok: true,
+    payload: {
+      topic: input.topic,
+      context: input.context.trim(),
+      questions: input.questions.map((q: string) => q.trim()),
+      scope_hints: hints(input.scope_hints),
+      research_type: type,
+    },
+    text: `${type} research on "${input.topic}" dispatched; its summary will appear in ${researchDir(type, input.topic)}/summary.md.`,
+  });
+}
+
+export const TOOL_HANDLERS: Record<ToolName, Handler> = {
+  async submit_pm_done() {
+    return { ok: true, payload: {}, text: "Product management recorded as done." };
+  },
+  async submit_architecture(ctx, input) {
+    const bad = await checkFile("submit_architecture", ctx, "architecture", F.architecture);
+    if (bad) return bad;
+    const reviewers = input.reviewers ? [...new Set<string>(input.reviewers)] : undefined;
+    return { ok: true, payload: reviewers ? { reviewers } : {}, text: `Architecture accepted${reviewers ? ` (reviewers: ${reviewers.join(", ")})` : ""}.` };
+  },
+  async submit_plan(ctx) {
+    const bad = await checkFile("submit_plan", ctx, "plan", F.planYaml);
+    return bad ?? { ok: true, payload: {}, text: "Plan accepted." };
+  },
+  async submit_review(ctx, input) {
+    const own = ctx.env.role && (REVIEWER_ROLES as readonly string[]).includes(ctx.env.role) ? (ctx.env.role as ReviewerRole) : undefined;
+    const role: ReviewerRole | undefined = input.role ?? own;
+    if (!role) return { ok: false, message: `submit_review was refused: pass \`role\` (one of ${REVIEWER_ROLES.join(", ")}). Nothing was recorded.` };
+    if (own && role !== own) return { ok: false, message: `submit_review was refused: you are ${own} and cannot submit the review of ${role}. Nothing was recorded.` };
+    const file = join(ctx.env.sessionDir, reviewYaml(role));
+    const r = await readArtifact("review", file);
+    if (!r.ok) return refusedFile("submit_review", file, r.problems, `Fix ${reviewYaml(role)} and call submit_review again.`);
+    const n = r.value.findings.length;
+    return { ok: true, payload: { role }, text: `Review recorded for ${role}: verdict ${r.value.verdict}${n ? ` (${n} finding${n === 1 ? "" : "s"})` : ""}.` };
+  },
+  async submit_done(ctx, input) {
+    const n: number = input.subplan_index;
+    const rel = doneArtifact(n);
+    const file = join(ctx.env.sessionDir, rel);
+    const r = await readArtifact("done", file);
+    if (!r.ok) return refusedFile("submit_done", file, r.problems, `Write ${rel} as your completion artifact and call submit_done again.`);
+    // isomorphic-git is loaded only when a coder submits, keeping server start-up fast
+    const { checkDoneArtifact } = await import("../artifacts/gate.ts");
+    const problems = await checkDoneArtifact(r.value, { workDir: ctx.workDir, subplanIndex: n });
+    if (problems.length) return refusedFile("submit_done", file, problems, `Make the claims true (do the work, or correct ${rel}) and call submit_done again.`);
+    return { ok: true, payload: { subplan_index: n }, text: `Subplan ${n} accepted as done.` };
+  },
+  async submit_research_done(ctx, input) {
+    const rel = `${researchDir(input.type, input.topic)}/summary.md`;
+    const bad = await checkFile("submit_research_done", ctx, "summary", rel);
+    if (bad) return bad;
+    const mine = ctx.env.role === "code-researcher" ? "code" : ctx.env.role === "web-researcher" ? "web" : undefined;
+    if (mine && mine !== input.type) return { ok: false, message: `submit_research_done was refused: you are the ${ctx.env.role} and cannot finish ${input.type} research. Nothing was recorded.` };
+    return { ok: true, payload: { topic: input.topic, type: input.type, role_type: `${input.type}-researcher` }, text: `Research "${input.topic}" recorded as done.` };
+  },
+  research_dispatch_code: dispatch("code"),
+  research_dispatch_web: dispatch("web"),
+};
