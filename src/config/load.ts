@@ -1,0 +1,94 @@
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import builtinText from "../../assets/config.yaml" with { type: "text" };
+import { Config } from "../schema/config.ts";
+import { AGENTMUX_DIR } from "../session/paths.ts";
+import { leafPaths, mergeLayer, originOf, type Layer, type Origin, type Tree } from "./merge.ts";
+import { parseConfigText, readConfigFile } from "./read.ts";
+import { configError, describeIssues, validateLayer } from "./validate.ts";
+
+export type LoadedConfig = {
+  config: Config;
+  /** dot path of every leaf of `config` → the layer and file that set it */
+  origins: Record<string, Origin>;
+  /** the files that were read, lowest layer first (the built-in layer is "(built-in)") */
+  files: string[];
+};
+
+export const BUILTIN_FILE = "(built-in)";
+export const BUILTIN_CONFIG_TEXT: string = builtinText as unknown as string;
+export const PROJECT_CONFIG_NAMES = ["config.yaml", "config.yml", "config.json"] as const;
+
+export type LoadOptions = { projectDir: string; configPath?: string; env?: Record<string, string | undefined> };
+
+/** The config files that apply, lowest layer first (only files that exist, except --config). */
+export function configLayers(opts: LoadOptions): { layer: Layer; path: string }[] {
+  const env = opts.env ?? process.env;
+  const home = env.HOME || homedir();
+  const xdg = env.XDG_CONFIG_HOME || join(home, ".config");
+  const layers: { layer: Layer; path: string }[] = [];
+  const user = join(xdg, "agentmux", "config.yaml");
+  if (existsSync(user)) layers.push({ layer: "user", path: user });
+  const project = PROJECT_CONFIG_NAMES.map((n) => join(opts.projectDir, AGENTMUX_DIR, n)).find((p) => existsSync(p));
+  if (project) layers.push({ layer: "project", path: project });
+  if (opts.configPath) layers.push({ layer: "cli", path: resolve(opts.configPath) });
+  return layers;
+}
+
+/** How messages name a file: relative inside the project, `~/…` under home, else absolute. */
+export function displayPath(path: string, projectDir: string, home: string): string {
+  const rel = relative(projectDir, path);
+  if (rel && !rel.startsWith("..") && !isAbsolute(rel)) return rel;
+  const h = relative(home, path);
+  if (home && h && !h.startsWith("..") && !isAbsolute(h)) return join("~", h);
+  return path;
+}
+
+/**
+ * Load the layered configuration: built-in → $XDG_CONFIG_HOME/agentmux/config.yaml →
+ * <project>/.agentmux/config.{yaml,yml,json} → --config PATH. Each file is validated on its
+ * own, then the merged result; every problem is an AgentmuxError("config") naming file + key.
+ */
+export function loadConfig(opts: LoadOptions): LoadedConfig {
+  const env = opts.env ?? process.env;
+  const home = env.HOME || homedir();
+  const origins: Record<string, Origin> = {};
+  const builtin = parseConfigText(BUILTIN_CONFIG_TEXT, BUILTIN_FILE);
+  validateLayer(BUILTIN_FILE, builtin);
+  let merged: Tree = mergeLayer({}, builtin, { layer: "built-in", file: BUILTIN_FILE }, origins);
+  const files = [BUILTIN_FILE];
+  for (const { layer, path } of configLayers(opts)) {
+    const display = displayPath(path, opts.projectDir, home);
+    const data = readConfigFile(path, display);
+    validateLayer(display, data);
+    merged = mergeLayer(merged, data, { layer, file: display }, origins);
+    files.push(path);
+  }
+  const parsed = Config.safeParse(merged);
+  if (!parsed.success) {
+    // Name the file that set the offending value (or its nearest set ancestor).
+    const lines = describeIssues(parsed.error.issues, merged);
+    const byFile = parsed.error.issues.map((i, n) => `${originOf(origins, i.path.map(String).join(".")).file}: ${lines[n] ?? i.message}`);
+    throw configError("", byFile);
+  }
+  const config = parsed.data;
+  checkProviders(config, origins);
+  const all: Record<string, Origin> = {};
+  for (const path of leafPaths(config)) all[path] = originOf(origins, path);
+  return { config, origins: all, files };
+}
+
+function checkProviders(config: Config, origins: Record<string, Origin>): void {
+  const valid = Object.keys(config.providers).sort();
+  const refs: [string, string | null][] = [["defaults.provider", config.defaults.provider]];
+  for (const [role, rc] of Object.entries(config.roles)) refs.push([`roles.${role}.provider`, rc?.provider ?? null]);
+  const problems: string[] = [];
+  for (const [path, name] of refs) {
+    if (name !== null && !valid.includes(name)) {
+      problems.push(`${originOf(origins, path).file}: ${path}: unknown provider "${name}" (valid providers: ${valid.join(", ")})`);
+    }
+  }
+  if (problems.length) throw configError("", problems, `use one of: ${valid.join(", ")}, or define providers.<name> with a command`);
+}
+

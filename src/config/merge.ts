@@ -1,0 +1,62 @@
+/**
+ * Layer merging with provenance: maps merge recursively, lists and scalars replace.
+ * Every leaf (scalar, list, empty map) remembers the layer and file that set it last.
+ */
+export type Layer = "built-in" | "user" | "project" | "cli";
+export type Origin = { layer: Layer; file: string };
+export type Origins = Record<string, Origin>;
+export type Tree = Record<string, unknown>;
+
+export const isMap = (v: unknown): v is Tree => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export const joinPath = (base: string, key: string) => (base ? `${base}.${key}` : key);
+
+/** Merge `over` into a deep copy of `base`, recording in `origins` every leaf that `over` sets. */
+export function mergeLayer(base: Tree, over: Tree, origin: Origin, origins: Origins, prefix = ""): Tree {
+  const out: Tree = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const path = joinPath(prefix, key);
+    const current = out[key];
+    if (isMap(value) && isMap(current) && Object.keys(value).length > 0) {
+      out[key] = mergeLayer(current, value, origin, origins, path);
+      continue;
+    }
+    // A replaced subtree loses the provenance of everything under it.
+    dropUnder(origins, path);
+    out[key] = structuredClone(value);
+    recordLeaves(value, path, origin, origins);
+  }
+  return out;
+}
+
+function recordLeaves(value: unknown, path: string, origin: Origin, origins: Origins): void {
+  if (isMap(value) && Object.keys(value).length > 0) {
+    for (const [k, v] of Object.entries(value)) recordLeaves(v, joinPath(path, k), origin, origins);
+    return;
+  }
+  origins[path] = origin;
+}
+
+function dropUnder(origins: Origins, path: string): void {
+  for (const key of Object.keys(origins)) if (key === path || key.startsWith(path + ".")) delete origins[key];
+}
+
+/** Every leaf path of a parsed value: scalars, lists and empty maps. */
+export function leafPaths(value: unknown, prefix = ""): string[] {
+  if (isMap(value) && Object.keys(value).length > 0) {
+    return Object.entries(value).flatMap(([k, v]) => leafPaths(v, joinPath(prefix, k)));
+  }
+  return prefix ? [prefix] : [];
+}
+
+/**
+ * The origin of a leaf of the final config: the recorded origin of the leaf itself or of the
+ * nearest ancestor a layer set as a whole; values only zod's defaults filled in are built-in.
+ */
+export function originOf(origins: Origins, path: string): Origin {
+  for (let p = path; p; p = p.includes(".") ? p.slice(0, p.lastIndexOf(".")) : "") {
+    const o = origins[p];
+    if (o) return o;
+  }
+  return { layer: "built-in", file: "(schema default)" };
+}

@@ -1,0 +1,94 @@
+import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { writeFileAtomic } from "../effects/fs/atomic.ts";
+import { ROLE_TOOLS } from "../schema/catalog.ts";
+import { mcpWiring, type LaunchContext } from "./mcp.ts";
+import { toolNameForAgent, type ResolvedAgent } from "./resolve.ts";
+import { preTrust } from "./trust.ts";
+
+export type { LaunchContext } from "./mcp.ts";
+
+export type LaunchSpec = {
+  argv: string[];
+  /** added to the pane's environment (on top of agentmux's own) */
+  env: Record<string, string>;
+  cwd: string;
+  /** files to write before launching (absolute paths); see writeLaunchFiles */
+  files: { path: string; content: string }[];
+  /** batch mode "stdin": feed this file to the process's standard input */
+  stdinFile?: string;
+};
+
+/**
+ * The command line, environment and files that start one agent:
+ *   command (or ctx.selfCommand for "@self") + provider args + batch verb/prompt (flag mode)
+ *   + model flag and model + role args (roles.<r>.args replace the provider's) + model args
+ *   + MCP wiring + pre-trust + prompt (positional mode).
+ * Pure apart from reading ~/.claude.json when claude pre-trust is switched on.
+ */
+export function buildLaunch(agent: ResolvedAgent, ctx: LaunchContext): LaunchSpec {
+  const p = agent.provider;
+  const command = p.command === "@self" ? [...ctx.selfCommand] : [p.command];
+  const batch = ctx.batchPrompt !== undefined ? (p.batch ?? { args: [], mode: "positional" as const }) : null;
+
+  const argv = [...command, ...p.args];
+  if (batch) argv.push(...batch.args, ...(batch.mode === "flag" ? [ctx.batchPrompt!] : []));
+  if (p.model_flag && agent.model) argv.push(p.model_flag, agent.model);
+  argv.push(...withMcpAllowances(agent, agent.roleArgs ?? [...p.default_role_args, ...(p.role_args[agent.role] ?? [])]));
+  if (agent.model) argv.push(...(p.model_args[agent.model] ?? []));
+
+  const mcp = mcpWiring(agent, ctx);
+  const trust = preTrust(agent, ctx.workDir, ctx.home ?? homedir());
+  argv.push(...mcp.argv, ...trust.argv);
+  if (batch?.mode === "positional") argv.push(ctx.batchPrompt!);
+
+  const spec: LaunchSpec = {
+    argv,
+    env: { ...p.env, ...mcp.env, ...trust.env },
+    cwd: ctx.workDir,
+    files: [...mcp.files, ...trust.files],
+  };
+  if (batch?.mode === "stdin") spec.stdinFile = ctx.batchPrompt!;
+  return spec;
+}
+
+/**
+ * Claude asks before every MCP tool call unless it is allowed: add the role's agentmux tools
+ * to the role's `--allowedTools` list (or add the flag), so replacing role args in config
+ * never breaks the completion tools.
+ */
+function withMcpAllowances(agent: ResolvedAgent, args: string[]): string[] {
+  if (agent.provider.mcp !== "claude") return [...args];
+  const tools = ROLE_TOOLS[agent.role].map((t) => toolNameForAgent(agent, t));
+  if (tools.length === 0) return [...args];
+  const out = [...args];
+  const i = out.findIndex((a) => a === "--allowedTools" || a === "--allowed-tools");
+  if (i >= 0 && i + 1 < out.length) {
+    // Rule lists may hold spaces inside parentheses (`Bash(git log:*)`): only append.
+    const have = out[i + 1]!.split(",").map((s) => s.trim());
+    const missing = tools.filter((t) => !have.includes(t));
+    if (missing.length) out[i + 1] = [out[i + 1], ...missing].filter(Boolean).join(",");
+  } else {
+    out.push("--allowedTools", tools.join(","));
+  }
+  return out;
+}
+
+/**
+ * Write a launch's files atomically, each only when its content differs (CLIs cache approvals
+ * by file content and mtime). An existing file keeps its permissions. Returns the paths written.
+ */
+export function writeLaunchFiles(spec: Pick<LaunchSpec, "files">): string[] {
+  const written: string[] = [];
+  for (const f of spec.files) {
+    let mode: number | null = null;
+    if (existsSync(f.path)) {
+      if (readFileSync(f.path, "utf8") === f.content) continue;
+      mode = statSync(f.path).mode & 0o777;
+    }
+    writeFileAtomic(f.path, f.content);
+    if (mode !== null) chmodSync(f.path, mode);
+    written.push(f.path);
+  }
+  return written;
+}

@@ -1,0 +1,69 @@
+import { AgentmuxError } from "../errors.ts";
+import type { Role, ToolName } from "../schema/catalog.ts";
+import type { Config, Provider } from "../schema/config.ts";
+
+/** One role's agent: which provider runs it, with which model (null = the CLI's own default). */
+export type ResolvedAgent = {
+  role: Role;
+  providerName: string;
+  provider: Provider;
+  model: string | null;
+  /** role args from `roles.<role>.args`, which replace the provider's role args; null = provider's */
+  roleArgs: string[] | null;
+  /** the simulated agent's scenario switches (used only by `mcp: sim` providers) */
+  sim: Config["sim"];
+};
+
+/**
+ * Provider: roles.<role>.provider, else defaults.provider. Model: roles.<role>.model, else
+ * defaults.model when the role runs on the default provider (a model name for one CLI means
+ * nothing to another), else the provider's default_model, else null — then no model flag is
+ * passed and the CLI picks its own. There is no "sonnet" fallback.
+ */
+export function resolveRole(config: Config, role: Role): ResolvedAgent {
+  const rc = config.roles[role];
+  const providerName = rc?.provider ?? config.defaults.provider;
+  const provider = config.providers[providerName];
+  if (!provider) {
+    const valid = Object.keys(config.providers).sort().join(", ");
+    const where = rc?.provider ? `roles.${role}.provider` : "defaults.provider";
+    throw new AgentmuxError("config", `${where}: unknown provider "${providerName}" (valid providers: ${valid})`, {
+      where: "config",
+      hint: `use one of: ${valid}`,
+      exitCode: 2,
+    });
+  }
+  const defaultModel = providerName === config.defaults.provider ? config.defaults.model : null;
+  const model = rc?.model ?? defaultModel ?? provider.default_model ?? null;
+  return { role, providerName, provider, model, roleArgs: rc?.args ?? null, sim: config.sim };
+}
+
+/** The providers the configured roles use, default provider first. */
+export function providersInUse(config: Config, roles: readonly Role[]): string[] {
+  const names = [config.defaults.provider, ...roles.map((r) => config.roles[r]?.provider ?? config.defaults.provider)];
+  return [...new Set(names)];
+}
+
+const TOOL_PREFIX: Record<string, (tool: string) => string> = {
+  claude: (t) => `mcp__agentmux__${t}`,
+  qwen: (t) => `mcp__agentmux__${t}`,
+  gemini: (t) => `mcp_agentmux_${t}`,
+  opencode: (t) => `agentmux_${t}`,
+  // Not measured: copilot names MCP tools `<server>-<tool>` in its own docs and UI.
+  copilot: (t) => `agentmux-${t}`,
+};
+
+/**
+ * The name a CLI's model sees for one of agentmux's MCP tools, for use in prompts. Accepts a
+ * built-in provider name or an `mcp` wiring kind; codex (namespace `mcp__agentmux`), the sim
+ * and unknown CLIs use the bare name.
+ */
+export function toolNameFor(providerName: string, tool: ToolName | string): string {
+  const f = TOOL_PREFIX[providerName];
+  return f ? f(tool) : tool;
+}
+
+/** Like toolNameFor, but by the agent's MCP wiring kind, so custom providers get it right. */
+export function toolNameForAgent(agent: ResolvedAgent, tool: ToolName | string): string {
+  return toolNameFor(agent.provider.mcp, tool);
+}
