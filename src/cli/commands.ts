@@ -8,4 +8,9 @@ export type CommandEntry = { summary: string; hidden?: boolean; load: () => Prom
 export const COMMANDS: Record<string, CommandEntry> = {
   validate: { summary: "check one artifact file against its contract", load: () => import("./validate.ts") },
   "mcp-server": { summary: "the stdio MCP server agent CLIs spawn (submit_* tools)", hidden: true, load: () => import("./mcp-server.ts") },
+  status: { summary: "show a session: phase, timeline, agents, reviews (works without tmux)", load: () => import("./status.ts") },
+  sessions: { summary: "list this project's sessions", load: () => import("./sessions.ts") },
+  clean: { summary: "remove session folders and kill their tmux sessions", load: () => import("./clean.ts") },
+  monitor: { summary: "pipeline monitor for the control pane", hidden: true, load: () => import("./monitor.ts") },
+  home: { summary: "home screen: sessions, new run, resume, attach", hidden: true, load: () => import("./home.ts") },
 };

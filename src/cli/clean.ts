@@ -1,0 +1,48 @@
+import { AgentmuxError } from "../errors.ts";
+import { bool, parseArgs } from "./args.ts";
+import { listSessions, removeSession, resolveSession, type SessionSummary } from "../session/list.ts";
+import { findProjectDir } from "../session/project.ts";
+
+const HELP = `Usage: agentmux clean [--force] [session…]
+
+Remove session folders and kill their live tmux sessions. Without [session…], every session
+of this project. Lists exactly what will go and asks y/N; --force skips the question (and is
+required when stdin is not a terminal).
+`;
+
+export async function run(argv: string[]): Promise<number> {
+  const a = parseArgs("clean", argv, { flags: { force: { type: "boolean" } }, aliases: { f: "force" } });
+  if (bool(a.flags.help)) return process.stdout.write(HELP), 0;
+  const project = findProjectDir();
+  const targets: SessionSummary[] = a.positionals.length
+    ? await Promise.all(a.positionals.map((p) => resolveSession(project, p)))
+    : await listSessions(project);
+  const unique = [...new Map(targets.map((t) => [t.dir, t])).values()];
+  if (!unique.length) {
+    process.stdout.write("Nothing to clean: no sessions in this project.\n");
+    return 0;
+  }
+  const live = unique.filter((s) => s.live && s.state);
+  process.stdout.write(`This removes ${unique.length} session folder${unique.length === 1 ? "" : "s"}:\n`);
+  for (const s of unique) process.stdout.write(`  ${s.dir}${s.error ? "  (unreadable state.json)" : ""}\n`);
+  if (live.length) {
+    process.stdout.write(`and kills ${live.length} live tmux session${live.length === 1 ? "" : "s"}:\n`);
+    for (const s of live) process.stdout.write(`  ${s.state!.session_name} (socket ${s.socket})\n`);
+  }
+  if (!bool(a.flags.force)) {
+    if (!process.stdin.isTTY)
+      throw new AgentmuxError("usage", "refusing to delete without confirmation: stdin is not a terminal", {
+        where: "clean",
+        hint: "re-run with --force to delete without asking",
+        exitCode: 2,
+      });
+    const answer = (prompt("Proceed? [y/N]") ?? "").trim().toLowerCase();
+    if (answer !== "y" && answer !== "yes") {
+      process.stdout.write("Nothing removed.\n");
+      return 1;
+    }
+  }
+  for (const s of unique) await removeSession(s);
+  process.stdout.write(`Removed ${unique.length} session${unique.length === 1 ? "" : "s"}${live.length ? `, killed ${live.length} tmux session${live.length === 1 ? "" : "s"}` : ""}.\n`);
+  return 0;
+}

@@ -1,0 +1,105 @@
+import { watch, type FSWatcher } from "node:fs";
+import { selfCommand } from "../app/self.ts";
+import { Tmux } from "../effects/tmux/runner.ts";
+import { listSessions, removeSession, type SessionSummary } from "../session/list.ts";
+import { sessionsRoot } from "../session/paths.ts";
+import { blessed, createScreen, linesToContent } from "./blessed.ts";
+import { question } from "./overlay.ts";
+import { seg, type Line } from "./views/line.ts";
+import { sessionsTable } from "./views/sessions.ts";
+
+const KEYS = "↑/↓ select · n new run · r resume · a attach · d delete · q quit";
+
+/** What the user chose to do after leaving the screen. */
+type Next = { argv: string[]; tmux?: boolean } | undefined;
+
+export function homeHeader(projectDir: string, count: number): Line[] {
+  return [[seg("agentmux", "cyan", "bold"), seg(`  ${projectDir}`, "dim")], [seg(`${count} session${count === 1 ? "" : "s"}`, "dim")], []];
+}
+
+/** `agentmux` in a terminal: the project's sessions; start, resume, attach or delete runs. */
+export async function runHome(projectDir: string): Promise<number> {
+  let sessions: SessionSummary[] = await listSessions(projectDir);
+  let selected = 0;
+  let modal = false;
+  const screen = createScreen("agentmux");
+  const body = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: "100%-1", tags: true });
+  const help = blessed.box({ parent: screen, bottom: 0, left: 0, width: "100%", height: 1, tags: true });
+  const status = (msg?: string) => help.setContent(linesToContent([[seg(msg ?? KEYS, msg ? "yellow" : "dim")]]));
+  const draw = () => {
+    selected = Math.max(0, Math.min(selected, sessions.length - 1));
+    const lines = [...homeHeader(projectDir, sessions.length), ...sessionsTable(sessions, screen.width as number, sessions.length ? selected : undefined)];
+    body.setContent(linesToContent(lines));
+    screen.render();
+  };
+  const refresh = async () => {
+    sessions = await listSessions(projectDir);
+    draw();
+  };
+  let watcher: FSWatcher | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    watcher = watch(sessionsRoot(projectDir), { recursive: false }, () => {
+      clearTimeout(timer);
+      timer = setTimeout(refresh, 50);
+    });
+  } catch {
+    // no sessions folder yet
+  }
+  let leave!: (n: Next) => void;
+  const chosen = new Promise<Next>((r) => (leave = r));
+  const current = () => sessions[selected];
+
+  screen.key(["up", "k"], () => !modal && (selected--, draw()));
+  screen.key(["down", "j"], () => !modal && (selected++, draw()));
+  screen.key(["q", "C-c"], () => !modal && leave(undefined));
+  screen.key(["r"], () => {
+    const s = current();
+    if (modal || !s) return;
+    if (s.live) return status(`${s.id} is running — press a to attach`), screen.render();
+    leave({ argv: [...selfCommand(), "resume", s.id] });
+  });
+  screen.key(["a"], () => {
+    const s = current();
+    if (modal || !s?.state) return;
+    if (!s.live) return status(`${s.id} is not running — press r to resume`), screen.render();
+    leave({ argv: new Tmux(s.socket).argv(["attach", "-t", `=${s.state.session_name}`]), tmux: true });
+  });
+  screen.key(["d"], () => {
+    const s = current();
+    if (modal || !s) return;
+    modal = true;
+    question(screen, `Delete ${s.id}${s.live ? " and kill its tmux session" : ""}? y/N`, async (yes) => {
+      modal = false;
+      if (yes) await removeSession(s).then(() => status(`deleted ${s.id}`), (e) => status(String((e as Error).message)));
+      await refresh();
+    });
+  });
+  screen.key(["n"], () => {
+    if (modal) return;
+    modal = true;
+    const form = blessed.textbox({
+      parent: screen, label: " What should agentmux build? (Enter starts, Esc cancels) ", bottom: 1, left: 0, width: "100%", height: 3,
+      border: { type: "line" }, inputOnFocus: true,
+    });
+    form.readInput((_err: unknown, value?: string) => {
+      form.destroy();
+      modal = false;
+      const text = (value ?? "").trim();
+      if (text) leave({ argv: [...selfCommand(), "run", text] });
+      else draw();
+    });
+    screen.render();
+  });
+  screen.on("resize", draw);
+  status();
+  draw();
+  const next = await chosen;
+  watcher?.close();
+  screen.destroy();
+  if (!next) return 0;
+  const env = { ...process.env };
+  if (next.tmux) delete env.TMUX;
+  const child = Bun.spawn(next.argv, { stdio: ["inherit", "inherit", "inherit"], env });
+  return await child.exited;
+}

@@ -1,0 +1,107 @@
+import { existsSync, watch } from "node:fs";
+import { join } from "node:path";
+import { writeJsonAtomic } from "../effects/fs/atomic.ts";
+import { Tmux } from "../effects/tmux/runner.ts";
+import { CANCEL_REQUEST_FILE, type CancelRequest } from "../schema/cancel-request.ts";
+import { defaultSocket } from "../session/list.ts";
+import { F } from "../session/paths.ts";
+import { blessed, createScreen, drawLinks, linesToContent } from "./blessed.ts";
+import { overlay, question } from "./overlay.ts";
+import { readSessionData, type SessionData } from "./session-data.ts";
+import { monitorView } from "./views/monitor.ts";
+import { agentRows } from "./views/pipeline.ts";
+
+const WATCHED = new Set<string>([F.state, F.runtime, F.createdFiles]);
+const HELP = ["↑/↓  select an agent", "Enter  focus its pane", "l  its recent output", "c  cancel the run", "?  this help", "", "Esc closes a window"];
+
+/**
+ * `agentmux monitor <session-dir>`: redraws on state.json / runtime_state.json /
+ * created_files.log changes (fs.watch, debounced); only the clock ticks once a second.
+ */
+export async function runMonitor(dir: string): Promise<number> {
+  let data: SessionData = readSessionData(dir);
+  let selected = 0;
+  let modal = false;
+  const screen = createScreen(`agentmux · ${data.state.session_name}`);
+  const body = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: "100%", tags: true });
+  const tmux = () => new Tmux(data.runtime?.tmux_socket ?? defaultSocket());
+
+  const draw = () => {
+    const rows = agentRows(data.state, data.runtime);
+    selected = Math.max(0, Math.min(selected, rows.length - 1));
+    const lines = monitorView({ ...data, now: Date.now(), selected: rows.length ? selected : undefined }, { width: screen.width as number, height: screen.height as number });
+    body.setContent(linesToContent(lines));
+    screen.render();
+    if (!modal) drawLinks(screen, lines, 0, 0);
+  };
+  const reload = () => {
+    try {
+      data = readSessionData(dir);
+    } catch {
+      // a state.json mid-replace or briefly invalid: keep showing the last good one
+    }
+    draw();
+  };
+
+  let finish!: (code: number) => void;
+  const done = new Promise<number>((r) => (finish = r));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const watcher = watch(dir, (_e, name) => {
+    if (name && !WATCHED.has(String(name)) && !String(name).startsWith(".state.json")) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => (existsSync(dir) ? reload() : finish(0)), 16);
+  });
+  let seenAlive = false;
+  let missing = 0;
+  const tick = setInterval(async () => {
+    if (!existsSync(join(dir, F.state))) return finish(0);
+    if (!modal) draw();
+    const alive = await tmux().hasSession(data.state.session_name).catch(() => false);
+    if (alive) (seenAlive = true), (missing = 0);
+    else if (seenAlive && ++missing >= 2) finish(0);
+  }, 1000);
+
+  const selectedPane = () => agentRows(data.state, data.runtime)[selected];
+  screen.key(["up", "k"], () => (modal ? undefined : (selected--, draw())));
+  screen.key(["down", "j"], () => (modal ? undefined : (selected++, draw())));
+  screen.key(["enter"], async () => {
+    const row = selectedPane();
+    if (modal || !row?.pane) return;
+    await tmux().exec(["select-window", "-t", row.pane]);
+    await tmux().exec(["select-pane", "-t", row.pane]);
+  });
+  const open = (make: (close: () => void) => void) => {
+    modal = true;
+    make(() => {
+      modal = false;
+      draw();
+    });
+  };
+  screen.key(["l"], async () => {
+    const row = selectedPane();
+    if (modal || !row) return;
+    const r = row.pane ? await tmux().exec(["capture-pane", "-p", "-J", "-S", "-200", "-t", row.pane]) : undefined;
+    const text = r?.code === 0 ? r.stdout.replace(/\s+$/, "") : `no output: ${row.pane ? r?.stderr.trim() : "the agent has no pane"}`;
+    open((close) => overlay(screen, ` ${row.info.label} — recent output `, text, close, { scrollToEnd: true }));
+  });
+  screen.key(["?"], () => !modal && open((close) => overlay(screen, " keys ", HELP.join("\n"), close)));
+  screen.key(["c", "C-c"], () => {
+    if (modal) return;
+    open((close) =>
+      question(screen, "Cancel this run? y/N", (yes) => {
+        if (yes) {
+          const req: CancelRequest = { at: new Date().toISOString(), by: "monitor" };
+          writeJsonAtomic(join(dir, CANCEL_REQUEST_FILE), req);
+        }
+        close();
+      }),
+    );
+  });
+  screen.on("resize", draw);
+  draw();
+  const code = await done;
+  clearInterval(tick);
+  watcher.close();
+  screen.destroy();
+  return code;
+}

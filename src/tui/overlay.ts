@@ -1,0 +1,51 @@
+import { blessed } from "./blessed.ts";
+import { escapeTags } from "./views/line.ts";
+
+type Screen = blessed.Widgets.Screen;
+
+/** A centred, scrollable text window; Esc or q closes it. */
+export function overlay(screen: Screen, label: string, text: string, onClose: () => void, opts: { scrollToEnd?: boolean } = {}): void {
+  const box = blessed.box({
+    parent: screen,
+    label,
+    top: "center",
+    left: "center",
+    width: "90%",
+    height: "80%",
+    border: { type: "line" },
+    content: escapeTags(text),
+    tags: true,
+    scrollable: true,
+    alwaysScroll: true,
+    keys: true,
+    vi: true,
+    mouse: true,
+    scrollbar: { ch: " ", style: { inverse: true } } as any,
+  });
+  box.focus();
+  if (opts.scrollToEnd) box.setScrollPerc(100);
+  box.key(["escape", "q"], () => {
+    box.destroy();
+    onClose();
+  });
+  screen.render();
+}
+
+/** A one-line y/N question; `answer(true)` only for y/Y, any other key is no. */
+export function question(screen: Screen, text: string, answer: (yes: boolean) => void): void {
+  const box = blessed.box({
+    parent: screen,
+    top: "center",
+    left: "center",
+    width: Math.min((screen.width as number) - 2, text.length + 4),
+    height: 3,
+    border: { type: "line" },
+    content: escapeTags(text),
+    tags: true,
+  });
+  screen.render();
+  screen.once("keypress", (ch: string | undefined) => {
+    box.destroy();
+    answer(ch === "y" || ch === "Y");
+  });
+}

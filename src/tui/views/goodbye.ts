@@ -1,0 +1,57 @@
+import { fit, seg, toAnsi, wrapText, type Line, type Style } from "./line.ts";
+import { duration } from "./time.ts";
+
+export type GoodbyeKind = "success" | "canceled" | "failed";
+export type GoodbyeData = {
+  feature: string;
+  session?: string;
+  commit?: string;
+  prUrl?: string | null;
+  branch?: string;
+  elapsedMs?: number;
+  resumeCommand?: string;
+  reason?: string;
+  logPath?: string | null;
+};
+
+const LOGO = ["▄▀█ █▀▀ █▀▀ █▄ █ ▀█▀   █▀▄▀█ █ █ ▀▄▀", "█▀█ █▄█ ██▄ █ ▀█  █    █ ▀ █ █▄█ █ █"];
+
+const HEAD: Record<GoodbyeKind, { title: string; sub: string; style: Style }> = {
+  success: { title: "✓ Implementation complete", sub: "The change is committed.", style: "green" },
+  canceled: { title: "■ Run canceled", sub: "Stopped with Ctrl-C; nothing was lost.", style: "yellow" },
+  failed: { title: "✗ Run failed", sub: "The pipeline stopped on an error.", style: "red" },
+};
+
+/** The lines of a goodbye screen; the logo is dropped when the terminal is narrower than it. */
+export function goodbyeLines(kind: GoodbyeKind, d: GoodbyeData, width: number): Line[] {
+  const h = HEAD[kind];
+  const out: Line[] = [];
+  if (width >= LOGO[0]!.length + 2) out.push(...LOGO.map((l): Line => [seg("  " + l, "cyan", "bold")]), []);
+  out.push([seg("  " + h.title, h.style, "bold")], [seg("  " + h.sub, "dim")], []);
+  const row = (k: string, v: string | undefined | null, ...st: Style[]) => {
+    if (!v) return;
+    const lines = wrapText(v, Math.max(10, width - 14));
+    out.push([seg(`  ${k.padEnd(10)}`, "dim"), seg(lines[0]!, ...st)]);
+    for (const more of lines.slice(1)) out.push([seg(" ".repeat(12)), seg(more, ...st)]);
+  };
+  row("Feature", d.feature, "bold");
+  if (kind === "success") {
+    row("Commit", d.commit);
+    row("PR", d.prUrl, "cyan");
+    row("Branch", d.branch);
+    if (d.elapsedMs !== undefined) row("Elapsed", duration(d.elapsedMs));
+    out.push([], [seg("  Thanks for building with agentmux.", "dim")]);
+  } else {
+    if (kind === "failed") row("Reason", d.reason ?? "unknown", "red");
+    row("Session", d.session);
+    if (d.elapsedMs !== undefined) row("Elapsed", duration(d.elapsedMs));
+    row("Resume", d.resumeCommand, "cyan");
+    row("Log", d.logPath ?? undefined);
+  }
+  return out.map((l) => fit(l, width));
+}
+
+/** A goodbye screen as terminal text (ANSI when `color`), ending with a newline. */
+export function goodbye(kind: GoodbyeKind, data: GoodbyeData, opts: { color: boolean; width: number }): string {
+  return goodbyeLines(kind, data, opts.width).map((l) => toAnsi(l, { color: opts.color })).join("\n") + "\n";
+}

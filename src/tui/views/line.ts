@@ -1,0 +1,92 @@
+/**
+ * Styled text as data. Views build `Line`s (arrays of segments); a renderer turns them into
+ * blessed tags, ANSI for a terminal, or plain text. Widths count UTF-16 code units, which is
+ * right for every glyph the views use (box drawing, ✓ ▶ · ● ○ ◷ are all one column).
+ */
+export type Style = "green" | "cyan" | "yellow" | "red" | "magenta" | "blue" | "white" | "dim" | "bold" | "inverse";
+export type Seg = { t: string; s?: Style[]; link?: string };
+export type Line = Seg[];
+
+export const seg = (t: string, ...s: Style[]): Seg => ({ t, s });
+export const link = (t: string, url: string, ...s: Style[]): Seg => ({ t, s, link: url });
+export const blank = (): Line => [];
+
+export const plainWidth = (line: Line): number => line.reduce((n, x) => n + x.t.length, 0);
+
+/** Cut a line to `width` columns, ending in "…" when something was cut. */
+export function fit(line: Line, width: number): Line {
+  if (width <= 0) return [];
+  if (plainWidth(line) <= width) return line;
+  const out: Line = [];
+  let left = width - 1;
+  for (const x of line) {
+    if (left <= 0) break;
+    const t = x.t.slice(0, left);
+    out.push({ ...x, t });
+    left -= t.length;
+  }
+  out.push(seg("…", "dim"));
+  return out;
+}
+
+/** Word-wrap plain text into lines of at most `width` columns (long words are hard-split). */
+export function wrapText(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const out: string[] = [];
+  for (const para of text.split("\n")) {
+    let cur = "";
+    for (let word of para.split(/\s+/).filter(Boolean)) {
+      while (word.length > w) {
+        if (cur) out.push(cur), (cur = "");
+        out.push(word.slice(0, w));
+        word = word.slice(w);
+      }
+      if (!cur) cur = word;
+      else if (cur.length + 1 + word.length <= w) cur += " " + word;
+      else out.push(cur), (cur = word);
+    }
+    out.push(cur);
+  }
+  return out;
+}
+
+const ANSI: Record<Style, [number, number]> = {
+  green: [32, 39], cyan: [36, 39], yellow: [33, 39], red: [31, 39], magenta: [35, 39], blue: [34, 39],
+  white: [37, 39], dim: [2, 22], bold: [1, 22], inverse: [7, 27],
+};
+const TAG: Record<Style, string> = {
+  green: "green-fg", cyan: "cyan-fg", yellow: "yellow-fg", red: "red-fg", magenta: "magenta-fg", blue: "blue-fg",
+  white: "white-fg", dim: "gray-fg", bold: "bold", inverse: "inverse",
+};
+
+export const escapeTags = (t: string) => t.replace(/[{}]/g, (c) => (c === "{" ? "{open}" : "{close}"));
+export const osc8 = (text: string, url: string) => `\x1b]8;;${url}\x07${text}\x1b]8;;\x07`;
+
+export const toPlain = (line: Line): string => line.map((x) => x.t).join("");
+
+/** ANSI for a terminal; `color: false` (NO_COLOR, not a TTY) drops styles but keeps OSC 8 links when `links`. */
+export function toAnsi(line: Line, opts: { color: boolean; links?: boolean }): string {
+  return line
+    .map((x) => {
+      let t = x.link && opts.links ? osc8(x.t, x.link) : x.t;
+      if (opts.color && x.s?.length) t = x.s.map((s) => `\x1b[${ANSI[s][0]}m`).join("") + t + `\x1b[0m`;
+      return t;
+    })
+    .join("");
+}
+
+/** blessed tag markup (`tags: true` boxes); with `color: false` only the escaped text. */
+export function toTags(line: Line, color = true): string {
+  return line
+    .map((x) => {
+      const t = escapeTags(x.t);
+      if (!color || !x.s?.length) return t;
+      return x.s.map((s) => `{${TAG[s]}}`).join("") + t + [...x.s].reverse().map((s) => `{/${TAG[s]}}`).join("");
+    })
+    .join("");
+}
+
+/** Whether output may be coloured: https://no-color.org plus a TTY check. */
+export function colorEnabled(stream: { isTTY?: boolean } = process.stdout): boolean {
+  return !process.env.NO_COLOR && !!stream.isTTY;
+}

@@ -1,0 +1,90 @@
+import { join } from "node:path";
+import { eventLabel } from "../../schema/catalog.ts";
+import type { State } from "../../schema/state.ts";
+import type { SessionData } from "../session-data.ts";
+import { blank, fit, link, seg, wrapText, type Line } from "./line.ts";
+import { agentLines, agentRows, phaseLabel, pipelineLines } from "./pipeline.ts";
+import { clock, hhmm, ms } from "./time.ts";
+
+export type Size = { width: number; height: number };
+export type MonitorInput = SessionData & { now: number; selected?: number };
+
+/** Created files worth a log line (the rest are prompts and internals). */
+const LOGGED = [
+  /^requirements\.md$/,
+  /^03_research\/[^/]+\/(summary|detail)\.md$/,
+  /^04_planning\/(plan\.yaml|tasks(_\d+)?\.md)$/,
+  /^05_design\/design\.md$/,
+  /^06_implementation\/done_\d+(\.json)?$/,
+  /^07_review\/(review\.md|fix_request\.md)$/,
+  /^08_completion\/(summary\.md|changes\.md|approval\.json)$/,
+];
+
+const SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
+
+export const titleOf = (s: State) => s.issue_title ?? s.request_title ?? s.feature_name ?? s.session_name;
+
+function section(name: string, width: number, extra = ""): Line {
+  const head = ` ${name}${extra} `;
+  return [seg("─", "dim"), seg(head, "bold"), seg("─".repeat(Math.max(0, width - head.length - 1)), "dim")];
+}
+
+function researchLines(state: State, now: number, width: number): Line[] {
+  const tasks = [
+    ...Object.entries(state.research_tasks ?? {}).map(([t, s]) => ({ t, s, k: "c" })),
+    ...Object.entries(state.web_research_tasks ?? {}).map(([t, s]) => ({ t, s, k: "w" })),
+  ];
+  if (!tasks.length) return [];
+  const done = tasks.filter((x) => x.s === "done").length;
+  const frame = SPINNER[Math.floor(now / 100) % SPINNER.length]!;
+  return [
+    section("RESEARCH", width, ` ${done}/${tasks.length}`),
+    ...tasks.map((x): Line => (x.s === "done" ? [seg(" ✓ ", "green"), seg(`${x.k}· ${x.t}`, "dim")] : [seg(` ${frame} `, "cyan"), seg(`${x.k}· ${x.t}`)])),
+  ];
+}
+
+/** Time-sorted log: phase transitions (`> label`) and created files (`+ path`, OSC 8 link). */
+export function logLines(d: SessionData): Line[] {
+  const items: { at: number; line: Line }[] = [];
+  for (const h of d.state.history ?? []) {
+    const at = ms(h.at);
+    if (at !== undefined) items.push({ at, line: [seg(hhmm(at) + " ", "dim"), seg(`> ${phaseLabel(h.phase)}`, "white"), seg(` (${eventLabel(h.event)})`, "dim")] });
+  }
+  for (const f of d.created) {
+    if (!LOGGED.some((re) => re.test(f.path))) continue;
+    items.push({ at: f.at, line: [seg(hhmm(f.at) + " ", "dim"), seg("+ ", "green"), link(f.path, "file://" + join(d.dir, f.path))] });
+  }
+  return items.sort((a, b) => a.at - b.at).map((x) => x.line);
+}
+
+/**
+ * The control-pane monitor: header, PIPELINE, AGENTS, RESEARCH, LOG (fills the rest), footer.
+ * Returns exactly `size.height` lines, none wider than `size.width`.
+ */
+export function monitorView(d: MonitorInput, size: Size): Line[] {
+  const { state } = d;
+  const w = Math.max(10, size.width);
+  const top: Line[] = [];
+  const title = wrapText(titleOf(state), w - 3).slice(0, 2);
+  top.push([seg("AM ", "cyan", "bold"), seg(title[0] ?? "", "bold")]);
+  if (title[1]) top.push([seg("   "), seg(title[1], "bold")]);
+  top.push(section("PIPELINE", w), ...pipelineLines(state));
+  const rows = agentRows(state, d.runtime);
+  if (rows.length) {
+    top.push(section("AGENTS", w));
+    rows.forEach((r, i) => top.push(...agentLines(r, i === d.selected)));
+  }
+  top.push(...researchLines(state, d.now, w));
+  const footerH = 2;
+  const body = top.slice(0, Math.max(0, size.height - footerH - 2));
+  const room = size.height - footerH - body.length;
+  const log = logLines(d);
+  const logPart: Line[] = room >= 2 ? [section("LOG", w), ...log.slice(-(room - 1))] : [];
+  const lines = [...body, ...logPart];
+  while (lines.length < size.height - footerH) lines.push(blank());
+  const started = ms(state.created_at) ?? ms(state.history?.[0]?.at) ?? d.now;
+  const endAt = state.phase === "done" || state.phase === "failed" ? (ms(state.updated_at) ?? d.now) : d.now;
+  lines.push([seg("─".repeat(w), "dim")]);
+  lines.push([seg(`◷ ${clock(endAt - started)}`, "cyan"), seg(" │ ", "dim"), seg(state.session_name, "dim")]);
+  return lines.slice(-size.height).map((l) => fit(l, w));
+}

@@ -1,0 +1,105 @@
+import { eventLabel, type Phase } from "../../schema/catalog.ts";
+import type { AgentInfo, State } from "../../schema/state.ts";
+import type { RuntimeState } from "../../schema/runtime.ts";
+import { seg, type Line } from "./line.ts";
+
+export const phaseLabel = (p: string) => p.replace(/_/g, " ");
+
+/** Stages shown for a run: optional ones (PM, designing, fixing) only when the run uses them. */
+export function stagesOf(state: State): Phase[] {
+  const seen = new Set<string>([state.phase, ...(state.history ?? []).map((h) => h.phase)]);
+  const stages: Phase[] = [];
+  if (state.product_manager || seen.has("product_management")) stages.push("product_management");
+  stages.push("architecting", "planning");
+  if (seen.has("designing")) stages.push("designing");
+  stages.push("implementing", "reviewing");
+  if (seen.has("fixing")) stages.push("fixing");
+  stages.push("completing", "done");
+  return stages;
+}
+
+/** The phase a failed run was in when it failed (last non-failed history entry). */
+export function failedAt(state: State): Phase | undefined {
+  const h = (state.history ?? []).filter((x) => x.phase !== "failed");
+  return h.length ? h[h.length - 1]!.phase : undefined;
+}
+
+/** Pipeline lines: ✓ done / ▶ current / · pending, with detail lines under the current stage. */
+export function pipelineLines(state: State): Line[] {
+  const stages = stagesOf(state);
+  const failed = state.phase === "failed";
+  const cur = failed ? stages.indexOf(failedAt(state) ?? "architecting") : stages.indexOf(state.phase);
+  const out: Line[] = [];
+  stages.forEach((st, i) => {
+    if (failed && i === cur) {
+      out.push([seg("✗ ", "red", "bold"), seg(`failed in ${phaseLabel(st)}`, "red", "bold")]);
+      out.push([seg("  › "), seg(eventLabel(state.last_event), "red")]);
+      if (state.interruption_cause) out.push([seg("  › cause: "), seg(state.interruption_cause, "red")]);
+    } else if (i < cur || (state.phase === "done" && st === "done")) {
+      out.push([seg("✓ ", "green"), seg(phaseLabel(st), "dim")]);
+    } else if (i === cur) {
+      out.push([seg("▶ ", "cyan", "bold"), seg(phaseLabel(st), "cyan", "bold")]);
+      out.push(...detailLines(state));
+    } else {
+      out.push([seg("· ", "dim"), seg(phaseLabel(st), "dim")]);
+    }
+  });
+  return out;
+}
+
+function detailLines(state: State): Line[] {
+  const out: Line[] = [[seg("  › "), seg(eventLabel(state.last_event), "white")]];
+  if (state.review_iteration > 0) out.push([seg("  › "), seg(`iter ${state.review_iteration}`, "yellow")]);
+  if (state.phase === "implementing" && state.implementation_group_total > 0) out.push(...groupLines(state));
+  else if (state.subplan_count > 1) out.push([seg(`  › ${state.subplan_count} subplans`, "dim")]);
+  return out;
+}
+
+/** Implementation groups: done ✓, active ▶ with mode and plans, queued ·. */
+export function groupLines(state: State): Line[] {
+  const total = state.implementation_group_total;
+  const done = state.implementation_completed_group_ids;
+  const out: Line[] = [[seg(`  › groups: ${done.length}/${total} done`)]];
+  for (const g of done) out.push([seg("  › "), seg("✓ ", "green"), seg(g, "dim")]);
+  for (let n = done.length + 1; n <= total; n++) {
+    const name = `g${n}`;
+    if (n === state.implementation_group_index) {
+      const ids = state.implementation_active_plan_ids;
+      const plans = ids.length <= 2 ? ids.map((p) => `plan ${p}`).join(", ") : `${ids.length} plans`;
+      const mode = state.implementation_group_mode ?? "serial";
+      out.push([seg("  › "), seg("▶ ", "cyan"), seg(`${name} ${mode}`, "cyan"), seg(plans ? ` · ${plans}` : "", "dim")]);
+    } else out.push([seg("  › "), seg(`· ${name}`, "dim")]);
+  }
+  return out;
+}
+
+export type AgentRow = { key: string; info: AgentInfo; status: AgentInfo["status"]; pane?: string };
+
+/** Agents worth showing (not the ones that finished cleanly), with the runtime's live activity. */
+export function agentRows(state: State, runtime?: RuntimeState): AgentRow[] {
+  return Object.entries(state.agents ?? {})
+    .filter(([, a]) => a.status !== "done")
+    .map(([key, info]) => {
+      const live = runtime?.activity?.[key];
+      const status = (info.status === "working" || info.status === "idle") && (live === "working" || live === "idle") ? live : info.status;
+      return { key, info, status, pane: runtime?.panes[key] };
+    });
+}
+
+const STATUS_STYLE = { working: "green", idle: "yellow", stuck: "red", exited: "dim", starting: "cyan", done: "dim" } as const;
+const STATUS_ICON = { working: "●", idle: "○", stuck: "!", exited: "×", starting: "◌", done: "✓" } as const;
+
+/** Two lines per agent: `● label [ WORKING ]` and dim `provider/model`. */
+export function agentLines(row: AgentRow, selected: boolean): Line[] {
+  const st = STATUS_STYLE[row.status];
+  const first: Line = [
+    seg(selected ? "›" : " ", "bold"),
+    seg(STATUS_ICON[row.status] + " ", st),
+    seg(row.info.label, ...(selected ? (["inverse"] as const) : [])),
+    seg(` [ ${row.status.toUpperCase()} ]`, st),
+  ];
+  const model = row.info.model ? row.info.model.replace(new RegExp(`^${row.info.provider ?? ""}-`), "") : undefined;
+  const second: Line = [seg("    " + [row.info.provider ?? "?", model].filter(Boolean).join("/"), "dim")];
+  if (row.status === "stuck" && row.info.note) second.push(seg(` · ${row.info.note}`, "red"));
+  return [first, second];
+}

@@ -1,0 +1,65 @@
+import { eventLabel } from "../../schema/catalog.ts";
+import type { SessionSummary } from "../../session/list.ts";
+import { fit, seg, type Line } from "./line.ts";
+import { phaseLabel } from "./pipeline.ts";
+import { age } from "./time.ts";
+
+/** A session row's cells: id, phase, last event, age, live/stopped (or the state.json error). */
+export function sessionCells(s: SessionSummary) {
+  return {
+    id: s.id,
+    phase: s.state ? phaseLabel(s.state.phase) : "unreadable",
+    event: s.state ? eventLabel(s.state.last_event) : (s.error ?? ""),
+    age: age(s.ageMs),
+    live: s.live ? "live" : "stopped",
+  };
+}
+
+/**
+ * The sessions table (`agentmux sessions`, home screen). `selected` marks a row (home screen).
+ * Columns shrink from the left: the id column gets what the fixed columns leave.
+ */
+export function sessionsTable(list: SessionSummary[], width: number, selected?: number): Line[] {
+  if (!list.length) return [[seg("No sessions yet. Start one with: agentmux run \"<what to build>\"", "dim")]];
+  const rows = list.map(sessionCells);
+  const wPhase = Math.max(5, ...rows.map((r) => r.phase.length));
+  const wEvent = Math.min(20, Math.max(10, ...rows.map((r) => r.event.length)));
+  const wAge = 9;
+  const wLive = 7;
+  const fixed = 2 + wPhase + 2 + wEvent + 2 + wAge + 2 + wLive;
+  const wId = Math.max(8, Math.min(Math.max(...rows.map((r) => r.id.length)), width - fixed));
+  const cell = (t: string, n: number) => (t.length > n ? t.slice(0, n - 1) + "…" : t.padEnd(n));
+  const header: Line = [seg("  " + cell("SESSION", wId) + "  " + cell("PHASE", wPhase) + "  " + cell("LAST EVENT", wEvent) + "  " + cell("UPDATED", wAge) + "  " + "STATUS", "bold")];
+  const out: Line[] = [header];
+  rows.forEach((r, i) => {
+    const sel = i === selected;
+    const phaseStyle = r.phase === "failed" || r.phase === "unreadable" ? "red" : r.phase === "done" ? "green" : "cyan";
+    const base = sel ? (["inverse"] as const) : ([] as const);
+    out.push([
+      seg(sel ? "› " : "  ", "bold"),
+      seg(cell(r.id, wId), ...base),
+      seg("  "),
+      seg(cell(r.phase, wPhase), phaseStyle),
+      seg("  "),
+      seg(cell(r.event, wEvent), "dim"),
+      seg("  "),
+      seg(cell(r.age, wAge)),
+      seg("  "),
+      seg(r.live === "live" ? "● live" : "○ stopped", r.live === "live" ? "green" : "dim"),
+    ]);
+  });
+  return out.map((l) => fit(l, width));
+}
+
+/** `agentmux sessions --json` rows. */
+export const sessionsJson = (list: SessionSummary[]) =>
+  list.map((s) => ({
+    id: s.id,
+    dir: s.dir,
+    phase: s.state?.phase ?? null,
+    last_event: s.state?.last_event ?? null,
+    updated_at: new Date(s.updatedAt).toISOString(),
+    live: s.live,
+    session_name: s.state?.session_name ?? null,
+    error: s.error ?? null,
+  }));

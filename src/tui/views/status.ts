@@ -1,0 +1,122 @@
+import { eventLabel } from "../../schema/catalog.ts";
+import type { SessionData } from "../session-data.ts";
+import { fit, seg, type Line, type Style } from "./line.ts";
+import { titleOf } from "./monitor.ts";
+import { agentRows, phaseLabel } from "./pipeline.ts";
+import { age, duration, hhmm, ms } from "./time.ts";
+
+export type StatusInput = SessionData & { id: string; live: boolean; toolEvents: number; now: number };
+
+const finished = (d: StatusInput) => d.state.phase === "done" || d.state.phase === "failed";
+
+/** The command that resumes this session, when it can be resumed. */
+export function resumeCommand(d: StatusInput): string | undefined {
+  if (d.state.phase === "done" || d.live) return undefined;
+  return d.state.interruption_resume_command ?? `agentmux resume ${d.id}`;
+}
+
+/** `agentmux status --json`: a stable object (fields are only added, never renamed). */
+export function statusJson(d: StatusInput) {
+  const s = d.state;
+  const end = finished(d) ? (ms(s.updated_at) ?? d.now) : d.now;
+  const started = ms(s.created_at) ?? ms(s.history?.[0]?.at);
+  const hist = s.history ?? [];
+  return {
+    id: d.id,
+    dir: d.dir,
+    live: d.live,
+    feature: titleOf(s),
+    phase: s.phase,
+    last_event: s.last_event,
+    last_event_label: eventLabel(s.last_event),
+    created_at: s.created_at ?? null,
+    updated_at: s.updated_at,
+    elapsed_ms: started === undefined ? null : Math.max(0, end - started),
+    branch: s.feature_branch ?? null,
+    worktree_path: s.worktree_path ?? null,
+    review_iteration: s.review_iteration,
+    tool_events: d.toolEvents,
+    timeline: hist.map((h, i) => {
+      const at = ms(h.at);
+      const next = i + 1 < hist.length ? ms(hist[i + 1]!.at) : end;
+      return { phase: h.phase, event: h.event, at: h.at, duration_ms: at === undefined || next === undefined ? null : Math.max(0, next - at) };
+    }),
+    agents: agentRows(s, d.runtime).map((r) => ({
+      key: r.key, label: r.info.label, role: r.info.role, provider: r.info.provider ?? null, model: r.info.model ?? null,
+      status: r.status, pane: r.pane ?? null, note: r.info.note ?? null,
+    })),
+    tmux: d.runtime ? { session: d.runtime.tmux_session, socket: d.runtime.tmux_socket ?? null } : null,
+    groups: {
+      total: s.implementation_group_total, index: s.implementation_group_index, mode: s.implementation_group_mode,
+      active_plan_ids: s.implementation_active_plan_ids, completed_group_ids: s.implementation_completed_group_ids,
+    },
+    reviews: s.review_results ?? {},
+    research: { code: s.research_tasks ?? {}, web: s.web_research_tasks ?? {} },
+    interruption: s.interruption_category || s.phase === "failed"
+      ? { category: s.interruption_category ?? "failed", cause: s.interruption_cause ?? null, log_path: s.interruption_log_path ?? null }
+      : null,
+    resume_command: resumeCommand(d) ?? null,
+    commit_hash: s.commit_hash ?? null,
+    pr_url: s.pr_url ?? null,
+  };
+}
+
+const kv = (k: string, v: string, ...st: Style[]): Line => [seg(k.padEnd(11), "dim"), seg(v, ...st)];
+const head = (t: string): Line => [seg(t, "bold")];
+
+/** `agentmux status`: one screen of text for a session, live or finished, without tmux. */
+export function statusView(d: StatusInput, width: number): Line[] {
+  const j = statusJson(d);
+  const s = d.state;
+  const phaseStyle: Style = s.phase === "failed" ? "red" : s.phase === "done" ? "green" : "cyan";
+  const last = ms(s.updated_at);
+  const out: Line[] = [
+    kv("Session", `${d.id}  `).concat(seg(d.live ? "● live" : "○ stopped", d.live ? "green" : "dim")),
+    kv("Feature", j.feature),
+    kv("Phase", phaseLabel(s.phase), phaseStyle, "bold"),
+    kv("Last event", `${eventLabel(s.last_event)}${last === undefined ? "" : ` (${hhmm(last)}, ${age(d.now - last)})`}`),
+  ];
+  if (j.elapsed_ms !== null) out.push(kv("Elapsed", duration(j.elapsed_ms)));
+  if (j.branch) out.push(kv("Branch", j.branch));
+  if (j.worktree_path) out.push(kv("Worktree", j.worktree_path));
+  if (s.commit_hash) out.push(kv("Commit", s.commit_hash));
+  if (s.pr_url) out.push(kv("PR", s.pr_url));
+  out.push(kv("Tool calls", String(d.toolEvents)));
+  if (j.timeline.length) {
+    out.push([], head("Timeline"));
+    for (const t of j.timeline)
+      out.push([seg(`  ${hhmm(t.at)}  `, "dim"), seg(phaseLabel(t.phase).padEnd(19)), seg(eventLabel(t.event).padEnd(19), "dim"), seg(t.duration_ms === null ? "" : duration(t.duration_ms))]);
+  }
+  if (j.agents.length) {
+    out.push([], head("Agents"));
+    for (const a of j.agents) {
+      const st: Style = a.status === "stuck" ? "red" : a.status === "working" ? "green" : a.status === "idle" ? "yellow" : "dim";
+      out.push([seg(`  ${a.label.padEnd(18)} `), seg(a.status.padEnd(8), st), seg(` ${[a.provider, a.model].filter(Boolean).join("/")}`, "dim"), seg(a.pane ? ` pane ${a.pane}` : "", "dim")]);
+      if (a.note) out.push([seg(`    ${a.note}`, st)]);
+    }
+    if (j.tmux) out.push([seg(`  attach: tmux -L ${j.tmux.socket ?? "agentmux"} attach -t ${j.tmux.session}`, "dim")]);
+  }
+  if (s.implementation_group_total > 0) {
+    out.push([], head("Groups"));
+    out.push([seg(`  ${s.implementation_completed_group_ids.length}/${s.implementation_group_total} done`), seg(s.implementation_completed_group_ids.length ? ` (${s.implementation_completed_group_ids.join(", ")})` : "", "dim")]);
+    if (s.phase === "implementing")
+      out.push([seg(`  active: g${s.implementation_group_index} ${s.implementation_group_mode ?? ""} · plans ${s.implementation_active_plan_ids.join(", ") || "-"}`)]);
+  }
+  const reviews = Object.entries(j.reviews);
+  if (reviews.length || s.review_iteration) {
+    out.push([], head(`Reviews${s.review_iteration ? ` (iteration ${s.review_iteration})` : ""}`));
+    for (const [role, r] of reviews) out.push([seg(`  ${role.padEnd(18)} `), seg(r.verdict.padEnd(5), r.verdict === "pass" ? "green" : "red"), seg(` ${r.summary.split("\n")[0]}`, "dim")]);
+  }
+  const research = [...Object.entries(j.research.code).map(([t, v]) => ["code", t, v]), ...Object.entries(j.research.web).map(([t, v]) => ["web", t, v])];
+  if (research.length) {
+    out.push([], head("Research"));
+    for (const [k, t, v] of research) out.push([seg(`  ${v === "done" ? "✓" : "…"} `, v === "done" ? "green" : "yellow"), seg(`${k}: ${t}`)]);
+  }
+  if (j.interruption) {
+    out.push([], [seg(j.interruption.category === "canceled" ? "Canceled" : "Failed", j.interruption.category === "canceled" ? "yellow" : "red", "bold")]);
+    if (j.interruption.cause) out.push(kv("  Cause", j.interruption.cause));
+    if (j.interruption.log_path) out.push(kv("  Log", j.interruption.log_path));
+  }
+  if (j.resume_command) out.push([], kv("Resume", j.resume_command, "cyan"));
+  return out.map((l) => fit(l, width));
+}

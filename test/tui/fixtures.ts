@@ -1,0 +1,67 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { appendLine, writeJsonAtomic } from "../../src/effects/fs/atomic.ts";
+import type { RuntimeState } from "../../src/schema/runtime.ts";
+import { State } from "../../src/schema/state.ts";
+import type { Phase } from "../../src/schema/catalog.ts";
+import { sessionsRoot } from "../../src/session/paths.ts";
+
+const T0 = Date.parse("2025-03-01T10:00:00.000Z");
+export const at = (min: number) => new Date(T0 + min * 60_000).toISOString();
+
+/** A valid state.json value (parsed through the schema, so fixtures cannot drift from it). */
+export function makeState(over: Partial<State> = {}): State {
+  return State.parse({
+    phase: "architecting",
+    last_event: "feature_created",
+    product_manager: false,
+    subplan_count: 0,
+    completed_subplans: [],
+    review_iteration: 0,
+    implementation_group_total: 0,
+    implementation_group_index: 0,
+    implementation_group_mode: null,
+    implementation_active_plan_ids: [],
+    implementation_completed_group_ids: [],
+    updated_at: at(1),
+    updated_by: "orchestrator",
+    feature_dir: "/tmp/x",
+    session_name: "agentmux-rate-limit",
+    feature_name: "rate-limit",
+    request_title: "Add rate limiting to the public API",
+    created_at: at(0),
+    history: [{ phase: "architecting", event: "feature_created", at: at(0) }],
+    ...over,
+  });
+}
+
+/** A state in the middle of `phase` with a plausible history behind it. */
+export function stateIn(phase: Phase, over: Partial<State> = {}): State {
+  const order: [Phase, State["last_event"]][] = [
+    ["architecting", "feature_created"],
+    ["planning", "architecture_written"],
+    ["designing", "plan_written"],
+    ["implementing", "design_written"],
+    ["reviewing", "implementation_completed"],
+    ["fixing", "review_failed"],
+    ["reviewing", "implementation_completed"],
+    ["completing", "review_passed"],
+    ["done", "approval_received"],
+  ];
+  const upto = phase === "failed" ? 4 : order.findIndex(([p]) => p === phase) + 1;
+  const history = order.slice(0, Math.max(1, upto)).map(([p, e], i) => ({ phase: p, event: e, at: at(i * 3) }));
+  if (phase === "failed") history.push({ phase: "failed", event: "run_failed", at: at(13) });
+  if (phase === "product_management") history.splice(0, history.length, { phase, event: "feature_created", at: at(0) });
+  const last = history[history.length - 1]!;
+  return makeState({ phase, last_event: last.event, history, updated_at: last.at, product_manager: phase === "product_management", ...over });
+}
+
+/** Write a session folder under `<project>/.agentmux/.sessions/<id>/`. */
+export function writeSession(project: string, id: string, state: State, extra: { runtime?: RuntimeState; created?: string[] } = {}): string {
+  const dir = join(sessionsRoot(project), id);
+  mkdirSync(dir, { recursive: true });
+  writeJsonAtomic(join(dir, "state.json"), { ...state, feature_dir: dir });
+  if (extra.runtime) writeJsonAtomic(join(dir, "runtime_state.json"), extra.runtime);
+  for (const line of extra.created ?? []) appendLine(join(dir, "created_files.log"), line);
+  return dir;
+}
