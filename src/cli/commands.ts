@@ -6,6 +6,7 @@ export type CommandModule = { run(argv: string[]): Promise<number> };
 export type CommandEntry = { summary: string; hidden?: boolean; load: () => Promise<CommandModule> };
 
 export const COMMANDS: Record<string, CommandEntry> = {
+  "sim-agent": { summary: "the simulated agent CLI (internal)", hidden: true, load: () => import("./sim-agent.ts") },
   validate: { summary: "check one artifact file against its contract", load: () => import("./validate.ts") },
   "mcp-server": { summary: "the stdio MCP server agent CLIs spawn (submit_* tools)", hidden: true, load: () => import("./mcp-server.ts") },
   status: { summary: "show a session: phase, timeline, agents, reviews (works without tmux)", load: () => import("./status.ts") },

@@ -1,0 +1,97 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { AgentmuxError } from "../errors.ts";
+import { writeFileAtomic } from "../effects/fs/atomic.ts";
+import { PHASE_DIRS } from "../session/paths.ts";
+import type { SimScenario } from "../schema/sim-scenario.ts";
+import { OnceState, parseScenario } from "./scenario.ts";
+
+/** Where the simulated agent runs and what it was told (launch contract: env + cwd). */
+export type SimEnv = {
+  sessionDir: string;
+  projectDir: string;
+  workDir: string;
+  role: string;
+  agent: string;
+  scenario: SimScenario;
+  thinkMs: number;
+};
+
+export function simEnvFromProcess(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): SimEnv {
+  const thinkRaw = env.AGENTMUX_SIM_THINK_MS ?? "0";
+  const thinkMs = Number(thinkRaw);
+  if (!Number.isFinite(thinkMs) || thinkMs < 0) {
+    throw new AgentmuxError("usage", `must be a number of milliseconds ≥ 0, got "${thinkRaw}"`, { where: "AGENTMUX_SIM_THINK_MS" });
+  }
+  const role = env.AGENTMUX_ROLE || "agent";
+  return {
+    sessionDir: env.AGENTMUX_SESSION_DIR ? resolve(env.AGENTMUX_SESSION_DIR) : "",
+    projectDir: resolve(env.AGENTMUX_PROJECT_DIR || cwd),
+    workDir: resolve(cwd),
+    role,
+    agent: env.AGENTMUX_AGENT || role,
+    scenario: parseScenario(env.AGENTMUX_SIM_SCENARIO),
+    thinkMs,
+  };
+}
+
+/** The session folder a prompt file belongs to: the env's, or the parent of its phase folder. */
+export function sessionOf(promptPath: string, fallback: string): string {
+  const abs = resolve(promptPath);
+  if (fallback && (abs + sep).startsWith(fallback + sep)) return fallback;
+  const parts = abs.split(sep);
+  const i = parts.findIndex((p) => (PHASE_DIRS as readonly string[]).includes(p));
+  if (i > 0) return parts.slice(0, i).join(sep) || sep;
+  if (fallback) return fallback;
+  throw new AgentmuxError("session", "cannot tell which session this prompt belongs to", {
+    where: promptPath,
+    hint: "set AGENTMUX_SESSION_DIR or keep prompts inside the session's phase folders",
+  });
+}
+
+/** File access for one task: session-relative reads and atomic writes, work-dir access for code. */
+export class SimSession {
+  readonly once: OnceState;
+  constructor(
+    readonly env: SimEnv,
+    readonly dir: string,
+  ) {
+    this.once = new OnceState(dir);
+  }
+
+  path(rel: string): string {
+    return join(this.dir, rel);
+  }
+  rel(abs: string): string {
+    return relative(this.dir, abs);
+  }
+  has(rel: string): boolean {
+    return existsSync(this.path(rel));
+  }
+  read(rel: string): string {
+    try {
+      return readFileSync(this.path(rel), "utf8");
+    } catch (e) {
+      throw new AgentmuxError("artifact", "cannot read a file the task needs", { where: this.path(rel), cause: e });
+    }
+  }
+  readOr(rel: string, fallback: string): string {
+    return this.has(rel) ? this.read(rel) : fallback;
+  }
+  readYaml(rel: string): unknown {
+    return parseYaml(this.read(rel));
+  }
+  /** Every artifact write into the session folder is atomic (temp + rename). */
+  write(rel: string, content: string): void {
+    writeFileAtomic(this.path(rel), content);
+  }
+  /** The session's state.json, loosely (the sim only reads a few fields). */
+  state(): Record<string, unknown> {
+    try {
+      return JSON.parse(this.read("state.json")) as Record<string, unknown>;
+    } catch {
+      return {};
+    }
+  }
+}

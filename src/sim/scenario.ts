@@ -1,0 +1,58 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { AgentmuxError } from "../errors.ts";
+import { SimScenario } from "../schema/sim-scenario.ts";
+import { writeFileAtomic } from "../effects/fs/atomic.ts";
+import { F } from "../session/paths.ts";
+
+const SHORT_REVIEWERS: Record<string, string> = { logic: "reviewer_logic", quality: "reviewer_quality", expert: "reviewer_expert" };
+
+/**
+ * Parse AGENTMUX_SIM_SCENARIO: comma-separated switches, `name` or `name=value`
+ * (`reviewers=logic+quality+expert`). Unknown switches or bad values are usage errors.
+ */
+export function parseScenario(text: string | undefined): SimScenario {
+  const raw: Record<string, unknown> = {};
+  for (const part of (text ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+    const eq = part.indexOf("=");
+    const name = eq < 0 ? part : part.slice(0, eq).trim();
+    const value = eq < 0 ? undefined : part.slice(eq + 1).trim();
+    if (name === "reviewers") {
+      raw.reviewers = (value ?? "").split(/[+ ]/).filter(Boolean).map((r) => SHORT_REVIEWERS[r] ?? r);
+    } else {
+      raw[name] = value === undefined ? true : value;
+    }
+  }
+  const parsed = SimScenario.safeParse(raw);
+  if (!parsed.success) {
+    throw new AgentmuxError("usage", `bad simulated-agent scenario: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`, {
+      where: "AGENTMUX_SIM_SCENARIO",
+      hint: "switches: parallel, design, reviewers=logic+quality+expert, review_fail_once, review_fail_always, malformed_plan_once, gate_refuse_once, commit_message, research, crash=<role>, crash_once=<role>, stall=<role>, trust_dialog, slow_start=<ms>, ignore_first_enter, early_enter_ms=<n>",
+    });
+  }
+  return parsed.data;
+}
+
+/**
+ * "Once" switches remember that they fired in `<session>/.runtime/sim/<key>`, so a
+ * restarted agent (resume) behaves well the second time.
+ */
+export class OnceState {
+  constructor(private readonly sessionDir: string) {}
+
+  private marker(key: string): string {
+    return join(this.sessionDir, F.runtimeDir, "sim", key.replace(/[^A-Za-z0-9_.-]/g, "_"));
+  }
+
+  fired(key: string): boolean {
+    return existsSync(this.marker(key));
+  }
+
+  /** True the first time it is called for `key` in this session; records the firing. */
+  take(key: string): boolean {
+    if (this.fired(key)) return false;
+    writeFileAtomic(this.marker(key), new Date().toISOString() + "\n");
+    return true;
+  }
+}

@@ -1,0 +1,94 @@
+import { Plan, type Subplan } from "../../schema/artifacts/plan.ts";
+import type { DoneArtifact } from "../../schema/artifacts/done.ts";
+import { F, doneArtifact } from "../../session/paths.ts";
+import { classify } from "../git-head.ts";
+import { countTests, isTestFile, writeOwnedFile } from "../code-writer.ts";
+import { sessionSlug } from "../naming.ts";
+import { TaskFailed, writeArtifact, type TaskIO } from "./types.ts";
+
+const MAX_TRIES = 3;
+
+function readPlan(io: TaskIO): Plan {
+  const parsed = Plan.safeParse(io.s.readYaml(F.planYaml));
+  if (!parsed.success) throw new TaskFailed(`${F.planYaml} is not a valid plan: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+/** Write done_<N>.json truthfully (relative to git HEAD) and submit_done; on a refusal, correct and retry. */
+async function reportDone(io: TaskIO, n: number, files: string[], tasks: string[], extra: Partial<DoneArtifact> = {}): Promise<void> {
+  const { workDir, agent, scenario } = io.s.env;
+  let lie = !!scenario.gate_refuse_once && io.s.once.take("gate_refuse");
+  for (let attempt = 1; attempt <= MAX_TRIES; attempt++) {
+    const changes = await classify(workDir, files);
+    const artifact: DoneArtifact = {
+      subplan_index: n,
+      agent,
+      status: "SUCCESS",
+      tasks_completed: tasks,
+      files_created: changes.created,
+      files_modified: changes.modified,
+      ...(changes.deleted.length ? { files_deleted: changes.deleted } : {}),
+      tests: countTests(workDir, files),
+      ...extra,
+      timestamp: new Date().toISOString(),
+    };
+    // gate_refuse_once: claim a file that was never written, as a careless agent would.
+    if (lie) artifact.files_created = [...artifact.files_created, files[0]!.replace(/(\.[^./]+)?$/, "_extra$1")];
+    lie = false;
+    writeArtifact(io, doneArtifact(n), JSON.stringify(artifact, null, 2) + "\n");
+    await io.think();
+    const r = await io.tool("submit_done", { subplan_index: n });
+    if (r.ok) return;
+    io.say(`● correcting ${doneArtifact(n)} after the refusal`);
+  }
+  throw new TaskFailed(`submit_done(${n}) kept refusing after ${MAX_TRIES} tries`);
+}
+
+async function implement(io: TaskIO, sub: Subplan): Promise<void> {
+  const { workDir } = io.s.env;
+  for (const file of sub.owned_files) {
+    await io.think();
+    const how = writeOwnedFile(workDir, file, { title: sub.title, owned: sub.owned_files, change: `${sub.title}: ${sub.tasks.join("; ")}` });
+    io.say(`● ${how} ${file}`);
+  }
+  await reportDone(io, sub.index, sub.owned_files, sub.tasks);
+}
+
+/** Coder: subplan N of plan.yaml, or (`whole`) every subplan in order, one submit_done each. */
+export async function coder(io: TaskIO, which: number | "whole"): Promise<void> {
+  const plan = readPlan(io);
+  const subs = which === "whole" ? [...plan.subplans].sort((a, b) => a.index - b.index) : plan.subplans.filter((s) => s.index === which);
+  if (subs.length === 0) throw new TaskFailed(`${F.planYaml} has no subplan ${which}`);
+  for (const sub of subs) await implement(io, sub);
+}
+
+/** The first finding of fix_request.md, as one line. */
+function firstFinding(text: string): string {
+  const issue = /issue\W*\s*(.+)/i.exec(text)?.[1];
+  const line = issue ?? text.split("\n").find((l) => l.trim() && !l.startsWith("#")) ?? "review findings";
+  return line.replace(/[*`]/g, "").trim().slice(0, 100);
+}
+
+/** Fixer: edit the first owned source file (and its test) for the review findings, then submit_done(1). */
+export async function fixer(io: TaskIO): Promise<void> {
+  const request = io.s.readOr(F.fixRequest, "");
+  const round = Number(io.s.state().review_iteration ?? 1) || 1;
+  let owned: string[];
+  try {
+    owned = readPlan(io).subplans.flatMap((s) => s.owned_files);
+  } catch {
+    const slug = sessionSlug(io.s);
+    owned = [`src/${slug}.js`, `test/${slug}.test.js`];
+  }
+  const source = owned.find((f) => !isTestFile(f)) ?? owned[0]!;
+  const stem = source.replace(/^.*\//, "").replace(/\.[^.]+$/, "");
+  const test = owned.find((f) => isTestFile(f) && f.includes(stem));
+  const touched = test ? [source, test] : [source];
+  const label = `fix round ${round}: ${firstFinding(request)}`;
+  for (const file of touched) {
+    await io.think();
+    io.say(`● ${writeOwnedFile(io.s.env.workDir, file, { title: label, owned, change: label })} ${file}`);
+  }
+  const findings = (request.match(/^#+\s*Finding/gim) ?? []).length || 1;
+  await reportDone(io, 1, touched, [`Address review findings (round ${round})`], { issues_fixed: { total: findings } });
+}

@@ -1,0 +1,90 @@
+import { Plan, type PlanInput } from "../../schema/artifacts/plan.ts";
+
+type SubplanInput = PlanInput["subplans"][number];
+
+function subplan(index: number, title: string, files: string[], scope: string, deps: string | string[]): SubplanInput {
+  return {
+    index,
+    title,
+    scope,
+    owned_files: files,
+    dependencies: deps,
+    implementation_approach: `Write ${files.join(" and ")} as small ES modules with node:test tests.`,
+    acceptance_criteria: [`${files[0]} exports the behaviour`, `${files[files.length - 1]} passes`],
+    tasks: [`Create ${files[0]}`, ...files.slice(1).map((f) => `Add tests in ${f}`)],
+  };
+}
+
+/**
+ * The default plan: one serial group with one subplan owning `src/<slug>.js` + its test.
+ * Scenario `parallel`: g1 (parallel) runs subplans 1 and 2 on disjoint files, then g2 (serial) subplan 3.
+ */
+export function defaultPlan(slug: string, request: string, opts: { parallel?: boolean; design?: boolean }): PlanInput {
+  const core = subplan(1, `Core ${slug} module`, [`src/${slug}.js`, `test/${slug}.test.js`], `Implement: ${request}`, "none");
+  if (!opts.parallel) {
+    return {
+      version: 2,
+      plan_overview: `${request}: one module and its tests, built by one coder.`,
+      needs_design: !!opts.design,
+      needs_docs: false,
+      doc_files: [],
+      groups: [{ group_id: "g1", mode: "serial", plans: [{ index: 1, name: core.title }] }],
+      subplans: [core],
+    };
+  }
+  const format = subplan(2, `${slug} formatting`, [`src/${slug}_format.js`, `test/${slug}_format.test.js`], `Formatting helpers for: ${request}`, "none");
+  format.isolation_rationale = "Owns different files from subplan 1, so both can run at once.";
+  core.isolation_rationale = "Owns different files from subplan 2.";
+  const index = subplan(3, `${slug} entry point`, [`src/${slug}_index.js`, `test/${slug}_index.test.js`], `Wire the pieces of: ${request}`, ["subplan 1", "subplan 2"]);
+  return {
+    version: 2,
+    plan_overview: `${request}: two independent modules in parallel, then an entry point.`,
+    needs_design: !!opts.design,
+    needs_docs: false,
+    doc_files: [],
+    groups: [
+      { group_id: "g1", mode: "parallel", plans: [{ index: 1, name: core.title }, { index: 2, name: format.title }] },
+      { group_id: "g2", mode: "serial", plans: [{ index: 3, name: index.title }] },
+    ],
+    subplans: [core, format, index],
+  };
+}
+
+/** A re-plan after the user asked for changes: one subplan editing the files the last plan owned. */
+export function changesPlan(previous: Plan | null, slug: string, changes: string, opts: { design?: boolean }): PlanInput {
+  const files = previous ? [...new Set(previous.subplans.flatMap((s) => s.owned_files))] : [`src/${slug}.js`, `test/${slug}.test.js`];
+  const ask = changes.replace(/\s+/g, " ").trim().slice(0, 160) || "the requested changes";
+  return {
+    version: 2,
+    plan_overview: `Follow-up: ${ask}`,
+    needs_design: !!opts.design,
+    needs_docs: false,
+    doc_files: [],
+    groups: [{ group_id: "g1", mode: "serial", plans: [{ index: 1, name: "Apply requested changes" }] }],
+    subplans: [
+      {
+        index: 1,
+        title: "Apply requested changes",
+        scope: `Change request: ${ask}`,
+        owned_files: files,
+        dependencies: "the previous implementation",
+        implementation_approach: "Edit the files the previous plan created; keep their tests passing.",
+        acceptance_criteria: [`The change is visible in ${files[0]}`],
+        tasks: [`Apply change: ${ask}`],
+      },
+    ],
+  };
+}
+
+/** A plan that breaks the contract on purpose (scenario malformed_plan_once): no tasks, a dangling group entry. */
+export function malformedPlan(plan: PlanInput): unknown {
+  const broken = structuredClone(plan) as any;
+  delete broken.subplans[0].tasks;
+  broken.groups[0].plans.push({ index: 99, name: "dangling" });
+  return broken;
+}
+
+/** Parse-check with the shared schema before writing; the sim never writes an invalid plan by accident. */
+export function assertValidPlan(plan: PlanInput): void {
+  Plan.parse(plan);
+}

@@ -1,0 +1,134 @@
+import { existsSync, readFileSync } from "node:fs";
+import { relative } from "node:path";
+import { SimSession, sessionOf, type SimEnv } from "./context.ts";
+import type { SimMcp, ToolOutcome } from "./mcp-client.ts";
+import { promptPathIn, taskFor } from "./tasks/route.ts";
+import { TaskFailed, type TaskIO } from "./tasks/types.ts";
+
+export type WorkerHooks = {
+  say(line: string): void;
+  busyChanged(busy: boolean): void;
+  /** Scenario crash: exit right after accepting a prompt. */
+  exit(code: number): void;
+};
+
+const firstLine = (s: string, n = 160) => (s.split("\n").find((l) => l.trim()) ?? "").trim().slice(0, n);
+
+/**
+ * Runs submitted lines one at a time, like an agent CLI: a prompt reference starts its task;
+ * lines submitted while busy are queued; any other line is a notice (it wakes a task waiting
+ * for research, or is just echoed).
+ */
+export class SimWorker {
+  private queue: string[] = [];
+  private running = false;
+  private waiting: ((line: string) => void) | null = null;
+
+  constructor(
+    readonly env: SimEnv,
+    private readonly mcp: SimMcp | null,
+    private readonly hooks: WorkerHooks,
+  ) {}
+
+  get busy(): boolean {
+    return this.running && this.waiting === null;
+  }
+
+  submit(line: string): void {
+    this.hooks.say(`› ${line}`);
+    if (this.busy) {
+      this.queue.push(line);
+      this.hooks.say("● queued until the current task is done");
+      return;
+    }
+    this.handle(line);
+  }
+
+  private handle(line: string): void {
+    const path = promptPathIn(line);
+    if (this.waiting && !(path && existsSync(path))) {
+      const wake = this.waiting;
+      this.waiting = null;
+      this.hooks.busyChanged(true);
+      wake(line);
+      return;
+    }
+    if (path && existsSync(path)) {
+      if (this.waiting) {
+        this.queue.push(line);
+        return;
+      }
+      void this.runPrompt(path);
+      return;
+    }
+    this.hooks.say(`● noted: ${line.slice(0, 200)}`);
+  }
+
+  private matches(target: string | undefined): boolean {
+    return target !== undefined && (target === this.env.role || target === this.env.agent);
+  }
+
+  /** Run the task for one prompt file; resolves when it is done (or failed). */
+  async runPrompt(path: string): Promise<boolean> {
+    this.running = true;
+    this.hooks.busyChanged(true);
+    let ok = false;
+    try {
+      const session = new SimSession(this.env, sessionOf(path, this.env.sessionDir));
+      const { scenario } = this.env;
+      if (this.matches(scenario.crash) || (this.matches(scenario.crash_once) && session.once.take(`crash.${this.env.agent}`))) {
+        this.hooks.say("✗ simulated crash (scenario)");
+        this.hooks.exit(3);
+        return false;
+      }
+      if (this.matches(scenario.stall)) {
+        this.hooks.say("● accepted the prompt (stalling: scenario)");
+        return await new Promise<boolean>(() => undefined);
+      }
+      const prompt = readFileSync(path, "utf8");
+      const rel = relative(session.dir, path);
+      const task = taskFor(rel, prompt);
+      if (!task) {
+        this.hooks.say(`● read ${rel}: no task for this prompt`);
+      } else {
+        this.hooks.say(`● ${task.name}: ${rel}`);
+        await task.run(this.io(session));
+        this.hooks.say(`✓ ${task.name} done`);
+        ok = true;
+      }
+    } catch (e) {
+      this.hooks.say(`✗ ${e instanceof TaskFailed ? e.message : ((e as Error).message ?? String(e))}`);
+    } finally {
+      this.running = false;
+      this.hooks.busyChanged(false);
+    }
+    const next = this.queue.shift();
+    if (next !== undefined) this.handle(next);
+    return ok;
+  }
+
+  private io(session: SimSession): TaskIO {
+    return {
+      s: session,
+      say: (line) => this.hooks.say(line),
+      tool: (name, args) => this.callTool(name, args),
+      think: () => (this.env.thinkMs > 0 ? Bun.sleep(this.env.thinkMs) : Promise.resolve()),
+      waitForNotice: (what) =>
+        new Promise<string>((resolve) => {
+          this.waiting = resolve;
+          this.hooks.say(`● idle: waiting for ${what}`);
+          this.hooks.busyChanged(false);
+          const next = this.queue.shift();
+          if (next !== undefined) this.handle(next);
+        }),
+    };
+  }
+
+  private async callTool(name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+    this.hooks.say(`⚙ ${name}(${JSON.stringify(args).slice(0, 120)})`);
+    const r: ToolOutcome = this.mcp ? await this.mcp.call(name, args) : { ok: false, text: "no MCP server configured (start with --mcp-config FILE)" };
+    this.hooks.say(`${r.ok ? "✓" : "✗ tool error:"} ${name}: ${firstLine(r.text) || (r.ok ? "ok" : "refused")}`);
+    if (!r.ok) for (const line of r.text.split("\n").slice(1, 6)) if (line.trim()) this.hooks.say(`    ${line.trim().slice(0, 160)}`);
+    return r;
+  }
+}

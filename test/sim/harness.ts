@@ -1,0 +1,176 @@
+import * as fs from "node:fs";
+import { join } from "node:path";
+import git from "isomorphic-git";
+import { writeJsonAtomic, writeFileAtomic } from "../../src/effects/fs/atomic.ts";
+import { Tmux } from "../../src/effects/tmux/runner.ts";
+import type { Phase } from "../../src/schema/catalog.ts";
+import { ToolEventLine } from "../../src/schema/tool-events.ts";
+import { F } from "../../src/session/paths.ts";
+import { killTmuxServer, makeTmpDir, privateSocket, removeDir, REPO_ROOT } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
+
+export const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
+const MAIN = join(REPO_ROOT, "src", "main.ts");
+
+/**
+ * One simulated-agent world: a real git repo (one commit), a session folder with state.json
+ * and requirements.md, a private tmux server, and helpers to launch `agentmux sim-agent`
+ * in a pane with a real MCP server behind it.
+ */
+export class SimWorld {
+  readonly tmux = new Tmux(privateSocket());
+  private panes = 0;
+  private constructor(
+    readonly projectDir: string,
+    readonly sessionDir: string,
+  ) {}
+
+  static async create(request = "Add a greeting helper"): Promise<SimWorld> {
+    const projectDir = makeTmpDir("amx-sim-");
+    await git.init({ fs, dir: projectDir, defaultBranch: "main" });
+    fs.writeFileSync(join(projectDir, "README.md"), "# demo\n");
+    fs.writeFileSync(join(projectDir, ".gitignore"), ".agentmux/\n");
+    await git.add({ fs, dir: projectDir, filepath: ["README.md", ".gitignore"] });
+    await git.commit({ fs, dir: projectDir, message: "init", author: { name: "t", email: "t@example.com" } });
+    const sessionDir = join(projectDir, ".agentmux", ".sessions", "20260101-000000-greeting");
+    fs.mkdirSync(sessionDir, { recursive: true });
+    const w = new SimWorld(projectDir, sessionDir);
+    w.write(F.requirements, `# Requirements\n\n${request}\n`);
+    w.setState("architecting");
+    return w;
+  }
+
+  setState(phase: Phase, over: Record<string, unknown> = {}): void {
+    writeJsonAtomic(join(this.sessionDir, F.state), {
+      phase,
+      last_event: "feature_created",
+      product_manager: false,
+      subplan_count: 1,
+      completed_subplans: [],
+      review_iteration: 0,
+      implementation_group_total: 1,
+      implementation_group_index: 1,
+      implementation_group_mode: "serial",
+      implementation_active_plan_ids: ["1"],
+      implementation_completed_group_ids: [],
+      updated_at: new Date().toISOString(),
+      updated_by: "test",
+      feature_dir: this.sessionDir,
+      session_name: "agentmux-test",
+      project_dir: this.projectDir,
+      ...over,
+    });
+  }
+
+  path(rel: string): string {
+    return join(this.sessionDir, rel);
+  }
+  write(rel: string, content: string): string {
+    writeFileAtomic(this.path(rel), content);
+    return this.path(rel);
+  }
+  read(rel: string): string {
+    return fs.readFileSync(this.path(rel), "utf8");
+  }
+  has(rel: string): boolean {
+    return fs.existsSync(this.path(rel));
+  }
+  /** Write a prompt file and return the one-line reference an orchestrator would deliver. */
+  prompt(rel: string, body = "Do your task.\n"): string {
+    return `Read and follow the instructions in ${this.write(rel, body)}`;
+  }
+
+  toolEvents(): ToolEventLine[] {
+    if (!this.has(F.toolEvents)) return [];
+    return this.read(F.toolEvents)
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => ToolEventLine.parse(JSON.parse(l)));
+  }
+
+  mcpConfig(role: string, agent = role): string {
+    const file = this.path(`.runtime/mcp-${agent}.json`);
+    writeJsonAtomic(file, {
+      mcpServers: {
+        agentmux: {
+          type: "stdio",
+          command: BUN,
+          args: [MAIN, "mcp-server"],
+          env: { AGENTMUX_SESSION_DIR: this.sessionDir, AGENTMUX_PROJECT_DIR: this.projectDir, AGENTMUX_ROLE: role, AGENTMUX_AGENT: agent },
+        },
+      },
+    });
+    return file;
+  }
+
+  /** Start `agentmux sim-agent` in a new pane (cwd = project); returns the pane id. */
+  async launch(role: string, opts: { scenario?: string; agent?: string; mcp?: boolean; width?: number } = {}): Promise<string> {
+    const agent = opts.agent ?? role;
+    const env = {
+      AGENTMUX_SESSION_DIR: this.sessionDir,
+      AGENTMUX_PROJECT_DIR: this.projectDir,
+      AGENTMUX_ROLE: role,
+      AGENTMUX_AGENT: agent,
+      AGENTMUX_SIM_SCENARIO: opts.scenario ?? "",
+    };
+    const argv = [BUN, MAIN, "sim-agent", ...(opts.mcp === false ? [] : ["--mcp-config", this.mcpConfig(role, agent)])];
+    const envArgs = Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+    const size = ["-x", String(opts.width ?? 160), "-y", "45"];
+    let pane: string;
+    if (this.panes++ === 0) {
+      pane = await this.tmux.run(["new-session", "-d", "-s", "sim", ...size, "-c", this.projectDir, ...envArgs, "-P", "-F", "#{pane_id}", ...argv]);
+      await this.tmux.run(["set-option", "-g", "remain-on-exit", "on"]);
+    } else {
+      pane = await this.tmux.run(["new-window", "-d", "-t", "sim", "-c", this.projectDir, ...envArgs, "-P", "-F", "#{pane_id}", ...argv]);
+    }
+    return pane;
+  }
+
+  async screen(pane: string): Promise<string> {
+    return this.tmux.run(["capture-pane", "-p", "-J", "-t", pane]);
+  }
+  async title(pane: string): Promise<string> {
+    return this.tmux.run(["display-message", "-p", "-t", pane, "#{pane_title}"]);
+  }
+  /** The exit status of a dead pane, or null while it runs. */
+  async exitStatus(pane: string): Promise<number | null> {
+    const out = await this.tmux.run(["display-message", "-p", "-t", pane, "#{pane_dead} #{pane_dead_status}"]);
+    const [dead, status] = out.split(" ");
+    return dead === "1" ? Number(status) : null;
+  }
+
+  async waitScreen(pane: string, what: string | RegExp, timeoutMs = 15000): Promise<string> {
+    return waitFor(`pane ${pane} to show ${what}`, async () => {
+      const s = await this.screen(pane);
+      return (typeof what === "string" ? s.includes(what) : what.test(s)) ? s : null;
+    }, { timeoutMs });
+  }
+
+  /** Bracketed paste through the tmux runner (load-buffer + paste-buffer -p -d). */
+  async paste(pane: string, text: string): Promise<void> {
+    const buf = `amx-sim-${Math.random().toString(36).slice(2)}`;
+    await this.tmux.run(["load-buffer", "-b", buf, "-"], text);
+    await this.tmux.run(["paste-buffer", "-p", "-d", "-b", buf, "-t", pane]);
+  }
+  async enter(pane: string): Promise<void> {
+    await this.tmux.run(["send-keys", "-t", pane, "Enter"]);
+  }
+  /** The delivery recipe: paste, wait until the text shows in the input box, Enter. */
+  async deliver(pane: string, text: string): Promise<void> {
+    await this.paste(pane, text);
+    await this.waitScreen(pane, `› ${text}`);
+    await this.enter(pane);
+  }
+
+  async waitTool(tool: string, count = 1, timeoutMs = 20000): Promise<ToolEventLine[]> {
+    return waitFor(`${count} × ${tool} in tool_events.jsonl`, () => {
+      const ev = this.toolEvents().filter((e) => e.tool === tool);
+      return ev.length >= count ? ev : null;
+    }, { timeoutMs });
+  }
+
+  cleanup(): void {
+    killTmuxServer(this.tmux.socket);
+    removeDir(this.projectDir);
+  }
+}
