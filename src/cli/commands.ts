@@ -14,4 +14,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   clean: { summary: "remove session folders and kill their tmux sessions", load: () => import("./clean.ts") },
   monitor: { summary: "pipeline monitor for the control pane", hidden: true, load: () => import("./monitor.ts") },
   home: { summary: "home screen: sessions, new run, resume, attach", hidden: true, load: () => import("./home.ts") },
+  config: { summary: "print the resolved configuration and where each value came from", load: () => import("./config.ts") },
+  doctor: { summary: "check tmux, the configured agent CLIs, their MCP and trust wiring, and gh", load: () => import("./doctor.ts") },
 };

@@ -1,0 +1,62 @@
+import { homedir } from "node:os";
+import { loadConfig } from "../config/load.ts";
+import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
+import { formatDoctor, runDoctor, type Exec } from "../providers/doctor.ts";
+import { findProjectDir } from "../session/project.ts";
+import { bool, parseArgs, str } from "./args.ts";
+
+const HELP = `Usage: agentmux doctor [--config PATH]
+
+Check what the configured pipeline needs: tmux 3.2+, each configured agent CLI on PATH and
+answering --version, how agentmux wires MCP and folder trust into it, and gh with a login.
+Exit 0 when everything needed is there, else 1.
+`;
+
+/** Runs a command with a timeout; never throws for a failing or missing program. */
+export const spawnExec: Exec = async (argv, opts) => {
+  let proc: ReturnType<typeof Bun.spawn>;
+  try {
+    proc = Bun.spawn(argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...opts.env } });
+  } catch (e) {
+    return { code: 127, stdout: "", stderr: (e as Error).message };
+  }
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    proc.kill("SIGKILL");
+  }, opts.timeoutMs);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout as ReadableStream).text(),
+    new Response(proc.stderr as ReadableStream).text(),
+    proc.exited,
+  ]);
+  clearTimeout(timer);
+  return { code, stdout, stderr, timedOut };
+};
+
+/** The way to run this agentmux (a compiled binary is its own execPath; `bun src/main.ts` is not). */
+export function selfCommand(): string[] {
+  const exe = process.execPath;
+  const main = process.argv[1];
+  return main && !main.startsWith("/$bunfs") && /\.(ts|js)$/.test(main) ? [exe, main] : [exe];
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseArgs("doctor", argv, { flags: {}, maxPositionals: 0 });
+  if (bool(args.flags.help)) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const projectDir = findProjectDir();
+  const { config } = loadConfig({ projectDir, configPath: str(args.flags.config) });
+  const report = await runDoctor(config, {
+    path: process.env.PATH ?? "",
+    exec: spawnExec,
+    tmuxVersionArgv: new Tmux(tmuxSocket(config.tmux.socket)).argv(["-V"]),
+    projectDir,
+    home: process.env.HOME || homedir(),
+    selfCommand: selfCommand(),
+  });
+  process.stdout.write(formatDoctor(report));
+  return report.ok ? 0 : 1;
+}

@@ -1,0 +1,147 @@
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
+import { ROLES } from "../schema/catalog.ts";
+import type { Config } from "../schema/config.ts";
+import { buildLaunch } from "./launch.ts";
+import { providersInUse, resolveRole } from "./resolve.ts";
+import { preTrust } from "./trust.ts";
+
+export type ExecResult = { code: number; stdout: string; stderr: string; timedOut?: boolean };
+export type Exec = (argv: string[], opts: { timeoutMs: number; env: Record<string, string> }) => Promise<ExecResult>;
+
+export type DoctorCheck = { ok: boolean; label: string; detail: string; fix?: string; required: boolean };
+export type DoctorReport = { checks: DoctorCheck[]; ok: boolean };
+
+export type DoctorOptions = {
+  /** the PATH to search (tests pass a temp folder of fake CLIs) */
+  path: string;
+  exec: Exec;
+  /** how tmux is asked for its version; production passes the single tmux runner's argv */
+  tmuxVersionArgv: string[];
+  projectDir: string;
+  home: string;
+  selfCommand: string[];
+  env?: Record<string, string>;
+};
+
+const MIN_TMUX: [number, number] = [3, 2];
+const VERSION_TIMEOUT_MS = 5000;
+
+/** The first executable named `name` on `path` (or `name` itself when it is a path). */
+export function findOnPath(name: string, path: string): string | null {
+  const candidates = isAbsolute(name) || name.includes("/") ? [name] : path.split(delimiter).filter(Boolean).map((d) => join(d, name));
+  for (const c of candidates) {
+    try {
+      if (statSync(c).isFile()) {
+        accessSync(c, constants.X_OK);
+        return c;
+      }
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+const firstLine = (r: ExecResult) => (r.stdout.trim() || r.stderr.trim()).split("\n")[0]!.trim();
+
+/** Parses "tmux 3.3a" / "tmux next-3.5" → [3, 3]. */
+export function parseTmuxVersion(text: string): [number, number] | null {
+  const m = /(\d+)\.(\d+)/.exec(text);
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+/**
+ * What `agentmux doctor` checks: tmux ≥ 3.2; each provider the configured roles use (CLI on
+ * PATH, `--version` within 5 s, the trust and MCP wiring agentmux will pass); gh and its
+ * login when pull requests are on. `ok` is false when something the configuration needs is missing.
+ */
+export async function runDoctor(config: Config, opts: DoctorOptions): Promise<DoctorReport> {
+  const env = { ...(opts.env ?? {}), PATH: opts.path };
+  const checks: DoctorCheck[] = [];
+
+  const tmux = await opts.exec(opts.tmuxVersionArgv, { timeoutMs: VERSION_TIMEOUT_MS, env }).catch(() => null);
+  const tv = tmux && tmux.code === 0 ? parseTmuxVersion(tmux.stdout) : null;
+  if (!tv) {
+    checks.push({ ok: false, required: true, label: "tmux", detail: "not found", fix: "install tmux 3.2 or newer (e.g. apt install tmux, brew install tmux)" });
+  } else {
+    const ok = tv[0] > MIN_TMUX[0] || (tv[0] === MIN_TMUX[0] && tv[1] >= MIN_TMUX[1]);
+    checks.push({ ok, required: true, label: "tmux", detail: firstLine(tmux!), fix: ok ? undefined : "upgrade tmux to 3.2 or newer" });
+  }
+
+  const roleNames = ROLES.filter((r) => r !== "designer" || config.roles.designer);
+  for (const name of providersInUse(config, roleNames)) {
+    const provider = config.providers[name]!;
+    const roles = ROLES.filter((r) => (config.roles[r]?.provider ?? config.defaults.provider) === name);
+    const label = `${name} (${roles.length ? roles.join(", ") : "default provider"})`;
+    if (provider.command === "@self") {
+      checks.push({ ok: true, required: true, label, detail: `built into agentmux (${opts.selfCommand.join(" ")} sim-agent)` });
+    } else {
+      const found = findOnPath(provider.command, opts.path);
+      if (!found) {
+        checks.push({ ok: false, required: true, label, detail: `"${provider.command}" not found on PATH`, fix: installHint(name) });
+      } else {
+        const r = await opts.exec([found, "--version"], { timeoutMs: VERSION_TIMEOUT_MS, env }).catch((e): ExecResult => ({ code: 1, stdout: "", stderr: String(e) }));
+        const ok = r.code === 0 && !r.timedOut;
+        const detail = r.timedOut ? `${found}: --version timed out after 5 s` : `${found}: ${firstLine(r) || `exit ${r.code}`}`;
+        checks.push({ ok, required: true, label, detail, fix: ok ? undefined : `run "${found} --version" yourself to see what is wrong` });
+      }
+    }
+    checks.push({ ok: true, required: false, label: `${name} wiring`, detail: wiringSummary(config, name, opts) });
+  }
+
+  const needGh = config.github.pull_request;
+  const gh = findOnPath("gh", opts.path);
+  if (!gh) {
+    checks.push({ ok: false, required: needGh, label: "gh", detail: `not found on PATH${needGh ? "" : " (optional: github.pull_request is false)"}`, fix: "install the GitHub CLI (https://cli.github.com) or set github.pull_request: false" });
+  } else {
+    const r = await opts.exec([gh, "auth", "status"], { timeoutMs: VERSION_TIMEOUT_MS, env }).catch((e): ExecResult => ({ code: 1, stdout: "", stderr: String(e) }));
+    const ok = r.code === 0;
+    checks.push({ ok, required: needGh, label: "gh", detail: ok ? `${gh}: logged in` : `${gh}: not logged in (${firstLine(r)})`, fix: ok ? undefined : "run: gh auth login" });
+  }
+  return { checks, ok: checks.every((c) => c.ok || !c.required) };
+}
+
+/** One line on what agentmux passes to a provider: MCP wiring and trust handling. */
+function wiringSummary(config: Config, name: string, opts: DoctorOptions): string {
+  const role = ROLES.find((r) => (config.roles[r]?.provider ?? config.defaults.provider) === name) ?? "coder";
+  const agent = { ...resolveRole(config, role), providerName: name, provider: config.providers[name]! };
+  const ctx = { sessionDir: "<session>", projectDir: opts.projectDir, workDir: opts.projectDir, agentKey: role, selfCommand: opts.selfCommand, home: opts.home };
+  const spec = buildLaunch(agent, ctx);
+  const mcp: Record<string, string> = {
+    claude: "MCP via --mcp-config <session>/.runtime/mcp/<agent>.claude.json + --allowedTools per role",
+    codex: 'MCP via -c mcp_servers.agentmux.* (default_tools_approval_mode="approve")',
+    gemini: "MCP via GEMINI_CLI_SYSTEM_DEFAULTS_PATH=<session file> (trust: true)",
+    qwen: "MCP via QWEN_CODE_SYSTEM_DEFAULTS_PATH=<session file> (trust: true)",
+    opencode: "MCP via OPENCODE_CONFIG_CONTENT",
+    copilot: "MCP via --additional-mcp-config @<session file>",
+    sim: "MCP via --mcp-config <session file>",
+    none: "no MCP wiring: completion tools unavailable",
+  };
+  const trust = preTrust(agent, opts.projectDir, opts.home).note;
+  const model = agent.model ? `model ${agent.model}` : "model: CLI default";
+  return `${mcp[agent.provider.mcp]}; trust: ${trust}; ${model}; ${spec.argv.length} args`;
+}
+
+function installHint(name: string): string {
+  const hints: Record<string, string> = {
+    claude: "npm i -g @anthropic-ai/claude-code",
+    codex: "npm i -g @openai/codex",
+    gemini: "npm i -g @google/gemini-cli",
+    opencode: "npm i -g opencode-ai",
+    copilot: "npm i -g @github/copilot",
+    qwen: "npm i -g @qwen-code/qwen-code",
+  };
+  return hints[name] ? `install it: ${hints[name]} (or pick another provider in .agentmux/config.yaml)` : `install "${name}" or fix providers.${name}.command`;
+}
+
+/** `✓ label  detail` / `✗ label  detail` + `    fix: …` lines. */
+export function formatDoctor(report: DoctorReport): string {
+  const lines: string[] = [];
+  for (const c of report.checks) {
+    lines.push(`${c.ok ? "✓" : "✗"} ${c.label}: ${c.detail}`);
+    if (!c.ok && c.fix) lines.push(`    fix: ${c.fix}`);
+  }
+  lines.push(report.ok ? "everything the configured roles need is here" : "missing pieces above; agentmux cannot run until they are fixed");
+  return lines.join("\n") + "\n";
+}
