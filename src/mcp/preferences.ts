@@ -35,6 +35,7 @@ function withBullets(existing: string, bullets: string[]): string {
   }
   while (end > heading + 1 && lines[end - 1]!.trim() === "") end--;
   const after = lines.slice(end);
+  while (after.length && after[0]!.trim() === "") after.shift();
   return [...lines.slice(0, end), ...added, ...(after.length ? ["", ...after] : [])].join("\n") + "\n";
 }
 
