@@ -1,0 +1,89 @@
+import * as git from "isomorphic-git";
+import { AgentmuxError } from "../../errors.ts";
+import { changedFiles } from "./changes.ts";
+import { gitFs } from "./fs.ts";
+import { flattenTree } from "./head-tree.ts";
+import { currentBranch, findRepoRoot, headCommit, wrapGitError } from "./repo.ts";
+import { branchCheckedOutElsewhere } from "./worktree-list.ts";
+
+export type EnsuredBranch = { branch: string; created: boolean; baseCommit: string | null };
+
+/**
+ * Put the working tree on `branch`:
+ * - already on it → nothing to do;
+ * - it exists → check it out, refusing when uncommitted changes would be overwritten or the
+ *   branch is checked out in another worktree;
+ * - else create it at HEAD and point HEAD at it (the working tree is not touched).
+ * A repository without commits is refused unless `allowEmpty`, which points HEAD at the
+ * unborn branch so the first commit lands on it. No initial commit is ever made for the user.
+ */
+export async function ensureFeatureBranch(dir: string, branch: string, opts: { allowEmpty?: boolean } = {}): Promise<EnsuredBranch> {
+  const root = await findRepoRoot(dir);
+  checkBranchName(branch);
+  const fs = gitFs(root);
+  const head = await headCommit(root);
+  if ((await currentBranch(root)) === branch) return { branch, created: false, baseCommit: head };
+  if (head === null && !opts.allowEmpty) {
+    throw new AgentmuxError("git", `the repository has no commits yet, so branch "${branch}" has nothing to start from`, {
+      where: root,
+      hint: 'make a first commit (`git add -A && git commit -m "initial commit"`), then run again',
+    });
+  }
+  const elsewhere = branchCheckedOutElsewhere(root, branch);
+  if (elsewhere) {
+    throw new AgentmuxError("git", `branch "${branch}" is already checked out in the worktree ${elsewhere.path}`, {
+      where: root,
+      hint: `finish or remove that worktree (git worktree remove ${elsewhere.path}), or choose another branch name`,
+    });
+  }
+  try {
+    const existing = await git.resolveRef({ fs, dir: root, ref: `refs/heads/${branch}` }).catch(() => null);
+    if (existing) {
+      await refuseOverwrites(root, fs, head, existing, branch);
+      await git.checkout({ fs, dir: root, ref: branch });
+      return { branch, created: false, baseCommit: existing };
+    }
+    if (head !== null) await git.branch({ fs, dir: root, ref: branch, object: head, checkout: false });
+    await git.writeRef({ fs, dir: root, ref: "HEAD", value: `refs/heads/${branch}`, symbolic: true, force: true });
+    return { branch, created: true, baseCommit: head };
+  } catch (e) {
+    throw wrapGitError(e, `switching to branch "${branch}"`, root);
+  }
+}
+
+async function refuseOverwrites(root: string, fs: any, head: string | null, target: string, branch: string): Promise<void> {
+  const changes = await changedFiles(root);
+  if (!changes.length) return;
+  const cache = {};
+  const treeOf = async (commit: string | null) =>
+    commit === null ? new Map() : flattenTree(fs, root, (await git.readCommit({ fs, dir: root, oid: commit, cache })).commit.tree, cache);
+  const [from, to] = await Promise.all([treeOf(head), treeOf(target)]);
+  const clobbered = changes.filter((c) => from.get(c.path)?.oid !== to.get(c.path)?.oid).map((c) => c.path);
+  if (clobbered.length) {
+    const list = clobbered.slice(0, 5).join(", ") + (clobbered.length > 5 ? ` and ${clobbered.length - 5} more` : "");
+    throw new AgentmuxError("git", `cannot switch to branch "${branch}": uncommitted changes to ${list} would be overwritten`, {
+      where: root,
+      hint: "commit or stash those changes first (git stash), then run again",
+    });
+  }
+}
+
+/** The rules of `git check-ref-format --branch`, enough to refuse names git would reject. */
+export function checkBranchName(branch: string): void {
+  const bad =
+    !branch ||
+    branch.startsWith("-") ||
+    branch.startsWith("/") ||
+    branch.endsWith("/") ||
+    branch.endsWith(".") ||
+    branch.endsWith(".lock") ||
+    branch === "@" ||
+    /\.\.|\/\/|@\{|[\x00-\x20\x7f~^:?*[\\]/.test(branch) ||
+    branch.split("/").some((part) => part.startsWith(".") || part.endsWith(".lock"));
+  if (bad) {
+    throw new AgentmuxError("git", `"${branch}" is not a valid branch name`, {
+      where: "branch",
+      hint: "use letters, digits, '-', '_', '.' and '/' separators (for example feature/rate-limiting)",
+    });
+  }
+}

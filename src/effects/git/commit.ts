@@ -1,0 +1,44 @@
+import * as git from "isomorphic-git";
+import { AgentmuxError } from "../../errors.ts";
+import { resolveAuthor } from "./author.ts";
+import { ensureFeatureBranch } from "./branch.ts";
+import { changedFiles } from "./changes.ts";
+import { isExcluded, normalizeExcludes } from "./exclude.ts";
+import { gitFs } from "./fs.ts";
+import { findRepoRoot, wrapGitError } from "./repo.ts";
+
+export type CommitResult = { hash: string; short: string; files: string[] };
+
+/**
+ * Commit every changed file (working tree vs HEAD, see changedFiles) except the excluded ones,
+ * on `branch`, with `message` used verbatim (trimmed). Stages with ONE `git.add` call for all
+ * additions/modifications plus `git.remove` per deletion. Nothing left to commit → error.
+ */
+export async function commitChanges(dir: string, opts: { branch: string; message: string; excludeFiles: string[] }): Promise<CommitResult> {
+  const root = await findRepoRoot(dir);
+  const message = opts.message.trim();
+  if (!message) throw new AgentmuxError("git", "the commit message is empty", { where: "commit_message", hint: "write a commit message or leave it out to get a drafted one" });
+  const excludes = normalizeExcludes(root, opts.excludeFiles);
+  const author = await resolveAuthor(root);
+  await ensureFeatureBranch(root, opts.branch, { allowEmpty: true });
+  const changes = await changedFiles(root);
+  const staged = changes.filter((c) => !isExcluded(c.path, excludes));
+  if (!staged.length) {
+    const why = changes.length ? `all ${changes.length} changed files are excluded` : "the working tree matches HEAD";
+    throw new AgentmuxError("git", `nothing to commit: ${why}`, { where: root, hint: "make changes or shorten the exclude list" });
+  }
+  const fs = gitFs(root);
+  const cache = {};
+  try {
+    // an excluded path the user staged earlier must not ride along in the index
+    for (const c of changes) if (isExcluded(c.path, excludes)) await git.resetIndex({ fs, dir: root, filepath: c.path, cache }).catch(() => {});
+    const adds = staged.filter((c) => c.status !== "deleted").map((c) => c.path);
+    // force: the list is already filtered; tracked files under ignored folders must still be staged
+    if (adds.length) await git.add({ fs, dir: root, filepath: adds, cache, force: true });
+    for (const c of staged) if (c.status === "deleted") await git.remove({ fs, dir: root, filepath: c.path, cache });
+    const hash = await git.commit({ fs, dir: root, message: message + "\n", author, committer: author, cache });
+    return { hash, short: hash.slice(0, 7), files: staged.map((c) => c.path) };
+  } catch (e) {
+    throw wrapGitError(e, "commit", root);
+  }
+}
