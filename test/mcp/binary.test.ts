@@ -1,0 +1,34 @@
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { mcpReadyFile } from "../../src/session/paths.ts";
+import { BINARY } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { connect, makeFixture, readEvents, textOf, type Connected, type Fixture } from "./harness.ts";
+
+let fx: Fixture;
+let c: Connected | undefined;
+beforeEach(async () => {
+  fx = await makeFixture();
+});
+afterEach(async () => {
+  await c?.close();
+  c = undefined;
+  fx.cleanup();
+});
+
+test.skipIf(!existsSync(BINARY))("the compiled binary serves the same tools, marker and events", async () => {
+  c = await connect(fx, { AGENTMUX_ROLE: "architect", AGENTMUX_AGENT: "architect" }, { binary: BINARY });
+  const { tools } = await c.client.listTools();
+  expect(tools.map((t) => t.name).sort()).toEqual(["research_dispatch_code", "research_dispatch_web", "submit_architecture"]);
+  const marker = join(fx.sessionDir, mcpReadyFile("architect"));
+  await waitFor("readiness marker", () => existsSync(marker));
+  expect(JSON.parse(readFileSync(marker, "utf8")).tools).toHaveLength(3);
+  const r = await c.client.callTool({ name: "research_dispatch_code", arguments: { topic: "bin", context: "ctx `$HOME` ✓", questions: ["q"] } });
+  expect(textOf(r)).toContain('code research on "bin" dispatched');
+  expect(readEvents(fx.sessionDir).map((e) => e.payload.context)).toEqual(["ctx `$HOME` ✓"]);
+  fx.setState("planning");
+  const refused = await c.client.callTool({ name: "submit_architecture", arguments: {} });
+  expect(refused.isError).toBe(true);
+  expect(readEvents(fx.sessionDir)).toHaveLength(1);
+});
