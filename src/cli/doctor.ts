@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { loadConfig } from "../config/load.ts";
 import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
-import { formatDoctor, runDoctor, type Exec } from "../providers/doctor.ts";
+import { formatDoctor, runDoctor, type Exec, type ExecResult as ExecResultT } from "../providers/doctor.ts";
 import { findProjectDir } from "../session/project.ts";
 import { bool, parseArgs, str } from "./args.ts";
 
@@ -20,18 +20,22 @@ export const spawnExec: Exec = async (argv, opts) => {
   } catch (e) {
     return { code: 127, stdout: "", stderr: (e as Error).message };
   }
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    proc.kill("SIGKILL");
-  }, opts.timeoutMs);
-  const [stdout, stderr, code] = await Promise.all([
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // A hung CLI (or a child of it holding the pipes) must not hang doctor: race the timeout.
+  const timeout = new Promise<ExecResultT>((resolve) => {
+    timer = setTimeout(() => {
+      proc.kill("SIGKILL");
+      resolve({ code: 124, stdout: "", stderr: "", timedOut: true });
+    }, opts.timeoutMs);
+  });
+  const done = Promise.all([
     new Response(proc.stdout as ReadableStream).text(),
     new Response(proc.stderr as ReadableStream).text(),
     proc.exited,
-  ]);
+  ]).then(([stdout, stderr, code]): ExecResultT => ({ code, stdout, stderr }));
+  const result = await Promise.race([done, timeout]);
   clearTimeout(timer);
-  return { code, stdout, stderr, timedOut };
+  return result;
 };
 
 /** The way to run this agentmux (a compiled binary is its own execPath; `bun src/main.ts` is not). */

@@ -4,7 +4,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import builtinText from "../../assets/config.yaml" with { type: "text" };
 import { Config } from "../schema/config.ts";
 import { AGENTMUX_DIR } from "../session/paths.ts";
-import { leafPaths, mergeLayer, originOf, type Layer, type Origin, type Tree } from "./merge.ts";
+import { blame, leafPaths, mergeLayer, originOf, type Layer, type Origin, type Tree } from "./merge.ts";
 import { parseConfigText, readConfigFile } from "./read.ts";
 import { configError, describeIssues, validateLayer } from "./validate.ts";
 
@@ -68,8 +68,9 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   const parsed = Config.safeParse(merged);
   if (!parsed.success) {
     // Name the file that set the offending value (or its nearest set ancestor).
-    const lines = describeIssues(parsed.error.issues, merged);
-    const byFile = parsed.error.issues.map((i, n) => `${originOf(origins, i.path.map(String).join(".")).file}: ${lines[n] ?? i.message}`);
+    const byFile = parsed.error.issues.flatMap((i) =>
+      describeIssues([i], merged).map((line) => `${blame(origins, i.path.map(String).join(".")).file}: ${line}`),
+    );
     throw configError("", byFile);
   }
   const config = parsed.data;
@@ -86,7 +87,7 @@ function checkProviders(config: Config, origins: Record<string, Origin>): void {
   const problems: string[] = [];
   for (const [path, name] of refs) {
     if (name !== null && !valid.includes(name)) {
-      problems.push(`${originOf(origins, path).file}: ${path}: unknown provider "${name}" (valid providers: ${valid.join(", ")})`);
+      problems.push(`${blame(origins, path).file}: ${path}: unknown provider "${name}" (valid providers: ${valid.join(", ")})`);
     }
   }
   if (problems.length) throw configError("", problems, `use one of: ${valid.join(", ")}, or define providers.<name> with a command`);

@@ -60,3 +60,19 @@ export function originOf(origins: Origins, path: string): Origin {
   }
   return { layer: "built-in", file: "(schema default)" };
 }
+
+const RANK: Record<Layer, number> = { "built-in": 0, user: 1, project: 2, cli: 3 };
+
+/**
+ * Which layer to blame for a problem at `path` in the merged config: the leaf's own origin,
+ * else the highest layer that set anything under the nearest ancestor (a provider a file
+ * declared without a required key is blamed on that file).
+ */
+export function blame(origins: Origins, path: string): Origin {
+  for (let p = path; p; p = p.includes(".") ? p.slice(0, p.lastIndexOf(".")) : "") {
+    if (origins[p]) return origins[p]!;
+    const under = Object.entries(origins).filter(([k]) => k.startsWith(p + "."));
+    if (under.length) return under.map(([, o]) => o).sort((a, b) => RANK[b.layer] - RANK[a.layer])[0]!;
+  }
+  return { layer: "built-in", file: "(built-in)" };
+}

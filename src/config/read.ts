@@ -12,12 +12,12 @@ const EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
  * errors name the file, line and column; a top level that is not a mapping is an error.
  */
 export function parseConfigText(text: string, file: string): Tree {
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   const err = doc.errors[0];
   if (err) {
     const pos = err.linePos?.[0];
     const at = pos ? `${pos.line}:${pos.col}` : "?";
-    const first = err.message.split("\n")[0]!.replace(/ at line \d+, column \d+.*$/, "");
+    const first = err.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
     throw new AgentmuxError("config", `${file}:${at}: YAML syntax error: ${first}`, {
       where: "config",
       hint: "fix the syntax at that line and column",

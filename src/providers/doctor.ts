@@ -22,6 +22,8 @@ export type DoctorOptions = {
   home: string;
   selfCommand: string[];
   env?: Record<string, string>;
+  /** per-command timeout (default 5 s) */
+  timeoutMs?: number;
 };
 
 const MIN_TMUX: [number, number] = [3, 2];
@@ -58,9 +60,10 @@ export function parseTmuxVersion(text: string): [number, number] | null {
  */
 export async function runDoctor(config: Config, opts: DoctorOptions): Promise<DoctorReport> {
   const env = { ...(opts.env ?? {}), PATH: opts.path };
+  const timeoutMs = opts.timeoutMs ?? VERSION_TIMEOUT_MS;
   const checks: DoctorCheck[] = [];
 
-  const tmux = await opts.exec(opts.tmuxVersionArgv, { timeoutMs: VERSION_TIMEOUT_MS, env }).catch(() => null);
+  const tmux = await opts.exec(opts.tmuxVersionArgv, { timeoutMs, env }).catch(() => null);
   const tv = tmux && tmux.code === 0 ? parseTmuxVersion(tmux.stdout) : null;
   if (!tv) {
     checks.push({ ok: false, required: true, label: "tmux", detail: "not found", fix: "install tmux 3.2 or newer (e.g. apt install tmux, brew install tmux)" });
@@ -73,7 +76,7 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
   for (const name of providersInUse(config, roleNames)) {
     const provider = config.providers[name]!;
     const roles = ROLES.filter((r) => (config.roles[r]?.provider ?? config.defaults.provider) === name);
-    const label = `${name} (${roles.length ? roles.join(", ") : "default provider"})`;
+    const label = `${name} (${roles.length === ROLES.length ? "all roles" : roles.length ? roles.join(", ") : "default provider"})`;
     if (provider.command === "@self") {
       checks.push({ ok: true, required: true, label, detail: `built into agentmux (${opts.selfCommand.join(" ")} sim-agent)` });
     } else {
@@ -81,9 +84,9 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
       if (!found) {
         checks.push({ ok: false, required: true, label, detail: `"${provider.command}" not found on PATH`, fix: installHint(name) });
       } else {
-        const r = await opts.exec([found, "--version"], { timeoutMs: VERSION_TIMEOUT_MS, env }).catch((e): ExecResult => ({ code: 1, stdout: "", stderr: String(e) }));
+        const r = await opts.exec([found, "--version"], { timeoutMs, env }).catch((e): ExecResult => ({ code: 1, stdout: "", stderr: String(e) }));
         const ok = r.code === 0 && !r.timedOut;
-        const detail = r.timedOut ? `${found}: --version timed out after 5 s` : `${found}: ${firstLine(r) || `exit ${r.code}`}`;
+        const detail = r.timedOut ? `${found}: --version timed out after ${timeoutMs / 1000} s` : `${found}: ${firstLine(r) || `exit ${r.code}`}`;
         checks.push({ ok, required: true, label, detail, fix: ok ? undefined : `run "${found} --version" yourself to see what is wrong` });
       }
     }
@@ -95,7 +98,7 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
   if (!gh) {
     checks.push({ ok: false, required: needGh, label: "gh", detail: `not found on PATH${needGh ? "" : " (optional: github.pull_request is false)"}`, fix: "install the GitHub CLI (https://cli.github.com) or set github.pull_request: false" });
   } else {
-    const r = await opts.exec([gh, "auth", "status"], { timeoutMs: VERSION_TIMEOUT_MS, env }).catch((e): ExecResult => ({ code: 1, stdout: "", stderr: String(e) }));
+    const r = await opts.exec([gh, "auth", "status"], { timeoutMs, env }).catch((e): ExecResult => ({ code: 1, stdout: "", stderr: String(e) }));
     const ok = r.code === 0;
     checks.push({ ok, required: needGh, label: "gh", detail: ok ? `${gh}: logged in` : `${gh}: not logged in (${firstLine(r)})`, fix: ok ? undefined : "run: gh auth login" });
   }

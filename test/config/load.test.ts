@@ -1,0 +1,188 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config/load.ts";
+import { AgentmuxError } from "../../src/errors.ts";
+import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
+
+let root: string;
+let project: string;
+let env: Record<string, string>;
+
+beforeEach(() => {
+  root = makeTmpDir("amx-config-");
+  project = join(root, "project");
+  mkdirSync(join(project, ".agentmux"), { recursive: true });
+  env = { HOME: join(root, "home"), XDG_CONFIG_HOME: join(root, "xdg") };
+});
+afterEach(() => removeDir(root));
+
+const write = (path: string, text: string) => {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+};
+const projectFile = (text: string, name = "config.yaml") => write(join(project, ".agentmux", name), text);
+const userFile = (text: string) => write(join(root, "xdg", "agentmux", "config.yaml"), text);
+
+function loadError(configPath?: string): AgentmuxError {
+  try {
+    loadConfig({ projectDir: project, env, configPath });
+  } catch (e) {
+    expect(e).toBeInstanceOf(AgentmuxError);
+    return e as AgentmuxError;
+  }
+  throw new Error("expected loadConfig to throw");
+}
+
+describe("layering", () => {
+  test("built-in layer alone: seven providers, every leaf built-in", () => {
+    const { config, origins, files } = loadConfig({ projectDir: project, env });
+    expect(Object.keys(config.providers).sort()).toEqual(["claude", "codex", "copilot", "gemini", "opencode", "qwen", "sim"]);
+    expect(config.defaults.provider).toBe("claude");
+    expect(files).toEqual(["(built-in)"]);
+    expect(origins["defaults.provider"]).toEqual({ layer: "built-in", file: "(built-in)" });
+    expect(origins["providers.claude.command"]).toEqual({ layer: "built-in", file: "(built-in)" });
+    expect(origins["providers.claude.model_args"]).toEqual({ layer: "built-in", file: "(schema default)" });
+    expect(Object.values(origins).every((o) => o.layer === "built-in")).toBe(true);
+  });
+
+  test("user → project → --config: scalars override, maps merge, provenance per leaf", () => {
+    userFile("defaults:\n  max_review_iterations: 5\n  model: opus\ngithub:\n  draft: false\n");
+    projectFile("defaults:\n  max_review_iterations: 7\nproviders:\n  claude:\n    env:\n      EXTRA: x\n");
+    const cli = write(join(root, "cli.yaml"), "tmux:\n  width: 300\n");
+    const { config, origins, files } = loadConfig({ projectDir: project, env, configPath: cli });
+    expect(config.defaults.max_review_iterations).toBe(7);
+    expect(config.defaults.model).toBe("opus");
+    expect(config.github.draft).toBe(false);
+    expect(config.tmux.width).toBe(300);
+    expect(config.tmux.height).toBe(64);
+    expect(config.providers.claude!.env).toEqual({ DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: "1", EXTRA: "x" });
+    expect(origins["defaults.max_review_iterations"]).toEqual({ layer: "project", file: ".agentmux/config.yaml" });
+    expect(origins["defaults.model"]).toEqual({ layer: "user", file: join(root, "xdg", "agentmux", "config.yaml") });
+    expect(origins["tmux.width"]).toEqual({ layer: "cli", file: cli });
+    expect(origins["tmux.height"]!.layer).toBe("built-in");
+    expect(origins["providers.claude.env.EXTRA"]!.layer).toBe("project");
+    expect(origins["providers.claude.env.DISABLE_AUTOUPDATER"]!.layer).toBe("built-in");
+    expect(files).toEqual(["(built-in)", join(root, "xdg", "agentmux", "config.yaml"), join(project, ".agentmux", "config.yaml"), cli]);
+  });
+
+  test("user config defaults to ~/.config and is shown as ~/…", () => {
+    delete env.XDG_CONFIG_HOME;
+    write(join(root, "home", ".config", "agentmux", "config.yaml"), "github:\n  branch_prefix: agent/\n");
+    const { config, origins } = loadConfig({ projectDir: project, env });
+    expect(config.github.branch_prefix).toBe("agent/");
+    expect(origins["github.branch_prefix"]).toEqual({ layer: "user", file: "~/.config/agentmux/config.yaml" });
+  });
+
+  test("lists replace wholesale", () => {
+    projectFile("providers:\n  claude:\n    default_role_args: [--verbose]\nsim:\n  scenario: [review_fail_once]\n");
+    const { config, origins } = loadConfig({ projectDir: project, env });
+    expect(config.providers.claude!.default_role_args).toEqual(["--verbose"]);
+    expect(config.providers.claude!.role_args.coder![0]).toBe("--allowedTools");
+    expect(config.sim.scenario).toEqual(["review_fail_once"]);
+    expect(origins["providers.claude.default_role_args"]!.layer).toBe("project");
+  });
+
+  test("null replaces a map and a new provider can be defined", () => {
+    projectFile("providers:\n  claude:\n    batch: null\n  aider:\n    command: aider\ndefaults:\n  provider: aider\n");
+    const { config, origins } = loadConfig({ projectDir: project, env });
+    expect(config.providers.claude!.batch).toBeNull();
+    expect(origins["providers.claude.batch"]!.layer).toBe("project");
+    expect(origins["providers.claude.batch.args"]).toBeUndefined();
+    expect(config.providers.aider!.command).toBe("aider");
+    expect(config.providers.aider!.mcp).toBe("none");
+    expect(origins["providers.aider.mcp"]).toEqual({ layer: "built-in", file: "(schema default)" });
+  });
+
+  test("first existing of config.yaml, config.yml, config.json", () => {
+    projectFile('{"defaults": {"max_review_iterations": 2}}', "config.json");
+    expect(loadConfig({ projectDir: project, env }).config.defaults.max_review_iterations).toBe(2);
+    projectFile("defaults:\n  max_review_iterations: 4\n", "config.yml");
+    expect(loadConfig({ projectDir: project, env }).config.defaults.max_review_iterations).toBe(4);
+    projectFile("defaults:\n  max_review_iterations: 6\n", "config.yaml");
+    expect(loadConfig({ projectDir: project, env }).config.defaults.max_review_iterations).toBe(6);
+  });
+
+  test("an empty file is {}", () => {
+    projectFile("");
+    userFile("# only a comment\n");
+    const { config } = loadConfig({ projectDir: project, env });
+    expect(config.defaults.provider).toBe("claude");
+  });
+});
+
+describe("errors name the file and the key path", () => {
+  test("unknown key", () => {
+    projectFile("roles:\n  coder:\n    provdier: codex\n");
+    const e = loadError();
+    expect(e.code).toBe("config");
+    expect(e.exitCode).toBe(2);
+    expect(e.message).toBe(".agentmux/config.yaml: roles.coder.provdier: unknown key");
+  });
+
+  test("unknown top-level key and unknown role", () => {
+    userFile("provider: claude\nroles:\n  codr: {}\n");
+    const e = loadError();
+    const file = join(root, "xdg", "agentmux", "config.yaml");
+    expect(e.message).toContain(`${file}: provider: unknown key`);
+    expect(e.message).toContain(`${file}: roles.codr: unknown key`);
+  });
+
+  test("wrong type", () => {
+    projectFile('defaults:\n  max_review_iterations: "3"\n');
+    expect(loadError().message).toBe(".agentmux/config.yaml: defaults.max_review_iterations: expected number, got string");
+  });
+
+  test("wrong type inside a provider, in the --config layer", () => {
+    const cli = write(join(root, "bad.yaml"), "providers:\n  codex:\n    submit:\n      keys: Enter\n");
+    expect(loadError(cli).message).toBe(`${cli}: providers.codex.submit.keys: expected array, got string`);
+  });
+
+  test("YAML syntax error: file, line, column", () => {
+    projectFile("defaults:\n  provider: claude\n   model: [x\n");
+    const e = loadError();
+    expect(e.message).toBe(".agentmux/config.yaml:2:13: YAML syntax error: Nested mappings are not allowed in compact mappings");
+    expect(e.exitCode).toBe(2);
+    projectFile("defaults:\n  provider: claude\ndefaults:\n  model: x\n");
+    expect(loadError().message).toBe(".agentmux/config.yaml:3:1: YAML syntax error: Map keys must be unique");
+    projectFile("");
+    const json = write(join(root, "c.json"), '{"defaults": {\n  "model": "x",\n  "provider" "claude"}}');
+    expect(loadError(json).message).toMatch(new RegExp(`^${json}:3:\\d+: YAML syntax error: `));
+  });
+
+  test("a top level that is not a mapping", () => {
+    projectFile("- a\n- b\n");
+    expect(loadError().message).toBe(".agentmux/config.yaml: (top level): must be a mapping of keys to values, got list");
+  });
+
+  test("unknown provider lists the valid ones", () => {
+    projectFile("roles:\n  reviewer_logic:\n    provider: gpt\n");
+    expect(loadError().message).toBe(
+      '.agentmux/config.yaml: roles.reviewer_logic.provider: unknown provider "gpt" (valid providers: claude, codex, copilot, gemini, opencode, qwen, sim)',
+    );
+    projectFile("defaults:\n  provider: nope\n");
+    expect(loadError().message).toContain('.agentmux/config.yaml: defaults.provider: unknown provider "nope"');
+  });
+
+  test("version other than 2", () => {
+    projectFile("version: 1\n");
+    expect(loadError().message).toBe(".agentmux/config.yaml: version: must be 2 (got 1)");
+  });
+
+  test("a new provider without a command names the file that defined it", () => {
+    projectFile("providers:\n  aider:\n    model_flag: --model\n");
+    expect(loadError().message).toBe(".agentmux/config.yaml: providers.aider.command: expected string, got nothing");
+  });
+
+  test("--config pointing nowhere", () => {
+    const e = loadError(join(root, "missing.yaml"));
+    expect(e.message).toBe(`${join(root, "missing.yaml")}: file not found`);
+    expect(e.exitCode).toBe(2);
+  });
+
+  test("unsupported extension", () => {
+    const f = write(join(root, "conf.toml"), "x = 1\n");
+    expect(loadError(f).message).toContain('unsupported config file type ".toml"');
+  });
+});
