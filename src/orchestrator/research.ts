@@ -31,7 +31,7 @@ export function handleResearch(step: Step, event: Event, owner: { agent: string;
     const dir = researchDir(event.research_type, event.topic);
     const role = event.research_type === "code" ? "code-researcher" : "web-researcher";
     step.emit({ type: "write_file", path: `${dir}/request.md`, content: requestMarkdown(event) });
-    step.emit({ type: "write_prompt", path: `${dir}/prompt.md`, template: role, vars: { topic: event.topic, research_type: event.research_type } });
+    step.emit({ type: "write_prompt", path: `${dir}/prompt.md`, template: role, role, vars: { topic: event.topic, research_type: event.research_type } });
     step.launch(researcherKey(event.research_type, event.topic), role, `[${role}] ${event.topic}`, event.topic, `${dir}/prompt.md`);
     step.set({ [field]: { ...tasks, [event.topic]: "dispatched" } });
     return true;

@@ -50,7 +50,6 @@ export function prepareResume(state: State, facts: ResumeFacts, at: string): Sta
     interruption_cause: _x,
     interruption_resume_command: _r,
     interruption_log_path: _l,
-    outbox: _o,
     ...rest
   } = state;
   const agents = Object.fromEntries(

@@ -60,7 +60,8 @@ export class Step {
 
   /** Render a prompt file and deliver its one-line reference to the agent. */
   prompt(agent: string, path: string, template: string, vars: Record<string, string> = {}): void {
-    this.emit({ type: "write_prompt", path, template, vars }, { type: "send_prompt", agent, prompt: path });
+    const role = this.agents()[agent]?.role ?? "coder";
+    this.emit({ type: "write_prompt", path, template, role, vars }, { type: "send_prompt", agent, prompt: path });
   }
 
   kill(agent: string): void {

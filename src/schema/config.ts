@@ -60,6 +60,8 @@ export const Provider = z.strictObject({
     .default(null),
   single_coder: z.boolean().default(false),
   sub_agent_tool: z.string().nullable().default(null),
+  /** the CLI's native "ask the user" tool, named in prompts (e.g. claude's AskUserQuestion) */
+  ask_tool: z.string().nullable().default(null),
   submit: SubmitStrategy.default(SubmitStrategy.parse({})),
   ready: ReadyGate.default(ReadyGate.parse({})),
 });

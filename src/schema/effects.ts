@@ -18,6 +18,8 @@ export const Effect = z.discriminatedUnion("type", [
     type: z.literal("write_prompt"),
     path: z.string(),
     template: z.string(),
+    /** the role the prompt is for (tool names and project extensions depend on it) */
+    role: Role,
     vars: z.record(z.string(), z.string()).default({}),
   }),
   /** start a pane for `agent` running the provider configured for `role` (kills an old one first) */

@@ -72,6 +72,12 @@ export const State = z.object({
   request_title: z.string().optional(),
   issue_title: z.string().optional(),
   project_dir: z.string().optional(),
+  /** the extra config layer given with --config at start (reused on resume) */
+  config_path: z.string().optional(),
+  /** --keep-session: keep the session folder after a successful commit */
+  keep_session: z.boolean().optional(),
+  /** started headless (--ci, CI=true or no TTY): final approval is skipped */
+  headless: z.boolean().optional(),
   created_at: z.string().optional(),
   feature_branch: z.string().optional(),
   base_commit: z.string().optional(),

@@ -5,6 +5,7 @@ export const DESIGNER = "designer";
 
 export const designing: PhaseHandler = {
   enter(step) {
+    if (step.state.last_event !== "resumed") step.emit({ type: "delete_file", path: F.design });
     step.launch(DESIGNER, "designer", `[designer] ${step.state.feature_name ?? "design"}`);
     step.show([DESIGNER]);
     step.prompt(DESIGNER, F.designerPrompt, "designer");

@@ -1,0 +1,62 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../schema/config.ts";
+import type { Effect } from "../schema/effects.ts";
+import type { Event } from "../schema/events.ts";
+import type { State } from "../schema/state.ts";
+import { F } from "../session/paths.ts";
+import { completeApproval } from "../effects/git/complete.ts";
+import { prBody } from "../effects/gh.ts";
+import { section } from "../effects/git/message.ts";
+import type { Logger } from "./log.ts";
+
+const read = (p: string) => (existsSync(p) ? readFileSync(p, "utf8") : undefined);
+
+/** Stage, commit, push and open the PR for an approval; the outcome comes back as an event. */
+export async function runCommit(
+  effect: Extract<Effect, { type: "commit" }>,
+  o: { state: State; sessionDir: string; workDir: string; mainRepoDir: string; config: Config; log: Logger },
+): Promise<Event> {
+  const at = () => new Date().toISOString();
+  const requirements = read(join(o.sessionDir, F.requirements));
+  const planOverview = read(join(o.sessionDir, F.planMd))?.replace(/^# Plan\s*/, "").trim();
+  const review = read(join(o.sessionDir, F.reviewMd));
+  const featureName = o.state.feature_name ?? "feature";
+  const branch = o.state.feature_branch ?? `${o.config.github.branch_prefix}${featureName}`;
+  const wantPr = o.config.github.pull_request && o.state.gh_available === true;
+  try {
+    const r = await completeApproval({
+      workDir: o.workDir,
+      mainRepoDir: o.mainRepoDir,
+      sessionDir: o.sessionDir,
+      featureName,
+      branch,
+      approval: effect.approval,
+      draft: {
+        requirements,
+        planOverview,
+        issueNumber: o.state.issue_number,
+        suggested: effect.suggested_message,
+      },
+      push: o.config.github.push && wantPr,
+      pullRequest: {
+        enabled: wantPr,
+        base: o.config.github.base_branch,
+        draft: o.config.github.draft,
+        title: o.state.issue_title ?? o.state.request_title ?? featureName,
+        body: prBody({
+          requirements: requirements ? section(requirements, "Initial Request") || requirements : undefined,
+          planSummary: planOverview,
+          reviewVerdict: review?.match(/^verdict: .*$/m)?.[0],
+          issueNumber: o.state.issue_number,
+        } as any),
+      },
+    });
+    for (const w of r.warnings) o.log(`completion: ${w}`);
+    o.log(`committed ${r.short} on ${r.branch}${r.prUrl ? `, PR ${r.prUrl}` : ""}`);
+    return { type: "committed", at: at(), hash: r.short, branch: r.branch, pr_url: r.prUrl };
+  } catch (e) {
+    o.log(`commit failed: ${(e as Error).stack ?? e}`);
+    return { type: "commit_failed", at: at(), error: (e as Error).message ?? String(e) };
+  }
+}

@@ -1,0 +1,101 @@
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { appendLine, writeFileAtomic } from "../effects/fs/atomic.ts";
+import type { Effect } from "../schema/effects.ts";
+import type { Config } from "../schema/config.ts";
+import { renderPrompt } from "../prompts/render.ts";
+import { resolveRole, toolNameFor } from "../providers/resolve.ts";
+import { tasksFile } from "../session/paths.ts";
+import type { AgentRuntime } from "./agents.ts";
+import type { Logger } from "./log.ts";
+
+export type InterpretContext = {
+  sessionDir: string;
+  projectDir: string;
+  workDir: string;
+  config: Config;
+  runtime: AgentRuntime | null;
+  log: Logger;
+  /** the commit flow; resolves with the event to feed back */
+  commit: (effect: Extract<Effect, { type: "commit" }>) => Promise<void>;
+  finish: (code: number, cleanup: boolean) => void;
+};
+
+/** Effects that only touch files: safe to re-run from the outbox after a crash. */
+export const FILE_EFFECTS = new Set(["write_file", "append_file", "delete_file", "delete_matching", "write_prompt", "check_off_tasks", "log"]);
+
+const inSession = (ctx: InterpretContext, rel: string) => {
+  const abs = join(ctx.sessionDir, rel);
+  if (!abs.startsWith(ctx.sessionDir + "/")) throw new Error(`effect path escapes the session folder: ${rel}`);
+  return abs;
+};
+
+const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
+
+function checkOffTasks(ctx: InterpretContext, index: number, tasks: string[]): void {
+  const path = inSession(ctx, tasksFile(index));
+  if (!existsSync(path)) return;
+  const wanted = new Set(tasks.map(norm));
+  const text = readFileSync(path, "utf8");
+  const next = text.replace(/^- \[ \] (.+)$/gm, (line, task: string) => (wanted.has(norm(task)) ? `- [x] ${task}` : line));
+  if (next !== text) writeFileAtomic(path, next);
+}
+
+function appendOnce(path: string, line: string): void {
+  if (existsSync(path) && readFileSync(path, "utf8").split("\n").includes(line)) return;
+  appendLine(path, line);
+}
+
+/** The one place effects meet the world. Failures throw; the loop turns them into events. */
+export async function interpret(effect: Effect, ctx: InterpretContext): Promise<void> {
+  switch (effect.type) {
+    case "write_file":
+      return writeFileAtomic(inSession(ctx, effect.path), effect.content);
+    case "append_file":
+      return appendOnce(inSession(ctx, effect.path), effect.content);
+    case "delete_file":
+      return rmSync(inSession(ctx, effect.path), { force: true });
+    case "delete_matching": {
+      const dir = inSession(ctx, effect.dir);
+      if (!existsSync(dir)) return;
+      const re = new RegExp(effect.pattern);
+      for (const f of readdirSync(dir)) if (re.test(f)) rmSync(join(dir, f), { force: true });
+      return;
+    }
+    case "write_prompt": {
+      const resolved = resolveRole(ctx.config, effect.role);
+      const text = renderPrompt({
+        template: effect.template,
+        vars: effect.vars,
+        sessionDir: ctx.sessionDir,
+        projectDir: ctx.projectDir,
+        workDir: ctx.workDir,
+        role: effect.role,
+        toolName: (tool) => toolNameFor(resolved.providerName, tool),
+        askTool: resolved.provider.ask_tool ?? null,
+        subAgentTool: resolved.provider.sub_agent_tool,
+      });
+      return writeFileAtomic(inSession(ctx, effect.path), text);
+    }
+    case "check_off_tasks":
+      return checkOffTasks(ctx, effect.plan_index, effect.tasks);
+    case "log":
+      return ctx.log(effect.message);
+    case "launch_agent":
+      return ctx.runtime?.launch(effect.agent, effect.role, effect.label, effect.batch_prompt);
+    case "send_prompt":
+      return ctx.runtime?.sendPrompt(effect.agent, effect.prompt);
+    case "notify_agent":
+      return ctx.runtime?.notify(effect.agent, effect.text);
+    case "show_agents":
+      return ctx.runtime?.show(effect.agents);
+    case "kill_agent":
+      return ctx.runtime?.kill(effect.agent);
+    case "show_completion_panel":
+      return ctx.runtime?.showPanel();
+    case "commit":
+      return ctx.commit(effect);
+    case "finish":
+      return ctx.finish(effect.code, effect.cleanup);
+  }
+}

@@ -1,0 +1,121 @@
+import type { Event } from "../schema/events.ts";
+import type { Effect } from "../schema/effects.ts";
+import type { State } from "../schema/state.ts";
+import { transition } from "../orchestrator/transition.ts";
+import type { Settings } from "../orchestrator/types.ts";
+import { toolLineToEvent } from "../bus/tool-events.ts";
+import type { ToolLine } from "../bus/tool-lines.ts";
+import { FILE_EFFECTS, interpret, type InterpretContext } from "./interpret.ts";
+import { writeState } from "./store.ts";
+import type { Logger } from "./log.ts";
+
+type Item = { kind: "event"; event: Event } | { kind: "tool"; line: ToolLine };
+
+export type LoopContext = Omit<InterpretContext, "finish">;
+
+/**
+ * The impure loop: one item at a time, event → transition → persist (with the effects as a
+ * write-ahead outbox and the tool cursor in the same atomic write) → interpret → clear outbox.
+ * Effect results and outside signals come back through `push`.
+ */
+export class OrchestratorLoop {
+  private queue: Item[] = [];
+  private wake: (() => void) | null = null;
+  private result: { code: number; cleanup: boolean } | null = null;
+
+  constructor(
+    public state: State,
+    private readonly settings: Settings,
+    private readonly ctx: LoopContext,
+    private readonly log: Logger,
+    private readonly persist: (s: State) => void = (s) => writeState(ctx.sessionDir, s),
+  ) {}
+
+  push(event: Event): void {
+    this.enqueue({ kind: "event", event });
+  }
+
+  pushTool(line: ToolLine): void {
+    this.enqueue({ kind: "tool", line });
+  }
+
+  get finished(): boolean {
+    return this.result !== null;
+  }
+
+  private enqueue(item: Item): void {
+    this.queue.push(item);
+    this.wake?.();
+  }
+
+  /** Re-run the file effects of a transition whose effects may not all have run (crash). */
+  async replayOutbox(): Promise<void> {
+    const pending = (this.state.outbox ?? []) as Effect[];
+    if (!pending.length) return;
+    this.log(`re-running ${pending.length} effect(s) left by an interrupted transition`);
+    for (const e of pending) {
+      if (FILE_EFFECTS.has(e.type) || e.type === "commit" || e.type === "finish") await this.run1(e);
+    }
+    this.state = { ...this.state, outbox: undefined };
+    this.persist(this.state);
+  }
+
+  /** Apply one event now (the first event, before event sources start). */
+  async step(event: Event): Promise<void> {
+    await this.apply(event);
+  }
+
+  async run(first: Event | null): Promise<{ code: number; cleanup: boolean }> {
+    if (first) await this.apply(first);
+    while (!this.result) {
+      const item = this.queue.shift();
+      if (!item) {
+        await new Promise<void>((r) => (this.wake = r));
+        this.wake = null;
+        continue;
+      }
+      if (item.kind === "event") await this.apply(item.event);
+      else await this.applyTool(item.line);
+    }
+    return this.result;
+  }
+
+  private async applyTool(line: ToolLine): Promise<void> {
+    if (line.end <= (this.state.tool_cursor ?? 0)) return;
+    const event: Event = line.value
+      ? await toolLineToEvent(line.value, this.ctx.sessionDir)
+      : { type: "tool_rejected", at: new Date().toISOString(), tool: "(unreadable line)", reason: line.error ?? "malformed" };
+    await this.apply(event, line.end);
+  }
+
+  private async apply(event: Event, cursor?: number): Promise<void> {
+    const before = this.state.phase;
+    const r = transition(this.state, event, this.settings);
+    const next: State = { ...r.state, outbox: r.effects.length ? r.effects : undefined };
+    if (cursor !== undefined) {
+      next.tool_cursor = cursor;
+      next.applied_tool_events = (next.applied_tool_events ?? 0) + 1;
+    }
+    this.persist(next);
+    this.state = next;
+    this.log(`event ${event.type}${"agent" in event ? ` (${event.agent})` : ""}: ${before} → ${next.phase} [${next.last_event}]${r.effects.length ? `, ${r.effects.length} effect(s)` : ""}`);
+    for (const effect of r.effects) {
+      if (this.result) break;
+      await this.run1(effect);
+    }
+    if (r.effects.length && this.state.outbox) {
+      this.state = { ...this.state, outbox: undefined };
+      this.persist(this.state);
+    }
+  }
+
+  private async run1(effect: Effect): Promise<void> {
+    try {
+      await interpret(effect, { ...this.ctx, finish: (code, cleanup) => (this.result = { code, cleanup }) });
+    } catch (e) {
+      const msg = (e as Error).message ?? String(e);
+      this.log(`effect ${effect.type} failed: ${(e as Error).stack ?? msg}`);
+      this.push({ type: "effect_failed", at: new Date().toISOString(), effect: effect.type, error: msg });
+    }
+  }
+}

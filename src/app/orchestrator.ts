@@ -1,0 +1,106 @@
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { AgentmuxError } from "../errors.ts";
+import { writeFileAtomic } from "../effects/fs/atomic.ts";
+import { loadConfig } from "../config/load.ts";
+import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
+import { Layout } from "../effects/tmux/layout.ts";
+import { PaneWriter } from "../effects/tmux/deliver.ts";
+import { killSession } from "../effects/tmux/session.ts";
+import { installExitHooks, watchPaneExits } from "../effects/tmux/exits.ts";
+import { F } from "../session/paths.ts";
+import { SessionFileWatcher } from "../bus/session-files.ts";
+import { ToolTail } from "../bus/tool-tail.ts";
+import { AgentRuntime } from "./agents.ts";
+import { runCommit } from "./completion.ts";
+import { sessionLogger } from "./log.ts";
+import { OrchestratorLoop } from "./loop.ts";
+import { selfCommand } from "./self.ts";
+import { settingsFrom } from "./settings.ts";
+import { readRuntime, readState } from "./store.ts";
+import { startWatchdog } from "./watchdog.ts";
+
+const PID_FILE = `${F.runtimeDir}/orchestrator.pid`;
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The pid of a live orchestrator of this session, if any. */
+export function liveOrchestrator(sessionDir: string): number | null {
+  try {
+    const pid = Number(readFileSync(join(sessionDir, PID_FILE), "utf8").trim());
+    return pid > 0 && pid !== process.pid && pidAlive(pid) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Run one session's orchestrator until the run finishes; returns the exit code. */
+export async function orchestrate(sessionDir: string): Promise<number> {
+  const log = sessionLogger(sessionDir);
+  const other = liveOrchestrator(sessionDir);
+  if (other) throw new AgentmuxError("session", `an orchestrator (pid ${other}) is already running this session`, { where: sessionDir });
+  writeFileAtomic(join(sessionDir, PID_FILE), `${process.pid}\n`);
+
+  let state = readState(sessionDir);
+  const projectDir = state.main_repo_dir ?? state.project_dir!;
+  const workDir = state.worktree_path ?? projectDir;
+  const { config } = loadConfig({ projectDir, ...(state.config_path ? { configPath: state.config_path } : {}) });
+  const settings = settingsFrom(config, { keepSession: state.keep_session, headless: state.headless });
+  const runtime = readRuntime(sessionDir);
+  if (!runtime?.control_pane) throw new AgentmuxError("session", "runtime_state.json has no control pane: the tmux session was not set up", { where: sessionDir });
+  const tmux = new Tmux(runtime.tmux_socket ?? tmuxSocket(config.tmux.socket));
+  const sessionName = state.session_name;
+  log(`orchestrator ${process.pid} starting in phase ${state.phase} (${state.last_event})`);
+
+  const layout = await Layout.open(tmux, { session: sessionName, controlPane: runtime.control_pane, controlWidth: config.tmux.control_width });
+  const writer = new PaneWriter(tmux, log);
+  let loop!: OrchestratorLoop;
+  const agents = new AgentRuntime({
+    sessionDir, projectDir, workDir, sessionName, config, tmux, layout, writer,
+    controlPane: runtime.control_pane, selfCommand: selfCommand(), log, push: (e) => loop.push(e),
+  });
+  agents.persist();
+  loop = new OrchestratorLoop(state, settings, {
+    sessionDir, projectDir, workDir, config, runtime: agents, log,
+    commit: async (effect) => loop.push(await runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
+  }, log);
+  await loop.replayOutbox();
+
+  const exitsFile = join(sessionDir, F.paneExits);
+  await installExitHooks(tmux, sessionName, exitsFile);
+  const exits = watchPaneExits(exitsFile, (pane) => agents.paneExited(pane), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p) });
+  const files = new SessionFileWatcher(sessionDir, (e) => loop.push(e), log);
+  const tail = new ToolTail(sessionDir, state.tool_cursor ?? 0, (line) => loop.pushTool(line));
+  const watchdog = startWatchdog({ config, tmux, sessionName, agents, loop, log });
+  const onSignal = (sig: string) => loop.push({ type: "cancel", at: new Date().toISOString(), reason: `the orchestrator received ${sig}` });
+  for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => onSignal(sig));
+
+  const first = state.phase === "done" || state.phase === "failed"
+    ? null
+    : ({ type: state.history?.length === 1 && state.last_event === "feature_created" ? "start" : "resume", at: new Date().toISOString() } as const);
+  let result: { code: number; cleanup: boolean };
+  try {
+    if (first) await loop.step(first);
+    files.start();
+    tail.start();
+    result = first ? await loop.run(null) : { code: state.phase === "done" ? 0 : 1, cleanup: false };
+  } finally {
+    watchdog.stop();
+    tail.stop();
+    files.stop();
+    exits.close();
+  }
+  state = loop.state;
+  log(`orchestrator finished: exit ${result.code}${result.cleanup ? ", removing the session folder" : ""}`);
+  await killSession(tmux, sessionName).catch(() => {});
+  rmSync(join(sessionDir, PID_FILE), { force: true });
+  if (result.cleanup && existsSync(sessionDir)) rmSync(sessionDir, { recursive: true, force: true });
+  return result.code;
+}

@@ -1,0 +1,60 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { eventLabel } from "../schema/catalog.ts";
+import type { HistoryEntry, State } from "../schema/state.ts";
+import { F } from "../session/paths.ts";
+
+export type ProgressMode = "plain" | "json";
+
+const hhmmss = (iso: string) => new Date(iso).toTimeString().slice(0, 8);
+
+function readStateLoose(dir: string): State | null {
+  try {
+    return JSON.parse(readFileSync(join(dir, F.state), "utf8")) as State;
+  } catch {
+    return null;
+  }
+}
+
+/** One line per phase transition (and per agent turning stuck), printed as the run goes. */
+export class ProgressPrinter {
+  private seen = 0;
+  private stuck = new Set<string>();
+  last: State | null = null;
+
+  constructor(
+    private readonly dir: string,
+    private readonly mode: ProgressMode,
+    private readonly out: (line: string) => void,
+  ) {}
+
+  poll(): void {
+    if (!existsSync(this.dir)) return;
+    const s = readStateLoose(this.dir);
+    if (!s) return;
+    this.last = s;
+    const history = s.history ?? [];
+    for (const h of history.slice(this.seen)) this.line(h, s);
+    this.seen = history.length;
+    for (const [key, a] of Object.entries(s.agents ?? {})) {
+      if (a.status === "stuck" && !this.stuck.has(key)) {
+        this.stuck.add(key);
+        this.emit({ kind: "agent_stuck", agent: key, note: a.note ?? "" }, `${hhmmss(a.since)}  ! ${a.label} is stuck: ${a.note ?? ""}`);
+      } else if (a.status !== "stuck") this.stuck.delete(key);
+    }
+  }
+
+  private line(h: HistoryEntry, s: State): void {
+    const extra = h.phase === "failed" && s.interruption_cause ? ` — ${s.interruption_cause}` : "";
+    this.emit({ kind: "phase", phase: h.phase, event: h.event, at: h.at }, `${hhmmss(h.at)}  ${h.phase.padEnd(18)} ${eventLabel(h.event)}${extra}`);
+  }
+
+  private emit(obj: Record<string, unknown>, text: string): void {
+    this.out(this.mode === "json" ? JSON.stringify(obj) : text);
+  }
+}
+
+/** Phases with their durations, from the history. */
+export function phaseDurations(history: HistoryEntry[], end = new Date().toISOString()): { phase: string; ms: number }[] {
+  return history.map((h, i) => ({ phase: h.phase, ms: Date.parse(history[i + 1]?.at ?? end) - Date.parse(h.at) }));
+}

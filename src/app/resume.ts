@@ -1,0 +1,59 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { AgentmuxError } from "../errors.ts";
+import { loadConfig } from "../config/load.ts";
+import { ensureFeatureBranch } from "../effects/git/branch.ts";
+import { createWorktree } from "../effects/git/worktree.ts";
+import { Tmux } from "../effects/tmux/runner.ts";
+import { prepareResume, type ResumeFacts } from "../orchestrator/resume.ts";
+import type { State } from "../schema/state.ts";
+import { F } from "../session/paths.ts";
+import { attachAndWait, followHeadless, spawnOrchestrator, startTmux } from "./launch.ts";
+import { liveOrchestrator } from "./orchestrator.ts";
+import type { ProgressMode } from "./progress.ts";
+import { readState, writeState } from "./store.ts";
+import { readToolLines } from "../bus/tool-lines.ts";
+
+/** What exists on disk for resume inference. */
+export function resumeFacts(sessionDir: string): ResumeFacts {
+  const has = (p: string) => existsSync(join(sessionDir, p));
+  const pmDone = readToolLines(join(sessionDir, F.toolEvents), 0).some((l) => l.value?.tool === "submit_pm_done");
+  return { pmDone, hasArchitecture: has(F.architecture), hasExecutionPlan: has(F.executionPlan), hasDesign: has(F.design) };
+}
+
+/**
+ * Resume a session: refuse while its orchestrator runs; clear a stale tmux session left by a
+ * dead orchestrator; infer the phase; restore branch or worktree; start tmux and a new orchestrator.
+ */
+export async function resumeSession(o: { sessionDir: string; socket: string; headless: boolean; progress: ProgressMode; out: (l: string) => void }): Promise<number> {
+  const startedAt = Date.now();
+  const state: State = readState(o.sessionDir);
+  if (state.phase === "done") throw new AgentmuxError("session", "this session already finished", { where: o.sessionDir, hint: `see: agentmux status ${state.feature_name ?? ""}` });
+  const tmux = new Tmux(o.socket);
+  const pid = liveOrchestrator(o.sessionDir);
+  if (pid) {
+    throw new AgentmuxError("session", `the session is still running (orchestrator pid ${pid})`, {
+      where: o.sessionDir,
+      hint: `attach with: ${tmux.attachCommand(state.session_name)}   or stop it with: tmux -L ${o.socket} kill-session -t ${state.session_name}`,
+    });
+  }
+  if (await tmux.hasSession(state.session_name)) {
+    o.out(`agentmux: closing the stale tmux session ${state.session_name} (its orchestrator is gone)`);
+    await tmux.exec(["kill-session", "-t", `=${state.session_name}`]);
+  }
+  const projectDir = state.main_repo_dir ?? state.project_dir!;
+  const { config } = loadConfig({ projectDir, ...(state.config_path ? { configPath: state.config_path } : {}) });
+  let next = prepareResume(state, resumeFacts(o.sessionDir), new Date().toISOString());
+  next = { ...next, ...(o.headless ? { headless: true } : {}) };
+  if (state.worktree_path) {
+    if (!existsSync(state.worktree_path)) await createWorktree(projectDir, { slug: state.feature_name!, branch: state.feature_branch! });
+  } else if (state.feature_branch) {
+    await ensureFeatureBranch(projectDir, state.feature_branch);
+  }
+  writeState(o.sessionDir, next);
+  const t = await startTmux({ sessionDir: o.sessionDir, state: next, config });
+  const child = spawnOrchestrator(o.sessionDir, next.worktree_path ?? projectDir);
+  o.out(`agentmux: resuming ${state.feature_name} in phase ${next.phase}`);
+  const launch = { sessionDir: o.sessionDir, state: next, config, headless: o.headless, progress: o.progress, startedAt };
+  return o.headless ? followHeadless(launch, child, o.out) : attachAndWait(launch, t);
+}

@@ -1,0 +1,91 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { loadConfig } from "../config/load.ts";
+import { findRepoRoot } from "../effects/git/repo.ts";
+import { ensureFeatureBranch } from "../effects/git/branch.ts";
+import { createWorktree } from "../effects/git/worktree.ts";
+import { ghAvailable } from "../effects/gh.ts";
+import { writeFileAtomic } from "../effects/fs/atomic.ts";
+import { renderPrompt } from "../prompts/render.ts";
+import { toolNameFor } from "../providers/resolve.ts";
+import { createSessionDir } from "../session/create.ts";
+import { F } from "../session/paths.ts";
+import { attachAndWait, followHeadless, spawnOrchestrator, startTmux } from "./launch.ts";
+import type { ProgressMode } from "./progress.ts";
+import { settingsFrom } from "./settings.ts";
+import { writeState } from "./store.ts";
+
+export type StartOptions = {
+  cwd: string;
+  request: string;
+  slugSource?: string;
+  name?: string;
+  productManager: boolean;
+  worktree: boolean;
+  keepSession: boolean;
+  configPath?: string;
+  headless: boolean;
+  progress: ProgressMode;
+  issue?: { number: number; title: string };
+  out: (line: string) => void;
+};
+
+export function isHeadless(ciFlag: boolean): boolean {
+  return ciFlag || process.env.CI === "true" || process.env.CI === "1" || !process.stdout.isTTY || !process.stdin.isTTY;
+}
+
+/** A new run: validate everything first, then session folder, branch/worktree, tmux, orchestrator. */
+export async function startRun(o: StartOptions): Promise<number> {
+  const startedAt = Date.now();
+  const projectDir = await findRepoRoot(o.cwd);
+  const { config } = loadConfig({ projectDir, ...(o.configPath ? { configPath: o.configPath } : {}) });
+  settingsFrom(config); // every role's provider resolves, or a clear error before anything is created
+  const gh = config.github.pull_request ? await ghAvailable().catch(() => false) : false;
+  const created = createSessionDir({
+    projectDir,
+    request: o.request,
+    slugSource: o.issue?.title ?? o.slugSource,
+    name: o.name,
+    productManager: o.productManager,
+    ghAvailable: gh,
+    keepSession: o.keepSession,
+    ...(o.configPath ? { configPath: o.configPath } : {}),
+    ...(o.issue ? { issueNumber: o.issue.number, issueTitle: o.issue.title, requestTitle: o.issue.title } : {}),
+  });
+  let state = { ...created.state, ...(o.headless ? { headless: true } : {}) };
+  let tmux: import("../effects/tmux/runner.ts").Tmux | undefined;
+  let child: import("node:child_process").ChildProcess;
+  try {
+    const branch = `${config.github.branch_prefix}${state.feature_name}`;
+    if (o.worktree) {
+      const wt = await createWorktree(projectDir, { slug: state.feature_name!, branch });
+      state = { ...state, worktree_path: wt.path, main_repo_dir: projectDir, feature_branch: branch };
+    } else {
+      const b = await ensureFeatureBranch(projectDir, branch);
+      state = { ...state, feature_branch: b.branch, ...(b.baseCommit ? { base_commit: b.baseCommit } : {}) };
+    }
+    const workDir = state.worktree_path ?? projectDir;
+    const context = renderPrompt({
+      template: "context",
+      vars: {},
+      sessionDir: created.dir,
+      projectDir,
+      workDir,
+      role: "architect",
+      toolName: (t) => toolNameFor(config.defaults.provider, t),
+      askTool: null,
+    });
+    writeFileAtomic(join(created.dir, F.context), context);
+    writeState(created.dir, state);
+    tmux = await startTmux({ sessionDir: created.dir, state, config });
+    child = spawnOrchestrator(created.dir, workDir);
+  } catch (e) {
+    // Nothing ran yet: leave no half-made session behind.
+    if (tmux) await tmux.exec(["kill-session", "-t", `=${state.session_name}`]);
+    rmSync(created.dir, { recursive: true, force: true });
+    throw e;
+  }
+  o.out(`agentmux: session ${created.id} on branch ${state.feature_branch}${o.headless ? "" : ` (tmux: ${tmux.attachCommand(state.session_name)})`}`);
+  const launch = { sessionDir: created.dir, state, config, headless: o.headless, progress: o.progress, startedAt };
+  return o.headless ? await followHeadless(launch, child, o.out) : await attachAndWait(launch, tmux);
+}

@@ -1,0 +1,58 @@
+import type { Config } from "../schema/config.ts";
+import type { Tmux } from "../effects/tmux/runner.ts";
+import type { AgentRuntime } from "./agents.ts";
+import type { Logger } from "./log.ts";
+import type { OrchestratorLoop } from "./loop.ts";
+
+type WatchdogOptions = { config: Config; tmux: Tmux; sessionName: string; agents: AgentRuntime; loop: OrchestratorLoop; log: Logger };
+
+const now = () => new Date().toISOString();
+
+/**
+ * Time limits and liveness: the run and phase limits from config, agents whose screen has not
+ * changed for `watchdog.stuck_after_s` (reported stuck, and active again once it moves), and
+ * the tmux session disappearing under the run.
+ */
+export function startWatchdog(o: WatchdogOptions): { stop(): void } {
+  const w = o.config.watchdog;
+  const timers: ReturnType<typeof setInterval>[] = [];
+  const started = Date.now();
+  const screens = new Map<string, { hash: number; since: number; stuck: boolean }>();
+  let phaseTimedOut = "";
+  let gone = 0;
+
+  const tick = async () => {
+    if (o.loop.finished) return;
+    if (w.run_timeout_s > 0 && Date.now() - started > w.run_timeout_s * 1000) {
+      o.loop.push({ type: "timeout", at: now(), reason: `the run exceeded its time limit (watchdog.run_timeout_s = ${w.run_timeout_s})` });
+    }
+    const last = o.loop.state.history?.at(-1);
+    if (w.phase_timeout_s > 0 && last && phaseTimedOut !== last.at && Date.now() - Date.parse(last.at) > w.phase_timeout_s * 1000) {
+      phaseTimedOut = last.at;
+      o.loop.push({ type: "timeout", at: now(), reason: `phase ${o.loop.state.phase} exceeded its time limit (watchdog.phase_timeout_s = ${w.phase_timeout_s})` });
+    }
+    if (!(await o.tmux.hasSession(o.sessionName))) {
+      if (++gone >= 2) o.loop.push({ type: "cancel", at: now(), reason: `the tmux session ${o.sessionName} was closed` });
+      return;
+    }
+    gone = 0;
+    if (w.stuck_after_s <= 0) return;
+    for (const [agent, pane] of o.agents.livePanes()) {
+      const r = await o.tmux.exec(["capture-pane", "-p", "-t", pane]);
+      if (r.code !== 0) continue;
+      const hash = Bun.hash(r.stdout) as unknown as number;
+      const prev = screens.get(agent);
+      if (!prev || prev.hash !== hash) {
+        if (prev?.stuck) o.loop.push({ type: "agent_active", at: now(), agent });
+        screens.set(agent, { hash, since: Date.now(), stuck: false });
+      } else if (!prev.stuck && Date.now() - prev.since > w.stuck_after_s * 1000) {
+        prev.stuck = true;
+        o.log(`watchdog: ${agent} shows no output for ${w.stuck_after_s} s`);
+        o.loop.push({ type: "agent_stuck", at: now(), agent, reason: `no output and no tool call for ${w.stuck_after_s} s` });
+      }
+    }
+  };
+  const every = Math.max(1000, Math.min(10000, (w.stuck_after_s || 10) * 250));
+  timers.push(setInterval(() => void tick().catch((e) => o.log(`watchdog: ${(e as Error).message}`)), every));
+  return { stop: () => timers.forEach(clearInterval) };
+}

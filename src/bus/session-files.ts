@@ -1,0 +1,115 @@
+import { existsSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs";
+import { join } from "node:path";
+import { parseArtifact } from "../artifacts/index.ts";
+import type { Event } from "../schema/events.ts";
+import { F } from "../session/paths.ts";
+import type { Logger } from "../app/log.ts";
+
+export const CANCEL_REQUEST = `${F.runtimeDir}/cancel_request`;
+
+type Spec = { path: string; stable: boolean; toEvent: (text: string, at: string) => Event | string };
+
+const SPECS: Spec[] = [
+  { path: F.design, stable: true, toEvent: (t, at) => (t.trim() ? { type: "design_written", at } : "design.md is empty") },
+  { path: F.summary, stable: true, toEvent: (t, at) => (t.trim() ? { type: "summary_written", at } : "summary.md is empty") },
+  { path: F.changes, stable: true, toEvent: (t, at) => (t.trim() ? { type: "changes_written", at, text: t } : "changes.md is empty") },
+  {
+    path: F.approval,
+    stable: false,
+    toEvent: (t, at) => {
+      const r = parseArtifact("approval", t);
+      return r.ok ? { type: "approval_written", at, approval: r.value as any } : `approval.json: ${r.problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("; ")}`;
+    },
+  },
+  {
+    path: CANCEL_REQUEST,
+    stable: false,
+    toEvent: (t, at) => {
+      let by = "the monitor";
+      try {
+        by = JSON.parse(t).by ?? by;
+      } catch {}
+      return { type: "cancel", at, reason: `canceled by the user (${by})` };
+    },
+  },
+];
+
+/**
+ * Watches the session files that complete a step. Markdown fires once it is non-empty and has
+ * not changed for `stableMs` (an agent may still be writing); JSON fires once it validates.
+ * Each version of a file (mtime + size) fires at most once; files present at start fire too.
+ */
+export class SessionFileWatcher {
+  private watcher: FSWatcher | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private seen = new Map<string, { key: string; since: number }>();
+  private fired = new Map<string, string>();
+  private complained = new Set<string>();
+
+  constructor(
+    private readonly sessionDir: string,
+    private readonly emit: (e: Event) => void,
+    private readonly log: Logger,
+    private readonly stableMs = 300,
+  ) {}
+
+  start(): void {
+    try {
+      this.watcher = watch(this.sessionDir, { recursive: true }, () => this.check());
+    } catch (e) {
+      this.log(`file watch unavailable (${(e as Error).message}); polling only`);
+    }
+    this.timer = setInterval(() => this.check(), 250);
+    this.check();
+  }
+
+  stop(): void {
+    this.watcher?.close();
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** Forget that a file fired (used when the orchestrator itself deleted it). */
+  reset(path: string): void {
+    this.fired.delete(path);
+    this.seen.delete(path);
+  }
+
+  check(): void {
+    const now = Date.now();
+    for (const spec of SPECS) {
+      const abs = join(this.sessionDir, spec.path);
+      if (!existsSync(abs)) {
+        this.seen.delete(spec.path);
+        this.fired.delete(spec.path);
+        continue;
+      }
+      let key: string;
+      try {
+        const st = statSync(abs);
+        key = `${st.mtimeMs}:${st.size}`;
+      } catch {
+        continue;
+      }
+      if (this.fired.get(spec.path) === key) continue;
+      const prev = this.seen.get(spec.path);
+      if (!prev || prev.key !== key) {
+        this.seen.set(spec.path, { key, since: now });
+        if (spec.stable) continue;
+      } else if (spec.stable && now - prev.since < this.stableMs) continue;
+      let text: string;
+      try {
+        text = readFileSync(abs, "utf8");
+      } catch {
+        continue;
+      }
+      const result = spec.toEvent(text, new Date().toISOString());
+      if (typeof result === "string") {
+        if (!this.complained.has(`${spec.path}@${key}`)) this.log(`waiting for a valid ${spec.path}: ${result}`);
+        this.complained.add(`${spec.path}@${key}`);
+        continue;
+      }
+      this.fired.set(spec.path, key);
+      this.emit(result);
+    }
+  }
+}

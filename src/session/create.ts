@@ -1,0 +1,76 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { AgentmuxError } from "../errors.ts";
+import { writeFileAtomic, writeJsonAtomic } from "../effects/fs/atomic.ts";
+import { initialState, type NewSession } from "../orchestrator/initial.ts";
+import type { State } from "../schema/state.ts";
+import { F, PHASE_DIRS, sessionsRoot } from "./paths.ts";
+import { featureNameOf, slugify, timestampId, SESSION_NAME_RE } from "./slug.ts";
+
+export type CreateSessionOptions = {
+  projectDir: string;
+  request: string;
+  slugSource?: string;
+  name?: string;
+  productManager: boolean;
+  requestTitle?: string;
+  issueNumber?: number;
+  issueTitle?: string;
+  ghAvailable?: boolean;
+  configPath?: string;
+  keepSession?: boolean;
+  now?: Date;
+};
+
+export function requirementsMarkdown(request: string): string {
+  return ["# Requirements", "", "## Initial Request", "", request.trim(), "", "## Clarifications", "", "(none yet)", ""].join("\n");
+}
+
+/**
+ * A new session folder per the protocol: state.json, requirements.md, empty tool_events.jsonl,
+ * tool_event_state.json, runtime_state.json, created_files.log, orchestrator.log and the
+ * numbered phase folders. context.md is rendered by the caller (it needs the prompt templates).
+ */
+export function createSessionDir(o: CreateSessionOptions): { id: string; dir: string; state: State } {
+  if (!o.request.trim()) throw new AgentmuxError("usage", "the request is empty", { hint: 'describe the change, e.g. agentmux "Add rate limiting"', exitCode: 2 });
+  let id: string;
+  if (o.name !== undefined) {
+    if (!SESSION_NAME_RE.test(o.name)) {
+      throw new AgentmuxError("usage", `--name "${o.name}" is not a valid session name`, { hint: "use letters, digits, '.', '_' and '-' (at most 80, starting with a letter or digit)", exitCode: 2 });
+    }
+    id = o.name;
+  } else id = `${timestampId(o.now)}-${slugify(o.slugSource ?? o.request)}`;
+  const root = sessionsRoot(o.projectDir);
+  let dir = join(root, id);
+  if (o.name !== undefined && existsSync(dir)) throw new AgentmuxError("session", `a session named "${id}" already exists`, { where: dir, hint: `resume it with: agentmux resume ${id}` });
+  for (let n = 2; existsSync(dir); n++) dir = join(root, `${id}-${n}`);
+  id = dir.slice(root.length + 1);
+  mkdirSync(dir, { recursive: true });
+  for (const d of PHASE_DIRS) mkdirSync(join(dir, d), { recursive: true });
+  mkdirSync(join(dir, F.runtimeDir), { recursive: true });
+  const at = (o.now ?? new Date()).toISOString();
+  const s: NewSession = {
+    featureDir: dir,
+    sessionName: `agentmux-${id}`,
+    featureName: featureNameOf(id),
+    projectDir: o.projectDir,
+    productManager: o.productManager,
+    at,
+    requestTitle: o.requestTitle ?? o.request.trim().split("\n")[0]!.slice(0, 120),
+    ...(o.issueNumber !== undefined ? { issueNumber: o.issueNumber } : {}),
+    ...(o.issueTitle ? { issueTitle: o.issueTitle } : {}),
+    ...(o.ghAvailable !== undefined ? { ghAvailable: o.ghAvailable } : {}),
+  };
+  const state: State = {
+    ...initialState(s),
+    ...(o.configPath ? { config_path: o.configPath } : {}),
+    ...(o.keepSession ? { keep_session: true } : {}),
+  };
+  writeFileAtomic(join(dir, F.requirements), requirementsMarkdown(o.request));
+  writeFileSync(join(dir, F.toolEvents), "");
+  writeJsonAtomic(join(dir, F.toolEventState), { applied_offset: 0 });
+  writeFileSync(join(dir, F.createdFiles), "");
+  writeFileSync(join(dir, F.orchestratorLog), "");
+  writeJsonAtomic(join(dir, F.state), state);
+  return { id, dir, state };
+}
