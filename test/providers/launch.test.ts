@@ -1,0 +1,199 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { loadConfig } from "../../src/config/load.ts";
+import { buildLaunch } from "../../src/providers/launch.ts";
+import { resolveRole } from "../../src/providers/resolve.ts";
+import { McpClientConfig } from "../../src/schema/mcp-client-config.ts";
+import { ROLE_TOOLS, ROLES, type Role } from "../../src/schema/catalog.ts";
+import type { Config } from "../../src/schema/config.ts";
+
+const S = "/work/s";
+const W = "/work/wt";
+const SELF = ["/opt/agentmux"];
+let base: Config;
+
+beforeAll(() => {
+  base = loadConfig({ projectDir: "/nonexistent-project", env: { HOME: "/nonexistent-home" } }).config;
+});
+
+function launch(provider: string, role: Role, extra: { batchPrompt?: string; agentKey?: string } = {}) {
+  const config = structuredClone(base);
+  config.defaults.provider = provider;
+  return buildLaunch(resolveRole(config, role), {
+    sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: extra.agentKey ?? role, selfCommand: SELF, home: "/nonexistent-home", batchPrompt: extra.batchPrompt,
+  });
+}
+
+const serverEnv = (role: Role, agent: string = role) => ({
+  AGENTMUX_SESSION_DIR: S,
+  AGENTMUX_PROJECT_DIR: W,
+  AGENTMUX_ROLE: role,
+  AGENTMUX_AGENT: agent,
+  AGENTMUX_ALLOWED_TOOLS: ROLE_TOOLS[role].join(","),
+});
+const PLANNER_TOOLS = "research_dispatch_code,research_dispatch_web,submit_plan";
+const READ_ONLY = "Read,Glob,Grep,Bash(ls:*),Bash(cat:*),Bash(find:*),Bash(grep:*),Bash(git log:*),Bash(git diff:*),Bash(git status:*),Bash(head:*),Bash(tail:*),Bash(wc:*),Bash(pwd)";
+
+describe("buildLaunch, planner on each built-in provider (explicit expectations)", () => {
+  test("claude", () => {
+    const l = launch("claude", "planner");
+    expect(l.argv).toEqual([
+      "claude", "--permission-mode", "acceptEdits",
+      "--allowedTools", `${READ_ONLY},mcp__agentmux__research_dispatch_code,mcp__agentmux__research_dispatch_web,mcp__agentmux__submit_plan`,
+      "--mcp-config", `${S}/.runtime/mcp/planner.claude.json`,
+    ]);
+    expect(l.env).toEqual({ DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: "1" });
+    expect(l.cwd).toBe(W);
+    expect(l.files).toHaveLength(1);
+    expect(l.files[0]!.path).toBe(`${S}/.runtime/mcp/planner.claude.json`);
+    expect(JSON.parse(l.files[0]!.content)).toEqual({
+      mcpServers: { agentmux: { type: "stdio", command: "/opt/agentmux", args: ["mcp-server"], env: serverEnv("planner") } },
+    });
+  });
+
+  test("codex", () => {
+    const l = launch("codex", "planner");
+    expect(l.argv).toEqual([
+      "codex", "-c", "check_for_update_on_startup=false",
+      "--no-daemon", "-a", "never", "-s", "workspace-write",
+      "-c", 'mcp_servers.agentmux.command="/opt/agentmux"',
+      "-c", 'mcp_servers.agentmux.args=["mcp-server"]',
+      "-c", `mcp_servers.agentmux.env={AGENTMUX_SESSION_DIR="${S}",AGENTMUX_PROJECT_DIR="${W}",AGENTMUX_ROLE="planner",AGENTMUX_AGENT="planner",AGENTMUX_ALLOWED_TOOLS="${PLANNER_TOOLS}"}`,
+      "-c", 'mcp_servers.agentmux.default_tools_approval_mode="approve"',
+      "-c", `projects={"${W}"={trust_level="trusted"}}`,
+    ]);
+    expect(l.env).toEqual({});
+    expect(l.files).toEqual([]);
+  });
+
+  test("gemini", () => {
+    const l = launch("gemini", "planner");
+    const file = `${S}/.runtime/mcp/planner.gemini-settings.json`;
+    expect(l.argv).toEqual(["gemini", "--approval-mode", "yolo"]);
+    expect(l.env).toEqual({ GEMINI_CLI_SYSTEM_DEFAULTS_PATH: file, GEMINI_CLI_TRUST_WORKSPACE: "true" });
+    expect(l.files.map((f) => f.path)).toEqual([file]);
+    expect(JSON.parse(l.files[0]!.content)).toEqual({
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+      mcpServers: { agentmux: { command: "/opt/agentmux", args: ["mcp-server"], env: serverEnv("planner"), trust: true } },
+    });
+  });
+
+  test("qwen", () => {
+    const l = launch("qwen", "planner");
+    const file = `${S}/.runtime/mcp/planner.qwen-settings.json`;
+    expect(l.argv).toEqual(["qwen", "--approval-mode", "yolo"]);
+    expect(l.env).toEqual({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: file });
+    expect(JSON.parse(l.files[0]!.content).mcpServers.agentmux).toEqual({ command: "/opt/agentmux", args: ["mcp-server"], env: serverEnv("planner"), trust: true });
+    expect(JSON.parse(l.files[0]!.content).general.enableAutoUpdate).toBe(false);
+  });
+
+  test("opencode", () => {
+    const l = launch("opencode", "planner");
+    expect(l.argv).toEqual(["opencode"]);
+    expect(l.files).toEqual([]);
+    expect(Object.keys(l.env)).toEqual(["OPENCODE_CONFIG_CONTENT"]);
+    expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!)).toEqual({
+      autoupdate: false,
+      mcp: { agentmux: { type: "local", command: ["/opt/agentmux", "mcp-server"], environment: serverEnv("planner"), enabled: true } },
+    });
+  });
+
+  test("copilot", () => {
+    const l = launch("copilot", "planner");
+    const file = `${S}/.runtime/mcp/planner.copilot.json`;
+    expect(l.argv).toEqual(["copilot", "--allow-all-tools", "--additional-mcp-config", `@${file}`]);
+    expect(l.env).toEqual({});
+    expect(JSON.parse(l.files[0]!.content)).toEqual({
+      mcpServers: { agentmux: { type: "local", command: "/opt/agentmux", args: ["mcp-server"], env: serverEnv("planner"), tools: ["*"] } },
+    });
+  });
+
+  test("sim", () => {
+    const config = structuredClone(base);
+    config.defaults.provider = "sim";
+    config.sim = { think_ms: 250, scenario: ["review_fail_once", "crash=coder"] };
+    const l = buildLaunch(resolveRole(config, "planner"), { sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: "planner", selfCommand: ["/usr/bin/bun", "/src/main.ts"] });
+    const file = `${S}/.runtime/mcp/planner.sim.json`;
+    expect(l.argv).toEqual(["/usr/bin/bun", "/src/main.ts", "sim-agent", "--mcp-config", file]);
+    expect(l.env).toEqual({
+      AGENTMUX_SESSION_DIR: S, AGENTMUX_PROJECT_DIR: W, AGENTMUX_ROLE: "planner", AGENTMUX_AGENT: "planner",
+      AGENTMUX_ALLOWED_TOOLS: PLANNER_TOOLS, AGENTMUX_SIM_SCENARIO: "review_fail_once,crash=coder", AGENTMUX_SIM_THINK_MS: "250",
+    });
+    const mcp = McpClientConfig.parse(JSON.parse(l.files[0]!.content));
+    expect(mcp.mcpServers.agentmux).toEqual({ type: "stdio", command: "/usr/bin/bun", args: ["/src/main.ts", "mcp-server"], env: { ...serverEnv("planner") } });
+  });
+});
+
+describe("buildLaunch, every built-in provider × every role", () => {
+  const providers = ["claude", "codex", "gemini", "opencode", "copilot", "qwen", "sim"];
+  for (const provider of providers) {
+    test(provider, () => {
+      for (const role of ROLES) {
+        const key = `${role}-2`;
+        const l = launch(provider, role, { agentKey: key });
+        const p = base.providers[provider]!;
+        const roleArgs = [...p.default_role_args, ...(p.role_args[role] ?? [])];
+        expect(l.cwd).toBe(W);
+        // role args appear in order, right after the command and provider args
+        const head = provider === "sim" ? [...SELF, "sim-agent"] : [p.command, ...p.args];
+        expect(l.argv.slice(0, head.length)).toEqual(head);
+        const after = l.argv.slice(head.length, head.length + roleArgs.length);
+        if (provider === "claude") {
+          expect(after.slice(0, 3)).toEqual(roleArgs.slice(0, 3));
+          const allowed = after[3]!.split(",");
+          for (const t of ROLE_TOOLS[role]) expect(allowed).toContain(`mcp__agentmux__${t}`);
+          expect(allowed.filter((a) => a.startsWith("mcp__agentmux__"))).toHaveLength(ROLE_TOOLS[role].length);
+        } else {
+          expect(after).toEqual(roleArgs);
+        }
+        // the agent's identity reaches its MCP server, in the form each CLI takes
+        const wiring = JSON.stringify(l.files.map((f) => JSON.parse(f.content))) + JSON.stringify(l.env) + l.argv.join(" ");
+        expect(wiring).toContain(role);
+        expect(wiring).toContain(key);
+        expect(wiring).toContain(`AGENTMUX_ALLOWED_TOOLS`);
+        for (const f of l.files) expect(f.path.startsWith(`${S}/.runtime/mcp/${key}.`)).toBe(true);
+        expect(l.argv).not.toContain("--model");
+      }
+    });
+  }
+});
+
+describe("models, role args, batch", () => {
+  test("model: role > defaults (same provider) > provider default; null → no flag", () => {
+    const config = structuredClone(base);
+    config.defaults.model = "opus";
+    config.roles.coder = { provider: "codex", model: null, args: null };
+    config.roles.architect = { provider: null, model: "haiku", args: null };
+    config.providers.codex!.default_model = "gpt-5";
+    config.providers.codex!.model_args = { "gpt-5": ["-c", "model_reasoning_effort=high"] };
+    const ctx = { sessionDir: S, projectDir: W, workDir: W, agentKey: "a", selfCommand: SELF };
+    expect(buildLaunch(resolveRole(config, "planner"), ctx).argv.slice(0, 3)).toEqual(["claude", "--model", "opus"]);
+    expect(buildLaunch(resolveRole(config, "architect"), ctx).argv.slice(0, 3)).toEqual(["claude", "--model", "haiku"]);
+    const coder = buildLaunch(resolveRole(config, "coder"), ctx).argv;
+    expect(coder.slice(0, 5)).toEqual(["codex", "-c", "check_for_update_on_startup=false", "--model", "gpt-5"]);
+    expect(coder.slice(5, 12)).toEqual(["--no-daemon", "-a", "never", "-s", "workspace-write", "-c", "model_reasoning_effort=high"]);
+    config.providers.codex!.default_model = null;
+    expect(buildLaunch(resolveRole(config, "coder"), ctx).argv).not.toContain("--model");
+  });
+
+  test("roles.<r>.args replace the provider's role args; claude still gets its MCP tools", () => {
+    const config = structuredClone(base);
+    config.roles.coder = { provider: null, model: null, args: ["--dangerously-skip-permissions"] };
+    const l = buildLaunch(resolveRole(config, "coder"), { sessionDir: S, projectDir: W, workDir: W, agentKey: "coder-1", selfCommand: SELF });
+    expect(l.argv.slice(0, 4)).toEqual(["claude", "--dangerously-skip-permissions", "--allowedTools", "mcp__agentmux__submit_done"]);
+    expect(l.argv).not.toContain("acceptEdits");
+  });
+
+  test("batch modes: flag (sim, claude), stdin (codex), positional (opencode)", () => {
+    const prompt = `${S}/03_research/code-auth/prompt.md`;
+    const sim = launch("sim", "code-researcher", { batchPrompt: prompt });
+    expect(sim.argv.slice(0, 4)).toEqual([...SELF, "sim-agent", "--prompt", prompt]);
+    expect(sim.stdinFile).toBeUndefined();
+    expect(launch("claude", "web-researcher", { batchPrompt: prompt }).argv.slice(0, 3)).toEqual(["claude", "-p", prompt]);
+    const codex = launch("codex", "code-researcher", { batchPrompt: prompt });
+    expect(codex.argv.slice(0, 6)).toEqual(["codex", "-c", "check_for_update_on_startup=false", "exec", "-s", "workspace-write"]);
+    expect(codex.argv).not.toContain(prompt);
+    expect(codex.stdinFile).toBe(prompt);
+    const oc = launch("opencode", "code-researcher", { batchPrompt: prompt });
+    expect(oc.argv).toEqual(["opencode", "run", prompt]);
+  });
+});
