@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawnExec } from "../../src/cli/doctor.ts";
+import { loadConfig } from "../../src/config/load.ts";
+import { formatDoctor, parseTmuxVersion, runDoctor } from "../../src/providers/doctor.ts";
+import type { Config } from "../../src/schema/config.ts";
+import { BINARY, makeTmpDir, removeDir } from "../helpers/tmp.ts";
+
+let root: string;
+let bin: string;
+let config: Config;
+
+beforeEach(() => {
+  root = makeTmpDir("amx-doctor-");
+  bin = join(root, "bin");
+  mkdirSync(bin);
+  config = loadConfig({ projectDir: root, env: { HOME: root } }).config;
+});
+afterEach(() => removeDir(root));
+
+/** A fake CLI: a tiny shell script on the temp PATH. */
+function fake(name: string, script: string) {
+  const path = join(bin, name);
+  writeFileSync(path, `#!/bin/sh\n${script}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+const doctor = (timeoutMs?: number) =>
+  runDoctor(config, {
+    path: bin,
+    exec: spawnExec,
+    tmuxVersionArgv: [join(bin, "tmux"), "-V"],
+    projectDir: root,
+    home: root,
+    selfCommand: ["/opt/agentmux"],
+    timeoutMs,
+  });
+
+describe("agentmux doctor with fake CLIs", () => {
+  test("everything present: all ✓, ok", async () => {
+    fake("tmux", 'echo "tmux 3.3a"');
+    fake("claude", 'echo "2.1.197 (Claude Code)"');
+    fake("gh", 'echo "Logged in to github.com" >&2; exit 0');
+    const report = await doctor();
+    const text = formatDoctor(report);
+    expect(report.ok).toBe(true);
+    expect(text).toContain("✓ tmux: tmux 3.3a\n");
+    expect(text).toContain(`✓ claude (all roles): ${join(bin, "claude")}: 2.1.197 (Claude Code)\n`);
+    expect(text).toContain("✓ claude wiring: MCP via --mcp-config");
+    expect(text).toContain(`✓ gh: ${join(bin, "gh")}: logged in\n`);
+    expect(text).not.toContain("✗");
+  });
+
+  test("missing CLI, old tmux, gh logged out: ✗ with fixes, not ok", async () => {
+    fake("tmux", 'echo "tmux 3.1c"');
+    config.roles.coder = { provider: "codex", model: null, args: null };
+    fake("claude", 'echo "2.1.197"');
+    fake("gh", 'echo "You are not logged into any GitHub hosts." >&2; exit 1');
+    const report = await doctor();
+    const text = formatDoctor(report);
+    expect(report.ok).toBe(false);
+    expect(text).toContain("✗ tmux: tmux 3.1c\n    fix: upgrade tmux to 3.2 or newer\n");
+    expect(text).toContain('✗ codex (coder): "codex" not found on PATH\n    fix: install it: npm i -g @openai/codex');
+    expect(text).toContain("✓ codex wiring: MCP via -c mcp_servers.agentmux.*");
+    expect(text).toContain("trust: pre-trusted per invocation (-c projects override)");
+    expect(text).toContain(`✗ gh: ${join(bin, "gh")}: not logged in (You are not logged into any GitHub hosts.)\n    fix: run: gh auth login\n`);
+  });
+
+  test("gh is optional without pull requests; sim needs no CLI", async () => {
+    fake("tmux", 'echo "tmux 3.4"');
+    config.defaults.provider = "sim";
+    config.github.pull_request = false;
+    const report = await doctor();
+    expect(report.ok).toBe(true);
+    const text = formatDoctor(report);
+    expect(text).toContain("✓ sim (all roles): built into agentmux (/opt/agentmux sim-agent)");
+    expect(text).toContain("✗ gh: not found on PATH (optional: github.pull_request is false)");
+  });
+
+  test("a CLI whose --version hangs is reported, not waited on forever", async () => {
+    fake("tmux", 'echo "tmux 3.3a"');
+    fake("claude", "exec /bin/sleep 30");
+    fake("gh", "exit 0");
+    const started = Date.now();
+    const report = await doctor(300);
+    expect(Date.now() - started).toBeLessThan(10000);
+    expect(report.ok).toBe(false);
+    expect(formatDoctor(report)).toContain(`✗ claude (all roles): ${join(bin, "claude")}: --version timed out after 0.3 s`);
+  });
+
+  test("tmux version parsing", () => {
+    expect(parseTmuxVersion("tmux 3.3a")).toEqual([3, 3]);
+    expect(parseTmuxVersion("tmux next-3.6")).toEqual([3, 6]);
+    expect(parseTmuxVersion("garbage")).toBeNull();
+  });
+
+  test("the compiled binary: exit 1 with a missing CLI, 0 with fakes for everything", () => {
+    const env = { PATH: `${bin}:/usr/bin:/bin`, HOME: root, XDG_CONFIG_HOME: join(root, "xdg"), TERM: "xterm-256color" };
+    const run = () => Bun.spawnSync([BINARY, "doctor"], { cwd: root, env, stdout: "pipe", stderr: "pipe" });
+    fake("gh", "exit 0");
+    const missing = run();
+    expect(missing.stdout.toString()).toContain('✗ claude (all roles): "claude" not found on PATH');
+    expect(missing.exitCode).toBe(1);
+    fake("claude", 'echo "2.1.197 (Claude Code)"');
+    const ok = run();
+    expect(ok.stdout.toString()).toMatch(/^✓ tmux: tmux \d+\.\d+/);
+    expect(ok.exitCode).toBe(0);
+  });
+});
