@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { writeFileAtomic } from "../src/effects/fs/atomic.ts";
-import { configJsonSchemaText } from "../src/config/json-schema.ts";
+import { configJsonSchemaText } from "../src/config/render.ts";
 
 const out = join(import.meta.dir, "..", "assets", "config.schema.json");
 writeFileAtomic(out, configJsonSchemaText());

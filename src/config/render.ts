@@ -1,4 +1,6 @@
 import { Document, isMap, isScalar, isSeq, type Node } from "yaml";
+import { z } from "zod";
+import { Config } from "../schema/config.ts";
 import type { LoadedConfig } from "./load.ts";
 import { BUILTIN_FILE } from "./load.ts";
 import type { Origin } from "./merge.ts";
@@ -35,4 +37,10 @@ function annotate(node: Node, path: string, origins: Record<string, Origin>): vo
   // A leaf: scalar, list or empty map. Lists print inline so the comment stays on their line.
   if (isSeq(node) || isMap(node)) node.flow = true;
   (node as { comment?: string | null }).comment = " " + label(origins[path]);
+}
+
+/** The JSON Schema of a config file (input side: every defaulted key is optional). */
+export function configJsonSchemaText(): string {
+  const schema = z.toJSONSchema(Config, { io: "input" }) as Record<string, unknown>;
+  return JSON.stringify({ ...schema, title: "agentmux configuration (version 2)" }, null, 2) + "\n";
 }

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { configJsonSchemaText } from "../../src/config/json-schema.ts";
+import { configJsonSchemaText } from "../../src/config/render.ts";
 import { REPO_ROOT } from "../helpers/tmp.ts";
 
 test("assets/config.schema.json is current (run: bun scripts/gen-schema.ts)", () => {
