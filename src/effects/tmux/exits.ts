@@ -1,0 +1,118 @@
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, watch, type FSWatcher } from "node:fs";
+import { dirname } from "node:path";
+import { writeFileAtomic } from "../fs/atomic.ts";
+import type { Tmux } from "./runner.ts";
+
+/**
+ * The hook command. pane-died / pane-exited are window hooks in tmux 3.3 (a session hook is
+ * never run for them), so they are installed globally on our server and each session names
+ * its own exits file in the session option @amx_exits; sessions without it are skipped.
+ * `#{q:…}` escapes the path for sh, `#{hook_pane}` is the pane that exited (the pane itself
+ * is already gone for pane-exited). Single tmux quotes: nothing in it is expanded at parse time.
+ */
+export const EXIT_HOOK = `run-shell -b 'f=#{q:@amx_exits}; [ -n "$f" ] && echo "#{hook_pane}" >> "$f"; true'`;
+
+/** Make tmux append the id of every pane of `session` that exits to `file`, at once. */
+export async function installExitHooks(tmux: Tmux, session: string, file: string): Promise<void> {
+  mkdirSync(dirname(file), { recursive: true });
+  if (!existsSync(file)) writeFileAtomic(file, "");
+  await tmux.run([
+    "set-option", "-t", `=${session}:`, "@amx_exits", file,
+    ";", "set-hook", "-g", "pane-died", EXIT_HOOK,
+    ";", "set-hook", "-g", "pane-exited", EXIT_HOOK,
+  ]);
+}
+
+export type ExitWatchOptions = {
+  /** with tmux + session: the slow fallback poll for panes that vanish without a hook */
+  tmux?: Tmux;
+  session?: string;
+  pollMs?: number;
+  /** panes killed on purpose (Layout.isExpectedExit): never reported */
+  expected?: (pane: string) => boolean;
+  /** also report ids already in the file (resume); default: only new lines */
+  fromStart?: boolean;
+};
+
+export type ExitWatcher = { close(): void; /** read new lines now (tests, shutdown) */ drain(): void };
+
+/** Report each exited pane once, as soon as its hook line lands in `file`. */
+export function watchPaneExits(file: string, onExit: (paneId: string) => void, opts: ExitWatchOptions = {}): ExitWatcher {
+  mkdirSync(dirname(file), { recursive: true });
+  if (!existsSync(file)) writeFileAtomic(file, "");
+  const fd = openSync(file, "r");
+  let offset = opts.fromStart ? 0 : fstatSync(fd).size;
+  let partial = "";
+  const reported = new Set<string>();
+  let closed = false;
+
+  const report = (pane: string) => {
+    if (closed || reported.has(pane)) return;
+    reported.add(pane);
+    if (opts.expected?.(pane)) return;
+    onExit(pane);
+  };
+
+  const drain = () => {
+    if (closed) return;
+    const size = fstatSync(fd).size;
+    if (size < offset) offset = 0; // truncated: start over
+    if (size === offset) return;
+    const buf = Buffer.alloc(size - offset);
+    const n = readSync(fd, buf, 0, buf.length, offset);
+    offset += n;
+    const lines = (partial + buf.subarray(0, n).toString("utf8")).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) {
+      const pane = line.trim();
+      if (/^%\d+$/.test(pane)) report(pane);
+    }
+  };
+
+  let watcher: FSWatcher | null = null;
+  try {
+    watcher = watch(file, () => drain());
+  } catch {
+    watcher = null; // the poll below still catches exits
+  }
+
+  const known = new Set<string>();
+  let polling = false;
+  const poll = async () => {
+    drain();
+    if (!opts.tmux || !opts.session || polling) return;
+    polling = true;
+    try {
+      const r = await opts.tmux.exec(["list-panes", "-s", "-t", `=${opts.session}`, "-F", "#{pane_id} #{pane_dead}"]);
+      if (closed) return;
+      const alive = new Set<string>();
+      if (r.code === 0) {
+        for (const line of r.stdout.split("\n")) {
+          const [pane, dead] = line.split(" ");
+          if (pane && dead === "0") alive.add(pane);
+        }
+      } else if (!/can't find session|no server running|error connecting/i.test(r.stderr)) {
+        return; // a transient tmux failure is not evidence that panes vanished
+      }
+      for (const pane of known) if (!alive.has(pane)) report(pane);
+      known.clear();
+      for (const pane of alive) known.add(pane);
+    } finally {
+      polling = false;
+    }
+  };
+  const timer = setInterval(() => void poll(), opts.pollMs ?? 2000);
+  void poll();
+
+  return {
+    drain,
+    close() {
+      if (closed) return;
+      drain();
+      closed = true;
+      clearInterval(timer);
+      watcher?.close();
+      closeSync(fd);
+    },
+  };
+}

@@ -1,0 +1,171 @@
+import { existsSync, realpathSync } from "node:fs";
+import { AgentmuxError } from "../../errors.ts";
+import type { Tmux } from "./runner.ts";
+import { chain, paneCommand, pinWindowArgs } from "./session.ts";
+
+export type LayoutOptions = { session: string; controlPane: string; controlWidth: number };
+export type NewPane = { command: string[]; env: Record<string, string>; cwd: string; label: string };
+
+const PARKED_WINDOW = "_hidden";
+const PLACEHOLDER_SCRIPT =
+  "printf '\\033[?25l\\n  \\033[2m%s\\033[0m' 'waiting for agents…'; exec tail -f /dev/null";
+
+/**
+ * The content zone to the right of the control pane, as ONE ordered list of visible panes.
+ * Every other pane is parked in its own detached window named `_hidden`, pinned to the
+ * session size so a parked agent keeps a full-size terminal. With nothing to show, a
+ * placeholder pane fills the zone.
+ */
+export class Layout {
+  private visible: string[] = [];
+  private readonly expected = new Set<string>();
+  private constructor(
+    readonly tmux: Tmux,
+    readonly opts: LayoutOptions,
+    private readonly window: string,
+    private readonly size: { width: number; height: number },
+    private readonly placeholder: string,
+  ) {}
+
+  /** Attach to a session made by createSession (fresh or resumed): finds or creates the placeholder. */
+  static async open(tmux: Tmux, opts: LayoutOptions): Promise<Layout> {
+    const info = await tmux.run(["display-message", "-p", "-t", opts.controlPane, "#{window_id} #{window_width} #{window_height}"]);
+    const [window, w, h] = info.split(" ");
+    const size = { width: Number(w), height: Number(h) };
+    const panes = await listSessionPanes(tmux, opts.session);
+    let placeholder = panes.find((p) => p.role === "placeholder")?.pane;
+    if (!placeholder) {
+      placeholder = await newParkedPane(tmux, opts.session, size, ["sh", "-c", PLACEHOLDER_SCRIPT], {}, undefined);
+      await tmux.run(["set-option", "-p", "-t", placeholder, "@amx_role", "placeholder"]);
+    }
+    const layout = new Layout(tmux, opts, window!, size, placeholder);
+    const shown = panes.filter((p) => p.window === window && p.pane !== opts.controlPane && p.pane !== placeholder);
+    await layout.show(shown.map((p) => p.pane));
+    return layout;
+  }
+
+  /** Start a command in a new parked pane; the pane's cwd is verified after creation. */
+  async createPane(p: NewPane): Promise<{ pane: string; pid: number }> {
+    if (!existsSync(p.cwd)) {
+      throw new AgentmuxError("tmux", `pane working directory does not exist: ${p.cwd}`, { where: `createPane ${p.label}` });
+    }
+    const pane = await newParkedPane(this.tmux, this.opts.session, this.size, p.command, p.env, p.cwd);
+    await this.setLabel(pane, p.label);
+    const [pid, path, dead] = (await this.tmux.run(["display-message", "-p", "-t", pane, "#{pane_pid}\t#{pane_current_path}\t#{pane_dead}"])).split("\t");
+    if (dead !== "1" && realpathSync(p.cwd) !== safeRealpath(path!)) {
+      this.expected.add(pane);
+      await this.tmux.exec(["kill-pane", "-t", pane]);
+      throw new AgentmuxError("tmux", `pane started in ${path} instead of ${p.cwd}`, {
+        where: `createPane ${p.label}`,
+        hint: "the folder may have been removed or is not accessible",
+      });
+    }
+    return { pane, pid: Number(pid) };
+  }
+
+  /** Exactly these panes visible right of the control pane, top to bottom; all others parked. */
+  async show(panes: string[]): Promise<void> {
+    if (new Set(panes).size !== panes.length) throw new AgentmuxError("tmux", `show: duplicate pane in ${panes.join(",")}`, { where: "Layout.show" });
+    const target = panes.length > 0 ? [...panes] : [this.placeholder];
+    const current = (await this.windowPanes()).filter((p) => p !== this.opts.controlPane);
+    let keep = 0;
+    while (keep < current.length && keep < target.length && current[keep] === target[keep]) keep++;
+    const cmds: string[][] = [];
+    for (const pane of current.slice(keep)) await this.park(pane);
+    for (let i = keep; i < target.length; i++) {
+      const anchor = i === 0 ? this.opts.controlPane : target[i - 1]!;
+      cmds.push(["join-pane", "-d", i === 0 ? "-h" : "-v", "-s", target[i]!, "-t", anchor]);
+    }
+    cmds.push(["set-option", "-w", "-t", this.window, "main-pane-width", String(this.opts.controlWidth)]);
+    cmds.push(["select-layout", "-t", this.window, "main-vertical"]);
+    cmds.push(["resize-pane", "-t", this.opts.controlPane, "-x", String(this.opts.controlWidth)]);
+    await this.tmux.run(chain(cmds));
+    this.visible = panes.length > 0 ? target : [];
+  }
+
+  visiblePanes(): string[] {
+    return [...this.visible];
+  }
+
+  async setLabel(pane: string, label: string): Promise<void> {
+    const clean = label.replace(/[\u0000-\u001f\u007f]/g, " ");
+    await this.tmux.run(chain([["set-option", "-p", "-t", pane, "@label", clean], ["select-pane", "-t", pane, "-T", clean]]));
+  }
+
+  /** Kill a pane on purpose: its exit is expected and never reported as an interruption. */
+  async kill(pane: string): Promise<void> {
+    this.expected.add(pane);
+    const wasVisible = this.visible.includes(pane);
+    await this.tmux.exec(["kill-pane", "-t", pane]);
+    if (wasVisible) await this.show(this.visible.filter((p) => p !== pane));
+  }
+
+  isExpectedExit(pane: string): boolean {
+    return this.expected.has(pane);
+  }
+
+  /** True while the pane exists and its process has not exited. */
+  async isAlive(pane: string): Promise<boolean> {
+    const r = await this.tmux.exec(["display-message", "-p", "-t", pane, "#{pane_dead}"]);
+    return r.code === 0 && r.stdout.trim() === "0";
+  }
+
+  /** The screen as text (`-J`: wrapped lines joined); `escapes` keeps colours and attributes. */
+  async capture(pane: string, opts: { escapes?: boolean; history?: number } = {}): Promise<string> {
+    const args = ["capture-pane", "-p", "-J", "-t", pane];
+    if (opts.escapes) args.push("-e");
+    if (opts.history) args.push("-S", String(-opts.history));
+    return this.tmux.run(args);
+  }
+
+  async title(pane: string): Promise<string> {
+    return (await this.tmux.run(["display-message", "-p", "-t", pane, "#{pane_title}"])).trim();
+  }
+
+  private async park(pane: string): Promise<void> {
+    const win = await this.tmux.run(["break-pane", "-d", "-s", pane, "-n", PARKED_WINDOW, "-P", "-F", "#{window_id}"]);
+    await this.tmux.run(chain(pinWindowArgs(win.trim(), this.size.width, this.size.height)));
+  }
+
+  private async windowPanes(): Promise<string[]> {
+    const out = await this.tmux.run(["list-panes", "-t", this.window, "-F", "#{pane_id}"]);
+    return out.split("\n").filter(Boolean);
+  }
+}
+
+type PaneRow = { pane: string; window: string; role: string };
+
+async function listSessionPanes(tmux: Tmux, session: string): Promise<PaneRow[]> {
+  const out = await tmux.run(["list-panes", "-s", "-t", `=${session}`, "-F", "#{pane_id}\t#{window_id}\t#{@amx_role}"]);
+  return out
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [pane, window, role] = line.split("\t");
+      return { pane: pane!, window: window!, role: role ?? "" };
+    });
+}
+
+async function newParkedPane(
+  tmux: Tmux,
+  session: string,
+  size: { width: number; height: number },
+  command: string[],
+  env: Record<string, string>,
+  cwd: string | undefined,
+): Promise<string> {
+  const args = ["new-window", "-d", "-n", PARKED_WINDOW, "-t", `=${session}:`];
+  if (cwd) args.push("-c", cwd);
+  args.push("-P", "-F", "#{pane_id} #{window_id}", paneCommand(command, env));
+  const [pane, win] = (await tmux.run(args)).trim().split(" ");
+  await tmux.run(chain(pinWindowArgs(win!, size.width, size.height)));
+  return pane!;
+}
+
+function safeRealpath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}

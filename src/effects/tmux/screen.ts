@@ -1,0 +1,111 @@
+import { AgentmuxError } from "../../errors.ts";
+import type { ReadyGate } from "../../schema/config.ts";
+import type { Layout } from "./layout.ts";
+import type { Tmux } from "./runner.ts";
+
+/** One look at a pane: state flags, title and screen text, in a single tmux round trip. */
+export type Snapshot = { dead: boolean; exitStatus: string; inMode: boolean; title: string; screen: string };
+
+export async function snapshot(tmux: Tmux, pane: string): Promise<Snapshot> {
+  const out = await tmux.run([
+    "display-message", "-p", "-t", pane, "#{pane_dead}\t#{pane_dead_status}\t#{pane_in_mode}\t#{pane_title}",
+    ";", "capture-pane", "-p", "-J", "-t", pane,
+  ]);
+  const nl = out.indexOf("\n");
+  const head = nl < 0 ? out : out.slice(0, nl);
+  const [dead, exitStatus, inMode, ...title] = head.split("\t");
+  return { dead: dead === "1", exitStatus: exitStatus ?? "", inMode: inMode === "1", title: title.join("\t").trim(), screen: nl < 0 ? "" : out.slice(nl + 1) };
+}
+
+export type CompiledGate = { ready: RegExp | null; busy: RegExp | null; isBusy: (s: { title: string; screen: string }) => boolean };
+
+const cache = new Map<string, CompiledGate>();
+
+/** ReadyGate patterns are JavaScript regexes matched per line (`m` flag) against the screen; busy also against the title. */
+export function compileGate(gate: ReadyGate): CompiledGate {
+  const key = `${gate.pattern}\u0000${gate.busy_pattern}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const ready = compile(gate.pattern, "ready.pattern");
+  const busy = compile(gate.busy_pattern, "ready.busy_pattern");
+  const compiled: CompiledGate = { ready, busy, isBusy: (s) => !!busy && (busy.test(s.screen) || busy.test(s.title)) };
+  cache.set(key, compiled);
+  return compiled;
+}
+
+function compile(pattern: string | null, field: string): RegExp | null {
+  if (pattern === null || pattern === "") return null;
+  try {
+    return new RegExp(pattern, "m");
+  } catch (e) {
+    throw new AgentmuxError("config", `invalid regular expression ${JSON.stringify(pattern)}: ${(e as Error).message}`, { where: field });
+  }
+}
+
+/** CLIs replace long pastes with a placeholder: claude `[Pasted text #N]`, codex `[Pasted Content N chars]`, gemini `[Pasted Text: …]`. */
+const PASTE_PLACEHOLDER = /\[Pasted (?:text|Content|Text)/g;
+
+const squash = (s: string) => s.replace(/\s+/g, "");
+
+function count(haystack: string, needle: string | RegExp): number {
+  if (typeof needle !== "string") return (haystack.match(needle) ?? []).length;
+  if (!needle) return 0;
+  let n = 0;
+  for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + 1)) n++;
+  return n;
+}
+
+/**
+ * Fragments of the text that survive a TUI's own wrapping (whitespace removed): its start and
+ * its end. A box border drawn mid-text can break one of them but rarely both.
+ */
+function fragments(text: string): string[] {
+  const s = squash(text);
+  return s.length <= 16 ? [s] : [s.slice(0, 16), s.slice(-16)];
+}
+
+function occurrences(screen: string, text: string): number {
+  const sq = squash(screen);
+  return Math.max(...fragments(text).map((f) => count(sq, f)), count(screen, PASTE_PLACEHOLDER));
+}
+
+/** The paste is on screen: the text (or a paste placeholder) shows more often than before the paste. */
+export function pasteVisible(before: string, now: string, text: string): boolean {
+  return occurrences(now, text) > occurrences(before, text);
+}
+
+/**
+ * Did the CLI take the submit? Any of: busy started; the ready prompt (an empty input box)
+ * came back; the text left the screen. With no patterns configured, the screen line that held
+ * the text must have changed to something without it.
+ */
+export function acceptedAfterSubmit(gate: CompiledGate, before: Snapshot, pasted: Snapshot, now: Snapshot, text: string): boolean {
+  if (gate.isBusy(now) && !gate.isBusy(pasted)) return true;
+  if (gate.ready && !gate.ready.test(pasted.screen) && gate.ready.test(now.screen)) return true;
+  if (occurrences(now.screen, text) < occurrences(pasted.screen, text)) return true;
+  if (gate.ready || gate.busy) return false;
+  const frag = fragments(text).at(-1)!;
+  const pastedLines = pasted.screen.split("\n");
+  let row = -1;
+  pastedLines.forEach((line, i) => {
+    if (squash(line).includes(frag)) row = i;
+  });
+  const nowLine = now.screen.split("\n")[row] ?? "";
+  return row >= 0 && now.screen !== pasted.screen && !squash(nowLine).includes(frag) && before.screen !== now.screen;
+}
+
+/** Busy or idle from the title and the screen; "unknown" when neither pattern decides or the pane is gone. */
+export async function paneActivity(layout: Layout, pane: string, ready: ReadyGate): Promise<"busy" | "idle" | "unknown"> {
+  const gate = compileGate(ready);
+  let title: string;
+  let screen: string;
+  try {
+    if (!(await layout.isAlive(pane))) return "unknown";
+    [title, screen] = await Promise.all([layout.title(pane), layout.capture(pane)]);
+  } catch {
+    return "unknown";
+  }
+  if (gate.isBusy({ title, screen })) return "busy";
+  if (gate.ready?.test(screen)) return "idle";
+  return "unknown";
+}

@@ -1,0 +1,145 @@
+import { existsSync } from "node:fs";
+import { AgentmuxError } from "../../errors.ts";
+import type { Tmux } from "./runner.ts";
+
+/**
+ * Quoting for the string tmux hands to `/bin/sh -c`. tmux passes a single shell-command
+ * argument to the shell verbatim (no format expansion for new-session / new-window /
+ * split-window), so POSIX single quotes are enough: inside them nothing is special, and a
+ * quote itself is written as '\''. Every word is quoted, so the result never ends in `;`
+ * (which tmux would read as a command separator).
+ */
+export function shellQuote(argv: string[]): string {
+  return argv.map(shellWord).join(" ");
+}
+
+export function shellWord(word: string): string {
+  if (word.includes("\0")) throw new AgentmuxError("tmux", "a command argument contains a NUL byte", { where: JSON.stringify(word).slice(0, 80) });
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Remove control characters before text is pasted into an agent: ESC, CR, BS and friends
+ * would drive the receiving TUI. TAB and newlines become spaces: delivered prompts are
+ * one-line references to a prompt file.
+ */
+export function stripControl(text: string): string {
+  return text
+    .replace(/[\t\r\n]/g, " ")
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "")
+    .trim();
+}
+
+/**
+ * The shell-command for a pane: `exec env 'K=V' … 'argv0' …`. Environment goes through
+ * `env` rather than tmux `-e`: tmux 3.3a's server crashes on an `-e` value ending in `;`.
+ * `exec` keeps the pane's pid equal to the program's pid.
+ */
+export function paneCommand(argv: string[], env?: Record<string, string>): string {
+  if (argv.length === 0) throw new AgentmuxError("tmux", "empty command", { where: "paneCommand" });
+  const assigns: string[] = [];
+  for (const [k, v] of Object.entries(env ?? {})) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new AgentmuxError("tmux", `invalid environment variable name ${JSON.stringify(k)}`, { where: `env.${k}` });
+    assigns.push(`${k}=${v}`);
+  }
+  return assigns.length > 0 ? `exec env ${shellQuote([...assigns, ...argv])}` : `exec ${shellQuote(argv)}`;
+}
+
+export type SessionOptions = {
+  name: string;
+  cwd: string;
+  width: number;
+  height: number;
+  controlWidth: number;
+  controlCommand: string[];
+  env?: Record<string, string>;
+};
+
+/** The label shown in each pane's top border: the pane option `@label`, bold; nothing when unset. */
+export const BORDER_FORMAT = "#{?#{@label},#[bold] #{@label} #[default],}";
+
+/**
+ * Our tmux configuration, applied as commands (the server starts with `-f /dev/null`, so a
+ * user's ~/.tmux.conf never changes agentmux's behaviour). Window options are global:
+ * they must also hold for windows created later (parked panes), and the server socket
+ * belongs to agentmux. `window-size` is the exception — set globally to `manual`, tmux
+ * 3.3a crashes on the next detached new-window — so it is pinned per window (pinWindow).
+ */
+export function sessionConf(name: string, width: number, height: number): string[][] {
+  const s = `=${name}:`;
+  return [
+    ["set-option", "-s", "escape-time", "0"],
+    ["set-option", "-s", "focus-events", "on"],
+    ["set-option", "-t", s, "default-size", `${width}x${height}`],
+    ["set-option", "-t", s, "mouse", "on"],
+    ["set-option", "-t", s, "history-limit", "20000"],
+    ["set-option", "-g", "-w", "remain-on-exit", "on"],
+    ["set-option", "-g", "-w", "allow-rename", "off"],
+    ["set-option", "-g", "-w", "automatic-rename", "off"],
+    ["set-option", "-g", "-w", "pane-border-status", "top"],
+    ["set-option", "-g", "-w", "pane-border-format", BORDER_FORMAT],
+    ["set-option", "-g", "-w", "pane-border-lines", "single"],
+  ];
+}
+
+/** Pin a window to an explicit size so tiny or absent clients never shrink its panes. */
+export function pinWindowArgs(target: string, width: number, height: number): string[][] {
+  return [
+    ["set-option", "-w", "-t", target, "window-size", "manual"],
+    ["resize-window", "-t", target, "-x", String(width), "-y", String(height)],
+  ];
+}
+
+/** Join several tmux commands into one invocation (one server round trip, applied atomically). */
+export function chain(commands: string[][]): string[] {
+  const out: string[] = [];
+  commands.forEach((c, i) => {
+    if (i > 0) out.push(";");
+    out.push(...c);
+  });
+  return out;
+}
+
+/**
+ * Create the detached session: window `pipeline` holding the control pane, an explicit size
+ * and the agentmux tmux configuration. Fails if the session exists or cwd is missing.
+ */
+export async function createSession(tmux: Tmux, opts: SessionOptions): Promise<{ controlPane: string; window: string }> {
+  if (!existsSync(opts.cwd)) {
+    throw new AgentmuxError("tmux", `working directory does not exist: ${opts.cwd}`, { where: "createSession.cwd", hint: "create the folder or run from the project" });
+  }
+  if (await tmux.hasSession(opts.name)) {
+    throw new AgentmuxError("tmux", `tmux session ${opts.name} already exists`, {
+      where: `tmux -L ${tmux.socket}`,
+      hint: `attach with: ${tmux.attachCommand(opts.name)}  (or kill it first)`,
+    });
+  }
+  const created = await tmux.run([
+    "-f", "/dev/null",
+    "new-session", "-d", "-s", opts.name, "-x", String(opts.width), "-y", String(opts.height),
+    "-n", "pipeline", "-c", opts.cwd,
+    "-P", "-F", "#{pane_id} #{window_id}",
+    paneCommand(opts.controlCommand, opts.env),
+  ]);
+  const [controlPane, window] = created.trim().split(" ");
+  if (!controlPane?.startsWith("%") || !window?.startsWith("@")) {
+    throw new AgentmuxError("tmux", `unexpected new-session output ${JSON.stringify(created)}`, { where: "createSession" });
+  }
+  await tmux.run(
+    chain([
+      ...sessionConf(opts.name, opts.width, opts.height),
+      ...pinWindowArgs(window, opts.width, opts.height),
+      ["set-option", "-p", "-t", controlPane, "@amx_role", "control"],
+      ["select-pane", "-t", controlPane, "-T", "agentmux"],
+    ]),
+  );
+  return { controlPane, window };
+}
+
+/** Kill the session; a session that is already gone is not an error. */
+export async function killSession(tmux: Tmux, name: string): Promise<void> {
+  const r = await tmux.exec(["kill-session", "-t", `=${name}`]);
+  if (r.code !== 0 && !/can't find session|no server running|session not found|error connecting/i.test(r.stderr)) {
+    throw tmux.failure(["kill-session", "-t", `=${name}`], r);
+  }
+}

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Tmux } from "../../src/effects/tmux/runner.ts";
+import { createSession, killSession, shellQuote, stripControl } from "../../src/effects/tmux/session.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { killTmuxServer, makeTmpDir, privateSocket } from "../helpers/tmp.ts";
+import { ARGV_DUMP, BUN, HOSTILE, startFixture } from "./setup.ts";
+
+let sockets: string[] = [];
+afterEach(() => {
+  for (const s of sockets) killTmuxServer(s);
+  sockets = [];
+});
+
+describe("shellQuote", () => {
+  test("round-trips hostile argv through sh exactly", () => {
+    const r = Bun.spawnSync(["sh", "-c", `printf '%s\\0' ${shellQuote(HOSTILE)}`]);
+    expect(r.stdout.toString().split("\0").slice(0, -1)).toEqual(HOSTILE);
+  });
+  test("refuses NUL bytes", () => {
+    expect(() => shellQuote(["a\0b"])).toThrow(/NUL/);
+  });
+  test("stripControl removes ESC, CR and other controls and keeps unicode", () => {
+    expect(stripControl("Read\x1b[31m and\r follow\tthe 日本 👩‍💻\x07\n")).toBe("Read[31m and  follow the 日本 👩‍💻");
+  });
+});
+
+describe("createSession", () => {
+  test("hostile argv and env reach the control command byte-exact through tmux", async () => {
+    const socket = privateSocket();
+    sockets.push(socket);
+    const tmux = new Tmux(socket);
+    const dir = makeTmpDir();
+    const out = join(dir, "argv.json");
+    const hostileEnv = "x'y\"$(z) #{pane_id} ;";
+    await createSession(tmux, {
+      name: "hostile",
+      cwd: dir,
+      width: 120,
+      height: 40,
+      controlWidth: 40,
+      controlCommand: [BUN, ARGV_DUMP, out, ...HOSTILE],
+      env: { AMX_HOSTILE: hostileEnv },
+    });
+    const got = await waitFor("argv dump", () => existsSync(out) && readFileSync(out, "utf8"));
+    expect(JSON.parse(got)).toEqual({ args: HOSTILE, env: hostileEnv, cwd: dir });
+    expect(existsSync("/tmp/amx-pwned")).toBe(false);
+  });
+
+  test("the session has the explicit size, not 80x24, and agentmux options", async () => {
+    const f = await startFixture({ width: 211, height: 57 });
+    sockets.push(f.socket);
+    const size = await f.tmux.run(["display-message", "-p", "-t", f.controlPane, "#{window_width}x#{window_height} #{window-size} #{pane-border-status} #{allow-rename} #{mouse}"]);
+    expect(size).toBe("211x57 manual top 0 1");
+    // parked windows are pinned to the session size too
+    const parked = await f.tmux.run(["list-windows", "-t", "=amx-test", "-F", "#{window_name} #{window_width}x#{window_height}"]);
+    for (const line of parked.split("\n")) expect(line.endsWith("211x57")).toBe(true);
+    // a tiny client must not shrink the pipeline window: window-size manual survives a resize attempt
+    const opt = await f.tmux.run(["show-options", "-w", "-v", "-t", f.window, "window-size"]);
+    expect(opt).toBe("manual");
+  });
+
+  test("refuses a session that exists and a missing cwd, naming them", async () => {
+    const f = await startFixture();
+    sockets.push(f.socket);
+    const base = { cwd: f.dir, width: 100, height: 30, controlWidth: 40, controlCommand: ["true"] };
+    await expect(createSession(f.tmux, { ...base, name: f.session })).rejects.toThrow(/already exists/);
+    await expect(createSession(f.tmux, { ...base, name: "other", cwd: join(f.dir, "missing") })).rejects.toThrow(/does not exist/);
+  });
+
+  test("killSession removes the session and tolerates a missing one", async () => {
+    const f = await startFixture();
+    sockets.push(f.socket);
+    await killSession(f.tmux, f.session);
+    expect(await f.tmux.hasSession(f.session)).toBe(false);
+    await killSession(f.tmux, f.session);
+  });
+});
