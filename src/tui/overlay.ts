@@ -4,7 +4,7 @@ import { escapeTags } from "./views/line.ts";
 type Screen = blessed.Widgets.Screen;
 
 /** A centred, scrollable text window; Esc or q closes it. */
-export function overlay(screen: Screen, label: string, text: string, onClose: () => void, opts: { scrollToEnd?: boolean } = {}): void {
+export function overlay(screen: Screen, label: string, text: string, onClose: () => void, opts: { scrollToEnd?: boolean; tagged?: boolean } = {}): void {
   const box = blessed.box({
     parent: screen,
     label,
@@ -13,7 +13,7 @@ export function overlay(screen: Screen, label: string, text: string, onClose: ()
     width: "90%",
     height: "80%",
     border: { type: "line" },
-    content: escapeTags(text),
+    content: opts.tagged ? text : escapeTags(text),
     tags: true,
     scrollable: true,
     alwaysScroll: true,
@@ -48,4 +48,32 @@ export function question(screen: Screen, text: string, answer: (yes: boolean) =>
     box.destroy();
     answer(ch === "y" || ch === "Y");
   });
+}
+
+/** A multi-line editor window: Ctrl-S submits the text, Esc gives up (`done(null)`). */
+export function editor(screen: Screen, label: string, initial: string, done: (text: string | null) => void): void {
+  const area = blessed.textarea({
+    parent: screen,
+    label: ` ${label} — Ctrl-S submits, Esc returns `,
+    top: "center",
+    left: "center",
+    width: "90%",
+    height: "70%",
+    border: { type: "line" },
+    value: initial,
+    keys: false,
+    mouse: true,
+  });
+  let submitted = false;
+  area.key(["C-s"], () => {
+    submitted = true;
+    area.cancel();
+  });
+  area.readInput(() => {
+    const text = submitted ? area.getValue() : null;
+    area.destroy();
+    screen.render();
+    done(text);
+  });
+  screen.render();
 }

@@ -1,0 +1,134 @@
+import { existsSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import YAML from "yaml";
+import { writeFileAtomic, writeJsonAtomic } from "../effects/fs/atomic.ts";
+import { changedFiles } from "../effects/git/changes.ts";
+import { fileDiff } from "../effects/git/diff.ts";
+import { draftCommitMessage } from "../effects/git/message.ts";
+import { ChangesText } from "../schema/artifacts/completion.ts";
+import type { State } from "../schema/state.ts";
+import { F } from "../session/paths.ts";
+import { blessed, createScreen, linesToContent } from "./blessed.ts";
+import { editor, overlay, question } from "./overlay.ts";
+import { readState } from "./session-data.ts";
+import { seg } from "./views/line.ts";
+import { markdownLines } from "./views/markdown.ts";
+import { titleOf } from "./views/monitor.ts";
+import { buildApproval, changesContent, diffLines, fileLines, panelHeader, PANEL_KEYS, type ChangedFile } from "./views/panel.ts";
+
+const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : "");
+
+/** The prefilled commit message: the first reviewer's proposal, else a deterministic draft. */
+export function initialMessage(dir: string, state: State): string {
+  const fromReview = Object.values(state.review_results ?? {}).find((r) => r.commit_message?.trim())?.commit_message;
+  if (fromReview) return fromReview.trim();
+  let planOverview: string | undefined;
+  try {
+    const plan = YAML.parse(read(join(dir, F.planYaml)));
+    if (typeof plan?.plan_overview === "string") planOverview = plan.plan_overview;
+  } catch {
+    // an unreadable plan only loses the message body
+  }
+  return draftCommitMessage({ requirements: read(join(dir, F.requirements)), planOverview, featureSlug: state.feature_name ?? basename(dir), issueNumber: state.issue_number });
+}
+
+/** The folder git works in: the worktree, else the project (…/.agentmux/.sessions/<id> → project). */
+export const workDirOf = (dir: string, s: State) => s.worktree_path ?? s.project_dir ?? join(dir, "..", "..", "..");
+
+/**
+ * `agentmux panel <session-dir>`: summary, changed files with diffs and exclusions, commit
+ * message; `a` writes 08_completion/approval.json, `r` writes 08_completion/changes.md.
+ * Exits 0 after writing a decision, 130 when the user quits without one (nothing written).
+ */
+export async function runPanel(dir: string): Promise<number> {
+  const state = readState(dir);
+  const work = workDirOf(dir, state);
+  const files: ChangedFile[] = (await changedFiles(work)).filter((f) => !f.path.startsWith(".agentmux/"));
+  const excluded = new Set<string>();
+  let message = initialMessage(dir, state);
+  let cursor = 0;
+  let modal = false;
+  const feature = titleOf(state);
+  const summaryMd = read(join(dir, F.summary)) || "_no summary was written_";
+
+  const screen = createScreen(`agentmux · ${feature}`);
+  const header = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: 1, tags: true });
+  const summary = blessed.box({ parent: screen, label: " Summary ", top: 1, left: 0, width: "60%", height: "100%-2", border: { type: "line" }, tags: true, scrollable: true, alwaysScroll: true, mouse: true });
+  const list = blessed.box({ parent: screen, label: " Changed files (space: exclude) ", top: 1, left: "60%", width: "40%", height: "50%", border: { type: "line" }, tags: true, scrollable: true });
+  const msg = blessed.box({ parent: screen, label: " Commit message (e: edit) ", top: "50%+1", left: "60%", width: "40%", height: "50%-2", border: { type: "line" }, tags: true });
+  const help = blessed.box({ parent: screen, bottom: 0, left: 0, width: "100%", height: 1, tags: true });
+  const inner = (b: blessed.Widgets.BoxElement) => Math.max(10, (b.width as number) - 2);
+
+  const draw = () => {
+    header.setContent(linesToContent(panelHeader(feature, files, excluded, screen.width as number)));
+    summary.setContent(linesToContent(markdownLines(summaryMd, inner(summary) - 1)));
+    list.setContent(linesToContent(fileLines(files, excluded, cursor, inner(list))));
+    list.scrollTo(cursor);
+    msg.setContent(linesToContent(message.split("\n").map((l) => [seg(l)])));
+    help.setContent(linesToContent([[seg(PANEL_KEYS, "dim")]]));
+    screen.render();
+  };
+
+  let finish!: (code: number) => void;
+  const done = new Promise<number>((r) => (finish = r));
+  let confirmation = "";
+  const guard = (fn: () => void) => () => {
+    if (!modal) fn();
+  };
+  const open = () => (modal = true);
+  const close = () => ((modal = false), draw());
+
+  screen.key(["up", "k"], guard(() => ((cursor = Math.max(0, cursor - 1)), draw())));
+  screen.key(["down", "j"], guard(() => ((cursor = Math.min(files.length - 1, cursor + 1)), draw())));
+  screen.key(["pageup"], guard(() => (summary.scroll(-((summary.height as number) - 3)), screen.render())));
+  screen.key(["pagedown"], guard(() => (summary.scroll((summary.height as number) - 3), screen.render())));
+  screen.key(["space"], guard(() => {
+    const f = files[cursor];
+    if (!f) return;
+    if (excluded.has(f.path)) excluded.delete(f.path);
+    else excluded.add(f.path);
+    draw();
+  }));
+  screen.key(["enter"], guard(async () => {
+    const f = files[cursor];
+    if (!f) return;
+    open();
+    const diff = await fileDiff(work, f.path).catch((e) => `cannot show the diff: ${(e as Error).message}`);
+    overlay(screen, ` ${f.path} `, linesToContent(diffLines(diff, (screen.width as number) - 4)), close, { tagged: true });
+  }));
+  screen.key(["e"], guard(() => {
+    open();
+    editor(screen, "Commit message", message, (text) => {
+      if (text !== null) message = text.trim();
+      close();
+    });
+  }));
+  screen.key(["a"], guard(() => {
+    const approval = buildApproval(files, excluded, message);
+    writeJsonAtomic(join(dir, F.approval), approval);
+    confirmation = `✓ Approved: committing ${files.length - approval.exclude_files.length} file(s)${approval.exclude_files.length ? `, ${approval.exclude_files.length} excluded` : ""}.`;
+    finish(0);
+  }));
+  screen.key(["r"], guard(() => {
+    open();
+    const ask = (initial: string) =>
+      editor(screen, "What should change?", initial, (text) => {
+        if (text === null) return close();
+        if (!ChangesText.safeParse(text).success) return ask(text);
+        writeFileAtomic(join(dir, F.changes), changesContent(text));
+        confirmation = "↻ Changes requested: the pipeline goes back to planning with your notes.";
+        finish(0);
+      });
+    ask("");
+  }));
+  screen.key(["q", "C-c"], guard(() => {
+    open();
+    question(screen, "Quit without approving or requesting changes? y/N", (yes) => (yes ? finish(130) : close()));
+  }));
+  screen.on("resize", draw);
+  draw();
+  const code = await done;
+  screen.destroy();
+  if (confirmation) process.stdout.write(confirmation + "\n");
+  return code;
+}

@@ -1,0 +1,50 @@
+import { Approval } from "../../schema/artifacts/completion.ts";
+import { fit, seg, type Line, type Style } from "./line.ts";
+
+export type ChangedFile = { path: string; status: "added" | "modified" | "deleted" };
+
+const MARK: Record<ChangedFile["status"], [string, Style]> = { added: ["A", "green"], modified: ["M", "yellow"], deleted: ["D", "red"] };
+
+export const PANEL_KEYS = "↑/↓ file · space exclude · Enter diff · e edit message · PgUp/PgDn summary · a approve · r request changes · q quit";
+
+export function panelHeader(feature: string, files: ChangedFile[], excluded: Set<string>, width: number): Line[] {
+  const kept = files.length - files.filter((f) => excluded.has(f.path)).length;
+  return [
+    fit([seg("✓ implementation complete", "green", "bold"), seg("  ·  "), seg(feature, "bold"), seg(`  ·  ${kept}/${files.length} files to commit`, "dim")], width),
+  ];
+}
+
+/** The checklist: `[x] M path` (kept) or `[ ] M path` (excluded, dimmed); `›` marks the cursor. */
+export function fileLines(files: ChangedFile[], excluded: Set<string>, cursor: number, width: number): Line[] {
+  if (!files.length) return [[seg("no changed files", "dim")]];
+  return files.map((f, i) => {
+    const out = excluded.has(f.path);
+    const [m, st] = MARK[f.status];
+    const here = i === cursor;
+    return fit(
+      [seg(here ? "› " : "  ", "bold"), seg(out ? "[ ] " : "[x] ", out ? "dim" : "green"), seg(m + " ", st), seg(f.path, ...((out ? ["dim"] : []) as Style[]), ...((here ? ["inverse"] : []) as Style[]))],
+      width,
+    );
+  });
+}
+
+/** A unified diff coloured by line kind. */
+export function diffLines(diff: string, width: number): Line[] {
+  return diff.split("\n").map((l) => {
+    const st: Style[] = l.startsWith("+++") || l.startsWith("---") ? ["bold"] : l.startsWith("+") ? ["green"] : l.startsWith("-") ? ["red"] : l.startsWith("@@") ? ["cyan"] : [];
+    return fit([seg(l, ...st)], width);
+  });
+}
+
+/** approval.json for the user's choices (validated by the protocol schema). */
+export function buildApproval(files: ChangedFile[], excluded: Set<string>, message: string): Approval {
+  const commit_message = message.trim();
+  return Approval.parse({
+    action: "approve",
+    exclude_files: files.map((f) => f.path).filter((p) => excluded.has(p)),
+    ...(commit_message ? { commit_message } : {}),
+  });
+}
+
+/** changes.md content: the user's text with exactly one trailing newline. */
+export const changesContent = (text: string) => text.replace(/\s+$/, "") + "\n";
