@@ -1,0 +1,181 @@
+import { describe, expect, test } from "bun:test";
+import { PHASES } from "../../src/schema/catalog.ts";
+import { colorEnabled, plainWidth, toAnsi, toPlain, toTags, type Line } from "../../src/tui/views/line.ts";
+import { monitorView } from "../../src/tui/views/monitor.ts";
+import { statusJson, statusView } from "../../src/tui/views/status.ts";
+import { goodbye } from "../../src/tui/views/goodbye.ts";
+import { markdownLines } from "../../src/tui/views/markdown.ts";
+import { buildApproval, changesContent, fileLines } from "../../src/tui/views/panel.ts";
+import { at, stateIn } from "./fixtures.ts";
+
+const NOW = Date.parse(at(20));
+const plain = (lines: Line[]) => lines.map(toPlain);
+const mon = (state: ReturnType<typeof stateIn>, width = 40, height = 40, extra: object = {}) =>
+  monitorView({ dir: "/p/.agentmux/.sessions/s", state, created: [], now: NOW, ...extra }, { width, height });
+
+const parallel = stateIn("implementing", {
+  implementation_group_total: 3,
+  implementation_group_index: 2,
+  implementation_group_mode: "parallel",
+  implementation_active_plan_ids: ["2", "3"],
+  implementation_completed_group_ids: ["core"],
+  agents: {
+    "coder:2": { role: "coder", label: "coder 2", status: "working", provider: "claude", model: "claude-sonnet-4", since: at(9) },
+    "coder:3": { role: "coder", label: "coder 3", status: "stuck", provider: "codex", since: at(9), note: "prompt not accepted" },
+    architect: { role: "architect", label: "architect", status: "done", provider: "claude", since: at(0) },
+  },
+});
+
+describe("monitor view", () => {
+  for (const phase of PHASES) {
+    test(`${phase}: current stage marked, exact height, fits 40/80/200 columns`, () => {
+      const state = stateIn(phase);
+      for (const width of [40, 80, 200]) {
+        const lines = mon(state, width, 24);
+        expect(lines.length).toBe(24);
+        for (const l of lines) expect(plainWidth(l)).toBeLessThanOrEqual(width);
+        const text = plain(lines).join("\n");
+        if (phase === "failed") expect(text).toContain("✗ failed in");
+        else if (phase === "done") expect(text).toMatch(/✓ done/);
+        else expect(text).toContain(`▶ ${phase.replace(/_/g, " ")}`);
+      }
+    });
+  }
+
+  test("stages before the current one are done, after it pending", () => {
+    const text = plain(mon(stateIn("reviewing"))).join("\n");
+    expect(text).toContain("✓ architecting");
+    expect(text).toContain("✓ implementing");
+    expect(text).toContain("▶ reviewing");
+    expect(text).toContain("· completing");
+    expect(text).toContain("› code done");
+  });
+
+  test("parallel groups, plans and agents with status, provider/model; finished agents hidden", () => {
+    const text = plain(mon(parallel, 40, 40, { selected: 1 })).join("\n");
+    expect(text).toContain("› groups: 1/3 done");
+    expect(text).toContain("› ✓ core");
+    expect(text).toContain("› ▶ g2 parallel · plan 2, plan 3");
+    expect(text).toContain("› · g3");
+    expect(text).toContain("● coder 2 [ WORKING ]");
+    expect(text).toContain("claude/sonnet-4");
+    expect(text).toContain("›! coder 3 [ STUCK ]");
+    expect(text).toContain("prompt not accepted");
+    expect(text).not.toContain("architect [");
+  });
+
+  test("runtime activity refines working/idle", () => {
+    const text = plain(mon(parallel, 40, 40, { runtime: { tmux_session: "x", panes: { "coder:2": "%4" }, activity: { "coder:2": "idle" } } })).join("\n");
+    expect(text).toContain("○ coder 2 [ IDLE ]");
+  });
+
+  test("failed run shows the cause; review iteration shown", () => {
+    const text = plain(mon(stateIn("failed", { interruption_cause: "coder 2 pane exited" }), 80)).join("\n");
+    expect(text).toContain("› run failed");
+    expect(text).toContain("› cause: coder 2 pane exited");
+    expect(plain(mon(stateIn("fixing", { review_iteration: 2 }))).join("\n")).toContain("› iter 2");
+  });
+
+  test("log merges transitions and created files with file:// links; clock from created_at", () => {
+    const created = [
+      { at: Date.parse(at(4)), path: "04_planning/plan.yaml" },
+      { at: Date.parse(at(4)), path: "04_planning/planner_prompt.md" },
+    ];
+    const lines = mon(stateIn("planning"), 80, 30, { created });
+    const text = plain(lines).join("\n");
+    expect(text).toContain("+ 04_planning/plan.yaml");
+    expect(text).not.toContain("planner_prompt.md");
+    expect(text).toContain("> planning (architecture ready)");
+    expect(text.indexOf("> planning")).toBeLessThan(text.indexOf("+ 04_planning/plan.yaml"));
+    expect(toAnsi(lines.find((l) => toPlain(l).includes("plan.yaml"))!, { color: false, links: true })).toContain(
+      "\x1b]8;;file:///p/.agentmux/.sessions/s/04_planning/plan.yaml\x07",
+    );
+    expect(text).toContain("◷ 0:20:00 │ agentmux-rate-limit");
+  });
+
+  test("research tasks counted", () => {
+    const text = plain(mon(stateIn("architecting", { research_tasks: { auth: "done" }, web_research_tasks: { limits: "dispatched" } }))).join("\n");
+    expect(text).toContain("RESEARCH 1/2");
+    expect(text).toContain("✓ c· auth");
+    expect(text).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] w· limits/);
+  });
+
+  test("NO_COLOR: no tags and no ANSI; color: tags present", () => {
+    const lines = mon(parallel);
+    expect(lines.map((l) => toTags(l, false)).join("")).not.toMatch(/\{(green|cyan|bold)/);
+    expect(lines.map((l) => toAnsi(l, { color: false })).join("")).not.toContain("\x1b[");
+    expect(lines.map((l) => toTags(l, true)).join("")).toContain("{green-fg}");
+    const saved = process.env.NO_COLOR;
+    process.env.NO_COLOR = "1";
+    expect(colorEnabled({ isTTY: true })).toBe(false);
+    if (saved === undefined) delete process.env.NO_COLOR;
+    else process.env.NO_COLOR = saved;
+  });
+});
+
+describe("status view", () => {
+  const input = (state: ReturnType<typeof stateIn>, live = false) => ({ dir: "/d", id: "s1", state, created: [], live, toolEvents: 7, now: NOW });
+
+  test("timeline with durations, agents, groups, reviews", () => {
+    const s = stateIn("reviewing", { ...parallel, phase: "reviewing", review_iteration: 1, review_results: { reviewer_logic: { verdict: "fail", summary: "missing test" } } });
+    const text = plain(statusView(input(s), 100)).join("\n");
+    expect(text).toMatch(/architecting\s+starting up\s+3m 0s/);
+    expect(text).toContain("Reviews (iteration 1)");
+    expect(text).toMatch(/reviewer_logic\s+fail\s+missing test/);
+    expect(text).toMatch(/coder 3\s+stuck/);
+    expect(text).toContain("Tool calls 7");
+    expect(text).toContain("Resume     agentmux resume s1");
+  });
+
+  test("json is stable and complete", () => {
+    const j = statusJson(input(stateIn("failed", { interruption_category: "failed", interruption_cause: "boom" })));
+    expect(j.phase).toBe("failed");
+    expect(j.interruption).toEqual({ category: "failed", cause: "boom", log_path: null });
+    expect(j.resume_command).toBe("agentmux resume s1");
+    expect(j.timeline.at(-1)).toEqual({ phase: "failed", event: "run_failed", at: at(13), duration_ms: 0 });
+    expect(j.elapsed_ms).toBe(13 * 60_000);
+    expect(statusJson(input(stateIn("done"))).resume_command).toBeNull();
+  });
+
+  test("fits narrow widths", () => {
+    for (const w of [40, 80]) for (const l of statusView(input(parallel), w)) expect(plainWidth(l)).toBeLessThanOrEqual(w);
+  });
+});
+
+describe("goodbye screens", () => {
+  test("success shows feature, commit, PR, branch, elapsed", () => {
+    const out = goodbye("success", { feature: "rate-limit", commit: "a1b2c3d", prUrl: "https://x/pull/4", branch: "feature/rate-limit", elapsedMs: 3723_000 }, { color: false, width: 80 });
+    expect(out).toContain("Implementation complete");
+    expect(out).toMatch(/Commit\s+a1b2c3d/);
+    expect(out).toMatch(/PR\s+https:\/\/x\/pull\/4/);
+    expect(out).toMatch(/Branch\s+feature\/rate-limit/);
+    expect(out).toMatch(/Elapsed\s+1h 2m 3s/);
+    expect(out).not.toContain("\x1b[");
+  });
+  test("canceled shows the resume command; failed the reason and log; narrow drops the logo", () => {
+    const c = goodbye("canceled", { feature: "f", session: "s1", resumeCommand: "agentmux resume s1" }, { color: true, width: 80 });
+    expect(c).toContain("Run canceled");
+    expect(c).toContain("agentmux resume s1");
+    expect(c).toContain("\x1b[");
+    const f = goodbye("failed", { feature: "f", reason: "coder crashed", logPath: "/l/orchestrator.log" }, { color: false, width: 34 });
+    expect(f).toMatch(/Reason\s+coder crashed/);
+    expect(f).toContain("/l/orchestrator.log");
+    expect(f).not.toContain("▄▀█");
+    for (const l of f.split("\n")) expect(l.length).toBeLessThanOrEqual(34);
+  });
+});
+
+describe("panel pieces", () => {
+  test("markdown: headings, bullets, code, bold", () => {
+    const lines = markdownLines("# Title\n\nSome **bold** and `code`.\n\n- one\n- two\n\n```\nx = 1\n```", 40);
+    expect(plain(lines)).toEqual(["Title", "", "Some bold and code.", "", "• one", "• two", "", "  x = 1"]);
+    expect(toTags(lines[2]!)).toContain("{bold}bold{/bold}");
+  });
+  test("approval and changes content", () => {
+    const files = [{ path: "a.ts", status: "modified" as const }, { path: "b.ts", status: "added" as const }];
+    expect(buildApproval(files, new Set(["b.ts"]), "  feat: x \n")).toEqual({ action: "approve", exclude_files: ["b.ts"], commit_message: "feat: x" });
+    expect(buildApproval(files, new Set(), "")).toEqual({ action: "approve", exclude_files: [] });
+    expect(changesContent("line one\nline two\n\n\n")).toBe("line one\nline two\n");
+    expect(plain(fileLines(files, new Set(["b.ts"]), 1, 40))).toEqual(["  [x] M a.ts", "› [ ] A b.ts"]);
+  });
+});
