@@ -51,8 +51,13 @@ export class Layout {
     }
     const pane = await newParkedPane(this.tmux, this.opts.session, this.size, p.command, p.env, p.cwd);
     await this.setLabel(pane, p.label);
-    const [pid, path, dead] = (await this.tmux.run(["display-message", "-p", "-t", pane, "#{pane_pid}\t#{pane_current_path}\t#{pane_dead}"])).split("\t");
-    if (dead !== "1" && realpathSync(p.cwd) !== safeRealpath(path!)) {
+    // pane_current_path reads /proc/<pid>/cwd and is briefly empty right after the fork
+    let pid = "", path = "", dead = "";
+    for (let i = 0; i < 100 && !path && dead !== "1"; i++) {
+      if (i > 0) await Bun.sleep(10);
+      [pid = "", path = "", dead = ""] = (await this.tmux.run(["display-message", "-p", "-t", pane, "#{pane_pid}\t#{pane_current_path}\t#{pane_dead}"])).split("\t");
+    }
+    if (dead !== "1" && realpathSync(p.cwd) !== safeRealpath(path)) {
       this.expected.add(pane);
       await this.tmux.exec(["kill-pane", "-t", pane]);
       throw new AgentmuxError("tmux", `pane started in ${path} instead of ${p.cwd}`, {

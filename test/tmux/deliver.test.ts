@@ -1,0 +1,125 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PaneWriter, type DeliverOptions } from "../../src/effects/tmux/deliver.ts";
+import { paneActivity } from "../../src/effects/tmux/screen.ts";
+import { ReadyGate, SubmitStrategy } from "../../src/schema/config.ts";
+import { killTmuxServer } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { receiverCommand, startFixture, type TmuxFixture } from "./setup.ts";
+
+let fixtures: TmuxFixture[] = [];
+afterEach(() => {
+  for (const f of fixtures) killTmuxServer(f.socket);
+  fixtures = [];
+});
+
+const TEXT = "Read and follow the instructions in /tmp/amx session/it's $(x) #{y}/prompt_1.md";
+const GATE = ReadyGate.parse({ pattern: "^›\\s*$", busy_pattern: "\\[sim\\] working", settle_ms: 200, timeout_ms: 10000 });
+
+function options(over: Partial<DeliverOptions> & { submit?: Partial<SubmitStrategy>; ready?: Partial<ReadyGate> } = {}): DeliverOptions {
+  return {
+    first: over.first ?? true,
+    trust: over.trust ?? [],
+    waitFirst: over.waitFirst,
+    submit: SubmitStrategy.parse({ delay_ms: 50, verify_ms: 400, retries: 2, ...over.submit }),
+    ready: ReadyGate.parse({ ...GATE, ...over.ready }),
+  };
+}
+
+async function receiver(flags: string[] = []) {
+  const f = await startFixture();
+  fixtures.push(f);
+  const record = join(f.dir, "submitted.jsonl");
+  const { pane } = await f.layout.createPane({ command: receiverCommand(record, flags), env: {}, cwd: f.dir, label: "[sim] receiver" });
+  await f.layout.show([pane]);
+  const submitted = () => (existsSync(record) ? readFileSync(record, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as string) : []);
+  return { f, pane, submitted, writer: new PaneWriter(f.tmux) };
+}
+
+describe("PaneWriter.deliver", () => {
+  test("a ready receiver gets the text byte-exact on the first Enter", async () => {
+    const { pane, submitted, writer } = await receiver();
+    const r = await writer.deliver(pane, TEXT, options());
+    expect(r).toMatchObject({ ok: true, attempts: 1 });
+    expect(submitted()).toEqual([TEXT]);
+  });
+
+  test("an Enter inside the early-enter window becomes a newline; the retry submits exactly", async () => {
+    const { pane, submitted, writer } = await receiver(["--early-enter-ms", "300"]);
+    const r = await writer.deliver(pane, TEXT, options({ submit: { delay_ms: 0 } }));
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.attempts).toBeGreaterThan(1);
+    expect(submitted()).toEqual([TEXT]);
+  });
+
+  test("the trust dialog is answered, never pasted into", async () => {
+    const { pane, submitted, writer } = await receiver(["--trust"]);
+    const r = await writer.deliver(pane, TEXT, options({ trust: [{ detect: "Trust this folder? (sim)", keys: ["Enter"] }] }));
+    expect(r).toMatchObject({ ok: true, attempts: 1 });
+    expect(submitted()).toEqual([TEXT]);
+  });
+
+  test("a slow start (input dropped while starting) is waited out", async () => {
+    const { pane, submitted, writer } = await receiver(["--slow-start", "800"]);
+    const r = await writer.deliver(pane, TEXT, options());
+    expect(r).toMatchObject({ ok: true, attempts: 1 });
+    expect(submitted()).toEqual([TEXT]);
+  });
+
+  test("an ignored first Enter is resent", async () => {
+    const { pane, submitted, writer } = await receiver(["--ignore-first-enter"]);
+    const r = await writer.deliver(pane, TEXT, options());
+    expect(r).toMatchObject({ ok: true, attempts: 2 });
+    expect(submitted()).toEqual([TEXT]);
+  });
+
+  test("a receiver that never accepts → ok:false with the screen, never a silent loss", async () => {
+    const { pane, submitted, writer } = await receiver(["--ignore-enter"]);
+    const r = await writer.deliver(pane, TEXT, options({ submit: { retries: 1, verify_ms: 200 } }));
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.reason).toMatch(/not accepted after 2 submit attempts/);
+      expect(r.screen).toContain("prompt_1.md");
+    }
+    expect(submitted()).toEqual([]);
+  });
+
+  test("never-ready panes and waitFirst time out with a reason", async () => {
+    const { pane, writer } = await receiver();
+    let asked = 0;
+    const r = await writer.deliver(pane, TEXT, options({ ready: { timeout_ms: 1000 }, waitFirst: () => ++asked < 0 }));
+    expect(r).toMatchObject({ ok: false });
+    if (!r.ok) expect(r.reason).toMatch(/MCP server never became ready/);
+    expect(asked).toBeGreaterThan(1);
+    const gone = await writer.deliver("%999", TEXT, options());
+    expect(gone.ok).toBe(false);
+  });
+
+  test("one writer per pane: 5 concurrent deliveries arrive whole and in call order", async () => {
+    const { pane, submitted, writer } = await receiver(["--busy-ms", "150"]);
+    const texts = [1, 2, 3, 4, 5].map((n) => `Read and follow the instructions in /tmp/s/prompt_${n}.md`);
+    const results = await Promise.all(texts.map((t, i) => writer.deliver(pane, t, options({ first: i === 0 }))));
+    for (const r of results) expect(r.ok).toBe(true);
+    expect(submitted()).toEqual(texts);
+  });
+
+  test("copy mode is left before pasting", async () => {
+    const { f, pane, submitted, writer } = await receiver();
+    await f.tmux.run(["copy-mode", "-t", pane]);
+    expect(await f.tmux.run(["display-message", "-p", "-t", pane, "#{pane_in_mode}"])).toBe("1");
+    const r = await writer.deliver(pane, TEXT, options());
+    expect(r.ok).toBe(true);
+    expect(submitted()).toEqual([TEXT]);
+  });
+
+  test("paneActivity reads busy and idle from the screen and title", async () => {
+    const { f, pane, writer } = await receiver(["--busy-ms", "1500"]);
+    await waitFor("idle", async () => (await paneActivity(f.layout, pane, GATE)) === "idle");
+    const r = await writer.deliver(pane, TEXT, options());
+    expect(r.ok).toBe(true);
+    expect(await paneActivity(f.layout, pane, GATE)).toBe("busy");
+    await waitFor("idle again", async () => (await paneActivity(f.layout, pane, GATE)) === "idle", { timeoutMs: 5000 });
+    expect(await paneActivity(f.layout, "%999", GATE)).toBe("unknown");
+  });
+});

@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { killTmuxServer } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { ARGV_DUMP, BUN, HOSTILE, startFixture, type TmuxFixture } from "./setup.ts";
+
+let fixtures: TmuxFixture[] = [];
+afterEach(() => {
+  for (const f of fixtures) killTmuxServer(f.socket);
+  fixtures = [];
+});
+
+async function fixture(): Promise<TmuxFixture> {
+  const f = await startFixture({ controlWidth: 40, width: 200, height: 50 });
+  fixtures.push(f);
+  return f;
+}
+
+type Row = { pane: string; left: number; top: number; width: number; height: number; label: string };
+
+async function pipelineRows(f: TmuxFixture): Promise<Row[]> {
+  const out = await f.tmux.run(["list-panes", "-t", f.window, "-F", "#{pane_id}\t#{pane_left}\t#{pane_top}\t#{pane_width}\t#{pane_height}\t#{@label}"]);
+  return out.split("\n").map((l) => {
+    const [pane, left, top, width, height, label] = l.split("\t");
+    return { pane: pane!, left: +left!, top: +top!, width: +width!, height: +height!, label: label ?? "" };
+  });
+}
+
+const idle = (f: TmuxFixture, label: string) =>
+  f.layout.createPane({ command: ["sh", "-c", "exec tail -f /dev/null"], env: {}, cwd: f.dir, label });
+
+describe("Layout", () => {
+  test("a fresh layout shows the placeholder right of the control pane", async () => {
+    const f = await fixture();
+    const rows = await pipelineRows(f);
+    expect(rows.length).toBe(2);
+    expect(rows[0]!.pane).toBe(f.controlPane);
+    expect(rows[0]!.width).toBe(40);
+    const text = await waitFor("placeholder text", async () => {
+      const s = await f.layout.capture(rows[1]!.pane);
+      return s.includes("waiting for agents…") && s;
+    });
+    expect(text).toContain("waiting for agents…");
+    expect(f.layout.visiblePanes()).toEqual([]);
+  });
+
+  test("createPane starts parked with hostile argv/env intact, its cwd verified and a pid", async () => {
+    const f = await fixture();
+    const out = join(f.dir, "dump.json");
+    const env = { AMX_HOSTILE: "v'al\"ue $(x) ;" };
+    const { pane, pid } = await f.layout.createPane({ command: [BUN, ARGV_DUMP, out, ...HOSTILE], env, cwd: f.dir, label: "[coder] plan one" });
+    expect(pane).toMatch(/^%\d+$/);
+    expect(pid).toBeGreaterThan(0);
+    const dump = JSON.parse(await waitFor("dump", () => existsSync(out) && readFileSync(out, "utf8")));
+    expect(dump).toEqual({ args: HOSTILE, env: env.AMX_HOSTILE, cwd: f.dir });
+    expect((await pipelineRows(f)).map((r) => r.pane)).not.toContain(pane);
+    const where = await f.tmux.run(["display-message", "-p", "-t", pane, "#{window_name} #{window_width}x#{window_height}"]);
+    expect(where).toBe("_hidden 200x50");
+    await expect(f.layout.createPane({ command: ["true"], env: {}, cwd: join(f.dir, "nope"), label: "x" })).rejects.toThrow(/does not exist/);
+  });
+
+  test("show: exact panes, in order, stacked evenly, labels in borders, control width kept", async () => {
+    const f = await fixture();
+    const a = (await idle(f, "[coder] plan A")).pane;
+    const b = (await idle(f, "[coder] plan B")).pane;
+    const c = (await idle(f, "[reviewer] logic")).pane;
+    await f.layout.show([a, b, c]);
+    let rows = await pipelineRows(f);
+    expect(rows.map((r) => r.pane)).toEqual([f.controlPane, a, b, c]);
+    expect(rows[0]!.width).toBe(40);
+    const right = rows.slice(1);
+    for (const r of right) expect(r.left).toBe(41);
+    expect(right.map((r) => r.top)).toEqual([...right.map((r) => r.top)].sort((x, y) => x - y));
+    const heights = right.map((r) => r.height);
+    // the column's 50 rows hold three panes and their top borders; tmux gives the rest to the last
+    expect(heights.reduce((x, y) => x + y, 0) + heights.length).toBe(50);
+    expect(Math.max(...heights) - Math.min(...heights)).toBeLessThanOrEqual(2);
+    expect(right.map((r) => r.label)).toEqual(["[coder] plan A", "[coder] plan B", "[reviewer] logic"]);
+    expect(await f.tmux.run(["show-options", "-g", "-w", "-v", "pane-border-format"])).toContain("#{@label}");
+
+    // reorder and drop one: c parked, order follows the list
+    await f.layout.show([b, a]);
+    rows = await pipelineRows(f);
+    expect(rows.map((r) => r.pane)).toEqual([f.controlPane, b, a]);
+    expect(rows[0]!.width).toBe(40);
+    expect(await f.layout.isAlive(c)).toBe(true);
+    expect(await f.tmux.run(["display-message", "-p", "-t", c, "#{window_name}"])).toBe("_hidden");
+
+    // relabel shows in the border option and the pane title
+    await f.layout.setLabel(a, "[coder] fix 2");
+    expect((await pipelineRows(f)).find((r) => r.pane === a)!.label).toBe("[coder] fix 2");
+    expect(await f.layout.title(a)).toBe("[coder] fix 2");
+
+    // empty list → placeholder back
+    await f.layout.show([]);
+    rows = await pipelineRows(f);
+    expect(rows.length).toBe(2);
+    expect(await f.layout.capture(rows[1]!.pane)).toContain("waiting for agents…");
+    await expect(f.layout.show([a, a])).rejects.toThrow(/duplicate/);
+  });
+
+  test("kill removes a visible pane, rebalances, and marks the exit expected", async () => {
+    const f = await fixture();
+    const a = (await idle(f, "a")).pane;
+    const b = (await idle(f, "b")).pane;
+    await f.layout.show([a, b]);
+    await f.layout.kill(a);
+    expect(f.layout.isExpectedExit(a)).toBe(true);
+    expect(f.layout.isExpectedExit(b)).toBe(false);
+    expect(await f.layout.isAlive(a)).toBe(false);
+    const rows = await pipelineRows(f);
+    expect(rows.map((r) => r.pane)).toEqual([f.controlPane, b]);
+    expect(rows[1]!.height).toBe(49); // the whole column minus its top border
+    expect(rows[0]!.width).toBe(40);
+  });
+
+  test("reopening a Layout on an existing session keeps what is shown and reuses the placeholder", async () => {
+    const f = await fixture();
+    const a = (await idle(f, "a")).pane;
+    await f.layout.show([a]);
+    const { Layout } = await import("../../src/effects/tmux/layout.ts");
+    const again = await Layout.open(f.tmux, { session: f.session, controlPane: f.controlPane, controlWidth: 40 });
+    expect(again.visiblePanes()).toEqual([a]);
+    const placeholders = await f.tmux.run(["list-panes", "-s", "-t", "=amx-test", "-F", "#{@amx_role}"]);
+    expect(placeholders.split("\n").filter((r) => r === "placeholder").length).toBe(1);
+  });
+});
