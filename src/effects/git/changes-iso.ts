@@ -20,12 +20,14 @@ export async function changedFilesIso(root: string): Promise<FileChange[]> {
   try {
     indexMtime = Math.floor(statSync(indexPath).mtimeMs / 1000);
   } catch {}
-  const index = readIndexFile(indexPath, indexMtime).entries;
+  const indexSnap = readIndexFile(indexPath, indexMtime);
+  const index = indexSnap.entries;
   let head = new Map<string, TreeEntry>();
   try {
     const oid = await git.resolveRef({ fs, dir: root, ref: "HEAD" });
     const { commit } = await git.readCommit({ fs, dir: root, oid });
-    head = await flattenTree(fs, root, commit.tree);
+    // a valid cache-tree equal to HEAD's tree means the index holds exactly HEAD: skip reading trees
+    head = indexSnap.rootTree === commit.tree ? treeFromIndex(index) : await flattenTree(fs, root, commit.tree);
   } catch (e) {
     if ((e as { code?: string }).code !== "NotFoundError") throw e;
   }
@@ -96,4 +98,10 @@ function statClean(e: IndexEntry, st: BigIntStats, indexMtimeSec: number, sameMo
 
 function isRegular(mode: number): boolean {
   return mode === MODE_FILE || mode === MODE_EXEC;
+}
+
+function treeFromIndex(index: Map<string, IndexEntry>): Map<string, TreeEntry> {
+  const out = new Map<string, TreeEntry>();
+  for (const [p, e] of index) out.set(p, { oid: e.oid, mode: e.mode });
+  return out;
 }

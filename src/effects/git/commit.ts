@@ -1,18 +1,23 @@
 import * as git from "isomorphic-git";
+import { join } from "node:path";
 import { AgentmuxError } from "../../errors.ts";
 import { resolveAuthor } from "./author.ts";
 import { ensureFeatureBranch } from "./branch.ts";
 import { changedFiles } from "./changes.ts";
 import { isExcluded, normalizeExcludes } from "./exclude.ts";
 import { gitFs } from "./fs.ts";
-import { findRepoRoot, wrapGitError } from "./repo.ts";
+import { readIndexFile } from "./index-file.ts";
+import { findRepoRoot, gitDirs, headCommit, wrapGitError } from "./repo.ts";
+import { updateTree, type TreeChange } from "./tree-update.ts";
 
 export type CommitResult = { hash: string; short: string; files: string[] };
 
 /**
  * Commit every changed file (working tree vs HEAD, see changedFiles) except the excluded ones,
  * on `branch`, with `message` used verbatim (trimmed). Stages with ONE `git.add` call for all
- * additions/modifications plus `git.remove` per deletion. Nothing left to commit → error.
+ * additions/modifications plus `git.remove` per deletion, then commits HEAD's tree with only the
+ * staged paths rewritten (see updateTree). Nothing left to commit → error; an empty repository
+ * gets its first commit on `branch`.
  */
 export async function commitChanges(dir: string, opts: { branch: string; message: string; excludeFiles: string[] }): Promise<CommitResult> {
   const root = await findRepoRoot(dir);
@@ -36,7 +41,17 @@ export async function commitChanges(dir: string, opts: { branch: string; message
     // force: the list is already filtered; tracked files under ignored folders must still be staged
     if (adds.length) await git.add({ fs, dir: root, filepath: adds, cache, force: true });
     for (const c of staged) if (c.status === "deleted") await git.remove({ fs, dir: root, filepath: c.path, cache });
-    const hash = await git.commit({ fs, dir: root, message: message + "\n", author, committer: author, cache });
+    // the commit is HEAD plus exactly the staged set, with blob ids as the index now records them
+    const index = readIndexFile(join(gitDirs(root).gitdir, "index"), 0).entries;
+    const treeChanges: TreeChange[] = staged.map((c) => {
+      const e = c.status === "deleted" ? undefined : index.get(c.path);
+      if (c.status !== "deleted" && !e) throw new Error(`${c.path} is missing from the index after staging`);
+      return { path: c.path, oid: e ? e.oid : null, mode: e ? e.mode : 0 };
+    });
+    const head = await headCommit(root);
+    const baseTree = head ? (await git.readCommit({ fs, dir: root, oid: head, cache })).commit.tree : null;
+    const tree = await updateTree(fs, root, baseTree, treeChanges, cache);
+    const hash = await git.commit({ fs, dir: root, message: message + "\n", author, committer: author, tree, parent: head ? [head] : [], cache });
     return { hash, short: hash.slice(0, 7), files: staged.map((c) => c.path) };
   } catch (e) {
     throw wrapGitError(e, "commit", root);

@@ -11,7 +11,8 @@ export type IndexEntry = {
   mtimeNsec: number;
 };
 
-export type IndexSnapshot = { entries: Map<string, IndexEntry>; mtimeSec: number };
+/** `rootTree`: the cache-tree (TREE extension) root when valid — git writes it, isomorphic-git does not. */
+export type IndexSnapshot = { entries: Map<string, IndexEntry>; mtimeSec: number; rootTree: string | null };
 
 /**
  * Read the index file directly (versions 2, 3 and 4). isomorphic-git exposes no stat cache,
@@ -24,7 +25,7 @@ export function readIndexFile(path: string, indexMtimeSec: number): IndexSnapsho
   try {
     buf = readFileSync(path);
   } catch {
-    return { entries: new Map(), mtimeSec: 0 };
+    return { entries: new Map(), mtimeSec: 0, rootTree: null };
   }
   if (buf.length < 12 || buf.toString("latin1", 0, 4) !== "DIRC") throw new Error(`${path}: not a git index file`);
   const version = buf.readUInt32BE(4);
@@ -65,5 +66,24 @@ export function readIndexFile(path: string, indexMtimeSec: number): IndexSnapsho
     if (stage === 0) entries.set(name, { path: name, oid, mode, size, ino, mtimeSec, mtimeNsec });
     else entries.set(name, { path: name, oid: "", mode, size: -1, ino: 0, mtimeSec: 0, mtimeNsec: 0 });
   }
-  return { entries, mtimeSec: indexMtimeSec };
+  return { entries, mtimeSec: indexMtimeSec, rootTree: cacheTreeRoot(buf, off) };
+}
+
+/** The root tree id of a valid TREE extension, else null. */
+function cacheTreeRoot(buf: Buffer, off: number): string | null {
+  const end = buf.length - 20; // trailing checksum
+  while (off + 8 <= end) {
+    const sig = buf.toString("latin1", off, off + 4);
+    const size = buf.readUInt32BE(off + 4);
+    const data = off + 8;
+    if (sig === "TREE") {
+      const nul = buf.indexOf(0, data);
+      if (nul !== data) return null; // the root entry has an empty path
+      const nl = buf.indexOf(10, nul);
+      const [count] = buf.toString("latin1", nul + 1, nl).split(" ");
+      return Number(count) >= 0 ? buf.toString("hex", nl + 1, nl + 21) : null;
+    }
+    off = data + size;
+  }
+  return null;
 }
