@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { gitDirs } from "./repo.ts";
+import { basename, dirname, join, resolve } from "node:path";
+import { findRepoRoot, gitDirs } from "./repo.ts";
 
 export type WorktreeInfo = {
   /** working tree root */
@@ -52,3 +52,14 @@ export function branchCheckedOutElsewhere(root: string, branch: string): Worktre
   const self = resolve(root);
   return listWorktrees(root).find((w) => !w.missing && w.branch === branch && resolve(w.path) !== self);
 }
+
+/** The main checkout of the repository that `dir` belongs to (also from inside a linked worktree). */
+export async function mainCheckout(dir: string): Promise<string> {
+  return dirname(gitDirs(await findRepoRoot(dir)).commondir);
+}
+
+/** `<repo-parent>/<repo>-worktrees/` */
+export function worktreesDir(mainRoot: string): string {
+  return join(dirname(mainRoot), `${basename(mainRoot)}-worktrees`);
+}
+

@@ -1,0 +1,87 @@
+import * as git from "isomorphic-git";
+import * as nodeFs from "node:fs";
+import { join, resolve } from "node:path";
+import { AgentmuxError } from "../../errors.ts";
+import { checkBranchName } from "./branch.ts";
+import { gitFs } from "./fs.ts";
+import { gitDirs, headCommit, wrapGitError } from "./repo.ts";
+import { listWorktrees, mainCheckout, worktreesDir } from "./worktree-list.ts";
+
+export { pruneWorktrees, type PruneReport } from "./worktree-prune.ts";
+export { mainCheckout, worktreesDir } from "./worktree-list.ts";
+
+/**
+ * A linked worktree for `branch` at `<repo-parent>/<repo>-worktrees/<slug>/`, made with
+ * isomorphic-git alone: the admin files git expects, the branch (from HEAD when new), and a
+ * checkout through the worktree-aware fs. An existing worktree on the same branch is reused.
+ */
+export async function createWorktree(repoDir: string, opts: { slug: string; branch: string }): Promise<{ path: string }> {
+  const mainRoot = await mainCheckout(repoDir);
+  checkBranchName(opts.branch);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(opts.slug)) {
+    throw new AgentmuxError("git", `"${opts.slug}" cannot name a worktree folder`, { where: "slug", hint: "use letters, digits, '.', '_' and '-'" });
+  }
+  const path = join(worktreesDir(mainRoot), opts.slug);
+  const all = listWorktrees(mainRoot);
+  const here = all.find((w) => !w.missing && resolve(w.path) === path);
+  if (here) {
+    if (here.branch === opts.branch) return { path };
+    throw new AgentmuxError("git", `the worktree ${path} exists on branch "${here.branch ?? "(detached)"}", not "${opts.branch}"`, {
+      where: path,
+      hint: `remove it (git worktree remove ${path}) or choose another feature name`,
+    });
+  }
+  if (nodeFs.existsSync(path)) {
+    throw new AgentmuxError("git", `${path} already exists and is not a worktree of ${mainRoot}`, { where: path, hint: "move or delete that folder, then run again" });
+  }
+  const busy = all.find((w) => !w.missing && w.branch === opts.branch);
+  if (busy) {
+    throw new AgentmuxError("git", `branch "${opts.branch}" is already checked out in ${busy.path}`, {
+      where: busy.path,
+      hint: "finish the session that uses it, or choose another branch name",
+    });
+  }
+  for (const w of all) if (w.missing && resolve(w.path) === path) nodeFs.rmSync(w.adminDir, { recursive: true, force: true });
+  const head = await headCommit(mainRoot);
+  if (head === null) {
+    throw new AgentmuxError("git", "the repository has no commits yet, so a worktree has nothing to check out", {
+      where: mainRoot,
+      hint: 'make a first commit (`git add -A && git commit -m "initial commit"`), then run again',
+    });
+  }
+  const { commondir } = gitDirs(mainRoot);
+  const adminDir = freeAdminDir(join(commondir, "worktrees"), opts.slug);
+  try {
+    const exists = await git.resolveRef({ fs: nodeFs, dir: mainRoot, ref: `refs/heads/${opts.branch}` }).catch(() => null);
+    if (!exists) await git.branch({ fs: nodeFs, dir: mainRoot, ref: opts.branch, object: head, checkout: false });
+    nodeFs.mkdirSync(adminDir, { recursive: true });
+    nodeFs.writeFileSync(join(adminDir, "gitdir"), join(path, ".git") + "\n");
+    nodeFs.writeFileSync(join(adminDir, "commondir"), "../..\n");
+    nodeFs.writeFileSync(join(adminDir, "HEAD"), `ref: refs/heads/${opts.branch}\n`);
+    nodeFs.mkdirSync(path, { recursive: true });
+    nodeFs.writeFileSync(join(path, ".git"), `gitdir: ${adminDir}\n`);
+    await git.checkout({ fs: gitFs(path), dir: path, ref: opts.branch, force: true });
+  } catch (e) {
+    nodeFs.rmSync(adminDir, { recursive: true, force: true });
+    nodeFs.rmSync(path, { recursive: true, force: true });
+    throw wrapGitError(e, `creating the worktree ${path}`, mainRoot);
+  }
+  return { path };
+}
+
+function freeAdminDir(base: string, slug: string): string {
+  for (let i = 1; ; i++) {
+    const p = join(base, i === 1 ? slug : `${slug}${i}`);
+    if (!nodeFs.existsSync(p)) return p;
+  }
+}
+
+/** Delete a linked worktree (its folder and its admin entry); the branch stays. */
+export async function removeWorktree(repoDir: string, path: string): Promise<void> {
+  const mainRoot = await mainCheckout(repoDir);
+  const target = resolve(path);
+  const w = listWorktrees(mainRoot).find((x) => !x.main && resolve(x.path) === target);
+  if (!w) throw new AgentmuxError("git", `${target} is not a linked worktree of ${mainRoot}`, { where: target, hint: "see `git worktree list`" });
+  nodeFs.rmSync(target, { recursive: true, force: true });
+  nodeFs.rmSync(w.adminDir, { recursive: true, force: true });
+}
