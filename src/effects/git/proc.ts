@@ -9,7 +9,7 @@ export const spawnRunner: Runner = async (argv, opts = {}) => {
   try {
     p = Bun.spawn(argv, {
       cwd: opts.cwd,
-      env: opts.env ? cleanEnv({ ...process.env, ...opts.env }) : undefined,
+      env: cleanEnv({ ...process.env, ...opts.env }),
       stdin: opts.stdin === undefined ? "ignore" : new Blob([opts.stdin]),
       stdout: "pipe",
       stderr: "pipe",

@@ -1,0 +1,69 @@
+import { AgentmuxError } from "../errors.ts";
+import { firstError, spawnRunner, type Runner } from "./git/proc.ts";
+
+/** GitHub through the `gh` CLI. Every call goes through an injectable runner. */
+
+/** `gh --version` and `gh auth status` both succeed. */
+export async function ghAvailable(run: Runner = spawnRunner): Promise<boolean> {
+  if ((await run(["gh", "--version"])).code !== 0) return false;
+  return (await run(["gh", "auth", "status"])).code === 0;
+}
+
+export type PullRequestInput = { cwd: string; title: string; body: string; base: string | null; head: string; draft: boolean };
+
+/** `gh pr create`; the PR URL is the last URL line of its output. Never throws. */
+export async function createPullRequest(pr: PullRequestInput, run: Runner = spawnRunner): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
+  const argv = ["gh", "pr", "create", "--title", pr.title, "--body", pr.body, "--head", pr.head];
+  if (pr.base) argv.push("--base", pr.base);
+  if (pr.draft) argv.push("--draft");
+  const r = await run(argv, { cwd: pr.cwd, env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" } });
+  if (r.code !== 0) return { ok: false, error: `gh pr create failed: ${firstError(r)}` };
+  const url = r.stdout.split("\n").map((l) => l.trim()).filter((l) => /^https?:\/\//.test(l)).pop();
+  return url ? { ok: true, url } : { ok: false, error: `gh pr create printed no pull request URL: ${r.stdout.trim().slice(0, 200)}` };
+}
+
+export type Issue = { number: number; title: string; body: string; request: string };
+
+/** The issue number in `N`, `#N` or a URL whose path ends in /issues/N. */
+export function parseIssueRef(ref: string): number {
+  const s = ref.trim();
+  const m = /^#?(\d+)$/.exec(s) ?? /\/issues\/(\d+)\/?(?:[?#].*)?$/.exec(s);
+  if (!m || Number(m[1]) <= 0) {
+    throw new AgentmuxError("usage", `"${ref}" is not an issue reference`, { where: "issue", hint: "give an issue number (42 or #42) or its URL (https://github.com/owner/repo/issues/42)" });
+  }
+  return Number(m[1]);
+}
+
+type IssueJson = { title?: string; body?: string; comments?: { author?: { login?: string }; createdAt?: string; body?: string }[] };
+
+/** Fetch an issue with `gh issue view`; the request is its body (or title) plus its comments. */
+export async function fetchIssue(ref: string, cwd: string, run: Runner = spawnRunner): Promise<Issue> {
+  const number = parseIssueRef(ref);
+  const r = await run(["gh", "issue", "view", String(number), "--json", "title,body,comments"], { cwd, env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" } });
+  const where = `gh issue view ${number}`;
+  if (r.code !== 0) throw new AgentmuxError("gh", `could not fetch issue #${number}: ${firstError(r)}`, { where, hint: "check `gh auth status` and that you are inside the issue's repository" });
+  let data: IssueJson;
+  try {
+    data = JSON.parse(r.stdout);
+  } catch {
+    throw new AgentmuxError("gh", `issue #${number}: gh printed something that is not JSON`, { where });
+  }
+  const title = (data.title ?? "").trim();
+  if (!title) throw new AgentmuxError("gh", `issue #${number} has no title`, { where });
+  const body = (data.body ?? "").trim();
+  let request = body || title;
+  const comments = (data.comments ?? []).filter((c) => (c.body ?? "").trim());
+  if (comments.length) {
+    request += "\n\n## Issue Comments\n";
+    for (const c of comments) request += `\n### ${c.author?.login ?? "unknown"} (${c.createdAt ?? "unknown date"})\n\n${(c.body ?? "").trim()}\n`;
+  }
+  return { number, title, body, request };
+}
+
+/** The pull request description: request, plan summary, review verdict, and `Closes #N`. */
+export function prBody(input: { requirements?: string; planSummary?: string; reviewVerdict?: string; issueNumber?: number }): string {
+  const part = (title: string, text?: string) => `## ${title}\n\n${text && text.trim() ? text.trim() : "(not available)"}\n`;
+  const parts = [part("Initial Request", input.requirements), part("Plan Summary", input.planSummary), part("Review Verdict", input.reviewVerdict)];
+  if (input.issueNumber !== undefined) parts.push(`Closes #${input.issueNumber}\n`);
+  return parts.join("\n");
+}

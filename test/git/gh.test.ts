@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import * as fs from "node:fs";
+import { join } from "node:path";
+import { createPullRequest, fetchIssue, ghAvailable, parseIssueRef, prBody } from "../../src/effects/gh.ts";
+import { AgentmuxError } from "../../src/errors.ts";
+import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
+import { installFakeGh } from "./fake-gh.ts";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((f) => f()));
+function fakeGh() {
+  const dir = makeTmpDir("amx-gh-");
+  const gh = installFakeGh(dir);
+  cleanups.push(() => gh.restore(), () => removeDir(dir));
+  return { dir, ...gh };
+}
+
+describe("gh", () => {
+  test("ghAvailable: --version and auth status must both succeed", async () => {
+    const gh = fakeGh();
+    expect(await ghAvailable()).toBe(true);
+    process.env.FAKE_GH_AUTH_EXIT = "1";
+    expect(await ghAvailable()).toBe(false);
+    expect(gh.calls()).toEqual([["--version"], ["auth", "status"], ["--version"], ["auth", "status"]]);
+  });
+
+  test("ghAvailable is false when gh is not installed", async () => {
+    expect(await ghAvailable(async () => ({ code: 127, stdout: "", stderr: "gh: not found" }))).toBe(false);
+  });
+
+  test("createPullRequest passes title, body, base, head, draft and returns the URL; failures are data", async () => {
+    const gh = fakeGh();
+    const r = await createPullRequest({ cwd: gh.dir, title: "Add rate limiting", body: "## Initial Request\n\nx", base: "main", head: "feature/rl", draft: true });
+    expect(r).toEqual({ ok: true, url: "https://github.com/acme/app/pull/7" });
+    expect(gh.calls()).toEqual([["pr", "create", "--title", "Add rate limiting", "--body", "## Initial Request\n\nx", "--head", "feature/rl", "--base", "main", "--draft"]]);
+    process.env.FAKE_GH_PR_FAIL = "a pull request for branch already exists";
+    const bad = await createPullRequest({ cwd: gh.dir, title: "t", body: "b", base: null, head: "feature/rl", draft: false });
+    expect(bad).toEqual({ ok: false, error: "gh pr create failed: GraphQL: a pull request for branch already exists" });
+    expect(gh.calls()[1]).toEqual(["pr", "create", "--title", "t", "--body", "b", "--head", "feature/rl"]);
+  });
+
+  test("issue refs: N, #N, URL; anything else is a usage error", () => {
+    expect(parseIssueRef("42")).toBe(42);
+    expect(parseIssueRef("#7")).toBe(7);
+    expect(parseIssueRef("https://github.com/acme/app/issues/123")).toBe(123);
+    expect(parseIssueRef("https://github.com/acme/app/issues/123/")).toBe(123);
+    for (const bad of ["", "abc", "#", "0", "https://github.com/acme/app/pull/5x"]) {
+      expect(() => parseIssueRef(bad)).toThrow(AgentmuxError);
+    }
+  });
+
+  test("fetchIssue builds the request from body and comments", async () => {
+    const gh = fakeGh();
+    const issueFile = join(gh.dir, "issue.json");
+    fs.writeFileSync(
+      issueFile,
+      JSON.stringify({
+        title: "Rate limit the API",
+        body: "Requests should be limited per key.",
+        comments: [
+          { author: { login: "alice" }, createdAt: "2024-05-01T10:00:00Z", body: "Use a token bucket." },
+          { author: { login: "bob" }, createdAt: "2024-05-02T11:00:00Z", body: "  " },
+        ],
+      }),
+    );
+    process.env.FAKE_GH_ISSUE = issueFile;
+    const issue = await fetchIssue("https://github.com/acme/app/issues/12", gh.dir);
+    expect(issue).toEqual({
+      number: 12,
+      title: "Rate limit the API",
+      body: "Requests should be limited per key.",
+      request: "Requests should be limited per key.\n\n## Issue Comments\n\n### alice (2024-05-01T10:00:00Z)\n\nUse a token bucket.\n",
+    });
+    expect(gh.calls()).toEqual([["issue", "view", "12", "--json", "title,body,comments"]]);
+    fs.writeFileSync(issueFile, JSON.stringify({ title: "Only a title", body: "", comments: [] }));
+    expect((await fetchIssue("#3", gh.dir)).request).toBe("Only a title");
+    fs.writeFileSync(issueFile, JSON.stringify({ title: " ", body: "x" }));
+    await expect(fetchIssue("3", gh.dir)).rejects.toThrow("issue #3 has no title");
+    delete process.env.FAKE_GH_ISSUE;
+    const err = await fetchIssue("9", gh.dir).catch((e) => e);
+    expect(err).toBeInstanceOf(AgentmuxError);
+    expect(err.message).toBe("could not fetch issue #9: could not find issue");
+  });
+
+  test("prBody: sections with placeholders and Closes #N", () => {
+    expect(prBody({ requirements: "Add X", planSummary: " ", reviewVerdict: "verdict: pass", issueNumber: 5 })).toBe(
+      "## Initial Request\n\nAdd X\n\n## Plan Summary\n\n(not available)\n\n## Review Verdict\n\nverdict: pass\n\nCloses #5\n",
+    );
+    expect(prBody({})).not.toContain("Closes");
+  });
+});
