@@ -23,6 +23,14 @@ export async function installExitHooks(tmux: Tmux, session: string, file: string
   ]);
 }
 
+/**
+ * The fallback poll. Not only for panes that vanish without a hook: with tmux 3.3a under our
+ * pane commands, about one exit in five left an unreaped zombie, so tmux never collected the
+ * exit status and never ran pane-died although #{pane_dead} was already 1. The poll reports
+ * those; one list-panes costs ~3 ms, so 500 ms bounds that case cheaply.
+ */
+export const DEFAULT_POLL_MS = 500;
+
 export type ExitWatchOptions = {
   /** with tmux + session: the slow fallback poll for panes that vanish without a hook */
   tmux?: Tmux;
@@ -34,7 +42,13 @@ export type ExitWatchOptions = {
   fromStart?: boolean;
 };
 
-export type ExitWatcher = { close(): void; /** read new lines now (tests, shutdown) */ drain(): void };
+export type ExitWatcher = {
+  close(): void;
+  /** read new hook lines now */
+  drain(): void;
+  /** run the fallback check now (also runs every pollMs) */
+  poll(): Promise<void>;
+};
 
 /** Report each exited pane once, as soon as its hook line lands in `file`. */
 export function watchPaneExits(file: string, onExit: (paneId: string) => void, opts: ExitWatchOptions = {}): ExitWatcher {
@@ -80,7 +94,7 @@ export function watchPaneExits(file: string, onExit: (paneId: string) => void, o
   let polling = false;
   const poll = async () => {
     drain();
-    if (!opts.tmux || !opts.session || polling) return;
+    if (closed || !opts.tmux || !opts.session || polling) return;
     polling = true;
     try {
       const r = await opts.tmux.exec(["list-panes", "-s", "-t", `=${opts.session}`, "-F", "#{pane_id} #{pane_dead}"]);
@@ -90,6 +104,7 @@ export function watchPaneExits(file: string, onExit: (paneId: string) => void, o
         for (const line of r.stdout.split("\n")) {
           const [pane, dead] = line.split(" ");
           if (pane && dead === "0") alive.add(pane);
+          else if (pane && dead === "1") report(pane); // kept by remain-on-exit: exited, whatever the hook did
         }
       } else if (!/can't find session|no server running|error connecting/i.test(r.stderr)) {
         return; // a transient tmux failure is not evidence that panes vanished
@@ -101,11 +116,12 @@ export function watchPaneExits(file: string, onExit: (paneId: string) => void, o
       polling = false;
     }
   };
-  const timer = setInterval(() => void poll(), opts.pollMs ?? 2000);
+  const timer = setInterval(() => void poll(), opts.pollMs ?? DEFAULT_POLL_MS);
   void poll();
 
   return {
     drain,
+    poll,
     close() {
       if (closed) return;
       drain();
