@@ -38,10 +38,11 @@ export function section(markdown: string, title: string): string {
   return (end < 0 ? rest : rest.slice(0, end)).join("\n");
 }
 
-/** The first non-empty line, without Markdown heading/list/quote markers; undefined when none. */
+/** The first non-empty text line (headings skipped), without list/quote markers; undefined when none. */
 function firstLine(text: string): string | undefined {
   for (const raw of text.split(/\r?\n/)) {
-    const line = raw.replace(/^\s*(#+|[-*+>]|\d+[.)])\s+/, "").trim();
+    if (/^\s*#/.test(raw)) continue;
+    const line = raw.replace(/^\s*([-*+>]|\d+[.)])\s+/, "").trim();
     if (line) return line.replace(/\s+/g, " ");
   }
   return undefined;
