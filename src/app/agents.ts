@@ -128,9 +128,21 @@ export class AgentRuntime {
     await this.o.layout.show([pane]);
   }
 
+  async closePanel(): Promise<void> {
+    if (!this.panel) return;
+    const pane = this.panel;
+    this.panel = null;
+    await this.o.layout.kill(pane);
+  }
+
   /** A pane died or vanished: an interruption unless agentmux closed it on purpose. */
   paneExited(pane: string, detail?: string): void {
-    if (pane === this.panel || this.o.layout.isExpectedExit(pane)) return;
+    if (pane === this.panel) {
+      // the panel exits once the decision file is written: expected, never an interruption
+      this.panel = null;
+      return;
+    }
+    if (this.o.layout.isExpectedExit(pane)) return;
     const agent = this.byPane.get(pane);
     if (!agent) return;
     this.agents.delete(agent);

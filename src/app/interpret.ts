@@ -4,7 +4,7 @@ import { appendLine, writeFileAtomic } from "../effects/fs/atomic.ts";
 import type { Effect } from "../schema/effects.ts";
 import type { Config } from "../schema/config.ts";
 import { renderPrompt } from "../prompts/render.ts";
-import { resolveRole, toolNameFor } from "../providers/resolve.ts";
+import { resolveRole, toolNameForAgent } from "../providers/resolve.ts";
 import { tasksFile } from "../session/paths.ts";
 import type { AgentRuntime } from "./agents.ts";
 import type { Logger } from "./log.ts";
@@ -71,7 +71,7 @@ export async function interpret(effect: Effect, ctx: InterpretContext): Promise<
         projectDir: ctx.projectDir,
         workDir: ctx.workDir,
         role: effect.role,
-        toolName: (tool) => toolNameFor(resolved.providerName, tool),
+        toolName: (tool) => toolNameForAgent(resolved, tool),
         askTool: resolved.provider.ask_tool ?? null,
         subAgentTool: resolved.provider.sub_agent_tool,
       });
@@ -93,6 +93,8 @@ export async function interpret(effect: Effect, ctx: InterpretContext): Promise<
       return ctx.runtime?.kill(effect.agent);
     case "show_completion_panel":
       return ctx.runtime?.showPanel();
+    case "close_completion_panel":
+      return ctx.runtime?.closePanel();
     case "commit":
       return ctx.commit(effect);
     case "finish":

@@ -11,6 +11,7 @@ import { installExitHooks, watchPaneExits } from "../effects/tmux/exits.ts";
 import { F } from "../session/paths.ts";
 import { SessionFileWatcher } from "../bus/session-files.ts";
 import { ToolTail } from "../bus/tool-tail.ts";
+import { CreatedFilesLog } from "../bus/created-files.ts";
 import { AgentRuntime } from "./agents.ts";
 import { runCommit } from "./completion.ts";
 import { sessionLogger } from "./log.ts";
@@ -51,8 +52,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   let state = readState(sessionDir);
   const projectDir = state.main_repo_dir ?? state.project_dir!;
   const workDir = state.worktree_path ?? projectDir;
-  const { config } = loadConfig({ projectDir, ...(state.config_path ? { configPath: state.config_path } : {}) });
-  const settings = settingsFrom(config, { keepSession: state.keep_session, headless: state.headless });
+  const { config, origins } = loadConfig({ projectDir, ...(state.config_path ? { configPath: state.config_path } : {}) });
+  const settings = settingsFrom(config, { keepSession: state.keep_session, headless: state.headless, origins });
   const runtime = readRuntime(sessionDir);
   if (!runtime?.control_pane) throw new AgentmuxError("session", "runtime_state.json has no control pane: the tmux session was not set up", { where: sessionDir });
   const tmux = new Tmux(runtime.tmux_socket ?? tmuxSocket(config.tmux.socket));
@@ -77,6 +78,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   await installExitHooks(tmux, sessionName, exitsFile);
   const exits = watchPaneExits(exitsFile, (pane) => agents.paneExited(pane), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p) });
   const files = new SessionFileWatcher(sessionDir, (e) => loop.push(e), log);
+  const created = new CreatedFilesLog(sessionDir);
   const tail = new ToolTail(sessionDir, state.tool_cursor ?? 0, (line) => loop.pushTool(line));
   const watchdog = startWatchdog({ config, tmux, sessionName, agents, loop, log });
   const onSignal = (sig: string) => loop.push({ type: "cancel", at: new Date().toISOString(), reason: `the orchestrator received ${sig}` });
@@ -88,6 +90,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   let result: { code: number; cleanup: boolean };
   try {
     if (first) await loop.step(first);
+    created.start();
     files.start();
     tail.start();
     result = first ? await loop.run(null) : { code: state.phase === "done" ? 0 : 1, cleanup: false };
@@ -95,6 +98,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     watchdog.stop();
     tail.stop();
     files.stop();
+    created.stop();
     exits.close();
   }
   state = loop.state;

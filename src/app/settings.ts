@@ -1,10 +1,22 @@
 import { ROLES } from "../schema/catalog.ts";
 import type { Config } from "../schema/config.ts";
 import type { Settings } from "../orchestrator/types.ts";
+import type { Origins } from "../config/merge.ts";
 import { resolveRole } from "../providers/resolve.ts";
 
 /** The workflow settings the pure orchestrator needs, resolved once from config. */
-export function settingsFrom(config: Config, opts: { keepSession?: boolean; headless?: boolean } = {}): Settings {
+/**
+ * Headless runs skip the final approval — unless a config file explicitly sets
+ * `defaults.completion.skip_final_approval: false`, in which case the run waits for
+ * approval.json / changes.md written by a person or a bot.
+ */
+export function skipFinalApproval(config: Config, origins: Origins | undefined, headless: boolean): boolean {
+  const explicit = origins?.["defaults.completion.skip_final_approval"];
+  if (config.defaults.completion.skip_final_approval) return true;
+  return headless && (!explicit || explicit.layer === "built-in");
+}
+
+export function settingsFrom(config: Config, opts: { keepSession?: boolean; headless?: boolean; origins?: Origins } = {}): Settings {
   const role_agents: Settings["role_agents"] = {};
   for (const role of ROLES) {
     const r = resolveRole(config, role);
@@ -12,7 +24,7 @@ export function settingsFrom(config: Config, opts: { keepSession?: boolean; head
   }
   return {
     max_review_iterations: config.defaults.max_review_iterations,
-    skip_final_approval: config.defaults.completion.skip_final_approval || opts.headless === true,
+    skip_final_approval: skipFinalApproval(config, opts.origins, opts.headless === true),
     single_coder: resolveRole(config, "coder").provider.single_coder,
     keep_session: opts.keepSession ?? config.defaults.keep_session,
     role_agents,

@@ -92,6 +92,7 @@ export async function run(argv: string[]): Promise<number> {
     productManager: false,
     worktree: false,
     keepSession: bool(flags["keep-session"]),
+    configPath: str(flags.config) ? resolve(str(flags.config)!) : undefined,
     headless,
     progress: bool(flags.json) ? "json" : "plain",
     out,

@@ -32,6 +32,7 @@ export const Effect = z.discriminatedUnion("type", [
   z.object({ type: z.literal("show_agents"), agents: z.array(z.string()) }),
   z.object({ type: z.literal("kill_agent"), agent: z.string() }),
   z.object({ type: z.literal("show_completion_panel") }),
+  z.object({ type: z.literal("close_completion_panel") }),
   /** stage, commit, push and open a PR per the approval → `committed` | `commit_failed` */
   z.object({ type: z.literal("commit"), approval: Approval, suggested_message: z.string().optional() }),
   /** the orchestrator's bookkeeping after a verified submit_done: tick these tasks in tasks_<N>.md */

@@ -61,6 +61,7 @@ export const completing: PhaseHandler = {
         return true;
       }
       step.killWhere(() => true);
+      step.emit({ type: "close_completion_panel" });
       step.set({
         subplan_count: 0,
         review_iteration: 0,

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { waitFor } from "../helpers/wait.ts";
+import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, runBinary } from "./harness.ts";
+
+let bin: string;
+const sockets: string[] = [];
+beforeAll(() => {
+  bin = isolatedBinary();
+});
+afterAll(() => sockets.forEach(killTmuxServer));
+
+function demo(args: string[], opts: { config?: object } = {}) {
+  const socket = privateSocket();
+  sockets.push(socket);
+  const root = makeTmpDir();
+  const repo = join(root, "repo");
+  const extra: string[] = [];
+  if (opts.config) {
+    writeFileSync(join(root, "extra.yaml"), stringify(opts.config));
+    extra.push("--config", join(root, "extra.yaml"));
+  }
+  return { socket, repo, run: () => runBinary(bin, ["demo", "--ci", "--json", "--keep-session", "--dir", repo, ...extra, ...args], { socket }) };
+}
+
+const events = (stdout: string) => stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+const phases = (stdout: string) => events(stdout).filter((e) => e.kind === "phase").map((e) => `${e.phase}:${e.event}`);
+const sessionState = (repo: string) => {
+  const dir = join(repo, ".agentmux", ".sessions");
+  const id = readdirSync(dir)[0]!;
+  return { dir: join(dir, id), state: JSON.parse(readFileSync(join(dir, id, "state.json"), "utf8")) };
+};
+
+describe("whole workflow with simulated agents (compiled binary, private tmux)", () => {
+  test("two parallel coders then a serial group; three reviewers; a review that fails once then passes", async () => {
+    const d = demo(["--scenario", "parallel,review_fail_once,reviewers=logic+quality+expert,commit_message"]);
+    const r = await d.run();
+    if (r.code !== 0) console.error(r.stdout, r.stderr);
+    expect(r.code).toBe(0);
+    expect(phases(r.stdout)).toEqual([
+      "architecting:feature_created",
+      "planning:architecture_written",
+      "implementing:plan_written",
+      "reviewing:implementation_completed",
+      "fixing:review_failed",
+      "reviewing:implementation_completed",
+      "reviewing:review_passed",
+      "completing:review_passed",
+      "done:approval_received",
+    ]);
+    const { dir, state } = sessionState(d.repo);
+    expect(state.completed_subplans).toEqual(["1"]); // the fixer's plan in the last round
+    expect(state.implementation_completed_group_ids.length).toBeGreaterThanOrEqual(1);
+    expect(Object.keys(state.review_results).sort()).toEqual(["reviewer_expert", "reviewer_logic", "reviewer_quality"]);
+    expect(state.review_iteration).toBe(1);
+    // both parallel coders and the serial coder ran as separate agents
+    expect(Object.keys(state.agents)).toEqual(expect.arrayContaining(["coder:1", "coder:2", "coder"]));
+    // the orchestrator checked off tasks and wrote the markers (the agents did not)
+    expect(readFileSync(join(dir, "04_planning/tasks_1.md"), "utf8")).toContain("- [x]");
+    expect(readFileSync(join(dir, "07_review/fix_request.md"), "utf8")).toContain("reviewer_logic (verdict: fail)");
+    // a reviewer's suggested message became the commit message (approval was automatic)
+    const result = events(r.stdout).find((e) => e.kind === "result");
+    expect(git(d.repo, "log", "-1", "--format=%s", result.branch)).toMatch(/^feat/);
+    const files = git(d.repo, "show", "--name-only", "--format=", result.branch).split("\n");
+    expect(files.length).toBeGreaterThanOrEqual(3);
+  }, 180_000);
+
+  test("the loop cap ends the review loop and completes with the failing verdicts in the summary", async () => {
+    const d = demo(["--scenario", "review_fail_always"], { config: { defaults: { max_review_iterations: 1 } } });
+    const r = await d.run();
+    expect(r.code).toBe(0);
+    expect(phases(r.stdout).filter((p) => p.startsWith("fixing"))).toHaveLength(1);
+    expect(phases(r.stdout)).toContain("completing:review_failed");
+    const { dir, state } = sessionState(d.repo);
+    expect(state.review_iteration).toBe(1);
+    expect(readFileSync(join(dir, "08_completion/summary.md"), "utf8")).toMatch(/reviewer_logic: fail/);
+  }, 180_000);
+
+  test("a coder whose first submit_done is refused by the gate fixes its artifact", async () => {
+    const d = demo(["--scenario", "gate_refuse_once"]);
+    const r = await d.run();
+    expect(r.code).toBe(0);
+    const { dir } = sessionState(d.repo);
+    const lines = readFileSync(join(dir, "tool_events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.tool === "submit_done")).toHaveLength(1); // the refused call appended nothing
+    expect(existsSync(join(dir, "06_implementation/done_1"))).toBe(false); // fresh markers for the last round only
+  }, 180_000);
+
+  test("a change request at completion goes back to planning with the requested changes", async () => {
+    // An explicit `skip_final_approval: false` makes a headless run wait for a decision file.
+    const d = demo([], { config: { defaults: { completion: { skip_final_approval: false } } } });
+    const run = d.run();
+    const sessions = join(d.repo, ".agentmux", ".sessions");
+    const dir = await waitFor("the run to reach completing", () => {
+      if (!existsSync(sessions)) return null;
+      const id = readdirSync(sessions)[0];
+      if (!id) return null;
+      const s = JSON.parse(readFileSync(join(sessions, id, "state.json"), "utf8"));
+      return s.phase === "completing" ? join(sessions, id) : null;
+    }, { timeoutMs: 60_000, intervalMs: 50 });
+    writeFileSync(join(dir, "08_completion/changes.md"), "Also export a farewell(name) function.\nKeep the greeting as is.\n");
+    await waitFor("re-planning with the change prompt", () => existsSync(join(dir, "04_planning/changes_prompt.md")), { timeoutMs: 30_000 });
+    expect(readFileSync(join(dir, "04_planning/changes_prompt.md"), "utf8")).toContain("Also export a farewell(name) function.");
+    await waitFor("completing again", () => {
+      const s = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
+      return s.phase === "completing" && (s.history as any[]).filter((h) => h.phase === "completing").length === 2;
+    }, { timeoutMs: 60_000, intervalMs: 50 });
+    writeFileSync(join(dir, "08_completion/approval.json"), JSON.stringify({ action: "approve", exclude_files: [], commit_message: "feat: greeting and farewell" }));
+    const r = await run;
+    expect(r.code).toBe(0);
+    expect(phases(r.stdout)).toContain("planning:changes_requested");
+    const result = events(r.stdout).find((e) => e.kind === "result");
+    expect(git(d.repo, "log", "-1", "--format=%s", result.branch)).toBe("feat: greeting and farewell");
+  }, 180_000);
+});
