@@ -25,10 +25,11 @@ function patchTput(): void {
 export const color = () => !process.env.NO_COLOR;
 
 /** A fullscreen blessed screen with the terminfo fix and readable box drawing under tmux. */
-export function createScreen(title: string): blessed.Widgets.Screen {
+export function createScreen(): blessed.Widgets.Screen {
   process.env.NCURSES_NO_UTF8_ACS ??= "1";
   patchTput();
-  const screen = blessed.screen({ smartCSR: true, fullUnicode: true, title, warnings: false, autoPadding: false });
+  // no `title` option: blessed's title handling delays process exit by ~5 s under tmux
+  const screen = blessed.screen({ smartCSR: true, fullUnicode: true, warnings: false, autoPadding: false });
   screen.program.hideCursor();
   return screen;
 }

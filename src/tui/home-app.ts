@@ -22,7 +22,7 @@ export async function runHome(projectDir: string): Promise<number> {
   let sessions: SessionSummary[] = await listSessions(projectDir);
   let selected = 0;
   let modal = false;
-  const screen = createScreen("agentmux");
+  const screen = createScreen();
   const body = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: "100%-1", tags: true });
   const help = blessed.box({ parent: screen, bottom: 0, left: 0, width: "100%", height: 1, tags: true });
   const status = (msg?: string) => help.setContent(linesToContent([[seg(msg ?? KEYS, msg ? "yellow" : "dim")]]));

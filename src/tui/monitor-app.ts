@@ -22,7 +22,7 @@ export async function runMonitor(dir: string): Promise<number> {
   let data: SessionData = readSessionData(dir);
   let selected = 0;
   let modal = false;
-  const screen = createScreen(`agentmux · ${data.state.session_name}`);
+  const screen = createScreen();
   const body = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: "100%", tags: true });
   const tmux = () => new Tmux(data.runtime?.tmux_socket ?? defaultSocket());
 

@@ -1,3 +1,4 @@
+// no `mouse: true` anywhere: enabling mouse tracking delays process exit by ~5 s under tmux
 import { blessed } from "./blessed.ts";
 import { escapeTags } from "./views/line.ts";
 
@@ -19,7 +20,6 @@ export function overlay(screen: Screen, label: string, text: string, onClose: ()
     alwaysScroll: true,
     keys: true,
     vi: true,
-    mouse: true,
     scrollbar: { ch: " ", style: { inverse: true } } as any,
   });
   box.focus();
@@ -62,7 +62,6 @@ export function editor(screen: Screen, label: string, initial: string, done: (te
     border: { type: "line" },
     value: initial,
     keys: false,
-    mouse: true,
   });
   let submitted = false;
   area.key(["C-s"], () => {

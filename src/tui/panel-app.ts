@@ -51,9 +51,9 @@ export async function runPanel(dir: string): Promise<number> {
   const feature = titleOf(state);
   const summaryMd = read(join(dir, F.summary)) || "_no summary was written_";
 
-  const screen = createScreen(`agentmux · ${feature}`);
+  const screen = createScreen();
   const header = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: 1, tags: true });
-  const summary = blessed.box({ parent: screen, label: " Summary ", top: 1, left: 0, width: "60%", height: "100%-2", border: { type: "line" }, tags: true, scrollable: true, alwaysScroll: true, mouse: true });
+  const summary = blessed.box({ parent: screen, label: " Summary ", top: 1, left: 0, width: "60%", height: "100%-2", border: { type: "line" }, tags: true, scrollable: true, alwaysScroll: true });
   const list = blessed.box({ parent: screen, label: " Changed files (space: exclude) ", top: 1, left: "60%", width: "40%", height: "50%", border: { type: "line" }, tags: true, scrollable: true });
   const msg = blessed.box({ parent: screen, label: " Commit message (e: edit) ", top: "50%+1", left: "60%", width: "40%", height: "50%-2", border: { type: "line" }, tags: true });
   const help = blessed.box({ parent: screen, bottom: 0, left: 0, width: "100%", height: 1, tags: true });

@@ -1,0 +1,49 @@
+import { copyFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { Tmux } from "../../src/effects/tmux/runner.ts";
+import { BINARY, makeTmpDir } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
+
+/** The compiled binary copied to a temp dir, so node_modules is unreachable from it. */
+export function isolatedBinary(): string {
+  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run "./node_modules/.bin/bun build.ts" first`);
+  const bin = join(makeTmpDir("amx-bin-"), "agentmux");
+  copyFileSync(BINARY, bin);
+  return bin;
+}
+
+/** A program in a fresh window of a private tmux server, read through capture-pane. */
+export class Screen {
+  readonly tmux: Tmux;
+  constructor(readonly socket: string) {
+    this.tmux = new Tmux(socket);
+  }
+
+  /** Start `argv` in cwd with TERM=xterm-256color; the pane stays open after exit and shows the code. */
+  async start(argv: string[], cwd: string, size = { width: 100, height: 30 }, env: Record<string, string> = {}): Promise<void> {
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const envs = Object.entries({ TERM: "xterm-256color", ...env }).map(([k, v]) => `${k}=${q(v)}`).join(" ");
+    const cmd = `cd ${q(cwd)} && env ${envs} ${argv.map(q).join(" ")}; echo "EXIT=$?"; sleep 600`;
+    await this.tmux.run(["new-session", "-d", "-s", "t", "-x", String(size.width), "-y", String(size.height), cmd]);
+  }
+
+  capture(): Promise<string> {
+    return this.tmux.run(["capture-pane", "-p", "-t", "t"]);
+  }
+
+  async keys(...keys: string[]): Promise<void> {
+    await this.tmux.run(["send-keys", "-t", "t", ...keys]);
+  }
+
+  async type(text: string): Promise<void> {
+    await this.tmux.run(["send-keys", "-t", "t", "-l", text]);
+  }
+
+  /** Wait until the screen matches; returns the capture. */
+  until(what: string, test: (screen: string) => boolean, timeoutMs = 10000): Promise<string> {
+    return waitFor(what, async () => {
+      const s = await this.capture();
+      return test(s) ? s : undefined;
+    }, { timeoutMs });
+  }
+}
