@@ -17,7 +17,9 @@ afterEach(() => {
 const TEXT = "Read and follow the instructions in /tmp/amx session/it's $(x) #{y}/prompt_1.md";
 const GATE = ReadyGate.parse({ pattern: "^›\\s*$", busy_pattern: "\\[sim\\] working", settle_ms: 200, timeout_ms: 10000 });
 
-function options(over: Partial<DeliverOptions> & { submit?: Partial<SubmitStrategy>; ready?: Partial<ReadyGate> } = {}): DeliverOptions {
+type Over = Omit<Partial<DeliverOptions>, "submit" | "ready"> & { submit?: Partial<SubmitStrategy>; ready?: Partial<ReadyGate> };
+
+function options(over: Over = {}): DeliverOptions {
   return {
     first: over.first ?? true,
     trust: over.trust ?? [],

@@ -52,7 +52,7 @@ describe("Layout", () => {
     const { pane, pid } = await f.layout.createPane({ command: [BUN, ARGV_DUMP, out, ...HOSTILE], env, cwd: f.dir, label: "[coder] plan one" });
     expect(pane).toMatch(/^%\d+$/);
     expect(pid).toBeGreaterThan(0);
-    const dump = JSON.parse(await waitFor("dump", () => existsSync(out) && readFileSync(out, "utf8")));
+    const dump = JSON.parse(String(await waitFor("dump", () => existsSync(out) && readFileSync(out, "utf8"))));
     expect(dump).toEqual({ args: HOSTILE, env: env.AMX_HOSTILE, cwd: f.dir });
     expect((await pipelineRows(f)).map((r) => r.pane)).not.toContain(pane);
     const where = await f.tmux.run(["display-message", "-p", "-t", pane, "#{window_name} #{window_width}x#{window_height}"]);

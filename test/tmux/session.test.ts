@@ -44,7 +44,7 @@ describe("createSession", () => {
       env: { AMX_HOSTILE: hostileEnv },
     });
     const got = await waitFor("argv dump", () => existsSync(out) && readFileSync(out, "utf8"));
-    expect(JSON.parse(got)).toEqual({ args: HOSTILE, env: hostileEnv, cwd: dir });
+    expect(JSON.parse(String(got))).toEqual({ args: HOSTILE, env: hostileEnv, cwd: dir });
     expect(existsSync("/tmp/amx-pwned")).toBe(false);
   });
 
