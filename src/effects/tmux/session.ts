@@ -139,7 +139,7 @@ export async function createSession(tmux: Tmux, opts: SessionOptions): Promise<{
 /** Kill the session; a session that is already gone is not an error. */
 export async function killSession(tmux: Tmux, name: string): Promise<void> {
   const r = await tmux.exec(["kill-session", "-t", `=${name}`]);
-  if (r.code !== 0 && !/can't find session|no server running|session not found|error connecting/i.test(r.stderr)) {
+  if (r.code !== 0 && !/can't find session|no server running|session not found|error connecting|server exited unexpectedly/i.test(r.stderr)) {
     throw tmux.failure(["kill-session", "-t", `=${name}`], r);
   }
 }
