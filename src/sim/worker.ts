@@ -44,16 +44,27 @@ export class SimWorker {
     this.handle(line);
   }
 
-  private handle(line: string): void {
+  /** A prompt file this agent has a task for (a notice may name other files, e.g. a research summary). */
+  private taskPrompt(line: string): string | null {
     const path = promptPathIn(line);
-    if (this.waiting && !(path && existsSync(path))) {
+    if (!path || !existsSync(path)) return null;
+    try {
+      return taskFor(relative(sessionOf(path, this.env.sessionDir), path), "") ? path : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private handle(line: string): void {
+    const path = this.taskPrompt(line);
+    if (this.waiting && !path) {
       const wake = this.waiting;
       this.waiting = null;
       this.hooks.busyChanged(true);
       wake(line);
       return;
     }
-    if (path && existsSync(path)) {
+    if (path) {
       if (this.waiting) {
         this.queue.push(line);
         return;
