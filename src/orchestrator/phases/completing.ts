@@ -17,8 +17,9 @@ export const completing: PhaseHandler = {
   enter(step) {
     const resumed = step.state.last_event === "resumed";
     if (!resumed) {
-      // Stale decisions from an earlier round must not be taken for this one.
-      step.emit({ type: "delete_file", path: F.approval }, { type: "delete_file", path: F.changes });
+      // No stale-decision cleanup here: a decision file may already be written the instant
+      // state.json says "completing" (a person or a bot), and it must never be lost. The files
+      // of earlier rounds are gone already: changes.md is removed when the next plan is accepted.
       step.set({ approved_at: undefined });
       if (step.state.last_event === "review_failed") {
         step.emit({ type: "write_file", path: F.summary, content: loopCapSummary(step.state.review_results ?? {}, step.state.review_iteration) });
