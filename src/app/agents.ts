@@ -117,7 +117,11 @@ export class AgentRuntime {
 
   /** The completion panel: its own exit is the user's decision being written, never an interruption. */
   async showPanel(): Promise<void> {
-    if (this.panel && (await this.o.layout.isAlive(this.panel))) return this.o.layout.show([this.panel]);
+    if (this.panel && (await this.o.layout.isAlive(this.panel))) {
+      await this.o.layout.show([this.panel]);
+      await this.o.tmux.exec(["select-pane", "-t", this.panel]);
+      return;
+    }
     const { pane } = await this.o.layout.createPane({
       command: [...this.o.selfCommand, "panel", this.o.sessionDir],
       env: {},
@@ -126,6 +130,8 @@ export class AgentRuntime {
     });
     this.panel = pane;
     await this.o.layout.show([pane]);
+    // the decision is made here: give the panel the keyboard
+    await this.o.tmux.exec(["select-pane", "-t", pane]);
   }
 
   async closePanel(): Promise<void> {

@@ -3,7 +3,7 @@ import { existsSync, openSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
-import { createSession } from "../effects/tmux/session.ts";
+import { createSession, fitToClientArgs } from "../effects/tmux/session.ts";
 import { installExitHooks } from "../effects/tmux/exits.ts";
 import type { Config } from "../schema/config.ts";
 import type { State } from "../schema/state.ts";
@@ -119,10 +119,16 @@ export async function followHeadless(o: LaunchOptions, child: ChildProcess, out:
   return outcome.kind === "running" ? 1 : outcome.code;
 }
 
+/** Hand this terminal to the session's tmux client until it detaches or the session ends. */
+export async function attachTerminal(tmux: Tmux, sessionName: string): Promise<number> {
+  await tmux.exec(fitToClientArgs(sessionName));
+  const p = Bun.spawn(tmux.argv(["attach-session", "-t", `=${sessionName}`]), { stdio: ["inherit", "inherit", "inherit"], env: { ...process.env, TMUX: "" } });
+  return p.exited;
+}
+
 /** Interactive: attach this terminal to the tmux session; then the goodbye screen. */
 export async function attachAndWait(o: LaunchOptions, tmux: Tmux): Promise<number> {
-  const p = Bun.spawn(tmux.argv(["attach-session", "-t", `=${o.state.session_name}`]), { stdio: ["inherit", "inherit", "inherit"], env: { ...process.env, TMUX: "" } });
-  await p.exited;
+  await attachTerminal(tmux, o.state.session_name);
   const outcome = outcomeOf(o.sessionDir, o.state, o.startedAt);
   if (outcome.kind === "running" && (await tmux.hasSession(o.state.session_name))) {
     process.stdout.write(`Detached. The run goes on in the background.\n  re-attach: agentmux attach ${sessionId(o.sessionDir)}\n  status:    agentmux status ${sessionId(o.sessionDir)}\n`);

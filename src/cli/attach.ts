@@ -1,5 +1,6 @@
 import { AgentmuxError } from "../errors.ts";
 import { Tmux } from "../effects/tmux/runner.ts";
+import { attachTerminal } from "../app/launch.ts";
 import { resolveSession } from "../session/list.ts";
 import { findProjectDir } from "../session/project.ts";
 import { parseArgs } from "./args.ts";
@@ -16,7 +17,5 @@ export async function run(argv: string[]): Promise<number> {
     throw new AgentmuxError("session", `session ${s.id} is not running`, { hint: s.state?.phase === "done" ? "it has finished" : `resume it with: agentmux resume ${s.id}` });
   }
   if (!process.stdout.isTTY) throw new AgentmuxError("usage", "attach needs a terminal", { hint: `agentmux status ${s.id} works without one`, exitCode: 2 });
-  const tmux = new Tmux(s.socket);
-  const p = Bun.spawn(tmux.argv(["attach-session", "-t", `=${s.state.session_name}`]), { stdio: ["inherit", "inherit", "inherit"], env: { ...process.env, TMUX: "" } });
-  return (await p.exited) === 0 ? 0 : 1;
+  return (await attachTerminal(new Tmux(s.socket), s.state.session_name)) === 0 ? 0 : 1;
 }

@@ -1,6 +1,5 @@
 import { watch, type FSWatcher } from "node:fs";
 import { selfCommand } from "../app/self.ts";
-import { Tmux } from "../effects/tmux/runner.ts";
 import { listSessions, removeSession, type SessionSummary } from "../session/list.ts";
 import { sessionsRoot } from "../session/paths.ts";
 import { blessed, createScreen, linesToContent } from "./blessed.ts";
@@ -63,7 +62,7 @@ export async function runHome(projectDir: string): Promise<number> {
     const s = current();
     if (modal || !s?.state) return;
     if (!s.live) return status(`${s.id} is not running — press r to resume`), screen.render();
-    leave({ argv: new Tmux(s.socket).argv(["attach", "-t", `=${s.state.session_name}`]), tmux: true });
+    leave({ argv: [...selfCommand(), "attach", s.id] });
   });
   screen.key(["d"], () => {
     const s = current();

@@ -73,6 +73,8 @@ export function sessionConf(name: string, width: number, height: number): string
     ["set-option", "-t", s, "default-size", `${width}x${height}`],
     ["set-option", "-t", s, "mouse", "on"],
     ["set-option", "-t", s, "history-limit", "20000"],
+    // the control pane is the status display; tmux's bar would only list internal windows
+    ["set-option", "-t", s, "status", "off"],
     ["set-option", "-g", "-w", "remain-on-exit", "on"],
     ["set-option", "-g", "-w", "allow-rename", "off"],
     ["set-option", "-g", "-w", "automatic-rename", "off"],
@@ -88,6 +90,14 @@ export function pinWindowArgs(target: string, width: number, height: number): st
     ["set-option", "-w", "-t", target, "window-size", "manual"],
     ["resize-window", "-t", target, "-x", String(width), "-y", String(height)],
   ];
+}
+
+/**
+ * Before a person attaches: the pipeline window follows the attaching terminal's size
+ * (parked agent windows stay pinned at full size), so nothing is cropped.
+ */
+export function fitToClientArgs(session: string): string[] {
+  return ["set-option", "-w", "-t", `=${session}:pipeline`, "window-size", "latest"];
 }
 
 /** Join several tmux commands into one invocation (one server round trip, applied atomically). */
