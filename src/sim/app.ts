@@ -24,7 +24,7 @@ export class SimApp {
 
   constructor(
     readonly env: SimEnv,
-    private readonly mcp: SimMcp | null,
+    mcp: SimMcp | null,
     private readonly stdin: NodeJS.ReadStream = process.stdin,
     private readonly stdout: NodeJS.WriteStream = process.stdout,
   ) {
@@ -137,7 +137,8 @@ export class SimApp {
     if (clean) this.stdout.write(LEAVE_SCREEN);
     if (this.stdin.isTTY) this.stdin.setRawMode(false);
     this.stdin.pause();
-    void this.mcp?.close();
+    // No MCP close: the process exits at once and the server sees EOF on its stdin.
+    // (An SDK close still in flight made bun's process.exit linger with the pty already closed.)
     this.finish(code);
   }
 }

@@ -20,6 +20,7 @@ const MAIN = join(REPO_ROOT, "src", "main.ts");
 export class SimWorld {
   readonly tmux = new Tmux(privateSocket());
   private panes = 0;
+  private readonly exitFiles = new Map<string, string>();
   private constructor(
     readonly projectDir: string,
     readonly sessionDir: string,
@@ -104,7 +105,7 @@ export class SimWorld {
   }
 
   /** Start `agentmux sim-agent` in a new pane (cwd = project); returns the pane id. */
-  async launch(role: string, opts: { scenario?: string; agent?: string; mcp?: boolean; width?: number } = {}): Promise<string> {
+  async launch(role: string, opts: { scenario?: string; agent?: string; mcp?: boolean; width?: number; thinkMs?: number } = {}): Promise<string> {
     const agent = opts.agent ?? role;
     const env = {
       AGENTMUX_SESSION_DIR: this.sessionDir,
@@ -112,8 +113,11 @@ export class SimWorld {
       AGENTMUX_ROLE: role,
       AGENTMUX_AGENT: agent,
       AGENTMUX_SIM_SCENARIO: opts.scenario ?? "",
+      AGENTMUX_SIM_THINK_MS: String(opts.thinkMs ?? 0),
     };
-    const argv = [BUN, MAIN, "sim-agent", ...(opts.mcp === false ? [] : ["--mcp-config", this.mcpConfig(role, agent)])];
+    const exitFile = this.path(`.runtime/exit-${this.panes}`);
+    const sim = [BUN, MAIN, "sim-agent", ...(opts.mcp === false ? [] : ["--mcp-config", this.mcpConfig(role, agent)])];
+    const argv = ["sh", "-c", '"$@"; echo $? > "$0.tmp" && mv "$0.tmp" "$0"', exitFile, ...sim];
     const envArgs = Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
     const size = ["-x", String(opts.width ?? 160), "-y", "45"];
     let pane: string;
@@ -123,6 +127,7 @@ export class SimWorld {
     } else {
       pane = await this.tmux.run(["new-window", "-d", "-t", "sim", "-c", this.projectDir, ...envArgs, "-P", "-F", "#{pane_id}", ...argv]);
     }
+    this.exitFiles.set(pane, exitFile);
     return pane;
   }
 
@@ -132,11 +137,15 @@ export class SimWorld {
   async title(pane: string): Promise<string> {
     return this.tmux.run(["display-message", "-p", "-t", pane, "#{pane_title}"]);
   }
-  /** The exit status of a dead pane, or null while it runs. */
+  /**
+   * The sim's exit status once it has exited, else null. A shell wrapper records it: tmux 3.3a
+   * sometimes leaves an exited pane process unreaped for seconds, so #{pane_dead_status} lags.
+   */
   async exitStatus(pane: string): Promise<number | null> {
-    const out = await this.tmux.run(["display-message", "-p", "-t", pane, "#{pane_dead} #{pane_dead_status}"]);
-    const [dead, status] = out.split(" ");
-    return dead === "1" ? Number(status) : null;
+    const file = this.exitFiles.get(pane);
+    if (!file || !fs.existsSync(file)) return null;
+    const text = fs.readFileSync(file, "utf8").trim();
+    return text ? Number(text) : null;
   }
 
   async waitScreen(pane: string, what: string | RegExp, timeoutMs = 15000): Promise<string> {
@@ -151,6 +160,15 @@ export class SimWorld {
     const buf = `amx-sim-${Math.random().toString(36).slice(2)}`;
     await this.tmux.run(["load-buffer", "-b", buf, "-"], text);
     await this.tmux.run(["paste-buffer", "-p", "-d", "-b", buf, "-t", pane]);
+  }
+  /** Paste and Enter in ONE tmux invocation: the tightest gap possible (real-cli-behaviour "pasteone"). */
+  async pasteOne(pane: string, text: string): Promise<void> {
+    const buf = `amx-sim-${Math.random().toString(36).slice(2)}`;
+    await this.tmux.run(["load-buffer", "-b", buf, "-"], text);
+    await this.tmux.run(["paste-buffer", "-p", "-d", "-b", buf, "-t", pane, ";", "send-keys", "-t", pane, "Enter"]);
+  }
+  async keys(pane: string, ...keys: string[]): Promise<void> {
+    await this.tmux.run(["send-keys", "-t", pane, ...keys]);
   }
   async enter(pane: string): Promise<void> {
     await this.tmux.run(["send-keys", "-t", pane, "Enter"]);
