@@ -1,0 +1,53 @@
+import { spawnExec } from "../cli/doctor.ts";
+import { findOnPath, type Exec } from "../providers/doctor.ts";
+import type { Config } from "../schema/config.ts";
+
+/** Real agent CLIs in the order init prefers them as the default provider. */
+export const CLI_PREFERENCE = ["claude", "codex", "gemini", "opencode", "copilot", "qwen"] as const;
+
+export type DetectedCli = {
+  provider: string;
+  command: string;
+  /** where it was found on PATH, or null */
+  path: string | null;
+  /** first line of `<cli> --version`, or null when missing, failing or slower than the timeout */
+  version: string | null;
+};
+
+/**
+ * Which configured providers have their CLI on PATH, each asked for `--version` (in parallel,
+ * `timeoutMs` each). Built-in CLIs come first in preference order, then any user-defined ones;
+ * the simulated agent (`@self`) is not a CLI to detect.
+ */
+export async function detectClis(config: Config, path: string, exec: Exec = spawnExec, timeoutMs = 5000): Promise<DetectedCli[]> {
+  const names = Object.keys(config.providers).filter((n) => config.providers[n]!.command !== "@self");
+  const rank = (n: string) => {
+    const i = (CLI_PREFERENCE as readonly string[]).indexOf(n);
+    return i < 0 ? CLI_PREFERENCE.length : i;
+  };
+  names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  return Promise.all(
+    names.map(async (provider): Promise<DetectedCli> => {
+      const command = config.providers[provider]!.command;
+      const found = findOnPath(command, path);
+      if (!found) return { provider, command, path: null, version: null };
+      const r = await exec([found, "--version"], { timeoutMs, env: { PATH: path } }).catch(() => null);
+      const text = r && r.code === 0 && !r.timedOut ? (r.stdout.trim() || r.stderr.trim()).split("\n")[0]!.trim() : "";
+      return { provider, command, path: found, version: text || null };
+    }),
+  );
+}
+
+/** The default provider init picks without asking: the first detected CLI by preference, else claude. */
+export function preferredProvider(detected: DetectedCli[]): { provider: string; detected: boolean } {
+  for (const name of CLI_PREFERENCE) if (detected.some((d) => d.provider === name && d.path)) return { provider: name, detected: true };
+  return { provider: "claude", detected: false };
+}
+
+/** `✓ claude  /usr/bin/claude  (1.0.3)` / `✗ codex  not found` lines. */
+export function formatDetected(detected: DetectedCli[]): string[] {
+  const width = Math.max(...detected.map((d) => d.provider.length), 4);
+  return detected.map((d) =>
+    d.path ? `  ✓ ${d.provider.padEnd(width)}  ${d.path}${d.version ? `  (${d.version})` : "  (--version gave no answer)"}` : `  ✗ ${d.provider.padEnd(width)}  not found on PATH`,
+  );
+}

@@ -1,0 +1,103 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { configJsonSchemaText } from "../config/render.ts";
+import { loadConfig } from "../config/load.ts";
+import { writeFileAtomic } from "../effects/fs/atomic.ts";
+import type { Exec } from "../providers/doctor.ts";
+import { detectBaseBranch } from "./base-branch.ts";
+import { choiceEdits, choicesFrom, chosenProviders, type InitChoices } from "./choices.ts";
+import { completionTarget, hasCompletionLine, installCompletionLine } from "./completions.ts";
+import { detectClis, formatDetected, preferredProvider } from "./detect.ts";
+import { noAgentCliNotice, notGitRepoHelp } from "./first-run.ts";
+import { ensureGitignore } from "./gitignore.ts";
+import { editableConfigPath, editConfigText, loadWith, PROJECT_SCHEMA, readText, writeConfigChecked } from "./project-config.ts";
+import { createIfMissing, instructionFilesToOffer, instructionTemplate, missingStubs, promptStub, stubPath } from "./project-files.ts";
+import type { Prompter } from "./prompter.ts";
+import { askInitChoices } from "./wizard.ts";
+
+export type InitOptions = {
+  projectDir: string;
+  /** null = no questions (`--defaults` or not a terminal) */
+  prompter: Prompter | null;
+  env: Record<string, string | undefined>;
+  exec?: Exec;
+  say: (line: string) => void;
+};
+
+/** What init did, as project-relative paths. */
+export type InitReport = { written: string[]; unchanged: string[]; skipped: string[] };
+
+/**
+ * `agentmux init`: detect agent CLIs, settle the choices (asked, or the defaults), then write —
+ * only after every question is answered, so a canceled wizard changes nothing — the config
+ * (only values that differ from the defaults), the schema copy, .gitignore entries and the
+ * offered files. A second run with the same answers writes nothing.
+ */
+export async function runInit(opts: InitOptions): Promise<InitReport> {
+  const { projectDir, prompter: p, env, say } = opts;
+  const report: InitReport = { written: [], unchanged: [], skipped: [] };
+  const configPath = editableConfigPath(projectDir);
+  const rel = (path: string) => path.slice(projectDir.length + 1);
+  const existing = readText(configPath);
+  const current = loadConfig({ projectDir, env }).config; // a broken config stops here, with its file and key
+  const baseline = loadWith(null, env).config;
+
+  say("Agent CLIs on PATH:");
+  const detected = await detectClis(current, env.PATH ?? "", opts.exec);
+  formatDetected(detected).forEach((l) => say(l));
+  const detectedBase = await detectBaseBranch(projectDir);
+
+  let choices: InitChoices = choicesFrom(current);
+  if (p) {
+    choices = await askInitChoices(p, { current: choices, detected, providers: Object.keys(current.providers), detectedBase });
+  } else if (existing === null || parse(existing)?.defaults?.provider === undefined) {
+    choices.provider = preferredProvider(detected).provider;
+  }
+
+  const instructionFiles = instructionFilesToOffer(projectDir, chosenProviders(choices));
+  const createInstructions: string[] = [];
+  for (const file of instructionFiles) {
+    if (!p || (await p.confirm(`Create ${file} (project instructions the agents read) from a template?`, true))) createInstructions.push(file);
+  }
+  let stubs: string[] = [];
+  const missing = missingStubs(projectDir);
+  if (p && missing.length) {
+    const answer = await p.text(`Prompt extension stubs in .agentmux/prompts/agents/ for roles (comma-separated: ${missing.join(", ")}; "none")`, "none");
+    stubs = answer === "none" ? [] : answer.split(",").map((s) => s.trim()).filter((s) => missing.includes(s));
+  }
+  const target = completionTarget(env);
+  let completions = false;
+  if (p && target && !hasCompletionLine(target)) completions = await p.confirm(`Add shell completions to ${target.rcFile}?`, true);
+
+  // Every answer is in: write.
+  const text = editConfigText(existing, choiceEdits(choices, baseline));
+  const same = existing !== null && JSON.stringify(parse(existing)) === JSON.stringify(parse(text));
+  if (!same && writeConfigChecked(configPath, text, env)) report.written.push(rel(configPath));
+  else report.unchanged.push(rel(configPath));
+  const schemaPath = join(projectDir, PROJECT_SCHEMA);
+  const schema = configJsonSchemaText();
+  if (readText(schemaPath) !== schema) {
+    writeFileAtomic(schemaPath, schema);
+    report.written.push(PROJECT_SCHEMA);
+  } else report.unchanged.push(PROJECT_SCHEMA);
+  const ignore = ensureGitignore(projectDir);
+  if (ignore.added.length) report.written.push(`.gitignore (added ${ignore.added.join(", ")})`);
+  else report.unchanged.push(".gitignore");
+  for (const file of instructionFiles) {
+    if (createInstructions.includes(file) && createIfMissing(projectDir, file, instructionTemplate(file))) report.written.push(file);
+    else report.skipped.push(file);
+  }
+  for (const role of stubs) if (createIfMissing(projectDir, stubPath(role), promptStub(role))) report.written.push(stubPath(role));
+  if (target && completions && installCompletionLine(target)) report.written.push(`${target.rcFile} (shell completions)`);
+
+  for (const f of report.written) say(`wrote      ${f}`);
+  for (const f of report.unchanged) say(`unchanged  ${f}`);
+  for (const f of report.skipped) say(`skipped    ${f}`);
+  const final = loadConfig({ projectDir, env }).config;
+  const noCli = noAgentCliNotice(final, env.PATH ?? "");
+  if (noCli) say(noCli);
+  if (!existsSync(join(projectDir, ".git"))) say(notGitRepoHelp(projectDir));
+  say(`Ready. Start a run with: agentmux "describe the change you want"`);
+  return report;
+}

@@ -1,0 +1,62 @@
+import { ROLES } from "../schema/catalog.ts";
+import type { InitChoices } from "./choices.ts";
+import type { DetectedCli } from "./detect.ts";
+import type { Option, Prompter } from "./prompter.ts";
+
+export type WizardContext = {
+  current: InitChoices;
+  detected: DetectedCli[];
+  /** every configured provider name */
+  providers: string[];
+  /** the repository's default branch, shown when base_branch is unset */
+  detectedBase: string | null;
+};
+
+const KEEP_DEFAULT = "default";
+const CLEAR = "-";
+
+/** Provider options: detected CLIs first (with version), then the rest. */
+export function providerOptions(ctx: WizardContext): Option[] {
+  const found = ctx.detected.filter((d) => d.path).map((d) => d.provider);
+  const rest = ctx.providers.filter((p) => !found.includes(p));
+  const label = (p: string) => {
+    const d = ctx.detected.find((x) => x.provider === p);
+    if (d?.path) return `installed${d.version ? ` (${d.version})` : ""}`;
+    return p === "sim" ? "built-in simulated agent (demo, CI)" : "not found on PATH";
+  };
+  return [...found, ...rest].map((value) => ({ value, label: label(value) }));
+}
+
+/** Ask everything `agentmux init` configures; current values are the defaults Enter keeps. */
+export async function askInitChoices(p: Prompter, ctx: WizardContext): Promise<InitChoices> {
+  const cur = ctx.current;
+  const options = providerOptions(ctx);
+  const provider = await p.choose("Default provider for every role:", options, cur.provider);
+
+  const hasOverrides = ROLES.some((r) => cur.roles[r].provider || cur.roles[r].model);
+  const roles = structuredClone(cur.roles);
+  if (await p.confirm("Choose a different provider or model for some roles?", hasOverrides)) {
+    p.say(`For each role: Enter keeps the value in brackets; "${KEEP_DEFAULT}" follows the default provider; "${CLEAR}" clears a model.`);
+    const roleOptions: Option[] = [{ value: KEEP_DEFAULT, label: `the default provider (${provider})` }, ...options];
+    for (const role of ROLES) {
+      const now = roles[role];
+      const picked = await p.choose(`${role} — provider:`, roleOptions, now.provider ?? KEEP_DEFAULT);
+      now.provider = picked === KEEP_DEFAULT || picked === provider ? null : picked;
+      const model = await p.text(`${role} — model (${CLEAR} = the CLI's default)`, now.model ?? CLEAR);
+      now.model = model === CLEAR ? null : model;
+    }
+  }
+
+  p.say("GitHub pull requests:");
+  const detected = ctx.detectedBase;
+  const baseDefault = cur.github.base_branch ?? (detected ? `${detected}` : "");
+  const baseAnswer = await p.text(
+    `  base branch${cur.github.base_branch ? "" : ` (Enter = the repository's default${detected ? `, now ${detected}` : ""})`}`,
+    baseDefault,
+  );
+  // Unset means "the repository's default branch at PR time": keep it unset when the answer is that branch.
+  const base_branch = baseAnswer === "" || (!cur.github.base_branch && baseAnswer === detected) ? null : baseAnswer;
+  const draft = await p.confirm("  open pull requests as drafts?", cur.github.draft);
+  const branch_prefix = await p.text("  branch prefix", cur.github.branch_prefix);
+  return { provider, roles, github: { base_branch, draft, branch_prefix } };
+}
