@@ -1,0 +1,86 @@
+import { afterEach, expect, test } from "bun:test";
+import { F } from "../../src/session/paths.ts";
+import { SimWorld } from "./harness.ts";
+import { waitFor } from "../helpers/wait.ts";
+
+let w: SimWorld;
+afterEach(() => w?.cleanup());
+
+const inputLine = (screen: string) => screen.split("\n").findLast((l) => l.startsWith("›")) ?? "";
+
+test("trust_dialog: the first screen asks to trust the folder until Enter; pasted text there is ignored", async () => {
+  w = await SimWorld.create();
+  const pane = await w.launch("architect", { scenario: "trust_dialog" });
+  const screen = await w.waitScreen(pane, "Press Enter to trust");
+  expect(screen).toContain("Trust this folder? (sim)");
+  expect(screen).not.toContain("[sim] ready");
+  await w.paste(pane, "lost text");
+  await w.enter(pane);
+  const ready = await w.waitScreen(pane, "[sim] ready");
+  expect(ready).not.toContain("Trust this folder?");
+  expect(inputLine(ready)).toBe("› ");
+  await w.deliver(pane, w.prompt(F.architectPrompt));
+  await w.waitTool("submit_architecture");
+}, 30000);
+
+test("slow_start=<ms>: nothing is drawn and input is ignored for that long", async () => {
+  w = await SimWorld.create();
+  const started = Date.now();
+  const pane = await w.launch("architect", { scenario: "slow_start=1500" });
+  // the agent is running (its MCP server answers) but its screen is still blank
+  await waitFor("MCP readiness marker", () => w.has(".runtime/mcp/architect.ready"), { timeoutMs: 10000 });
+  expect((await w.screen(pane)).trim()).toBe("");
+  await w.paste(pane, "typed too early");
+  await w.enter(pane);
+  const ready = await w.waitScreen(pane, "[sim] ready");
+  expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+  expect(inputLine(ready)).toBe("› ");
+  expect(ready).not.toContain("typed too early");
+}, 30000);
+
+test("ignore_first_enter: the first Enter after a paste is dropped; the next one submits", async () => {
+  w = await SimWorld.create();
+  const pane = await w.launch("architect", { scenario: "ignore_first_enter" });
+  await w.waitScreen(pane, "[sim] ready");
+  const line = w.prompt(F.architectPrompt);
+  await w.paste(pane, line);
+  await w.waitScreen(pane, `› ${line}`);
+  await w.enter(pane);
+  // a key typed after the Enter lands behind the text: proof the Enter was read and dropped
+  await w.keys(pane, "-l", "Z");
+  await w.waitScreen(pane, `› ${line}Z`);
+  expect(w.toolEvents()).toEqual([]);
+  await w.keys(pane, "BSpace");
+  await w.waitScreen(pane, new RegExp(`› ${line.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\\n`));
+  await w.enter(pane);
+  await w.waitTool("submit_architecture");
+  // only the first Enter is dropped
+  await w.waitScreen(pane, /architect done[\s\S]*\[sim\] ready/);
+  await w.deliver(pane, "hello again");
+  await w.waitScreen(pane, "● noted: hello again");
+}, 30000);
+
+test("early_enter_ms=<n>: an Enter right after a paste inserts a newline; a later Enter submits", async () => {
+  w = await SimWorld.create();
+  const pane = await w.launch("architect", { scenario: "early_enter_ms=300" });
+  await w.waitScreen(pane, "[sim] ready");
+  const line = w.prompt(F.architectPrompt);
+  await w.pasteOne(pane, line);
+  await w.waitScreen(pane, `› ${line}⏎`);
+  expect(w.toolEvents()).toEqual([]);
+  // retry Enter (as the delivery recipe does) until the text leaves the input box
+  await waitFor("submitted", async () => {
+    if (w.toolEvents().length) return true;
+    if (inputLine(await w.screen(pane)) !== "› ") await w.enter(pane);
+    return false;
+  }, { intervalMs: 150 });
+  await w.waitTool("submit_architecture");
+}, 30000);
+
+test("without difficulties, paste + Enter in one tmux call submits at once", async () => {
+  w = await SimWorld.create();
+  const pane = await w.launch("architect");
+  await w.waitScreen(pane, "[sim] ready");
+  await w.pasteOne(pane, w.prompt(F.architectPrompt));
+  await w.waitTool("submit_architecture");
+}, 30000);
