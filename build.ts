@@ -50,4 +50,5 @@ if (import.meta.main) {
     process.exit(1);
   }
   console.log(`built dist/agentmux (${out}) in ${Math.round(performance.now() - started)} ms`);
+  if (process.argv.includes("--release")) { const { buildRelease } = await import("./scripts/release.ts"); await buildRelease(buildBinary); }
 }
