@@ -89,14 +89,14 @@ export class SimWorld {
       .map((l) => ToolEventLine.parse(JSON.parse(l)));
   }
 
-  mcpConfig(role: string, agent = role): string {
+  mcpConfig(role: string, agent = role, binary?: string): string {
     const file = this.path(`.runtime/mcp-${agent}.json`);
     writeJsonAtomic(file, {
       mcpServers: {
         agentmux: {
           type: "stdio",
-          command: BUN,
-          args: [MAIN, "mcp-server"],
+          command: binary ?? BUN,
+          args: binary ? ["mcp-server"] : [MAIN, "mcp-server"],
           env: { AGENTMUX_SESSION_DIR: this.sessionDir, AGENTMUX_PROJECT_DIR: this.projectDir, AGENTMUX_ROLE: role, AGENTMUX_AGENT: agent },
         },
       },
@@ -105,7 +105,7 @@ export class SimWorld {
   }
 
   /** Start `agentmux sim-agent` in a new pane (cwd = project); returns the pane id. */
-  async launch(role: string, opts: { scenario?: string; agent?: string; mcp?: boolean; width?: number; thinkMs?: number } = {}): Promise<string> {
+  async launch(role: string, opts: { scenario?: string; agent?: string; mcp?: boolean; width?: number; thinkMs?: number; binary?: string } = {}): Promise<string> {
     const agent = opts.agent ?? role;
     const env = {
       AGENTMUX_SESSION_DIR: this.sessionDir,
@@ -116,7 +116,8 @@ export class SimWorld {
       AGENTMUX_SIM_THINK_MS: String(opts.thinkMs ?? 0),
     };
     const exitFile = this.path(`.runtime/exit-${this.panes}`);
-    const sim = [BUN, MAIN, "sim-agent", ...(opts.mcp === false ? [] : ["--mcp-config", this.mcpConfig(role, agent)])];
+    const cli = opts.binary ? [opts.binary] : [BUN, MAIN];
+    const sim = [...cli, "sim-agent", ...(opts.mcp === false ? [] : ["--mcp-config", this.mcpConfig(role, agent, opts.binary)])];
     const argv = ["sh", "-c", '"$@"; echo $? > "$0.tmp" && mv "$0.tmp" "$0"', exitFile, ...sim];
     const envArgs = Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
     const size = ["-x", String(opts.width ?? 160), "-y", "45"];
