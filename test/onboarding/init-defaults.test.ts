@@ -1,0 +1,83 @@
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { loadConfig } from "../../src/config/load.ts";
+import { removeDir } from "../helpers/tmp.ts";
+import { agentmux, fakeCli, sandbox, type Sandbox } from "./helpers.ts";
+
+let sb: Sandbox;
+afterEach(() => removeDir(sb.root));
+
+const read = (sb: Sandbox, rel: string) => readFileSync(join(sb.repo, rel), "utf8");
+const count = (text: string, line: string) => text.split("\n").filter((l) => l === line).length;
+
+test("init --defaults picks the first detected CLI, writes only what differs, and a re-run changes nothing", async () => {
+  sb = await sandbox();
+  fakeCli(sb, "gemini", "0.9.1");
+  fakeCli(sb, "codex", "codex-cli 0.42.0");
+  const r = agentmux(sb, ["init", "--defaults"]);
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain(`✓ codex     ${join(sb.bin, "codex")}  (codex-cli 0.42.0)`);
+  expect(r.stdout).toContain("✗ claude    not found on PATH");
+  const text = read(sb, ".agentmux/config.yaml");
+  expect(text.split("\n")[0]).toBe("# yaml-language-server: $schema=./config.schema.json");
+  expect(parse(text)).toEqual({ version: 2, defaults: { provider: "codex" } });
+  expect(JSON.parse(read(sb, ".agentmux/config.schema.json")).title).toContain("agentmux configuration");
+  const { config } = loadConfig({ projectDir: sb.repo, env: sb.env });
+  expect(config.defaults.provider).toBe("codex");
+  const ignore = read(sb, ".gitignore");
+  for (const e of [".agentmux/.sessions/", ".agentmux/.last_completion.json"]) expect(count(ignore, e)).toBe(1);
+  expect(read(sb, "AGENTS.md")).toContain("## Test command");
+  expect(existsSync(join(sb.repo, "CLAUDE.md"))).toBe(false);
+  expect(r.stdout).toContain("wrote      .agentmux/config.yaml");
+
+  const before = [".agentmux/config.yaml", ".agentmux/config.schema.json", ".gitignore", "AGENTS.md"].map((f) => read(sb, f));
+  const again = agentmux(sb, ["init", "--defaults"]);
+  expect(again.code).toBe(0);
+  expect(again.stdout).not.toContain("wrote ");
+  expect(again.stdout).toContain("unchanged  .agentmux/config.yaml");
+  expect([".agentmux/config.yaml", ".agentmux/config.schema.json", ".gitignore", "AGENTS.md"].map((f) => read(sb, f))).toEqual(before);
+});
+
+test("with no agent CLI: claude stays the default (nothing to write) and the note points to doctor and demo", async () => {
+  sb = await sandbox();
+  const r = agentmux(sb, ["init", "--defaults"]);
+  expect(r.code).toBe(0);
+  expect(parse(read(sb, ".agentmux/config.yaml"))).toEqual({ version: 2 });
+  expect(r.stdout).toContain("agentmux doctor");
+  expect(r.stdout).toContain("agentmux demo");
+  expect(read(sb, "CLAUDE.md")).toContain("# CLAUDE");
+});
+
+test("not a terminal, no --defaults: no question is asked, an existing config keeps its provider", async () => {
+  sb = await sandbox();
+  fakeCli(sb, "claude", "2.0.1 (Claude Code)");
+  writeFileSync(join(sb.repo, ".gitignore"), "node_modules\n/.agentmux/.sessions\n");
+  agentmux(sb, ["configure", "--role", "coder", "--provider", "gemini"]);
+  writeFileSync(join(sb.repo, ".agentmux/config.yaml"), read(sb, ".agentmux/config.yaml") + "defaults:\n  provider: qwen # ours\n");
+  const r = agentmux(sb, ["init"]);
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  expect(r.stdout).not.toContain("[Y/n]");
+  const cfg = parse(read(sb, ".agentmux/config.yaml"));
+  expect(cfg.defaults.provider).toBe("qwen");
+  expect(cfg.roles.coder.provider).toBe("gemini");
+  const ignore = read(sb, ".gitignore");
+  expect(ignore.startsWith("node_modules\n/.agentmux/.sessions\n")).toBe(true);
+  expect(ignore).not.toContain("\n.agentmux/.sessions/");
+  expect(count(ignore, ".agentmux/.last_completion.json")).toBe(1);
+});
+
+test("a broken project config stops init with the file and key, and nothing is written", async () => {
+  sb = await sandbox();
+  agentmux(sb, ["init", "--defaults"]);
+  writeFileSync(join(sb.repo, ".agentmux/config.yaml"), "version: 2\ngithub:\n  drafts: true\n");
+  const ignoreBefore = read(sb, ".gitignore");
+  const r = agentmux(sb, ["init", "--defaults"]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(".agentmux/config.yaml: github.drafts: unknown key");
+  expect(read(sb, ".agentmux/config.yaml")).toBe("version: 2\ngithub:\n  drafts: true\n");
+  expect(read(sb, ".gitignore")).toBe(ignoreBefore);
+});
