@@ -41,19 +41,52 @@ export async function startTmux(o: { sessionDir: string; state: State; config: C
   return tmux;
 }
 
-/** The orchestrator as a detached process (own session): it survives a closed terminal. */
-export function spawnOrchestrator(sessionDir: string, cwd: string): ChildProcess {
+export type FinalReport = { code: number; state: State };
+export type Orchestrator = { child: ChildProcess; exited: Promise<{ code: number | null; signal: string | null }>; report: Promise<FinalReport | null> };
+
+/**
+ * The orchestrator as a detached process (own session): it survives a closed terminal. Its
+ * final state comes back on fd 3 (see reportResult in orchestrator.ts).
+ */
+export function spawnOrchestrator(sessionDir: string, cwd: string): Orchestrator {
   const self = selfCommand();
   const log = openSync(join(sessionDir, F.orchestratorLog), "a");
-  const env = { ...process.env };
+  const env: Record<string, string | undefined> = { ...process.env, AGENTMUX_RESULT_FD: "3" };
   delete env.TMUX;
   delete env.TMUX_PANE;
-  const child = spawn(self[0]!, [...self.slice(1), "orchestrate", sessionDir], { detached: true, stdio: ["ignore", log, log], cwd, env });
+  const child = spawn(self[0]!, [...self.slice(1), "orchestrate", sessionDir], { detached: true, stdio: ["ignore", log, log, "pipe"], cwd, env });
+  let text = "";
+  const pipe = child.stdio[3] as NodeJS.ReadableStream | null;
+  pipe?.on("data", (d: Buffer) => (text += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((r) => child.on("exit", (code, signal) => r({ code, signal })));
+  const report = new Promise<FinalReport | null>((r) => {
+    const done = () => {
+      try {
+        r(JSON.parse(text.trim().split("\n").pop() ?? ""));
+      } catch {
+        r(null);
+      }
+    };
+    if (pipe) pipe.on("close", done);
+    else void exited.then(done);
+  });
   child.unref();
-  return child;
+  (pipe as any)?.unref?.();
+  return { child, exited, report };
 }
 
 type Outcome = { kind: GoodbyeKind | "running"; state: State | null; code: number };
+
+/** The outcome the orchestrator reported itself (preferred), else what the disk says. */
+export function outcomeFrom(report: FinalReport | null, sessionDir: string, state: State, startedAt: number): Outcome {
+  if (report) {
+    const s = report.state;
+    if (report.code === 0 && s.phase === "done") return { kind: "success", state: s, code: 0 };
+    if (s.phase === "failed") return { kind: s.interruption_category === "canceled" ? "canceled" : "failed", state: s, code: report.code };
+    return { kind: "running", state: s, code: report.code || 1 };
+  }
+  return outcomeOf(sessionDir, state, startedAt);
+}
 
 /** How the run ended, from state.json, or from .last_completion.json once the folder is gone. */
 export function outcomeOf(sessionDir: string, state: State, startedAt: number): Outcome {
@@ -95,17 +128,19 @@ export function goodbyeText(o: Outcome, fallback: State, startedAt: number, colo
 }
 
 /** Headless: print progress until the orchestrator exits; returns its exit code. */
-export async function followHeadless(o: LaunchOptions, child: ChildProcess, out: (l: string) => void): Promise<number> {
+export async function followHeadless(o: LaunchOptions, orch: Orchestrator, out: (l: string) => void): Promise<number> {
   const printer = new ProgressPrinter(o.sessionDir, o.progress, out);
-  const exited = new Promise<{ code: number | null; signal: string | null }>((r) => child.on("exit", (code, signal) => r({ code, signal })));
   const onInt = () => writeFileAtomic(join(o.sessionDir, CANCEL_REQUEST), JSON.stringify({ at: new Date().toISOString(), by: "Ctrl-C" }));
   process.on("SIGINT", onInt);
   const timer = setInterval(() => printer.poll(), 100);
-  const { code, signal } = await exited;
+  const { code, signal } = await orch.exited;
+  const report = await orch.report;
+  if (process.env.AGENTMUX_DEBUG) out(`debug: orchestrator report ${report ? "received" : "missing"}`);
   clearInterval(timer);
   process.off("SIGINT", onInt);
   printer.poll();
-  const outcome = outcomeOf(o.sessionDir, printer.last ?? o.state, o.startedAt);
+  if (report) printer.replay(report.state);
+  const outcome = outcomeFrom(report, o.sessionDir, printer.last ?? o.state, o.startedAt);
   const s = outcome.state ?? o.state;
   if (o.progress === "json") {
     out(JSON.stringify({ kind: "result", outcome: outcome.kind, exit_code: outcome.code, session: sessionId(s.feature_dir), commit: s.commit_hash ?? null, branch: s.feature_branch ?? null, pr_url: s.pr_url ?? null, cause: s.interruption_cause ?? null }));
@@ -127,13 +162,14 @@ export async function attachTerminal(tmux: Tmux, sessionName: string): Promise<n
 }
 
 /** Interactive: attach this terminal to the tmux session; then the goodbye screen. */
-export async function attachAndWait(o: LaunchOptions, tmux: Tmux): Promise<number> {
+export async function attachAndWait(o: LaunchOptions, tmux: Tmux, orch: Orchestrator): Promise<number> {
   await attachTerminal(tmux, o.state.session_name);
-  const outcome = outcomeOf(o.sessionDir, o.state, o.startedAt);
-  if (outcome.kind === "running" && (await tmux.hasSession(o.state.session_name))) {
+  if (await tmux.hasSession(o.state.session_name)) {
     process.stdout.write(`Detached. The run goes on in the background.\n  re-attach: agentmux attach ${sessionId(o.sessionDir)}\n  status:    agentmux status ${sessionId(o.sessionDir)}\n`);
     return 0;
   }
+  await orch.exited;
+  const outcome = outcomeFrom(await orch.report, o.sessionDir, o.state, o.startedAt);
   const color = !process.env.NO_COLOR && !!process.stdout.isTTY;
   process.stdout.write(goodbyeText(outcome, o.state, o.startedAt, color) + "\n");
   return outcome.kind === "running" ? 1 : outcome.code;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { AgentmuxError } from "../errors.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
@@ -7,6 +7,7 @@ import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
 import { Layout } from "../effects/tmux/layout.ts";
 import { PaneWriter } from "../effects/tmux/deliver.ts";
 import { killSession } from "../effects/tmux/session.ts";
+import { removeWorktree } from "../effects/git/worktree.ts";
 import { installExitHooks, watchPaneExits } from "../effects/tmux/exits.ts";
 import { F } from "../session/paths.ts";
 import { SessionFileWatcher } from "../bus/session-files.ts";
@@ -39,6 +40,21 @@ export function liveOrchestrator(sessionDir: string): number | null {
     return pid > 0 && pid !== process.pid && pidAlive(pid) ? pid : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * The launcher that started this orchestrator gets the final state on an extra pipe
+ * (AGENTMUX_RESULT_FD): the session folder may be gone and .last_completion.json is shared
+ * by every run of the project, so neither can tell a launcher how its own run ended.
+ */
+function reportResult(code: number, state: import("../schema/state.ts").State): void {
+  const fd = Number(process.env.AGENTMUX_RESULT_FD);
+  if (!Number.isInteger(fd) || fd < 3) return;
+  try {
+    writeSync(fd, JSON.stringify({ code, state }) + "\n");
+  } catch {
+    /* the launcher is gone (closed terminal): nothing to tell */
   }
 }
 
@@ -103,8 +119,13 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   }
   state = loop.state;
   log(`orchestrator finished: exit ${result.code}${result.cleanup ? ", removing the session folder" : ""}`);
+  reportResult(result.code, state);
   await killSession(tmux, sessionName).catch(() => {});
   rmSync(join(sessionDir, PID_FILE), { force: true });
   if (result.cleanup && existsSync(sessionDir)) rmSync(sessionDir, { recursive: true, force: true });
+  if (result.code === 0 && result.cleanup && state.worktree_path) {
+    // the work is committed on its branch: the worktree folder has done its job
+    await removeWorktree(projectDir, state.worktree_path).catch((e) => log(`could not remove the worktree ${state.worktree_path}: ${(e as Error).message}`));
+  }
   return result.code;
 }

@@ -31,7 +31,11 @@ export class ProgressPrinter {
   poll(): void {
     if (!existsSync(this.dir)) return;
     const s = readStateLoose(this.dir);
-    if (!s) return;
+    if (s) this.replay(s);
+  }
+
+  /** Print what `s` holds that was not printed yet (also the orchestrator's final report). */
+  replay(s: State): void {
     this.last = s;
     const history = s.history ?? [];
     for (const h of history.slice(this.seen)) this.line(h, s);

@@ -52,8 +52,8 @@ export async function resumeSession(o: { sessionDir: string; socket: string; hea
   }
   writeState(o.sessionDir, next);
   const t = await startTmux({ sessionDir: o.sessionDir, state: next, config });
-  const child = spawnOrchestrator(o.sessionDir, next.worktree_path ?? projectDir);
+  const orch = spawnOrchestrator(o.sessionDir, next.worktree_path ?? projectDir);
   o.out(`agentmux: resuming ${state.feature_name} in phase ${next.phase}`);
   const launch = { sessionDir: o.sessionDir, state: next, config, headless: o.headless, progress: o.progress, startedAt };
-  return o.headless ? followHeadless(launch, child, o.out) : attachAndWait(launch, t);
+  return o.headless ? followHeadless(launch, orch, o.out) : attachAndWait(launch, t, orch);
 }

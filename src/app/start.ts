@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { loadConfig } from "../config/load.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
 import { ensureFeatureBranch } from "../effects/git/branch.ts";
-import { createWorktree } from "../effects/git/worktree.ts";
+import { createWorktree, pruneWorktrees, worktreesDir } from "../effects/git/worktree.ts";
+import { listSessions } from "../session/list.ts";
 import { ghAvailable } from "../effects/gh.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { renderPrompt } from "../prompts/render.ts";
@@ -34,6 +35,17 @@ export function isHeadless(ciFlag: boolean): boolean {
   return ciFlag || process.env.CI === "true" || process.env.CI === "1" || !process.stdout.isTTY || !process.stdin.isTTY;
 }
 
+/**
+ * Worktrees under <repo>-worktrees/ that no session refers to are removed — except any with
+ * uncommitted work or commits on no other branch, which are reported and kept.
+ */
+async function pruneOrphanWorktrees(projectDir: string, out: (l: string) => void): Promise<void> {
+  const keep = (await listSessions(projectDir)).map((s) => s.state?.worktree_path).filter((p): p is string => !!p);
+  const report = await pruneWorktrees(projectDir, keep);
+  for (const p of report.removed) out(`agentmux: removed the orphaned worktree ${p}`);
+  for (const k of report.kept) out(`agentmux: kept the orphaned worktree ${k.path}: ${k.reason}`);
+}
+
 /** A new run: validate everything first, then session folder, branch/worktree, tmux, orchestrator. */
 export async function startRun(o: StartOptions): Promise<number> {
   const startedAt = Date.now();
@@ -54,12 +66,16 @@ export async function startRun(o: StartOptions): Promise<number> {
   });
   let state = { ...created.state, ...(o.headless ? { headless: true } : {}) };
   let tmux: import("../effects/tmux/runner.ts").Tmux | undefined;
-  let child: import("node:child_process").ChildProcess;
+  let orch: import("./launch.ts").Orchestrator;
   try {
     const branch = `${config.github.branch_prefix}${state.feature_name}`;
     if (o.worktree) {
+      // Reserve the path in state first, so a run starting next door never prunes it mid-creation.
+      state = { ...state, worktree_path: join(worktreesDir(projectDir), state.feature_name!), main_repo_dir: projectDir, feature_branch: branch };
+      writeState(created.dir, state);
+      await pruneOrphanWorktrees(projectDir, o.out);
       const wt = await createWorktree(projectDir, { slug: state.feature_name!, branch });
-      state = { ...state, worktree_path: wt.path, main_repo_dir: projectDir, feature_branch: branch };
+      state = { ...state, worktree_path: wt.path };
     } else {
       const b = await ensureFeatureBranch(projectDir, branch);
       state = { ...state, feature_branch: b.branch, ...(b.baseCommit ? { base_commit: b.baseCommit } : {}) };
@@ -78,7 +94,7 @@ export async function startRun(o: StartOptions): Promise<number> {
     writeFileAtomic(join(created.dir, F.context), context);
     writeState(created.dir, state);
     tmux = await startTmux({ sessionDir: created.dir, state, config });
-    child = spawnOrchestrator(created.dir, workDir);
+    orch = spawnOrchestrator(created.dir, workDir);
   } catch (e) {
     // Nothing ran yet: leave no half-made session behind.
     if (tmux) await tmux.exec(["kill-session", "-t", `=${state.session_name}`]);
@@ -87,5 +103,5 @@ export async function startRun(o: StartOptions): Promise<number> {
   }
   o.out(`agentmux: session ${created.id} on branch ${state.feature_branch}${o.headless ? "" : ` (tmux: ${tmux.attachCommand(state.session_name)})`}`);
   const launch = { sessionDir: created.dir, state, config, headless: o.headless, progress: o.progress, startedAt };
-  return o.headless ? await followHeadless(launch, child, o.out) : await attachAndWait(launch, tmux);
+  return o.headless ? await followHeadless(launch, orch, o.out) : await attachAndWait(launch, tmux, orch);
 }

@@ -45,7 +45,8 @@ export async function callTool(env: McpEnv, name: string, args: unknown): Promis
   if (!outcome.ok) return reply(outcome.message, true);
   let prefNote = "";
   if (prefs.length) {
-    const written = applyPreferences(env.projectDir ?? gate.state.project_dir ?? workDir, prefs);
+    // preferences belong to the main project (prompts are read there), not to a worktree
+    const written = applyPreferences(gate.state.main_repo_dir ?? gate.state.project_dir ?? env.projectDir ?? workDir, prefs);
     const total = Object.values(written).reduce((a, b) => a + b, 0);
     prefNote = ` ${total} new preference${total === 1 ? "" : "s"} saved${total < prefs.length ? ` (${prefs.length - total} already known)` : ""}.`;
   }

@@ -128,7 +128,9 @@ export class Layout {
   }
 
   private async park(pane: string): Promise<void> {
-    const win = await this.tmux.run(["break-pane", "-d", "-s", pane, "-n", PARKED_WINDOW, "-P", "-F", "#{window_id}"]);
+    // -t: without a target tmux puts the new window in its "current" session, which may be
+    // another run's session on the same server (it then dies with that session)
+    const win = await this.tmux.run(["break-pane", "-d", "-s", pane, "-t", `=${this.opts.session}:`, "-n", PARKED_WINDOW, "-P", "-F", "#{window_id}"]);
     await this.tmux.run(chain(pinWindowArgs(win.trim(), this.size.width, this.size.height)));
   }
 
