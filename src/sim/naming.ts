@@ -5,7 +5,7 @@ const STOP = new Set(
     " ",
   ),
 );
-const GENERIC_HEADING = /^(requirements?|feature( request)?|request|user request|overview|summary|acceptance criteria)$/i;
+const GENERIC_HEADING = /^(requirements?|feature( request)?|(initial |user )?request|clarifications|overview|summary|acceptance criteria)$/i;
 
 /** The request text: the first meaningful line of requirements.md (headings like "Requirements" skipped). */
 export function requestLine(requirements: string): string {

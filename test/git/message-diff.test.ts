@@ -13,14 +13,14 @@ afterEach(() => dirs.splice(0).forEach(removeDir));
 describe("draftCommitMessage", () => {
   const req = "# Requirements\n\n## Initial Request\n\n\n- Add rate limiting to the public API.\nmore text\n\n## Context\nignored\n";
   test("summary from the Initial Request section, issue suffix, plan overview body", () => {
-    expect(draftCommitMessage({ requirements: req, featureSlug: "x", issueNumber: 4 })).toBe("feat: Add rate limiting to the public API (#4)");
+    expect(draftCommitMessage({ requirements: req, featureSlug: "x", issueNumber: 4 })).toBe("feat: add rate limiting to the public API (#4)");
     expect(draftCommitMessage({ requirements: req, planOverview: "Token bucket per key.\nTwo tasks.", featureSlug: "x" })).toBe(
-      "feat: Add rate limiting to the public API\n\nToken bucket per key.\nTwo tasks.",
+      "feat: add rate limiting to the public API\n\nToken bucket per key.\nTwo tasks.",
     );
   });
   test("falls back to the plan overview, then the slug words", () => {
     expect(draftCommitMessage({ requirements: "no section here", planOverview: "## Overview\nCache the results.", featureSlug: "x" })).toBe(
-      "feat: Cache the results\n\n## Overview\nCache the results.",
+      "feat: cache the results\n\n## Overview\nCache the results.",
     );
     expect(draftCommitMessage({ featureSlug: "20240101-120000-rate-limit_api" })).toBe("feat: rate limit api");
     expect(draftCommitMessage({ featureSlug: "" })).toBe("feat: update implementation");
@@ -30,7 +30,8 @@ describe("draftCommitMessage", () => {
     const m = draftCommitMessage({ requirements: long, featureSlug: "x", issueNumber: 1234 });
     expect(m.length).toBeLessThanOrEqual(72);
     expect(m).toEndWith("... (#1234)");
-    expect(m).toStartWith("feat: Implement a very long");
+    expect(m).toStartWith("feat: implement a very long");
+    expect(m.split("\n")[0]).toMatch(/ [a-z]+\.\.\. \(#1234\)$/); // cut at a word boundary
     expect(draftCommitMessage({ requirements: long, featureSlug: "x", issueNumber: 1234 })).toBe(m);
   });
 });
@@ -102,4 +103,11 @@ describe("fileDiff", () => {
     while (ai < a.length) out.push(a[ai++]);
     expect(out).toEqual(b);
   });
+});
+
+test("draftCommitMessage keeps a whole clause when the request is long", () => {
+  const req = "## Initial Request\n\nAdd a greeting module: a function greet(name) that returns a friendly greeting, with a unit test.\n";
+  expect(draftCommitMessage({ requirements: req, featureSlug: "x" })).toBe("feat: add a greeting module");
+  const acronym = "## Initial Request\n\nAPI keys must be rotated\n";
+  expect(draftCommitMessage({ requirements: acronym, featureSlug: "x" })).toBe("feat: API keys must be rotated");
 });

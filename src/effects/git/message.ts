@@ -23,9 +23,19 @@ export function draftCommitMessage(input: CommitDraftInput): string {
 function fitSubject(summary: string, suffix: string): string {
   const prefix = "feat: ";
   const room = SUBJECT_MAX - prefix.length - suffix.length;
-  if (summary.length <= room) return prefix + summary + suffix;
-  const keep = Math.max(MIN_SUMMARY, room - 3);
-  return prefix + summary.slice(0, keep).trimEnd() + "..." + suffix;
+  // Conventional Commits style: lower-case first word (unless it is an acronym like "API")
+  let text = /^[A-Z][a-z]/.test(summary) ? summary[0]!.toLowerCase() + summary.slice(1) : summary;
+  if (text.length > room) {
+    // prefer a whole clause ("add a greeting module: …" → "add a greeting module"), else whole words
+    const clause = text.split(/[:;,.]\s/)[0]!;
+    if (clause.length >= MIN_SUMMARY && clause.length <= room) text = clause;
+    else {
+      const cut = text.slice(0, room - 3);
+      const space = cut.lastIndexOf(" ");
+      text = (space >= MIN_SUMMARY ? cut.slice(0, space) : cut.slice(0, Math.max(MIN_SUMMARY, room - 3))).trimEnd() + "...";
+    }
+  }
+  return prefix + text + suffix;
 }
 
 /** The body of the `## <title>` section of a Markdown document ("" when absent). */
