@@ -1,0 +1,132 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArtifact } from "../../src/artifacts/parse.ts";
+import { formatProblem } from "../../src/artifacts/problems.ts";
+import { readToolLines } from "../../src/bus/tool-lines.ts";
+import { toolLineToEvent } from "../../src/bus/tool-events.ts";
+import { commitChanges } from "../../src/effects/git/commit.ts";
+import { BORDER_FORMAT, createSession } from "../../src/effects/tmux/session.ts";
+import { Tmux } from "../../src/effects/tmux/runner.ts";
+import { formatError, isAgentmuxError } from "../../src/errors.ts";
+import { TOOL_HANDLERS } from "../../src/mcp/tools.ts";
+import type { State } from "../../src/schema/state.ts";
+import { createSessionDir } from "../../src/session/create.ts";
+import { F } from "../../src/session/paths.ts";
+import { REPO_ROOT } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
+import type { CorpusCase } from "./case-schema.ts";
+
+export const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
+/** Where gate and tool-lines cases keep their session folder, relative to the work folder. */
+export const SESSION = ".agentmux/.sessions/s1";
+
+export type Ctx = { work: string; home: string; socket: string; expand: (s: string) => string };
+export type Outcome = { code?: number; outcome?: "refused" | "accepted"; output: string };
+
+const errorText = (e: unknown): string => (isAgentmuxError(e) ? formatError(e) : `agentmux: internal error: ${(e as Error)?.stack ?? String(e)}`);
+
+async function cli(c: CorpusCase, x: Ctx): Promise<Outcome> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "TMUX" && k !== "TMUX_PANE") env[k] = v;
+  Object.assign(env, { HOME: x.home, XDG_CONFIG_HOME: join(x.home, ".config"), CI: "true", NO_COLOR: "1", AGENTMUX_TMUX_SOCKET: x.socket });
+  const p = Bun.spawn([BUN, join(REPO_ROOT, "src", "main.ts"), ...c.args.map(x.expand)], { cwd: x.work, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code, output: out + err };
+}
+
+/** Every complete line of the session's tool_events.jsonl, as the bus sees it: an error or the event it becomes. */
+async function toolLines(_c: CorpusCase, x: Ctx): Promise<Outcome> {
+  const sessionDir = join(x.work, SESSION);
+  const lines = readToolLines(join(sessionDir, F.toolEvents), 0);
+  const out: string[] = [`${lines.length} complete line(s)`];
+  let rejected = false;
+  for (const l of lines) {
+    if (!l.value) {
+      rejected = true;
+      out.push(`rejected (before byte ${l.end}): ${l.error}`);
+      continue;
+    }
+    const ev = await toolLineToEvent(l.value, sessionDir);
+    if (ev.type === "tool_rejected") {
+      rejected = true;
+      out.push(`event tool_rejected ${ev.tool}: ${ev.reason}`);
+    } else out.push(`event ${ev.type}`);
+  }
+  return { outcome: rejected ? "refused" : "accepted", output: out.join("\n") };
+}
+
+/** The real submit_done handler: done_<N>.json is read, validated and checked against the work tree. */
+async function gate(c: CorpusCase, x: Ctx): Promise<Outcome> {
+  const env = { sessionDir: join(x.work, SESSION), projectDir: x.work, role: "coder" as const, agent: "coder-1", tools: ["submit_done" as const] };
+  const r = await TOOL_HANDLERS.submit_done({ env, state: {} as State, workDir: x.work }, { subplan_index: c.subplan });
+  return r.ok ? { outcome: "accepted", output: r.text } : { outcome: "refused", output: r.message };
+}
+
+/** The approval flow's first half: approval.json must parse, then the commit validates its excludes. */
+async function commit(_c: CorpusCase, x: Ctx): Promise<Outcome> {
+  const file = join(x.work, SESSION, F.approval);
+  const parsed = parseArtifact("approval", readFileSync(file, "utf8"));
+  if (!parsed.ok) return { outcome: "refused", output: parsed.problems.map((p) => `${F.approval}: ${formatProblem(p)}`).join("\n") };
+  try {
+    const r = await commitChanges(x.work, { branch: "feature/corpus", message: parsed.value.commit_message ?? "corpus commit", excludeFiles: parsed.value.exclude_files });
+    return { outcome: "accepted", output: `committed ${r.short}` };
+  } catch (e) {
+    return { outcome: "refused", output: errorText(e) };
+  }
+}
+
+/** A session folder for a hostile request: its id and tmux name must be safe, the request kept verbatim. */
+async function session(c: CorpusCase, x: Ctx): Promise<Outcome> {
+  const request = x.expand(c.text);
+  try {
+    const s = createSessionDir({ projectDir: x.work, request, productManager: false });
+    const req = readFileSync(join(s.dir, F.requirements), "utf8");
+    const lines = [
+      `id ${s.id}`,
+      `id safe ${/^\d{8}-\d{6}-[a-z0-9]+(-[a-z0-9]+)*$/.test(s.id) && s.id.length <= 64}`,
+      `tmux name safe ${/^agentmux-[A-Za-z0-9._-]+$/.test(s.state.session_name)}`,
+      `request kept verbatim ${req.includes(request.trim())}`,
+    ];
+    return { outcome: "accepted", output: lines.join("\n") };
+  } catch (e) {
+    return { outcome: "refused", output: errorText(e) };
+  }
+}
+
+/**
+ * A hostile string as a pane's command argument and as its label, on a private tmux server:
+ * the program must receive the exact bytes and the label must display literally.
+ */
+async function tmux(c: CorpusCase, x: Ctx): Promise<Outcome> {
+  const hostile = x.expand(c.text);
+  const t = new Tmux(x.socket);
+  const received = join(x.home, "received.txt");
+  const { controlPane } = await createSession(t, {
+    name: "corpus",
+    cwd: x.work,
+    width: 120,
+    height: 40,
+    controlWidth: 40,
+    controlCommand: ["sh", "-c", 'printf "%s" "$1" > "$2.tmp" && mv "$2.tmp" "$2"; exec sleep 600', "sh", hostile, received],
+  });
+  const got = await waitFor("the pane command to write its argument", () => existsSync(received) && readFileSync(received, "utf8"));
+  await t.run(["set-option", "-p", "-t", controlPane, "@label", hostile]);
+  const shown = await t.run(["display-message", "-p", "-t", controlPane, BORDER_FORMAT]);
+  // a control job: once tmux has run it, a job hidden in the label would have run too
+  const control = join(x.home, "control-job");
+  await t.run(["display-message", "-p", "-t", controlPane, `#(touch '${control}')`]);
+  await waitFor("tmux to run the control job", () => existsSync(control));
+  return {
+    outcome: "accepted",
+    output: [`argument intact ${got === hostile}`, `label literal ${shown.includes(hostile.replace(/[\u0000-\u001f\u007f]/g, " "))}`].join("\n"),
+  };
+}
+
+export const RUNNERS: Record<CorpusCase["run"], (c: CorpusCase, x: Ctx) => Promise<Outcome>> = {
+  cli,
+  "tool-lines": toolLines,
+  gate,
+  commit,
+  session,
+  tmux,
+};
