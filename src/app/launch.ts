@@ -127,14 +127,34 @@ export function goodbyeText(o: Outcome, fallback: State, startedAt: number, colo
   );
 }
 
+/** An ora spinner under the progress lines (headless on a terminal): the current phase and agents. */
+async function startSpinner(): Promise<{ print: (l: string) => void; status: (text: string) => void; stop: () => void }> {
+  const { default: ora } = await import("ora");
+  const spinner = ora({ text: "starting", stream: process.stdout, discardStdin: false }).start();
+  return {
+    print: (l) => {
+      spinner.clear();
+      process.stdout.write(l + "\n");
+      spinner.render();
+    },
+    status: (text) => {
+      spinner.text = text;
+    },
+    stop: () => spinner.stop(),
+  };
+}
+
 /** Headless: print progress until the orchestrator exits; returns its exit code. */
-export async function followHeadless(o: LaunchOptions, orch: Orchestrator, out: (l: string) => void): Promise<number> {
-  const printer = new ProgressPrinter(o.sessionDir, o.progress, out);
+export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print: (l: string) => void): Promise<number> {
+  const spinner = o.progress === "plain" && process.stdout.isTTY ? await startSpinner() : null;
+  const out = spinner ? spinner.print : print;
+  const printer = new ProgressPrinter(o.sessionDir, o.progress, out, spinner?.status);
   const onInt = () => writeFileAtomic(join(o.sessionDir, CANCEL_REQUEST), JSON.stringify({ at: new Date().toISOString(), by: "Ctrl-C" }));
   process.on("SIGINT", onInt);
   const timer = setInterval(() => printer.poll(), 100);
   const { code, signal } = await orch.exited;
   const report = await orch.report;
+  spinner?.stop();
   if (process.env.AGENTMUX_DEBUG) out(`debug: orchestrator report ${report ? "received" : "missing"}`);
   clearInterval(timer);
   process.off("SIGINT", onInt);

@@ -26,6 +26,7 @@ export class ProgressPrinter {
     private readonly dir: string,
     private readonly mode: ProgressMode,
     private readonly out: (line: string) => void,
+    private readonly status?: (text: string) => void,
   ) {}
 
   poll(): void {
@@ -40,6 +41,10 @@ export class ProgressPrinter {
     const history = s.history ?? [];
     for (const h of history.slice(this.seen)) this.line(h, s);
     this.seen = history.length;
+    if (this.status) {
+      const working = Object.values(s.agents ?? {}).filter((a) => a.status === "working" || a.status === "starting").map((a) => a.label);
+      this.status(`${s.phase} · ${eventLabel(s.last_event)}${working.length ? ` · ${working.join(", ")}` : ""}`);
+    }
     for (const [key, a] of Object.entries(s.agents ?? {})) {
       if (a.status === "stuck" && !this.stuck.has(key)) {
         this.stuck.add(key);
