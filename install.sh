@@ -65,8 +65,8 @@ parse_args() {
     case "$1" in
       --from) [ $# -ge 2 ] || die "--from needs a folder"; MODE=from; FROM_DIR=$2; shift 2 ;;
       --from=*) MODE=from; FROM_DIR=${1#--from=}; shift ;;
-      --file) [ $# -ge 2 ] || die "--file needs a path"; MODE=file; FROM_FILE=$2; shift 2 ;;
-      --file=*) MODE=file; FROM_FILE=${1#--file=}; shift ;;
+      --file) [ $# -ge 2 ] || die "--file needs a path"; MODE="file"; FROM_FILE=$2; shift 2 ;;
+      --file=*) MODE="file"; FROM_FILE=${1#--file=}; shift ;;
       --source)
         MODE=source
         if [ $# -ge 2 ] && [ "${2#-}" = "$2" ]; then SOURCE_DIR=$2; shift; fi
@@ -261,6 +261,7 @@ main() {
   case ":${PATH}:" in
     *":$INSTALL_DIR:"*) say "$INSTALL_DIR is on your PATH; run: agentmux --help" ;;
     *) warn "$INSTALL_DIR is not on your PATH; add this line to your shell profile:"
+       # shellcheck disable=SC2016 # $PATH is meant literally: the user pastes this line
        printf '  export PATH="%s:$PATH"\n' "$INSTALL_DIR" >&2 ;;
   esac
   say "installed version: $(version_of "$TARGET")"

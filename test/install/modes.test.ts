@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
-import { fakeBinary, runInstall, toolDir, writeRelease, type ToolOptions } from "./fixtures.ts";
+import { fakeBinary, INSTALL_SH, runInstall, toolDir, writeRelease, type ToolOptions } from "./fixtures.ts";
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -103,5 +103,13 @@ describe("install.sh download and offline modes", () => {
     const bad = runInstall(["--frmo", "x"], s.env);
     expect(bad.code).not.toBe(0);
     expect(bad.err).toContain("unknown option: --frmo");
+  });
+});
+
+describe("install.sh lint", () => {
+  test.skipIf(!Bun.which("shellcheck"))("is shellcheck-clean as POSIX sh", () => {
+    const p = Bun.spawnSync(["shellcheck", "-s", "sh", INSTALL_SH], { stdout: "pipe", stderr: "pipe" });
+    expect(p.stdout.toString()).toBe("");
+    expect(p.exitCode).toBe(0);
   });
 });
