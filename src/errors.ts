@@ -37,5 +37,5 @@ export function isAgentmuxError(e: unknown): e is AgentmuxError {
 /** One human-readable block: "error: <where>: <message>" plus an optional hint line. */
 export function formatError(e: AgentmuxError): string {
   const head = e.where ? `agentmux: ${e.where}: ${e.message}` : `agentmux: ${e.message}`;
-  return e.hint ? `${head}\n  hint: ${e.hint}` : head;
+  return e.hint ? `${head}\n  hint: ${e.hint.split("\n").map((l) => l.trim()).join("\n        ")}` : head;
 }

@@ -1,6 +1,8 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../config/load.ts";
+import { AgentmuxError } from "../errors.ts";
+import { firstRunNotice, noAgentCliNotice, notGitRepoHelp } from "../onboarding/first-run.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
 import { ensureFeatureBranch } from "../effects/git/branch.ts";
 import { createWorktree, pruneWorktrees, worktreesDir } from "../effects/git/worktree.ts";
@@ -49,9 +51,15 @@ async function pruneOrphanWorktrees(projectDir: string, out: (l: string) => void
 /** A new run: validate everything first, then session folder, branch/worktree, tmux, orchestrator. */
 export async function startRun(o: StartOptions): Promise<number> {
   const startedAt = Date.now();
-  const projectDir = await findRepoRoot(o.cwd);
+  const projectDir = await findRepoRoot(o.cwd).catch((e) => {
+    throw e instanceof AgentmuxError && e.code === "git" ? new AgentmuxError("git", notGitRepoHelp(o.cwd).split("\n")[0]!, { hint: notGitRepoHelp(o.cwd).split("\n").slice(1).join("\n") }) : e;
+  });
   const { config } = loadConfig({ projectDir, ...(o.configPath ? { configPath: o.configPath } : {}) });
   settingsFrom(config); // every role's provider resolves, or a clear error before anything is created
+  const noCli = noAgentCliNotice(config, process.env.PATH ?? "");
+  if (noCli) throw new AgentmuxError("provider", noCli.split("\n")[0]!, { hint: noCli.split("\n").slice(1).join("\n") });
+  const notice = firstRunNotice(projectDir, config);
+  if (notice) o.out(notice);
   const gh = config.github.pull_request ? await ghAvailable().catch(() => false) : false;
   const created = createSessionDir({
     projectDir,
