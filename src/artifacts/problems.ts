@@ -47,6 +47,12 @@ export function zodProblems(error: z.ZodError, input: unknown): Problem[] {
       out.push({ path, message: `has the wrong type (got ${describe(valueAt(input, issue.path))})` });
       continue;
     }
+    if (issue.code === "invalid_value" && issue.values.length > 1) {
+      // zod's "Invalid option: expected one of …" does not say what was given
+      const options = issue.values.map((v) => JSON.stringify(v)).join(", ");
+      out.push({ path, message: `must be one of ${options}, got ${JSON.stringify(valueAt(input, issue.path)) ?? "nothing"}` });
+      continue;
+    }
     out.push({ path, message: issue.message });
   }
   return out;
