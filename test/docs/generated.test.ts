@@ -1,0 +1,39 @@
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { configRows } from "../../src/onboarding/docs/configuration-doc.ts";
+import { SESSION_FILES } from "../../src/onboarding/docs/protocol-doc.ts";
+import { TOOLS, WORKFLOW_EVENTS } from "../../src/schema/catalog.ts";
+import { F } from "../../src/session/paths.ts";
+import { GENERATED_DOCS } from "../../scripts/gen-docs.ts";
+import { REPO_ROOT } from "../helpers/tmp.ts";
+
+const doc = (name: string) => readFileSync(join(REPO_ROOT, "docs", name), "utf8");
+
+for (const [name, render] of Object.entries(GENERATED_DOCS)) {
+  test(`docs/${name} is current (run: bun scripts/gen-docs.ts)`, () => {
+    expect(doc(name)).toBe(render());
+  });
+}
+
+test("every config key is documented with a type and a description", () => {
+  const rows = configRows();
+  expect(rows.length).toBeGreaterThan(50);
+  expect(rows.filter((r) => !r.description).map((r) => r.key)).toEqual([]);
+  const text = doc("configuration.md");
+  for (const key of ["defaults.completion.skip_final_approval", "github.branch_prefix", "providers.<name>.submit.delay_ms", "roles.<role>.model"]) {
+    expect(text).toContain(`| \`${key}\` |`);
+  }
+  expect(text).toContain("| `github.draft` | boolean | `true` |");
+  for (const p of ["claude", "codex", "gemini", "opencode", "copilot", "qwen", "sim"]) expect(text).toContain(`| \`${p}\` |`);
+});
+
+test("protocol.md covers every session file, workflow event and MCP tool", () => {
+  const text = doc("protocol.md");
+  expect(Object.keys(SESSION_FILES).sort()).toEqual(Object.keys(F).sort());
+  for (const rel of Object.values(F)) expect(text).toContain(`| \`${rel}\` |`);
+  for (const e of Object.keys(WORKFLOW_EVENTS)) expect(text).toContain(`| \`${e}\` |`);
+  for (const t of TOOLS) expect(text).toContain(`| \`${t}\` |`);
+  expect(text).toContain("| `implementation_active_plan_ids` |");
+  expect(text).toContain("| `exclude_files` |");
+});
