@@ -29,6 +29,7 @@ export async function runCommit(
       workDir: o.workDir,
       mainRepoDir: o.mainRepoDir,
       sessionDir: o.sessionDir,
+      ...(o.state.base_commit ? { baseCommit: o.state.base_commit } : {}),
       featureName,
       branch,
       approval: effect.approval,
@@ -49,7 +50,7 @@ export async function runCommit(
           planSummary: planOverview,
           reviewVerdict: review?.match(/^verdict: .*$/m)?.[0],
           issueNumber: o.state.issue_number,
-        } as any),
+        }),
       },
     });
     for (const w of r.warnings) o.log(`completion: ${w}`);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { loadConfig } from "../config/load.ts";
 import { AgentmuxError } from "../errors.ts";
 import { firstRunNotice, noAgentCliNotice, notGitRepoHelp } from "../onboarding/first-run.ts";
-import { findRepoRoot } from "../effects/git/repo.ts";
+import { findRepoRoot, headCommit } from "../effects/git/repo.ts";
 import { ensureFeatureBranch } from "../effects/git/branch.ts";
 import { createWorktree, pruneWorktrees, worktreesDir } from "../effects/git/worktree.ts";
 import { listSessions } from "../session/list.ts";
@@ -82,8 +82,9 @@ export async function startRun(o: StartOptions): Promise<number> {
       state = { ...state, worktree_path: join(worktreesDir(projectDir), state.feature_name!), main_repo_dir: projectDir, feature_branch: branch };
       writeState(created.dir, state);
       await pruneOrphanWorktrees(projectDir, o.out);
+      const base = await headCommit(projectDir);
       const wt = await createWorktree(projectDir, { slug: state.feature_name!, branch });
-      state = { ...state, worktree_path: wt.path };
+      state = { ...state, worktree_path: wt.path, ...(base ? { base_commit: base } : {}) };
     } else {
       const b = await ensureFeatureBranch(projectDir, branch);
       state = { ...state, feature_branch: b.branch, ...(b.baseCommit ? { base_commit: b.baseCommit } : {}) };

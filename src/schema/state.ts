@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Phase, ReviewerRole, Role, WorkflowEvent } from "./catalog.ts";
+import { Approval } from "./artifacts/completion.ts";
 
 export const AgentStatus = z.enum(["starting", "working", "idle", "stuck", "exited", "done"]);
 export type AgentStatus = z.infer<typeof AgentStatus>;
@@ -104,6 +105,8 @@ export const State = z.object({
   applied_tool_events: z.number().int().min(0).optional(),
   /** set when approval.json was accepted; later decisions are ignored */
   approved_at: z.string().optional(),
+  /** the accepted approval.json (re-used to retry the commit after a restart) */
+  approval: Approval.optional(),
   commit_hash: z.string().optional(),
   pr_url: z.string().nullable().optional(),
   completion_error: z.string().optional(),

@@ -51,7 +51,7 @@ describe("completeApproval", () => {
     const r = await completeApproval(input(p));
     expect(r.warnings).toEqual([]);
     expect(r.prUrl).toBe("https://github.com/acme/app/pull/7");
-    expect(gitCli(p.dir, "log", "-1", "--format=%s", "feature/rate-limit").trim()).toBe("feat: Add rate limiting to the API (#12)");
+    expect(gitCli(p.dir, "log", "-1", "--format=%s", "feature/rate-limit").trim()).toBe("feat: add rate limiting to the API (#12)");
     expect(gitCli(p.remote, "rev-parse", "feature/rate-limit").trim()).toBe(r.hash);
     expect(gitCli(p.dir, "rev-parse", "--abbrev-ref", "feature/rate-limit@{upstream}").trim()).toBe("origin/feature/rate-limit");
     expect(gitCli(p.dir, "show", "--name-only", "--format=", "HEAD").trim()).toBe("app.ts");
@@ -129,5 +129,25 @@ describe("pushBranch", () => {
     const http = await pushBranch(p.dir, "main", { useCli: false });
     expect(http.ok).toBe(false);
     expect(p.gh.calls()).toEqual([["auth", "token"]]);
+  });
+});
+
+describe("completeApproval after a restart", () => {
+  test("a commit already made on the branch since baseCommit is reused, not an error", async () => {
+    const p = await project();
+    const base = gitCli(p.dir, "rev-parse", "HEAD").trim();
+    const first = await completeApproval(input(p, { push: false, pullRequest: { enabled: false, base: null, draft: true, title: "t", body: "b" }, baseCommit: base }));
+    // the orchestrator died before recording it: the same approval runs again
+    const again = await completeApproval(input(p, { push: false, pullRequest: { enabled: false, base: null, draft: true, title: "t", body: "b" }, baseCommit: base }));
+    expect(again.hash).toBe(first.hash);
+    expect(again.warnings.join(" ")).toContain("reused");
+    expect(gitCli(p.dir, "rev-list", "--count", `${base}..feature/rate-limit`).trim()).toBe("1");
+  });
+
+  test("without a base commit, nothing to commit stays an error", async () => {
+    const p = await project();
+    const opts = { push: false, pullRequest: { enabled: false, base: null, draft: true, title: "t", body: "b" } };
+    await completeApproval(input(p, opts));
+    await expect(completeApproval(input(p, opts))).rejects.toThrow("nothing to commit");
   });
 });

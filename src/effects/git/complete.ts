@@ -1,3 +1,5 @@
+import { headCommit } from "./repo.ts";
+import { AgentmuxError } from "../../errors.ts";
 import { join } from "node:path";
 import { writeJsonAtomic } from "../fs/atomic.ts";
 import { createPullRequest } from "../gh.ts";
@@ -9,6 +11,8 @@ import { pushBranch } from "./push.ts";
 import type { Runner } from "./proc.ts";
 
 export type CompleteApprovalInput = {
+  /** the branch's commit when the run started: a later tip means an earlier attempt committed */
+  baseCommit?: string;
   /** where the code lives: the project, or its worktree */
   workDir: string;
   /** the main checkout: `.agentmux/.last_completion.json` goes here */
@@ -38,8 +42,17 @@ export async function completeApproval(o: CompleteApprovalInput): Promise<Comple
     nonBlank(o.approval.commit_message) ??
     nonBlank(o.draft.suggested) ??
     draftCommitMessage({ requirements: o.draft.requirements, planOverview: o.draft.planOverview, featureSlug: o.featureName, issueNumber: o.draft.issueNumber });
-  const commit = await commitChanges(o.workDir, { branch: o.branch, message, excludeFiles: o.approval.exclude_files });
   const warnings: string[] = [];
+  let commit: { hash: string; short: string };
+  try {
+    commit = await commitChanges(o.workDir, { branch: o.branch, message, excludeFiles: o.approval.exclude_files });
+  } catch (e) {
+    // Idempotent after a crash: the commit was made, the orchestrator died before recording it.
+    const tip = o.baseCommit ? await headCommit(o.workDir) : null;
+    if (!(e instanceof AgentmuxError && e.message.startsWith("nothing to commit") && tip && tip !== o.baseCommit)) throw e;
+    commit = { hash: tip, short: tip.slice(0, 7) };
+    warnings.push(`the commit ${commit.short} was made before a restart; it is reused`);
+  }
   let pushed = false;
   if (o.push) {
     const p = await pushBranch(o.workDir, o.branch, { run: o.run });

@@ -25,6 +25,12 @@ export const completing: PhaseHandler = {
         step.emit({ type: "write_file", path: F.summary, content: loopCapSummary(step.state.review_results ?? {}, step.state.review_iteration) });
       }
     }
+    if (resumed && step.state.approved_at && step.state.approval && !step.state.commit_hash) {
+      // approved before a restart, commit not recorded: commit again (idempotent: an earlier
+      // commit on the branch is found and reused)
+      step.emit({ type: "commit", approval: step.state.approval, ...(suggestedCommitMessage(step) ? { suggested_message: suggestedCommitMessage(step) } : {}) });
+      return;
+    }
     if (step.settings.skip_final_approval) {
       if (!resumed) {
         const message = suggestedCommitMessage(step);
@@ -39,7 +45,7 @@ export const completing: PhaseHandler = {
   on(step, event) {
     if (event.type === "approval_written") {
       if (step.state.approved_at) return true;
-      step.set({ approved_at: event.at });
+      step.set({ approved_at: event.at, approval: event.approval });
       step.emit({ type: "commit", approval: event.approval, ...(suggestedCommitMessage(step) ? { suggested_message: suggestedCommitMessage(step) } : {}) });
       return true;
     }
@@ -51,7 +57,7 @@ export const completing: PhaseHandler = {
       return true;
     }
     if (event.type === "commit_failed") {
-      step.set({ approved_at: undefined, completion_error: event.error });
+      step.set({ approved_at: undefined, approval: undefined, completion_error: event.error });
       step.moveTo("failed", "run_failed");
       step.set({ interruption_cause: `commit failed: ${event.error}` });
       return true;

@@ -1,0 +1,34 @@
+import { expect, test } from "bun:test";
+import { prepareResume } from "../../src/orchestrator/resume.ts";
+import { apply, ofType } from "./fixtures.ts";
+import { reach } from "./reach.ts";
+
+const facts = { pmDone: false, hasArchitecture: true, hasExecutionPlan: true, hasDesign: false };
+
+test("approved, then the orchestrator died before `committed` was recorded: resuming commits again with the same approval", () => {
+  const { state, ev, s } = reach("completing");
+  const approved = apply(state, ev.approve("feat: keep this message"), s);
+  expect(ofType(approved.effects, "commit")).toHaveLength(1);
+  expect(approved.state.approval).toEqual({ action: "approve", exclude_files: [], commit_message: "feat: keep this message" });
+  // restart: the committed event never arrived
+  const resumed = prepareResume(approved.state, facts, "2024-01-02T00:00:00.000Z");
+  expect(resumed.phase).toBe("completing");
+  const r = apply(resumed, ev.resume(), s);
+  const commits = ofType(r.effects, "commit");
+  expect(commits).toHaveLength(1);
+  expect(commits[0]!.approval.commit_message).toBe("feat: keep this message");
+  expect(ofType(r.effects, "show_completion_panel")).toHaveLength(0);
+  // and the commit's result then finishes the run
+  expect(apply(r.state, ev.committed(), s).state.phase).toBe("done");
+});
+
+test("a failed commit forgets the approval, so a resume waits for a decision again", () => {
+  const { state, ev, s } = reach("completing");
+  const approved = apply(state, ev.approve(), s);
+  const failed = apply(approved.state, { type: "commit_failed", at: "2024-01-02T00:00:00.000Z", error: "author missing" }, s);
+  expect(failed.state.phase).toBe("failed");
+  expect(failed.state.approval).toBeUndefined();
+  const r = apply(prepareResume(failed.state, facts, "2024-01-03T00:00:00.000Z"), ev.resume(), s);
+  expect(r.state.phase).toBe("completing");
+  expect(ofType(r.effects, "commit")).toHaveLength(0);
+});
