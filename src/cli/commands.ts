@@ -22,6 +22,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   panel: { summary: "completion panel: approve or request changes", hidden: true, load: () => import("./panel.ts") },
   config: { summary: "print the resolved configuration and where each value came from", load: () => import("./config.ts") },
   doctor: { summary: "check tmux, the configured agent CLIs, their MCP and trust wiring, and gh", load: () => import("./doctor.ts") },
+  completions: { summary: "print a shell completion script (bash, zsh or fish)", load: () => import("./completions.ts") },
   init: { summary: "set up agentmux in this repository", load: () => import("./init.ts") },
   configure: { summary: "change providers and models per role", load: () => import("./configure.ts") },
 };

@@ -1,0 +1,91 @@
+/**
+ * The zsh and fish scripts in the real shells: zsh interactively in a private tmux server
+ * (TAB pressed, screen read back), fish through its own `complete -C` query.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { killTmuxServer, makeTmpDir, privateSocket, REPO_ROOT, removeDir } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { Tmux } from "../../src/effects/tmux/runner.ts";
+
+const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
+const MAIN = join(REPO_ROOT, "src", "main.ts");
+
+let root = "";
+let deep = "";
+let socket = "";
+const scriptFile = (shell: string) => join(root, `agentmux.${shell}`);
+
+beforeAll(() => {
+  root = makeTmpDir("amx-completions-sh-");
+  for (const shell of ["zsh", "fish"]) {
+    const p = Bun.spawnSync([BUN, MAIN, "completions", shell], { stdout: "pipe", stderr: "pipe" });
+    if (p.exitCode !== 0) throw new Error(`completions ${shell}: ${p.stderr}`);
+    writeFileSync(scriptFile(shell), p.stdout);
+  }
+  for (const s of ["20250101-100000-alpha", "20250102-100000-beta"]) mkdirSync(join(root, "project", ".agentmux", ".sessions", s), { recursive: true });
+  deep = join(root, "project", "src");
+  mkdirSync(deep, { recursive: true });
+});
+
+afterAll(() => removeDir(root));
+afterEach(() => {
+  if (socket) killTmuxServer(socket);
+  socket = "";
+});
+
+describe.skipIf(!Bun.which("zsh"))("zsh", () => {
+  test("zsh -n accepts the script", () => {
+    const p = Bun.spawnSync(["zsh", "-n", scriptFile("zsh")], { stderr: "pipe" });
+    expect(p.stderr.toString()).toBe("");
+    expect(p.exitCode).toBe(0);
+  });
+
+  test("TAB completes commands, flags and session ids in an interactive zsh", async () => {
+    const zdot = join(root, "zdot");
+    mkdirSync(zdot, { recursive: true });
+    writeFileSync(
+      join(zdot, ".zshrc"),
+      `autoload -Uz compinit && compinit -u -d ${zdot}/.zcompdump\nsource ${scriptFile("zsh")}\nPS1='READY%% '\n`,
+    );
+    socket = privateSocket();
+    const tmux = new Tmux(socket);
+    await tmux.run(["new-session", "-d", "-s", "z", "-x", "150", "-y", "40", "-c", deep, `env ZDOTDIR=${zdot} zsh -i`]);
+    const screen = () => tmux.run(["capture-pane", "-p", "-J", "-t", "z"]);
+    await waitFor("the zsh prompt", async () => (await screen()).includes("READY%"));
+
+    const typeAndTab = async (text: string, expected: string) => {
+      await tmux.run(["send-keys", "-t", "z", "C-u"]);
+      await tmux.run(["send-keys", "-t", "z", "-l", text]);
+      await tmux.run(["send-keys", "-t", "z", "Tab"]);
+      await waitFor(`zsh to complete "${text}" to "${expected}"`, async () => (await screen()).includes(expected), { timeoutMs: 5000 });
+    };
+    await typeAndTab("agentmux sta", "READY% agentmux status ");
+    await typeAndTab("agentmux attach 20250102", "READY% agentmux attach 20250102-100000-beta ");
+    await typeAndTab("agentmux run --wor", "READY% agentmux run --worktree ");
+    await typeAndTab("agentmux completions fi", "READY% agentmux completions fish ");
+  }, 20000);
+});
+
+describe.skipIf(!Bun.which("fish"))("fish", () => {
+  function fishComplete(line: string): string[] {
+    const cmd = `source ${scriptFile("fish")}; complete -C ${JSON.stringify(line)}`;
+    const p = Bun.spawnSync(["fish", "--no-config", "-c", cmd], { cwd: deep, stdout: "pipe", stderr: "pipe" });
+    if (p.exitCode !== 0) throw new Error(`fish failed: ${p.stderr}`);
+    return p.stdout.toString().split("\n").filter(Boolean).map((l) => l.split("\t")[0]!);
+  }
+
+  test("fish --no-execute accepts the script", () => {
+    expect(Bun.spawnSync(["fish", "--no-execute", scriptFile("fish")]).exitCode).toBe(0);
+  });
+
+  test("complete -C gives commands, flags and session ids", () => {
+    expect(fishComplete("agentmux sta")).toEqual(["status"]);
+    expect(fishComplete("agentmux run --wor")).toEqual(["--worktree"]);
+    expect(fishComplete("agentmux resume ").sort()).toEqual(["20250101-100000-alpha", "20250102-100000-beta"]);
+    expect(fishComplete("agentmux completions ").sort()).toEqual(["bash", "fish", "zsh"]);
+    expect(fishComplete("agentmux --ver")).toEqual(["--version"]);
+    expect(fishComplete("agentmux sessions ")).toEqual([]);
+  });
+});

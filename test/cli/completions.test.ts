@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BINARY, makeTmpDir, REPO_ROOT, removeDir } from "../helpers/tmp.ts";
+import { COMMANDS } from "../../src/cli/commands.ts";
+
+const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
+const MAIN = join(REPO_ROOT, "src", "main.ts");
+const VISIBLE = Object.entries(COMMANDS).filter(([, c]) => !c.hidden).map(([n]) => n);
+
+function cli(args: string[], bin: string[] = [BUN, MAIN]) {
+  const p = Bun.spawnSync([...bin, ...args], { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+}
+
+const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+let root = "";
+let bashFile = "";
+let scripts: Record<string, string> = {};
+
+/** Runs the completion function the way bash does on TAB: COMP_WORDS/COMP_CWORD set, COMPREPLY read back. */
+function complete(words: string[], cwd = root): string[] {
+  const src = [
+    `source ${shq(bashFile)}`,
+    `COMP_WORDS=(${words.map(shq).join(" ")})`,
+    `COMP_CWORD=${words.length - 1}`,
+    `COMP_LINE=${shq(words.join(" "))}`,
+    "_agentmux",
+    `printf '%s\\n' "\${COMPREPLY[@]}"`,
+  ].join("\n");
+  const p = Bun.spawnSync(["bash", "--norc", "--noprofile", "-c", src], { cwd, stdout: "pipe", stderr: "pipe" });
+  if (p.exitCode !== 0) throw new Error(`bash failed: ${p.stderr}`);
+  return p.stdout.toString().split("\n").filter(Boolean).sort();
+}
+
+beforeAll(() => {
+  root = makeTmpDir("amx-completions-");
+  for (const shell of ["bash", "zsh", "fish"]) {
+    const r = cli(["completions", shell]);
+    if (r.code !== 0) throw new Error(`completions ${shell} failed: ${r.err}`);
+    scripts[shell] = r.out;
+  }
+  bashFile = join(root, "agentmux.bash");
+  writeFileSync(bashFile, scripts.bash!);
+  // A project with two sessions (and a stray file that is not a session), used from a subfolder.
+  for (const s of ["20250101-100000-alpha", "20250102-100000-beta"]) mkdirSync(join(root, "project", ".agentmux", ".sessions", s), { recursive: true });
+  writeFileSync(join(root, "project", ".agentmux", ".sessions", "notes.txt"), "x");
+  mkdirSync(join(root, "project", "src", "deep"), { recursive: true });
+  writeFileSync(join(root, "project", "src", "deep", "request.md"), "# request\n");
+  mkdirSync(join(root, "elsewhere"));
+});
+
+afterAll(() => removeDir(root));
+
+describe("agentmux completions bash", () => {
+  test("defines _agentmux and registers it for agentmux", () => {
+    const p = Bun.spawnSync(["bash", "--norc", "-c", `source ${shq(bashFile)}; declare -F _agentmux; complete -p agentmux`], { stdout: "pipe", stderr: "pipe" });
+    expect(p.exitCode).toBe(0);
+    expect(p.stdout.toString()).toBe("_agentmux\ncomplete -F _agentmux agentmux\n");
+  });
+
+  test("completes command names from the command table", () => {
+    expect(complete(["agentmux", "sta"])).toEqual(["status"]);
+    expect(complete(["agentmux", "comp"])).toEqual(["completions"]);
+    expect(complete(["agentmux", ""])).toEqual([...VISIBLE].sort());
+    expect(complete(["agentmux", ""])).not.toContain("mcp-server"); // hidden commands stay hidden
+    expect(complete(["agentmux", "--v"])).toEqual(["--version"]);
+  });
+
+  test("completes a command's own flags when its module exports them, else the global flags", () => {
+    expect(complete(["agentmux", "run", "--w"])).toEqual(["--worktree"]);
+    expect(complete(["agentmux", "run", "--"])).toContain("--product-manager");
+    expect(complete(["agentmux", "status", "--"])).toEqual(["--config", "--help"]);
+    expect(complete(["agentmux", "completions", "-"])).toEqual(["--config", "--help", "-h"]);
+  });
+
+  test("--config completes file names; a value flag like --name completes nothing", () => {
+    const dir = join(root, "project", "src", "deep");
+    expect(complete(["agentmux", "run", "--config", "req"], dir)).toEqual(["request.md"]);
+    expect(complete(["agentmux", "run", "--name", "req"], dir)).toEqual([]);
+  });
+
+  test("session ids of the nearest project for status, resume, attach and clean", () => {
+    const deep = join(root, "project", "src", "deep");
+    for (const cmd of ["status", "resume", "attach", "clean"]) {
+      expect(complete(["agentmux", cmd, ""], deep)).toEqual(["20250101-100000-alpha", "20250102-100000-beta"]);
+    }
+    expect(complete(["agentmux", "attach", "20250102"], deep)).toEqual(["20250102-100000-beta"]);
+    expect(complete(["agentmux", "status", ""], join(root, "elsewhere"))).toEqual([]);
+    expect(complete(["agentmux", "sessions", ""], deep)).toEqual([]); // sessions takes no session id
+  });
+
+  test("completions completes the shell names", () => {
+    expect(complete(["agentmux", "completions", ""])).toEqual(["bash", "fish", "zsh"]);
+    expect(complete(["agentmux", "completions", "z"])).toEqual(["zsh"]);
+  });
+});
+
+describe("agentmux completions zsh / fish", () => {
+  test("scripts are non-empty and mention every visible command and no hidden one", () => {
+    for (const shell of ["zsh", "fish"]) {
+      const s = scripts[shell]!;
+      expect(s.length).toBeGreaterThan(500);
+      for (const name of VISIBLE) expect(s).toMatch(new RegExp(`(^|[\\s'])${name}[):\\s]`, "m"));
+      expect(s).not.toContain("mcp-server");
+    }
+    expect(scripts.zsh!.startsWith("#compdef agentmux\n")).toBe(true);
+    expect(scripts.zsh).toContain("'--worktree'");
+    expect(scripts.zsh).toContain("'*:session:_agentmux_sessions'");
+    expect(scripts.fish).toContain("complete -c agentmux -n '__fish_seen_subcommand_from run' -l worktree");
+    expect(scripts.fish).toContain("-a '(__agentmux_sessions)'");
+  });
+});
+
+describe("agentmux completions usage", () => {
+  test("an unknown or missing shell is a usage error (exit 2) naming the valid shells", () => {
+    const bad = cli(["completions", "tcsh"]);
+    expect(bad.code).toBe(2);
+    expect(bad.out).toBe("");
+    expect(bad.err).toContain('unknown shell "tcsh"; valid shells: bash, zsh, fish');
+    const none = cli(["completions"]);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain("bash, zsh, fish");
+    const help = cli(["completions", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain("Usage: agentmux completions <bash|zsh|fish>");
+  });
+
+  test.skipIf(!existsSync(BINARY))("the compiled binary prints the same flags (modules load inside the bundle)", () => {
+    const r = cli(["completions", "bash"], [BINARY]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("complete -F _agentmux agentmux");
+    expect(r.out).toContain("--keep-session");
+  });
+});
