@@ -39,12 +39,17 @@ export function zodProblems(error: z.ZodError, input: unknown): Problem[] {
       const message =
         actual === undefined && issue.path.length > 0
           ? `required field is missing (expected ${issue.expected})`
-          : `must be ${issue.expected === "object" ? "a mapping" : issue.expected === "array" ? "a list" : `a ${issue.expected}`}, got ${describe(actual)}`;
+          : `must be ${issue.expected === "object" || issue.expected === "record" ? "a mapping" : issue.expected === "array" ? "a list" : `a ${issue.expected}`}, got ${describe(actual)}`;
       out.push({ path, message });
       continue;
     }
     if (issue.code === "invalid_union") {
       out.push({ path, message: `has the wrong type (got ${describe(valueAt(input, issue.path))})` });
+      continue;
+    }
+    if ((issue.code === "too_small" || issue.code === "too_big") && issue.origin === "number" && issue.message.startsWith("Too ")) {
+      const bound = issue.code === "too_small" ? `${issue.inclusive ? ">=" : ">"}${issue.minimum}` : `${issue.inclusive ? "<=" : "<"}${issue.maximum}`;
+      out.push({ path, message: `must be a number ${bound}, got ${JSON.stringify(valueAt(input, issue.path))}` });
       continue;
     }
     if (issue.code === "invalid_value" && issue.values.length > 1) {
