@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { readArtifact } from "../artifacts/index.ts";
+import { formatProblem, readArtifact, zodProblems } from "../artifacts/index.ts";
 import type { Event } from "../schema/events.ts";
 import { ToolPayloads, type ToolEventLine } from "../schema/tool-events.ts";
 import { F, doneArtifact, reviewYaml } from "../session/paths.ts";
@@ -13,7 +13,7 @@ const rejected = (line: ToolEventLine, reason: string): Event => ({ type: "tool_
 export async function toolLineToEvent(line: ToolEventLine, sessionDir: string): Promise<Event> {
   const at = line.timestamp;
   const payload = ToolPayloads[line.tool].safeParse(line.payload);
-  if (!payload.success) return rejected(line, `payload: ${payload.error.issues[0]?.message}`);
+  if (!payload.success) return rejected(line, zodProblems(payload.error, line.payload).map((x) => (x.path ? `payload.${x.path}: ${x.message}` : `payload: ${x.message}`)).join("; "));
   const p = payload.data as Record<string, any>;
   switch (line.tool) {
     case "submit_pm_done":
@@ -22,11 +22,11 @@ export async function toolLineToEvent(line: ToolEventLine, sessionDir: string): 
       return { type: "architecture_submitted", at, ...(p.reviewers ? { reviewers: p.reviewers } : {}) };
     case "submit_plan": {
       const r = await readArtifact("plan", join(sessionDir, F.planYaml));
-      return r.ok ? { type: "plan_submitted", at, plan: r.value as any } : rejected(line, `plan.yaml: ${r.problems.map((x) => x.message).join("; ")}`);
+      return r.ok ? { type: "plan_submitted", at, plan: r.value as any } : rejected(line, `plan.yaml: ${r.problems.map(formatProblem).join("; ")}`);
     }
     case "submit_review": {
       const r = await readArtifact("review", join(sessionDir, reviewYaml(p.role)));
-      return r.ok ? { type: "review_submitted", at, role: p.role, review: r.value as any } : rejected(line, `review_${p.role}.yaml: ${r.problems.map((x) => x.message).join("; ")}`);
+      return r.ok ? { type: "review_submitted", at, role: p.role, review: r.value as any } : rejected(line, `review_${p.role}.yaml: ${r.problems.map(formatProblem).join("; ")}`);
     }
     case "submit_done": {
       const r = await readArtifact("done", join(sessionDir, doneArtifact(p.subplan_index)));
