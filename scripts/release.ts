@@ -1,11 +1,11 @@
 /**
- * Release builds: one binary per supported platform plus SHA256SUMS and VERSION.
- *   bun build.ts --release     → dist/release/agentmux-<os>-<arch>, SHA256SUMS, VERSION
+ * Release builds: one binary per supported platform plus install.sh, SHA256SUMS and VERSION.
+ *   bun build.ts --release     → dist/release/agentmux-<os>-<arch>, install.sh, SHA256SUMS, VERSION
  *
  * Everything is built into a staging folder next to the output folder and renamed into
  * place at the end, so a failed target never leaves a SHA256SUMS that lists stale files.
  */
-import { chmodSync, createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { arch as hostArch, platform as hostPlatform } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { AgentmuxError } from "../src/errors.ts";
@@ -16,7 +16,14 @@ export type BuildFn = (outfile: string, target?: string) => Promise<void>;
 export type ReleaseTarget = { os: "linux" | "darwin"; arch: "x64" | "arm64"; bunTarget: string };
 export type ReleaseAsset = { file: string; target: ReleaseTarget; sha256: string; bytes: number };
 export type ReleaseManifest = { version: string; dir: string; assets: ReleaseAsset[] };
-export type ReleaseOptions = { outDir?: string; version?: string; targets?: readonly ReleaseTarget[]; log?: (line: string) => void };
+export type ReleaseOptions = {
+  outDir?: string;
+  version?: string;
+  targets?: readonly ReleaseTarget[];
+  /** Shipped next to the binaries so `<release-url>/install.sh` works; default ./install.sh. */
+  installScript?: string;
+  log?: (line: string) => void;
+};
 
 /** linux-x64 uses the baseline runtime so the binary also runs on CPUs without AVX2. */
 export const RELEASE_TARGETS: readonly ReleaseTarget[] = [
@@ -60,7 +67,14 @@ export async function buildRelease(build: BuildFn, opts: ReleaseOptions = {}): P
       assets.push({ file, target, sha256: await sha256File(path), bytes });
       log(`built ${file} (${target.bunTarget}, ${(bytes / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - started)} ms`);
     }
-    writeFileAtomic(join(staging, "SHA256SUMS"), formatSums(assets));
+    const installScript = resolve(opts.installScript ?? "install.sh");
+    const extras: Pick<ReleaseAsset, "file" | "sha256">[] = [];
+    if (existsSync(installScript)) {
+      copyFileSync(installScript, join(staging, "install.sh"));
+      chmodSync(join(staging, "install.sh"), 0o755);
+      extras.push({ file: "install.sh", sha256: await sha256File(join(staging, "install.sh")) });
+    }
+    writeFileAtomic(join(staging, "SHA256SUMS"), formatSums([...assets, ...extras]));
     writeFileAtomic(join(staging, "VERSION"), `${version}\n`);
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(dirname(outDir), { recursive: true });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
+import { makeTmpDir, REPO_ROOT, removeDir } from "../helpers/tmp.ts";
 import { assetName, buildRelease, isHostTarget, RELEASE_TARGETS, type BuildFn } from "../../scripts/release.ts";
 import { VERSION } from "../../src/version.ts";
 
@@ -32,19 +32,21 @@ describe("buildRelease", () => {
   test("builds every platform with the right bun target, then SHA256SUMS and VERSION", async () => {
     const out = join(tmp(), "release");
     const calls: { outfile: string; target?: string }[] = [];
-    const manifest = await buildRelease(fakeBuild(calls), { outDir: out, log: quiet });
+    const manifest = await buildRelease(fakeBuild(calls), { outDir: out, log: quiet, installScript: join(REPO_ROOT, "install.sh") });
 
     expect(calls.map((c) => c.target)).toEqual(["bun-linux-x64-baseline", "bun-linux-arm64", "bun-darwin-x64", "bun-darwin-arm64"]);
     const names = ["agentmux-linux-x64", "agentmux-linux-arm64", "agentmux-darwin-x64", "agentmux-darwin-arm64"];
     expect(manifest.assets.map((a) => a.file)).toEqual(names);
-    expect(readdirSync(out).sort()).toEqual([...names, "SHA256SUMS", "VERSION"].sort());
+    expect(readdirSync(out).sort()).toEqual([...names, "SHA256SUMS", "VERSION", "install.sh"].sort());
+    expect(readFileSync(join(out, "install.sh"), "utf8")).toBe(readFileSync(join(REPO_ROOT, "install.sh"), "utf8"));
     expect(readFileSync(join(out, "VERSION"), "utf8")).toBe(`${VERSION}\n`);
     for (const n of names) expect(statSync(join(out, n)).mode & 0o777).toBe(0o755);
 
     const sums = readFileSync(join(out, "SHA256SUMS"), "utf8");
     const lines = sums.trimEnd().split("\n");
-    expect(lines).toHaveLength(4);
-    for (const [i, line] of lines.entries()) {
+    expect(lines).toHaveLength(5);
+    expect(lines[4]).toMatch(/^[0-9a-f]{64}  install\.sh$/);
+    for (const [i, line] of lines.slice(0, 4).entries()) {
       const m = line.match(/^([0-9a-f]{64})  (\S+)$/);
       expect(m).not.toBeNull();
       expect(m![2]).toBe(names[i]!);
@@ -107,5 +109,20 @@ describe("buildRelease", () => {
     const good = await buildRelease(fakeBuild([], "1.2.3"), { outDir: out, version: "1.2.3", log: quiet });
     expect(good.version).toBe("1.2.3");
     expect(readFileSync(join(out, "VERSION"), "utf8")).toBe("1.2.3\n");
+  });
+
+  test("the release folder installs itself: sh install.sh --from <release>", async () => {
+    if (!RELEASE_TARGETS.find(isHostTarget)) return;
+    const parent = tmp();
+    const out = join(parent, "release");
+    await buildRelease(fakeBuild([]), { outDir: out, log: quiet, installScript: join(REPO_ROOT, "install.sh") });
+    const p = Bun.spawnSync(["sh", join(out, "install.sh"), "--from", out], {
+      env: { ...process.env, AGENTMUX_INSTALL_DIR: join(parent, "bin") },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(p.exitCode).toBe(0);
+    expect(p.stdout.toString()).toContain(`installed version: agentmux ${VERSION}`);
+    expect(existsSync(join(parent, "bin", "agentmux"))).toBe(true);
   });
 });
