@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import { git, isolatedBinary, killTmuxServer, type RunResult } from "../e2e/harness.ts";
+import { waitFor } from "../helpers/wait.ts";
+import {
+  alive, branchTree, jsonEvents, orchestratorPid, readState, sessionDir, spawnBinary, startDemo, toolLines,
+  unparsableFiles, waitAgentsSettled, waitForState,
+} from "./harness.ts";
+
+/**
+ * The fault matrix: the orchestrator is SIGKILLed right after one event of the demo pipeline
+ * (two parallel coders, a serial coder, three reviewers, a review that fails once), then
+ * `agentmux resume` must finish the run with the same commit tree as an uninterrupted run,
+ * every tool event applied once, and no half-written file.
+ */
+const SCENARIO = "parallel,review_fail_once,reviewers=logic+quality+expert,commit_message";
+const THINK_MS = 250;
+const BRANCH = "feature/greeting-module";
+
+type Case = { name: string; when: (s: any, dir: string) => boolean };
+const completed = (s: any) => Object.values(s.active_reviews ?? {}).filter((v) => v === "completed").length;
+
+const CASES: Case[] = [
+  { name: "mid-plan (planner working)", when: (s) => s.phase === "planning" && s.agents?.planner?.status === "working" },
+  { name: "right after plan_submitted", when: (s) => s.phase === "implementing" && s.last_event === "plan_written" && s.completed_subplans.length === 0 },
+  { name: "between the two parallel coders' submit_done", when: (s) => s.phase === "implementing" && s.completed_subplans.length === 1 },
+  { name: "after the serial group's submit_done", when: (s) => s.phase === "reviewing" && s.review_iteration === 0 && completed(s) === 0 },
+  { name: "during review (one reviewer submitted)", when: (s) => s.phase === "reviewing" && s.review_iteration === 0 && completed(s) === 1 },
+  { name: "after the failing verdict (fixing)", when: (s) => s.phase === "fixing" },
+  { name: "after the summary request", when: (s) => s.phase === "reviewing" && s.awaiting_summary === true },
+  { name: "at completing (approval being written)", when: (s) => s.phase === "completing" },
+];
+
+type Outcome = { killedAt: any; killed: RunResult; resumed: RunResult; dir: string; repo: string };
+
+let bin: string;
+const sockets: string[] = [];
+let reference: Promise<{ dir: string; repo: string; result: RunResult }>;
+const outcomes = new Map<string, Promise<Outcome>>();
+
+/** At most `n` runs at a time (2 cores: each run is an orchestrator plus up to three agents). */
+function limiter(n: number) {
+  let active = 0;
+  const queue: (() => void)[] = [];
+  return async <T>(job: () => Promise<T>): Promise<T> => {
+    if (active >= n) await new Promise<void>((r) => queue.push(r));
+    active++;
+    try {
+      return await job();
+    } finally {
+      active--;
+      queue.shift()?.();
+    }
+  };
+}
+
+async function crashAndResume(c: Case): Promise<Outcome> {
+  const run = startDemo(bin, { scenario: SCENARIO, thinkMs: THINK_MS, sockets });
+  const { dir } = await waitForState(run, c.name, c.when);
+  const pid = orchestratorPid(dir);
+  if (!pid) throw new Error(`${c.name}: no orchestrator pid file`);
+  process.kill(pid, "SIGKILL");
+  const killed = await run.done;
+  await waitFor("the orchestrator to be gone", () => !alive(pid));
+  const killedAt = readState(dir);
+  await waitAgentsSettled(run.socket);
+  const id = basename(dir);
+  const resumed = await spawnBinary(bin, ["resume", id, "--ci", "--json"], { cwd: run.repo, socket: run.socket }).done;
+  return { killedAt, killed, resumed, dir, repo: run.repo };
+}
+
+beforeAll(() => {
+  bin = isolatedBinary();
+  const slot = limiter(3);
+  reference = slot(async () => {
+    const run = startDemo(bin, { scenario: SCENARIO, thinkMs: THINK_MS, sockets });
+    const result = await run.done;
+    return { dir: sessionDir(run.repo)!, repo: run.repo, result };
+  });
+  for (const c of CASES) outcomes.set(c.name, slot(() => crashAndResume(c)));
+});
+afterAll(() => sockets.forEach(killTmuxServer));
+
+const auditPlans = (dir: string) => readFileSync(join(dir, "06_implementation/audit.log"), "utf8").trim().split("\n");
+const listDir = (dir: string, sub: string) => (existsSync(join(dir, sub)) ? readdirSync(join(dir, sub)).sort() : []);
+const tasks = (dir: string) => listDir(dir, "04_planning").filter((f) => /^tasks_\d+\.md$/.test(f)).map((f) => readFileSync(join(dir, "04_planning", f), "utf8"));
+
+describe("SIGKILL of the orchestrator, then agentmux resume (compiled binary, private tmux)", () => {
+  test("the uninterrupted reference run", async () => {
+    const ref = await reference;
+    if (ref.result.code !== 0) console.error(ref.result.stdout, ref.result.stderr);
+    expect(ref.result.code).toBe(0);
+    expect(unparsableFiles(ref.dir)).toEqual([]);
+  }, 240_000);
+
+  for (const c of CASES) {
+    test(`killed ${c.name}`, async () => {
+      const o = await outcomes.get(c.name)!;
+      const ref = await reference;
+      // the kill landed where the case says, and the launcher reported the dead orchestrator
+      expect(c.when(o.killedAt, o.dir)).toBe(true);
+      expect(o.killed.code).not.toBe(0);
+      if (o.resumed.code !== 0) console.error(c.name, o.resumed.stdout, o.resumed.stderr, readFileSync(join(o.dir, "orchestrator.log"), "utf8"));
+      expect(o.resumed.code).toBe(0);
+      const result = jsonEvents(o.resumed.stdout).find((e) => e.kind === "result");
+      expect(result?.outcome).toBe("success");
+      const state = readState(o.dir);
+      expect(state.phase).toBe("done");
+
+      // the same work, committed once: identical tree, one commit on top of main
+      expect(branchTree(o.repo, BRANCH)).toBe(branchTree(ref.repo, BRANCH));
+      expect(git(o.repo, "rev-list", "--count", `main..${BRANCH}`)).toBe(git(ref.repo, "rev-list", "--count", `main..${BRANCH}`));
+
+      // exactly-once application of tool events: every line applied, each once
+      const lines = toolLines(o.dir);
+      const size = Bun.file(join(o.dir, "tool_events.jsonl")).size;
+      expect(state.tool_cursor).toBe(size);
+      expect(state.applied_tool_events).toBe(lines.length);
+      // no work was done twice: the same tool calls as the uninterrupted run
+      const calls = (ls: any[]) => ls.map((l) => `${l.tool} ${JSON.stringify(l.payload)}`).sort();
+      expect(calls(lines)).toEqual(calls(toolLines(ref.dir)));
+      expect(JSON.parse(readFileSync(join(o.dir, "tool_event_state.json"), "utf8")).applied_offset).toBe(size);
+
+      // orchestrator bookkeeping: no duplicated audit line, same plans audited as the reference,
+      // no double check-off, the same done markers and review archives
+      const audit = auditPlans(o.dir);
+      expect(new Set(audit).size).toBe(audit.length);
+      const planOf = (l: string) => l.replace(/^\S+ /, "");
+      expect(audit.map(planOf).sort()).toEqual(auditPlans(ref.dir).map(planOf).sort());
+      expect(tasks(o.dir)).toEqual(tasks(ref.dir));
+      for (const t of tasks(o.dir)) expect(t).not.toMatch(/\[x\]\s*\[x\]/);
+      expect(listDir(o.dir, "06_implementation").filter((f) => f.startsWith("done_"))).toEqual(listDir(ref.dir, "06_implementation").filter((f) => f.startsWith("done_")));
+      expect(listDir(o.dir, "07_review").filter((f) => /^review_\d+_/.test(f))).toEqual(listDir(ref.dir, "07_review").filter((f) => /^review_\d+_/.test(f)));
+      expect(state.review_iteration).toBe(1);
+
+      // no half-written file anywhere in the session folder
+      expect(unparsableFiles(o.dir)).toEqual([]);
+    }, 240_000);
+  }
+});
