@@ -17,11 +17,20 @@ export const SubmitStrategy = z.strictObject({
 });
 export type SubmitStrategy = z.infer<typeof SubmitStrategy>;
 
+/** A JavaScript regular expression given as text; an invalid one is a config error at load time. */
+const regexText = z.string().superRefine((s, ctx) => {
+  try {
+    new RegExp(s, "m");
+  } catch (e) {
+    ctx.addIssue({ code: "custom", message: `is not a valid regular expression: ${(e as Error).message}` });
+  }
+});
+
 export const ReadyGate = z.strictObject({
   /** regex (JavaScript syntax) matched against the pane screen when the CLI is idle at its prompt */
-  pattern: z.string().nullable().default(null),
+  pattern: regexText.nullable().default(null),
   /** regex matched against the pane screen (or title) while the CLI is busy */
-  busy_pattern: z.string().nullable().default(null),
+  busy_pattern: regexText.nullable().default(null),
   /** the screen must stay unchanged this long before the first prompt */
   settle_ms: z.number().int().min(0).max(30000).default(500),
   /** give up waiting for readiness after this long and report the agent stuck */
