@@ -61,6 +61,17 @@ export function describeIssues(issues: z.core.$ZodIssue[], data: unknown): strin
       case "invalid_value":
         lines.push(`${dotted(path)}: ${issue.message} (got ${JSON.stringify(valueAt(data, path))})`);
         break;
+      case "too_small":
+      case "too_big": {
+        const v = valueAt(data, path);
+        if (issue.origin !== "number" || typeof v !== "number") {
+          lines.push(`${dotted(path)}: ${issue.message}`);
+          break;
+        }
+        const bound = issue.code === "too_small" ? `>= ${issue.minimum}` : `<= ${issue.maximum}`;
+        lines.push(`${dotted(path)}: must be ${bound}, got ${v}`);
+        break;
+      }
       case "invalid_key":
         lines.push(`${dotted(path)}: unknown key (expected one of the role names)`);
         break;
