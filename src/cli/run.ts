@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { AgentmuxError } from "../errors.ts";
 import { isHeadless, startRun } from "../app/start.ts";
+import { invalidSessionName } from "../session/create.ts";
+import { sessionNameProblem } from "../session/slug.ts";
 import { bool, parseArgs, str } from "./args.ts";
 
 export const RUN_FLAGS = {
@@ -35,6 +37,9 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+  const name = str(flags.name);
+  const nameProblem = name === undefined ? undefined : sessionNameProblem(name);
+  if (nameProblem) throw invalidSessionName(name!, nameProblem); // before any repository or CLI check
   const text = positionals.join(" ").trim();
   if (!text) throw new AgentmuxError("usage", "a request is required", { where: "run", hint: 'agentmux run "Add rate limiting to the API"', exitCode: 2 });
   let request = text;
@@ -48,7 +53,7 @@ export async function run(argv: string[]): Promise<number> {
     cwd: process.cwd(),
     request,
     slugSource,
-    name: str(flags.name),
+    name,
     productManager: bool(flags["product-manager"]),
     worktree: bool(flags.worktree),
     keepSession: bool(flags["keep-session"]),

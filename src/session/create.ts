@@ -5,7 +5,7 @@ import { writeFileAtomic, writeJsonAtomic } from "../effects/fs/atomic.ts";
 import { initialState, type NewSession } from "../orchestrator/initial.ts";
 import type { State } from "../schema/state.ts";
 import { F, PHASE_DIRS, sessionsRoot } from "./paths.ts";
-import { featureNameOf, slugify, timestampId, SESSION_NAME_RE } from "./slug.ts";
+import { featureNameOf, sessionNameProblem, slugify, timestampId } from "./slug.ts";
 
 export type CreateSessionOptions = {
   projectDir: string;
@@ -22,6 +22,15 @@ export type CreateSessionOptions = {
   now?: Date;
 };
 
+/** The usage error for a bad `--name`: what is wrong with it and what a name may hold. */
+export function invalidSessionName(name: string, problem: string): AgentmuxError {
+  return new AgentmuxError("usage", `${JSON.stringify(name)} is not a valid session name: it ${problem}`, {
+    where: "--name",
+    hint: "use letters, digits, '.', '_' and '-' (at most 80, starting with a letter or digit)",
+    exitCode: 2,
+  });
+}
+
 export function requirementsMarkdown(request: string): string {
   return ["# Requirements", "", "## Initial Request", "", request.trim(), "", "## Clarifications", "", "(none yet)", ""].join("\n");
 }
@@ -35,9 +44,8 @@ export function createSessionDir(o: CreateSessionOptions): { id: string; dir: st
   if (!o.request.trim()) throw new AgentmuxError("usage", "the request is empty", { hint: 'describe the change, e.g. agentmux "Add rate limiting"', exitCode: 2 });
   let id: string;
   if (o.name !== undefined) {
-    if (!SESSION_NAME_RE.test(o.name)) {
-      throw new AgentmuxError("usage", `--name "${o.name}" is not a valid session name`, { hint: "use letters, digits, '.', '_' and '-' (at most 80, starting with a letter or digit)", exitCode: 2 });
-    }
+    const problem = sessionNameProblem(o.name);
+    if (problem) throw invalidSessionName(o.name, problem);
     id = o.name;
   } else id = `${timestampId(o.now)}-${slugify(o.slugSource ?? o.request)}`;
   const root = sessionsRoot(o.projectDir);

@@ -28,3 +28,13 @@ export function featureNameOf(sessionId: string): string {
 }
 
 export const SESSION_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
+
+/** Why `name` cannot be a session folder / tmux session name, or undefined when it can. */
+export function sessionNameProblem(name: string): string | undefined {
+  if (SESSION_NAME_RE.test(name)) return undefined;
+  if (name === "") return "is empty";
+  if (name.length > 80) return `is ${name.length} characters long (at most 80)`;
+  if (!/^[A-Za-z0-9]/.test(name)) return `starts with ${JSON.stringify(name[0])} (it must start with a letter or digit)`;
+  const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9._-]/.test(c)))];
+  return `contains ${bad.map((c) => JSON.stringify(c)).join(", ")}`;
+}
