@@ -64,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const headless = isHeadless(bool(flags.ci));
   const think = str(flags["think-ms"]) ?? (headless ? "0" : "600");
-  if (!/^\d{1,5}$/.test(think)) throw new AgentmuxError("usage", `--think-ms must be a number of milliseconds, got "${think}"`, { where: "demo", exitCode: 2 });
+  if (!/^\d{1,5}$/.test(think)) throw new AgentmuxError("usage", `--think-ms must be a number of milliseconds, got "${think}"`, { where: "demo", hint: "give whole milliseconds, e.g. --think-ms 200", exitCode: 2 });
   let dir: string;
   if (str(flags.dir)) {
     dir = resolve(str(flags.dir)!);
