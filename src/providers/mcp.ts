@@ -62,7 +62,10 @@ export function mcpWiring(agent: ResolvedAgent, ctx: LaunchContext): LaunchPart 
   switch (agent.provider.mcp) {
     case "claude": {
       const path = mcpFile(ctx, "claude");
-      part.files.push({ path, content: json({ mcpServers: { agentmux: { type: "stdio", ...server } } }) });
+      // Claude Code 2.1.3xx defers MCP tools behind ToolSearch (the model sees only their names);
+      // alwaysLoad keeps the completion tools in the prompt with their schemas, and makes claude
+      // connect the server before its first turn (measured by test/real-cli).
+      part.files.push({ path, content: json({ mcpServers: { agentmux: { type: "stdio", ...server, alwaysLoad: true } } }) });
       part.argv.push("--mcp-config", path);
       break;
     }

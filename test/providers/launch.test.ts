@@ -46,7 +46,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     expect(l.files).toHaveLength(1);
     expect(l.files[0]!.path).toBe(`${S}/.runtime/mcp/planner.claude.json`);
     expect(JSON.parse(l.files[0]!.content)).toEqual({
-      mcpServers: { agentmux: { type: "stdio", command: "/opt/agentmux", args: ["mcp-server"], env: serverEnv("planner") } },
+      mcpServers: { agentmux: { type: "stdio", command: "/opt/agentmux", args: ["mcp-server"], env: serverEnv("planner"), alwaysLoad: true } },
     });
   });
 
