@@ -3,6 +3,16 @@ import { ROLES } from "./catalog.ts";
 
 const str = z.string().min(1);
 
+/** A JavaScript regular expression given as a string; checked when the config loads. */
+const regex = z.string().min(1).refine((p) => {
+  try {
+    new RegExp(p, "m");
+    return true;
+  } catch {
+    return false;
+  }
+}, "is not a valid regular expression");
+
 export const SubmitStrategy = z.strictObject({
   /** ms to wait after the pasted text shows before pressing the submit key */
   delay_ms: z.number().int().min(0).max(10000).default(100),
@@ -39,8 +49,8 @@ export const ReadyGate = z.strictObject({
 export type ReadyGate = z.infer<typeof ReadyGate>;
 
 export const TrustDialog = z.strictObject({
-  /** text on screen that identifies the dialog */
-  detect: str,
+  /** regex (JavaScript syntax) matched against the pane screen that identifies the dialog */
+  detect: regex,
   /** tmux keys that accept it */
   keys: z.array(str).min(1).default(["Enter"]),
 });

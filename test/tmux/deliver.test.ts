@@ -57,7 +57,7 @@ describe("PaneWriter.deliver", () => {
 
   test("the trust dialog is answered, never pasted into", async () => {
     const { pane, submitted, writer } = await receiver(["--trust"]);
-    const r = await writer.deliver(pane, TEXT, options({ trust: [{ detect: "Trust this folder? (sim)", keys: ["Enter"] }] }));
+    const r = await writer.deliver(pane, TEXT, options({ trust: [{ detect: "Trust this folder\\? \\(sim\\)", keys: ["Enter"] }] }));
     expect(r).toMatchObject({ ok: true, attempts: 1 });
     expect(submitted()).toEqual([TEXT]);
   });

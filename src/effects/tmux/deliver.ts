@@ -73,17 +73,19 @@ export class PaneWriter {
     let lastScreen = "";
     let stableSince = performance.now();
     let extraOk = !opts.first || !opts.waitFirst;
+    // trust dialog texts are regular expressions, like the ready and busy patterns
+    const trustDialogs = opts.trust.map((t) => ({ ...t, re: new RegExp(t.detect, "m") }));
     for (;;) {
       const snap = await this.alive(pane);
       if (snap.inMode) {
         await this.tmux.run(["send-keys", "-t", pane, "-X", "cancel"]);
         continue;
       }
-      const dialog = opts.trust.find((t) => snap.screen.includes(t.detect));
+      const dialog = trustDialogs.find((t) => t.re.test(snap.screen));
       if (dialog) {
         this.log(`answering "${dialog.detect}" in ${pane} with ${dialog.keys.join(" ")}`);
         await this.tmux.run(["send-keys", "-t", pane, ...dialog.keys]);
-        await this.until(pane, deadline, (s) => !s.screen.includes(dialog.detect), `the trust dialog "${dialog.detect}" did not go away`);
+        await this.until(pane, deadline, (s) => !dialog.re.test(s.screen), `the trust dialog "${dialog.detect}" did not go away`);
         stableSince = performance.now();
         continue;
       }

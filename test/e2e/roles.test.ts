@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, runBinary } from "./harness.ts";
+
+let bin: string;
+const sockets: string[] = [];
+beforeAll(() => {
+  bin = isolatedBinary();
+});
+afterAll(() => sockets.forEach(killTmuxServer));
+
+/** A scratch repository made by `demo`, then reused for `agentmux run` with a sim scenario. */
+async function scratch(scenario: string[]) {
+  const socket = privateSocket();
+  sockets.push(socket);
+  const root = makeTmpDir();
+  const repo = join(root, "repo");
+  expect((await runBinary(bin, ["demo", "--ci", "--dir", repo], { socket })).code).toBe(0);
+  writeFileSync(join(root, "sim.yaml"), stringify({ sim: { scenario } }));
+  return { socket, repo, config: join(root, "sim.yaml") };
+}
+
+const jsonLines = (out: string) => out.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+
+test("product manager, research on demand and a designer, all played by the simulated agent", async () => {
+  const s = await scratch(["design", "research"]);
+  const r = await runBinary(bin, ["run", "--ci", "--json", "--keep-session", "--product-manager", "--config", s.config, "Add a settings page"], { cwd: s.repo, socket: s.socket });
+  if (r.code !== 0) console.error(r.stdout, r.stderr);
+  expect(r.code).toBe(0);
+  const phases = jsonLines(r.stdout).filter((e) => e.kind === "phase").map((e) => e.phase);
+  expect(phases.slice(0, 5)).toEqual(["product_management", "architecting", "planning", "designing", "implementing"]);
+  const dir = join(s.repo, ".agentmux", ".sessions", readdirSync(join(s.repo, ".agentmux", ".sessions")).find((d) => d.includes("settings-page"))!);
+  const state = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
+  expect(state.research_tasks).toEqual({ "existing-code": "done" });
+  expect(existsSync(join(dir, "03_research/code-existing-code/summary.md"))).toBe(true);
+  expect(existsSync(join(dir, "05_design/design.md"))).toBe(true);
+  expect(readFileSync(join(dir, "requirements.md"), "utf8")).toContain("## Acceptance Criteria"); // rewritten by the PM
+  // the researcher ran in its own pane, was closed once done, and did not cancel anything
+  expect(state.agents["code-researcher:existing-code"].status).toBe("done");
+  // completed research is handed to the planner
+  expect(readFileSync(join(dir, "04_planning/planner_prompt.md"), "utf8")).toContain("existing-code");
+}, 180_000);
+
+test("agents that are hard to talk to: a trust dialog, a slow start, an early Enter turned into a newline, an ignored first Enter", async () => {
+  const s = await scratch(["trust_dialog", "slow_start=700", "early_enter_ms=60", "ignore_first_enter"]);
+  const r = await runBinary(bin, ["run", "--ci", "--json", "--keep-session", "--config", s.config, "Add a farewell module"], { cwd: s.repo, socket: s.socket });
+  if (r.code !== 0) console.error(r.stdout, r.stderr);
+  expect(r.code).toBe(0);
+  const dir = join(s.repo, ".agentmux", ".sessions", readdirSync(join(s.repo, ".agentmux", ".sessions")).find((d) => d.includes("farewell"))!);
+  const log = readFileSync(join(dir, "orchestrator.log"), "utf8");
+  // every prompt was delivered and verified; some needed a second submit
+  const deliveries = log.match(/delivered to %\d+ in \d+ ms \((\d+) submit attempts?\)/g) ?? [];
+  expect(deliveries.length).toBeGreaterThanOrEqual(4);
+  expect(deliveries.some((d) => !d.includes("(1 submit attempt)"))).toBe(true);
+  expect(log).not.toContain("delivery to");
+  const state = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
+  expect(Object.values(state.agents as Record<string, { status: string }>).some((a) => a.status === "stuck")).toBe(false);
+}, 180_000);
