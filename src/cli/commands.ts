@@ -8,6 +8,7 @@ export type CommandEntry = { summary: string; hidden?: boolean; load: () => Prom
 export const COMMANDS: Record<string, CommandEntry> = {
   run: { summary: "start a pipeline run for a request (the default command)", load: () => import("./run.ts") },
   demo: { summary: "run the whole pipeline with simulated agents in a scratch repository", load: () => import("./demo.ts") },
+  issue: { summary: "start a run from a GitHub issue (needs gh)", load: () => import("./issue.ts") },
   resume: { summary: "resume an interrupted session", load: () => import("./resume.ts") },
   attach: { summary: "attach the terminal to a running session", load: () => import("./attach.ts") },
   orchestrate: { summary: "run a session's orchestrator (internal)", hidden: true, load: () => import("./orchestrate.ts") },
