@@ -22,6 +22,8 @@ export class OrchestratorLoop {
   private queue: Item[] = [];
   private wake: (() => void) | null = null;
   private result: { code: number; cleanup: boolean } | null = null;
+  /** while catching up on tool lines written with no orchestrator alive: file effects only */
+  private catchingUp = false;
 
   constructor(
     public state: State,
@@ -58,6 +60,29 @@ export class OrchestratorLoop {
     }
     this.state = { ...this.state, outbox: undefined };
     this.persist(this.state);
+  }
+
+  /**
+   * Apply the tool calls agents made while no orchestrator was running, before a resumed phase
+   * is re-entered: otherwise the phase re-dispatches work that is already done (a second coder
+   * editing the same files). Only file effects run; re-entering the phase starts the agents the
+   * state still needs, in a tmux session that has none yet.
+   */
+  async catchUp(lines: ToolLine[]): Promise<void> {
+    if (!lines.length) return;
+    this.log(`applying ${lines.length} tool call(s) made while the orchestrator was not running`);
+    this.catchingUp = true;
+    try {
+      for (const line of lines) if (!this.result) await this.applyTool(line);
+    } finally {
+      this.catchingUp = false;
+    }
+    // The phases entered above ran their fresh-entry file effects already; the resume event
+    // must re-enter them as resumed (no second marker reset, no second review round).
+    if (!this.result && this.state.phase !== "done" && this.state.phase !== "failed" && this.state.last_event !== "resumed") {
+      this.state = { ...this.state, last_event: "resumed" };
+      this.persist(this.state);
+    }
   }
 
   /** Apply one event now (the first event, before event sources start). */
@@ -110,6 +135,7 @@ export class OrchestratorLoop {
   }
 
   private async run1(effect: Effect): Promise<void> {
+    if (this.catchingUp && !FILE_EFFECTS.has(effect.type) && effect.type !== "finish") return;
     try {
       await interpret(effect, { ...this.ctx, finish: (code, cleanup) => (this.result = { code, cleanup }) });
     } catch (e) {

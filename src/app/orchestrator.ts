@@ -12,6 +12,7 @@ import { installExitHooks, watchPaneExits } from "../effects/tmux/exits.ts";
 import { F } from "../session/paths.ts";
 import { SessionFileWatcher } from "../bus/session-files.ts";
 import { ToolTail } from "../bus/tool-tail.ts";
+import { readToolLines } from "../bus/tool-lines.ts";
 import { CreatedFilesLog } from "../bus/created-files.ts";
 import { AgentRuntime } from "./agents.ts";
 import { runCommit } from "./completion.ts";
@@ -90,19 +91,20 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   }, log);
   await loop.replayOutbox();
 
+  const first = state.phase === "done" || state.phase === "failed"
+    ? null
+    : ({ type: state.history?.length === 1 && state.last_event === "feature_created" ? "start" : "resume", at: new Date().toISOString() } as const);
   const exitsFile = join(sessionDir, F.paneExits);
   await installExitHooks(tmux, sessionName, exitsFile);
   const exits = watchPaneExits(exitsFile, (pane) => agents.paneExited(pane), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p) });
   const files = new SessionFileWatcher(sessionDir, (e) => loop.push(e), log);
   const created = new CreatedFilesLog(sessionDir);
-  const tail = new ToolTail(sessionDir, state.tool_cursor ?? 0, (line) => loop.pushTool(line));
+  if (first?.type === "resume") await loop.catchUp(readToolLines(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0));
+  const tail = new ToolTail(sessionDir, loop.state.tool_cursor ?? 0, (line) => loop.pushTool(line));
   const watchdog = startWatchdog({ config, tmux, sessionName, agents, loop, log });
   const onSignal = (sig: string) => loop.push({ type: "cancel", at: new Date().toISOString(), reason: `the orchestrator received ${sig}` });
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => onSignal(sig));
 
-  const first = state.phase === "done" || state.phase === "failed"
-    ? null
-    : ({ type: state.history?.length === 1 && state.last_event === "feature_created" ? "start" : "resume", at: new Date().toISOString() } as const);
   let result: { code: number; cleanup: boolean };
   try {
     if (first) await loop.step(first);
