@@ -18,21 +18,28 @@ const SCENARIO = "parallel,review_fail_once,reviewers=logic+quality+expert,commi
 const THINK_MS = 250;
 const BRANCH = "feature/greeting-module";
 
-type Case = { name: string; when: (s: any, dir: string) => boolean };
+/** `firstLaunch`: the first agent the resumed orchestrator must start (work the orphaned agents finished is not redone). */
+type Case = { name: string; when: (s: any, dir: string) => boolean; firstLaunch?: string };
 const completed = (s: any) => Object.values(s.active_reviews ?? {}).filter((v) => v === "completed").length;
 
 const CASES: Case[] = [
   { name: "mid-plan (planner working)", when: (s) => s.phase === "planning" && s.agents?.planner?.status === "working" },
   { name: "right after plan_submitted", when: (s) => s.phase === "implementing" && s.last_event === "plan_written" && s.completed_subplans.length === 0 },
+  {
+    name: "while both parallel coders work",
+    when: (s) => s.phase === "implementing" && s.agents?.["coder:1"]?.status === "working" && s.agents?.["coder:2"]?.status === "working" && s.completed_subplans.length === 0,
+    firstLaunch: "coder",
+  },
   { name: "between the two parallel coders' submit_done", when: (s) => s.phase === "implementing" && s.completed_subplans.length === 1 },
   { name: "after the serial group's submit_done", when: (s) => s.phase === "reviewing" && s.review_iteration === 0 && completed(s) === 0 },
   { name: "during review (one reviewer submitted)", when: (s) => s.phase === "reviewing" && s.review_iteration === 0 && completed(s) === 1 },
   { name: "after the failing verdict (fixing)", when: (s) => s.phase === "fixing" },
+  { name: "while the fixer works", when: (s) => s.phase === "fixing" && s.agents?.coder?.status === "working", firstLaunch: "reviewer_logic" },
   { name: "after the summary request", when: (s) => s.phase === "reviewing" && s.awaiting_summary === true },
   { name: "at completing (approval being written)", when: (s) => s.phase === "completing" },
 ];
 
-type Outcome = { killedAt: any; killed: RunResult; resumed: RunResult; dir: string; repo: string };
+type Outcome = { killedAt: any; pendingAtResume: number; killed: RunResult; resumed: RunResult; dir: string; repo: string };
 
 let bin: string;
 const sockets: string[] = [];
@@ -65,9 +72,10 @@ async function crashAndResume(c: Case): Promise<Outcome> {
   await waitFor("the orchestrator to be gone", () => !alive(pid));
   const killedAt = readState(dir);
   await waitAgentsSettled(run.socket);
+  const pendingAtResume = toolLines(dir).length - (killedAt.applied_tool_events ?? 0);
   const id = basename(dir);
   const resumed = await spawnBinary(bin, ["resume", id, "--ci", "--json"], { cwd: run.repo, socket: run.socket }).done;
-  return { killedAt, killed, resumed, dir, repo: run.repo };
+  return { killedAt, pendingAtResume, killed, resumed, dir, repo: run.repo };
 }
 
 beforeAll(() => {
@@ -133,6 +141,19 @@ describe("SIGKILL of the orchestrator, then agentmux resume (compiled binary, pr
       expect(listDir(o.dir, "06_implementation").filter((f) => f.startsWith("done_"))).toEqual(listDir(ref.dir, "06_implementation").filter((f) => f.startsWith("done_")));
       expect(listDir(o.dir, "07_review").filter((f) => /^review_\d+_/.test(f))).toEqual(listDir(ref.dir, "07_review").filter((f) => /^review_\d+_/.test(f)));
       expect(state.review_iteration).toBe(1);
+
+      // tool calls made while no orchestrator ran are applied before the phase is re-entered
+      const log = readFileSync(join(o.dir, "orchestrator.log"), "utf8");
+      const afterResume = log.slice(log.lastIndexOf("starting in phase"));
+      if (o.pendingAtResume > 0) {
+        const applied = afterResume.indexOf(`applying ${o.pendingAtResume} tool call(s) made while the orchestrator was not running`);
+        expect(applied).toBeGreaterThan(0);
+        expect(applied).toBeLessThan(afterResume.indexOf("event resume:"));
+      }
+      if (c.firstLaunch) {
+        expect(o.pendingAtResume).toBeGreaterThan(0);
+        expect(/launched (\S+) /.exec(afterResume)?.[1]).toBe(c.firstLaunch);
+      }
 
       // no half-written file anywhere in the session folder
       expect(unparsableFiles(o.dir)).toEqual([]);
