@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, killTmuxServer, makeTmpDir, privateSocket } from "../helpers/tmp.ts";
 
@@ -40,10 +40,8 @@ export function processesMentioning(needle: string): string[] {
   const out: string[] = [];
   for (const pid of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
     try {
-      const cmd = Bun.file(`/proc/${pid}/cmdline`);
-      const text = require("node:fs").readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+      const text = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
       if (text.includes(needle) && Number(pid) !== process.pid) out.push(`${pid} ${text}`);
-      void cmd;
     } catch {}
   }
   return out;

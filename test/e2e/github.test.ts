@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { installFakeGh } from "../git/fake-gh.ts";
+import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, runBinary } from "./harness.ts";
+
+let bin: string;
+const socket = privateSocket();
+let gh: ReturnType<typeof installFakeGh>;
+beforeAll(() => {
+  bin = isolatedBinary();
+});
+afterAll(() => {
+  gh?.restore();
+  killTmuxServer(socket);
+});
+
+test("agentmux issue 42: request from the issue, commit pushed to origin, pull request that closes the issue", async () => {
+  const root = makeTmpDir();
+  const repo = join(root, "repo");
+  expect((await runBinary(bin, ["demo", "--ci", "--dir", repo], { socket })).code).toBe(0);
+  const origin = join(root, "origin.git");
+  git(root, "init", "-q", "--bare", origin);
+  git(repo, "remote", "add", "origin", origin);
+  gh = installFakeGh(root);
+  const issue = join(root, "issue.json");
+  writeFileSync(issue, JSON.stringify({
+    title: "Add a farewell helper",
+    body: "We need `farewell(name)` next to greet.",
+    comments: [{ author: { login: "octo" }, createdAt: "2026-11-01T10:00:00Z", body: "Please keep it tiny." }],
+  }));
+  writeFileSync(join(root, "gh.yaml"), stringify({ github: { pull_request: true, push: true, base_branch: "main", draft: true } }));
+  const r = await runBinary(bin, ["issue", "#42", "--ci", "--keep-session", "--config", join(root, "gh.yaml")], {
+    cwd: repo,
+    socket,
+    env: { PATH: process.env.PATH!, FAKE_GH_ISSUE: issue },
+  });
+  if (r.code !== 0) console.error(r.stdout, r.stderr);
+  expect(r.code).toBe(0);
+  const branch = "feature/add-a-farewell-helper";
+  expect(r.stdout).toContain(`branch ${branch}`);
+  expect(r.stdout).toContain("PR https://github.com/acme/app/pull/7");
+  // the request was built from the issue's title, body and comments
+  const sessions = join(repo, ".agentmux", ".sessions");
+  const id = readdirSync(sessions).find((d) => d.includes("farewell"))!;
+  const requirements = readFileSync(join(sessions, id, "requirements.md"), "utf8");
+  for (const part of ["Add a farewell helper", "farewell(name)", "### octo (2026-11-01T10:00:00Z)", "Please keep it tiny."]) expect(requirements).toContain(part);
+  const state = JSON.parse(readFileSync(join(sessions, id, "state.json"), "utf8"));
+  expect(state.issue_number).toBe(42);
+  // pushed: the bare remote has the branch at the pipeline's commit
+  expect(git(origin, "rev-parse", branch)).toBe(git(repo, "rev-parse", branch));
+  // gh pr create: base, head, draft, title, and a body that closes the issue
+  const pr = gh.calls().find((c) => c[0] === "pr" && c[1] === "create")!;
+  const arg = (flag: string) => pr[pr.indexOf(flag) + 1];
+  expect(arg("--base")).toBe("main");
+  expect(arg("--head")).toBe(branch);
+  expect(pr).toContain("--draft");
+  expect(arg("--title")).toBe("Add a farewell helper");
+  expect(arg("--body")).toContain("Closes #42");
+  const last = JSON.parse(readFileSync(join(repo, ".agentmux", ".last_completion.json"), "utf8"));
+  expect(last.pr_url).toBe("https://github.com/acme/app/pull/7");
+  expect(git(repo, "log", "-1", "--format=%s", branch)).toEndWith("(#42)");
+}, 180_000);
