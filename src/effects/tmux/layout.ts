@@ -7,6 +7,8 @@ export type LayoutOptions = { session: string; controlPane: string; controlWidth
 export type NewPane = { command: string[]; env: Record<string, string>; cwd: string; label: string };
 
 const PARKED_WINDOW = "_hidden";
+/** Pane labels (border and title) are cut to this many characters. */
+export const LABEL_MAX = 200;
 const PLACEHOLDER_SCRIPT =
   "printf '\\033[?25l\\n  \\033[2m%s\\033[0m' 'waiting for agents…'; exec tail -f /dev/null";
 
@@ -93,8 +95,11 @@ export class Layout {
   }
 
   async setLabel(pane: string, label: string): Promise<void> {
-    const clean = label.replace(/[\u0000-\u001f\u007f]/g, " ");
-    await this.tmux.run(chain([["set-option", "-p", "-t", pane, "@label", clean], ["select-pane", "-t", pane, "-T", clean]]));
+    // tmux refuses over-long commands, and reads an argument ending in ";" as a separator
+    const short = label.replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, LABEL_MAX);
+    const clean = short.endsWith(";") ? `${short.slice(0, -1)}\\;` : short;
+    // select-pane -T expands formats (and runs #(…) jobs): every # is doubled to stay literal
+    await this.tmux.run(chain([["set-option", "-p", "-t", pane, "@label", clean], ["select-pane", "-t", pane, "-T", clean.replace(/#/g, "##")]]));
   }
 
   /** Kill a pane on purpose: its exit is expected and never reported as an interruption. */
