@@ -6,6 +6,7 @@ import { readToolLines } from "../../src/bus/tool-lines.ts";
 import { toolLineToEvent } from "../../src/bus/tool-events.ts";
 import { commitChanges } from "../../src/effects/git/commit.ts";
 import { BORDER_FORMAT, createSession } from "../../src/effects/tmux/session.ts";
+import { LABEL_MAX, Layout } from "../../src/effects/tmux/layout.ts";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
 import { formatError, isAgentmuxError } from "../../src/errors.ts";
 import { TOOL_HANDLERS } from "../../src/mcp/tools.ts";
@@ -95,7 +96,8 @@ async function session(c: CorpusCase, x: Ctx): Promise<Outcome> {
 
 /**
  * A hostile string as a pane's command argument and as its label, on a private tmux server:
- * the program must receive the exact bytes and the label must display literally.
+ * the program must receive the exact bytes and the label must display literally (a format or
+ * job sequence that tmux expanded would not show as itself).
  */
 async function tmux(c: CorpusCase, x: Ctx): Promise<Outcome> {
   const hostile = x.expand(c.text);
@@ -110,15 +112,14 @@ async function tmux(c: CorpusCase, x: Ctx): Promise<Outcome> {
     controlCommand: ["sh", "-c", 'printf "%s" "$1" > "$2.tmp" && mv "$2.tmp" "$2"; exec sleep 600', "sh", hostile, received],
   });
   const got = await waitFor("the pane command to write its argument", () => existsSync(received) && readFileSync(received, "utf8"));
-  await t.run(["set-option", "-p", "-t", controlPane, "@label", hostile]);
+  const layout = await Layout.open(t, { session: "corpus", controlPane, controlWidth: 40 });
+  await layout.setLabel(controlPane, hostile);
   const shown = await t.run(["display-message", "-p", "-t", controlPane, BORDER_FORMAT]);
-  // a control job: once tmux has run it, a job hidden in the label would have run too
-  const control = join(x.home, "control-job");
-  await t.run(["display-message", "-p", "-t", controlPane, `#(touch '${control}')`]);
-  await waitFor("tmux to run the control job", () => existsSync(control));
+  // tmux keeps an escaped style start as "##[" in the title (drawn as a literal "#[")
+  const title = await t.run(["display-message", "-p", "-t", controlPane, "#{pane_title}"]);
   return {
     outcome: "accepted",
-    output: [`argument intact ${got === hostile}`, `label literal ${shown.includes(hostile.replace(/[\u0000-\u001f\u007f]/g, " "))}`].join("\n"),
+    output: [`argument intact ${got === hostile}`, `label literal ${shown.includes(` ${hostile.slice(0, LABEL_MAX)} `)}`, `title literal ${title.replaceAll("##[", "#[") === hostile.slice(0, LABEL_MAX)}`, `label shown: ${shown.slice(0, 200)}`, `title shown: ${title.slice(0, 200)}`].join("\n"),
   };
 }
 
