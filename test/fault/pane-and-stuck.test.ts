@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { stringify } from "yaml";
+import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket } from "../e2e/harness.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { alive, jsonEvents, orchestratorPid, readState, spawnBinary, startDemo, tmux, unparsableFiles, waitForState } from "./harness.ts";
+
+let bin: string;
+const sockets: string[] = [];
+beforeAll(() => {
+  bin = isolatedBinary();
+});
+afterAll(() => sockets.forEach(killTmuxServer));
+
+const resume = (repo: string, socket: string, dir: string) => spawnBinary(bin, ["resume", basename(dir), "--ci", "--json"], { cwd: repo, socket }).done;
+const resultOf = (stdout: string) => jsonEvents(stdout).find((e) => e.kind === "result");
+
+function expectCanceledByPane(dir: string, code: number) {
+  expect(code).toBe(130);
+  const s = readState(dir);
+  expect(s.phase).toBe("failed");
+  expect(s.last_event).toBe("run_canceled");
+  expect(s.interruption_category).toBe("canceled");
+  expect(s.interruption_cause).toMatch(/\[coder\].* pane closed while the run was implementing/);
+  expect(s.interruption_resume_command).toBe(`agentmux resume ${basename(dir)}`);
+}
+
+describe("interruptions: a closed agent pane, a stuck agent, a live session, a closed terminal", () => {
+  test("a coder pane killed with tmux kill-pane cancels the run (130); resume finishes it", async () => {
+    const run = startDemo(bin, { scenario: "", thinkMs: 400, sockets });
+    const { dir } = await waitForState(run, "the coder at work", (s) => s.phase === "implementing" && s.agents?.coder?.status === "working");
+    const pane = JSON.parse(readFileSync(join(dir, "runtime_state.json"), "utf8")).panes.coder;
+    expect(pane).toMatch(/^%\d+$/);
+    expect(tmux(run.socket, "kill-pane", "-t", pane).code).toBe(0);
+    const r = await run.done;
+    expectCanceledByPane(dir, r.code);
+    expect(resultOf(r.stdout)).toMatchObject({ outcome: "canceled", exit_code: 130 });
+    expect(resultOf(r.stdout).cause).toContain("pane closed");
+
+    const again = await resume(run.repo, run.socket, dir);
+    if (again.code !== 0) console.error(again.stdout, again.stderr);
+    expect(again.code).toBe(0);
+    const s = readState(dir);
+    expect(s.phase).toBe("done");
+    expect(s.interruption_cause).toBeUndefined();
+    expect(git(run.repo, "log", "-1", "--format=%H", s.feature_branch)).toStartWith(s.commit_hash);
+    expect(unparsableFiles(dir)).toEqual([]);
+  }, 150_000);
+
+  test("a coder that crashes once (its pane exits) cancels the run; the resumed coder finishes", async () => {
+    const run = startDemo(bin, { scenario: "crash_once=coder", thinkMs: 0, sockets });
+    const r = await run.done;
+    const dir = join(run.repo, ".agentmux/.sessions", resultOf(r.stdout).session);
+    expectCanceledByPane(dir, r.code);
+    expect(existsSync(join(dir, ".runtime/sim/crash.coder"))).toBe(true);
+    const again = await resume(run.repo, run.socket, dir);
+    expect(again.code).toBe(0);
+    expect(resultOf(again.stdout)).toMatchObject({ outcome: "success", exit_code: 0 });
+    expect(readState(dir).phase).toBe("done");
+  }, 150_000);
+
+  test("a stalled coder is reported stuck (state.json and --json progress); the phase limit fails the run (1) with its cause", async () => {
+    const run = startDemo(bin, { scenario: "stall=coder", thinkMs: 0, sockets, config: { watchdog: { stuck_after_s: 2, phase_timeout_s: 7 } } });
+    const { dir } = await waitForState(run, "the coder reported stuck", (s) => s.agents?.coder?.status === "stuck", 30_000);
+    expect(readState(dir).agents.coder.note).toContain("no output and no tool call for 2 s");
+    const r = await run.done;
+    expect(r.code).toBe(1);
+    const stuck = jsonEvents(r.stdout).filter((e) => e.kind === "agent_stuck");
+    expect(stuck.map((e) => e.agent)).toEqual(["coder"]);
+    expect(stuck[0].note).toContain("no output and no tool call");
+    const s = readState(dir);
+    expect(s.phase).toBe("failed");
+    expect(s.last_event).toBe("run_failed");
+    expect(s.interruption_cause).toBe("phase implementing exceeded its time limit (watchdog.phase_timeout_s = 7)");
+    expect(s.interruption_resume_command).toBe(`agentmux resume ${basename(dir)}`);
+    expect(resultOf(r.stdout)).toMatchObject({ outcome: "failed", exit_code: 1, cause: s.interruption_cause });
+  }, 120_000);
+
+  test("resume refuses while the orchestrator is alive, names attach and kill, and changes nothing", async () => {
+    const run = startDemo(bin, { scenario: "stall=coder", thinkMs: 0, sockets });
+    const { dir, state } = await waitForState(run, "the stalled coder", (s) => s.phase === "implementing" && s.agents?.coder?.status === "working");
+    const pid = orchestratorPid(dir)!;
+    const files = ["state.json", "runtime_state.json", "tool_events.jsonl", "tool_event_state.json", ".runtime/orchestrator.pid"];
+    const snapshot = () => files.map((f) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), "utf8") : null));
+    const before = snapshot();
+    const r = await resume(run.repo, run.socket, dir);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`the session is still running (orchestrator pid ${pid})`);
+    expect(r.stderr).toContain(`attach with: tmux -L ${run.socket} attach -t ${state.session_name}`);
+    expect(r.stderr).toContain(`tmux -L ${run.socket} kill-session -t ${state.session_name}`);
+    expect(snapshot()).toEqual(before);
+    expect(alive(pid)).toBe(true);
+    expect(tmux(run.socket, "has-session", "-t", `=${state.session_name}`).code).toBe(0);
+    // stop it the way the monitor does: a cancel request file
+    writeFileSync(join(dir, ".runtime/cancel_request"), JSON.stringify({ at: new Date().toISOString(), by: "test" }));
+    expect((await run.done).code).toBe(130);
+  }, 120_000);
+
+  test("SIGKILL of the headless `agentmux run` launcher: the detached orchestrator finishes the run", async () => {
+    const socket = privateSocket();
+    sockets.push(socket);
+    const repo = join(makeTmpDir("amx-fault-run-"), "repo");
+    mkdirSync(join(repo, "src"), { recursive: true });
+    writeFileSync(join(repo, "src/index.js"), "export const main = () => 1;\n");
+    writeFileSync(join(repo, ".gitignore"), ".agentmux/.sessions/\n.agentmux/.last_completion.json\n");
+    git(repo, "init", "-q", "-b", "main");
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "add", ".");
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-q", "-m", "init");
+    mkdirSync(join(repo, ".agentmux"));
+    writeFileSync(join(repo, ".agentmux/config.yaml"), stringify({
+      version: 2,
+      defaults: { provider: "sim", completion: { skip_final_approval: true } },
+      github: { pull_request: false, push: false },
+      sim: { think_ms: 300, scenario: [] },
+    }));
+    const launcher = spawnBinary(bin, ["run", "Add a greeting module with a unit test", "--ci", "--keep-session"], { cwd: repo, socket });
+    const sessions = join(repo, ".agentmux/.sessions");
+    const dir = await waitFor("the run to reach implementing", () => {
+      const id = existsSync(sessions) ? require("node:fs").readdirSync(sessions)[0] : null;
+      const s = id ? readState(join(sessions, id)) : null;
+      return s?.phase === "implementing" ? join(sessions, id) : null;
+    }, { timeoutMs: 60_000, intervalMs: 20 });
+    const pid = orchestratorPid(dir)!;
+    launcher.proc.kill("SIGKILL");
+    expect((await launcher.done).code).not.toBe(0);
+    expect(alive(pid)).toBe(true);
+    await waitFor("the orchestrator to finish on its own", () => !alive(pid), { timeoutMs: 90_000, intervalMs: 100 });
+    const st = await spawnBinary(bin, ["status", basename(dir), "--json"], { cwd: repo, socket }).done;
+    expect(st.code).toBe(0);
+    const status = JSON.parse(st.stdout);
+    expect(JSON.stringify(status)).toContain('"phase":"done"');
+    const s = readState(dir);
+    expect(s.phase).toBe("done");
+    expect(git(repo, "rev-parse", "--short", s.feature_branch)).toBe(git(repo, "rev-parse", "--short", s.commit_hash));
+  }, 150_000);
+});
