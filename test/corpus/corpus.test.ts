@@ -71,6 +71,20 @@ describe("bad-input corpus", () => {
     expect(ids.length).toBeGreaterThanOrEqual(60);
   });
 
+  test("the snapshot sees a changed byte, a new file, a removed file and a retargeted symlink", () => {
+    const dir = makeTmpDir("amx-corpus-snap-");
+    cleanups.push(() => removeDir(dir));
+    writeTree(dir, { "a.txt": "one", "sub/b.txt": "two", "c.txt": "three" }, (s) => s);
+    fs.symlinkSync("a.txt", join(dir, "link"));
+    const before = snapshot(dir);
+    fs.writeFileSync(join(dir, "a.txt"), "onE");
+    fs.writeFileSync(join(dir, "sub/new.txt"), "");
+    fs.rmSync(join(dir, "c.txt"));
+    fs.rmSync(join(dir, "link"));
+    fs.symlinkSync("sub/b.txt", join(dir, "link"));
+    expect(diffSnapshots(before, snapshot(dir))).toEqual(["+ sub/new.txt", "- c.txt", "~ a.txt", "~ link"]);
+  });
+
   for (const { name, cases } of categories) {
     describe(name, () => {
       for (const c of cases) {
