@@ -1,0 +1,174 @@
+/**
+ * The three real CLIs the suite drives, and what each needs to talk to the mock model server
+ * from a throwaway HOME with no dialog: the user-level files a user of that CLI would have
+ * (API-key choice, onboarding done), plus a test config layer that points agentmux's provider
+ * at the local binary and the mock. agentmux's own built-in catalog supplies everything else
+ * (MCP wiring, pre-trust, auto-updater switches, role args) — that is what is under test.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { findOnPath } from "../../src/providers/doctor.ts";
+import { REPO_ROOT } from "../helpers/tmp.ts";
+
+export type CliName = "claude" | "codex" | "gemini";
+
+export type CliSetup = {
+  /** user-level files written under the throwaway home */
+  files: { path: string; content: string }[];
+  /** the provider's extra env in the test config layer (merged over the built-in env) */
+  env: Record<string, string>;
+};
+
+export type CliDef = {
+  name: CliName;
+  npm: string;
+  setup(o: { home: string; repo: string; mockUrl: string }): CliSetup;
+  /** every blocking screen text seen in reference/real-cli-behaviour.md §1.2, §1.5, §2.2, §2.5, §3.2, §3.5 */
+  dialogs: string[];
+};
+
+const MOCK_KEY = "sk-ant-mock-0123456789abcdefghijklmnop";
+
+/** XDG folders inside the throwaway home, and no proxy except to nowhere for non-loopback hosts. */
+function isolation(home: string, mockUrl: string): Record<string, string> {
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+    // anything that is not loopback goes to the mock (logged there, never forwarded)
+    HTTPS_PROXY: mockUrl,
+    HTTP_PROXY: mockUrl,
+    https_proxy: mockUrl,
+    http_proxy: mockUrl,
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+  };
+}
+
+const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
+
+export const CLIS: CliDef[] = [
+  {
+    name: "claude",
+    npm: "@anthropic-ai/claude-code",
+    setup: ({ home, repo, mockUrl }) => ({
+      files: [
+        {
+          // §1.1: onboarding done, the env key approved (stored as its last 20 characters), the repo trusted
+          path: join(home, ".claude.json"),
+          content: json({
+            hasCompletedOnboarding: true,
+            customApiKeyResponses: { approved: [MOCK_KEY.slice(-20)], rejected: [] },
+            projects: { [repo]: { hasTrustDialogAccepted: true } },
+          }),
+        },
+      ],
+      env: {
+        ...isolation(home, mockUrl),
+        ANTHROPIC_BASE_URL: mockUrl,
+        ANTHROPIC_API_KEY: MOCK_KEY,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        DISABLE_TELEMETRY: "1",
+        DISABLE_ERROR_REPORTING: "1",
+      },
+    }),
+    dialogs: [
+      "Unable to connect to Anthropic services",
+      "Choose the text style that looks best",
+      "Security notes:",
+      "Do you want to use this API key?",
+      "Quick safety check",
+      "Yes, I trust this folder",
+      "Bypass Permissions mode",
+      "New MCP server found in this project",
+      "How is Claude doing this session?",
+      "Do you want to proceed?",
+    ],
+  },
+  {
+    name: "codex",
+    npm: "@openai/codex",
+    setup: ({ home, mockUrl }) => {
+      const codexHome = join(home, ".codex");
+      // §2.1: a custom provider with env_key skips sign-in and speaks plain HTTP SSE
+      const toml = [
+        `model = "mock-model"`,
+        `model_provider = "mock"`,
+        ``,
+        `[model_providers.mock]`,
+        `name = "Mock"`,
+        `base_url = "${mockUrl}/v1"`,
+        `env_key = "MOCK_API_KEY"`,
+        `wire_api = "responses"`,
+        ``,
+      ].join("\n");
+      return {
+        files: [{ path: join(codexHome, "config.toml"), content: toml }],
+        env: { ...isolation(home, mockUrl), CODEX_HOME: codexHome, MOCK_API_KEY: "mock-key" },
+      };
+    },
+    dialogs: [
+      "Sign in with ChatGPT",
+      "Trust this folder?",
+      "Allow the agentmux MCP server to run tool",
+      "MCP tool call requires approval",
+      "user cancelled MCP tool call",
+      "enter to submit | esc to cancel",
+    ],
+  },
+  {
+    name: "gemini",
+    npm: "@google/gemini-cli",
+    setup: ({ home, mockUrl }) => ({
+      files: [
+        {
+          // §3.2: the API-key auth type chosen, so neither auth screen shows; no usage statistics
+          path: join(home, ".gemini", "settings.json"),
+          content: json({ security: { auth: { selectedType: "gemini-api-key" } }, privacy: { usageStatisticsEnabled: false } }),
+        },
+      ],
+      env: { ...isolation(home, mockUrl), GEMINI_API_KEY: "mock-key", GOOGLE_GEMINI_BASE_URL: mockUrl },
+    }),
+    dialogs: [
+      "Do you trust the files in this folder?",
+      "How would you like to authenticate",
+      "Enter Gemini API Key",
+      "Allow execution of MCP tool",
+      "Waiting for user confirmation",
+      "Action Required",
+    ],
+  },
+];
+
+/** Where the suite looks for a CLI: PATH first, then the prefix scripts/install-real-clis.sh fills. */
+export const LOCAL_PREFIX = process.env.REAL_CLI_PREFIX || join(REPO_ROOT, ".real-cli");
+
+export function findCli(name: CliName): string | null {
+  return findOnPath(name, process.env.PATH ?? "") ?? findOnPath(join(LOCAL_PREFIX, "bin", name), "");
+}
+
+/**
+ * Can the binary start at all here? `--version` in a throwaway HOME, offline. Returns null when
+ * it ran, else the reason (for the skip message).
+ */
+export function probeCli(bin: string, scratch: string): string | null {
+  mkdirSync(scratch, { recursive: true });
+  const p = Bun.spawnSync([bin, "--version"], {
+    env: { PATH: process.env.PATH ?? "", HOME: scratch, CODEX_HOME: join(scratch, ".codex"), DISABLE_AUTOUPDATER: "1" },
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: 60_000,
+  });
+  if (p.exitCode === 0) return null;
+  return `\`${bin} --version\` exited ${p.exitCode}: ${(p.stderr.toString() || p.stdout.toString()).trim().slice(0, 300)}`;
+}
+
+/** Write a CLI's user-level files. */
+export function writeSetupFiles(setup: CliSetup): void {
+  for (const f of setup.files) {
+    mkdirSync(join(f.path, ".."), { recursive: true });
+    writeFileSync(f.path, f.content);
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * One mock model server on 127.0.0.1 (random port) for the real-CLI suite. It speaks
+ * Anthropic Messages SSE (claude), OpenAI Responses SSE (codex) and Gemini
+ * generateContent / streamGenerateContent SSE (gemini), answers per mock-turns.ts, and logs
+ * every request as one JSONL line so tests can assert what each CLI sent.
+ *
+ * Run alone for manual checks: `bun test/real-cli/mock-server.ts <log.jsonl>` prints the URL.
+ */
+import { appendFileSync } from "node:fs";
+import { anthropicResponse, anthropicTurn } from "./mock-anthropic.ts";
+import { geminiJsonSchema, geminiResponse, geminiTurn } from "./mock-gemini.ts";
+import { openaiResponse, openaiTurn } from "./mock-openai.ts";
+import { decideTurn, type TurnAnswer, type TurnInput } from "./mock-turns.ts";
+
+export type Api = "anthropic" | "openai" | "gemini" | "other";
+
+/** One logged request (also one line of the JSONL log). */
+export type MockRequest = {
+  seq: number;
+  t: string;
+  method: string;
+  url: string;
+  ua: string;
+  api: Api;
+  /** a chat turn the model answers (not a title, router or count request) */
+  turn: boolean;
+  lastUserText: string;
+  toolResult: string | null;
+  offered: string[];
+  answer: TurnAnswer | null;
+  body: unknown;
+};
+
+export type MockServer = {
+  url: string;
+  port: number;
+  requests: MockRequest[];
+  /** the chat-turn requests whose pasted prompt contains `marker` */
+  turnsWith(marker: string): MockRequest[];
+  stop(): void;
+};
+
+const notFound = () => new Response(JSON.stringify({ error: { message: "mock: no such endpoint" } }), { status: 404, headers: { "content-type": "application/json" } });
+
+function route(method: string, url: URL): { api: Api; stream: boolean } {
+  const p = url.pathname;
+  if (method === "POST" && /\/v1\/messages$/.test(p)) return { api: "anthropic", stream: true };
+  if (method === "POST" && /\/responses$/.test(p)) return { api: "openai", stream: true };
+  if (method === "POST" && /\/models\/[^/]+:streamGenerateContent$/.test(p)) return { api: "gemini", stream: true };
+  if (method === "POST" && /\/models\/[^/]+:generateContent$/.test(p)) return { api: "gemini", stream: false };
+  return { api: "other", stream: false };
+}
+
+function otherResponse(method: string, url: URL): Response {
+  const p = url.pathname;
+  if (method === "POST" && p.endsWith("/messages/count_tokens")) return Response.json({ input_tokens: 10 });
+  if (method === "POST" && p.endsWith(":countTokens")) return Response.json({ totalTokens: 10 });
+  if (method === "GET" && /\/models\/?$/.test(p)) return Response.json({ object: "list", data: [] });
+  if (method === "HEAD" || method === "GET") return new Response(method === "HEAD" ? null : "mock model server", { status: 200 });
+  return notFound();
+}
+
+/** Start the mock; `logFile` receives one JSON line per request. */
+export function startMockServer(logFile: string): MockServer {
+  const requests: MockRequest[] = [];
+  let seq = 0;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    idleTimeout: 60,
+    async fetch(req) {
+      const url = new URL(req.url);
+      const { api, stream } = route(req.method, url);
+      const raw = req.method === "POST" ? await req.text() : "";
+      let body: any = null;
+      try {
+        body = raw ? JSON.parse(raw) : null;
+      } catch {
+        body = raw;
+      }
+      let input: TurnInput = { lastUserText: "", toolResult: null, offered: [] };
+      if (api === "anthropic") input = anthropicTurn(body);
+      else if (api === "openai") input = openaiTurn(body);
+      else if (api === "gemini") input = geminiTurn(body);
+      const answer = api === "other" ? null : decideTurn(input);
+      // a chat turn offers tools; title requests (claude, codex) and gemini's router do not
+      const turn = api !== "other" && input.offered.length > 0 && !(api === "gemini" && geminiJsonSchema(body));
+      const record: MockRequest = {
+        seq: ++seq,
+        t: new Date().toISOString(),
+        method: req.method,
+        url: url.pathname + url.search,
+        ua: req.headers.get("user-agent") ?? "",
+        api,
+        turn,
+        lastUserText: input.lastUserText,
+        toolResult: input.toolResult,
+        offered: input.offered.map((t) => (t.namespace ? `${t.namespace}/${t.name}` : t.name)),
+        answer: turn ? answer : answer && answer.kind === "tool" ? { kind: "text", text: "MOCK-REPLY side request" } : answer,
+        body,
+      };
+      requests.push(record);
+      appendFileSync(logFile, JSON.stringify(record) + "\n");
+      if (api === "other") return otherResponse(req.method, url);
+      // only chat turns may call tools: a side request (title, router) always gets text
+      const reply: TurnAnswer = record.answer!;
+      if (api === "anthropic") return anthropicResponse(reply, body);
+      if (api === "openai") return openaiResponse(reply, body);
+      return geminiResponse(reply, body, stream);
+    },
+  });
+  const port = server.port!;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    turnsWith: (marker) => requests.filter((r) => r.turn && r.lastUserText.includes(marker)),
+    stop: () => void server.stop(true),
+  };
+}
+
+if (import.meta.main) {
+  const log = process.argv[2] ?? "mock-requests.jsonl";
+  const m = startMockServer(log);
+  console.log(`mock model server on ${m.url}, logging to ${log}`);
+}
