@@ -3,7 +3,8 @@ import { existsSync, openSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
-import { createSession, fitToClientArgs } from "../effects/tmux/session.ts";
+import { chain, createSession, fitToClientArgs } from "../effects/tmux/session.ts";
+import { controlLayoutArgs, controlWidthFor } from "../effects/tmux/layout.ts";
 import { installExitHooks } from "../effects/tmux/exits.ts";
 import type { Config } from "../schema/config.ts";
 import type { State } from "../schema/state.ts";
@@ -37,6 +38,7 @@ export async function startTmux(o: { sessionDir: string; state: State; config: C
     controlCommand: [...selfCommand(), "monitor", o.sessionDir],
   });
   await installExitHooks(tmux, o.state.session_name, join(o.sessionDir, F.paneExits));
+  await tmux.exec(["set-environment", "-t", `=${o.state.session_name}`, "AMX_CONTROL_PANE", controlPane]);
   writeRuntime(o.sessionDir, { tmux_session: o.state.session_name, tmux_socket: tmux.socket, panes: {}, control_pane: controlPane });
   return tmux;
 }
@@ -175,7 +177,17 @@ export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print
 }
 
 /** Hand this terminal to the session's tmux client until it detaches or the session ends. */
-export async function attachTerminal(tmux: Tmux, sessionName: string): Promise<number> {
+export async function attachTerminal(tmux: Tmux, sessionName: string, controlWidth = 44): Promise<number> {
+  // Lay the window out for this terminal before attaching (the client then keeps it sized).
+  const cols = process.stdout.columns;
+  const rows = process.stdout.rows;
+  const win = `=${sessionName}:pipeline`;
+  if (cols && rows) {
+    const control = (await tmux.exec(["show-environment", "-t", `=${sessionName}`, "AMX_CONTROL_PANE"])).stdout.split("=")[1]?.trim();
+    const cmds: string[][] = [["resize-window", "-t", win, "-x", String(cols), "-y", String(rows)]];
+    if (control) cmds.push(...controlLayoutArgs(win, control, controlWidthFor(cols, controlWidth)));
+    await tmux.exec(chain(cmds));
+  }
   await tmux.exec(fitToClientArgs(sessionName));
   const p = Bun.spawn(tmux.argv(["attach-session", "-t", `=${sessionName}`]), { stdio: ["inherit", "inherit", "inherit"], env: { ...process.env, TMUX: "" } });
   return p.exited;
@@ -183,7 +195,7 @@ export async function attachTerminal(tmux: Tmux, sessionName: string): Promise<n
 
 /** Interactive: attach this terminal to the tmux session; then the goodbye screen. */
 export async function attachAndWait(o: LaunchOptions, tmux: Tmux, orch: Orchestrator): Promise<number> {
-  await attachTerminal(tmux, o.state.session_name);
+  await attachTerminal(tmux, o.state.session_name, o.config.tmux.control_width);
   if (await tmux.hasSession(o.state.session_name)) {
     process.stdout.write(`Detached. The run goes on in the background.\n  re-attach: agentmux attach ${sessionId(o.sessionDir)}\n  status:    agentmux status ${sessionId(o.sessionDir)}\n`);
     return 0;

@@ -12,6 +12,20 @@ export const LABEL_MAX = 200;
 const PLACEHOLDER_SCRIPT =
   "printf '\\033[?25l\\n  \\033[2m%s\\033[0m' 'waiting for agents…'; exec tail -f /dev/null";
 
+/** The control pane's width in a window this wide: the configured width, narrower in small windows. */
+export function controlWidthFor(windowWidth: number, configured: number): number {
+  return Math.min(configured, Math.max(30, Math.floor(windowWidth * 0.36)));
+}
+
+/** Monitor on the left at `width` columns, the visible agents stacked on the right. */
+export function controlLayoutArgs(window: string, controlPane: string, width: number): string[][] {
+  return [
+    ["set-option", "-w", "-t", window, "main-pane-width", String(width)],
+    ["select-layout", "-t", window, "main-vertical"],
+    ["resize-pane", "-t", controlPane, "-x", String(width)],
+  ];
+}
+
 /**
  * The content zone to the right of the control pane, as ONE ordered list of visible panes.
  * Every other pane is parked in its own detached window named `_hidden`, pinned to the
@@ -83,9 +97,8 @@ export class Layout {
       const anchor = i === 0 ? this.opts.controlPane : target[i - 1]!;
       cmds.push(["join-pane", "-d", i === 0 ? "-h" : "-v", "-s", target[i]!, "-t", anchor]);
     }
-    cmds.push(["set-option", "-w", "-t", this.window, "main-pane-width", String(this.opts.controlWidth)]);
-    cmds.push(["select-layout", "-t", this.window, "main-vertical"]);
-    cmds.push(["resize-pane", "-t", this.opts.controlPane, "-x", String(this.opts.controlWidth)]);
+    const width = Number(await this.tmux.run(["display-message", "-p", "-t", this.window, "#{window_width}"]));
+    cmds.push(...controlLayoutArgs(this.window, this.opts.controlPane, controlWidthFor(width, this.opts.controlWidth)));
     await this.tmux.run(chain(cmds));
     this.visible = panes.length > 0 ? target : [];
   }
