@@ -4,7 +4,7 @@
  * code src/app/agents.ts runs) launching the architect on the CLI under test. A screen monitor
  * records every dialog text it ever sees and when the ready prompt first showed.
  */
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AgentRuntime } from "../../src/app/agents.ts";
 import { loadConfig } from "../../src/config/load.ts";
@@ -135,13 +135,14 @@ export async function launchArchitect(run: Run, cli: CliDef): Promise<string> {
       const snap = await snapshot(run.tmux, pane).catch(() => null);
       if (!snap || snap.dead) break;
       const at = Math.round(performance.now() - run.launchedAt);
+      if (process.env.AGENTMUX_REAL_CLI_KEEP) appendFileSync(join(run.root, "screens.txt"), `=== ${Math.round(performance.now())} ${snap.title}\n${snap.screen.split("\n").map((l) => l.trimEnd()).filter(Boolean).slice(-8).join("\n")}\n`);
       if (snap.title !== title) run.log.push(`${Math.round(performance.now())} title ${JSON.stringify((title = snap.title))}`);
       for (const d of cli.dialogs) {
         if ((snap.screen.includes(d) || snap.title.includes(d)) && !run.dialogs.some((h) => h.text === d)) run.dialogs.push({ text: d, atMs: at, screen: snap.screen });
       }
       if (run.readyAtMs === null && gate.ready?.test(snap.screen)) run.readyAtMs = at;
       if (run.mcpReadyAtMs === null && existsSync(readyFile)) run.mcpReadyAtMs = at;
-      await Bun.sleep(50);
+      await Bun.sleep(process.env.AGENTMUX_REAL_CLI_KEEP ? 10 : 50);
     }
   })();
   return pane;

@@ -89,7 +89,8 @@ export function startMockServer(logFile: string): MockServer {
         seq: ++seq,
         t: new Date().toISOString(),
         method: req.method,
-        url: url.pathname + url.search,
+        // a CONNECT is a CLI trying a non-loopback host through the trap proxy (never forwarded)
+        url: req.method === "CONNECT" ? `CONNECT ${req.headers.get("host") ?? req.url}` : url.pathname + url.search,
         ua: req.headers.get("user-agent") ?? "",
         api,
         turn,
