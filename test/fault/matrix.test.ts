@@ -111,6 +111,8 @@ describe("SIGKILL of the orchestrator, then agentmux resume (compiled binary, pr
       expect(o.killed.code).not.toBe(0);
       if (o.resumed.code !== 0) console.error(c.name, o.resumed.stdout, o.resumed.stderr, readFileSync(join(o.dir, "orchestrator.log"), "utf8"));
       expect(o.resumed.code).toBe(0);
+      // the dead orchestrator's tmux session (orphaned agents) was closed by resume
+      expect(o.resumed.stdout).toContain("closing the stale tmux session");
       const result = jsonEvents(o.resumed.stdout).find((e) => e.kind === "result");
       expect(result?.outcome).toBe("success");
       const state = readState(o.dir);
