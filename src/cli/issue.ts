@@ -1,10 +1,9 @@
-import { resolve } from "node:path";
 import { AgentmuxError } from "../errors.ts";
 import { fetchIssue, ghAvailable } from "../effects/gh.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
-import { isHeadless, startRun } from "../app/start.ts";
-import { bool, parseArgs, str } from "./args.ts";
-import { RUN_FLAGS } from "./run.ts";
+import { startRun } from "../app/start.ts";
+import { parseArgs } from "./args.ts";
+import { RUN_FLAGS, runOptions } from "./run.ts";
 
 const HELP = `Usage: agentmux issue <N|#N|URL> [run options]
 
@@ -26,17 +25,5 @@ export async function run(argv: string[]): Promise<number> {
     throw new AgentmuxError("gh", "gh is not installed or not logged in", { where: "issue", hint: "install GitHub's gh CLI and run `gh auth login`" });
   }
   const issue = await fetchIssue(positionals[0], repo);
-  return startRun({
-    cwd,
-    request: `${issue.title}\n\n${issue.request}`,
-    name: str(flags.name),
-    productManager: bool(flags["product-manager"]),
-    worktree: bool(flags.worktree),
-    keepSession: bool(flags["keep-session"]),
-    configPath: str(flags.config) ? resolve(str(flags.config)!) : undefined,
-    headless: isHeadless(bool(flags.ci)),
-    progress: bool(flags.json) ? "json" : "plain",
-    issue: { number: issue.number, title: issue.title },
-    out: (l) => process.stdout.write(l + "\n"),
-  });
+  return startRun({ ...runOptions(flags), request: `${issue.title}\n\n${issue.request}`, issue: { number: issue.number, title: issue.title } });
 }

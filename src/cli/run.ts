@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { AgentmuxError } from "../errors.ts";
-import { isHeadless, startRun } from "../app/start.ts";
+import { isHeadless, startRun, type StartOptions } from "../app/start.ts";
 import { invalidSessionName } from "../session/create.ts";
 import { sessionNameProblem } from "../session/slug.ts";
 import { bool, parseArgs, str } from "./args.ts";
+import type { ParsedArgs } from "./args.ts";
 
 export const RUN_FLAGS = {
   name: { type: "string" },
@@ -49,11 +50,14 @@ export async function run(argv: string[]): Promise<number> {
     slugSource = basename(text, ".md");
     if (!request.trim()) throw new AgentmuxError("usage", `the request file is empty`, { where: text, exitCode: 2 });
   }
-  return startRun({
+  return startRun({ ...runOptions(flags), request, slugSource });
+}
+
+/** The start options the run flags (RUN_FLAGS) give; shared by `run` and `issue`. */
+export function runOptions(flags: ParsedArgs["flags"]): Omit<StartOptions, "request"> {
+  return {
     cwd: process.cwd(),
-    request,
-    slugSource,
-    name,
+    name: str(flags.name),
     productManager: bool(flags["product-manager"]),
     worktree: bool(flags.worktree),
     keepSession: bool(flags["keep-session"]),
@@ -61,5 +65,5 @@ export async function run(argv: string[]): Promise<number> {
     headless: isHeadless(bool(flags.ci)),
     progress: bool(flags.json) ? "json" : "plain",
     out: (l) => process.stdout.write(l + "\n"),
-  });
+  };
 }

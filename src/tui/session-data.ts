@@ -1,3 +1,4 @@
+import { readFrom } from "../effects/fs/read-range.ts";
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { z } from "zod";
@@ -65,24 +66,11 @@ export function parseCreatedFiles(text: string): CreatedFile[] {
 
 /** The last `maxBytes` of created_files.log (the monitor shows only the most recent entries). */
 export function readCreatedFiles(dir: string, maxBytes = 64 * 1024): CreatedFile[] {
-  const path = join(dir, F.createdFiles);
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return [];
-  }
-  try {
-    const size = statSync(path).size;
-    const start = Math.max(0, size - maxBytes);
-    const buf = Buffer.alloc(size - start);
-    readSync(fd, buf, 0, buf.length, start);
-    let text = buf.toString("utf8");
-    if (start > 0) text = text.slice(text.indexOf("\n") + 1);
-    return parseCreatedFiles(text);
-  } finally {
-    closeSync(fd);
-  }
+  const chunk = readFrom(join(dir, F.createdFiles), -maxBytes);
+  if (!chunk) return [];
+  let text = chunk.buf.toString("utf8");
+  if (chunk.start > 0) text = text.slice(text.indexOf("\n") + 1);
+  return parseCreatedFiles(text);
 }
 
 export function readSessionData(dir: string): SessionData {

@@ -64,14 +64,22 @@ function fragments(text: string): string[] {
   return s.length <= 16 ? [s] : [s.slice(0, 16), s.slice(-16)];
 }
 
-function occurrences(screen: string, text: string): number {
+/** How often each fragment of the text, then a paste placeholder, shows on the screen. */
+function fragmentCounts(screen: string, text: string): number[] {
   const sq = squash(screen);
-  return Math.max(...fragments(text).map((f) => count(sq, f)), count(screen, PASTE_PLACEHOLDER));
+  return [...fragments(text).map((f) => count(sq, f)), count(screen, PASTE_PLACEHOLDER)];
+}
+
+function occurrences(screen: string, text: string): number {
+  return Math.max(...fragmentCounts(screen, text));
 }
 
 /** The paste is on screen: the text (or a paste placeholder) shows more often than before the paste. */
 export function pasteVisible(before: string, now: string, text: string): boolean {
-  return occurrences(now, text) > occurrences(before, text);
+  // Any fragment counts: prompts share their start ("Read and follow the instructions in"), and
+  // an older copy scrolling off the top as the new paste lands keeps the start's count level.
+  const was = fragmentCounts(before, text);
+  return fragmentCounts(now, text).some((n, i) => n > was[i]!);
 }
 
 /**
