@@ -50,10 +50,9 @@ test("agents that are hard to talk to: a trust dialog, a slow start, an early En
   expect(r.code).toBe(0);
   const dir = join(s.repo, ".agentmux", ".sessions", readdirSync(join(s.repo, ".agentmux", ".sessions")).find((d) => d.includes("farewell"))!);
   const log = readFileSync(join(dir, "orchestrator.log"), "utf8");
-  // every prompt was delivered and verified; some needed a second submit
-  const deliveries = log.match(/delivered to %\d+ in \d+ ms \((\d+) submit attempts?\)/g) ?? [];
-  expect(deliveries.length).toBeGreaterThanOrEqual(4);
-  expect(deliveries.some((d) => !d.includes("(1 submit attempt)"))).toBe(true);
+  // every interactive agent's trust dialog was answered (architect, planner, coder, reviewer)
+  expect((log.match(/answering "Trust this folder/g) ?? []).length).toBeGreaterThanOrEqual(4);
+  // no delivery failed (a failure is logged as "delivery to <agent> failed")
   expect(log).not.toContain("delivery to");
   const state = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
   expect(Object.values(state.agents as Record<string, { status: string }>).some((a) => a.status === "stuck")).toBe(false);
