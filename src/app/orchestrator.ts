@@ -7,7 +7,6 @@ import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
 import { Layout } from "../effects/tmux/layout.ts";
 import { PaneWriter } from "../effects/tmux/deliver.ts";
 import { killSession } from "../effects/tmux/session.ts";
-import { removeWorktree } from "../effects/git/worktree.ts";
 import { installExitHooks, watchPaneExits } from "../effects/tmux/exits.ts";
 import { F } from "../session/paths.ts";
 import { SessionFileWatcher } from "../bus/session-files.ts";
@@ -15,7 +14,6 @@ import { ToolTail } from "../bus/tool-tail.ts";
 import { readToolLines } from "../bus/tool-lines.ts";
 import { CreatedFilesLog } from "../bus/created-files.ts";
 import { AgentRuntime } from "./agents.ts";
-import { runCommit } from "./completion.ts";
 import { sessionLogger } from "./log.ts";
 import { OrchestratorLoop } from "./loop.ts";
 import { selfCommand } from "./self.ts";
@@ -87,7 +85,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   agents.persist();
   loop = new OrchestratorLoop(state, settings, {
     sessionDir, projectDir, workDir, config, runtime: agents, log,
-    commit: async (effect) => loop.push(await runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
+    // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small
+    commit: async (effect) => loop.push(await (await import("./completion.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
   }, log);
   await loop.replayOutbox();
 
@@ -127,6 +126,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   if (result.cleanup && existsSync(sessionDir)) rmSync(sessionDir, { recursive: true, force: true });
   if (result.code === 0 && result.cleanup && state.worktree_path) {
     // the work is committed on its branch: the worktree folder has done its job
+    const { removeWorktree } = await import("../effects/git/worktree.ts");
     await removeWorktree(projectDir, state.worktree_path).catch((e) => log(`could not remove the worktree ${state.worktree_path}: ${(e as Error).message}`));
   }
   return result.code;
