@@ -40,8 +40,12 @@ export function handleResearch(step: Step, event: Event, owner: { agent: string;
     const field = tasksField(event.research_type);
     const tasks = step.state[field] ?? {};
     if (tasks[event.topic] !== "dispatched") return true;
-    step.kill(researcherKey(event.research_type, event.topic));
-    step.set({ [field]: { ...tasks, [event.topic]: "done" } });
+    const key = researcherKey(event.research_type, event.topic);
+    step.kill(key);
+    // a finished researcher leaves the agents list (its topic stays in research_tasks): long
+    // runs with many topics keep a small agents map
+    const { [key]: _done, ...agents } = step.agents();
+    step.set({ [field]: { ...tasks, [event.topic]: "done" }, agents });
     const summary = `${step.state.feature_dir}/${researchDir(event.research_type, event.topic)}/summary.md`;
     step.emit({ type: "notify_agent", agent: owner.agent, text: `Research on ${event.topic} is complete. Read ${summary} and continue.` });
     return true;
