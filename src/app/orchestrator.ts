@@ -111,6 +111,16 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     files.start();
     tail.start();
     result = first ? await loop.run(null) : { code: state.phase === "done" ? 0 : 1, cleanup: false };
+  } catch (e) {
+    // A bug, not an expected outcome: record it as a failed run with its cause, then stop.
+    const error = `${(e as Error).name ?? "Error"}: ${(e as Error).message ?? String(e)}`;
+    log(`orchestrator crashed: ${(e as Error).stack ?? error}`);
+    try {
+      await loop.step({ type: "effect_failed", at: new Date().toISOString(), effect: "orchestrator", error });
+    } catch {
+      /* the state could not be updated either; the log has the cause */
+    }
+    result = { code: 1, cleanup: false };
   } finally {
     watchdog.stop();
     tail.stop();
