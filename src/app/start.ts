@@ -4,6 +4,7 @@ import { loadConfig } from "../config/load.ts";
 import { AgentmuxError } from "../errors.ts";
 import { firstRunNotice, noAgentCliNotice, notGitRepoHelp } from "../onboarding/first-run.ts";
 import { findRepoRoot, headCommit } from "../effects/git/repo.ts";
+import { changedFiles } from "../effects/git/changes.ts";
 import { ensureFeatureBranch } from "../effects/git/branch.ts";
 import { createWorktree, pruneWorktrees, worktreesDir } from "../effects/git/worktree.ts";
 import { listSessions } from "../session/list.ts";
@@ -90,6 +91,11 @@ export async function startRun(o: StartOptions): Promise<number> {
       state = { ...state, feature_branch: b.branch, ...(b.baseCommit ? { base_commit: b.baseCommit } : {}) };
     }
     const workDir = state.worktree_path ?? projectDir;
+    const dirty = await changedFiles(workDir);
+    if (dirty.length) {
+      const names = dirty.slice(0, 5).map((c) => c.path).join(", ") + (dirty.length > 5 ? `, … (${dirty.length} in all)` : "");
+      o.out(`agentmux: note: uncommitted changes are already in the working tree (${names}); they become part of this run's commit unless you exclude them when approving`);
+    }
     const context = renderPrompt({
       template: "context",
       vars: {},
