@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
+import { readFrom } from "../effects/fs/read-range.ts";
 import { basename } from "node:path";
 import { locateJsonError } from "../artifacts/json-locate.ts";
 import { formatProblem, zodProblems } from "../artifacts/problems.ts";
@@ -12,56 +13,46 @@ export type ToolLine = { value: ToolEventLine | null; error?: string; end: numbe
  * A malformed line's `error` names the file and its 1-based line number.
  */
 export function readToolLines(path: string, from: number): ToolLine[] {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return [];
+  const chunk = readFrom(path, from);
+  if (!chunk) return [];
+  const { buf } = chunk;
+  const out: ToolLine[] = [];
+  let start = 0;
+  let lineInChunk = 0;
+  let linesBefore: number | undefined; // counted only when a line is bad (rare)
+  for (let i = 0; i < buf.length; i++) {
+    if (buf[i] !== 0x0a) continue;
+    const text = buf.toString("utf8", start, i).trim();
+    const end = from + i + 1;
+    start = i + 1;
+    lineInChunk++;
+    if (!text) continue;
+    const line = parseLine(text, end);
+    if (line.error) {
+      linesBefore ??= countNewlines(path, from);
+      line.error = `${basename(path)} line ${linesBefore + lineInChunk}: ${line.error}`;
+    }
+    out.push(line);
   }
+  return out;
+}
+
+/** Newlines in the first `upTo` bytes, read in 64 KB pieces (the log can be large). */
+function countNewlines(path: string, upTo: number): number {
+  const fd = openSync(path, "r");
   try {
-    const size = fstatSync(fd).size;
-    if (size <= from) return [];
-    const buf = Buffer.alloc(size - from);
-    let read = 0;
-    while (read < buf.length) {
-      const n = readSync(fd, buf, read, buf.length - read, from + read);
-      if (n <= 0) break;
-      read += n;
+    const piece = Buffer.alloc(1 << 16);
+    let n = 0;
+    for (let pos = 0; pos < upTo; ) {
+      const got = readSync(fd, piece, 0, Math.min(piece.length, upTo - pos), pos);
+      if (got <= 0) break;
+      for (let i = 0; i < got; i++) if (piece[i] === 0x0a) n++;
+      pos += got;
     }
-    const out: ToolLine[] = [];
-    let start = 0;
-    let lineInChunk = 0;
-    let linesBefore: number | undefined; // counted only when a line is bad (rare)
-    for (let i = 0; i < read; i++) {
-      if (buf[i] !== 0x0a) continue;
-      const text = buf.toString("utf8", start, i).trim();
-      const end = from + i + 1;
-      start = i + 1;
-      lineInChunk++;
-      if (!text) continue;
-      const line = parseLine(text, end);
-      if (line.error) {
-        linesBefore ??= countNewlines(fd, from);
-        line.error = `${basename(path)} line ${linesBefore + lineInChunk}: ${line.error}`;
-      }
-      out.push(line);
-    }
-    return out;
+    return n;
   } finally {
     closeSync(fd);
   }
-}
-
-function countNewlines(fd: number, upTo: number): number {
-  const chunk = Buffer.alloc(1 << 16);
-  let n = 0;
-  for (let pos = 0; pos < upTo; ) {
-    const got = readSync(fd, chunk, 0, Math.min(chunk.length, upTo - pos), pos);
-    if (got <= 0) break;
-    for (let i = 0; i < got; i++) if (chunk[i] === 0x0a) n++;
-    pos += got;
-  }
-  return n;
 }
 
 function parseLine(text: string, end: number): ToolLine {

@@ -4,18 +4,13 @@ import { doneArtifact, planFile, researchDir, tasksFile } from "../session/paths
 import { contractFields } from "./contracts.ts";
 import { fileBlock, readSessionFile, templateError } from "./expand.ts";
 import { projectInstructions, researchHandoff } from "./session-context.ts";
+import type { RenderOptions } from "./render.ts";
 
-export interface BuiltinContext {
-  template: string;
-  vars: Record<string, string>;
-  sessionDir: string;
-  projectDir: string;
-  workDir: string;
-  role: Role;
+/** What a built-in placeholder sees: the render options, with the tool namer as `tool`. */
+export type BuiltinContext = Omit<RenderOptions, "toolName" | "subAgentTool"> & {
   tool: (tool: ToolName) => string;
-  askTool: string | null;
   subAgentTool: string | null;
-}
+};
 
 const ROLE_DUTIES: Record<Role, string> = {
   "product-manager": "refines requirements.md with the user",
