@@ -63,29 +63,20 @@ function changeBlock(file: string, existing: string, label: string): string {
   return `\nchange ${n}: ${text}\n`;
 }
 
-function baseContent(file: string, title: string, owned: string[]): string {
-  const ext = extname(file);
-  if (isTestFile(file)) return testBase(file, title, owned);
-  if ([".js", ".ts", ".mjs", ".cjs"].includes(ext)) return sourceBase(file, title);
-  if (ext === ".md") return `# ${oneLine(title)}\n\nWritten by the agentmux simulated coder for \`${file}\`.\n`;
-  return `${oneLine(title)}\n`;
-}
-
-/**
- * Create `file` (base content) or append a change block; returns what was done. Idempotent:
- * a task re-run after a restart finds its own earlier work (the same base content, or its change
- * label already in the file) and writes nothing, so the end result is the same.
- */
+/** Create `file` (base content) or append a change block; returns what was done. */
 export function writeOwnedFile(workDir: string, file: string, opts: { title: string; owned: string[]; change?: string }): "created" | "changed" {
   const abs = join(workDir, file);
-  const base = baseContent(file, opts.title, opts.owned);
   if (!existsSync(abs)) {
-    writeFileAtomic(abs, base);
+    const ext = extname(file);
+    let content: string;
+    if (isTestFile(file)) content = testBase(file, opts.title, opts.owned);
+    else if ([".js", ".ts", ".mjs", ".cjs"].includes(ext)) content = sourceBase(file, opts.title);
+    else if (ext === ".md") content = `# ${oneLine(opts.title)}\n\nWritten by the agentmux simulated coder for \`${file}\`.\n`;
+    else content = `${oneLine(opts.title)}\n`;
+    writeFileAtomic(abs, content);
     return "created";
   }
   const existing = readFileSync(abs, "utf8");
-  if (existing === base) return "created";
-  if (existing.includes(`change `) && existing.includes(oneLine(opts.change ?? opts.title))) return "changed";
   writeFileAtomic(abs, existing + changeBlock(file, existing, opts.change ?? opts.title));
   return "changed";
 }
