@@ -74,7 +74,8 @@ try {
   const waiting = new Map<string, (t: number) => void>();
   const exitWatcher = watchPaneExits(exitsFile, (p) => waiting.get(p)?.(performance.now()), { tmux, session, expected: (p) => layout.isExpectedExit(p) });
   for (let i = 0; i < EXITS; i++) {
-    const { pane: p } = await layout.createPane({ command: ["sh", "-c", "read _; exit 0"], env: {}, cwd: dir, label: `exit ${i}` });
+    // as agents are launched: the pane reports its own exit to the same file the hooks write
+    const { pane: p } = await layout.createPane({ command: ["sh", "-c", "read _; exit 0"], env: {}, cwd: dir, label: `exit ${i}`, exitFile: exitsFile });
     const noticed = new Promise<number>((res) => waiting.set(p, res));
     const sentAt = performance.now();
     await tmux.run(["send-keys", "-t", p, "Enter"]);

@@ -9,7 +9,7 @@ import type { Tmux } from "../effects/tmux/runner.ts";
 import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
 import { resolveRole, type ResolvedAgent } from "../providers/resolve.ts";
 import { PROMPT_REFERENCE } from "../prompts/render.ts";
-import { mcpReadyFile } from "../session/paths.ts";
+import { F, mcpReadyFile } from "../session/paths.ts";
 import { writeRuntime } from "./store.ts";
 import type { Logger } from "./log.ts";
 
@@ -54,7 +54,8 @@ export class AgentRuntime {
     });
     writeLaunchFiles(spec);
     const command = spec.stdinFile ? ["sh", "-c", 'exec "$@" < "$0"', spec.stdinFile, ...spec.argv] : spec.argv;
-    const { pane, pid } = await this.o.layout.createPane({ command, env: spec.env, cwd: spec.cwd, label });
+    const exitFile = join(this.o.sessionDir, F.paneExits);
+    const { pane, pid } = await this.o.layout.createPane({ command, env: spec.env, cwd: spec.cwd, label, exitFile });
     this.agents.set(agent, { pane, pid, role, resolved, prompted: false });
     this.byPane.set(pane, agent);
     this.o.log(`launched ${agent} (${resolved.providerName}${resolved.model ? "/" + resolved.model : ""}) in ${pane}: ${spec.argv.join(" ").slice(0, 300)}`);

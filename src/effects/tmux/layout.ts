@@ -4,7 +4,14 @@ import type { Tmux } from "./runner.ts";
 import { chain, paneCommand, pinWindowArgs } from "./session.ts";
 
 export type LayoutOptions = { session: string; controlPane: string; controlWidth: number };
-export type NewPane = { command: string[]; env: Record<string, string>; cwd: string; label: string };
+export type NewPane = {
+  command: string[];
+  env: Record<string, string>;
+  cwd: string;
+  label: string;
+  /** the pane appends its id here when its program exits (see watchPaneExits) */
+  exitFile?: string;
+};
 
 const PARKED_WINDOW = "_hidden";
 /** Pane labels (border and title) are cut to this many characters. */
@@ -65,7 +72,7 @@ export class Layout {
     if (!existsSync(p.cwd)) {
       throw new AgentmuxError("tmux", `pane working directory does not exist: ${p.cwd}`, { where: `createPane ${p.label}` });
     }
-    const pane = await newParkedPane(this.tmux, this.opts.session, this.size, p.command, p.env, p.cwd);
+    const pane = await newParkedPane(this.tmux, this.opts.session, this.size, p.command, p.env, p.cwd, p.exitFile);
     await this.setLabel(pane, p.label);
     // pane_current_path reads /proc/<pid>/cwd and is briefly empty right after the fork
     let pid = "", path = "", dead = "";
@@ -178,10 +185,11 @@ async function newParkedPane(
   command: string[],
   env: Record<string, string>,
   cwd: string | undefined,
+  exitFile?: string,
 ): Promise<string> {
   const args = ["new-window", "-d", "-n", PARKED_WINDOW, "-t", `=${session}:`];
   if (cwd) args.push("-c", cwd);
-  args.push("-P", "-F", "#{pane_id} #{window_id}", paneCommand(command, env));
+  args.push("-P", "-F", "#{pane_id} #{window_id}", paneCommand(command, env, exitFile));
   const [pane, win] = (await tmux.run(args)).trim().split(" ");
   await tmux.run(chain(pinWindowArgs(win!, size.width, size.height)));
   return pane!;

@@ -35,14 +35,17 @@ export function stripControl(text: string): string {
  * `env` rather than tmux `-e`: tmux 3.3a's server crashes on an `-e` value ending in `;`.
  * `exec` keeps the pane's pid equal to the program's pid.
  */
-export function paneCommand(argv: string[], env?: Record<string, string>): string {
+export function paneCommand(argv: string[], env?: Record<string, string>, exitFile?: string): string {
   if (argv.length === 0) throw new AgentmuxError("tmux", "empty command", { where: "paneCommand" });
   const assigns: string[] = [];
   for (const [k, v] of Object.entries(env ?? {})) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new AgentmuxError("tmux", `invalid environment variable name ${JSON.stringify(k)}`, { where: `env.${k}` });
     assigns.push(`${k}=${v}`);
   }
-  return assigns.length > 0 ? `exec env ${shellQuote([...assigns, ...argv])}` : `exec ${shellQuote(argv)}`;
+  const run = assigns.length > 0 ? `env ${shellQuote([...assigns, ...argv])}` : shellQuote(argv);
+  if (!exitFile) return `exec ${run}`;
+  // The pane reports its own exit: tmux 3.3a sometimes skips its pane-died hook, and a poll is slow.
+  return `${run}; s=$?; printf '%s\\n' "$TMUX_PANE" >> ${shellQuote([exitFile])}; exit $s`;
 }
 
 export type SessionOptions = {
