@@ -9,6 +9,7 @@ import { PaneWriter } from "../effects/tmux/deliver.ts";
 import { killSession } from "../effects/tmux/session.ts";
 import { installExitHooks, watchPaneExits } from "../effects/tmux/exits.ts";
 import { F } from "../session/paths.ts";
+import { privateMcpDir } from "../providers/mcp.ts";
 import { SessionFileWatcher } from "../bus/session-files.ts";
 import { ToolTail } from "../bus/tool-tail.ts";
 import { readToolLines } from "../bus/tool-lines.ts";
@@ -133,6 +134,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   reportResult(result.code, state);
   await killSession(tmux, sessionName).catch(() => {});
   rmSync(join(sessionDir, PID_FILE), { force: true });
+  rmSync(privateMcpDir(sessionDir), { recursive: true, force: true });
   if (result.cleanup && existsSync(sessionDir)) rmSync(sessionDir, { recursive: true, force: true });
   if (result.code === 0 && result.cleanup && state.worktree_path) {
     // the work is committed on its branch: the worktree folder has done its job

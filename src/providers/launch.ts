@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import { homedir } from "node:os";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { ROLE_TOOLS } from "../schema/catalog.ts";
@@ -86,6 +87,7 @@ export function writeLaunchFiles(spec: Pick<LaunchSpec, "files">): string[] {
       if (readFileSync(f.path, "utf8") === f.content) continue;
       mode = statSync(f.path).mode & 0o777;
     }
+    mkdirSync(dirname(f.path), { recursive: true, mode: 0o700 }); // private: see privateMcpDir
     writeFileAtomic(f.path, f.content);
     if (mode !== null) chmodSync(f.path, mode);
     written.push(f.path);

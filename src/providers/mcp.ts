@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { homedir } from "node:os";
+import { basename, join } from "node:path";
 import { ROLE_TOOLS } from "../schema/catalog.ts";
 import { F } from "../session/paths.ts";
 import type { ResolvedAgent } from "./resolve.ts";
@@ -44,6 +45,15 @@ export function mcpFile(ctx: LaunchContext, kind: string): string {
   return join(ctx.sessionDir, F.mcpReadyDir, `${safe}.${kind}.json`);
 }
 
+/**
+ * gemini and qwen ignore a settings file when any folder above it is writable by group or
+ * others (e.g. a project under /tmp), so theirs lives in a private per-user folder instead:
+ * `~/.cache/agentmux/mcp/<session id>/` (created 0700, removed when the run ends).
+ */
+export function privateMcpDir(sessionDir: string, home: string = homedir()): string {
+  return join(home, ".cache", "agentmux", "mcp", basename(sessionDir));
+}
+
 const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
 /** A TOML value for codex `-c key=value`: JSON strings and arrays of strings are valid TOML. */
 const toml = (v: string | string[]) => (Array.isArray(v) ? `[${v.map((s) => JSON.stringify(s)).join(",")}]` : JSON.stringify(v));
@@ -54,7 +64,7 @@ const tomlTable = (env: Record<string, string>) => `{${Object.entries(env).map((
  * claude/sim `--mcp-config FILE`; codex `-c mcp_servers.agentmux.*` overrides; gemini/qwen a
  * settings file named by their system-defaults path variable (lowest precedence, objects such
  * as mcpServers merge with the user's); opencode the OPENCODE_CONFIG_CONTENT overlay; copilot
- * `--additional-mcp-config @FILE`. Files are under the session folder.
+ * `--additional-mcp-config @FILE`. Files are under the session folder (gemini/qwen: privateMcpDir).
  */
 export function mcpWiring(agent: ResolvedAgent, ctx: LaunchContext): LaunchPart {
   const server = mcpServerSpec(agent, ctx);
@@ -89,7 +99,8 @@ export function mcpWiring(agent: ResolvedAgent, ctx: LaunchContext): LaunchPart 
       break;
     case "gemini":
     case "qwen": {
-      const path = mcpFile(ctx, `${agent.provider.mcp}-settings`);
+      const safe = ctx.agentKey.replace(/[^A-Za-z0-9_.-]/g, "_");
+      const path = join(privateMcpDir(ctx.sessionDir, ctx.home), `${safe}.${agent.provider.mcp}-settings.json`);
       const settings = {
         general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
         mcpServers: { agentmux: { ...server, trust: true } },

@@ -67,7 +67,8 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
 
   test("gemini", () => {
     const l = launch("gemini", "planner");
-    const file = `${S}/.runtime/mcp/planner.gemini-settings.json`;
+    // outside the session: gemini ignores settings below a group/other-writable folder
+    const file = `/nonexistent-home/.cache/agentmux/mcp/${S.split("/").pop()}/planner.gemini-settings.json`;
     expect(l.argv).toEqual(["gemini", "--approval-mode", "yolo"]);
     expect(l.env).toEqual({ GEMINI_CLI_SYSTEM_DEFAULTS_PATH: file, GEMINI_CLI_TRUST_WORKSPACE: "true" });
     expect(l.files.map((f) => f.path)).toEqual([file]);
@@ -79,7 +80,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
 
   test("qwen", () => {
     const l = launch("qwen", "planner");
-    const file = `${S}/.runtime/mcp/planner.qwen-settings.json`;
+    const file = `/nonexistent-home/.cache/agentmux/mcp/${S.split("/").pop()}/planner.qwen-settings.json`;
     expect(l.argv).toEqual(["qwen", "--approval-mode", "yolo"]);
     expect(l.env).toEqual({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: file });
     expect(JSON.parse(l.files[0]!.content).mcpServers.agentmux).toEqual({ command: "/opt/agentmux", args: ["mcp-server"], env: serverEnv("planner"), trust: true });
@@ -150,7 +151,8 @@ describe("buildLaunch, every built-in provider × every role", () => {
         expect(wiring).toContain(role);
         expect(wiring).toContain(key);
         expect(wiring).toContain(`AGENTMUX_ALLOWED_TOOLS`);
-        for (const f of l.files) expect(f.path.startsWith(`${S}/.runtime/mcp/${key}.`)).toBe(true);
+        const dir = provider === "gemini" || provider === "qwen" ? `/nonexistent-home/.cache/agentmux/mcp/${S.split("/").pop()}` : `${S}/.runtime/mcp`;
+        for (const f of l.files) expect(f.path.startsWith(`${dir}/${key}.`)).toBe(true);
         expect(l.argv).not.toContain("--model");
       }
     });
