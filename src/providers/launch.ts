@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, isAbsolute, relative } from "node:path";
 import { homedir } from "node:os";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { ROLE_TOOLS } from "../schema/catalog.ts";
@@ -38,6 +38,9 @@ export function buildLaunch(agent: ResolvedAgent, ctx: LaunchContext): LaunchSpe
   argv.push(...withMcpAllowances(agent, agent.roleArgs ?? [...p.default_role_args, ...(p.role_args[agent.role] ?? [])]));
   if (agent.model) argv.push(...(p.model_args[agent.model] ?? []));
 
+  // In a worktree the session folder is outside the agent's workspace: let the CLI write there.
+  if (!isInside(ctx.sessionDir, ctx.workDir)) argv.push(...p.session_dir_args.map((a) => a.replaceAll("{dir}", ctx.sessionDir)));
+
   const mcp = mcpWiring(agent, ctx);
   const trust = preTrust(agent, ctx.workDir, ctx.home ?? homedir());
   argv.push(...mcp.argv, ...trust.argv);
@@ -51,6 +54,11 @@ export function buildLaunch(agent: ResolvedAgent, ctx: LaunchContext): LaunchSpe
   };
   if (batch?.mode === "stdin") spec.stdinFile = ctx.batchPrompt!;
   return spec;
+}
+
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
 /**

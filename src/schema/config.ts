@@ -79,6 +79,11 @@ export const Provider = z.strictObject({
     .default(null),
   single_coder: z.boolean().default(false),
   sub_agent_tool: z.string().nullable().default(null),
+  /**
+   * args that let the CLI write to the session folder when it runs in a git worktree (the
+   * session folder stays in the main repository); `{dir}` is replaced by the folder
+   */
+  session_dir_args: z.array(z.string()).default([]),
   /** the CLI's native "ask the user" tool, named in prompts (e.g. claude's AskUserQuestion) */
   ask_tool: z.string().nullable().default(null),
   submit: SubmitStrategy.default(SubmitStrategy.parse({})),

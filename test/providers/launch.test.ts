@@ -39,6 +39,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     expect(l.argv).toEqual([
       "claude", "--permission-mode", "acceptEdits",
       "--allowedTools", `${READ_ONLY},mcp__agentmux__research_dispatch_code,mcp__agentmux__research_dispatch_web,mcp__agentmux__submit_plan`,
+      "--add-dir", S, // the session folder is outside the work dir here, as in a worktree run
       "--mcp-config", `${S}/.runtime/mcp/planner.claude.json`,
     ]);
     expect(l.env).toEqual({ DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: "1" });
@@ -55,6 +56,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     expect(l.argv).toEqual([
       "codex", "-c", "check_for_update_on_startup=false",
       "--no-daemon", "-a", "never", "-s", "workspace-write",
+      "--add-dir", S,
       "-c", 'mcp_servers.agentmux.command="/opt/agentmux"',
       "-c", 'mcp_servers.agentmux.args=["mcp-server"]',
       "-c", `mcp_servers.agentmux.env={AGENTMUX_SESSION_DIR="${S}",AGENTMUX_PROJECT_DIR="${W}",AGENTMUX_ROLE="planner",AGENTMUX_AGENT="planner",AGENTMUX_ALLOWED_TOOLS="${PLANNER_TOOLS}"}`,
@@ -69,7 +71,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     const l = launch("gemini", "planner");
     // outside the session: gemini ignores settings below a group/other-writable folder
     const file = `/nonexistent-home/.cache/agentmux/mcp/${S.split("/").pop()}/planner.gemini-settings.json`;
-    expect(l.argv).toEqual(["gemini", "--approval-mode", "yolo"]);
+    expect(l.argv).toEqual(["gemini", "--approval-mode", "yolo", "--include-directories", S]);
     expect(l.env).toEqual({ GEMINI_CLI_SYSTEM_DEFAULTS_PATH: file, GEMINI_CLI_TRUST_WORKSPACE: "true" });
     expect(l.files.map((f) => f.path)).toEqual([file]);
     expect(JSON.parse(l.files[0]!.content)).toEqual({
@@ -81,7 +83,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
   test("qwen", () => {
     const l = launch("qwen", "planner");
     const file = `/nonexistent-home/.cache/agentmux/mcp/${S.split("/").pop()}/planner.qwen-settings.json`;
-    expect(l.argv).toEqual(["qwen", "--approval-mode", "yolo"]);
+    expect(l.argv).toEqual(["qwen", "--approval-mode", "yolo", "--include-directories", S]);
     expect(l.env).toEqual({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: file });
     expect(JSON.parse(l.files[0]!.content).mcpServers.agentmux).toEqual({ command: "/opt/agentmux", args: ["mcp-server"], env: serverEnv("planner"), trust: true });
     expect(JSON.parse(l.files[0]!.content).general.enableAutoUpdate).toBe(false);
@@ -198,4 +200,11 @@ describe("models, role args, batch", () => {
     const oc = launch("opencode", "code-researcher", { batchPrompt: prompt });
     expect(oc.argv).toEqual(["opencode", "run", prompt]);
   });
+});
+
+test("the session folder is passed as an extra writable folder only when it is outside the work dir", () => {
+  const inside = buildLaunch(resolveRole(base, "coder"), { sessionDir: `${W}/.agentmux/.sessions/x`, projectDir: W, workDir: W, agentKey: "coder", selfCommand: SELF, home: "/nonexistent-home" });
+  expect(inside.argv).not.toContain("--add-dir");
+  const outside = buildLaunch(resolveRole(base, "coder"), { sessionDir: "/repo/.agentmux/.sessions/x", projectDir: "/repo", workDir: "/repo-worktrees/x", agentKey: "coder", selfCommand: SELF, home: "/nonexistent-home" });
+  expect(outside.argv.slice(outside.argv.indexOf("--add-dir"), outside.argv.indexOf("--add-dir") + 2)).toEqual(["--add-dir", "/repo/.agentmux/.sessions/x"]);
 });

@@ -54,6 +54,7 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "providers.<name>.single_coder": "give the whole plan to one coder (the CLI runs its own sub-agents)",
   "providers.<name>.sub_agent_tool": "the CLI's sub-agent tool, named in the single-coder prompt",
   "providers.<name>.ask_tool": "the CLI's native ask-the-user tool, named in prompts",
+  "providers.<name>.session_dir_args": "args that let the CLI write to the session folder in a worktree run; `{dir}` becomes the folder (e.g. claude `--add-dir {dir}`)",
   "providers.<name>.submit": "prompt delivery",
   "providers.<name>.submit.delay_ms": "wait after the pasted text shows before pressing the submit key",
   "providers.<name>.submit.keys": "tmux key names that submit",
