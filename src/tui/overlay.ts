@@ -46,7 +46,9 @@ export function question(screen: Screen, text: string, answer: (yes: boolean) =>
   screen.render();
   screen.once("keypress", (ch: string | undefined) => {
     box.destroy();
-    answer(ch === "y" || ch === "Y");
+    // answer after this keypress is fully handled: the screen's own key bindings (e.g. the home
+    // screen's "n" for a new run) must still see the question open and ignore the key
+    setImmediate(() => answer(ch === "y" || ch === "Y"));
   });
 }
 

@@ -1,0 +1,46 @@
+import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { stateIn, writeSession } from "./fixtures.ts";
+import { isolatedBinary, Screen } from "./tmux-screen.ts";
+
+setDefaultTimeout(30_000);
+
+let bin = "";
+let socket = "";
+beforeAll(() => {
+  bin = isolatedBinary();
+});
+afterAll(() => removeDir(join(bin, "..")));
+afterEach(() => killTmuxServer(socket));
+
+test("monitor keys: l shows the selected agent's recent output, Enter focuses its pane (compiled binary)", async () => {
+  socket = privateSocket();
+  const project = makeTmpDir("amx-monkeys-");
+  const scr = new Screen(socket);
+  const state = stateIn("architecting", {
+    agents: { architect: { role: "architect", label: "[architect] architecture", status: "working", provider: "claude", model: null, since: "x" } },
+  });
+  const dir = writeSession(project, "s1", state);
+  await scr.start([bin, "monitor", dir], project, { width: 100, height: 30 });
+  const monitor = (await scr.tmux.run(["display-message", "-p", "-t", "t", "#{pane_id}"])).trim();
+  // an agent pane elsewhere in the session, as the orchestrator parks them
+  const agent = (await scr.tmux.run(["new-window", "-d", "-t", "t:", "-P", "-F", "#{pane_id}", "sh -c 'echo AGENT-OUTPUT-4242; sleep 600'"])).trim();
+  await Bun.write(join(dir, "runtime_state.json"), JSON.stringify({ tmux_session: "t", tmux_socket: socket, panes: { architect: agent }, control_pane: monitor }));
+  const cap = () => scr.tmux.run(["capture-pane", "-p", "-t", monitor]);
+  await waitFor("the monitor lists the agent", async () => (await cap()).includes("[architect] architecture"));
+  await waitFor("the agent printed its line", async () => (await scr.tmux.run(["capture-pane", "-p", "-t", agent])).includes("AGENT-OUTPUT-4242"));
+
+  await scr.tmux.run(["send-keys", "-t", monitor, "l"]);
+  const overlay = await waitFor("recent output overlay", async () => {
+    const s = await cap();
+    return s.includes("recent output") && s.includes("AGENT-OUTPUT-4242") ? s : null;
+  });
+  expect(overlay).toContain("[architect] architecture");
+  await scr.tmux.run(["send-keys", "-t", monitor, "Escape"]);
+  await waitFor("overlay closed", async () => !(await cap()).includes("recent output"));
+
+  await scr.tmux.run(["send-keys", "-t", monitor, "Enter"]);
+  await waitFor("the agent's pane is focused", async () => (await scr.tmux.run(["display-message", "-p", "-t", agent, "#{window_active}#{pane_active}"])).trim() === "11");
+});
