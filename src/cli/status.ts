@@ -1,4 +1,4 @@
-import { watch } from "node:fs";
+import { existsSync, watch } from "node:fs";
 import { join } from "node:path";
 import { bool, parseArgs } from "./args.ts";
 import { resolveSession } from "../session/list.ts";
@@ -48,10 +48,26 @@ export async function run(argv: string[]): Promise<number> {
   draw(first);
   let timer: ReturnType<typeof setTimeout> | undefined;
   return new Promise<number>((done) => {
+    const stop = () => (clearTimeout(timer), w.close(), done(0));
     const w = watch(first.dir, () => {
       clearTimeout(timer);
-      timer = setTimeout(() => load(arg2).then(draw, () => {}), 30);
+      timer = setTimeout(
+        () =>
+          load(arg2).then(
+            (d) => {
+              draw(d);
+              // a finished run has nothing more to show
+              if (d.state.phase === "done" || d.state.phase === "failed") stop();
+            },
+            () => {
+              if (!existsSync(arg2)) stop(); // the folder was removed after a successful commit
+            },
+          ),
+        30,
+      );
     });
-    process.once("SIGINT", () => (w.close(), done(0)));
+    w.on("error", () => stop());
+    process.once("SIGINT", stop);
+    if (first.state.phase === "done" || first.state.phase === "failed") stop();
   });
 }
