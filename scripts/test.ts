@@ -15,7 +15,7 @@ if (!process.env.AGENTMUX_SKIP_BUILD) {
   }
 }
 
-const proc = Bun.spawn([bun, "test", ...args], { stdout: "inherit", stderr: "pipe", env: process.env });
+const proc = Bun.spawn([bun, "test", "--timeout", "120000", ...args], { stdout: "inherit", stderr: "pipe", env: process.env });
 let tail = "";
 const decoder = new TextDecoder();
 for await (const chunk of proc.stderr) {
