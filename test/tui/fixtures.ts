@@ -5,34 +5,23 @@ import type { RuntimeState } from "../../src/schema/runtime.ts";
 import { State } from "../../src/schema/state.ts";
 import type { Phase } from "../../src/schema/catalog.ts";
 import { sessionsRoot } from "../../src/session/paths.ts";
+import { initialState } from "../../src/orchestrator/initial.ts";
 
 const T0 = Date.parse("2025-03-01T10:00:00.000Z");
 export const at = (min: number) => new Date(T0 + min * 60_000).toISOString();
 
 /** A valid state.json value (parsed through the schema, so fixtures cannot drift from it). */
 export function makeState(over: Partial<State> = {}): State {
-  return State.parse({
-    phase: "architecting",
-    last_event: "feature_created",
-    product_manager: false,
-    subplan_count: 0,
-    completed_subplans: [],
-    review_iteration: 0,
-    implementation_group_total: 0,
-    implementation_group_index: 0,
-    implementation_group_mode: null,
-    implementation_active_plan_ids: [],
-    implementation_completed_group_ids: [],
-    updated_at: at(1),
-    updated_by: "orchestrator",
-    feature_dir: "/tmp/x",
-    session_name: "agentmux-rate-limit",
-    feature_name: "rate-limit",
-    request_title: "Add rate limiting to the public API",
-    created_at: at(0),
-    history: [{ phase: "architecting", event: "feature_created", at: at(0) }],
-    ...over,
+  const base = initialState({
+    featureDir: "/tmp/x",
+    sessionName: "agentmux-rate-limit",
+    featureName: "rate-limit",
+    projectDir: "/tmp",
+    productManager: false,
+    at: at(0),
+    requestTitle: "Add rate limiting to the public API",
   });
+  return State.parse({ ...base, updated_at: at(1), updated_by: "orchestrator", ...over });
 }
 
 /** A state in the middle of `phase` with a plausible history behind it. */

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -7,6 +8,7 @@ import { isolatedBinary, Screen } from "./tmux-screen.ts";
 
 setDefaultTimeout(30_000);
 
+/** Keys of the monitor and the home screen, pressed in the compiled binary inside tmux. */
 let bin = "";
 let socket = "";
 beforeAll(() => {
@@ -43,4 +45,32 @@ test("monitor keys: l shows the selected agent's recent output, Enter focuses it
 
   await scr.tmux.run(["send-keys", "-t", monitor, "Enter"]);
   await waitFor("the agent's pane is focused", async () => (await scr.tmux.run(["display-message", "-p", "-t", agent, "#{window_active}#{pane_active}"])).trim() === "11");
+});
+
+test("home screen: d asks, then deletes the selected session; n starts a run from a text box (compiled binary)", async () => {
+  socket = privateSocket();
+  const project = makeTmpDir("amx-homekeys-"); // not a git repository: the started run must say so
+  const old = writeSession(project, "20250301-100000-alpha", stateIn("failed", { updated_at: "2025-03-01T10:00:00.000Z" }));
+  const scr = new Screen(socket);
+  await scr.start([bin], project, { width: 120, height: 20 }, { AGENTMUX_TMUX_SOCKET: socket });
+  await scr.until("home lists the session", (s) => s.includes("20250301-100000-alpha"));
+
+  await scr.keys("d");
+  await scr.until("delete confirmation", (s) => s.includes("Delete 20250301-100000-alpha? y/N"));
+  await scr.keys("n"); // no: nothing happens
+  await scr.until("question closed", (s) => !s.includes("y/N"));
+  expect(existsSync(old)).toBe(true);
+  await scr.keys("d");
+  await scr.until("delete confirmation again", (s) => s.includes("y/N"));
+  await scr.keys("y");
+  await waitFor("the session folder is removed", () => !existsSync(old));
+  await scr.until("the row is gone and the status says so", (s) => s.includes("deleted 20250301-100000-alpha") && !s.includes("› 20250301-100000-alpha"));
+
+  await scr.keys("n");
+  await scr.until("new-run text box", (s) => s.includes("What should agentmux build?"));
+  await scr.type("Add a health endpoint");
+  await scr.keys("Enter");
+  // the home screen hands the terminal to `agentmux run "Add a health endpoint"`, which checks the repository first
+  const out = await scr.until("the run started and reported", (s) => s.includes("is not a git repository"), 15000);
+  expect(out).toContain(project);
 });
