@@ -96,7 +96,11 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
   const needGh = config.github.pull_request;
   const gh = findOnPath("gh", opts.path);
   if (!gh) {
-    checks.push({ ok: false, required: needGh, label: "gh", detail: `not found on PATH${needGh ? "" : " (optional: github.pull_request is false)"}`, fix: "install the GitHub CLI (https://cli.github.com) or set github.pull_request: false" });
+    checks.push(
+      needGh
+        ? { ok: false, required: true, label: "gh", detail: "not found on PATH", fix: "install the GitHub CLI (https://cli.github.com) or set github.pull_request: false" }
+        : { ok: false, required: false, label: "gh", detail: "not installed (not needed: github.pull_request is false)" },
+    );
   } else {
     const r = await opts.exec([gh, "auth", "status"], { timeoutMs, env }).catch((e): ExecResult => ({ code: 1, stdout: "", stderr: String(e) }));
     const ok = r.code === 0;
@@ -142,7 +146,8 @@ function installHint(name: string): string {
 export function formatDoctor(report: DoctorReport): string {
   const lines: string[] = [];
   for (const c of report.checks) {
-    lines.push(`${c.ok ? "✓" : "✗"} ${c.label}: ${c.detail}`);
+    // a missing optional piece is informational, not a failure
+    lines.push(`${c.ok ? "✓" : c.required ? "✗" : "○"} ${c.label}: ${c.detail}`);
     if (!c.ok && c.fix) lines.push(`    fix: ${c.fix}`);
   }
   lines.push(report.ok ? "everything the configured roles need is here" : "missing pieces above; agentmux cannot run until they are fixed");

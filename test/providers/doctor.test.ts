@@ -76,7 +76,7 @@ describe("agentmux doctor with fake CLIs", () => {
     expect(report.ok).toBe(true);
     const text = formatDoctor(report);
     expect(text).toContain("✓ sim (all roles): built into agentmux (/opt/agentmux sim-agent)");
-    expect(text).toContain("✗ gh: not found on PATH (optional: github.pull_request is false)");
+    expect(text).toContain("○ gh: not installed (not needed: github.pull_request is false)");
   });
 
   test("a CLI whose --version hangs is reported, not waited on forever", async () => {
