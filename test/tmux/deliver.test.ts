@@ -48,8 +48,10 @@ describe("PaneWriter.deliver", () => {
   });
 
   test("an Enter inside the early-enter window becomes a newline; the retry submits exactly", async () => {
-    const { pane, submitted, writer } = await receiver(["--early-enter-ms", "300"]);
-    const r = await writer.deliver(pane, TEXT, options({ submit: { delay_ms: 0 } }));
+    // the first Enter lands well inside the window even on a loaded machine; the retry (after
+    // verify_ms) lands well after it
+    const { pane, submitted, writer } = await receiver(["--early-enter-ms", "1500"]);
+    const r = await writer.deliver(pane, TEXT, options({ submit: { delay_ms: 0, verify_ms: 2500 } }));
     expect(r.ok).toBe(true);
     if (r.ok) expect(r.attempts).toBeGreaterThan(1);
     expect(submitted()).toEqual([TEXT]);
