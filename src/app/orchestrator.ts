@@ -19,7 +19,7 @@ import { sessionLogger } from "./log.ts";
 import { OrchestratorLoop } from "./loop.ts";
 import { selfCommand } from "./self.ts";
 import { settingsFrom } from "./settings.ts";
-import { readRuntime, readState } from "./store.ts";
+import { readRuntime, readState } from "../session/read.ts";
 import { startWatchdog } from "./watchdog.ts";
 
 const PID_FILE = `${F.runtimeDir}/orchestrator.pid`;

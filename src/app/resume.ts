@@ -11,7 +11,8 @@ import { F } from "../session/paths.ts";
 import { attachAndWait, followHeadless, spawnOrchestrator, startTmux } from "./launch.ts";
 import { liveOrchestrator } from "./orchestrator.ts";
 import type { ProgressMode } from "./progress.ts";
-import { readState, writeState } from "./store.ts";
+import { writeState } from "./store.ts";
+import { readState } from "../session/read.ts";
 import { readToolLines } from "../bus/tool-lines.ts";
 
 /** What exists on disk for resume inference. */

@@ -3,7 +3,7 @@ import { basename, isAbsolute, join, resolve } from "node:path";
 import { AgentmuxError } from "../errors.ts";
 import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
 import type { State } from "../schema/state.ts";
-import { readRuntime, readState } from "../tui/session-data.ts";
+import { readRuntime, readState } from "./read.ts";
 import { F, sessionsRoot } from "./paths.ts";
 
 export type SessionSummary = {

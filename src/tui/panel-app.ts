@@ -10,7 +10,7 @@ import type { State } from "../schema/state.ts";
 import { F } from "../session/paths.ts";
 import { blessed, createScreen, linesToContent } from "./blessed.ts";
 import { editor, overlay, question } from "./overlay.ts";
-import { readState } from "./session-data.ts";
+import { readState } from "../session/read.ts";
 import { seg } from "./views/line.ts";
 import { markdownLines } from "./views/markdown.ts";
 import { titleOf } from "./views/monitor.ts";

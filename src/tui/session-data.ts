@@ -1,11 +1,10 @@
 import { readFrom } from "../effects/fs/read-range.ts";
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import type { z } from "zod";
-import { AgentmuxError } from "../errors.ts";
-import { RuntimeState } from "../schema/runtime.ts";
-import { State } from "../schema/state.ts";
+import type { RuntimeState } from "../schema/runtime.ts";
+import type { State } from "../schema/state.ts";
 import { F } from "../session/paths.ts";
+import { readRuntime, readState } from "../session/read.ts";
 
 /** One line of created_files.log: `YYYY-MM-DD HH:MM:SS  <feature-relative path>` (local time). */
 export type CreatedFile = { at: number; path: string };
@@ -17,41 +16,6 @@ export type SessionData = {
   runtime?: RuntimeState;
   created: CreatedFile[];
 };
-
-function readJson<T>(dir: string, name: string, schema: z.ZodType<T>): T {
-  const path = join(dir, name);
-  let raw: string;
-  try {
-    raw = readFileSync(path, "utf8");
-  } catch (e) {
-    throw new AgentmuxError("session", `cannot read ${name}: ${(e as Error).message}`, { where: path, hint: "is this an agentmux session folder?" });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch (e) {
-    throw new AgentmuxError("artifact", `${name} is not valid JSON: ${(e as Error).message}`, { where: path });
-  }
-  const r = schema.safeParse(value);
-  if (!r.success) {
-    const issue = r.error.issues[0]!;
-    const field = issue.path.length ? issue.path.join(".") : "(root)";
-    throw new AgentmuxError("artifact", `${name} field ${field}: ${issue.message}`, { where: `${path}#${field}` });
-  }
-  return r.data;
-}
-
-export const readState = (dir: string): State => readJson(dir, F.state, State);
-
-/** runtime_state.json is optional (finished or never-started sessions have none); a bad one is ignored. */
-export function readRuntime(dir: string): RuntimeState | undefined {
-  if (!existsSync(join(dir, F.runtime))) return undefined;
-  try {
-    return readJson(dir, F.runtime, RuntimeState);
-  } catch {
-    return undefined;
-  }
-}
 
 export function parseCreatedFiles(text: string): CreatedFile[] {
   const out: CreatedFile[] = [];
