@@ -64,6 +64,13 @@ export class Step {
     this.emit({ type: "write_prompt", path, template, role, vars }, { type: "send_prompt", agent, prompt: path });
   }
 
+  /** One agent alone in the content zone on one prompt: launch it, show it, deliver the prompt. */
+  solo(agent: string, role: Role, label: string, prompt: { path: string; template: string; vars?: Record<string, string> }, task?: string): void {
+    this.launch(agent, role, label, task);
+    this.show([agent]);
+    this.prompt(agent, prompt.path, prompt.template, prompt.vars);
+  }
+
   kill(agent: string): void {
     if (!this.agents()[agent]) return;
     const a = this.agents()[agent]!;

@@ -6,9 +6,7 @@ export const ARCHITECT = "architect";
 
 export const architecting: PhaseHandler = {
   enter(step) {
-    step.launch(ARCHITECT, "architect", "[architect] architecture");
-    step.show([ARCHITECT]);
-    step.prompt(ARCHITECT, F.architectPrompt, "architect");
+    step.solo(ARCHITECT, "architect", "[architect] architecture", { path: F.architectPrompt, template: "architect" });
   },
   on(step, event) {
     if (event.type === "architecture_submitted") {

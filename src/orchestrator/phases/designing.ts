@@ -6,9 +6,7 @@ export const DESIGNER = "designer";
 export const designing: PhaseHandler = {
   enter(step) {
     if (step.state.last_event !== "resumed") step.emit({ type: "delete_file", path: F.design });
-    step.launch(DESIGNER, "designer", `[designer] ${step.state.feature_name ?? "design"}`);
-    step.show([DESIGNER]);
-    step.prompt(DESIGNER, F.designerPrompt, "designer");
+    step.solo(DESIGNER, "designer", `[designer] ${step.state.feature_name ?? "design"}`, { path: F.designerPrompt, template: "designer" });
   },
   on(step, event) {
     // design.md reaches the orchestrator only once it is complete (stable and non-empty).

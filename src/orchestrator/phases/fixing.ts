@@ -9,9 +9,8 @@ export const fixing: PhaseHandler = {
     }
     // Always a fresh coder: the fix prompt carries everything it needs.
     step.killWhere((_k, a) => a.role === "coder");
-    step.launch(CODER, "coder", `[coder] fix ${step.state.review_iteration}`, "fix");
-    step.show([CODER]);
-    step.prompt(CODER, F.fixPrompt, "fix", { review_iteration: String(step.state.review_iteration) });
+    const iteration = String(step.state.review_iteration);
+    step.solo(CODER, "coder", `[coder] fix ${iteration}`, { path: F.fixPrompt, template: "fix", vars: { review_iteration: iteration } }, "fix");
     step.set({ completed_subplans: [], implementation_active_plan_ids: ["1"] });
   },
   on(step, event) {

@@ -101,9 +101,8 @@ export const implementing: PhaseHandler = {
     if (!single) return dispatchNextGroup(step);
     const pending = groups(step).flatMap((g) => pendingIn(step, g));
     if (!pending.length) return finish(step);
-    step.launch(CODER, "coder", "[coder] implementation", "whole");
-    step.show([CODER]);
-    step.prompt(CODER, F.coderWholePrompt, "coder-whole", { plan_indices: pending.map((p) => p.index).join(",") });
+    const plan_indices = pending.map((p) => p.index).join(",");
+    step.solo(CODER, "coder", "[coder] implementation", { path: F.coderWholePrompt, template: "coder-whole", vars: { plan_indices } }, "whole");
     step.set({ implementation_group_index: 1, implementation_group_mode: null, implementation_active_plan_ids: pending.map((p) => String(p.index)) });
   },
 

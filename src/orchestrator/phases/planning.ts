@@ -7,12 +7,9 @@ export const PLANNER = "planner";
 
 export const planning: PhaseHandler = {
   enter(step) {
-    step.launch(PLANNER, "planner", "[planner] planning");
-    step.show([PLANNER]);
     // A change request is re-planned with the user's text inline; a resumed re-plan keeps it.
-    const replan = step.state.replanning === true;
-    if (replan) step.prompt(PLANNER, F.changesPrompt, "change");
-    else step.prompt(PLANNER, F.plannerPrompt, "planner");
+    const prompt = step.state.replanning === true ? { path: F.changesPrompt, template: "change" } : { path: F.plannerPrompt, template: "planner" };
+    step.solo(PLANNER, "planner", "[planner] planning", prompt);
   },
   on(step, event) {
     if (event.type === "plan_submitted") {

@@ -6,9 +6,7 @@ export const PM = "product-manager";
 
 export const productManagement: PhaseHandler = {
   enter(step) {
-    step.launch(PM, "product-manager", "[product-manager] analysis");
-    step.show([PM]);
-    step.prompt(PM, F.pmPrompt, "product-manager");
+    step.solo(PM, "product-manager", "[product-manager] analysis", { path: F.pmPrompt, template: "product-manager" });
   },
   on(step, event) {
     if (event.type === "pm_done") {
