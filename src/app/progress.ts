@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { eventLabel } from "../schema/catalog.ts";
 import type { HistoryEntry, State } from "../schema/state.ts";
-import { F } from "../session/paths.ts";
+import { readState } from "../session/read.ts";
 
 export type ProgressMode = "plain" | "json";
 
@@ -10,9 +9,9 @@ const hhmmss = (iso: string) => new Date(iso).toTimeString().slice(0, 8);
 
 function readStateLoose(dir: string): State | null {
   try {
-    return JSON.parse(readFileSync(join(dir, F.state), "utf8")) as State;
+    return readState(dir);
   } catch {
-    return null;
+    return null; // gone (cleaned up after the commit) or not readable this instant
   }
 }
 
