@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { stringify } from "yaml";
 import { readToolLines } from "../src/bus/tool-lines.ts";
 import { toolLineToEvent } from "../src/bus/tool-events.ts";
-import { initialState } from "../src/orchestrator/initial.ts";
+import { initialState } from "../src/session/initial-state.ts";
 import { transition } from "../src/orchestrator/transition.ts";
 import type { Settings } from "../src/orchestrator/types.ts";
 import type { Event } from "../src/schema/events.ts";

@@ -1,11 +1,21 @@
 /**
- * The test command: builds dist/agentmux (end-to-end tests drive the compiled binary), runs
- * `bun test`, and ends with one line "N passed, N failed" while keeping bun's exit code.
+ * The test command: type-checks (tsc), builds dist/agentmux (end-to-end tests drive the
+ * compiled binary), runs `bun test`, and ends with one line "N passed, N failed" while keeping
+ * bun's exit code. A type error or a failed build counts as one failure.
  */
-export {};
+import { join } from "node:path";
 
 const args = process.argv.slice(2);
 const bun = process.execPath; // bun is not on PATH when started as ./node_modules/.bin/bun
+
+if (!process.env.AGENTMUX_SKIP_TYPECHECK) {
+  const tsc = Bun.spawnSync([join(import.meta.dir, "..", "node_modules", ".bin", "tsc"), "-p", join(import.meta.dir, "..")], { stdout: "inherit", stderr: "inherit" });
+  if (tsc.exitCode !== 0) {
+    console.error("tsc: type errors (above)");
+    console.log("0 passed, 1 failed");
+    process.exit(1);
+  }
+}
 
 if (!process.env.AGENTMUX_SKIP_BUILD) {
   const build = Bun.spawnSync([bun, "build.ts"], { stdout: "inherit", stderr: "inherit" });

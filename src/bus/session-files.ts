@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { parseArtifact } from "../artifacts/index.ts";
 import type { Event } from "../schema/events.ts";
 import { F } from "../session/paths.ts";
-import type { Logger } from "../app/log.ts";
+import type { Logger } from "../effects/log.ts";
 
 export const CANCEL_REQUEST = `${F.runtimeDir}/cancel_request`;
 

@@ -1,6 +1,6 @@
 import { AgentmuxError } from "../errors.ts";
 import { Tmux } from "../effects/tmux/runner.ts";
-import { attachTerminal } from "../app/launch.ts";
+import { attachTerminal } from "../launcher/attach.ts";
 import { resolveSession } from "../session/list.ts";
 import { findProjectDir } from "../session/project.ts";
 import { parseArgs } from "./args.ts";

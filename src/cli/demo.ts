@@ -5,7 +5,7 @@ import * as nodeFs from "node:fs";
 import git from "isomorphic-git";
 import { stringify } from "yaml";
 import { AgentmuxError } from "../errors.ts";
-import { isHeadless, startRun } from "../app/start.ts";
+import { isHeadless, startRun } from "../launcher/start.ts";
 import { bool, parseArgs, str } from "./args.ts";
 
 const HELP = `Usage: agentmux demo [--dir PATH] [--ci] [--json] [--scenario LIST] [--think-ms N]

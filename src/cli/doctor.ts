@@ -1,7 +1,8 @@
 import { homedir } from "node:os";
 import { loadConfig } from "../config/load.ts";
 import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
-import { formatDoctor, runDoctor, type Exec, type ExecResult as ExecResultT } from "../providers/doctor.ts";
+import { formatDoctor, runDoctor } from "../providers/doctor.ts";
+import { spawnExec } from "../effects/process/exec.ts";
 import { findProjectDir } from "../session/project.ts";
 import { bool, parseArgs, str } from "./args.ts";
 
@@ -12,31 +13,6 @@ answering --version, how agentmux wires MCP and folder trust into it, and gh wit
 Exit 0 when everything needed is there, else 1.
 `;
 
-/** Runs a command with a timeout; never throws for a failing or missing program. */
-export const spawnExec: Exec = async (argv, opts) => {
-  let proc: ReturnType<typeof Bun.spawn>;
-  try {
-    proc = Bun.spawn(argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...opts.env } });
-  } catch (e) {
-    return { code: 127, stdout: "", stderr: (e as Error).message };
-  }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  // A hung CLI (or a child of it holding the pipes) must not hang doctor: race the timeout.
-  const timeout = new Promise<ExecResultT>((resolve) => {
-    timer = setTimeout(() => {
-      proc.kill("SIGKILL");
-      resolve({ code: 124, stdout: "", stderr: "", timedOut: true });
-    }, opts.timeoutMs);
-  });
-  const done = Promise.all([
-    new Response(proc.stdout as ReadableStream).text(),
-    new Response(proc.stderr as ReadableStream).text(),
-    proc.exited,
-  ]).then(([stdout, stderr, code]): ExecResultT => ({ code, stdout, stderr }));
-  const result = await Promise.race([done, timeout]);
-  clearTimeout(timer);
-  return result;
-};
 
 /** The way to run this agentmux (a compiled binary is its own execPath; `bun src/main.ts` is not). */
 export function selfCommand(): string[] {

@@ -1,7 +1,7 @@
 import { AgentmuxError } from "../errors.ts";
 import { fetchIssue, ghAvailable } from "../effects/gh.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
-import { startRun } from "../app/start.ts";
+import { startRun } from "../launcher/start.ts";
 import { parseArgs } from "./args.ts";
 import { RUN_FLAGS, runOptions } from "./run.ts";
 

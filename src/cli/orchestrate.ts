@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { orchestrate } from "../app/orchestrator.ts";
+import { orchestrate } from "../daemon/main.ts";
 import { parseArgs, usage } from "./args.ts";
 
 /** Internal: the detached orchestrator process of one session. */

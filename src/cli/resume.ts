@@ -1,6 +1,6 @@
 import { AgentmuxError } from "../errors.ts";
-import { isHeadless } from "../app/start.ts";
-import { resumeSession } from "../app/resume.ts";
+import { isHeadless } from "../launcher/start.ts";
+import { resumeSession } from "../launcher/resume.ts";
 import { listSessions, resolveSession, type SessionSummary } from "../session/list.ts";
 import { findProjectDir } from "../session/project.ts";
 import { bool, parseArgs } from "./args.ts";

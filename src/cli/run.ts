@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { AgentmuxError } from "../errors.ts";
-import { isHeadless, startRun, type StartOptions } from "../app/start.ts";
+import { isHeadless, startRun, type StartOptions } from "../launcher/start.ts";
 import { invalidSessionName } from "../session/create.ts";
 import { sessionNameProblem } from "../session/slug.ts";
 import { bool, parseArgs, str } from "./args.ts";

@@ -1,8 +1,8 @@
 import { bool, parseArgs } from "./args.ts";
 import { listSessions } from "../session/list.ts";
 import { findProjectDir } from "../session/project.ts";
-import { colorEnabled, toAnsi } from "../tui/views/line.ts";
-import { sessionsJson, sessionsTable } from "../tui/views/sessions.ts";
+import { colorEnabled, toAnsi } from "../views/line.ts";
+import { sessionsJson, sessionsTable } from "../views/sessions.ts";
 
 const HELP = `Usage: agentmux sessions [--json]
 

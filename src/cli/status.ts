@@ -4,9 +4,9 @@ import { bool, parseArgs } from "./args.ts";
 import { resolveSession } from "../session/list.ts";
 import { F } from "../session/paths.ts";
 import { findProjectDir } from "../session/project.ts";
-import { countLines, readSessionData } from "../tui/session-data.ts";
-import { colorEnabled, toAnsi } from "../tui/views/line.ts";
-import { statusJson, statusView, type StatusInput } from "../tui/views/status.ts";
+import { countLines, readSessionData } from "../session/data.ts";
+import { colorEnabled, toAnsi } from "../views/line.ts";
+import { statusJson, statusView, type StatusInput } from "../views/status.ts";
 
 const HELP = `Usage: agentmux status [session] [--json] [--watch]
 

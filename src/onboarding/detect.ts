@@ -1,4 +1,4 @@
-import { spawnExec } from "../cli/doctor.ts";
+import { spawnExec } from "../effects/process/exec.ts";
 import { findOnPath, type Exec } from "../providers/doctor.ts";
 import type { Config } from "../schema/config.ts";
 

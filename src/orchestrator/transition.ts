@@ -3,6 +3,7 @@ import type { State } from "../schema/state.ts";
 import { HANDLERS, RESEARCH_OWNER } from "./phases/index.ts";
 import { researcherCrashed } from "./research.ts";
 import { Step } from "./step.ts";
+import { sessionId } from "../session/paths.ts";
 import type { Result, Settings } from "./types.ts";
 
 const HANDLER_NAMES: Record<string, string> = {
@@ -17,8 +18,6 @@ const HANDLER_NAMES: Record<string, string> = {
   done: "pipeline",
   failed: "pipeline",
 };
-
-export const sessionId = (featureDir: string) => featureDir.replace(/\/+$/, "").split("/").pop() ?? featureDir;
 
 /** End the run as failed (exit 1) or canceled (exit 130), keeping the session for `agentmux resume`. */
 function fail(step: Step, category: "failed" | "canceled", cause: string): void {

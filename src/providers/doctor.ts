@@ -6,8 +6,8 @@ import { buildLaunch } from "./launch.ts";
 import { providersInUse, resolveRole } from "./resolve.ts";
 import { preTrust } from "./trust.ts";
 
-export type ExecResult = { code: number; stdout: string; stderr: string; timedOut?: boolean };
-export type Exec = (argv: string[], opts: { timeoutMs: number; env: Record<string, string> }) => Promise<ExecResult>;
+import type { Exec, ExecResult } from "../effects/process/exec.ts";
+export type { Exec, ExecResult } from "../effects/process/exec.ts";
 
 export type DoctorCheck = { ok: boolean; label: string; detail: string; fix?: string; required: boolean };
 export type DoctorReport = { checks: DoctorCheck[]; ok: boolean };

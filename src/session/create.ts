@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AgentmuxError } from "../errors.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../effects/fs/atomic.ts";
-import { initialState, type NewSession } from "../orchestrator/initial.ts";
+import { initialState, type NewSession } from "./initial-state.ts";
 import type { State } from "../schema/state.ts";
 import { F, PHASE_DIRS, sessionsRoot } from "./paths.ts";
 import { featureNameOf, sessionNameProblem, slugify, timestampId } from "./slug.ts";

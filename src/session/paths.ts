@@ -1,9 +1,7 @@
-import { join } from "node:path";
-
 /** Everything agentmux keeps in a project lives under `.agentmux/`. */
 export const AGENTMUX_DIR = ".agentmux";
-export const SESSIONS_DIR = join(AGENTMUX_DIR, ".sessions");
-export const LAST_COMPLETION = join(AGENTMUX_DIR, ".last_completion.json");
+export const SESSIONS_DIR = `${AGENTMUX_DIR}/.sessions`;
+export const LAST_COMPLETION = `${AGENTMUX_DIR}/.last_completion.json`;
 
 /** Session-relative file names fixed by the protocol (seeds/). */
 export const F = {
@@ -64,4 +62,8 @@ export const reviewArchive = (iteration: number, role: string) => `07_review/rev
 export const researchDir = (type: "code" | "web", topic: string) => `03_research/${type}-${topic}`;
 export const mcpReadyFile = (agent: string) => `${F.mcpReadyDir}/${agent.replace(/[^A-Za-z0-9_.-]/g, "_")}.ready`;
 
-export const sessionsRoot = (projectDir: string) => join(projectDir, SESSIONS_DIR);
+/** Pure data: plain string joins, so the pure orchestrator can import this file. */
+export const sessionsRoot = (projectDir: string) => `${projectDir.replace(/\/+$/, "")}/${SESSIONS_DIR}`;
+
+/** A session's id is the name of its folder. */
+export const sessionId = (featureDir: string) => featureDir.replace(/\/+$/, "").split("/").pop() ?? featureDir;

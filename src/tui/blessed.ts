@@ -8,7 +8,7 @@
 import blessed from "blessed";
 // @ts-ignore -- a file asset: resolves to a path inside the binary ($bunfs) or node_modules
 import xterm256 from "blessed/usr/xterm-256color" with { type: "file" };
-import { toTags, osc8, type Line } from "./views/line.ts";
+import { toTags, osc8, type Line } from "../views/line.ts";
 
 let patched = false;
 function patchTput(): void {

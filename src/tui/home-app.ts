@@ -1,11 +1,11 @@
 import { watch, type FSWatcher } from "node:fs";
-import { selfCommand } from "../app/self.ts";
+import { selfCommand } from "../effects/process/self.ts";
 import { listSessions, removeSession, type SessionSummary } from "../session/list.ts";
 import { sessionsRoot } from "../session/paths.ts";
 import { blessed, createScreen, linesToContent } from "./blessed.ts";
 import { question } from "./overlay.ts";
-import { seg, type Line } from "./views/line.ts";
-import { sessionsTable } from "./views/sessions.ts";
+import { seg, type Line } from "../views/line.ts";
+import { sessionsTable } from "../views/sessions.ts";
 
 const KEYS = "↑/↓ select · n new run · r resume · a attach · d delete · q quit";
 

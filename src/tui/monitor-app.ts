@@ -7,9 +7,9 @@ import { defaultSocket } from "../session/list.ts";
 import { F } from "../session/paths.ts";
 import { blessed, createScreen, drawLinks, linesToContent } from "./blessed.ts";
 import { overlay, question } from "./overlay.ts";
-import { readSessionData, type SessionData } from "./session-data.ts";
-import { monitorView } from "./views/monitor.ts";
-import { agentRows } from "./views/pipeline.ts";
+import { readSessionData, type SessionData } from "../session/data.ts";
+import { monitorView } from "../views/monitor.ts";
+import { agentRows } from "../views/pipeline.ts";
 
 const WATCHED = new Set<string>([F.state, F.runtime, F.createdFiles]);
 const HELP = ["↑/↓  select an agent", "Enter  focus its pane", "l  its recent output", "c  cancel the run", "?  this help", "", "Esc closes a window"];

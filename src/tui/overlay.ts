@@ -1,6 +1,6 @@
 // no `mouse: true` anywhere: enabling mouse tracking delays process exit by ~5 s under tmux
 import { blessed } from "./blessed.ts";
-import { escapeTags } from "./views/line.ts";
+import { escapeTags } from "../views/line.ts";
 
 type Screen = blessed.Widgets.Screen;
 

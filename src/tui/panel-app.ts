@@ -11,10 +11,10 @@ import { F } from "../session/paths.ts";
 import { blessed, createScreen, linesToContent } from "./blessed.ts";
 import { editor, overlay, question } from "./overlay.ts";
 import { readState } from "../session/read.ts";
-import { seg } from "./views/line.ts";
-import { markdownLines } from "./views/markdown.ts";
-import { titleOf } from "./views/monitor.ts";
-import { buildApproval, changesContent, diffLines, fileLines, panelHeader, PANEL_KEYS, type ChangedFile } from "./views/panel.ts";
+import { seg } from "../views/line.ts";
+import { markdownLines } from "../views/markdown.ts";
+import { titleOf } from "../views/monitor.ts";
+import { buildApproval, changesContent, diffLines, fileLines, panelHeader, PANEL_KEYS, type ChangedFile } from "../views/panel.ts";
 
 const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : "");
 

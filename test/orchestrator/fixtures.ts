@@ -1,6 +1,6 @@
 import { expect } from "bun:test";
 import { transition } from "../../src/orchestrator/transition.ts";
-import { initialState } from "../../src/orchestrator/initial.ts";
+import { initialState } from "../../src/session/initial-state.ts";
 import type { Settings } from "../../src/orchestrator/types.ts";
 import { ROLES, WORKFLOW_EVENTS, type ReviewerRole } from "../../src/schema/catalog.ts";
 import type { Effect } from "../../src/schema/effects.ts";

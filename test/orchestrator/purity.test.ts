@@ -1,33 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { REPO_ROOT } from "../helpers/tmp.ts";
+import { closure, code, sources, specifiers } from "../architecture/imports.ts";
 
 const ROOT = join(REPO_ROOT, "src", "orchestrator");
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : name.endsWith(".ts") ? [path] : [];
-  });
-}
-
-/** Source text without comments and string literals' contents, so prose never trips a rule. */
-function code(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:])\/\/.*$/gm, "$1");
-}
-
-const FORBIDDEN_IMPORT_DIRS = ["app", "effects", "tui", "bus", "providers", "mcp", "cli"];
+const FORBIDDEN_IMPORT_DIRS = ["app", "daemon", "launcher", "effects", "tui", "views", "bus", "providers", "mcp", "cli", "config", "sim", "onboarding", "prompts"];
 const FORBIDDEN_MODULES = [/^node:/, /^fs(\/|$)/, /^child_process$/, /^os$/, /^path$/];
 
-/** Every module specifier (static import/export-from, dynamic import, require). */
-function specifiers(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/(?:import|export)\s[^;]*?from\s*["']([^"']+)["']/g)) out.push(m[1]!);
-  for (const m of text.matchAll(/\bimport\s*["']([^"']+)["']/g)) out.push(m[1]!);
-  for (const m of text.matchAll(/\b(?:import|require)\s*\(\s*["']([^"']+)["']/g)) out.push(m[1]!);
-  return out;
-}
 
 const FORBIDDEN_CODE: [string, RegExp][] = [
   ["Bun.", /\bBun\./],
@@ -63,6 +44,13 @@ describe("src/orchestrator is pure", () => {
 
   test("no file imports the impure layers, node modules or Bun, nor reads the clock or randomness", () => {
     const found = files.flatMap((f) => violations(f, readFileSync(f, "utf8")).map((v) => `${relative(REPO_ROOT, f)}: ${v}`));
+    expect(found).toEqual([]);
+  });
+
+  test("neither does any file the orchestrator imports, directly or not (schema/, session/paths.ts)", () => {
+    const reach = closure(files).filter((f) => !f.startsWith(ROOT + "/"));
+    expect(reach.map((f) => relative(REPO_ROOT, f))).toEqual(expect.arrayContaining(["src/schema/state.ts", "src/session/paths.ts"]));
+    const found = reach.flatMap((f) => violations(f, readFileSync(f, "utf8")).map((v) => `${relative(REPO_ROOT, f)}: ${v}`));
     expect(found).toEqual([]);
   });
 

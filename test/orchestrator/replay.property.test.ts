@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { transition } from "../../src/orchestrator/transition.ts";
-import { FILE_EFFECTS } from "../../src/app/interpret.ts";
+import { FILE_EFFECTS } from "../../src/daemon/interpret.ts";
 import { WORKFLOW_EVENTS } from "../../src/schema/catalog.ts";
 import type { Effect } from "../../src/schema/effects.ts";
 import type { Event } from "../../src/schema/events.ts";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawnExec } from "../../src/cli/doctor.ts";
+import { spawnExec } from "../../src/effects/process/exec.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { formatDoctor, parseTmuxVersion, runDoctor } from "../../src/providers/doctor.ts";
 import type { Config } from "../../src/schema/config.ts";

@@ -6,7 +6,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AgentRuntime } from "../../src/app/agents.ts";
+import { AgentRuntime } from "../../src/daemon/agents.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { Layout } from "../../src/effects/tmux/layout.ts";
 import { PaneWriter, type DeliverOptions, type DeliveryResult } from "../../src/effects/tmux/deliver.ts";
@@ -18,7 +18,7 @@ import type { Event } from "../../src/schema/events.ts";
 import type { State } from "../../src/schema/state.ts";
 import { createSessionDir } from "../../src/session/create.ts";
 import { F, mcpReadyFile } from "../../src/session/paths.ts";
-import { writeState } from "../../src/app/store.ts";
+import { writeState } from "../../src/session/write.ts";
 import { REPO_ROOT, privateSocket } from "../helpers/tmp.ts";
 import { LOCAL_PREFIX, writeSetupFiles, type CliDef } from "./clis.ts";
 import { startMockServer, type MockServer } from "./mock-server.ts";

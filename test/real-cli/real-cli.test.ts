@@ -11,7 +11,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { settingsFrom } from "../../src/app/settings.ts";
+import { settingsFrom } from "../../src/config/settings.ts";
 import { readToolLines } from "../../src/bus/tool-lines.ts";
 import { toolLineToEvent } from "../../src/bus/tool-events.ts";
 import { transition } from "../../src/orchestrator/transition.ts";

@@ -12,5 +12,5 @@ export function isCompiled(): boolean {
 export function selfCommand(): string[] {
   if (process.env.AGENTMUX_SELF) return JSON.parse(process.env.AGENTMUX_SELF) as string[];
   if (isCompiled()) return [process.execPath];
-  return [process.execPath, join(import.meta.dir, "..", "main.ts")];
+  return [process.execPath, join(import.meta.dir, "..", "..", "main.ts")];
 }

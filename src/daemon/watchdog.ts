@@ -1,7 +1,7 @@
 import type { Config } from "../schema/config.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
 import type { AgentRuntime } from "./agents.ts";
-import type { Logger } from "./log.ts";
+import type { Logger } from "../effects/log.ts";
 import type { OrchestratorLoop } from "./loop.ts";
 
 type WatchdogOptions = { config: Config; tmux: Tmux; sessionName: string; agents: AgentRuntime; loop: OrchestratorLoop; log: Logger };

@@ -7,7 +7,7 @@ import { renderPrompt } from "../prompts/render.ts";
 import { resolveRole, toolNameForAgent } from "../providers/resolve.ts";
 import { tasksFile } from "../session/paths.ts";
 import type { AgentRuntime } from "./agents.ts";
-import type { Logger } from "./log.ts";
+import type { Logger } from "../effects/log.ts";
 
 export type InterpretContext = {
   sessionDir: string;

@@ -3,8 +3,8 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { RuntimeState } from "../schema/runtime.ts";
 import type { State } from "../schema/state.ts";
-import { F } from "../session/paths.ts";
-import { readRuntime, readState } from "../session/read.ts";
+import { F } from "./paths.ts";
+import { readRuntime, readState } from "./read.ts";
 
 /** One line of created_files.log: `YYYY-MM-DD HH:MM:SS  <feature-relative path>` (local time). */
 export type CreatedFile = { at: number; path: string };

@@ -8,10 +8,10 @@ import { Tmux } from "../effects/tmux/runner.ts";
 import { prepareResume, type ResumeFacts } from "../orchestrator/resume.ts";
 import type { State } from "../schema/state.ts";
 import { F } from "../session/paths.ts";
-import { attachAndWait, followHeadless, spawnOrchestrator, startTmux } from "./launch.ts";
-import { liveOrchestrator } from "./orchestrator.ts";
+import { follow, startProcesses } from "./launch.ts";
+import { liveOrchestrator } from "../session/liveness.ts";
 import type { ProgressMode } from "./progress.ts";
-import { writeState } from "./store.ts";
+import { writeState } from "../session/write.ts";
 import { readState } from "../session/read.ts";
 import { readToolLines } from "../bus/tool-lines.ts";
 
@@ -52,9 +52,7 @@ export async function resumeSession(o: { sessionDir: string; socket: string; hea
     await ensureFeatureBranch(projectDir, state.feature_branch);
   }
   writeState(o.sessionDir, next);
-  const t = await startTmux({ sessionDir: o.sessionDir, state: next, config });
-  const orch = spawnOrchestrator(o.sessionDir, next.worktree_path ?? projectDir);
+  const launched = await startProcesses({ sessionDir: o.sessionDir, state: next, config, workDir: next.worktree_path ?? projectDir });
   o.out(`agentmux: resuming ${state.feature_name} in phase ${next.phase}`);
-  const launch = { sessionDir: o.sessionDir, state: next, config, headless: o.headless, progress: o.progress, startedAt };
-  return o.headless ? followHeadless(launch, orch, o.out) : attachAndWait(launch, t, orch);
+  return follow({ sessionDir: o.sessionDir, state: next, config, headless: o.headless, progress: o.progress, startedAt }, launched, o.out);
 }

@@ -1,7 +1,7 @@
 import { ROLES } from "../schema/catalog.ts";
 import type { Config } from "../schema/config.ts";
 import type { Settings } from "../orchestrator/types.ts";
-import type { Origins } from "../config/merge.ts";
+import type { Origins } from "./merge.ts";
 import { resolveRole } from "../providers/resolve.ts";
 
 /** The workflow settings the pure orchestrator needs, resolved once from config. */

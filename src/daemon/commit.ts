@@ -8,7 +8,7 @@ import { F } from "../session/paths.ts";
 import { completeApproval } from "../effects/git/complete.ts";
 import { prBody } from "../effects/gh.ts";
 import { section } from "../effects/git/message.ts";
-import type { Logger } from "./log.ts";
+import type { Logger } from "../effects/log.ts";
 
 const read = (p: string) => (existsSync(p) ? readFileSync(p, "utf8") : undefined);
 

@@ -1,5 +1,5 @@
-import { eventLabel } from "../../schema/catalog.ts";
-import type { SessionData } from "../session-data.ts";
+import { eventLabel } from "../schema/catalog.ts";
+import type { SessionData } from "../session/data.ts";
 import { fit, seg, type Line, type Style } from "./line.ts";
 import { titleOf } from "./monitor.ts";
 import { agentRows, phaseLabel } from "./pipeline.ts";

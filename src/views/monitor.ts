@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { eventLabel } from "../../schema/catalog.ts";
-import type { State } from "../../schema/state.ts";
-import type { SessionData } from "../session-data.ts";
+import { eventLabel } from "../schema/catalog.ts";
+import type { State } from "../schema/state.ts";
+import type { SessionData } from "../session/data.ts";
 import { blank, fit, link, seg, wrapText, type Line } from "./line.ts";
 import { agentLines, agentRows, phaseLabel, pipelineLines } from "./pipeline.ts";
 import { clock, hhmm, ms } from "./time.ts";

@@ -1,5 +1,5 @@
-import { eventLabel } from "../../schema/catalog.ts";
-import type { SessionSummary } from "../../session/list.ts";
+import { eventLabel } from "../schema/catalog.ts";
+import type { SessionSummary } from "../session/list.ts";
 import { fit, seg, type Line } from "./line.ts";
 import { phaseLabel } from "./pipeline.ts";
 import { age } from "./time.ts";

@@ -1,4 +1,4 @@
-import { Approval } from "../../schema/artifacts/completion.ts";
+import { Approval } from "../schema/artifacts/completion.ts";
 import { fit, seg, type Line, type Style } from "./line.ts";
 
 export type ChangedFile = { path: string; status: "added" | "modified" | "deleted" };

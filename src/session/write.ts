@@ -4,7 +4,7 @@ import { writeJsonAtomic } from "../effects/fs/atomic.ts";
 import type { RuntimeState } from "../schema/runtime.ts";
 import { State } from "../schema/state.ts";
 import { WorkflowEvent } from "../schema/catalog.ts";
-import { F } from "../session/paths.ts";
+import { F } from "./paths.ts";
 
 /**
  * Write state.json atomically (validated first: `last_event` must be in the catalog), then the

@@ -6,8 +6,8 @@ import type { Settings } from "../orchestrator/types.ts";
 import { toolLineToEvent } from "../bus/tool-events.ts";
 import type { ToolLine } from "../bus/tool-lines.ts";
 import { FILE_EFFECTS, interpret, type InterpretContext } from "./interpret.ts";
-import { writeState } from "./store.ts";
-import type { Logger } from "./log.ts";
+import { writeState } from "../session/write.ts";
+import type { Logger } from "../effects/log.ts";
 
 type Item = { kind: "event"; event: Event } | { kind: "tool"; line: ToolLine };
 

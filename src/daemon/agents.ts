@@ -10,8 +10,8 @@ import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
 import { resolveRole, type ResolvedAgent } from "../providers/resolve.ts";
 import { PROMPT_REFERENCE } from "../prompts/render.ts";
 import { F, mcpReadyFile } from "../session/paths.ts";
-import { writeRuntime } from "./store.ts";
-import type { Logger } from "./log.ts";
+import { writeRuntime } from "../session/write.ts";
+import type { Logger } from "../effects/log.ts";
 
 export type AgentRuntimeOptions = {
   sessionDir: string;

@@ -14,10 +14,10 @@ import { renderPrompt } from "../prompts/render.ts";
 import { toolNameFor } from "../providers/resolve.ts";
 import { createSessionDir } from "../session/create.ts";
 import { F } from "../session/paths.ts";
-import { attachAndWait, followHeadless, spawnOrchestrator, startTmux } from "./launch.ts";
+import { follow, startProcesses, type Launched } from "./launch.ts";
 import type { ProgressMode } from "./progress.ts";
-import { settingsFrom } from "./settings.ts";
-import { writeState } from "./store.ts";
+import { settingsFrom } from "../config/settings.ts";
+import { writeState } from "../session/write.ts";
 
 export type StartOptions = {
   cwd: string;
@@ -74,8 +74,7 @@ export async function startRun(o: StartOptions): Promise<number> {
     ...(o.issue ? { issueNumber: o.issue.number, issueTitle: o.issue.title, requestTitle: o.issue.title } : {}),
   });
   let state = { ...created.state, ...(o.headless ? { headless: true } : {}) };
-  let tmux: import("../effects/tmux/runner.ts").Tmux | undefined;
-  let orch: import("./launch.ts").Orchestrator;
+  let launched: Launched;
   try {
     const branch = `${config.github.branch_prefix}${state.feature_name}`;
     if (o.worktree) {
@@ -108,15 +107,12 @@ export async function startRun(o: StartOptions): Promise<number> {
     });
     writeFileAtomic(join(created.dir, F.context), context);
     writeState(created.dir, state);
-    tmux = await startTmux({ sessionDir: created.dir, state, config });
-    orch = spawnOrchestrator(created.dir, workDir);
+    launched = await startProcesses({ sessionDir: created.dir, state, config, workDir });
   } catch (e) {
     // Nothing ran yet: leave no half-made session behind.
-    if (tmux) await tmux.exec(["kill-session", "-t", `=${state.session_name}`]);
     rmSync(created.dir, { recursive: true, force: true });
     throw e;
   }
-  o.out(`agentmux: session ${created.id} on branch ${state.feature_branch}${o.headless ? "" : ` (tmux: ${tmux.attachCommand(state.session_name)})`}`);
-  const launch = { sessionDir: created.dir, state, config, headless: o.headless, progress: o.progress, startedAt };
-  return o.headless ? await followHeadless(launch, orch, o.out) : await attachAndWait(launch, tmux, orch);
+  o.out(`agentmux: session ${created.id} on branch ${state.feature_branch}${o.headless ? "" : ` (tmux: ${launched.tmux.attachCommand(state.session_name)})`}`);
+  return follow({ sessionDir: created.dir, state, config, headless: o.headless, progress: o.progress, startedAt }, launched, o.out);
 }

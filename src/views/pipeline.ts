@@ -1,6 +1,6 @@
-import { eventLabel, type Phase } from "../../schema/catalog.ts";
-import type { AgentInfo, State } from "../../schema/state.ts";
-import type { RuntimeState } from "../../schema/runtime.ts";
+import { eventLabel, type Phase } from "../schema/catalog.ts";
+import type { AgentInfo, State } from "../schema/state.ts";
+import type { RuntimeState } from "../schema/runtime.ts";
 import { seg, type Line } from "./line.ts";
 
 export const phaseLabel = (p: string) => p.replace(/_/g, " ");

@@ -15,33 +15,13 @@ import { ToolTail } from "../bus/tool-tail.ts";
 import { readToolLines } from "../bus/tool-lines.ts";
 import { CreatedFilesLog } from "../bus/created-files.ts";
 import { AgentRuntime } from "./agents.ts";
-import { sessionLogger } from "./log.ts";
+import { sessionLogger } from "../effects/log.ts";
 import { OrchestratorLoop } from "./loop.ts";
-import { selfCommand } from "./self.ts";
-import { settingsFrom } from "./settings.ts";
+import { selfCommand } from "../effects/process/self.ts";
+import { settingsFrom } from "../config/settings.ts";
 import { readRuntime, readState } from "../session/read.ts";
 import { startWatchdog } from "./watchdog.ts";
-
-const PID_FILE = `${F.runtimeDir}/orchestrator.pid`;
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The pid of a live orchestrator of this session, if any. */
-export function liveOrchestrator(sessionDir: string): number | null {
-  try {
-    const pid = Number(readFileSync(join(sessionDir, PID_FILE), "utf8").trim());
-    return pid > 0 && pid !== process.pid && pidAlive(pid) ? pid : null;
-  } catch {
-    return null;
-  }
-}
+import { ORCHESTRATOR_PID, liveOrchestrator } from "../session/liveness.ts";
 
 /**
  * The launcher that started this orchestrator gets the final state on an extra pipe
@@ -63,7 +43,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const log = sessionLogger(sessionDir);
   const other = liveOrchestrator(sessionDir);
   if (other) throw new AgentmuxError("session", `an orchestrator (pid ${other}) is already running this session`, { where: sessionDir });
-  writeFileAtomic(join(sessionDir, PID_FILE), `${process.pid}\n`);
+  writeFileAtomic(join(sessionDir, ORCHESTRATOR_PID), `${process.pid}\n`);
 
   let state = readState(sessionDir);
   const projectDir = state.main_repo_dir ?? state.project_dir!;
@@ -87,7 +67,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   loop = new OrchestratorLoop(state, settings, {
     sessionDir, projectDir, workDir, config, runtime: agents, log,
     // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small
-    commit: async (effect) => loop.push(await (await import("./completion.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
+    commit: async (effect) => loop.push(await (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
   }, log);
   await loop.replayOutbox();
 
@@ -133,7 +113,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   log(`orchestrator finished: exit ${result.code}${result.cleanup ? ", removing the session folder" : ""}`);
   reportResult(result.code, state);
   await killSession(tmux, sessionName).catch(() => {});
-  rmSync(join(sessionDir, PID_FILE), { force: true });
+  rmSync(join(sessionDir, ORCHESTRATOR_PID), { force: true });
   rmSync(privateMcpDir(sessionDir), { recursive: true, force: true });
   if (result.cleanup && existsSync(sessionDir)) rmSync(sessionDir, { recursive: true, force: true });
   if (result.code === 0 && result.cleanup && state.worktree_path) {

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { PHASES } from "../../src/schema/catalog.ts";
-import { colorEnabled, plainWidth, toAnsi, toPlain, toTags, type Line } from "../../src/tui/views/line.ts";
-import { monitorView } from "../../src/tui/views/monitor.ts";
-import { statusJson, statusView } from "../../src/tui/views/status.ts";
-import { goodbye } from "../../src/tui/views/goodbye.ts";
-import { markdownLines } from "../../src/tui/views/markdown.ts";
-import { buildApproval, changesContent, fileLines } from "../../src/tui/views/panel.ts";
-import { at, stateIn } from "./fixtures.ts";
+import { colorEnabled, plainWidth, toAnsi, toPlain, toTags, type Line } from "../../src/views/line.ts";
+import { monitorView } from "../../src/views/monitor.ts";
+import { statusJson, statusView } from "../../src/views/status.ts";
+import { goodbye } from "../../src/views/goodbye.ts";
+import { markdownLines } from "../../src/views/markdown.ts";
+import { buildApproval, changesContent, fileLines } from "../../src/views/panel.ts";
+import { at, stateIn } from "../tui/fixtures.ts";
 
 const NOW = Date.parse(at(20));
 const plain = (lines: Line[]) => lines.map(toPlain);

@@ -1,0 +1,55 @@
+import { join } from "node:path";
+import { writeFileAtomic } from "../effects/fs/atomic.ts";
+import { F, sessionId } from "../session/paths.ts";
+import { CANCEL_REQUEST } from "../bus/session-files.ts";
+import { phaseDurations, ProgressPrinter } from "./progress.ts";
+import { outcomeFrom } from "./outcome.ts";
+import type { Orchestrator } from "./spawn.ts";
+import type { LaunchOptions } from "./launch.ts";
+
+/** An ora spinner under the progress lines (headless on a terminal): the current phase and agents. */
+async function startSpinner(): Promise<{ print: (l: string) => void; status: (text: string) => void; stop: () => void }> {
+  const { default: ora } = await import("ora");
+  const spinner = ora({ text: "starting", stream: process.stdout, discardStdin: false }).start();
+  return {
+    print: (l) => {
+      spinner.clear();
+      process.stdout.write(l + "\n");
+      spinner.render();
+    },
+    status: (text) => {
+      spinner.text = text;
+    },
+    stop: () => spinner.stop(),
+  };
+}
+
+/** Headless: print progress until the orchestrator exits; returns its exit code. */
+export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print: (l: string) => void): Promise<number> {
+  const spinner = o.progress === "plain" && process.stdout.isTTY ? await startSpinner() : null;
+  const out = spinner ? spinner.print : print;
+  const printer = new ProgressPrinter(o.sessionDir, o.progress, out, spinner?.status);
+  const onInt = () => writeFileAtomic(join(o.sessionDir, CANCEL_REQUEST), JSON.stringify({ at: new Date().toISOString(), by: "Ctrl-C" }));
+  process.on("SIGINT", onInt);
+  const timer = setInterval(() => printer.poll(), 100);
+  const { code, signal } = await orch.exited;
+  const report = await orch.report;
+  spinner?.stop();
+  if (process.env.AGENTMUX_DEBUG) out(`debug: orchestrator report ${report ? "received" : "missing"}`);
+  clearInterval(timer);
+  process.off("SIGINT", onInt);
+  printer.poll();
+  if (report) printer.replay(report.state);
+  const outcome = outcomeFrom(report, o.sessionDir, printer.last ?? o.state, o.startedAt);
+  const s = outcome.state ?? o.state;
+  if (o.progress === "json") {
+    out(JSON.stringify({ kind: "result", outcome: outcome.kind, exit_code: outcome.code, session: sessionId(s.feature_dir), commit: s.commit_hash ?? null, branch: s.feature_branch ?? null, pr_url: s.pr_url ?? null, cause: s.interruption_cause ?? null }));
+  } else {
+    out("");
+    for (const p of phaseDurations(s.history ?? [])) out(`  ${p.phase.padEnd(18)} ${(p.ms / 1000).toFixed(1)} s`);
+    if (outcome.kind === "success") out(`session ${sessionId(s.feature_dir)}  branch ${s.feature_branch}  commit ${s.commit_hash}${s.pr_url ? `  PR ${s.pr_url}` : ""}`);
+    else if (outcome.kind === "running") out(`the orchestrator ${signal ? `was killed by ${signal}` : `exited with ${code}`} before the run finished; resume with: agentmux resume ${sessionId(s.feature_dir)}`);
+    else out(`${outcome.kind}: ${s.interruption_cause ?? ""}\nresume with: ${s.interruption_resume_command ?? `agentmux resume ${sessionId(s.feature_dir)}`}\nlog: ${join(s.feature_dir, F.orchestratorLog)}`);
+  }
+  return outcome.kind === "running" ? 1 : outcome.code;
+}

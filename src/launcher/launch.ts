@@ -1,0 +1,41 @@
+import type { Config } from "../schema/config.ts";
+import type { State } from "../schema/state.ts";
+import type { Tmux } from "../effects/tmux/runner.ts";
+import { killSession } from "../effects/tmux/session.ts";
+import type { ProgressMode } from "./progress.ts";
+import { startTmux } from "./tmux.ts";
+import { spawnOrchestrator, type Orchestrator } from "./spawn.ts";
+import { followHeadless } from "./follow.ts";
+import { attachAndWait } from "./attach.ts";
+
+export type LaunchOptions = {
+  sessionDir: string;
+  state: State;
+  config: Config;
+  headless: boolean;
+  progress: ProgressMode;
+  startedAt: number;
+};
+
+export type Launched = { tmux: Tmux; orch: Orchestrator };
+
+/**
+ * The path start and resume share once the session folder and the branch or worktree are
+ * ready: the tmux session with its monitor, then the detached orchestrator. If either fails,
+ * the tmux session is closed again and the error propagates (the caller cleans its own files).
+ */
+export async function startProcesses(o: { sessionDir: string; state: State; config: Config; workDir: string }): Promise<Launched> {
+  let tmux: Tmux | undefined;
+  try {
+    tmux = await startTmux(o);
+    return { tmux, orch: spawnOrchestrator(o.sessionDir, o.workDir) };
+  } catch (e) {
+    if (tmux) await killSession(tmux, o.state.session_name).catch(() => {});
+    throw e;
+  }
+}
+
+/** Follow the run to its end: progress lines headless, else this terminal attached to tmux. */
+export function follow(o: LaunchOptions, launched: Launched, print: (l: string) => void): Promise<number> {
+  return o.headless ? followHeadless(o, launched.orch, print) : attachAndWait(o, launched.tmux, launched.orch);
+}

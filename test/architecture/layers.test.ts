@@ -1,0 +1,78 @@
+import { describe, expect, test } from "bun:test";
+import { relative } from "node:path";
+import { area, localImports, sources, SRC } from "./imports.ts";
+
+/**
+ * Which folders each folder of src/ may import. The folder says which process runs a file:
+ * launcher/ runs in the user's terminal, daemon/ in the detached orchestrator, tui/ in the
+ * blessed programs (monitor, home, panel), mcp/ in the MCP server, sim/ in the simulated agent;
+ * the other folders are libraries they share. A new edge is a design decision: add it here.
+ */
+const ALLOWED: Record<string, string[]> = {
+  "main.ts": ["cli", "errors.ts", "version.ts"],
+  "errors.ts": [],
+  "version.ts": [],
+  schema: [],
+  orchestrator: ["schema", "session"],
+  session: ["schema", "effects", "errors.ts"],
+  effects: ["schema", "session", "errors.ts"],
+  artifacts: ["schema", "session", "effects", "errors.ts"],
+  config: ["schema", "session", "effects", "errors.ts", "orchestrator", "providers"],
+  providers: ["schema", "session", "effects", "errors.ts", "config"],
+  prompts: ["schema", "session", "effects", "errors.ts", "providers", "config"],
+  bus: ["schema", "session", "effects", "errors.ts", "artifacts"],
+  mcp: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "version.ts"],
+  sim: ["schema", "session", "effects", "errors.ts", "artifacts"],
+  views: ["schema", "session"],
+  tui: ["schema", "session", "effects", "errors.ts", "artifacts", "views"],
+  daemon: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers"],
+  launcher: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "onboarding", "views"],
+  onboarding: ["schema", "session", "effects", "errors.ts", "artifacts", "config", "providers", "prompts"],
+  completions: ["cli", "errors.ts"],
+  cli: ["*"],
+};
+
+/** Files a lower layer may import from a folder that is otherwise above it. */
+const ONLY: Record<string, string[]> = {
+  // effects/ are adapters: of session/ they know only the file names
+  "effects->session": ["session/paths.ts"],
+};
+
+export function layerViolations(files: string[]): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    const from = area(f);
+    const allowed = ALLOWED[from];
+    for (const t of localImports(f)) {
+      const to = area(t);
+      if (to === from) continue;
+      const rel = relative(SRC, t);
+      if (!allowed) out.push(`${relative(SRC, f)}: src/${from} has no entry in the layer table`);
+      else if (!allowed.includes("*") && !allowed.includes(to)) out.push(`${relative(SRC, f)} imports ${rel} (${from} → ${to} is not allowed)`);
+      else if (ONLY[`${from}->${to}`] && !ONLY[`${from}->${to}`]!.includes(rel)) out.push(`${relative(SRC, f)} imports ${rel} (${from} may import only ${ONLY[`${from}->${to}`]!.join(", ")})`);
+    }
+  }
+  return out;
+}
+
+describe("layers: the folders of src/ import only downwards", () => {
+  test("every import follows the layer table", () => {
+    expect(layerViolations(sources(SRC))).toEqual([]);
+  });
+
+  test("every folder of src/ is in the table", () => {
+    const areas = new Set(sources(SRC).map(area));
+    expect([...areas].filter((a) => !(a in ALLOWED))).toEqual([]);
+  });
+
+  test("the checker reports a wrong-way import", () => {
+    // daemon/loop.ts really imports orchestrator/; pretend daemon/ may not
+    const saved = ALLOWED.daemon;
+    ALLOWED.daemon = saved!.filter((a) => a !== "orchestrator");
+    try {
+      expect(layerViolations(sources(SRC)).join("\n")).toContain("daemon → orchestrator is not allowed");
+    } finally {
+      ALLOWED.daemon = saved!;
+    }
+  });
+});
