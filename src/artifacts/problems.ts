@@ -12,10 +12,10 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let v: any = root;
+  let v: unknown = root;
   for (const seg of path) {
     if (v === null || typeof v !== "object") return undefined;
-    v = v[seg as any];
+    v = Reflect.get(v, seg);
   }
   return v;
 }

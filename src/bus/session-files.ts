@@ -18,7 +18,7 @@ const SPECS: Spec[] = [
     stable: false,
     toEvent: (t, at) => {
       const r = parseArtifact("approval", t);
-      return r.ok ? { type: "approval_written", at, approval: r.value as any } : `approval.json: ${r.problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("; ")}`;
+      return r.ok ? { type: "approval_written", at, approval: r.value } : `approval.json: ${r.problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("; ")}`;
     },
   },
   {

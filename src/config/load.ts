@@ -17,7 +17,7 @@ export type LoadedConfig = {
 };
 
 export const BUILTIN_FILE = "(built-in)";
-export const BUILTIN_CONFIG_TEXT: string = builtinText as unknown as string;
+export const BUILTIN_CONFIG_TEXT: string = builtinText;
 export const PROJECT_CONFIG_NAMES = ["config.yaml", "config.yml", "config.json"] as const;
 
 export type LoadOptions = { projectDir: string; configPath?: string; env?: Record<string, string | undefined> };

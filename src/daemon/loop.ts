@@ -52,7 +52,7 @@ export class OrchestratorLoop {
 
   /** Re-run the file effects of a transition whose effects may not all have run (crash). */
   async replayOutbox(): Promise<void> {
-    const pending = (this.state.outbox ?? []) as Effect[];
+    const pending = this.state.outbox ?? [];
     if (!pending.length) return;
     this.log(`re-running ${pending.length} effect(s) left by an interrupted transition`);
     for (const e of pending) {

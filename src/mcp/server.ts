@@ -6,7 +6,7 @@ import { z } from "zod";
 import { formatProblem, zodProblems } from "../artifacts/problems.ts";
 import { writeJsonAtomic } from "../effects/fs/atomic.ts";
 import { TOOLS, type ToolName } from "../schema/catalog.ts";
-import { ToolInputs, type Preference } from "../schema/tool-events.ts";
+import { ToolInputSchema, ToolInputs, type Preference, type ToolInput } from "../schema/tool-events.ts";
 import { mcpReadyFile } from "../session/paths.ts";
 import { VERSION } from "../version.ts";
 import { TOOL_DESCRIPTIONS } from "./descriptions.ts";
@@ -14,7 +14,7 @@ import type { McpEnv } from "./env.ts";
 import { appendToolEvent } from "./events.ts";
 import { admitCall } from "./guard.ts";
 import { applyPreferences, preferenceProblem } from "./preferences.ts";
-import { TOOL_HANDLERS } from "./tools.ts";
+import { TOOL_HANDLERS, type ToolHandlers } from "./tools.ts";
 
 const log = (msg: string) => process.stderr.write(`agentmux mcp-server: ${msg}\n`);
 const reply = (text: string, isError = false): CallToolResult => ({ content: [{ type: "text", text }], ...(isError ? { isError: true } : {}) });
@@ -25,23 +25,34 @@ export function toolDefinition(name: ToolName): Tool {
   return { name, description: TOOL_DESCRIPTIONS[name], inputSchema: schema as Tool["inputSchema"] };
 }
 
+/** A tool's input parsed by its own schema, typed by the tool's name. */
+export function parseToolInput<T extends ToolName>(tool: T, args: unknown): z.ZodSafeParseResult<ToolInput<T>> {
+  return ToolInputSchema[tool].safeParse(args);
+}
+
+const isToolName = (name: string): name is ToolName => (TOOLS as readonly string[]).includes(name);
+
 /** Runs one tool call end to end: admit, validate input, check the agent's file, record the event. */
 export async function callTool(env: McpEnv, name: string, args: unknown): Promise<CallToolResult> {
-  if (!(TOOLS as readonly string[]).includes(name)) return reply(`unknown tool "${name}"; this server offers: ${env.tools.join(", ")}`, true);
-  const tool = name as ToolName;
-  const parsed = ToolInputs[tool].safeParse(args ?? {});
+  if (!isToolName(name)) return reply(`unknown tool "${name}"; this server offers: ${env.tools.join(", ")}`, true);
+  return runTool(env, name, args);
+}
+
+async function runTool<T extends ToolName>(env: McpEnv, tool: T, args: unknown): Promise<CallToolResult> {
+  const parsed = parseToolInput(tool, args ?? {});
   if (!parsed.success) {
     const lines = zodProblems(parsed.error, args).map((p) => `  ${formatProblem(p)}`);
     return reply(`${tool} was refused: invalid arguments:\n${lines.join("\n")}\nNothing was recorded.`, true);
   }
-  const input = parsed.data as Record<string, unknown>;
+  const input = parsed.data;
   const gate = await admitCall(env, tool, input);
   if (!gate.ok) return reply(gate.message, true);
-  const prefs = (input.preferences as Preference[] | undefined) ?? [];
+  const prefs: Preference[] = "preferences" in input && input.preferences ? input.preferences : [];
   const badPrefs = prefs.map((p, i) => [i, preferenceProblem(p)] as const).filter(([, m]) => m);
   if (badPrefs.length) return reply(`${tool} was refused:\n${badPrefs.map(([i, m]) => `  preferences[${i}]: ${m}`).join("\n")}\nNothing was recorded.`, true);
   const workDir = env.projectDir ?? gate.state.worktree_path ?? gate.state.project_dir ?? process.cwd();
-  const outcome = await TOOL_HANDLERS[tool]({ env, state: gate.state, workDir }, input);
+  const handler: ToolHandlers[T] = TOOL_HANDLERS[tool];
+  const outcome = await handler({ env, state: gate.state, workDir }, input);
   if (!outcome.ok) return reply(outcome.message, true);
   let prefNote = "";
   if (prefs.length) {

@@ -4,51 +4,46 @@ import { readArtifact } from "../artifacts/parse.ts";
 import { formatProblem } from "../artifacts/problems.ts";
 import { REVIEWER_ROLES, type ReviewerRole, type ToolName } from "../schema/catalog.ts";
 import type { State } from "../schema/state.ts";
+import type { ResearchType } from "../schema/artifacts/research.ts";
+import type { ToolInput, ToolPayload } from "../schema/tool-events.ts";
 import { F, doneArtifact, researchDir, reviewYaml } from "../session/paths.ts";
 import type { McpEnv } from "./env.ts";
 
 /** A tool's verdict on the agent-written file: the payload to append and a reply, or a refusal. */
-export type ToolOutcome = { ok: true; payload: Record<string, unknown>; text: string } | { ok: false; message: string };
+export type ToolOutcome<T extends ToolName = ToolName> = { ok: true; payload: ToolPayload<T>; text: string } | { ok: false; message: string };
 
 export type ToolContext = { env: McpEnv; state: State; workDir: string };
 
-type Handler = (ctx: ToolContext, input: any) => Promise<ToolOutcome>;
+/** Each tool's handler, typed by its name: it gets that tool's validated input and returns that tool's payload. */
+export type ToolHandlers = { [T in ToolName]: (ctx: ToolContext, input: ToolInput<T>) => Promise<ToolOutcome<T>> };
 
-function refusedFile(tool: string, file: string, problems: Problem[], retry: string): ToolOutcome {
+function refusedFile(tool: string, file: string, problems: Problem[], retry: string): { ok: false; message: string } {
   const lines = problems.map((p) => `  ${formatProblem(p)}`).join("\n");
   return { ok: false, message: `${tool} was refused: ${file} has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}:\n${lines}\nNothing was recorded. ${retry}` };
 }
 
-async function checkFile(tool: string, ctx: ToolContext, kind: ArtifactKind, rel: string): Promise<ToolOutcome | undefined> {
+async function checkFile(tool: string, ctx: ToolContext, kind: ArtifactKind, rel: string): Promise<{ ok: false; message: string } | undefined> {
   const file = join(ctx.env.sessionDir, rel);
   const r = await readArtifact(kind, file);
   return r.ok ? undefined : refusedFile(tool, file, r.problems, `Fix ${rel} and call ${tool} again.`);
 }
 
-const hints = (h: string | string[] | null | undefined) => (h === undefined || h === null ? null : (Array.isArray(h) ? h : [h]).map((s) => s.trim()).filter(Boolean));
-
-function dispatch(type: "code" | "web") {
-  return async (_ctx: ToolContext, input: any): Promise<ToolOutcome> => ({
-    ok: true,
-    payload: {
-      topic: input.topic,
-      context: input.context.trim(),
-      questions: input.questions.map((q: string) => q.trim()),
-      scope_hints: hints(input.scope_hints),
-      research_type: type,
-    },
+function dispatch<T extends ResearchType>(type: T) {
+  return async (_ctx: ToolContext, input: ToolInput<"research_dispatch_code">) => ({
+    ok: true as const,
+    payload: { ...input, research_type: type },
     text: `${type} research on "${input.topic}" dispatched; its summary will appear in ${researchDir(type, input.topic)}/summary.md.`,
   });
 }
 
-export const TOOL_HANDLERS: Record<ToolName, Handler> = {
+export const TOOL_HANDLERS: ToolHandlers = {
   async submit_pm_done() {
     return { ok: true, payload: {}, text: "Product management recorded as done." };
   },
   async submit_architecture(ctx, input) {
     const bad = await checkFile("submit_architecture", ctx, "architecture", F.architecture);
     if (bad) return bad;
-    const reviewers = input.reviewers ? [...new Set<string>(input.reviewers)] : undefined;
+    const reviewers = input.reviewers ? [...new Set(input.reviewers)] : undefined;
     return { ok: true, payload: reviewers ? { reviewers } : {}, text: `Architecture accepted${reviewers ? ` (reviewers: ${reviewers.join(", ")})` : ""}.` };
   },
   async submit_plan(ctx) {
@@ -57,7 +52,7 @@ export const TOOL_HANDLERS: Record<ToolName, Handler> = {
   },
   async submit_review(ctx, input) {
     const own = ctx.env.role && (REVIEWER_ROLES as readonly string[]).includes(ctx.env.role) ? (ctx.env.role as ReviewerRole) : undefined;
-    const role: ReviewerRole | undefined = input.role ?? own;
+    const role = input.role ?? own;
     if (!role) return { ok: false, message: `submit_review was refused: pass \`role\` (one of ${REVIEWER_ROLES.join(", ")}). Nothing was recorded.` };
     if (own && role !== own) return { ok: false, message: `submit_review was refused: you are ${own} and cannot submit the review of ${role}. Nothing was recorded.` };
     const file = join(ctx.env.sessionDir, reviewYaml(role));
@@ -67,7 +62,7 @@ export const TOOL_HANDLERS: Record<ToolName, Handler> = {
     return { ok: true, payload: { role }, text: `Review recorded for ${role}: verdict ${r.value.verdict}${n ? ` (${n} finding${n === 1 ? "" : "s"})` : ""}.` };
   },
   async submit_done(ctx, input) {
-    const n: number = input.subplan_index;
+    const n = input.subplan_index;
     const rel = doneArtifact(n);
     const file = join(ctx.env.sessionDir, rel);
     const r = await readArtifact("done", file);

@@ -4,7 +4,7 @@ import { Plan } from "./artifacts/plan.ts";
 import { Review } from "./artifacts/review.ts";
 import { DoneArtifact } from "./artifacts/done.ts";
 import { Approval } from "./artifacts/completion.ts";
-import { ResearchType, TopicSlug } from "./artifacts/research.ts";
+import { ResearchRequest, ResearchType, TopicSlug } from "./artifacts/research.ts";
 
 const at = z.string();
 
@@ -26,15 +26,7 @@ export const Event = z.discriminatedUnion("type", [
   z.object({ type: z.literal("plan_submitted"), at, plan: Plan }),
   z.object({ type: z.literal("review_submitted"), at, role: ReviewerRole, review: Review }),
   z.object({ type: z.literal("coder_done"), at, subplan_index: z.number().int().min(1), artifact: DoneArtifact.optional() }),
-  z.object({
-    type: z.literal("research_dispatched"),
-    at,
-    research_type: ResearchType,
-    topic: TopicSlug,
-    context: z.string(),
-    questions: z.array(z.string()),
-    scope_hints: z.array(z.string()).nullable(),
-  }),
+  ResearchRequest.extend({ type: z.literal("research_dispatched"), at, research_type: ResearchType }),
   z.object({ type: z.literal("research_done"), at, research_type: ResearchType, topic: TopicSlug }),
   /** a tool line that could not be turned into an event (bad JSON, unreadable artifact) */
   z.object({ type: z.literal("tool_rejected"), at, tool: z.string(), reason: z.string() }),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Phase, ReviewerRole, Role, WorkflowEvent } from "./catalog.ts";
 import { Approval } from "./artifacts/completion.ts";
+import { Effect } from "./effects.ts";
 
 export const AgentStatus = z.enum(["starting", "working", "idle", "stuck", "exited", "done"]);
 export type AgentStatus = z.infer<typeof AgentStatus>;
@@ -101,7 +102,7 @@ export const State = z.object({
    * effects of the last transition not yet known to be done (write-ahead outbox): persisted with
    * the new state, cleared once interpreted, re-run on restart — all effects are idempotent
    */
-  outbox: z.array(z.any()).optional(),
+  outbox: z.array(Effect).optional(),
   applied_tool_events: z.number().int().min(0).optional(),
   /** set when approval.json was accepted; later decisions are ignored */
   approved_at: z.string().optional(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ReviewerRole, ToolName } from "./catalog.ts";
-import { ResearchType, TopicSlug } from "./artifacts/research.ts";
+import { ResearchDispatch, ResearchType, TopicSlug, researchPayload } from "./artifacts/research.ts";
 
 /** A preference the user approved, appended to `.agentmux/prompts/agents/<target_role>.md`. */
 export const Preference = z.strictObject({
@@ -20,21 +20,16 @@ export const ToolInputs = {
   submit_review: z.strictObject({ role: ReviewerRole.optional(), preferences: z.array(Preference).optional() }),
   submit_done: z.strictObject({ subplan_index: z.number().int().min(1) }),
   submit_research_done: z.strictObject({ topic: TopicSlug, type: ResearchType }),
-  research_dispatch_code: z.strictObject({
-    topic: TopicSlug,
-    context: z.string().trim().min(1),
-    questions: z.array(z.string().trim().min(1)).min(1),
-    scope_hints: z.union([z.string(), z.array(z.string())]).nullable().optional(),
-  }),
-  research_dispatch_web: z.strictObject({
-    topic: TopicSlug,
-    context: z.string().trim().min(1),
-    questions: z.array(z.string().trim().min(1)).min(1),
-    scope_hints: z.union([z.string(), z.array(z.string())]).nullable().optional(),
-  }),
+  research_dispatch_code: ResearchDispatch,
+  research_dispatch_web: ResearchDispatch,
 } satisfies Record<ToolName, z.ZodType>;
+/** A tool's input after validation (normalized: trimmed strings, scope hints as a list). */
+export type ToolInput<T extends ToolName> = z.output<(typeof ToolInputs)[T]>;
 
-/** One line of `tool_events.jsonl` (seeds/shared-file-protocol.txt). */
+/** ToolInputs indexed so that a generic tool name keeps its own input type (`ToolInputSchema[T]`). */
+export const ToolInputSchema: { [T in ToolName]: z.ZodType<ToolInput<T>> } = ToolInputs;
+
+/** One line of `tool_events.jsonl` (seeds/shared-file-protocol.txt): the envelope, payload unchecked. */
 export const ToolEventLine = z.object({
   tool: ToolName,
   timestamp: z.string().min(1),
@@ -50,18 +45,24 @@ export const ToolPayloads = {
   submit_review: z.object({ role: ReviewerRole }),
   submit_done: z.object({ subplan_index: z.number().int().min(1) }),
   submit_research_done: z.object({ topic: TopicSlug, type: ResearchType, role_type: z.string().optional() }),
-  research_dispatch_code: z.object({
-    topic: TopicSlug,
-    context: z.string(),
-    questions: z.array(z.string()),
-    scope_hints: z.array(z.string()).nullable(),
-    research_type: z.literal("code"),
-  }),
-  research_dispatch_web: z.object({
-    topic: TopicSlug,
-    context: z.string(),
-    questions: z.array(z.string()),
-    scope_hints: z.array(z.string()).nullable(),
-    research_type: z.literal("web"),
-  }),
+  research_dispatch_code: researchPayload("code"),
+  research_dispatch_web: researchPayload("web"),
 } satisfies Record<ToolName, z.ZodType>;
+export type ToolPayload<T extends ToolName> = z.output<(typeof ToolPayloads)[T]>;
+/** ToolPayloads indexed so that a generic tool name keeps its own payload type. */
+export const ToolPayloadSchema: { [T in ToolName]: z.ZodType<ToolPayload<T>> } = ToolPayloads;
+
+const lineOf = <T extends ToolName>(tool: T) => z.object({ tool: z.literal(tool), timestamp: z.string().min(1), payload: ToolPayloads[tool] });
+
+/** A tool_events.jsonl line whose payload is checked against its tool: `tool` narrows `payload`. */
+export const TypedToolEventLine = z.discriminatedUnion("tool", [
+  lineOf("submit_pm_done"),
+  lineOf("submit_architecture"),
+  lineOf("submit_plan"),
+  lineOf("submit_review"),
+  lineOf("submit_done"),
+  lineOf("submit_research_done"),
+  lineOf("research_dispatch_code"),
+  lineOf("research_dispatch_web"),
+]);
+export type TypedToolEventLine = z.infer<typeof TypedToolEventLine>;

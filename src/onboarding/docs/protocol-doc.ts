@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Approval, LastCompletion } from "../../schema/artifacts/completion.ts";
 import { DoneArtifact } from "../../schema/artifacts/done.ts";
 import { Plan } from "../../schema/artifacts/plan.ts";
-import { ResearchDispatch } from "../../schema/artifacts/research.ts";
+import { ResearchRequest, ResearchType } from "../../schema/artifacts/research.ts";
 import { Review } from "../../schema/artifacts/review.ts";
 import { PHASES, ROLE_TOOLS, ROLES, TOOL_PHASES, TOOLS, WORKFLOW_EVENTS } from "../../schema/catalog.ts";
 import { RuntimeState, ToolEventState } from "../../schema/runtime.ts";
@@ -46,8 +46,8 @@ export const SESSION_FILES: Record<keyof typeof F, string> = {
   mcpReadyDir: "per-agent MCP server readiness markers",
 };
 
-const section = (title: string, schema: z.ZodType, note: string) =>
-  [`### ${title}`, "", note, "", rowsTable(fieldRows(jsonSchemaOf(schema, "output")), false), ""].join("\n");
+const section = (title: string, schema: z.ZodType, note: string, io: "input" | "output" = "output") =>
+  [`### ${title}`, "", note, "", rowsTable(fieldRows(jsonSchemaOf(schema, io)), false), ""].join("\n");
 
 /** docs/protocol.md, generated from src/schema and src/session/paths.ts. */
 export function protocolDoc(): string {
@@ -100,7 +100,17 @@ export function protocolDoc(): string {
     section("04_planning/plan.yaml", Plan, "Written by the planner, checked by `submit_plan`."),
     section("07_review/review_<role>.yaml", Review, "Written by each reviewer, checked by `submit_review`."),
     section("06_implementation/done_N.json", DoneArtifact, "A coder's completion artifact: `submit_done` is accepted only when the files it claims exist and its claimed changes are real in the working tree."),
-    section("research request (research_dispatch_*)", ResearchDispatch, "What a research dispatch carries."),
+    section(
+      "research request (research_dispatch_code, research_dispatch_web)",
+      ToolInputs.research_dispatch_code,
+      "What the architect (or planner) passes to a research dispatch tool.",
+      "input",
+    ),
+    section(
+      "research request as recorded (tool_events.jsonl payload, `research_dispatched` event)",
+      ResearchRequest.extend({ research_type: ResearchType }),
+      "The same request normalized (trimmed text, `scope_hints` a list or null) with the tool's research type.",
+    ),
     section("08_completion/approval.json", Approval, "The approval panel (or you) writes it to approve; `changes.md` instead requests changes."),
     section(".agentmux/.last_completion.json", LastCompletion, "Written after the commit."),
   ].join("\n");

@@ -9,6 +9,8 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "input"
 
 /** A short type name for a JSON Schema node: `string`, `integer 0–20`, `"a" | "b"`, `list of string`, `map of …`. */
 export function typeName(s: JS): string {
+  const tags = (s.anyOf ?? s.oneOf)?.map((o: JS) => o.properties?.type?.const);
+  if (tags?.length && tags.every((t: unknown) => typeof t === "string")) return `object with type ${tags.map((t: string) => JSON.stringify(t)).join(" | ")}`;
   if (s.anyOf) return s.anyOf.map(typeName).join(" | ");
   if (s.oneOf) return s.oneOf.map(typeName).join(" | ");
   if (s.const !== undefined) return JSON.stringify(s.const);
