@@ -3,11 +3,19 @@ import { join } from "node:path";
 import { parseArtifact } from "../artifacts/index.ts";
 import type { Event } from "../schema/events.ts";
 import { F } from "../session/paths.ts";
+import { peekCancelRequest, takeCancelRequest } from "../session/cancel.ts";
+import { CANCEL_REQUEST_FILE, cancelCause } from "../schema/cancel-request.ts";
 import type { Logger } from "../effects/log.ts";
 
-export const CANCEL_REQUEST = `${F.runtimeDir}/cancel_request`;
-
 type Spec = { path: string; stable: boolean; toEvent: (text: string, at: string) => Event | string };
+
+/**
+ * Requests that are consumed when applied (claimed atomically, so each fires exactly once).
+ * A request is taken once it is valid, or once it has stayed invalid for `INVALID_AFTER_MS`
+ * (a writer that does not write atomically may still be writing it).
+ */
+type Claimed = { path: string; peek: (sessionDir: string) => "none" | "valid" | "invalid"; take: (sessionDir: string, at: string) => Event | null };
+const INVALID_AFTER_MS = 1000;
 
 const SPECS: Spec[] = [
   { path: F.design, stable: true, toEvent: (t, at) => (t.trim() ? { type: "design_written", at } : "design.md is empty") },
@@ -21,15 +29,15 @@ const SPECS: Spec[] = [
       return r.ok ? { type: "approval_written", at, approval: r.value } : `approval.json: ${r.problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("; ")}`;
     },
   },
+];
+
+const CLAIMED: Claimed[] = [
   {
-    path: CANCEL_REQUEST,
-    stable: false,
-    toEvent: (t, at) => {
-      let by = "the monitor";
-      try {
-        by = JSON.parse(t).by ?? by;
-      } catch {}
-      return { type: "cancel", at, reason: `canceled by the user (${by})` };
+    path: CANCEL_REQUEST_FILE,
+    peek: peekCancelRequest,
+    take: (dir, at) => {
+      const taken = takeCancelRequest(dir);
+      return taken ? { type: "cancel", at, reason: cancelCause(taken.request) } : null;
     },
   },
 ];
@@ -38,6 +46,8 @@ const SPECS: Spec[] = [
  * Watches the session files that complete a step. Markdown fires once it is non-empty and has
  * not changed for `stableMs` (an agent may still be writing); JSON fires once it validates.
  * Each version of a file (mtime + size) fires at most once; files present at start fire too.
+ * Requests (the cancel request) are consumed when they fire: a resumed run never sees the
+ * request that stopped the run before.
  */
 export class SessionFileWatcher {
   private watcher: FSWatcher | null = null;
@@ -45,6 +55,7 @@ export class SessionFileWatcher {
   private seen = new Map<string, { key: string; since: number }>();
   private fired = new Map<string, string>();
   private complained = new Set<string>();
+  private invalidSince = new Map<string, number>();
 
   constructor(
     private readonly sessionDir: string,
@@ -76,6 +87,21 @@ export class SessionFileWatcher {
 
   check(): void {
     const now = Date.now();
+    for (const c of CLAIMED) {
+      const seen = c.peek(this.sessionDir);
+      if (seen === "none") {
+        this.invalidSince.delete(c.path);
+        continue;
+      }
+      if (seen === "invalid") {
+        const since = this.invalidSince.get(c.path) ?? now;
+        this.invalidSince.set(c.path, since);
+        if (now - since < INVALID_AFTER_MS) continue;
+      }
+      this.invalidSince.delete(c.path);
+      const event = c.take(this.sessionDir, new Date().toISOString());
+      if (event) this.emit(event);
+    }
     for (const spec of SPECS) {
       const abs = join(this.sessionDir, spec.path);
       if (!existsSync(abs)) {

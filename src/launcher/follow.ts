@@ -1,11 +1,32 @@
 import { join } from "node:path";
-import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { F, sessionId } from "../session/paths.ts";
-import { CANCEL_REQUEST } from "../bus/session-files.ts";
+import { requestCancel } from "../session/cancel.ts";
 import { phaseDurations, ProgressPrinter } from "./progress.ts";
 import { outcomeFrom } from "./outcome.ts";
 import type { Orchestrator } from "./spawn.ts";
 import type { LaunchOptions } from "./launch.ts";
+import type { StopSignals } from "./signals.ts";
+
+/** How long the orchestrator may take to apply a cancel request before it gets the signal itself. */
+const CANCEL_GRACE_MS = 10_000;
+
+/**
+ * SIGINT, SIGTERM and SIGHUP cancel a headless run the same way: a cancel request for the
+ * orchestrator (it stops the agents and tmux, keeps the session and exits 130); should it not
+ * react, it gets SIGTERM itself.
+ */
+function cancelOnSignals(o: LaunchOptions, orch: Orchestrator, signals: StopSignals): () => void {
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  signals.onSignal((sig) => {
+    try {
+      requestCancel(o.sessionDir, "cli", sig);
+    } catch {
+      /* the session folder is gone: the signal below still stops the orchestrator */
+    }
+    grace ??= setTimeout(() => orch.child.kill("SIGTERM"), CANCEL_GRACE_MS);
+  });
+  return () => clearTimeout(grace);
+}
 
 /** An ora spinner under the progress lines (headless on a terminal): the current phase and agents. */
 async function startSpinner(): Promise<{ print: (l: string) => void; status: (text: string) => void; stop: () => void }> {
@@ -25,19 +46,18 @@ async function startSpinner(): Promise<{ print: (l: string) => void; status: (te
 }
 
 /** Headless: print progress until the orchestrator exits; returns its exit code. */
-export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print: (l: string) => void): Promise<number> {
+export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print: (l: string) => void, signals: StopSignals): Promise<number> {
   const spinner = o.progress === "plain" && process.stdout.isTTY ? await startSpinner() : null;
   const out = spinner ? spinner.print : print;
   const printer = new ProgressPrinter(o.sessionDir, o.progress, out, spinner?.status);
-  const onInt = () => writeFileAtomic(join(o.sessionDir, CANCEL_REQUEST), JSON.stringify({ at: new Date().toISOString(), by: "Ctrl-C" }));
-  process.on("SIGINT", onInt);
+  const stopGrace = cancelOnSignals(o, orch, signals);
   const timer = setInterval(() => printer.poll(), 100);
   const { code, signal } = await orch.exited;
   const report = await orch.report;
   spinner?.stop();
   if (process.env.AGENTMUX_DEBUG) out(`debug: orchestrator report ${report ? "received" : "missing"}`);
   clearInterval(timer);
-  process.off("SIGINT", onInt);
+  stopGrace();
   printer.poll();
   if (report) printer.replay(report.state);
   const outcome = outcomeFrom(report, o.sessionDir, printer.last ?? o.state, o.startedAt);

@@ -7,6 +7,7 @@ import { startTmux } from "./tmux.ts";
 import { spawnOrchestrator, type Orchestrator } from "./spawn.ts";
 import { followHeadless } from "./follow.ts";
 import { attachAndWait } from "./attach.ts";
+import type { StopSignals } from "./signals.ts";
 
 export type LaunchOptions = {
   sessionDir: string;
@@ -15,6 +16,8 @@ export type LaunchOptions = {
   headless: boolean;
   progress: ProgressMode;
   startedAt: number;
+  /** trapped since the run's first step (see signals.ts) */
+  signals: StopSignals;
 };
 
 export type Launched = { tmux: Tmux; orch: Orchestrator };
@@ -36,6 +39,11 @@ export async function startProcesses(o: { sessionDir: string; state: State; conf
 }
 
 /** Follow the run to its end: progress lines headless, else this terminal attached to tmux. */
-export function follow(o: LaunchOptions, launched: Launched, print: (l: string) => void): Promise<number> {
-  return o.headless ? followHeadless(o, launched.orch, print) : attachAndWait(o, launched.tmux, launched.orch);
+export async function follow(o: LaunchOptions, launched: Launched, print: (l: string) => void): Promise<number> {
+  if (!o.headless) o.signals.dispose(); // attached: a closed terminal ends this launcher only; the run goes on
+  try {
+    return await (o.headless ? followHeadless(o, launched.orch, print, o.signals) : attachAndWait(o, launched.tmux, launched.orch));
+  } finally {
+    o.signals.dispose();
+  }
 }

@@ -14,6 +14,8 @@ import type { ProgressMode } from "./progress.ts";
 import { writeState } from "../session/write.ts";
 import { readState } from "../session/read.ts";
 import { readToolLines } from "../bus/tool-lines.ts";
+import { dropCancelRequest } from "../session/cancel.ts";
+import { StopSignals } from "./signals.ts";
 
 /** What exists on disk for resume inference. */
 export function resumeFacts(sessionDir: string): ResumeFacts {
@@ -26,7 +28,19 @@ export function resumeFacts(sessionDir: string): ResumeFacts {
  * Resume a session: refuse while its orchestrator runs; clear a stale tmux session left by a
  * dead orchestrator; infer the phase; restore branch or worktree; start tmux and a new orchestrator.
  */
-export async function resumeSession(o: { sessionDir: string; socket: string; headless: boolean; progress: ProgressMode; out: (l: string) => void }): Promise<number> {
+export type ResumeOptions = { sessionDir: string; socket: string; headless: boolean; progress: ProgressMode; out: (l: string) => void };
+
+export async function resumeSession(o: ResumeOptions): Promise<number> {
+  const signals = new StopSignals();
+  try {
+    return await resumeTrapped(o, signals);
+  } catch (e) {
+    signals.dispose();
+    throw e;
+  }
+}
+
+async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<number> {
   const startedAt = Date.now();
   const state: State = readState(o.sessionDir);
   if (state.phase === "done") throw new AgentmuxError("session", "this session already finished", { where: o.sessionDir, hint: `see: agentmux status ${state.feature_name ?? ""}` });
@@ -51,8 +65,11 @@ export async function resumeSession(o: { sessionDir: string; socket: string; hea
   } else if (state.feature_branch) {
     await ensureFeatureBranch(projectDir, state.feature_branch);
   }
+  // a cancel request nobody applied (the orchestrator died first) is not this run's: drop it
+  if (dropCancelRequest(o.sessionDir)) o.out("agentmux: dropped an earlier cancel request that was never applied");
   writeState(o.sessionDir, next);
+  signals.checkpoint();
   const launched = await startProcesses({ sessionDir: o.sessionDir, state: next, config, workDir: next.worktree_path ?? projectDir });
   o.out(`agentmux: resuming ${state.feature_name} in phase ${next.phase}`);
-  return follow({ sessionDir: o.sessionDir, state: next, config, headless: o.headless, progress: o.progress, startedAt }, launched, o.out);
+  return follow({ sessionDir: o.sessionDir, state: next, config, headless: o.headless, progress: o.progress, startedAt, signals }, launched, o.out);
 }

@@ -18,6 +18,7 @@ import { follow, startProcesses, type Launched } from "./launch.ts";
 import type { ProgressMode } from "./progress.ts";
 import { settingsFrom } from "../config/settings.ts";
 import { writeState } from "../session/write.ts";
+import { StopSignals } from "./signals.ts";
 
 export type StartOptions = {
   cwd: string;
@@ -51,6 +52,16 @@ async function pruneOrphanWorktrees(projectDir: string, out: (l: string) => void
 
 /** A new run: validate everything first, then session folder, branch/worktree, tmux, orchestrator. */
 export async function startRun(o: StartOptions): Promise<number> {
+  const signals = new StopSignals();
+  try {
+    return await startTrapped(o, signals);
+  } catch (e) {
+    signals.dispose();
+    throw e;
+  }
+}
+
+async function startTrapped(o: StartOptions, signals: StopSignals): Promise<number> {
   const startedAt = Date.now();
   const projectDir = await findRepoRoot(o.cwd).catch((e) => {
     throw e instanceof AgentmuxError && e.code === "git" ? new AgentmuxError("git", notGitRepoHelp(o.cwd).split("\n")[0]!, { hint: notGitRepoHelp(o.cwd).split("\n").slice(1).join("\n") }) : e;
@@ -62,6 +73,7 @@ export async function startRun(o: StartOptions): Promise<number> {
   const notice = firstRunNotice(projectDir, config);
   if (notice) o.out(notice);
   const gh = config.github.pull_request ? await ghAvailable().catch(() => false) : false;
+  signals.checkpoint();
   const created = createSessionDir({
     projectDir,
     request: o.request,
@@ -107,6 +119,7 @@ export async function startRun(o: StartOptions): Promise<number> {
     });
     writeFileAtomic(join(created.dir, F.context), context);
     writeState(created.dir, state);
+    signals.checkpoint();
     launched = await startProcesses({ sessionDir: created.dir, state, config, workDir });
   } catch (e) {
     // Nothing ran yet: leave no half-made session behind.
@@ -114,5 +127,5 @@ export async function startRun(o: StartOptions): Promise<number> {
     throw e;
   }
   o.out(`agentmux: session ${created.id} on branch ${state.feature_branch}${o.headless ? "" : ` (tmux: ${launched.tmux.attachCommand(state.session_name)})`}`);
-  return follow({ sessionDir: created.dir, state, config, headless: o.headless, progress: o.progress, startedAt }, launched, o.out);
+  return follow({ sessionDir: created.dir, state, config, headless: o.headless, progress: o.progress, startedAt, signals }, launched, o.out);
 }

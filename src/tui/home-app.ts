@@ -2,12 +2,13 @@ import { watch, type FSWatcher } from "node:fs";
 import { selfCommand } from "../effects/process/self.ts";
 import { listSessions, removeSession, type SessionSummary } from "../session/list.ts";
 import { sessionsRoot } from "../session/paths.ts";
+import { requestCancel } from "../session/cancel.ts";
 import { blessed, createScreen, linesToContent } from "./blessed.ts";
 import { question } from "./overlay.ts";
 import { seg, type Line } from "../views/line.ts";
 import { sessionsTable } from "../views/sessions.ts";
 
-const KEYS = "↑/↓ select · n new run · r resume · a attach · d delete · q quit";
+const KEYS = "↑/↓ select · n new run · r resume · a attach · c cancel · d delete · q quit";
 
 /** What the user chose to do after leaving the screen. */
 type Next = { argv: string[]; tmux?: boolean } | undefined;
@@ -63,6 +64,20 @@ export async function runHome(projectDir: string): Promise<number> {
     if (modal || !s?.state) return;
     if (!s.live) return status(`${s.id} is not running — press r to resume`), screen.render();
     leave({ argv: [...selfCommand(), "attach", s.id] });
+  });
+  screen.key(["c"], () => {
+    const s = current();
+    if (modal || !s?.state) return;
+    if (!s.live) return status(`${s.id} is not running`), screen.render();
+    modal = true;
+    question(screen, `Cancel the run ${s.id}? y/N`, (yes) => {
+      modal = false;
+      if (yes) {
+        requestCancel(s.dir, "home");
+        status(`cancel requested for ${s.id}; resume it later with r`);
+      }
+      draw();
+    });
   });
   screen.key(["d"], () => {
     const s = current();

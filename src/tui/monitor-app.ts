@@ -1,8 +1,7 @@
 import { existsSync, watch } from "node:fs";
 import { join } from "node:path";
-import { writeJsonAtomic } from "../effects/fs/atomic.ts";
 import { Tmux } from "../effects/tmux/runner.ts";
-import { CANCEL_REQUEST_FILE, type CancelRequest } from "../schema/cancel-request.ts";
+import { requestCancel } from "../session/cancel.ts";
 import { defaultSocket } from "../session/list.ts";
 import { F } from "../session/paths.ts";
 import { blessed, createScreen, drawLinks, linesToContent } from "./blessed.ts";
@@ -89,10 +88,7 @@ export async function runMonitor(dir: string): Promise<number> {
     if (modal) return;
     open((close) =>
       question(screen, "Cancel this run? y/N", (yes) => {
-        if (yes) {
-          const req: CancelRequest = { at: new Date().toISOString(), by: "monitor" };
-          writeJsonAtomic(join(dir, CANCEL_REQUEST_FILE), req);
-        }
+        if (yes) requestCancel(dir, "monitor");
         close();
       }),
     );

@@ -18,7 +18,7 @@ const LOGO = ["▄▀█ █▀▀ █▀▀ █▄ █ ▀█▀   █▀▄▀
 
 const HEAD: Record<GoodbyeKind, { title: string; sub: string; style: Style }> = {
   success: { title: "✓ Implementation complete", sub: "The change is committed.", style: "green" },
-  canceled: { title: "■ Run canceled", sub: "Stopped with Ctrl-C; nothing was lost.", style: "yellow" },
+  canceled: { title: "■ Run canceled", sub: "Nothing was lost.", style: "yellow" },
   failed: { title: "✗ Run failed", sub: "The pipeline stopped on an error.", style: "red" },
 };
 
@@ -27,7 +27,9 @@ export function goodbyeLines(kind: GoodbyeKind, d: GoodbyeData, width: number): 
   const h = HEAD[kind];
   const out: Line[] = [];
   if (width >= LOGO[0]!.length + 2) out.push(...LOGO.map((l): Line => [seg("  " + l, "cyan", "bold")]), []);
-  out.push([seg("  " + h.title, h.style, "bold")], [seg("  " + h.sub, "dim")], []);
+  // a cancel says who canceled (the monitor, Ctrl-C, a signal): never a guess
+  const sub = kind === "canceled" && d.reason ? `${d.reason[0]!.toUpperCase()}${d.reason.slice(1)}; nothing was lost.` : h.sub;
+  out.push([seg("  " + h.title, h.style, "bold")], ...wrapText(sub, Math.max(10, width - 2)).map((l): Line => [seg("  " + l, "dim")]), []);
   const row = (k: string, v: string | undefined | null, ...st: Style[]) => {
     if (!v) return;
     const lines = wrapText(v, Math.max(10, width - 14));

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { waitFor } from "../helpers/wait.ts";
+import { removeDir } from "../helpers/tmp.ts";
+import { jsonEvents, readState, sessionDir, spawnBinary } from "../fault/harness.ts";
+import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, runBinary, tmuxServerRunning } from "./harness.ts";
+
+/**
+ * #11.1: a cancel request is consumed once. Before the fix, `resume` found the old
+ * `.runtime/cancel_request` and canceled itself again within 100 ms, forever.
+ * Each way a user cancels a headless run, in each phase, then `resume --ci` reaches a commit.
+ */
+let bin: string;
+const sockets: string[] = [];
+const dirs: string[] = [];
+beforeAll(() => {
+  bin = isolatedBinary();
+  dirs.push(join(bin, ".."));
+});
+afterAll(() => {
+  sockets.forEach(killTmuxServer);
+  dirs.forEach(removeDir);
+});
+
+type Way = "SIGINT" | "SIGTERM" | "SIGHUP" | "monitor";
+const CAUSE: Record<Way, string> = {
+  SIGINT: "canceled by the user (Ctrl-C)",
+  SIGTERM: "canceled: agentmux received SIGTERM",
+  SIGHUP: "canceled: agentmux received SIGHUP",
+  monitor: "canceled by the user (monitor)",
+};
+
+async function cancelThenResume(phase: string, way: Way): Promise<void> {
+  const socket = privateSocket();
+  sockets.push(socket);
+  const root = makeTmpDir("amx-cancel-");
+  dirs.push(root);
+  const repo = join(root, "repo");
+  const run = spawnBinary(bin, ["demo", "--ci", "--json", "--keep-session", "--dir", repo, "--think-ms", "250"], { socket });
+  const dir = await waitFor(`the run to reach ${phase}`, () => {
+    const d = sessionDir(repo);
+    const s = d ? readState(d) : null;
+    return s?.phase === phase && Object.keys(s.agents ?? {}).length ? d : null;
+  }, { timeoutMs: 60_000, intervalMs: 10 });
+  if (way === "monitor") writeFileSync(join(dir, ".runtime", "cancel_request"), JSON.stringify({ at: new Date().toISOString(), by: "monitor" }));
+  else run.proc.kill(way);
+  const first = await run.done;
+  expect({ phase, way, code: first.code }).toEqual({ phase, way, code: 130 });
+  expect(first.stderr).not.toContain("error");
+  const canceled = readState(dir);
+  expect(canceled).toMatchObject({ phase: "failed", interruption_category: "canceled", interruption_cause: CAUSE[way] });
+  expect(jsonEvents(first.stdout).find((e) => e.kind === "result")).toMatchObject({ outcome: "canceled", exit_code: 130, cause: CAUSE[way] });
+  expect(tmuxServerRunning(socket)).toBe(false); // orchestrator and panes stopped, session kept
+
+  const resumed = await runBinary(bin, ["resume", "--ci", "--json"], { cwd: repo, socket, timeoutMs: 90_000 });
+  if (resumed.code !== 0) console.error(phase, way, resumed.stdout, resumed.stderr);
+  expect({ phase, way, code: resumed.code }).toEqual({ phase, way, code: 0 });
+  const result = jsonEvents(resumed.stdout).find((e) => e.kind === "result");
+  expect(result).toMatchObject({ outcome: "success", exit_code: 0 });
+  expect(readState(dir)).toMatchObject({ phase: "done", commit_hash: result.commit });
+  expect(git(repo, "rev-parse", "--short", result.branch)).toStartWith(result.commit);
+  expect(existsSync(join(dir, ".runtime", "cancel_request"))).toBe(false);
+}
+
+describe("cancel, then resume reaches a commit (compiled binary)", () => {
+  test("Ctrl-C while architecting, a monitor cancel while planning", async () => {
+    await Promise.all([cancelThenResume("architecting", "SIGINT"), cancelThenResume("planning", "monitor")]);
+  }, 240_000);
+
+  test("SIGTERM while implementing, SIGHUP while reviewing", async () => {
+    await Promise.all([cancelThenResume("implementing", "SIGTERM"), cancelThenResume("reviewing", "SIGHUP")]);
+  }, 240_000);
+});
