@@ -2,7 +2,8 @@ import { homedir } from "node:os";
 import { loadConfig } from "../config/load.ts";
 import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
 import { formatDoctor, runDoctor } from "../providers/doctor.ts";
-import { spawnExec } from "../effects/process/exec.ts";
+import { runProcess } from "../effects/process/run.ts";
+import { selfCommand } from "../effects/process/self.ts";
 import { findProjectDir } from "../session/project.ts";
 import { bool, parseArgs, str } from "./args.ts";
 
@@ -14,13 +15,6 @@ Exit 0 when everything needed is there, else 1.
 `;
 
 
-/** The way to run this agentmux (a compiled binary is its own execPath; `bun src/main.ts` is not). */
-export function selfCommand(): string[] {
-  const exe = process.execPath;
-  const main = process.argv[1];
-  return main && !main.startsWith("/$bunfs") && /\.(ts|js)$/.test(main) ? [exe, main] : [exe];
-}
-
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs("doctor", argv, { flags: {}, maxPositionals: 0 });
   if (bool(args.flags.help)) {
@@ -31,8 +25,8 @@ export async function run(argv: string[]): Promise<number> {
   const { config } = loadConfig({ projectDir, configPath: str(args.flags.config) });
   const report = await runDoctor(config, {
     path: process.env.PATH ?? "",
-    exec: spawnExec,
-    tmuxVersionArgv: new Tmux(tmuxSocket(config.tmux.socket)).argv(["-V"]),
+    exec: runProcess,
+    tmuxVersionArgv: new Tmux(tmuxSocket(config.tmux.socket)).versionArgv(),
     projectDir,
     home: process.env.HOME || homedir(),
     selfCommand: selfCommand(),

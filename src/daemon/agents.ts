@@ -6,6 +6,7 @@ import type { Event } from "../schema/events.ts";
 import type { Layout } from "../effects/tmux/layout.ts";
 import type { PaneWriter } from "../effects/tmux/deliver.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
+import { selectPane } from "../effects/tmux/ops.ts";
 import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
 import { resolveRole, type ResolvedAgent } from "../providers/resolve.ts";
 import { PROMPT_REFERENCE } from "../prompts/render.ts";
@@ -94,7 +95,7 @@ export class AgentRuntime {
         if (this.agents.get(agent)?.pane !== a.pane) return;
         if (r.ok) this.o.push({ type: "agent_active", at: now(), agent });
         else {
-          const fix = `${this.o.tmux.attachCommand(this.o.sessionName)} \\; select-pane -t ${a.pane}`;
+          const fix = this.o.tmux.attachCommand(this.o.sessionName, { pane: a.pane });
           this.o.log(`delivery to ${agent} failed: ${r.reason}\n${r.screen}`);
           this.o.push({ type: "agent_stuck", at: now(), agent, reason: `${r.reason}; to fix by hand: ${fix}` });
         }
@@ -120,7 +121,7 @@ export class AgentRuntime {
   async showPanel(): Promise<void> {
     if (this.panel && (await this.o.layout.isAlive(this.panel))) {
       await this.o.layout.show([this.panel]);
-      await this.o.tmux.exec(["select-pane", "-t", this.panel]);
+      await selectPane(this.o.tmux, this.panel).catch(() => {});
       return;
     }
     const { pane } = await this.o.layout.createPane({
@@ -132,7 +133,7 @@ export class AgentRuntime {
     this.panel = pane;
     await this.o.layout.show([pane]);
     // the decision is made here: give the panel the keyboard
-    await this.o.tmux.exec(["select-pane", "-t", pane]);
+    await selectPane(this.o.tmux, pane).catch(() => {});
   }
 
   async closePanel(): Promise<void> {

@@ -6,7 +6,7 @@ import { loadConfig } from "../config/load.ts";
 import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
 import { Layout } from "../effects/tmux/layout.ts";
 import { PaneWriter } from "../effects/tmux/deliver.ts";
-import { killSession } from "../effects/tmux/session.ts";
+import { killSession } from "../effects/tmux/ops.ts";
 import { installExitHooks, watchPaneExits } from "../effects/tmux/exits.ts";
 import { F } from "../session/paths.ts";
 import { privateMcpDir } from "../providers/mcp.ts";

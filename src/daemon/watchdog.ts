@@ -1,5 +1,6 @@
 import type { Config } from "../schema/config.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
+import { capturePane } from "../effects/tmux/ops.ts";
 import type { AgentRuntime } from "./agents.ts";
 import type { Logger } from "../effects/log.ts";
 import type { OrchestratorLoop } from "./loop.ts";
@@ -38,9 +39,9 @@ export function startWatchdog(o: WatchdogOptions): { stop(): void } {
     gone = 0;
     if (w.stuck_after_s <= 0) return;
     for (const [agent, pane] of o.agents.livePanes()) {
-      const r = await o.tmux.exec(["capture-pane", "-p", "-t", pane]);
-      if (r.code !== 0) continue;
-      const hash = Bun.hash(r.stdout) as unknown as number;
+      const screen = await capturePane(o.tmux, pane).catch(() => null);
+      if (screen === null) continue;
+      const hash = Bun.hash(screen) as unknown as number;
       const prev = screens.get(agent);
       if (!prev || prev.hash !== hash) {
         if (prev?.stuck) o.loop.push({ type: "agent_active", at: now(), agent });

@@ -1,10 +1,11 @@
 import { AgentmuxError } from "../errors.ts";
-import { firstError, spawnRunner, type Runner } from "./git/proc.ts";
+import { firstError } from "./git/proc.ts";
+import { runProcess, type Runner } from "./process/run.ts";
 
 /** GitHub through the `gh` CLI. Every call goes through an injectable runner. */
 
 /** `gh --version` and `gh auth status` both succeed. */
-export async function ghAvailable(run: Runner = spawnRunner): Promise<boolean> {
+export async function ghAvailable(run: Runner = runProcess): Promise<boolean> {
   if ((await run(["gh", "--version"])).code !== 0) return false;
   return (await run(["gh", "auth", "status"])).code === 0;
 }
@@ -12,7 +13,7 @@ export async function ghAvailable(run: Runner = spawnRunner): Promise<boolean> {
 export type PullRequestInput = { cwd: string; title: string; body: string; base: string | null; head: string; draft: boolean };
 
 /** `gh pr create`; the PR URL is the last URL line of its output. Never throws. */
-export async function createPullRequest(pr: PullRequestInput, run: Runner = spawnRunner): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
+export async function createPullRequest(pr: PullRequestInput, run: Runner = runProcess): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
   const argv = ["gh", "pr", "create", "--title", pr.title, "--body", pr.body, "--head", pr.head];
   if (pr.base) argv.push("--base", pr.base);
   if (pr.draft) argv.push("--draft");
@@ -37,7 +38,7 @@ export function parseIssueRef(ref: string): number {
 type IssueJson = { title?: string; body?: string; comments?: { author?: { login?: string }; createdAt?: string; body?: string }[] };
 
 /** Fetch an issue with `gh issue view`; the request is its body (or title) plus its comments. */
-export async function fetchIssue(ref: string, cwd: string, run: Runner = spawnRunner): Promise<Issue> {
+export async function fetchIssue(ref: string, cwd: string, run: Runner = runProcess): Promise<Issue> {
   const number = parseIssueRef(ref);
   const r = await run(["gh", "issue", "view", String(number), "--json", "title,body,comments"], { cwd, env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" } });
   const where = `gh issue view ${number}`;

@@ -1,26 +1,13 @@
 import { sessionId } from "../session/paths.ts";
 import { Tmux } from "../effects/tmux/runner.ts";
-import { chain, fitToClientArgs } from "../effects/tmux/session.ts";
-import { controlLayoutArgs, controlWidthFor } from "../effects/tmux/layout.ts";
+import { attachTerminal as attachTmux } from "../effects/tmux/attach.ts";
 import { goodbyeText, outcomeFrom } from "./outcome.ts";
 import type { Orchestrator } from "./spawn.ts";
 import type { LaunchOptions } from "./launch.ts";
 
 /** Hand this terminal to the session's tmux client until it detaches or the session ends. */
-export async function attachTerminal(tmux: Tmux, sessionName: string, controlWidth = 44): Promise<number> {
-  // Lay the window out for this terminal before attaching (the client then keeps it sized).
-  const cols = process.stdout.columns;
-  const rows = process.stdout.rows;
-  const win = `=${sessionName}:pipeline`;
-  if (cols && rows) {
-    const control = (await tmux.exec(["show-environment", "-t", `=${sessionName}`, "AMX_CONTROL_PANE"])).stdout.split("=")[1]?.trim();
-    const cmds: string[][] = [["resize-window", "-t", win, "-x", String(cols), "-y", String(rows)]];
-    if (control) cmds.push(...controlLayoutArgs(win, control, controlWidthFor(cols, controlWidth)));
-    await tmux.exec(chain(cmds));
-  }
-  await tmux.exec(fitToClientArgs(sessionName));
-  const p = Bun.spawn(tmux.argv(["attach-session", "-t", `=${sessionName}`]), { stdio: ["inherit", "inherit", "inherit"], env: { ...process.env, TMUX: "" } });
-  return p.exited;
+export function attachTerminal(tmux: Tmux, sessionName: string, controlWidth = 44): Promise<number> {
+  return attachTmux(tmux, sessionName, { cols: process.stdout.columns, rows: process.stdout.rows, controlWidth });
 }
 
 /** Interactive: attach this terminal to the tmux session; then the goodbye screen. */

@@ -1,7 +1,7 @@
 import type { Config } from "../schema/config.ts";
 import type { State } from "../schema/state.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
-import { killSession } from "../effects/tmux/session.ts";
+import { killSession } from "../effects/tmux/ops.ts";
 import type { ProgressMode } from "./progress.ts";
 import { startTmux } from "./tmux.ts";
 import { spawnOrchestrator, type Orchestrator } from "./spawn.ts";

@@ -5,6 +5,7 @@ import { loadConfig } from "../config/load.ts";
 import { ensureFeatureBranch } from "../effects/git/branch.ts";
 import { createWorktree } from "../effects/git/worktree.ts";
 import { Tmux } from "../effects/tmux/runner.ts";
+import { killSession } from "../effects/tmux/ops.ts";
 import { prepareResume, type ResumeFacts } from "../orchestrator/resume.ts";
 import type { State } from "../schema/state.ts";
 import { F } from "../session/paths.ts";
@@ -49,12 +50,12 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
   if (pid) {
     throw new AgentmuxError("session", `the session is still running (orchestrator pid ${pid})`, {
       where: o.sessionDir,
-      hint: `attach with: ${tmux.attachCommand(state.session_name)}   or stop it with: tmux -L ${o.socket} kill-session -t ${state.session_name}`,
+      hint: `attach with: ${tmux.attachCommand(state.session_name)}   or stop it with: ${tmux.killCommand(state.session_name)}`,
     });
   }
   if (await tmux.hasSession(state.session_name)) {
     o.out(`agentmux: closing the stale tmux session ${state.session_name} (its orchestrator is gone)`);
-    await tmux.exec(["kill-session", "-t", `=${state.session_name}`]);
+    await killSession(tmux, state.session_name).catch(() => {});
   }
   const projectDir = state.main_repo_dir ?? state.project_dir!;
   const { config } = loadConfig({ projectDir, ...(state.config_path ? { configPath: state.config_path } : {}) });

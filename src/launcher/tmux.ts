@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
 import { createSession } from "../effects/tmux/session.ts";
 import { installExitHooks } from "../effects/tmux/exits.ts";
+import { CONTROL_PANE_VAR, setEnvironment } from "../effects/tmux/ops.ts";
 import type { Config } from "../schema/config.ts";
 import type { State } from "../schema/state.ts";
 import { F } from "../session/paths.ts";
@@ -21,7 +22,7 @@ export async function startTmux(o: { sessionDir: string; state: State; config: C
     controlCommand: [...selfCommand(), "monitor", o.sessionDir],
   });
   await installExitHooks(tmux, o.state.session_name, join(o.sessionDir, F.paneExits));
-  await tmux.exec(["set-environment", "-t", `=${o.state.session_name}`, "AMX_CONTROL_PANE", controlPane]);
+  await setEnvironment(tmux, o.state.session_name, CONTROL_PANE_VAR, controlPane).catch(() => {});
   writeRuntime(o.sessionDir, { tmux_session: o.state.session_name, tmux_socket: tmux.socket, panes: {}, control_pane: controlPane });
   return tmux;
 }

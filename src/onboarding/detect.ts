@@ -1,5 +1,5 @@
-import { spawnExec } from "../effects/process/exec.ts";
-import { findOnPath, type Exec } from "../providers/doctor.ts";
+import { runProcess, type Runner } from "../effects/process/run.ts";
+import { findOnPath } from "../providers/doctor.ts";
 import type { Config } from "../schema/config.ts";
 
 /** Real agent CLIs in the order init prefers them as the default provider. */
@@ -19,7 +19,7 @@ export type DetectedCli = {
  * `timeoutMs` each). Built-in CLIs come first in preference order, then any user-defined ones;
  * the simulated agent (`@self`) is not a CLI to detect.
  */
-export async function detectClis(config: Config, path: string, exec: Exec = spawnExec, timeoutMs = 5000): Promise<DetectedCli[]> {
+export async function detectClis(config: Config, path: string, exec: Runner = runProcess, timeoutMs = 5000): Promise<DetectedCli[]> {
   const names = Object.keys(config.providers).filter((n) => config.providers[n]!.command !== "@self");
   const rank = (n: string) => {
     const i = (CLI_PREFERENCE as readonly string[]).indexOf(n);

@@ -4,7 +4,7 @@ import { parse } from "yaml";
 import { configJsonSchemaText } from "../config/render.ts";
 import { loadConfig } from "../config/load.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
-import type { Exec } from "../providers/doctor.ts";
+import type { Runner } from "../effects/process/run.ts";
 import { detectBaseBranch } from "./base-branch.ts";
 import { choiceEdits, choicesFrom, chosenProviders, type InitChoices } from "./choices.ts";
 import { completionTarget, hasCompletionLine, installCompletionLine } from "./completions.ts";
@@ -21,7 +21,7 @@ export type InitOptions = {
   /** null = no questions (`--defaults` or not a terminal) */
   prompter: Prompter | null;
   env: Record<string, string | undefined>;
-  exec?: Exec;
+  exec?: Runner;
   say: (line: string) => void;
 };
 

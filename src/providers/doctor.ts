@@ -6,8 +6,7 @@ import { buildLaunch } from "./launch.ts";
 import { providersInUse, resolveRole } from "./resolve.ts";
 import { preTrust } from "./trust.ts";
 
-import type { Exec, ExecResult } from "../effects/process/exec.ts";
-export type { Exec, ExecResult } from "../effects/process/exec.ts";
+import type { ProcResult, Runner } from "../effects/process/run.ts";
 
 export type DoctorCheck = { ok: boolean; label: string; detail: string; fix?: string; required: boolean };
 export type DoctorReport = { checks: DoctorCheck[]; ok: boolean };
@@ -15,7 +14,7 @@ export type DoctorReport = { checks: DoctorCheck[]; ok: boolean };
 export type DoctorOptions = {
   /** the PATH to search (tests pass a temp folder of fake CLIs) */
   path: string;
-  exec: Exec;
+  exec: Runner;
   /** how tmux is asked for its version; production passes the single tmux runner's argv */
   tmuxVersionArgv: string[];
   projectDir: string;
@@ -45,7 +44,7 @@ export function findOnPath(name: string, path: string): string | null {
   return null;
 }
 
-const firstLine = (r: ExecResult) => (r.stdout.trim() || r.stderr.trim()).split("\n")[0]!.trim();
+const firstLine = (r: ProcResult) => (r.stdout.trim() || r.stderr.trim()).split("\n")[0]!.trim();
 
 /** Parses "tmux 3.3a" / "tmux next-3.5" → [3, 3]. */
 export function parseTmuxVersion(text: string): [number, number] | null {
@@ -84,7 +83,7 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
       if (!found) {
         checks.push({ ok: false, required: true, label, detail: `"${provider.command}" not found on PATH`, fix: installHint(name) });
       } else {
-        const r = await opts.exec([found, "--version"], { timeoutMs, env }).catch((e): ExecResult => ({ code: 1, stdout: "", stderr: String(e) }));
+        const r = await opts.exec([found, "--version"], { timeoutMs, env }).catch((e): ProcResult => ({ code: 1, stdout: "", stderr: String(e) }));
         const ok = r.code === 0 && !r.timedOut;
         const detail = r.timedOut ? `${found}: --version timed out after ${timeoutMs / 1000} s` : `${found}: ${firstLine(r) || `exit ${r.code}`}`;
         checks.push({ ok, required: true, label, detail, fix: ok ? undefined : `run "${found} --version" yourself to see what is wrong` });
@@ -102,7 +101,7 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
         : { ok: false, required: false, label: "gh", detail: "not installed (not needed: github.pull_request is false)" },
     );
   } else {
-    const r = await opts.exec([gh, "auth", "status"], { timeoutMs, env }).catch((e): ExecResult => ({ code: 1, stdout: "", stderr: String(e) }));
+    const r = await opts.exec([gh, "auth", "status"], { timeoutMs, env }).catch((e): ProcResult => ({ code: 1, stdout: "", stderr: String(e) }));
     const ok = r.code === 0;
     checks.push({ ok, required: needGh, label: "gh", detail: ok ? `${gh}: logged in` : `${gh}: not logged in (${firstLine(r)})`, fix: ok ? undefined : "run: gh auth login" });
   }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { AgentmuxError } from "../errors.ts";
 import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
+import { killSession, listSessionNames } from "../effects/tmux/ops.ts";
 import type { State } from "../schema/state.ts";
 import { readRuntime, readState } from "./read.ts";
 import { F, sessionsRoot } from "./paths.ts";
@@ -26,8 +27,7 @@ export const defaultSocket = (configured = "agentmux") => tmuxSocket(configured)
 /** Names of the tmux sessions alive on a socket (empty when no server runs there). */
 export async function liveTmuxSessions(socket: string): Promise<Set<string>> {
   try {
-    const r = await new Tmux(socket).exec(["list-sessions", "-F", "#{session_name}"]);
-    return new Set(r.code === 0 ? r.stdout.split("\n").filter(Boolean) : []);
+    return await listSessionNames(new Tmux(socket));
   } catch {
     return new Set(); // no tmux installed: nothing is live
   }
@@ -114,9 +114,7 @@ export async function resolveSession(projectDir: string, arg?: string): Promise<
 /** Kill a session's live tmux session (if any), then remove its folder. */
 export async function removeSession(s: SessionSummary): Promise<void> {
   if (s.live && s.state) {
-    const tmux = new Tmux(s.socket);
-    const r = await tmux.exec(["kill-session", "-t", `=${s.state.session_name}`]);
-    if (r.code !== 0 && !/can't find|no server|not found/i.test(r.stderr)) throw tmux.failure(["kill-session", "-t", s.state.session_name], r);
+    await killSession(new Tmux(s.socket), s.state.session_name);
   }
   rmSync(s.dir, { recursive: true, force: true });
 }

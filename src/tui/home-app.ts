@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from "node:fs";
 import { selfCommand } from "../effects/process/self.ts";
+import { runInTerminal } from "../effects/process/run.ts";
 import { listSessions, removeSession, type SessionSummary } from "../session/list.ts";
 import { sessionsRoot } from "../session/paths.ts";
 import { requestCancel } from "../session/cancel.ts";
@@ -112,8 +113,5 @@ export async function runHome(projectDir: string): Promise<number> {
   watcher?.close();
   screen.destroy();
   if (!next) return 0;
-  const env = { ...process.env };
-  if (next.tmux) delete env.TMUX;
-  const child = Bun.spawn(next.argv, { stdio: ["inherit", "inherit", "inherit"], env });
-  return await child.exited;
+  return runInTerminal(next.argv, next.tmux ? { env: { TMUX: undefined } } : {});
 }

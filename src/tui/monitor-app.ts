@@ -2,6 +2,8 @@ import { existsSync, watch } from "node:fs";
 import { join } from "node:path";
 import { Tmux } from "../effects/tmux/runner.ts";
 import { requestCancel } from "../session/cancel.ts";
+import { capturePane, selectPane } from "../effects/tmux/ops.ts";
+import { isTmuxFailure } from "../effects/tmux/errors.ts";
 import { defaultSocket } from "../session/list.ts";
 import { F } from "../session/paths.ts";
 import { blessed, createScreen, drawLinks, linesToContent } from "./blessed.ts";
@@ -66,8 +68,7 @@ export async function runMonitor(dir: string): Promise<number> {
   screen.key(["enter"], async () => {
     const row = selectedPane();
     if (modal || !row?.pane) return;
-    await tmux().exec(["select-window", "-t", row.pane]);
-    await tmux().exec(["select-pane", "-t", row.pane]);
+    await selectPane(tmux(), row.pane, { window: true }).catch(() => {});
   });
   const open = (make: (close: () => void) => void) => {
     modal = true;
@@ -79,8 +80,12 @@ export async function runMonitor(dir: string): Promise<number> {
   screen.key(["l"], async () => {
     const row = selectedPane();
     if (modal || !row) return;
-    const r = row.pane ? await tmux().exec(["capture-pane", "-p", "-J", "-S", "-200", "-t", row.pane]) : undefined;
-    const text = r?.code === 0 ? r.stdout.replace(/\s+$/, "") : `no output: ${row.pane ? r?.stderr.trim() : "the agent has no pane"}`;
+    const text = row.pane
+      ? await capturePane(tmux(), row.pane, { join: true, history: 200 }).then(
+          (out) => out.replace(/\s+$/, ""),
+          (e) => `no output: ${isTmuxFailure(e) ? e.data.stderr.trim() : (e as Error).message}`,
+        )
+      : "no output: the agent has no pane";
     open((close) => overlay(screen, ` ${row.info.label} — recent output `, text, close, { scrollToEnd: true }));
   });
   screen.key(["?"], () => !modal && open((close) => overlay(screen, " keys ", HELP.join("\n"), close)));

@@ -94,7 +94,7 @@ export function statusView(d: StatusInput, width: number): Line[] {
       out.push([seg(`  ${a.label.padEnd(18)} `), seg(a.status.padEnd(8), st), seg(` ${[a.provider, a.model].filter(Boolean).join("/")}`, "dim"), seg(a.pane ? ` pane ${a.pane}` : "", "dim")]);
       if (a.note) out.push([seg(`    ${a.note}`, st)]);
     }
-    if (j.tmux) out.push([seg(`  attach: tmux -L ${j.tmux.socket ?? "agentmux"} attach -t ${j.tmux.session}`, "dim")]);
+    if (j.tmux && j.live) out.push([seg(`  attach: agentmux attach ${j.id}`, "dim")]);
   }
   if (s.implementation_group_total > 0) {
     out.push([], head("Groups"));

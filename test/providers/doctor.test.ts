@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawnExec } from "../../src/effects/process/exec.ts";
+import { runProcess } from "../../src/effects/process/run.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { formatDoctor, parseTmuxVersion, runDoctor } from "../../src/providers/doctor.ts";
 import type { Config } from "../../src/schema/config.ts";
@@ -30,7 +30,7 @@ function fake(name: string, script: string) {
 const doctor = (timeoutMs?: number) =>
   runDoctor(config, {
     path: bin,
-    exec: spawnExec,
+    exec: runProcess,
     tmuxVersionArgv: [join(bin, "tmux"), "-V"],
     projectDir: root,
     home: root,

@@ -1,31 +1,7 @@
-/** Child processes for git and gh: never throw for a non-zero exit or a missing program. */
-export type ProcResult = { code: number; stdout: string; stderr: string };
-export type ProcOptions = { cwd?: string; env?: Record<string, string | undefined>; stdin?: string };
-/** Injectable process runner (tests swap it; the default spawns for real). */
-export type Runner = (argv: string[], opts?: ProcOptions) => Promise<ProcResult>;
+import { runProcess, type ProcResult, type Runner } from "../process/run.ts";
 
-export const spawnRunner: Runner = async (argv, opts = {}) => {
-  let p;
-  try {
-    p = Bun.spawn(argv, {
-      cwd: opts.cwd,
-      env: cleanEnv({ ...process.env, ...opts.env }),
-      stdin: opts.stdin === undefined ? "ignore" : new Blob([opts.stdin]),
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-  } catch (e) {
-    return { code: 127, stdout: "", stderr: `${argv[0]}: ${(e as Error).message}` };
-  }
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  return { code, stdout, stderr };
-};
-
-function cleanEnv(env: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
-  return out;
-}
+/** git and gh run through the one process runner (src/effects/process/run.ts). */
+export type { ProcOptions, ProcResult, Runner } from "../process/run.ts";
 
 /** Environment for git children: never prompt for credentials on a terminal. */
 export const GIT_ENV = { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" };
@@ -43,7 +19,7 @@ export function gitCliAvailable(): boolean {
 }
 
 /** Run `git <args>` in `cwd` with the non-interactive environment. */
-export function runGit(cwd: string, args: string[], run: Runner = spawnRunner): Promise<ProcResult> {
+export function runGit(cwd: string, args: string[], run: Runner = runProcess): Promise<ProcResult> {
   return run(["git", ...args], { cwd, env: GIT_ENV });
 }
 

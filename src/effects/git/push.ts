@@ -1,6 +1,7 @@
 import * as git from "isomorphic-git";
 import { gitFs } from "./fs.ts";
-import { firstError, gitCliAvailable, runGit, spawnRunner, type Runner } from "./proc.ts";
+import { firstError, gitCliAvailable, runGit, type Runner } from "./proc.ts";
+import { runProcess } from "../process/run.ts";
 import { findRepoRoot } from "./repo.ts";
 
 export type PushResult = { ok: true } | { ok: false; error: string };
@@ -13,7 +14,7 @@ export type PushResult = { ok: true } | { ok: false; error: string };
  */
 export async function pushBranch(dir: string, branch: string, opts: { remote?: string; useCli?: boolean; run?: Runner } = {}): Promise<PushResult> {
   const remote = opts.remote ?? "origin";
-  const run = opts.run ?? spawnRunner;
+  const run = opts.run ?? runProcess;
   try {
     const root = await findRepoRoot(dir);
     if (opts.useCli ?? gitCliAvailable()) {

@@ -2,6 +2,8 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, watch,
 import { dirname } from "node:path";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import type { Tmux } from "./runner.ts";
+import { classifyTmuxStderr } from "./errors.ts";
+import { PANE_LIVENESS } from "./formats.ts";
 
 /**
  * The hook command. pane-died / pane-exited are window hooks in tmux 3.3 (a session hook is
@@ -97,16 +99,15 @@ export function watchPaneExits(file: string, onExit: (paneId: string) => void, o
     if (closed || !opts.tmux || !opts.session || polling) return;
     polling = true;
     try {
-      const r = await opts.tmux.exec(["list-panes", "-s", "-t", `=${opts.session}`, "-F", "#{pane_id} #{pane_dead}"]);
+      const r = await opts.tmux.exec(["list-panes", "-s", "-t", `=${opts.session}`, "-F", PANE_LIVENESS.text]);
       if (closed) return;
       const alive = new Set<string>();
       if (r.code === 0) {
-        for (const line of r.stdout.split("\n")) {
-          const [pane, dead] = line.split(" ");
-          if (pane && dead === "0") alive.add(pane);
-          else if (pane && dead === "1") report(pane); // kept by remain-on-exit: exited, whatever the hook did
+        for (const { pane, dead } of PANE_LIVENESS.parseLines(r.stdout)) {
+          if (dead === "0") alive.add(pane);
+          else if (dead === "1") report(pane); // kept by remain-on-exit: exited, whatever the hook did
         }
-      } else if (!/can't find session|no server running|error connecting/i.test(r.stderr)) {
+      } else if (!["session-not-found", "server-not-running"].includes(classifyTmuxStderr(r.stderr))) {
         return; // a transient tmux failure is not evidence that panes vanished
       }
       for (const pane of known) if (!alive.has(pane)) report(pane);

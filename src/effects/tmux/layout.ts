@@ -2,6 +2,8 @@ import { existsSync, realpathSync } from "node:fs";
 import { AgentmuxError } from "../../errors.ts";
 import type { Tmux } from "./runner.ts";
 import { chain, paneCommand, pinWindowArgs } from "./session.ts";
+import { NEW_PANE, NEW_WINDOW, PANE_DEAD, PANE_ID, PANE_START, PANE_TITLE, SESSION_PANE, WINDOW_OF_PANE, WINDOW_WIDTH } from "./formats.ts";
+import { capturePane } from "./ops.ts";
 
 export type LayoutOptions = { session: string; controlPane: string; controlWidth: number };
 export type NewPane = {
@@ -52,16 +54,16 @@ export class Layout {
 
   /** Attach to a session made by createSession (fresh or resumed): finds or creates the placeholder. */
   static async open(tmux: Tmux, opts: LayoutOptions): Promise<Layout> {
-    const info = await tmux.run(["display-message", "-p", "-t", opts.controlPane, "#{window_id} #{window_width} #{window_height}"]);
-    const [window, w, h] = info.split(" ");
-    const size = { width: Number(w), height: Number(h) };
+    const info = WINDOW_OF_PANE.parse(await tmux.run(["display-message", "-p", "-t", opts.controlPane, WINDOW_OF_PANE.text]));
+    const window = info.window;
+    const size = { width: Number(info.width), height: Number(info.height) };
     const panes = await listSessionPanes(tmux, opts.session);
     let placeholder = panes.find((p) => p.role === "placeholder")?.pane;
     if (!placeholder) {
       placeholder = await newParkedPane(tmux, opts.session, size, ["sh", "-c", PLACEHOLDER_SCRIPT], {}, undefined);
       await tmux.run(["set-option", "-p", "-t", placeholder, "@amx_role", "placeholder"]);
     }
-    const layout = new Layout(tmux, opts, window!, size, placeholder);
+    const layout = new Layout(tmux, opts, window, size, placeholder);
     const shown = panes.filter((p) => p.window === window && p.pane !== opts.controlPane && p.pane !== placeholder);
     await layout.show(shown.map((p) => p.pane));
     return layout;
@@ -78,7 +80,7 @@ export class Layout {
     let pid = "", path = "", dead = "";
     for (let i = 0; i < 100 && !path && dead !== "1"; i++) {
       if (i > 0) await Bun.sleep(10);
-      [pid = "", path = "", dead = ""] = (await this.tmux.run(["display-message", "-p", "-t", pane, "#{pane_pid}\t#{pane_current_path}\t#{pane_dead}"])).split("\t");
+      ({ pid, path, dead } = PANE_START.parse(await this.tmux.run(["display-message", "-p", "-t", pane, PANE_START.text])));
     }
     if (dead !== "1" && realpathSync(p.cwd) !== safeRealpath(path)) {
       this.expected.add(pane);
@@ -104,7 +106,7 @@ export class Layout {
       const anchor = i === 0 ? this.opts.controlPane : target[i - 1]!;
       cmds.push(["join-pane", "-d", i === 0 ? "-h" : "-v", "-s", target[i]!, "-t", anchor]);
     }
-    const width = Number(await this.tmux.run(["display-message", "-p", "-t", this.window, "#{window_width}"]));
+    const width = Number(WINDOW_WIDTH.parse(await this.tmux.run(["display-message", "-p", "-t", this.window, WINDOW_WIDTH.text])).width);
     cmds.push(...controlLayoutArgs(this.window, this.opts.controlPane, controlWidthFor(width, this.opts.controlWidth)));
     await this.tmux.run(chain(cmds));
     this.visible = panes.length > 0 ? target : [];
@@ -136,46 +138,36 @@ export class Layout {
 
   /** True while the pane exists and its process has not exited. */
   async isAlive(pane: string): Promise<boolean> {
-    const r = await this.tmux.exec(["display-message", "-p", "-t", pane, "#{pane_dead}"]);
-    return r.code === 0 && r.stdout.trim() === "0";
+    const r = await this.tmux.exec(["display-message", "-p", "-t", pane, PANE_DEAD.text]);
+    return r.code === 0 && PANE_DEAD.parse(r.stdout.replace(/\n$/, "")).dead === "0";
   }
 
   /** The screen as text (`-J`: wrapped lines joined); `escapes` keeps colours and attributes. */
   async capture(pane: string, opts: { escapes?: boolean; history?: number } = {}): Promise<string> {
-    const args = ["capture-pane", "-p", "-J", "-t", pane];
-    if (opts.escapes) args.push("-e");
-    if (opts.history) args.push("-S", String(-opts.history));
-    return this.tmux.run(args);
+    return capturePane(this.tmux, pane, { join: true, ...opts });
   }
 
   async title(pane: string): Promise<string> {
-    return (await this.tmux.run(["display-message", "-p", "-t", pane, "#{pane_title}"])).trim();
+    return PANE_TITLE.parse(await this.tmux.run(["display-message", "-p", "-t", pane, PANE_TITLE.text])).title.trim();
   }
 
   private async park(pane: string): Promise<void> {
     // -t: without a target tmux puts the new window in its "current" session, which may be
     // another run's session on the same server (it then dies with that session)
-    const win = await this.tmux.run(["break-pane", "-d", "-s", pane, "-t", `=${this.opts.session}:`, "-n", PARKED_WINDOW, "-P", "-F", "#{window_id}"]);
-    await this.tmux.run(chain(pinWindowArgs(win.trim(), this.size.width, this.size.height)));
+    const { window } = NEW_WINDOW.parse(await this.tmux.run(["break-pane", "-d", "-s", pane, "-t", `=${this.opts.session}:`, "-n", PARKED_WINDOW, "-P", "-F", NEW_WINDOW.text]));
+    await this.tmux.run(chain(pinWindowArgs(window, this.size.width, this.size.height)));
   }
 
   private async windowPanes(): Promise<string[]> {
-    const out = await this.tmux.run(["list-panes", "-t", this.window, "-F", "#{pane_id}"]);
-    return out.split("\n").filter(Boolean);
+    const out = await this.tmux.run(["list-panes", "-t", this.window, "-F", PANE_ID.text]);
+    return PANE_ID.parseLines(out).map((p) => p.pane);
   }
 }
 
 type PaneRow = { pane: string; window: string; role: string };
 
 async function listSessionPanes(tmux: Tmux, session: string): Promise<PaneRow[]> {
-  const out = await tmux.run(["list-panes", "-s", "-t", `=${session}`, "-F", "#{pane_id}\t#{window_id}\t#{@amx_role}"]);
-  return out
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => {
-      const [pane, window, role] = line.split("\t");
-      return { pane: pane!, window: window!, role: role ?? "" };
-    });
+  return SESSION_PANE.parseLines(await tmux.run(["list-panes", "-s", "-t", `=${session}`, "-F", SESSION_PANE.text]));
 }
 
 async function newParkedPane(
@@ -189,10 +181,10 @@ async function newParkedPane(
 ): Promise<string> {
   const args = ["new-window", "-d", "-n", PARKED_WINDOW, "-t", `=${session}:`];
   if (cwd) args.push("-c", cwd);
-  args.push("-P", "-F", "#{pane_id} #{window_id}", paneCommand(command, env, exitFile));
-  const [pane, win] = (await tmux.run(args)).trim().split(" ");
-  await tmux.run(chain(pinWindowArgs(win!, size.width, size.height)));
-  return pane!;
+  args.push("-P", "-F", NEW_PANE.text, paneCommand(command, env, exitFile));
+  const { pane, window } = NEW_PANE.parse(await tmux.run(args));
+  await tmux.run(chain(pinWindowArgs(window, size.width, size.height)));
+  return pane;
 }
 
 function safeRealpath(p: string): string {

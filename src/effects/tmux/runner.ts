@@ -1,17 +1,17 @@
-import { AgentmuxError } from "../../errors.ts";
+import type { AgentmuxError } from "../../errors.ts";
+import { runProcess, type EnvPolicy } from "../process/run.ts";
+import { tmuxFailure, type TmuxFailureData } from "./errors.ts";
 
 export type TmuxResult = { code: number; stdout: string; stderr: string };
 
-/** The environment for tmux children: never inherit TMUX (nested tmux would target the user's server). */
-function tmuxEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "TMUX" && k !== "TMUX_PANE") env[k] = v;
-  return env;
-}
+/** tmux children never inherit TMUX: a nested tmux would target the user's server. */
+export const TMUX_ENV: EnvPolicy = { env: { TMUX: undefined, TMUX_PANE: undefined } };
 
 /**
- * The one way agentmux talks to tmux: every call adds `-L <socket>` and drops TMUX from the
- * child environment. Failures become AgentmuxError("tmux") naming the subcommand and stderr.
+ * The one way agentmux talks to a tmux server: every call adds `-L <socket>`, runs through
+ * the process runner without TMUX in the environment, and a failure becomes the named error
+ * its stderr means (errors.ts). Only src/effects/tmux/ builds the argument lists
+ * (test/architecture/tmux-argv.test.ts); everything else calls the typed operations.
  */
 export class Tmux {
   constructor(readonly socket: string) {}
@@ -22,40 +22,39 @@ export class Tmux {
 
   /** Run and return the raw result; never throws for a non-zero exit. */
   async exec(args: string[], stdin?: string): Promise<TmuxResult> {
-    const p = Bun.spawn(this.argv(args), {
-      stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
-      stdout: "pipe",
-      stderr: "pipe",
-      env: tmuxEnv(),
-    });
-    const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-    return { code, stdout, stderr };
+    const r = await runProcess(this.argv(args), { ...TMUX_ENV, stdin });
+    return { code: r.code, stdout: r.stdout, stderr: r.stderr };
   }
 
-  /** Run and return stdout (trailing newline trimmed); throws AgentmuxError on failure. */
+  /** Run and return stdout (trailing newline trimmed); throws the classified error on failure. */
   async run(args: string[], stdin?: string): Promise<string> {
     const r = await this.exec(args, stdin);
     if (r.code !== 0) throw this.failure(args, r);
     return r.stdout.replace(/\n$/, "");
   }
 
-  execSync(args: string[]): TmuxResult {
-    const p = Bun.spawnSync(this.argv(args), { stdout: "pipe", stderr: "pipe", env: tmuxEnv() });
-    return { code: p.exitCode ?? 1, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
-  }
-
   async hasSession(name: string): Promise<boolean> {
     return (await this.exec(["has-session", "-t", `=${name}`])).code === 0;
   }
 
-  /** The command a user types to look at a session. */
-  attachCommand(name: string): string {
-    return `tmux -L ${this.socket} attach -t ${name}`;
+  /** The command a user types to look at a session (optionally with one pane selected). */
+  attachCommand(name: string, opts: { pane?: string } = {}): string {
+    const attach = `tmux -L ${this.socket} attach -t ${name}`;
+    return opts.pane ? `${attach} \\; select-pane -t ${opts.pane}` : attach;
   }
 
-  failure(args: string[], r: TmuxResult): AgentmuxError {
-    const err = r.stderr.trim().replace(/\s+/g, " ") || `exit ${r.code}`;
-    return new AgentmuxError("tmux", `tmux ${args[0]} failed: ${err}`, { where: `tmux -L ${this.socket} ${args.join(" ")}`.slice(0, 300) });
+  /** The command a user types to end a session by hand. */
+  killCommand(name: string): string {
+    return `tmux -L ${this.socket} kill-session -t ${name}`;
+  }
+
+  /** How doctor asks this tmux for its version. */
+  versionArgv(): string[] {
+    return this.argv(["-V"]);
+  }
+
+  failure(args: string[], r: TmuxResult): AgentmuxError & { data: TmuxFailureData } {
+    return tmuxFailure({ socket: this.socket, args, code: r.code, stderr: r.stderr });
   }
 }
 

@@ -2,19 +2,17 @@ import { AgentmuxError } from "../../errors.ts";
 import type { ReadyGate } from "../../schema/config.ts";
 import type { Layout } from "./layout.ts";
 import type { Tmux } from "./runner.ts";
+import { PANE_STATE } from "./formats.ts";
+import { captureArgs } from "./ops.ts";
 
 /** One look at a pane: state flags, title and screen text, in a single tmux round trip. */
 export type Snapshot = { dead: boolean; exitStatus: string; inMode: boolean; title: string; screen: string };
 
 export async function snapshot(tmux: Tmux, pane: string): Promise<Snapshot> {
-  const out = await tmux.run([
-    "display-message", "-p", "-t", pane, "#{pane_dead}\t#{pane_dead_status}\t#{pane_in_mode}\t#{pane_title}",
-    ";", "capture-pane", "-p", "-J", "-t", pane,
-  ]);
+  const out = await tmux.run(["display-message", "-p", "-t", pane, PANE_STATE.text, ";", ...captureArgs(pane, { join: true })]);
   const nl = out.indexOf("\n");
-  const head = nl < 0 ? out : out.slice(0, nl);
-  const [dead, exitStatus, inMode, ...title] = head.split("\t");
-  return { dead: dead === "1", exitStatus: exitStatus ?? "", inMode: inMode === "1", title: title.join("\t").trim(), screen: nl < 0 ? "" : out.slice(nl + 1) };
+  const head = PANE_STATE.parse(nl < 0 ? out : out.slice(0, nl));
+  return { dead: head.dead === "1", exitStatus: head.exitStatus, inMode: head.inMode === "1", title: head.title.trim(), screen: nl < 0 ? "" : out.slice(nl + 1) };
 }
 
 export type CompiledGate = { ready: RegExp | null; busy: RegExp | null; isBusy: (s: { title: string; screen: string }) => boolean };

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { AgentmuxError } from "../../errors.ts";
 import type { Tmux } from "./runner.ts";
+import { NEW_PANE } from "./formats.ts";
 
 /**
  * Quoting for the string tmux hands to `/bin/sh -c`. tmux passes a single shell-command
@@ -131,11 +132,11 @@ export async function createSession(tmux: Tmux, opts: SessionOptions): Promise<{
     "-f", "/dev/null",
     "new-session", "-d", "-s", opts.name, "-x", String(opts.width), "-y", String(opts.height),
     "-n", "pipeline", "-c", opts.cwd,
-    "-P", "-F", "#{pane_id} #{window_id}",
+    "-P", "-F", NEW_PANE.text,
     paneCommand(opts.controlCommand, opts.env),
   ]);
-  const [controlPane, window] = created.trim().split(" ");
-  if (!controlPane?.startsWith("%") || !window?.startsWith("@")) {
+  const { pane: controlPane, window } = NEW_PANE.parse(created.trim());
+  if (!controlPane.startsWith("%") || !window.startsWith("@")) {
     throw new AgentmuxError("tmux", `unexpected new-session output ${JSON.stringify(created)}`, { where: "createSession" });
   }
   await tmux.run(
@@ -147,12 +148,4 @@ export async function createSession(tmux: Tmux, opts: SessionOptions): Promise<{
     ]),
   );
   return { controlPane, window };
-}
-
-/** Kill the session; a session that is already gone is not an error. */
-export async function killSession(tmux: Tmux, name: string): Promise<void> {
-  const r = await tmux.exec(["kill-session", "-t", `=${name}`]);
-  if (r.code !== 0 && !/can't find session|no server running|session not found|error connecting|server exited unexpectedly/i.test(r.stderr)) {
-    throw tmux.failure(["kill-session", "-t", `=${name}`], r);
-  }
 }

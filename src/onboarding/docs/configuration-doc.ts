@@ -23,7 +23,7 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "github.pull_request": "open a pull request with gh after the commit",
   "github.push": "push the feature branch after the commit",
   tmux: "the tmux server and window agentmux creates",
-  "tmux.socket": "tmux socket name (`tmux -L <socket>`); AGENTMUX_TMUX_SOCKET overrides it",
+  "tmux.socket": "tmux socket name (the server agentmux starts with tmux's -L option); AGENTMUX_TMUX_SOCKET overrides it",
   "tmux.width": "window width in columns (agents never start smaller than 80×24)",
   "tmux.height": "window height in rows",
   "tmux.control_width": "width of the monitor pane on the left",

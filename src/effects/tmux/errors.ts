@@ -1,0 +1,59 @@
+import { defineError, type AgentmuxError } from "../../errors.ts";
+
+/**
+ * What a failed tmux command means, read once from its stderr (tmux 3.2–3.5 wording):
+ * the server is not there, the session is not there, a pane or window is not there, the
+ * session already exists, or anything else.
+ */
+export type TmuxFailureKind = "server-not-running" | "session-not-found" | "target-not-found" | "duplicate-session" | "failed";
+
+export function classifyTmuxStderr(stderr: string): TmuxFailureKind {
+  if (/no server running|error connecting to|server exited unexpectedly|lost server/i.test(stderr)) return "server-not-running";
+  if (/can't find session|session not found/i.test(stderr)) return "session-not-found";
+  if (/can't find (pane|window|client)|(pane|window) not found/i.test(stderr)) return "target-not-found";
+  if (/duplicate session/i.test(stderr)) return "duplicate-session";
+  return "failed";
+}
+
+/** One failed tmux invocation: the socket, the arguments after `-L <socket>`, exit code and stderr. */
+export type TmuxFailureData = { socket: string; args: string[]; code: number; stderr: string };
+
+const text = (d: TmuxFailureData) => {
+  const err = d.stderr.trim().replace(/\s+/g, " ") || `exit ${d.code}`;
+  return { message: `tmux ${d.args[0]} failed: ${err}`, where: `tmux -L ${d.socket} ${d.args.join(" ")}`.slice(0, 300) };
+};
+
+export const TmuxServerNotRunning = defineError("TmuxServerNotRunning", "tmux", text);
+export const TmuxSessionNotFound = defineError("TmuxSessionNotFound", "tmux", text);
+export const TmuxTargetNotFound = defineError("TmuxTargetNotFound", "tmux", text);
+export const TmuxDuplicateSession = defineError("TmuxDuplicateSession", "tmux", text);
+export const TmuxCommandFailed = defineError("TmuxCommandFailed", "tmux", text);
+
+const BY_KIND = {
+  "server-not-running": TmuxServerNotRunning,
+  "session-not-found": TmuxSessionNotFound,
+  "target-not-found": TmuxTargetNotFound,
+  "duplicate-session": TmuxDuplicateSession,
+  failed: TmuxCommandFailed,
+} as const;
+
+/** The named error for a failed invocation. */
+export function tmuxFailure(d: TmuxFailureData): AgentmuxError & { data: TmuxFailureData } {
+  return new BY_KIND[classifyTmuxStderr(d.stderr)](d);
+}
+
+/** Any failed tmux invocation (whatever its kind). */
+export function isTmuxFailure(e: unknown): e is AgentmuxError & { data: TmuxFailureData } {
+  return Object.values(BY_KIND).some((k) => e instanceof k);
+}
+
+/** The session (or its whole server) is gone: what kill/cleanup paths treat as already done. */
+export function isGone(e: unknown): boolean {
+  return e instanceof TmuxServerNotRunning || e instanceof TmuxSessionNotFound;
+}
+
+/** A `-F` output line does not have the columns its format defines. */
+export const TmuxFormatMismatch = defineError("TmuxFormatMismatch", "tmux", (d: { format: string; expected: number; got: number; line: string }) => ({
+  message: `tmux printed ${d.got} column${d.got === 1 ? "" : "s"} where the ${d.format} format has ${d.expected}: ${JSON.stringify(d.line.slice(0, 200))}`,
+  where: `format ${d.format}`,
+}));

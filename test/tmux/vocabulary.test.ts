@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import {
+  classifyTmuxStderr, isGone, TmuxCommandFailed, TmuxDuplicateSession, TmuxFormatMismatch, TmuxServerNotRunning, TmuxSessionNotFound, TmuxTargetNotFound,
+} from "../../src/effects/tmux/errors.ts";
+import { defineFormat, PANE_START, SESSION_PANE } from "../../src/effects/tmux/formats.ts";
+import { capturePane, CONTROL_PANE_VAR, killSession, listSessionNames, selectPane, setEnvironment, showEnvironment } from "../../src/effects/tmux/ops.ts";
+import { Tmux } from "../../src/effects/tmux/runner.ts";
+import { killTmuxServer, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { startFixture } from "./setup.ts";
+
+let cleanup: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanup) c();
+  cleanup = [];
+});
+
+async function fixture() {
+  const f = await startFixture();
+  cleanup.push(() => killTmuxServer(f.socket), () => removeDir(f.dir));
+  return f;
+}
+
+describe("formats: defined once, parsed with a column check", () => {
+  test("the format text and the parsed fields", () => {
+    const f = defineFormat("t", { a: "pane_id", b: "@amx_role" });
+    expect(f.text).toBe("#{pane_id}\t#{@amx_role}");
+    expect(f.parse("%1\tcontrol")).toEqual({ a: "%1", b: "control" });
+    expect(f.parseLines("%1\tx\n%2\t\n")).toEqual([{ a: "%1", b: "x" }, { a: "%2", b: "" }]);
+  });
+
+  test("a line with too few or too many columns is a named error, not a shifted field", () => {
+    const f = defineFormat("two", { a: "pane_id", b: "window_id" });
+    for (const line of ["%1", "%1\t@2\textra"]) {
+      const e = (() => {
+        try {
+          f.parse(line);
+        } catch (err) {
+          return err;
+        }
+      })();
+      expect(e).toBeInstanceOf(TmuxFormatMismatch);
+      expect((e as InstanceType<typeof TmuxFormatMismatch>).data).toMatchObject({ format: "two", expected: 2, line });
+    }
+  });
+
+  test("only the last field may be free text, and it keeps its tabs", () => {
+    expect(PANE_START.parse("42\t0\t/repo/with\ttab")).toEqual({ pid: "42", dead: "0", path: "/repo/with\ttab" });
+    expect(() => PANE_START.parse("42\t0")).toThrow(TmuxFormatMismatch);
+    expect(() => defineFormat("bad", { a: "x", b: "y" }, { restField: "a" })).toThrow(/only the last field/);
+  });
+
+  test("real tmux output parses", async () => {
+    const f = await fixture();
+    const rows = SESSION_PANE.parseLines(await f.tmux.run(["list-panes", "-s", "-t", `=${f.session}`, "-F", SESSION_PANE.text]));
+    expect(rows.find((r) => r.pane === f.controlPane)).toEqual({ pane: f.controlPane, window: f.window, role: "control" });
+  });
+});
+
+describe("tmux stderr is classified once into named errors", () => {
+  test("classification of tmux's own wording", () => {
+    expect(classifyTmuxStderr("no server running on /tmp/tmux-0/x")).toBe("server-not-running");
+    expect(classifyTmuxStderr("error connecting to /tmp/tmux-0/x (No such file or directory)")).toBe("server-not-running");
+    expect(classifyTmuxStderr("can't find session: b")).toBe("session-not-found");
+    expect(classifyTmuxStderr("can't find pane: %99")).toBe("target-not-found");
+    expect(classifyTmuxStderr("can't find window: @9")).toBe("target-not-found");
+    expect(classifyTmuxStderr("duplicate session: a")).toBe("duplicate-session");
+    expect(classifyTmuxStderr("unknown option -- z")).toBe("failed");
+  });
+
+  test("a real server's failures become the matching classes with their data", async () => {
+    const none = new Tmux(privateSocket());
+    const e1 = await none.run(["kill-session", "-t", "=x"]).catch((e) => e);
+    expect(e1).toBeInstanceOf(TmuxServerNotRunning);
+    expect(e1.data).toMatchObject({ socket: none.socket, args: ["kill-session", "-t", "=x"], code: 1 });
+    expect(e1.message).toStartWith("tmux kill-session failed: error connecting to");
+
+    const f = await fixture();
+    expect(await f.tmux.run(["kill-session", "-t", "=nope"]).catch((e) => e)).toBeInstanceOf(TmuxSessionNotFound);
+    expect(await f.tmux.run(["select-pane", "-t", "%999"]).catch((e) => e)).toBeInstanceOf(TmuxTargetNotFound);
+    expect(await f.tmux.run(["new-session", "-d", "-s", f.session]).catch((e) => e)).toBeInstanceOf(TmuxDuplicateSession);
+    const other = await f.tmux.run(["set-option", "-g", "no-such-option", "1"]).catch((e) => e);
+    expect(other).toBeInstanceOf(TmuxCommandFailed);
+    expect(isGone(e1)).toBe(true);
+    expect(isGone(other)).toBe(false);
+  });
+});
+
+describe("typed operations", () => {
+  test("kill-session tolerates a gone session and a gone server, lists what lives", async () => {
+    const f = await fixture();
+    expect([...(await listSessionNames(f.tmux))]).toEqual([f.session]);
+    await killSession(f.tmux, f.session);
+    await killSession(f.tmux, f.session);
+    expect(await listSessionNames(f.tmux)).toEqual(new Set());
+    await killSession(new Tmux(privateSocket()), "x");
+  });
+
+  test("session environment round trip; capture and select a pane", async () => {
+    const f = await fixture();
+    expect(await showEnvironment(f.tmux, f.session, CONTROL_PANE_VAR)).toBeUndefined();
+    await setEnvironment(f.tmux, f.session, CONTROL_PANE_VAR, f.controlPane);
+    expect(await showEnvironment(f.tmux, f.session, CONTROL_PANE_VAR)).toBe(f.controlPane);
+    await selectPane(f.tmux, f.controlPane, { window: true });
+    expect(await capturePane(f.tmux, f.controlPane, { join: true })).toContain("control");
+    await expect(selectPane(f.tmux, "%999")).rejects.toBeInstanceOf(TmuxTargetNotFound);
+  });
+});
