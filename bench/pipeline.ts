@@ -99,7 +99,7 @@ async function once(i: number): Promise<{ wall: number; agentUnion: number; agen
     if (pid === null && existsSync(sessions)) {
       const id = readdirSync(sessions)[0];
       try {
-        pid = id ? Number(readFileSync(join(sessions, id, ".runtime/orchestrator.pid"), "utf8").trim()) || null : null;
+        pid = id ? parseInt(readFileSync(join(sessions, id, ".runtime/orchestrator.pid"), "utf8"), 10) || null : null;
       } catch {}
     }
     if (pid !== null) peakKb = Math.max(peakKb, vmHwmKb(pid) ?? 0);

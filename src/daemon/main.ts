@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { AgentmuxError } from "../errors.ts";
-import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { loadConfig } from "../config/load.ts";
 import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
 import { Layout } from "../effects/tmux/layout.ts";
@@ -21,7 +20,7 @@ import { selfCommand } from "../effects/process/self.ts";
 import { settingsFrom } from "../config/settings.ts";
 import { readRuntime, readState } from "../session/read.ts";
 import { startWatchdog } from "./watchdog.ts";
-import { ORCHESTRATOR_PID, liveOrchestrator } from "../session/liveness.ts";
+import { ORCHESTRATOR_PID, liveOrchestrator, writeOrchestratorPid } from "../session/liveness.ts";
 
 /**
  * The launcher that started this orchestrator gets the final state on an extra pipe
@@ -43,7 +42,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const log = sessionLogger(sessionDir);
   const other = liveOrchestrator(sessionDir);
   if (other) throw new AgentmuxError("session", `an orchestrator (pid ${other}) is already running this session`, { where: sessionDir });
-  writeFileAtomic(join(sessionDir, ORCHESTRATOR_PID), `${process.pid}\n`);
+  writeOrchestratorPid(sessionDir);
 
   let state = readState(sessionDir);
   const projectDir = state.main_repo_dir ?? state.project_dir!;

@@ -66,7 +66,7 @@ export function toolLines(dir: string): any[] {
 
 export function orchestratorPid(dir: string): number | null {
   try {
-    const pid = Number(readFileSync(join(dir, ".runtime/orchestrator.pid"), "utf8").trim());
+    const pid = parseInt(readFileSync(join(dir, ".runtime/orchestrator.pid"), "utf8"), 10); // "<pid> <start token>"
     return pid > 0 ? pid : null;
   } catch {
     return null;
