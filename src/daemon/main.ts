@@ -20,6 +20,7 @@ import { selfCommand } from "../effects/process/self.ts";
 import { settingsFrom } from "../config/settings.ts";
 import { readRuntime, readState } from "../session/read.ts";
 import { startWatchdog } from "./watchdog.ts";
+import { releaseCheckout } from "../session/checkout-lock.ts";
 import { ORCHESTRATOR_PID, liveOrchestrator, writeOrchestratorPid } from "../session/liveness.ts";
 
 /**
@@ -112,6 +113,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   log(`orchestrator finished: exit ${result.code}${result.cleanup ? ", removing the session folder" : ""}`);
   reportResult(result.code, state);
   await killSession(tmux, sessionName).catch(() => {});
+  if (!state.worktree_path) releaseCheckout(projectDir, sessionDir);
   rmSync(join(sessionDir, ORCHESTRATOR_PID), { force: true });
   rmSync(privateMcpDir(sessionDir), { recursive: true, force: true });
   if (result.cleanup && existsSync(sessionDir)) rmSync(sessionDir, { recursive: true, force: true });

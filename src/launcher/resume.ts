@@ -8,8 +8,9 @@ import { Tmux } from "../effects/tmux/runner.ts";
 import { killSession } from "../effects/tmux/ops.ts";
 import { prepareResume, type ResumeFacts } from "../orchestrator/resume.ts";
 import type { State } from "../schema/state.ts";
+import type { Config } from "../schema/config.ts";
 import { F } from "../session/paths.ts";
-import { follow, startProcesses } from "./launch.ts";
+import { follow, startProcesses, type Launched } from "./launch.ts";
 import { liveOrchestrator } from "../session/liveness.ts";
 import type { ProgressMode } from "./progress.ts";
 import { writeState } from "../session/write.ts";
@@ -17,6 +18,8 @@ import { readState } from "../session/read.ts";
 import { readToolLines } from "../bus/tool-lines.ts";
 import { dropCancelRequest } from "../session/cancel.ts";
 import { StopSignals } from "./signals.ts";
+import { acquireCheckout, releaseCheckout } from "../session/checkout-lock.ts";
+import { CheckoutBusy } from "./errors.ts";
 
 /** What exists on disk for resume inference. */
 export function resumeFacts(sessionDir: string): ResumeFacts {
@@ -63,14 +66,28 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
   next = { ...next, ...(o.headless ? { headless: true } : {}) };
   if (state.worktree_path) {
     if (!existsSync(state.worktree_path)) await createWorktree(projectDir, { slug: state.feature_name!, branch: state.feature_branch! });
-  } else if (state.feature_branch) {
-    await ensureFeatureBranch(projectDir, state.feature_branch);
+  } else {
+    const taken = acquireCheckout(projectDir, o.sessionDir);
+    if (!taken.ok) throw new CheckoutBusy({ projectDir, holder: taken.holder.session });
   }
+  let launched: Launched;
+  try {
+    launched = await launchResumed(o, signals, { state, next, config, projectDir });
+  } catch (e) {
+    if (!state.worktree_path) releaseCheckout(projectDir, o.sessionDir);
+    throw e;
+  }
+  o.out(`agentmux: resuming ${state.feature_name} in phase ${next.phase}`);
+  return follow({ sessionDir: o.sessionDir, state: next, config, headless: o.headless, progress: o.progress, startedAt, signals }, launched, o.out);
+}
+
+/** Branch, files and processes of a resumed run; the caller gives the checkout up if this throws. */
+async function launchResumed(o: ResumeOptions, signals: StopSignals, r: { state: State; next: State; config: Config; projectDir: string }): Promise<Launched> {
+  const { state, next, config, projectDir } = r;
+  if (!state.worktree_path && state.feature_branch) await ensureFeatureBranch(projectDir, state.feature_branch);
   // a cancel request nobody applied (the orchestrator died first) is not this run's: drop it
   if (dropCancelRequest(o.sessionDir)) o.out("agentmux: dropped an earlier cancel request that was never applied");
   writeState(o.sessionDir, next);
   signals.checkpoint();
-  const launched = await startProcesses({ sessionDir: o.sessionDir, state: next, config, workDir: next.worktree_path ?? projectDir });
-  o.out(`agentmux: resuming ${state.feature_name} in phase ${next.phase}`);
-  return follow({ sessionDir: o.sessionDir, state: next, config, headless: o.headless, progress: o.progress, startedAt, signals }, launched, o.out);
+  return startProcesses({ sessionDir: o.sessionDir, state: next, config, workDir: next.worktree_path ?? projectDir });
 }

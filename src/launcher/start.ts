@@ -19,6 +19,7 @@ import type { ProgressMode } from "./progress.ts";
 import { settingsFrom } from "../config/settings.ts";
 import { writeState } from "../session/write.ts";
 import { StopSignals } from "./signals.ts";
+import { acquireCheckout, releaseCheckout } from "../session/checkout-lock.ts";
 
 export type StartOptions = {
   cwd: string;
@@ -48,6 +49,18 @@ async function pruneOrphanWorktrees(projectDir: string, out: (l: string) => void
   const report = await pruneWorktrees(projectDir, keep);
   for (const p of report.removed) out(`agentmux: removed the orphaned worktree ${p}`);
   for (const k of report.kept) out(`agentmux: kept the orphaned worktree ${k.path}: ${k.reason}`);
+}
+
+/**
+ * A run owns the checkout it works in (#11.2). When another live run holds this one, the new
+ * run works in a worktree of its own instead of switching the branch under the other — and
+ * says so. Returns true when the run must use a worktree.
+ */
+function needsOwnWorktree(projectDir: string, sessionDir: string, out: (l: string) => void): boolean {
+  const taken = acquireCheckout(projectDir, sessionDir);
+  if (taken.ok) return false;
+  out(`agentmux: another run (${taken.holder.session}) is working in this checkout; this run works in its own worktree`);
+  return true;
 }
 
 /** A new run: validate everything first, then session folder, branch/worktree, tmux, orchestrator. */
@@ -89,7 +102,7 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
   let launched: Launched;
   try {
     const branch = `${config.github.branch_prefix}${state.feature_name}`;
-    if (o.worktree) {
+    if (o.worktree || needsOwnWorktree(projectDir, created.dir, o.out)) {
       // Reserve the path in state first, so a run starting next door never prunes it mid-creation.
       state = { ...state, worktree_path: join(worktreesDir(projectDir), state.feature_name!), main_repo_dir: projectDir, feature_branch: branch };
       writeState(created.dir, state);
@@ -123,6 +136,7 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
     launched = await startProcesses({ sessionDir: created.dir, state, config, workDir });
   } catch (e) {
     // Nothing ran yet: leave no half-made session behind.
+    releaseCheckout(projectDir, created.dir);
     rmSync(created.dir, { recursive: true, force: true });
     throw e;
   }

@@ -1,0 +1,106 @@
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { writeFileAtomic } from "../effects/fs/atomic.ts";
+import { liveOrchestrator, ownPidRecord, recordAlive } from "./liveness.ts";
+import { sessionId, sessionsRoot } from "./paths.ts";
+
+/**
+ * A run owns the checkout it works in: `<project>/.agentmux/.sessions/.checkout.lock` names
+ * the session, and the launcher that took it (pid + start token). The lock is held while that
+ * launcher or the session's orchestrator runs — a crashed pair leaves a stale lock, which the
+ * next run breaks. Runs in their own worktree never take it.
+ */
+const Holder = z.object({ session: z.string(), dir: z.string(), pid: z.number().int(), start: z.string().optional(), at: z.string() });
+export type CheckoutHolder = z.infer<typeof Holder>;
+
+export const checkoutLockPath = (projectDir: string) => join(sessionsRoot(projectDir), ".checkout.lock");
+
+let tmpCount = 0;
+
+function readHolder(path: string): CheckoutHolder | null {
+  try {
+    const r = Holder.safeParse(JSON.parse(readFileSync(path, "utf8")));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The holder still runs: its launcher, or the session's orchestrator it handed the run to. */
+export function holderAlive(h: CheckoutHolder): boolean {
+  return recordAlive({ pid: h.pid, start: h.start }) || liveOrchestrator(h.dir) !== null;
+}
+
+/** The live run that holds the checkout, if any. */
+export function checkoutHolder(projectDir: string): CheckoutHolder | null {
+  const h = readHolder(checkoutLockPath(projectDir));
+  return h && holderAlive(h) ? h : null;
+}
+
+/**
+ * Take the checkout for the session in `sessionDir`. Returns the other live run when it holds
+ * it. Creation is atomic (a complete file is hard-linked into place); a stale lock is moved
+ * aside and checked before it is deleted, so two runs breaking it at once cannot both win.
+ */
+export function acquireCheckout(projectDir: string, sessionDir: string): { ok: true } | { ok: false; holder: CheckoutHolder } {
+  const path = checkoutLockPath(projectDir);
+  mkdirSync(sessionsRoot(projectDir), { recursive: true });
+  const me = ownPidRecord();
+  const text = JSON.stringify({ session: sessionId(sessionDir), dir: sessionDir, pid: me.pid, start: me.start, at: new Date().toISOString() }) + "\n";
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const tmp = `${path}.${process.pid}.${tmpCount++}.tmp`;
+    writeFileAtomic(tmp, text);
+    try {
+      linkSync(tmp, path);
+      return { ok: true };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+    const seen = readFileSafe(path);
+    const holder = seen === null ? null : readHolder(path);
+    if (holder?.dir === sessionDir) {
+      writeFileAtomic(path, text); // this session's own lock (a resume): renew it
+      return { ok: true };
+    }
+    if (holder && holderAlive(holder)) return { ok: false, holder };
+    breakStale(path, seen);
+  }
+  const holder = readHolder(path);
+  return holder ? { ok: false, holder } : { ok: true };
+}
+
+function readFileSafe(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+function breakStale(path: string, seen: string | null): void {
+  if (seen === null) return; // gone already: try again
+  const aside = `${path}.stale-${process.pid}-${tmpCount++}`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return;
+  }
+  if (readFileSafe(aside) !== seen) {
+    // another run replaced the stale lock between our read and the rename: give it back
+    try {
+      linkSync(aside, path);
+    } catch {
+      /* a third run took the place; it holds the checkout now */
+    }
+  }
+  rmSync(aside, { force: true });
+}
+
+/** Give the checkout up (only when this session holds it). */
+export function releaseCheckout(projectDir: string, sessionDir: string): void {
+  const path = checkoutLockPath(projectDir);
+  if (readHolder(path)?.dir === sessionDir) rmSync(path, { force: true });
+}
