@@ -28,5 +28,6 @@ export function settingsFrom(config: Config, opts: { keepSession?: boolean; head
     single_coder: resolveRole(config, "coder").provider.single_coder,
     keep_session: opts.keepSession ?? config.defaults.keep_session,
     role_agents,
+    on_bug: "fail_run",
   };
 }

@@ -1,5 +1,6 @@
 import type { Phase } from "../schema/catalog.ts";
 import type { State } from "../schema/state.ts";
+import { Step } from "./step.ts";
 
 /** What exists on disk, gathered by the caller (this module stays pure). */
 export type ResumeFacts = {
@@ -55,13 +56,5 @@ export function prepareResume(state: State, facts: ResumeFacts, at: string): Sta
   const agents = Object.fromEntries(
     Object.entries(state.agents ?? {}).map(([k, a]) => [k, a.status === "done" ? a : { ...a, status: "exited" as const, since: at }]),
   );
-  return {
-    ...rest,
-    phase,
-    last_event: "resumed",
-    agents,
-    updated_at: at,
-    updated_by: "pipeline",
-    history: [...(state.history ?? []), { phase, event: "resumed", at }],
-  };
+  return Step.resumed({ ...rest, agents, updated_at: at, updated_by: "pipeline" }, phase, at);
 }

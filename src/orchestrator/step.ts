@@ -1,15 +1,32 @@
 import type { Effect } from "../schema/effects.ts";
 import type { Phase, Role, WorkflowEvent } from "../schema/catalog.ts";
+import { isPhaseMark, isPhaseMove } from "../schema/moves.ts";
 import type { AgentInfo, AgentStatus, State } from "../schema/state.ts";
+import { sessionId } from "../session/paths.ts";
+import { IllegalMark, IllegalMove } from "./errors.ts";
 import type { Goto, Settings } from "./types.ts";
+
+/** Append a history entry and make its event the last one. */
+const recorded = (state: State, phase: Phase, event: WorkflowEvent, at: string): State => ({
+  ...state,
+  phase,
+  last_event: event,
+  history: [...(state.history ?? []), { phase, event, at }],
+});
 
 /**
  * Accumulates one transition: the next state, the effects to run, and an optional move to
- * another phase. Pure: no I/O, the clock comes from the event (`at`).
+ * another phase. Pure: no I/O, the clock comes from the event (`at`). The only writer of
+ * `phase`, `last_event` and `history`: every move is checked against src/schema/moves.ts.
  */
 export class Step {
   effects: Effect[] = [];
-  goto: Goto | null = null;
+  private next: Goto | null = null;
+
+  /** A state prepared for `agentmux resume` in `phase` (the `resumed` workflow event). */
+  static resumed(state: State, phase: Phase, at: string): State {
+    return recorded(state, phase, "resumed", at);
+  }
 
   constructor(
     public state: State,
@@ -30,8 +47,50 @@ export class Step {
     this.emit({ type: "log", message });
   }
 
-  moveTo(phase: Phase, event: WorkflowEvent): void {
-    this.goto = { phase, event };
+  /** Ask for a move to another phase, entered once this handler returns (refused unless in the move table). */
+  moveTo(phase: Exclude<Phase, "failed">, event: WorkflowEvent): void {
+    const from = this.state.phase;
+    if (!isPhaseMove(from, phase, event)) throw new IllegalMove({ from, to: phase, event });
+    this.next = { phase, event };
+  }
+
+  /** The move asked for, if any. */
+  get goto(): Goto | null {
+    return this.next;
+  }
+
+  /** Make the move asked for: the phase, `last_event` and a history entry. Returns it, or null when none. */
+  advance(): Goto | null {
+    const move = this.next;
+    if (!move) return null;
+    this.next = null;
+    this.state = recorded(this.state, move.phase, move.event, this.at);
+    return move;
+  }
+
+  /** Record a workflow event inside the current phase, without a move (see PHASE_MARKS). */
+  mark(event: WorkflowEvent): void {
+    if (!isPhaseMark(this.state.phase, event)) throw new IllegalMark({ phase: this.state.phase, event });
+    this.state = recorded(this.state, this.state.phase, event, this.at);
+  }
+
+  /**
+   * End the run as failed (exit 1) or canceled (exit 130), keeping the session for `agentmux
+   * resume`; a move asked for earlier in this transition is dropped.
+   */
+  fail(cause: string, category: "failed" | "canceled" = "failed"): void {
+    const from = this.state.phase;
+    const event = category === "canceled" ? "run_canceled" : "run_failed";
+    if (!isPhaseMove(from, "failed", event)) throw new IllegalMove({ from, to: "failed", event });
+    this.next = null;
+    this.state = {
+      ...recorded(this.state, "failed", event, this.at),
+      interruption_category: category,
+      interruption_cause: cause.replace(/\s+/g, " ").trim(),
+      interruption_resume_command: `agentmux resume ${sessionId(this.state.feature_dir)}`,
+      interruption_log_path: `${this.state.feature_dir}/orchestrator.log`,
+    };
+    this.emit({ type: "finish", code: category === "canceled" ? 130 : 1, cleanup: false });
   }
 
   agents(): Record<string, AgentInfo> {

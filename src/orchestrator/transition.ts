@@ -1,10 +1,11 @@
+import type { Phase } from "../schema/catalog.ts";
 import type { Event } from "../schema/events.ts";
 import type { State } from "../schema/state.ts";
+import { HopLimit, IllegalMark, IllegalMove } from "./errors.ts";
 import { HANDLERS, RESEARCH_OWNER } from "./phases/index.ts";
 import { researcherCrashed } from "./research.ts";
 import { Step } from "./step.ts";
-import { sessionId } from "../session/paths.ts";
-import type { Result, Settings } from "./types.ts";
+import type { Entry, Result, Settings } from "./types.ts";
 
 const HANDLER_NAMES: Record<string, string> = {
   product_management: "ProductManagementHandler",
@@ -19,31 +20,19 @@ const HANDLER_NAMES: Record<string, string> = {
   failed: "pipeline",
 };
 
-/** End the run as failed (exit 1) or canceled (exit 130), keeping the session for `agentmux resume`. */
-function fail(step: Step, category: "failed" | "canceled", cause: string): void {
-  step.set({
-    phase: "failed",
-    last_event: category === "canceled" ? "run_canceled" : "run_failed",
-    interruption_category: category,
-    interruption_cause: cause.replace(/\s+/g, " ").trim(),
-    interruption_resume_command: `agentmux resume ${sessionId(step.state.feature_dir)}`,
-    interruption_log_path: `${step.state.feature_dir}/orchestrator.log`,
-    history: [...(step.state.history ?? []), { phase: "failed", event: category === "canceled" ? "run_canceled" : "run_failed", at: step.at }],
-  });
-  step.goto = null;
-  step.emit({ type: "finish", code: category === "canceled" ? 130 : 1, cleanup: false });
-}
+/** More moves in one transition than any real path has (the longest makes three): a loop. */
+export const MAX_HOPS = 20;
 
 function handleRuntime(step: Step, event: Event): boolean {
   switch (event.type) {
     case "cancel":
-      fail(step, "canceled", event.reason);
+      step.fail(event.reason, "canceled");
       return true;
     case "timeout":
-      fail(step, "failed", event.reason);
+      step.fail(event.reason);
       return true;
     case "effect_failed":
-      fail(step, "failed", `${event.effect} failed: ${event.error}`);
+      step.fail(`${event.effect} failed: ${event.error}`);
       return true;
     case "tool_rejected":
       step.log(`tool event ${event.tool} rejected: ${event.reason}`);
@@ -66,7 +55,7 @@ function handleRuntime(step: Step, event: Event): boolean {
         return true;
       }
       step.setAgent(event.agent, { status: "exited", note: event.detail });
-      fail(step, "canceled", `the ${a.label} pane closed while the run was ${step.state.phase}${event.detail ? ` (${event.detail})` : ""}`);
+      step.fail(`the ${a.label} pane closed while the run was ${step.state.phase}${event.detail ? ` (${event.detail})` : ""}`, "canceled");
       return true;
     }
     default:
@@ -75,26 +64,46 @@ function handleRuntime(step: Step, event: Event): boolean {
 }
 
 /**
+ * Why a start or resume event enters the current phase: `resumed` when the state was prepared
+ * for a resume, `fresh` for the run's first start, else `retry` of the move in `last_event`.
+ */
+function entryOf(state: State, event: Event): Entry {
+  if (state.last_event === "resumed") return { reason: "resumed" };
+  if (event.type === "start" && state.last_event === "feature_created") return { reason: "fresh", via: "feature_created" };
+  return { reason: "retry", via: state.last_event };
+}
+
+/**
  * The whole workflow as a pure function: state + event → next state + effects.
  * A phase change enters the next phase at once, within the same transition.
  */
 export function transition(state: State, event: Event, settings: Settings): Result {
+  try {
+    return run(state, event, settings);
+  } catch (e) {
+    if (settings.on_bug !== "fail_run" || !(e instanceof IllegalMove || e instanceof IllegalMark || e instanceof HopLimit)) throw e;
+    // the event's own changes are dropped: the run fails from the state before it
+    const step = new Step(state, event.at, settings, "pipeline");
+    step.log(`state machine bug on event ${event.type}: ${e.name}: ${e.message}`);
+    step.fail(`internal error on event ${event.type}: ${e.message} (a bug in agentmux)`);
+    step.set({ updated_at: event.at, updated_by: "pipeline" });
+    return { state: step.state, effects: step.effects };
+  }
+}
+
+function run(state: State, event: Event, settings: Settings): Result {
   if (state.phase === "done" || state.phase === "failed") return { state, effects: [] };
   const step = new Step(state, event.at, settings, HANDLER_NAMES[state.phase] ?? "pipeline");
   const handler = HANDLERS[state.phase];
-  if (event.type === "start" || event.type === "resume") handler.enter(step);
+  if (event.type === "start" || event.type === "resume") handler.enter(step, entryOf(state, event));
   else if (!handleRuntime(step, event) && !handler.on(step, event)) {
     step.log(`event ${event.type} ignored in phase ${state.phase}`);
   }
-  for (let hops = 0; step.goto && hops < 20; hops++) {
-    const { phase, event: last } = step.goto;
-    step.goto = null;
-    if (phase === "failed") {
-      fail(step, "failed", step.state.interruption_cause ?? "the run failed");
-      break;
-    }
-    step.set({ phase, last_event: last, history: [...(step.state.history ?? []), { phase, event: last, at: step.at }] });
-    HANDLERS[phase].enter(step);
+  const path: Phase[] = [state.phase];
+  for (let move = step.advance(); move; move = step.advance()) {
+    path.push(move.phase);
+    if (path.length > MAX_HOPS + 1) throw new HopLimit({ event: event.type, path });
+    HANDLERS[move.phase].enter(step, { reason: "fresh", via: move.event });
   }
   step.set({ updated_at: event.at, updated_by: HANDLER_NAMES[step.state.phase] ?? "pipeline" });
   return { state: step.state, effects: step.effects };

@@ -2,6 +2,7 @@ import type { Effect } from "../schema/effects.ts";
 import type { Event } from "../schema/events.ts";
 import type { Phase, WorkflowEvent } from "../schema/catalog.ts";
 import type { State } from "../schema/state.ts";
+import type { Step } from "./step.ts";
 
 /** Workflow settings resolved from config once, passed into every transition. */
 export type Settings = {
@@ -11,6 +12,11 @@ export type Settings = {
   keep_session: boolean;
   /** role → provider/model, shown in the agents list */
   role_agents: Record<string, { provider: string; model: string | null }>;
+  /**
+   * What a state-machine bug (an illegal move, the hop limit) does: throw (the default, so tests
+   * see it), or fail the run with the bug as its cause (the orchestrator process).
+   */
+  on_bug?: "throw" | "fail_run";
 };
 
 export type Result = { state: State; effects: Effect[] };
@@ -18,9 +24,23 @@ export type Result = { state: State; effects: Effect[] };
 /** What a phase handler asks for besides state and effects: a move to another phase. */
 export type Goto = { phase: Phase; event: WorkflowEvent };
 
+/**
+ * Why a phase is entered:
+ * - `fresh`: a move into the phase (`via` is the move's workflow event), or the run's start
+ *   (`via` is `feature_created`): the phase starts its work;
+ * - `resumed`: the orchestrator restarted in the phase (`agentmux resume`, after a crash or a
+ *   failure): the phase goes on with the work in flight, keeping what is finished;
+ * - `retry`: a start or resume event in a phase whose state was not prepared for a resume: the
+ *   entry of the move recorded in `last_event` (`via`) runs again (entry effects are idempotent).
+ */
+export type Entry = { reason: "fresh"; via: WorkflowEvent } | { reason: "resumed" } | { reason: "retry"; via: WorkflowEvent };
+
+/** The workflow event that brought the run into the phase, or null when it was resumed. */
+export const via = (entry: Entry): WorkflowEvent | null => (entry.reason === "resumed" ? null : entry.via);
+
 export type PhaseHandler = {
-  /** entering the phase (fresh, or re-entry after a restart when state.last_event is "resumed") */
-  enter(step: import("./step.ts").Step): void;
+  /** entering the phase, for the given reason */
+  enter(step: Step, entry: Entry): void;
   /** an event while in this phase; return false when the phase does not handle it */
-  on(step: import("./step.ts").Step, event: Event): boolean;
+  on(step: Step, event: Event): boolean;
 };

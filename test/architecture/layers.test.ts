@@ -13,7 +13,7 @@ const ALLOWED: Record<string, string[]> = {
   "errors.ts": [],
   "version.ts": [],
   schema: [],
-  orchestrator: ["schema", "session"],
+  orchestrator: ["schema", "session", "errors.ts"],
   session: ["schema", "effects", "errors.ts"],
   effects: ["schema", "session", "errors.ts"],
   artifacts: ["schema", "session", "effects", "errors.ts"],

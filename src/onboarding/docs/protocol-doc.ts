@@ -10,6 +10,7 @@ import { State } from "../../schema/state.ts";
 import { ToolEventLine, ToolInputs } from "../../schema/tool-events.ts";
 import { F, LAST_COMPLETION, SESSIONS_DIR } from "../../session/paths.ts";
 import { fieldRows, jsonSchemaOf, markdownTable, rowsTable } from "./schema-table.ts";
+import { movesTable, stateDiagram } from "./state-diagram.ts";
 
 /** What each session file is for (keys of F in src/session/paths.ts; the docs test requires all). */
 export const SESSION_FILES: Record<keyof typeof F, string> = {
@@ -77,7 +78,12 @@ export function protocolDoc(): string {
     "",
     "## Phases",
     "",
-    PHASES.map((p) => `\`${p}\``).join(" → ") + " (`done` and `failed` are final).",
+    PHASES.map((p) => `\`${p}\``).join(", ") + " (`done` and `failed` are final). The orchestrator makes only the moves below (src/schema/moves.ts);",
+    "each move records its event as `last_event` and in `history`.",
+    "",
+    stateDiagram(),
+    "",
+    movesTable(),
     "",
     "## Workflow events (`state.json` → `last_event`)",
     "",

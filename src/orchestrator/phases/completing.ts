@@ -1,7 +1,7 @@
 import { F } from "../../session/paths.ts";
 import { loopCapSummary } from "../review-files.ts";
 import type { Step } from "../step.ts";
-import type { PhaseHandler } from "../types.ts";
+import { via, type PhaseHandler } from "../types.ts";
 
 /** The first commit message a reviewer suggested (reviewers sorted by role). */
 export function suggestedCommitMessage(step: Step): string | undefined {
@@ -14,14 +14,14 @@ export function suggestedCommitMessage(step: Step): string | undefined {
 }
 
 export const completing: PhaseHandler = {
-  enter(step) {
-    const resumed = step.state.last_event === "resumed";
+  enter(step, entry) {
+    const resumed = entry.reason === "resumed";
     if (!resumed) {
       // No stale-decision cleanup here: a decision file may already be written the instant
       // state.json says "completing" (a person or a bot), and it must never be lost. The files
       // of earlier rounds are gone already: changes.md is removed when the next plan is accepted.
       step.set({ approved_at: undefined });
-      if (step.state.last_event === "review_failed") {
+      if (via(entry) === "review_failed") {
         step.emit({ type: "write_file", path: F.summary, content: loopCapSummary(step.state.review_results ?? {}, step.state.review_iteration) });
       }
     }
@@ -58,8 +58,7 @@ export const completing: PhaseHandler = {
     }
     if (event.type === "commit_failed") {
       step.set({ approved_at: undefined, approval: undefined, completion_error: event.error });
-      step.moveTo("failed", "run_failed");
-      step.set({ interruption_cause: `commit failed: ${event.error}` });
+      step.fail(`commit failed: ${event.error}`);
       return true;
     }
     if (event.type === "changes_written") {

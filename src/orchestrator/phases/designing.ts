@@ -4,8 +4,8 @@ import type { PhaseHandler } from "../types.ts";
 export const DESIGNER = "designer";
 
 export const designing: PhaseHandler = {
-  enter(step) {
-    if (step.state.last_event !== "resumed") step.emit({ type: "delete_file", path: F.design });
+  enter(step, entry) {
+    if (entry.reason !== "resumed") step.emit({ type: "delete_file", path: F.design });
     step.solo(DESIGNER, "designer", `[designer] ${step.state.feature_name ?? "design"}`, { path: F.designerPrompt, template: "designer" });
   },
   on(step, event) {

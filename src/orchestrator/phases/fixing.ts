@@ -1,10 +1,10 @@
 import { F } from "../../session/paths.ts";
-import type { PhaseHandler } from "../types.ts";
+import { via, type PhaseHandler } from "../types.ts";
 import { CODER, recordDone } from "./implementing.ts";
 
 export const fixing: PhaseHandler = {
-  enter(step) {
-    if (step.state.last_event === "review_failed") {
+  enter(step, entry) {
+    if (via(entry) === "review_failed") {
       step.emit({ type: "delete_matching", dir: "06_implementation", pattern: "^done_\\d+(\\.json)?$" });
     }
     // Always a fresh coder: the fix prompt carries everything it needs.

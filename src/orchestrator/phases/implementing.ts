@@ -8,6 +8,7 @@ export const CODER = "coder";
 const parallelKey = (index: number) => `coder:${index}`;
 const isCoder = (_k: string, a: { role: string }) => a.role === "coder";
 
+/** Moves that bring a new plan (or its design): the implementation starts over. */
 const FRESH_EVENTS = new Set(["plan_written", "design_written", "changes_requested"]);
 
 function groups(step: Step): ExecutionGroup[] {
@@ -83,14 +84,13 @@ export function recordDone(step: Step, e: EventOf<"coder_done">): void {
 }
 
 export const implementing: PhaseHandler = {
-  enter(step) {
+  enter(step, entry) {
     if (!groups(step).length) {
       step.log("implementing entered without an execution plan");
-      step.set({ interruption_cause: "no execution plan: plan.yaml was never accepted" });
-      step.moveTo("failed", "run_failed");
+      step.fail("no execution plan: plan.yaml was never accepted");
       return;
     }
-    const fresh = FRESH_EVENTS.has(step.state.last_event);
+    const fresh = entry.reason !== "resumed" && FRESH_EVENTS.has(entry.via);
     if (fresh) {
       step.emit({ type: "delete_matching", dir: "06_implementation", pattern: "^done_\\d+(\\.json)?$" });
       step.set({ completed_subplans: [], implementation_completed_group_ids: [] });

@@ -46,15 +46,15 @@ function evaluate(step: Step): void {
   step.emit({ type: "write_file", path: F.reviewMd, content: consolidatedReview(results) });
   step.killWhere((k, a) => isReviewer(k, a) && k !== coordinator);
   step.emit({ type: "delete_file", path: F.summary });
-  step.set({ awaiting_summary: true, last_event: "review_passed" });
-  step.set({ history: [...(step.state.history ?? []), { phase: "reviewing", event: "review_passed", at: step.at }] });
+  step.set({ awaiting_summary: true });
+  step.mark("review_passed");
   requestSummary(step);
 }
 
 export const reviewing: PhaseHandler = {
-  enter(step) {
+  enter(step, entry) {
     const roles = nominatedReviewers(step);
-    const resumed = step.state.last_event === "resumed" && step.state.active_reviews;
+    const resumed = entry.reason === "resumed" && step.state.active_reviews;
     if (resumed && step.state.awaiting_summary) return requestSummary(step);
     if (!resumed) {
       step.killWhere(isReviewer);
