@@ -82,6 +82,31 @@ describe("plan", () => {
     p.groups[0].colour = "red";
     expect(problems(parseArtifact("plan", yaml(p)))).toEqual([{ path: "groups[0].colour", message: "unknown field" }]);
   });
+  test("parallel subplans that share owned files are refused with the plans and the files", () => {
+    const p = validPlan();
+    p.subplans[0].owned_files = ["src/shared.ts", "src/p1.ts", "./src/util.ts", "src/lim/"];
+    p.subplans[1].owned_files = ["src/p2.ts", "src/util.ts", "src/shared.ts", "src/lim/bucket.ts"];
+    expect(problems(parseArtifact("plan", yaml(p)))).toEqual([
+      {
+        path: "groups[0].plans",
+        message:
+          'plans 1 ("one") and 2 ("two") run in parallel in group "g1" but both own src/shared.ts, src/util.ts, src/lim/bucket.ts (inside src/lim/ of plan 1): give each file to one plan, or put the plans in a serial group',
+      },
+    ]);
+  });
+  test("every sharing pair of a parallel group is named; serial groups and plans of different groups may share files", () => {
+    const p = validPlan();
+    p.subplans.push({ ...p.subplans[0], index: 3, title: "Part 3", owned_files: ["src/p3.ts", "src/x.ts"] });
+    p.subplans.push({ ...p.subplans[0], index: 4, title: "Part 4", owned_files: ["src/x.ts"] });
+    p.subplans[0].owned_files = ["src/x.ts"];
+    p.groups[0].plans.push({ index: 3, name: "three" });
+    p.groups.push({ group_id: "g2", mode: "serial", plans: [{ index: 4, name: "four" }] });
+    expect(problems(parseArtifact("plan", yaml(p)))).toEqual([
+      { path: "groups[0].plans", message: 'plans 1 ("one") and 3 ("three") run in parallel in group "g1" but both own src/x.ts: give each file to one plan, or put the plans in a serial group' },
+    ]);
+    p.groups[0].mode = "serial";
+    expect(parseArtifact("plan", yaml(p)).ok).toBe(true);
+  });
   test("YAML syntax errors carry line and column", () => {
     const ps = problems(parseArtifact("plan", "version: 2\ngroups: [1, 2\nsubplans: 3\n"));
     expect(ps[0]!.path).toBe("");

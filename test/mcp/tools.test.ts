@@ -126,6 +126,17 @@ describe("artifact validation refuses bad files and records nothing", () => {
     expect(readEvents(fx.sessionDir)).toHaveLength(1);
   });
 
+  test("submit_plan refuses parallel subplans that share owned files, naming the plans and the files", async () => {
+    fx.setState("planning");
+    const plan = validPlan();
+    plan.subplans[1].owned_files = ["src/p2.ts", "src/p1.ts"];
+    write(fx.sessionDir, "04_planning/plan.yaml", YAML.stringify(plan));
+    const r = await (await conn("planner")).callTool({ name: "submit_plan", arguments: {} });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain('  groups[0].plans: plans 1 ("one") and 2 ("two") run in parallel in group "g1" but both own src/p1.ts: give each file to one plan, or put the plans in a serial group');
+    expect(readEvents(fx.sessionDir)).toEqual([]);
+  });
+
   test("submit_architecture refuses an empty architecture.md", async () => {
     write(fx.sessionDir, "02_architecting/architecture.md", "\n  \n");
     const client = await conn("architect");

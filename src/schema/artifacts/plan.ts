@@ -27,6 +27,26 @@ export const Subplan = z.strictObject({
 });
 export type Subplan = z.infer<typeof Subplan>;
 
+/** An owned path as written, compared without a leading `./`, doubled or back slashes. */
+const ownedKey = (f: string) => f.trim().replace(/\\/g, "/").replace(/\/{2,}/g, "/").replace(/^(\.\/)+/, "");
+
+/**
+ * What two parallel sub-plans both own: equal paths, and paths inside a folder (an entry
+ * ending in `/`) the other owns. Empty when they are disjoint.
+ */
+function sharedFiles(a: { index: number; owned_files: string[] }, b: { index: number; owned_files: string[] }): string[] {
+  const out: string[] = [];
+  const bs = [...new Set(b.owned_files.map(ownedKey))];
+  const as = [...new Set(a.owned_files.map(ownedKey))];
+  for (const fa of as) if (bs.includes(fa)) out.push(fa);
+  for (const [outer, inner, owner] of [[as, bs, a.index], [bs, as, b.index]] as const) {
+    for (const dir of outer.filter((f) => f.endsWith("/"))) {
+      for (const f of inner) if (f !== dir && f.startsWith(dir)) out.push(`${f} (inside ${dir} of plan ${owner})`);
+    }
+  }
+  return out;
+}
+
 /** `04_planning/plan.yaml`, version 2: groups run in order; a parallel group runs one coder per plan. */
 export const Plan = z
   .strictObject({
@@ -58,6 +78,23 @@ export const Plan = z
     });
     plan.subplans.forEach((s, i) => {
       if (!referenced.has(s.index)) ctx.addIssue({ code: "custom", path: ["subplans", i, "index"], message: `subplan ${s.index} is not in any group` });
+    });
+    // parallel coders must never edit the same file (the planner prompt says so; this enforces it)
+    plan.groups.forEach((g, gi) => {
+      if (g.mode !== "parallel") return;
+      const subs = g.plans.map((p) => ({ ref: p, sub: plan.subplans.find((s) => s.index === p.index) }));
+      subs.forEach((x, i) => {
+        for (const y of subs.slice(i + 1)) {
+          if (!x.sub || !y.sub || x.ref.index === y.ref.index) continue;
+          const shared = sharedFiles(x.sub, y.sub);
+          if (!shared.length) continue;
+          ctx.addIssue({
+            code: "custom",
+            path: ["groups", gi, "plans"],
+            message: `plans ${x.ref.index} (${JSON.stringify(x.ref.name)}) and ${y.ref.index} (${JSON.stringify(y.ref.name)}) run in parallel in group ${JSON.stringify(g.group_id)} but both own ${shared.join(", ")}: give each file to one plan, or put the plans in a serial group`,
+          });
+        }
+      });
     });
     const max = Math.max(...plan.subplans.map((s) => s.index));
     for (let n = 1; n <= max; n++) {
