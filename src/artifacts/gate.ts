@@ -2,7 +2,7 @@ import { lstatSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
 import git from "isomorphic-git";
 import { gitFs } from "../effects/git/fs.ts";
-import type { DoneArtifact } from "../schema/artifacts/done.ts";
+import { doneStatusRefusal, type DoneArtifact } from "../schema/artifacts/done.ts";
 import type { Problem } from "./kinds.ts";
 
 type Claim = "files_created" | "files_modified" | "files_deleted";
@@ -68,12 +68,18 @@ function claimProblem(claim: Claim, status: string, present: boolean): string | 
 }
 
 /**
- * The verification gate (seeds/agent-completion-artifacts-verification-gate.txt): every claim
- * in a coder's done artifact must be real in `workDir` relative to HEAD. Returns one problem per
- * false claim, naming the file; an empty list means the artifact may be accepted.
+ * The verification gate (seeds/agent-completion-artifacts-verification-gate.txt), a hard stop:
+ * the artifact must report finished work (SUCCESS; PARTIAL only when `allowPartial`, never
+ * FAILED) and every claim in it must be real in `workDir` relative to HEAD. Returns one problem
+ * per refusal, naming the field or file; an empty list means the artifact may be accepted.
  */
-export async function checkDoneArtifact(artifact: DoneArtifact, opts: { workDir: string; subplanIndex: number }): Promise<Problem[]> {
+export async function checkDoneArtifact(
+  artifact: DoneArtifact,
+  opts: { workDir: string; subplanIndex: number; allowPartial?: boolean; fixRound?: boolean },
+): Promise<Problem[]> {
   const problems: Problem[] = [];
+  const status = doneStatusRefusal(artifact.status, { subplanIndex: opts.subplanIndex, allowPartial: opts.allowPartial === true, fixRound: opts.fixRound });
+  if (status) problems.push({ path: "status", message: status });
   if (artifact.subplan_index !== undefined && artifact.subplan_index !== opts.subplanIndex) {
     problems.push({ path: "subplan_index", message: `is ${artifact.subplan_index} but submit_done was called for subplan ${opts.subplanIndex}` });
   }

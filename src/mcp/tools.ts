@@ -69,9 +69,15 @@ export const TOOL_HANDLERS: ToolHandlers = {
     if (!r.ok) return refusedFile("submit_done", file, r.problems, `Write ${rel} as your completion artifact and call submit_done again.`);
     // isomorphic-git is loaded only when a coder submits, keeping server start-up fast
     const { checkDoneArtifact } = await import("../artifacts/gate.ts");
-    const problems = await checkDoneArtifact(r.value, { workDir: ctx.workDir, subplanIndex: n });
-    if (problems.length) return refusedFile("submit_done", file, problems, `Make the claims true (do the work, or correct ${rel}) and call submit_done again.`);
-    return { ok: true, payload: { subplan_index: n }, text: `Subplan ${n} accepted as done.` };
+    const fixRound = ctx.state.phase === "fixing";
+    const allowPartial = !fixRound && (ctx.state.execution_groups ?? []).some((g) => g.plans.some((p) => p.index === n && p.allow_partial === true));
+    const problems = await checkDoneArtifact(r.value, { workDir: ctx.workDir, subplanIndex: n, allowPartial, fixRound });
+    if (problems.length) {
+      const unfinished = problems.some((p) => p.path === "status");
+      return refusedFile("submit_done", file, problems, unfinished ? "Do what the lines above say." : `Make the claims true (do the work, or correct ${rel}) and call submit_done again.`);
+    }
+    const partial = r.value.status === "PARTIAL" ? " (PARTIAL: the plan allows it)" : "";
+    return { ok: true, payload: { subplan_index: n }, text: `Subplan ${n} accepted as done${partial}.` };
   },
   async submit_research_done(ctx, input) {
     const rel = `${researchDir(input.type, input.topic)}/summary.md`;

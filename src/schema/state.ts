@@ -42,7 +42,7 @@ export const ReviewResult = z.object({
 export const ExecutionGroup = z.object({
   group_id: z.string(),
   mode: z.enum(["serial", "parallel"]),
-  plans: z.array(z.object({ index: z.number().int().min(1), name: z.string() })),
+  plans: z.array(z.object({ index: z.number().int().min(1), name: z.string(), allow_partial: z.boolean().optional() })),
 });
 export type ExecutionGroup = z.infer<typeof ExecutionGroup>;
 

@@ -46,6 +46,26 @@ describe("checkDoneArtifact against a real repository", () => {
     ).toEqual([]);
   });
 
+  test("the gate is a hard stop: FAILED is refused, PARTIAL only when the plan allows it, with what to do", async () => {
+    const failed = await check({ status: "FAILED" }, 3);
+    expect(failed).toEqual([
+      {
+        path: "status",
+        message:
+          'is "FAILED": submit_done records finished work only. Finish the tasks of plan 3 and make the tests pass, then set "status": "SUCCESS" and call submit_done again. If something you cannot fix blocks you, do not call submit_done: say what blocks you and wait for the user.',
+      },
+    ]);
+    expect(await checkDoneArtifact(validDone({ status: "FAILED" }), { workDir: dir, subplanIndex: 3, allowPartial: true })).toEqual(failed);
+    const partial = await check({ status: "PARTIAL" }, 2);
+    expect(partial.map((p) => p.path)).toEqual(["status"]);
+    expect(partial[0]!.message).toStartWith('is "PARTIAL", but plan 2 does not allow a partial result (its sub-plan in plan.yaml has no "allow_partial: true"). Finish the tasks of plan 2, then set');
+    expect(await checkDoneArtifact(validDone({ status: "PARTIAL" }), { workDir: dir, subplanIndex: 2, allowPartial: true })).toEqual([]);
+    const fix = await checkDoneArtifact(validDone({ status: "PARTIAL" }), { workDir: dir, subplanIndex: 1, fixRound: true });
+    expect(fix[0]!.message).toStartWith('is "PARTIAL", but a fix round must address every finding. Address every finding of 07_review/fix_request.md, then set');
+    // the status problem comes first, the false claims are still listed
+    expect((await check({ status: "FAILED", files_created: ["src/ghost.ts"] })).map((p) => p.path)).toEqual(["status", "files_created[0]"]);
+  });
+
   test("claims a nonexistent file", async () => {
     expect(await check({ files_created: ["src/ghost.ts"], files_modified: ["src/nope.ts"] })).toEqual([
       { path: "files_created[0]", message: '"src/ghost.ts" is claimed created but does not exist' },

@@ -180,6 +180,34 @@ describe("submit_done: the verification gate", () => {
     expect(readEvents(fx.sessionDir).map((e) => e.payload)).toEqual([{ subplan_index: 1 }]);
   });
 
+  test("FAILED is refused with what to do; PARTIAL only for a sub-plan the plan allows it for, never in a fix round", async () => {
+    fx.setState("implementing", {
+      implementation_active_plan_ids: ["1", "2"],
+      execution_groups: [{ group_id: "g1", mode: "parallel", plans: [{ index: 1, name: "one" }, { index: 2, name: "two", allow_partial: true }] }],
+    });
+    const client = await conn("coder");
+    write(fx.sessionDir, "06_implementation/done_1.json", JSON.stringify(validDone({ status: "FAILED" })));
+    const failed = await client.callTool({ name: "submit_done", arguments: { subplan_index: 1 } });
+    expect(failed.isError).toBe(true);
+    expect(textOf(failed)).toBe(
+      `submit_done was refused: ${join(fx.sessionDir, "06_implementation/done_1.json")} has a problem:\n` +
+        '  status: is "FAILED": submit_done records finished work only. Finish the tasks of plan 1 and make the tests pass, then set "status": "SUCCESS" and call submit_done again. If something you cannot fix blocks you, do not call submit_done: say what blocks you and wait for the user.\n' +
+        "Nothing was recorded. Do what the lines above say.",
+    );
+    write(fx.sessionDir, "06_implementation/done_1.json", JSON.stringify(validDone({ status: "PARTIAL" })));
+    expect(textOf(await client.callTool({ name: "submit_done", arguments: { subplan_index: 1 } }))).toContain('status: is "PARTIAL", but plan 1 does not allow a partial result');
+    expect(readEvents(fx.sessionDir)).toEqual([]);
+
+    write(fx.sessionDir, "06_implementation/done_2.json", JSON.stringify(validDone({ status: "PARTIAL" })));
+    expect(textOf(await client.callTool({ name: "submit_done", arguments: { subplan_index: 2 } }))).toBe("Subplan 2 accepted as done (PARTIAL: the plan allows it).");
+    expect(readEvents(fx.sessionDir).map((e) => e.payload)).toEqual([{ subplan_index: 2 }]);
+
+    fx.setState("fixing", { implementation_active_plan_ids: ["1"], execution_groups: [{ group_id: "g1", mode: "serial", plans: [{ index: 1, name: "one", allow_partial: true }] }] });
+    write(fx.sessionDir, "06_implementation/done_1.json", JSON.stringify(validDone({ status: "PARTIAL" })));
+    expect(textOf(await client.callTool({ name: "submit_done", arguments: { subplan_index: 1 } }))).toContain("a fix round must address every finding");
+    expect(readEvents(fx.sessionDir)).toHaveLength(1);
+  });
+
   test("a missing or malformed done artifact is refused", async () => {
     fx.setState("implementing");
     const client = await conn("coder");

@@ -103,9 +103,9 @@ export function protocolDoc(): string {
     "",
     "## Artifact contracts",
     "",
-    section("04_planning/plan.yaml", Plan, "Written by the planner, checked by `submit_plan`."),
+    section("04_planning/plan.yaml", Plan, "Written by the planner, checked by `submit_plan`. The sub-plans of one parallel group must not own a file in common."),
     section("07_review/review_<role>.yaml", Review, "Written by each reviewer, checked by `submit_review`."),
-    section("06_implementation/done_N.json", DoneArtifact, "A coder's completion artifact: `submit_done` is accepted only when the files it claims exist and its claimed changes are real in the working tree."),
+    section("06_implementation/done_N.json", DoneArtifact, "A coder's completion artifact: `submit_done` is accepted only when its status is `SUCCESS` (`PARTIAL` when its sub-plan in plan.yaml says `allow_partial: true`, never in a fix round; `FAILED` never), the files it claims exist and its claimed changes are real in the working tree."),
     section(
       "research request (research_dispatch_code, research_dispatch_web)",
       ToolInputs.research_dispatch_code,

@@ -1,6 +1,6 @@
 import { F } from "../../session/paths.ts";
 import { via, type PhaseHandler } from "../types.ts";
-import { CODER, recordDone } from "./implementing.ts";
+import { CODER, recordDone, refusedStatus } from "./implementing.ts";
 
 export const fixing: PhaseHandler = {
   enter(step, entry) {
@@ -19,6 +19,8 @@ export const fixing: PhaseHandler = {
       step.log(`submit_done for plan ${event.subplan_index} ignored while fixing (the fixer reports plan 1)`);
       return true;
     }
+    // a fix round is never partial: every finding must be addressed
+    if (refusedStatus(step, event, { allowPartial: false, agent: CODER, fixRound: true })) return true;
     recordDone(step, event);
     step.kill(CODER);
     step.moveTo("reviewing", "implementation_completed");

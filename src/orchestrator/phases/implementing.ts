@@ -1,6 +1,7 @@
+import { doneStatusRefusal } from "../../schema/artifacts/done.ts";
 import type { EventOf } from "../../schema/events.ts";
 import type { ExecutionGroup } from "../../schema/state.ts";
-import { F, auditLog, coderPrompt, doneMarker } from "../../session/paths.ts";
+import { F, auditLog, coderPrompt, doneArtifact, doneMarker } from "../../session/paths.ts";
 import type { Step } from "../step.ts";
 import type { PhaseHandler } from "../types.ts";
 
@@ -53,6 +54,20 @@ function dispatchNextGroup(step: Step): void {
   step.show([CODER]);
   step.prompt(CODER, coderPrompt(first.index), "coder", { plan_index: String(first.index) });
   step.set({ implementation_active_plan_ids: [String(first.index)] });
+}
+
+/**
+ * The verification gate's status rule, again when the line is applied (the MCP tool refused it
+ * already; a line the server did not check must not slip through): a FAILED artifact, or a
+ * PARTIAL one the plan does not allow, is not recorded, and the coder is told what to do.
+ */
+export function refusedStatus(step: Step, e: EventOf<"coder_done">, o: { allowPartial: boolean; agent: string; fixRound?: boolean }): boolean {
+  const why = e.artifact && doneStatusRefusal(e.artifact.status, { subplanIndex: e.subplan_index, ...o });
+  if (!why) return false;
+  const text = `submit_done for plan ${e.subplan_index} was not accepted: ${doneArtifact(e.subplan_index)} status ${why}`;
+  step.log(text);
+  if (step.liveAgents((k) => k === o.agent).length) step.emit({ type: "notify_agent", agent: o.agent, text });
+  return true;
 }
 
 /** The orchestrator's bookkeeping for a verified submit_done: marker, task check-offs, audit line. */
@@ -113,6 +128,9 @@ export const implementing: PhaseHandler = {
       step.log(`submit_done for plan ${id} ignored: active plans are [${step.state.implementation_active_plan_ids.join(", ")}]`);
       return true;
     }
+    const entry = groups(step).flatMap((g) => g.plans).find((p) => p.index === event.subplan_index);
+    const agent = step.agents()[parallelKey(event.subplan_index)] ? parallelKey(event.subplan_index) : CODER;
+    if (refusedStatus(step, event, { allowPartial: entry?.allow_partial === true, agent })) return true;
     recordDone(step, event);
     if (step.state.implementation_single_coder) {
       if (!step.state.implementation_active_plan_ids.length) finish(step);

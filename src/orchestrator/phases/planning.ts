@@ -16,6 +16,7 @@ export const planning: PhaseHandler = {
       const plan = event.plan;
       for (const file of materializePlan(plan)) step.emit({ type: "write_file", path: file.path, content: file.content });
       const keep = plan.subplans.map((s) => s.index).join("|");
+      const partial = new Set(plan.subplans.filter((s) => s.allow_partial).map((s) => s.index));
       step.emit({ type: "delete_matching", dir: "04_planning", pattern: `^(plan|tasks)_(?!(${keep})\\.md$)\\d+\\.md$` });
       step.emit({ type: "delete_file", path: F.changes });
       step.kill(PLANNER);
@@ -24,7 +25,11 @@ export const planning: PhaseHandler = {
         completed_subplans: [],
         needs_design: plan.needs_design,
         replanning: false,
-        execution_groups: plan.groups.map((g) => ({ group_id: g.group_id, mode: g.mode, plans: g.plans.map((p) => ({ index: p.index, name: p.name })) })),
+        execution_groups: plan.groups.map((g) => ({
+          group_id: g.group_id,
+          mode: g.mode,
+          plans: g.plans.map((p) => ({ index: p.index, name: p.name, ...(partial.has(p.index) ? { allow_partial: true } : {}) })),
+        })),
         implementation_group_total: plan.groups.length,
         implementation_group_index: 0,
         implementation_group_mode: null,

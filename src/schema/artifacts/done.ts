@@ -10,7 +10,7 @@ const relPath = z.string().trim().min(1, "must be a non-empty path");
 export const DoneArtifact = z.object({
   subplan_index: z.number().int().min(1).optional(),
   agent: z.string().optional(),
-  status: z.enum(["SUCCESS", "PARTIAL", "FAILED"]),
+  status: z.enum(["SUCCESS", "PARTIAL", "FAILED"]).describe("submit_done accepts SUCCESS; PARTIAL only when the sub-plan says allow_partial: true; FAILED never"),
   tasks_completed: z.array(z.string().trim().min(1)),
   files_created: z.array(relPath),
   files_modified: z.array(relPath),
@@ -23,3 +23,21 @@ export const DoneArtifact = z.object({
   timestamp: z.string().optional(),
 });
 export type DoneArtifact = z.infer<typeof DoneArtifact>;
+
+/**
+ * Why the verification gate refuses a done artifact's status, or undefined when it may pass:
+ * only finished work is recorded. FAILED never passes; PARTIAL only for a sub-plan whose entry
+ * in plan.yaml says `allow_partial: true`. The text tells the coder what to do next.
+ */
+export function doneStatusRefusal(status: DoneArtifact["status"], o: { subplanIndex: number; allowPartial: boolean; fixRound?: boolean }): string | undefined {
+  const blocked = "If something you cannot fix blocks you, do not call submit_done: say what blocks you and wait for the user.";
+  const work = o.fixRound ? "Address every finding of 07_review/fix_request.md" : `Finish the tasks of plan ${o.subplanIndex}`;
+  if (status === "FAILED") {
+    return `is "FAILED": submit_done records finished work only. ${work} and make the tests pass, then set "status": "SUCCESS" and call submit_done again. ${blocked}`;
+  }
+  if (status === "PARTIAL" && !o.allowPartial) {
+    const why = o.fixRound ? "a fix round must address every finding" : `plan ${o.subplanIndex} does not allow a partial result (its sub-plan in plan.yaml has no "allow_partial: true")`;
+    return `is "PARTIAL", but ${why}. ${work}, then set "status": "SUCCESS" and call submit_done again. ${blocked}`;
+  }
+  return undefined;
+}

@@ -24,6 +24,7 @@ export const Subplan = z.strictObject({
   acceptance_criteria: z.union([text, z.array(text).min(1)]),
   tasks: z.array(text).min(1, "must list at least one task"),
   isolation_rationale: text.optional(),
+  allow_partial: z.boolean().optional().describe('true: the coder may finish this sub-plan with "status": "PARTIAL" (some tasks optional); otherwise submit_done accepts only SUCCESS'),
 });
 export type Subplan = z.infer<typeof Subplan>;
 
