@@ -4,10 +4,11 @@ import { parseArtifact } from "../artifacts/index.ts";
 import type { Event } from "../schema/events.ts";
 import { F } from "../session/paths.ts";
 import { peekCancelRequest, takeCancelRequest } from "../session/cancel.ts";
+import { panelRequested, takePanelRequest } from "../session/panel-request.ts";
 import { CANCEL_REQUEST_FILE, cancelCause } from "../schema/cancel-request.ts";
 import type { Logger } from "../effects/log.ts";
 
-type Spec = { path: string; stable: boolean; toEvent: (text: string, at: string) => Event | string };
+type Spec = { path: string; stable: boolean; decision?: boolean; toEvent: (text: string, at: string) => Event | string };
 
 /**
  * Requests that are consumed when applied (claimed atomically, so each fires exactly once).
@@ -20,10 +21,11 @@ const INVALID_AFTER_MS = 1000;
 const SPECS: Spec[] = [
   { path: F.design, stable: true, toEvent: (t, at) => (t.trim() ? { type: "design_written", at } : "design.md is empty") },
   { path: F.summary, stable: true, toEvent: (t, at) => (t.trim() ? { type: "summary_written", at } : "summary.md is empty") },
-  { path: F.changes, stable: true, toEvent: (t, at) => (t.trim() ? { type: "changes_written", at, text: t } : "changes.md is empty") },
+  { path: F.changes, stable: true, decision: true, toEvent: (t, at) => (t.trim() ? { type: "changes_written", at, text: t } : "changes.md is empty") },
   {
     path: F.approval,
     stable: false,
+    decision: true,
     toEvent: (t, at) => {
       const r = parseArtifact("approval", t);
       return r.ok ? { type: "approval_written", at, approval: r.value } : `approval.json: ${r.problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("; ")}`;
@@ -39,6 +41,11 @@ const CLAIMED: Claimed[] = [
       const taken = takeCancelRequest(dir);
       return taken ? { type: "cancel", at, reason: cancelCause(taken.request) } : null;
     },
+  },
+  {
+    path: F.panelRequest,
+    peek: (dir) => (panelRequested(dir) ? "valid" : "none"),
+    take: (dir, at) => (takePanelRequest(dir) ? { type: "panel_requested", at } : null),
   },
 ];
 
@@ -62,6 +69,11 @@ export class SessionFileWatcher {
     private readonly emit: (e: Event) => void,
     private readonly log: Logger,
     private readonly stableMs = 300,
+    /**
+     * Whether the run takes a decision (approval.json, changes.md) now. One written earlier
+     * stays on disk unfired and is picked up as soon as the run waits for it.
+     */
+    private readonly decisionsOpen: () => boolean = () => true,
   ) {}
 
   start(): void {
@@ -103,6 +115,7 @@ export class SessionFileWatcher {
       if (event) this.emit(event);
     }
     for (const spec of SPECS) {
+      if (spec.decision && !this.decisionsOpen()) continue;
       const abs = join(this.sessionDir, spec.path);
       if (!existsSync(abs)) {
         this.seen.delete(spec.path);

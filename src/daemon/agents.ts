@@ -146,8 +146,10 @@ export class AgentRuntime {
   /** A pane died or vanished: an interruption unless agentmux closed it on purpose. */
   paneExited(pane: string, detail?: string): void {
     if (pane === this.panel) {
-      // the panel exits once the decision file is written: expected, never an interruption
+      // the panel exits once the decision file is written, or when the user quits it (it can be
+      // shown again): expected, never an interruption; its dead pane goes
       this.panel = null;
+      void this.o.layout.kill(pane).catch(() => {});
       return;
     }
     if (this.o.layout.isExpectedExit(pane)) return;

@@ -5,12 +5,24 @@ import type { Effect } from "../schema/effects.ts";
 import type { Event } from "../schema/events.ts";
 import type { State } from "../schema/state.ts";
 import { F } from "../session/paths.ts";
+import { setDecisionAside } from "../session/decision.ts";
 import { completeApproval } from "../effects/git/complete.ts";
 import { prBody } from "../effects/gh.ts";
 import { section } from "../effects/git/message.ts";
 import type { Logger } from "../effects/log.ts";
 
 const read = (p: string) => (existsSync(p) ? readFileSync(p, "utf8") : undefined);
+
+/** A refused decision is kept aside (the next resume asks again); the error says where it went. */
+function decisionAside(sessionDir: string, log: Logger): string {
+  try {
+    const aside = setDecisionAside(sessionDir);
+    return aside ? ` (the decision ${F.approval} was moved to ${aside}; resume the run to decide again)` : "";
+  } catch (e) {
+    log(`could not move ${F.approval} aside: ${(e as Error).message}`);
+    return ` (the decision is still in ${F.approval})`;
+  }
+}
 
 /** Stage, commit, push and open the PR for an approval; the outcome comes back as an event. */
 export async function runCommit(
@@ -58,6 +70,6 @@ export async function runCommit(
     return { type: "committed", at: at(), hash: r.short, branch: r.branch, pr_url: r.prUrl };
   } catch (e) {
     o.log(`commit failed: ${(e as Error).stack ?? e}`);
-    return { type: "commit_failed", at: at(), error: (e as Error).message ?? String(e) };
+    return { type: "commit_failed", at: at(), error: `${(e as Error).message ?? String(e)}${decisionAside(o.sessionDir, o.log)}` };
   }
 }

@@ -77,7 +77,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const exitsFile = join(sessionDir, F.paneExits);
   await installExitHooks(tmux, sessionName, exitsFile);
   const exits = watchPaneExits(exitsFile, (pane) => agents.paneExited(pane), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p) });
-  const files = new SessionFileWatcher(sessionDir, (e) => loop.push(e), log);
+  const files = new SessionFileWatcher(sessionDir, (e) => loop.push(e), log, undefined, () => loop.state.phase === "completing");
   const created = new CreatedFilesLog(sessionDir);
   if (first?.type === "resume") await loop.catchUp(readToolLines(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0));
   const tail = new ToolTail(sessionDir, loop.state.tool_cursor ?? 0, (line) => loop.pushTool(line));

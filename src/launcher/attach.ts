@@ -1,7 +1,11 @@
 import { sessionId } from "../session/paths.ts";
 import { Tmux } from "../effects/tmux/runner.ts";
 import { attachTerminal as attachTmux } from "../effects/tmux/attach.ts";
-import { goodbyeText, outcomeFrom } from "./outcome.ts";
+import { liveOrchestrator } from "../session/liveness.ts";
+import { requestPanel } from "../session/panel-request.ts";
+import type { State } from "../schema/state.ts";
+import { waitUntil } from "../effects/wait.ts";
+import { goodbyeText, outcomeFrom, outcomeOf, type Outcome } from "./outcome.ts";
 import type { Orchestrator } from "./spawn.ts";
 import type { LaunchOptions } from "./launch.ts";
 
@@ -10,16 +14,44 @@ export function attachTerminal(tmux: Tmux, sessionName: string, controlWidth = 4
   return attachTmux(tmux, sessionName, { cols: process.stdout.columns, rows: process.stdout.rows, controlWidth });
 }
 
+const color = () => !process.env.NO_COLOR && !!process.stdout.isTTY;
+
+function detachedText(dir: string): string {
+  return `Detached. The run goes on in the background.\n  re-attach: agentmux attach ${sessionId(dir)}\n  status:    agentmux status ${sessionId(dir)}\n`;
+}
+
+function sayGoodbye(outcome: Outcome, state: State, runStartedAt: number): number {
+  process.stdout.write(goodbyeText(outcome, state, runStartedAt, color()) + "\n");
+  return outcome.kind === "running" ? 1 : outcome.code;
+}
+
 /** Interactive: attach this terminal to the tmux session; then the goodbye screen. */
 export async function attachAndWait(o: LaunchOptions, tmux: Tmux, orch: Orchestrator): Promise<number> {
   await attachTerminal(tmux, o.state.session_name, o.config.tmux.control_width);
   if (await tmux.hasSession(o.state.session_name)) {
-    process.stdout.write(`Detached. The run goes on in the background.\n  re-attach: agentmux attach ${sessionId(o.sessionDir)}\n  status:    agentmux status ${sessionId(o.sessionDir)}\n`);
+    process.stdout.write(detachedText(o.sessionDir));
     return 0;
   }
   await orch.exited;
-  const outcome = outcomeFrom(await orch.report, o.sessionDir, o.state, o.startedAt);
-  const color = !process.env.NO_COLOR && !!process.stdout.isTTY;
-  process.stdout.write(goodbyeText(outcome, o.state, o.startedAt, color) + "\n");
-  return outcome.kind === "running" ? 1 : outcome.code;
+  return sayGoodbye(outcomeFrom(await orch.report, o.sessionDir, o.state, o.startedAt), o.state, o.startedAt);
+}
+
+/**
+ * `agentmux attach` (also from the home screen): a run that waits for the user's decision gets
+ * its approval panel back first. When the run ends while attached (approved and committed, a
+ * failed commit, a cancel), wait for its orchestrator to finish and show how it ended — the
+ * commit, branch and PR, or the error — never a bare `[exited]`.
+ */
+export async function attachRunning(o: { sessionDir: string; state: State; socket: string; controlWidth?: number }): Promise<number> {
+  const attachedAt = Date.now();
+  if (o.state.awaiting_decision) requestPanel(o.sessionDir);
+  const tmux = new Tmux(o.socket);
+  await attachTerminal(tmux, o.state.session_name, o.controlWidth);
+  if (await tmux.hasSession(o.state.session_name)) {
+    process.stdout.write(detachedText(o.sessionDir));
+    return 0;
+  }
+  await waitUntil(() => liveOrchestrator(o.sessionDir) === null, { timeoutMs: 30_000 });
+  const runStartedAt = Date.parse(o.state.created_at ?? "") || attachedAt;
+  return sayGoodbye(outcomeOf(o.sessionDir, o.state, attachedAt), o.state, runStartedAt);
 }

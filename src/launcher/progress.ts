@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { F } from "../session/paths.ts";
 import { eventLabel } from "../schema/catalog.ts";
 import type { HistoryEntry, State } from "../schema/state.ts";
 import { readState } from "../session/read.ts";
@@ -19,6 +21,7 @@ function readStateLoose(dir: string): State | null {
 export class ProgressPrinter {
   private seen = 0;
   private stuck = new Set<string>();
+  private awaiting = false;
   last: State | null = null;
 
   constructor(
@@ -44,12 +47,27 @@ export class ProgressPrinter {
       const working = Object.values(s.agents ?? {}).filter((a) => a.status === "working" || a.status === "starting").map((a) => a.label);
       this.status(`${s.phase} · ${eventLabel(s.last_event)}${working.length ? ` · ${working.join(", ")}` : ""}`);
     }
+    this.decision(s);
     for (const [key, a] of Object.entries(s.agents ?? {})) {
       if (a.status === "stuck" && !this.stuck.has(key)) {
         this.stuck.add(key);
         this.emit({ kind: "agent_stuck", agent: key, note: a.note ?? "" }, `${hhmmss(a.since)}  ! ${a.label} is stuck: ${a.note ?? ""}`);
       } else if (a.status !== "stuck") this.stuck.delete(key);
     }
+  }
+
+  /** Once each time the run starts waiting for a decision: where to write it (nobody sees a panel). */
+  private decision(s: State): void {
+    const waiting = s.phase === "completing" && s.awaiting_decision === true;
+    if (waiting && !this.awaiting) {
+      const approval = join(s.feature_dir, F.approval);
+      const changes = join(s.feature_dir, F.changes);
+      this.emit(
+        { kind: "awaiting_decision", approval, changes },
+        `agentmux: waiting for your decision — approve: write ${approval} ({"action": "approve", "exclude_files": []}); or request changes: write ${changes}`,
+      );
+    }
+    this.awaiting = waiting;
   }
 
   private line(h: HistoryEntry, s: State): void {

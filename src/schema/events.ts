@@ -36,6 +36,8 @@ export const Event = z.discriminatedUnion("type", [
   z.object({ type: z.literal("summary_written"), at }),
   z.object({ type: z.literal("approval_written"), at, approval: Approval }),
   z.object({ type: z.literal("changes_written"), at, text: z.string() }),
+  /** the user asked to see the approval panel again (monitor `a`, `agentmux attach`, the home screen) */
+  z.object({ type: z.literal("panel_requested"), at }),
 
   // — runtime —
   z.object({ type: z.literal("pane_exited"), at, agent: z.string(), detail: z.string().optional() }),

@@ -104,6 +104,8 @@ export const State = z.object({
    */
   outbox: z.array(Effect).optional(),
   applied_tool_events: z.number().int().min(0).optional(),
+  /** completing waits for the user's decision (the approval panel, or a decision file when headless) */
+  awaiting_decision: z.boolean().optional(),
   /** set when approval.json was accepted; later decisions are ignored */
   approved_at: z.string().optional(),
   /** the accepted approval.json (re-used to retry the commit after a restart) */

@@ -1,9 +1,8 @@
-import { readFileSync, renameSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeJsonAtomic } from "../effects/fs/atomic.ts";
 import { CANCEL_REQUEST_FILE, CancelRequest } from "../schema/cancel-request.ts";
-
-let claims = 0;
+import { claimFile } from "./claim.ts";
 
 /** Ask the session's orchestrator to cancel the run (monitor, home screen, launcher signals). */
 export function requestCancel(sessionDir: string, by: CancelRequest["by"], signal?: CancelRequest["signal"]): void {
@@ -19,20 +18,13 @@ export type TakenCancel = { request: CancelRequest | null };
  * null when the file was there but unreadable (still a cancel: someone asked for it).
  */
 export function takeCancelRequest(sessionDir: string): TakenCancel | null {
-  const path = join(sessionDir, CANCEL_REQUEST_FILE);
-  const claimed = `${path}.taken-${process.pid}-${claims++}`;
+  const text = claimFile(join(sessionDir, CANCEL_REQUEST_FILE));
+  if (text === null) return null;
   try {
-    renameSync(path, claimed);
-  } catch {
-    return null; // none, or another reader took it first
-  }
-  try {
-    const parsed = CancelRequest.safeParse(JSON.parse(readFileSync(claimed, "utf8")));
+    const parsed = CancelRequest.safeParse(JSON.parse(text));
     return { request: parsed.success ? parsed.data : null };
   } catch {
     return { request: null };
-  } finally {
-    rmSync(claimed, { force: true });
   }
 }
 

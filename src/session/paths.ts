@@ -37,6 +37,8 @@ export const F = {
   runtimeDir: ".runtime",
   paneExits: ".runtime/pane_exits",
   mcpReadyDir: ".runtime/mcp",
+  /** written by a UI that wants the approval panel shown again; consumed by the orchestrator */
+  panelRequest: ".runtime/panel_request",
 } as const;
 
 export const PHASE_DIRS = [

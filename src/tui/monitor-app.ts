@@ -2,6 +2,7 @@ import { existsSync, watch } from "node:fs";
 import { join } from "node:path";
 import { Tmux } from "../effects/tmux/runner.ts";
 import { requestCancel } from "../session/cancel.ts";
+import { requestPanel } from "../session/panel-request.ts";
 import { capturePane, selectPane } from "../effects/tmux/ops.ts";
 import { isTmuxFailure } from "../effects/tmux/errors.ts";
 import { defaultSocket } from "../session/list.ts";
@@ -13,7 +14,7 @@ import { monitorView } from "../views/monitor.ts";
 import { agentRows } from "../views/pipeline.ts";
 
 const WATCHED = new Set<string>([F.state, F.runtime, F.createdFiles]);
-const HELP = ["↑/↓  select an agent", "Enter  focus its pane", "l  its recent output", "c  cancel the run", "?  this help", "", "Esc closes a window"];
+const HELP = ["↑/↓  select an agent", "Enter  focus its pane", "l  its recent output", "a  open the approval panel (when it waits for you)", "c  cancel the run", "?  this help", "", "Esc closes a window"];
 
 /**
  * `agentmux monitor <session-dir>`: redraws on state.json / runtime_state.json /
@@ -87,6 +88,10 @@ export async function runMonitor(dir: string): Promise<number> {
         )
       : "no output: the agent has no pane";
     open((close) => overlay(screen, ` ${row.info.label} — recent output `, text, close, { scrollToEnd: true }));
+  });
+  screen.key(["a"], () => {
+    // the orchestrator shows the panel (again) when the run waits for a decision
+    if (!modal && data.state.awaiting_decision) requestPanel(dir);
   });
   screen.key(["?"], () => !modal && open((close) => overlay(screen, " keys ", HELP.join("\n"), close)));
   screen.key(["c", "C-c"], () => {

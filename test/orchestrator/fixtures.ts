@@ -86,6 +86,7 @@ export function events(now: () => string) {
     summary: (): Event => ({ type: "summary_written", at: now() }),
     approve: (commit_message?: string): Event => ({ type: "approval_written", at: now(), approval: { action: "approve", exclude_files: [], ...(commit_message ? { commit_message } : {}) } }),
     changes: (text = "Make the limit configurable."): Event => ({ type: "changes_written", at: now(), text }),
+    panel: (): Event => ({ type: "panel_requested", at: now() }),
     committed: (): Event => ({ type: "committed", at: now(), hash: "abc1234", branch: "feature/rate-limit", pr_url: null }),
     commitFailed: (error = "nothing to commit"): Event => ({ type: "commit_failed", at: now(), error }),
     dispatch: (topic: string, research_type: "code" | "web" = "code"): EventOf<"research_dispatched"> => ({

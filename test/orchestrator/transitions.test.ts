@@ -30,6 +30,7 @@ function sample(type: EventType, phase: Phase, ev: Events): Event {
     case "summary_written": return ev.summary();
     case "approval_written": return ev.approve();
     case "changes_written": return ev.changes();
+    case "panel_requested": return ev.panel();
     case "pane_exited": return ev.paneExited(live, "exit 1");
     case "agent_stuck": return ev.stuck(live);
     case "agent_active": return ev.active(live);
@@ -148,6 +149,7 @@ function row(phase: Phase, type: EventType): Row {
         expect(r.state).toMatchObject({ commit_hash: "abc1234", feature_branch: "feature/rate-limit", pr_url: null, cleanup_feature_dir: true });
       } },
       commit_failed: { to: "failed", last: "run_failed", check: failedWith(1, /^commit failed: nothing to commit$/) },
+      panel_requested: { to: "completing", check: (r, b) => { unchanged(r, b); expect(r.effects).toEqual([{ type: "show_completion_panel" }]); } },
     },
   };
   const hit = handled[phase]?.[type];
@@ -159,7 +161,7 @@ function row(phase: Phase, type: EventType): Row {
 describe("every (phase, event) pair", () => {
   test("the table covers every phase and every event type", () => {
     expect(PHASES.length).toBe(10);
-    expect(EVENT_TYPES.length).toBe(22);
+    expect(EVENT_TYPES.length).toBe(23);
   });
   for (const phase of PHASES) {
     describe(phase, () => {

@@ -45,6 +45,7 @@ export const SESSION_FILES: Record<keyof typeof F, string> = {
   runtimeDir: "agentmux-internal runtime files (MCP configs, readiness markers, pane exits)",
   paneExits: "pane-exit notifications from tmux hooks",
   mcpReadyDir: "per-agent MCP server readiness markers",
+  panelRequest: "a UI asks for the approval panel again (consumed by the orchestrator)",
 };
 
 const section = (title: string, schema: z.ZodType, note: string, io: "input" | "output" = "output") =>

@@ -32,20 +32,22 @@ export const completing: PhaseHandler = {
       return;
     }
     if (step.settings.skip_final_approval) {
-      if (!resumed) {
+      // resumed without an accepted approval: a refused one was moved aside, so approve again
+      if (!resumed || !step.state.approved_at) {
         const message = suggestedCommitMessage(step);
         const approval = { action: "approve", exclude_files: [], ...(message ? { commit_message: message } : {}) };
         step.emit({ type: "write_file", path: F.approval, content: JSON.stringify(approval, null, 2) + "\n" });
       }
       return;
     }
+    step.set({ awaiting_decision: true });
     step.emit({ type: "show_completion_panel" });
   },
 
   on(step, event) {
     if (event.type === "approval_written") {
       if (step.state.approved_at) return true;
-      step.set({ approved_at: event.at, approval: event.approval });
+      step.set({ approved_at: event.at, approval: event.approval, awaiting_decision: undefined });
       step.emit({ type: "commit", approval: event.approval, ...(suggestedCommitMessage(step) ? { suggested_message: suggestedCommitMessage(step) } : {}) });
       return true;
     }
@@ -69,6 +71,7 @@ export const completing: PhaseHandler = {
       step.killWhere(() => true);
       step.emit({ type: "close_completion_panel" });
       step.set({
+        awaiting_decision: undefined,
         subplan_count: 0,
         review_iteration: 0,
         completed_subplans: [],
@@ -81,6 +84,12 @@ export const completing: PhaseHandler = {
         implementation_completed_group_ids: [],
       });
       step.moveTo("planning", "changes_requested");
+      return true;
+    }
+    if (event.type === "panel_requested") {
+      // the user closed the panel without deciding (or it never showed): bring it back
+      if (step.state.awaiting_decision && !step.state.approved_at) step.emit({ type: "show_completion_panel" });
+      else step.log("panel request ignored: no decision is awaited");
       return true;
     }
     return false;
