@@ -35,6 +35,9 @@ export async function runCommit(
   const review = read(join(o.sessionDir, F.reviewMd));
   const featureName = o.state.feature_name ?? "feature";
   const branch = o.state.feature_branch ?? `${o.config.github.branch_prefix}${featureName}`;
+  // A round on an existing pull request (a review answered by the GitHub Action) pushes to its
+  // branch and never opens a second one.
+  const existingPr = o.state.pr_url ?? null;
   const wantPr = o.config.github.pull_request && o.state.gh_available === true;
   try {
     const r = await completeApproval({
@@ -51,13 +54,14 @@ export async function runCommit(
         issueNumber: o.state.issue_number,
         suggested: effect.suggested_message,
       },
-      push: o.config.github.push && wantPr,
+      push: o.config.github.push && (wantPr || existingPr !== null),
       pullRequest: {
-        enabled: wantPr,
+        enabled: wantPr && existingPr === null,
         base: o.config.github.base_branch,
         draft: o.config.github.draft,
         title: o.state.issue_title ?? o.state.request_title ?? featureName,
         body: prBody({
+          summary: read(join(o.sessionDir, F.summary)),
           requirements: requirements ? section(requirements, "Initial Request") || requirements : undefined,
           planSummary: planOverview,
           reviewVerdict: review?.match(/^verdict: .*$/m)?.[0],
@@ -66,8 +70,9 @@ export async function runCommit(
       },
     });
     for (const w of r.warnings) o.log(`completion: ${w}`);
-    o.log(`committed ${r.short} on ${r.branch}${r.prUrl ? `, PR ${r.prUrl}` : ""}`);
-    return { type: "committed", at: at(), hash: r.short, branch: r.branch, pr_url: r.prUrl };
+    const prUrl = r.prUrl ?? existingPr;
+    o.log(`committed ${r.short} on ${r.branch}${prUrl ? `, PR ${prUrl}` : ""}`);
+    return { type: "committed", at: at(), hash: r.short, branch: r.branch, pr_url: prUrl };
   } catch (e) {
     o.log(`commit failed: ${(e as Error).stack ?? e}`);
     return { type: "commit_failed", at: at(), error: `${(e as Error).message ?? String(e)}${decisionAside(o.sessionDir, o.log)}` };

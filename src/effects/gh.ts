@@ -1,4 +1,6 @@
-import { AgentmuxError } from "../errors.ts";
+import { z } from "zod";
+import { AgentmuxError, defineError } from "../errors.ts";
+import { GhCommentRef, GhPullRequest, GhReviewComment } from "../schema/github.ts";
 import { firstError } from "./git/proc.ts";
 import { runProcess, type Runner } from "./process/run.ts";
 
@@ -61,10 +63,70 @@ export async function fetchIssue(ref: string, cwd: string, run: Runner = runProc
   return { number, title, body, request };
 }
 
-/** The pull request description: request, plan summary, review verdict, and `Closes #N`. */
-export function prBody(input: { requirements?: string; planSummary?: string; reviewVerdict?: string; issueNumber?: number }): string {
+/** Marks a pull request agentmux opened: a review on it may start a fix round (the GitHub Action). */
+export const PR_MARKER = "<!-- agentmux:pull-request -->";
+
+/** The pull request description: summary, request, plan summary, review verdict, and `Closes #N`. */
+export function prBody(input: { summary?: string; requirements?: string; planSummary?: string; reviewVerdict?: string; issueNumber?: number }): string {
   const part = (title: string, text?: string) => `## ${title}\n\n${text && text.trim() ? text.trim() : "(not available)"}\n`;
-  const parts = [part("Initial Request", input.requirements), part("Plan Summary", input.planSummary), part("Review Verdict", input.reviewVerdict)];
+  const parts = input.summary?.trim() ? [part("Summary", input.summary)] : [];
+  parts.push(part("Initial Request", input.requirements), part("Plan Summary", input.planSummary), part("Review Verdict", input.reviewVerdict));
   if (input.issueNumber !== undefined) parts.push(`Closes #${input.issueNumber}\n`);
+  parts.push(`${PR_MARKER}\n`);
   return parts.join("\n");
 }
+
+// ---- GitHub's REST API through `gh api` (bodies go on stdin, never in argv) ----
+
+export const GhApiFailed = defineError("GhApiFailed", "gh", (d: { method: string; endpoint: string; detail: string }) => ({
+  message: `gh api ${d.method} ${d.endpoint} failed: ${d.detail}`,
+  where: "gh api",
+  hint: "check the token's permissions (issues: write, pull-requests: write, contents: write) and `gh auth status`",
+}));
+
+/** `owner/name`, as GITHUB_REPOSITORY spells it; anything else never reaches an endpoint. */
+export function checkRepoSlug(repo: string): string {
+  if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repo)) {
+    throw new AgentmuxError("usage", `"${repo}" is not a GitHub repository (owner/name)`, { where: "GITHUB_REPOSITORY", exitCode: 2 });
+  }
+  return repo;
+}
+
+/** One REST call; the answer is checked against `schema`. */
+export async function ghApi<T>(
+  o: { method?: "GET" | "POST" | "PATCH"; endpoint: string; body?: object },
+  schema: z.ZodType<T>,
+  run: Runner = runProcess,
+): Promise<T> {
+  const method = o.method ?? "GET";
+  const argv = ["gh", "api", "--method", method, "-H", "Accept: application/vnd.github+json", o.endpoint];
+  if (o.body) argv.push("--input", "-");
+  const r = await run(argv, { env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" }, ...(o.body ? { stdin: JSON.stringify(o.body) } : {}) });
+  if (r.code !== 0) throw new GhApiFailed({ method, endpoint: o.endpoint, detail: firstError(r) });
+  let data: unknown;
+  try {
+    data = JSON.parse(r.stdout);
+  } catch {
+    throw new GhApiFailed({ method, endpoint: o.endpoint, detail: `the answer is not JSON: ${r.stdout.trim().slice(0, 120)}` });
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new GhApiFailed({ method, endpoint: o.endpoint, detail: `unexpected answer: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}` });
+  return parsed.data;
+}
+
+export const createIssueComment = (repo: string, issue: number, body: string, run?: Runner): Promise<GhCommentRef> =>
+  ghApi({ method: "POST", endpoint: `repos/${checkRepoSlug(repo)}/issues/${issue}/comments`, body: { body } }, GhCommentRef, run);
+
+export const updateIssueComment = (repo: string, id: number, body: string, run?: Runner): Promise<GhCommentRef> =>
+  ghApi({ method: "PATCH", endpoint: `repos/${checkRepoSlug(repo)}/issues/comments/${id}`, body: { body } }, GhCommentRef, run);
+
+export const fetchPullRequest = (repo: string, pr: number, run?: Runner): Promise<GhPullRequest> =>
+  ghApi({ endpoint: `repos/${checkRepoSlug(repo)}/pulls/${pr}` }, GhPullRequest, run);
+
+/** The line comments of one review (up to 100: GitHub's page size). */
+export const reviewComments = (repo: string, pr: number, review: number, run?: Runner): Promise<GhReviewComment[]> =>
+  ghApi({ endpoint: `repos/${checkRepoSlug(repo)}/pulls/${pr}/reviews/${review}/comments?per_page=100` }, z.array(GhReviewComment), run);
+
+/** A reply in a review comment's thread. */
+export const replyToReviewComment = (repo: string, pr: number, comment: number, body: string, run?: Runner): Promise<GhCommentRef> =>
+  ghApi({ method: "POST", endpoint: `repos/${checkRepoSlug(repo)}/pulls/${pr}/comments/${comment}/replies`, body: { body } }, GhCommentRef, run);

@@ -1,9 +1,10 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../config/load.ts";
-import { AgentmuxError } from "../errors.ts";
+import { AgentmuxError, defineError } from "../errors.ts";
+import type { State } from "../schema/state.ts";
 import { firstRunNotice, noAgentCliNotice, notGitRepoHelp } from "../onboarding/first-run.ts";
-import { findRepoRoot, headCommit } from "../effects/git/repo.ts";
+import { currentBranch, findRepoRoot, headCommit } from "../effects/git/repo.ts";
 import { changedFiles } from "../effects/git/changes.ts";
 import { ensureFeatureBranch } from "../effects/git/branch.ts";
 import { createWorktree, pruneWorktrees, worktreesDir } from "../effects/git/worktree.ts";
@@ -33,8 +34,30 @@ export type StartOptions = {
   headless: boolean;
   progress: ProgressMode;
   issue?: { number: number; title: string };
+  /**
+   * Continue an existing branch and its pull request with a fix round: the checkout must be on
+   * `branch`; the run starts in `fixing` with `findings` as the fix request, then the reviewers
+   * check them; the commit goes on the same branch and no second pull request is opened.
+   */
+  round?: ReviewRound;
+  /** called once the session folder exists and its processes run, before the run is followed */
+  onStarted?: (session: { dir: string; id: string; state: State }) => void;
   out: (line: string) => void;
 };
+
+export type ReviewRound = { branch: string; pullRequestUrl: string; findings: string };
+
+export const RoundBranchMismatch = defineError("RoundBranchMismatch", "git", (d: { root: string; want: string; current: string | null }) => ({
+  message: `a review round continues branch "${d.want}", but the checkout is on ${d.current ? `"${d.current}"` : "a detached HEAD"}`,
+  where: d.root,
+  hint: `check out the branch first: git switch ${d.want}`,
+}));
+
+export const RoundCheckoutTaken = defineError("RoundCheckoutTaken", "session", (d: { root: string; holder: string }) => ({
+  message: `another run (${d.holder}) is working in this checkout; a review round needs the checkout of its branch`,
+  where: d.root,
+  hint: `wait for it to finish (agentmux status ${d.holder}), then start the round again`,
+}));
 
 export function isHeadless(ciFlag: boolean): boolean {
   return ciFlag || process.env.CI === "true" || process.env.CI === "1" || !process.stdout.isTTY || !process.stdin.isTTY;
@@ -80,6 +103,11 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
     throw e instanceof AgentmuxError && e.code === "git" ? new AgentmuxError("git", notGitRepoHelp(o.cwd).split("\n")[0]!, { hint: notGitRepoHelp(o.cwd).split("\n").slice(1).join("\n") }) : e;
   });
   const { config } = loadConfig({ projectDir, ...(o.configPath ? { configPath: o.configPath } : {}) });
+  if (o.round) {
+    if (o.worktree) throw new AgentmuxError("usage", "a review round works in the checkout of its branch, not in a worktree", { where: "--worktree", exitCode: 2 });
+    const current = await currentBranch(projectDir);
+    if (current !== o.round.branch) throw new RoundBranchMismatch({ root: projectDir, want: o.round.branch, current });
+  }
   settingsFrom(config); // every role's provider resolves, or a clear error before anything is created
   const noCli = noAgentCliNotice(config, process.env.PATH ?? "");
   if (noCli) throw new AgentmuxError("provider", noCli.split("\n")[0]!, { hint: noCli.split("\n").slice(1).join("\n") });
@@ -97,12 +125,19 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
     keepSession: o.keepSession,
     ...(o.configPath ? { configPath: o.configPath } : {}),
     ...(o.issue ? { issueNumber: o.issue.number, issueTitle: o.issue.title, requestTitle: o.issue.title } : {}),
+    ...(o.round ? { reviewFindings: o.round.findings } : {}),
   });
-  let state = { ...created.state, ...(o.headless ? { headless: true } : {}) };
+  let state: State = { ...created.state, ...(o.headless ? { headless: true } : {}), ...(o.round ? { pr_url: o.round.pullRequestUrl } : {}) };
   let launched: Launched;
   try {
     const branch = `${config.github.branch_prefix}${state.feature_name}`;
-    if (o.worktree || needsOwnWorktree(projectDir, created.dir, o.out)) {
+    if (o.round) {
+      // a round continues the branch checked out here: it needs this checkout, never a worktree
+      const taken = acquireCheckout(projectDir, created.dir);
+      if (!taken.ok) throw new RoundCheckoutTaken({ root: projectDir, holder: taken.holder.session });
+      const base = await headCommit(projectDir);
+      state = { ...state, feature_branch: o.round.branch, ...(base ? { base_commit: base } : {}) };
+    } else if (o.worktree || needsOwnWorktree(projectDir, created.dir, o.out)) {
       // Reserve the path in state first, so a run starting next door never prunes it mid-creation.
       state = { ...state, worktree_path: join(worktreesDir(projectDir), state.feature_name!), main_repo_dir: projectDir, feature_branch: branch };
       writeState(created.dir, state);
@@ -141,5 +176,6 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
     throw e;
   }
   o.out(`agentmux: session ${created.id} on branch ${state.feature_branch}${o.headless ? "" : ` (tmux: ${launched.tmux.attachCommand(state.session_name)})`}`);
+  o.onStarted?.({ dir: created.dir, id: created.id, state });
   return follow({ sessionDir: created.dir, state, config, headless: o.headless, progress: o.progress, startedAt, signals }, launched, o.out);
 }

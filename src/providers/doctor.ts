@@ -81,7 +81,7 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
     } else {
       const found = findOnPath(provider.command, opts.path);
       if (!found) {
-        checks.push({ ok: false, required: true, label, detail: `"${provider.command}" not found on PATH`, fix: installHint(name) });
+        checks.push({ ok: false, required: true, label, detail: `"${provider.command}" not found on PATH`, fix: installHint(name, provider.npm_package) });
       } else {
         const r = await opts.exec([found, "--version"], { timeoutMs, env }).catch((e): ProcResult => ({ code: 1, stdout: "", stderr: String(e) }));
         const ok = r.code === 0 && !r.timedOut;
@@ -129,16 +129,8 @@ function wiringSummary(config: Config, name: string, opts: DoctorOptions): strin
   return `${mcp[agent.provider.mcp]}; trust: ${trust}; ${model}; ${spec.argv.length} args`;
 }
 
-function installHint(name: string): string {
-  const hints: Record<string, string> = {
-    claude: "npm i -g @anthropic-ai/claude-code",
-    codex: "npm i -g @openai/codex",
-    gemini: "npm i -g @google/gemini-cli",
-    opencode: "npm i -g opencode-ai",
-    copilot: "npm i -g @github/copilot",
-    qwen: "npm i -g @qwen-code/qwen-code",
-  };
-  return hints[name] ? `install it: ${hints[name]} (or pick another provider in .agentmux/config.yaml)` : `install "${name}" or fix providers.${name}.command`;
+function installHint(name: string, npmPackage: string | null): string {
+  return npmPackage ? `install it: npm i -g ${npmPackage} (or pick another provider in .agentmux/config.yaml)` : `install "${name}" or fix providers.${name}.command`;
 }
 
 /** `✓ label  detail` / `✗ label  detail` + `    fix: …` lines. */

@@ -57,6 +57,8 @@ export const TrustDialog = z.strictObject({
 
 export const Provider = z.strictObject({
   command: str,
+  /** the npm package that installs this CLI (the GitHub Action installs it; doctor names it), or null */
+  npm_package: z.string().nullable().default(null),
   /** args passed on every launch of this CLI (interactive and batch), right after the command; not replaced by roles.<r>.args */
   args: z.array(z.string()).default([]),
   /** flag that selects the model, or null when the CLI has none */

@@ -111,6 +111,7 @@ export const State = z.object({
   /** the accepted approval.json (re-used to retry the commit after a restart) */
   approval: Approval.optional(),
   commit_hash: z.string().optional(),
+  /** the branch's pull request: the one the run opened, or the one a review round continues (set at start) */
   pr_url: z.string().nullable().optional(),
   completion_error: z.string().optional(),
   cleanup_feature_dir: z.boolean().optional(),

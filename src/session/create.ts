@@ -19,6 +19,8 @@ export type CreateSessionOptions = {
   ghAvailable?: boolean;
   configPath?: string;
   keepSession?: boolean;
+  /** a fix round on an existing branch: starts in `fixing` with these findings as fix_request.md */
+  reviewFindings?: string;
   now?: Date;
 };
 
@@ -68,6 +70,7 @@ export function createSessionDir(o: CreateSessionOptions): { id: string; dir: st
     ...(o.issueNumber !== undefined ? { issueNumber: o.issueNumber } : {}),
     ...(o.issueTitle ? { issueTitle: o.issueTitle } : {}),
     ...(o.ghAvailable !== undefined ? { ghAvailable: o.ghAvailable } : {}),
+    ...(o.reviewFindings !== undefined ? { reviewRound: true } : {}),
   };
   const state: State = {
     ...initialState(s),
@@ -75,6 +78,7 @@ export function createSessionDir(o: CreateSessionOptions): { id: string; dir: st
     ...(o.keepSession ? { keep_session: true } : {}),
   };
   writeFileAtomic(join(dir, F.requirements), requirementsMarkdown(o.request));
+  if (o.reviewFindings !== undefined) writeFileAtomic(join(dir, F.fixRequest), o.reviewFindings.trimEnd() + "\n");
   writeFileSync(join(dir, F.toolEvents), "");
   writeJsonAtomic(join(dir, F.toolEventState), { applied_offset: 0 });
   writeFileSync(join(dir, F.createdFiles), "");

@@ -11,18 +11,24 @@ export type NewSession = {
   issueNumber?: number;
   issueTitle?: string;
   ghAvailable?: boolean;
+  /** a fix round on an existing branch: the run starts in `fixing` (see launcher/start.ts) */
+  reviewRound?: boolean;
 };
 
-/** state.json of a new session: every seed field, phase = the first phase of the pipeline. */
+/**
+ * state.json of a new session: every seed field, phase = the first phase of the pipeline. A
+ * review round starts in `fixing` as the first fix iteration: the findings come from outside
+ * (07_review/fix_request.md), then the reviewers check them as in any follow-up round.
+ */
 export function initialState(s: NewSession): State {
-  const phase = s.productManager ? "product_management" : "architecting";
+  const phase = s.reviewRound ? "fixing" : s.productManager ? "product_management" : "architecting";
   return {
     phase,
     last_event: "feature_created",
     product_manager: s.productManager,
     subplan_count: 0,
     completed_subplans: [],
-    review_iteration: 0,
+    review_iteration: s.reviewRound ? 1 : 0,
     implementation_group_total: 0,
     implementation_group_index: 0,
     implementation_group_mode: null,

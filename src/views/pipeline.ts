@@ -7,6 +7,8 @@ export const phaseLabel = (p: string) => p.replace(/_/g, " ");
 
 /** Stages shown for a run: optional ones (PM, designing, fixing) only when the run uses them. */
 export function stagesOf(state: State): Phase[] {
+  // a review round (GitHub Action) starts by fixing findings that came from outside
+  if (state.history?.[0]?.phase === "fixing") return ["fixing", "reviewing", "completing", "done"];
   const seen = new Set<string>([state.phase, ...(state.history ?? []).map((h) => h.phase)]);
   const stages: Phase[] = [];
   if (state.product_manager || seen.has("product_management")) stages.push("product_management");

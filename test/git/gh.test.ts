@@ -84,8 +84,10 @@ describe("gh", () => {
 
   test("prBody: sections with placeholders and Closes #N", () => {
     expect(prBody({ requirements: "Add X", planSummary: " ", reviewVerdict: "verdict: pass", issueNumber: 5 })).toBe(
-      "## Initial Request\n\nAdd X\n\n## Plan Summary\n\n(not available)\n\n## Review Verdict\n\nverdict: pass\n\nCloses #5\n",
+      "## Initial Request\n\nAdd X\n\n## Plan Summary\n\n(not available)\n\n## Review Verdict\n\nverdict: pass\n\nCloses #5\n\n<!-- agentmux:pull-request -->\n",
     );
     expect(prBody({})).not.toContain("Closes");
+    // the reviewer's summary of the implementation leads the description
+    expect(prBody({ summary: "Adds farewell().\n", requirements: "Add X" })).toStartWith("## Summary\n\nAdds farewell().\n\n## Initial Request\n\nAdd X\n");
   });
 });

@@ -36,6 +36,7 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "sim.scenario": "misbehaviours to act out (see `agentmux demo --help`)",
   providers: "agent CLIs by name; built-in entries merge with yours key by key",
   "providers.<name>.command": "program to run; `@self` is agentmux itself",
+  "providers.<name>.npm_package": "npm package that installs the CLI (the GitHub Action installs it; `doctor` names it); null when it is not on npm",
   "providers.<name>.args": "args on every launch, right after the command",
   "providers.<name>.model_flag": "flag that selects the model; null when the CLI has none",
   "providers.<name>.default_model": "model when neither the role nor defaults name one",
