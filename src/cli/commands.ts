@@ -20,6 +20,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   config: { summary: "print the resolved configuration and where each value came from", load: () => import("./config.ts") },
   doctor: { summary: "check tmux, the configured agent CLIs, their MCP and trust wiring, and gh", load: () => import("./doctor.ts") },
   completions: { summary: "print a shell completion script (bash, zsh or fish)", load: () => import("./completions.ts") },
+  "github-action": { summary: "the GitHub Action's entry: decide from the event, run, report on the issue (internal)", hidden: true, load: () => import("./github-action.ts") },
   orchestrate: { summary: "run a session's orchestrator (internal)", hidden: true, load: () => import("./orchestrate.ts") },
   "sim-agent": { summary: "the simulated agent CLI (internal)", hidden: true, load: () => import("./sim-agent.ts") },
   "mcp-server": { summary: "the stdio MCP server agent CLIs spawn (submit_* tools)", hidden: true, load: () => import("./mcp-server.ts") },

@@ -1,0 +1,162 @@
+import { formatError, isAgentmuxError } from "../../errors.ts";
+import type { Issue } from "../../effects/gh.ts";
+import { remoteBranchTip } from "../../effects/git/fetch.ts";
+import type { ActionInputs } from "../../schema/github-action.ts";
+import type { Config } from "../../schema/config.ts";
+import type { State } from "../../schema/state.ts";
+import { readState } from "../../session/read.ts";
+import { slugify } from "../../session/slug.ts";
+import { progressComment, type CommentEnd } from "../../views/progress-comment.ts";
+import { startRun, type ReviewRound } from "../start.ts";
+import { keepShowing, ProgressComment } from "./comment.ts";
+import { setOutputs, type GithubContext } from "./context.ts";
+import { issueRequest } from "./request.ts";
+import { prepareRound, replyInThreads } from "./round.ts";
+import type { Trigger } from "./trigger.ts";
+
+export type TriggeredRun = {
+  ctx: GithubContext;
+  inputs: ActionInputs;
+  trigger: Exclude<Trigger, { kind: "ignore" }>;
+  projectDir: string;
+  config: Config;
+  configPath: string | undefined;
+  artifact: string;
+  out: (line: string) => void;
+  fetchIssue: (n: number) => Promise<Issue>;
+};
+
+const COMMENT_EVERY_MS = 10_000;
+
+type Plan = { request: string; subject: string; commentOn: number | null; retry: string; name?: string; issue?: { number: number; title: string }; round?: ReviewRound; threads: number[] };
+
+function sessionName(prefix: string, ctx: GithubContext, slugSource = ""): string {
+  const slug = slugSource ? `-${slugify(slugSource).slice(0, 30).replace(/-+$/, "")}` : "";
+  return `${prefix}${slug}${ctx.runId ? `-${ctx.runId}` : ""}${ctx.attempt > 1 ? `-${ctx.attempt}` : ""}`;
+}
+
+/** What the trigger becomes: request text, where progress goes, how to retry. Null: nothing to do (said why). */
+async function plan(o: TriggeredRun): Promise<Plan | null> {
+  const t = o.trigger;
+  const phrase = `\`${o.inputs.trigger_phrase}\``;
+  if (t.kind === "round") {
+    const r = await prepareRound(t, { repo: o.ctx.repo, cwd: o.projectDir, phrase: o.inputs.trigger_phrase });
+    if ("ignore" in r) {
+      o.out(`agentmux: not running: ${r.ignore}`);
+      setOutputs(o.ctx, { run: false, reason: r.ignore });
+      return null;
+    }
+    return {
+      request: o.inputs.request.trim() ? `${o.inputs.request.trim()}\n\n${r.request}` : r.request,
+      subject: `review of pull request #${t.pr}`,
+      commentOn: t.pr,
+      retry: `re-run this workflow job, or review again starting with ${phrase}`,
+      name: sessionName(`pr-${t.pr}-review`, o.ctx),
+      round: r.round,
+      threads: r.threads,
+    };
+  }
+  if (t.kind === "issue") {
+    const issue = await o.fetchIssue(t.issue);
+    const request = o.inputs.request.trim() || issueRequest(issue, t.via === "comment" ? { login: t.actor, text: t.instructions } : null);
+    return {
+      request,
+      subject: `issue #${t.issue}`,
+      commentOn: t.issue,
+      retry: `re-run this workflow job, or comment ${phrase} on this issue`,
+      name: sessionName(`issue-${t.issue}`, o.ctx, issue.title),
+      issue: { number: t.issue, title: issue.title },
+      threads: [],
+    };
+  }
+  return { request: t.request, subject: "request", commentOn: null, retry: "re-run this workflow", threads: [] };
+}
+
+function readStateOrNull(dir: string | null): State | null {
+  if (!dir) return null;
+  try {
+    return readState(dir);
+  } catch {
+    return null;
+  }
+}
+
+/** Run the pipeline for a trigger, with the progress comment; returns agentmux's exit code. */
+export async function runTriggered(o: TriggeredRun): Promise<number> {
+  const startedAt = Date.now();
+  const p = await plan(o);
+  if (!p) return 0;
+  const comment = new ProgressComment({ repo: o.ctx.repo, issue: p.commentOn, log: o.out });
+  let sessionDir: string | null = null;
+  const render = (end?: CommentEnd) =>
+    progressComment({ subject: p.subject, state: readStateOrNull(sessionDir), startedAt, now: Date.now(), runUrl: o.ctx.runUrl, artifact: o.artifact, end });
+  await comment.show(render());
+  let ticker: { stop: () => Promise<void> } | null = null;
+  let code: number;
+  let end: CommentEnd;
+  try {
+    code = await startRun({
+      cwd: o.projectDir,
+      request: p.request,
+      ...(p.name ? { name: p.name } : {}),
+      productManager: false,
+      worktree: false,
+      keepSession: true, // the session folder becomes the workflow artifact
+      ...(o.configPath ? { configPath: o.configPath } : {}),
+      headless: true,
+      progress: "json",
+      ...(p.issue ? { issue: p.issue } : {}),
+      ...(p.round ? { round: p.round } : {}),
+      onStarted: (s) => {
+        sessionDir = s.dir;
+        setOutputs(o.ctx, { session_dir: s.dir });
+        void comment.show(render());
+        ticker = keepShowing(comment, () => render(), COMMENT_EVERY_MS);
+      },
+      out: o.out,
+    });
+    end = await outcome(o, p, readStateOrNull(sessionDir), code);
+    if (end.kind !== "success" && code === 0) code = 1;
+  } catch (e) {
+    o.out(isAgentmuxError(e) ? formatError(e) : `agentmux: internal error: ${(e as Error)?.stack ?? String(e)}`);
+    code = isAgentmuxError(e) ? e.exitCode : 1;
+    end = { kind: "failed", cause: isAgentmuxError(e) ? e.message : String(e), retry: p.retry };
+  }
+  await (ticker as { stop: () => Promise<void> } | null)?.stop();
+  await comment.show(render(end));
+  const state = readStateOrNull(sessionDir);
+  if (p.round && p.threads.length) {
+    const body = end.kind === "success"
+      ? `agentmux addressed this in ${end.commit ? `\`${end.commit}\`` : "a new commit"} on \`${p.round.branch}\`${o.ctx.runUrl ? ` ([workflow run](${o.ctx.runUrl}))` : ""}.`
+      : `agentmux could not address this review: the round ${end.kind}${o.ctx.runUrl ? ` ([workflow run](${o.ctx.runUrl}))` : ""}. See the progress comment on the pull request.`;
+    await replyInThreads({ repo: o.ctx.repo, pr: p.commentOn!, threads: p.threads, body, log: o.out });
+  }
+  setOutputs(o.ctx, {
+    exit_code: code,
+    outcome: end.kind,
+    branch: state?.feature_branch ?? p.round?.branch ?? "",
+    commit: end.kind === "success" ? (end.commit ?? "") : "",
+    pr_url: end.kind === "success" ? (end.prUrl ?? "") : "",
+  });
+  return code;
+}
+
+/** How the run ended, checked against the remote: a commit that never reached it is no success. */
+async function outcome(o: TriggeredRun, p: Plan, s: State | null, code: number): Promise<CommentEnd> {
+  if (!s || s.phase !== "done" || code !== 0) {
+    const canceled = s?.interruption_category === "canceled" || code === 130;
+    return { kind: canceled ? "canceled" : "failed", cause: s?.interruption_cause ?? `agentmux exited with ${code} before the run finished`, retry: p.retry };
+  }
+  const branch = s.feature_branch!;
+  const commit = s.commit_hash ?? "";
+  if (o.config.github.push) {
+    const tip = await remoteBranchTip(o.projectDir, branch);
+    if (!tip || !commit || !tip.startsWith(commit)) {
+      return { kind: "failed", cause: `commit ${commit} was made on ${branch} but the branch was not pushed (the orchestrator log in the artifact says why)`, retry: p.retry };
+    }
+  }
+  if (p.issue && o.config.github.pull_request && !s.pr_url) {
+    return { kind: "failed", cause: `${branch} was pushed but no pull request was opened (the orchestrator log in the artifact says why)`, retry: `open it by hand from ${branch}, or ${p.retry}` };
+  }
+  return { kind: "success", prUrl: s.pr_url ?? null, branch, commit };
+}
