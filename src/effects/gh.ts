@@ -14,12 +14,15 @@ export async function ghAvailable(run: Runner = runProcess): Promise<boolean> {
 
 export type PullRequestInput = { cwd: string; title: string; body: string; base: string | null; head: string; draft: boolean };
 
-/** `gh pr create`; the PR URL is the last URL line of its output. Never throws. */
+/**
+ * `gh pr create`; the PR URL is the last URL line of its output. Never throws. The body goes on
+ * stdin: a description built from a long issue would not fit in one argument (128 KiB on Linux).
+ */
 export async function createPullRequest(pr: PullRequestInput, run: Runner = runProcess): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
-  const argv = ["gh", "pr", "create", "--title", pr.title, "--body", pr.body, "--head", pr.head];
+  const argv = ["gh", "pr", "create", "--title", pr.title, "--body-file", "-", "--head", pr.head];
   if (pr.base) argv.push("--base", pr.base);
   if (pr.draft) argv.push("--draft");
-  const r = await run(argv, { cwd: pr.cwd, env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" } });
+  const r = await run(argv, { cwd: pr.cwd, env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" }, stdin: pr.body });
   if (r.code !== 0) return { ok: false, error: `gh pr create failed: ${firstError(r)}` };
   const url = r.stdout.split("\n").map((l) => l.trim()).filter((l) => /^https?:\/\//.test(l)).pop();
   return url ? { ok: true, url } : { ok: false, error: `gh pr create printed no pull request URL: ${r.stdout.trim().slice(0, 200)}` };

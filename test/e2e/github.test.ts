@@ -57,7 +57,7 @@ test("agentmux issue 42: request from the issue, commit pushed to origin, pull r
   expect(arg("--head")).toBe(branch);
   expect(pr).toContain("--draft");
   expect(arg("--title")).toBe("Add a farewell helper");
-  expect(arg("--body")).toContain("Closes #42");
+  expect(gh.prBody()).toContain("Closes #42");
   const last = JSON.parse(readFileSync(join(repo, ".agentmux", ".last_completion.json"), "utf8"));
   expect(last.pr_url).toBe("https://github.com/acme/app/pull/7");
   expect(git(repo, "log", "-1", "--format=%s", branch)).toEndWith("(#42)");

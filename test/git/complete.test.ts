@@ -55,7 +55,8 @@ describe("completeApproval", () => {
     expect(gitCli(p.remote, "rev-parse", "feature/rate-limit").trim()).toBe(r.hash);
     expect(gitCli(p.dir, "rev-parse", "--abbrev-ref", "feature/rate-limit@{upstream}").trim()).toBe("origin/feature/rate-limit");
     expect(gitCli(p.dir, "show", "--name-only", "--format=", "HEAD").trim()).toBe("app.ts");
-    expect(p.gh.calls()).toEqual([["pr", "create", "--title", "Rate limit", "--body", "Closes #12\n", "--head", "feature/rate-limit", "--base", "main", "--draft"]]);
+    expect(p.gh.calls()).toEqual([["pr", "create", "--title", "Rate limit", "--body-file", "-", "--head", "feature/rate-limit", "--base", "main", "--draft"]]);
+    expect(p.gh.prBody()).toBe("Closes #12\n");
     expect(lastCompletion(p.dir)).toEqual({ feature_name: "rate-limit", commit_hash: r.short, pr_url: r.prUrl, branch_name: "feature/rate-limit" });
     expect(r.short).toBe(gitCli(p.dir, "rev-parse", "--short=7", "HEAD").trim());
   });

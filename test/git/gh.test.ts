@@ -32,11 +32,20 @@ describe("gh", () => {
     const gh = fakeGh();
     const r = await createPullRequest({ cwd: gh.dir, title: "Add rate limiting", body: "## Initial Request\n\nx", base: "main", head: "feature/rl", draft: true });
     expect(r).toEqual({ ok: true, url: "https://github.com/acme/app/pull/7" });
-    expect(gh.calls()).toEqual([["pr", "create", "--title", "Add rate limiting", "--body", "## Initial Request\n\nx", "--head", "feature/rl", "--base", "main", "--draft"]]);
+    expect(gh.calls()).toEqual([["pr", "create", "--title", "Add rate limiting", "--body-file", "-", "--head", "feature/rl", "--base", "main", "--draft"]]);
+    expect(gh.prBody()).toBe("## Initial Request\n\nx");
     process.env.FAKE_GH_PR_FAIL = "a pull request for branch already exists";
     const bad = await createPullRequest({ cwd: gh.dir, title: "t", body: "b", base: null, head: "feature/rl", draft: false });
     expect(bad).toEqual({ ok: false, error: "gh pr create failed: GraphQL: a pull request for branch already exists" });
-    expect(gh.calls()[1]).toEqual(["pr", "create", "--title", "t", "--body", "b", "--head", "feature/rl"]);
+    expect(gh.calls()[1]).toEqual(["pr", "create", "--title", "t", "--body-file", "-", "--head", "feature/rl"]);
+  });
+
+  test("createPullRequest: a body far beyond one argument's limit (1 MB) reaches gh whole", async () => {
+    const gh = fakeGh();
+    const body = "## Initial Request\n\n" + "x".repeat(1024 * 1024) + "\n\nCloses #3\n";
+    const r = await createPullRequest({ cwd: gh.dir, title: "Big", body, base: null, head: "feature/big", draft: false });
+    expect(r).toEqual({ ok: true, url: "https://github.com/acme/app/pull/7" });
+    expect(gh.prBody()).toBe(body);
   });
 
   test("issue refs: N, #N, URL; anything else is a usage error", () => {
