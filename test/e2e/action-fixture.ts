@@ -1,0 +1,127 @@
+/**
+ * A GitHub Actions job without GitHub: a checkout of a repository with a bare `origin`, an
+ * event payload file, the job's environment (GITHUB_*, INPUT_*, RUNNER_TEMP, GITHUB_OUTPUT)
+ * and a fake `gh` on PATH. Runs `agentmux github-action <step>` like action.yml does.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFakeGh, type FakeGh } from "../git/fake-gh.ts";
+import { git, makeTmpDir, runBinary, type RunResult } from "./harness.ts";
+
+export type Job = {
+  root: string;
+  repo: string;
+  origin: string;
+  gh: FakeGh;
+  outputs: () => Record<string, string>;
+  outputLines: () => string[];
+  run: (step: "check" | "run", event: string, payload: unknown, env?: Record<string, string>) => Promise<RunResult>;
+  sessionDirs: () => string[];
+};
+
+/** A small project on main, pushed to a bare origin, with the .gitignore a real project has. */
+export function makeJob(bin: string, socket: string): Job {
+  const root = makeTmpDir("amx-action-");
+  const repo = join(root, "repo");
+  const origin = join(root, "origin.git");
+  mkdirSync(join(repo, "src"), { recursive: true });
+  writeFileSync(join(repo, "README.md"), "# app\n");
+  writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", type: "module" }) + "\n");
+  writeFileSync(join(repo, "src", "index.js"), 'export const main = () => "app";\n');
+  writeFileSync(join(repo, ".gitignore"), ".agentmux/.sessions/\n.agentmux/.last_completion.json\n");
+  git(root, "init", "-q", "--bare", "-b", "main", origin);
+  git(repo, "init", "-q", "-b", "main");
+  git(repo, "config", "user.name", "CI");
+  git(repo, "config", "user.email", "ci@example.invalid");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-q", "-m", "Initial commit");
+  git(repo, "remote", "add", "origin", origin);
+  git(repo, "push", "-q", "origin", "main");
+  const gh = writeFakeGh(root);
+  const outputFile = join(root, "github-output");
+  mkdirSync(join(root, "runner-temp"), { recursive: true });
+  const outputLines = () => (existsSync(outputFile) ? readFileSync(outputFile, "utf8").split("\n").filter(Boolean) : []);
+  return {
+    root,
+    repo,
+    origin,
+    gh,
+    outputLines,
+    outputs: () => Object.fromEntries(outputLines().map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])),
+    sessionDirs: () => {
+      const dir = join(repo, ".agentmux", ".sessions");
+      return existsSync(dir) ? Bun.spawnSync(["ls", dir]).stdout.toString().split("\n").filter(Boolean).map((d) => join(dir, d)) : [];
+    },
+    run: (step, event, payload, env = {}) => {
+      const eventPath = join(root, `event-${event}.json`);
+      writeFileSync(eventPath, JSON.stringify(payload));
+      return runBinary(bin, ["github-action", step], {
+        cwd: repo,
+        socket,
+        env: {
+          PATH: gh.path,
+          XDG_CONFIG_HOME: join(root, "xdg"),
+          GITHUB_ACTIONS: "true",
+          GITHUB_EVENT_NAME: event,
+          GITHUB_EVENT_PATH: eventPath,
+          GITHUB_REPOSITORY: "acme/app",
+          GITHUB_ACTOR: "maintainer",
+          GITHUB_SERVER_URL: "https://github.com",
+          GITHUB_RUN_ID: "4242",
+          GITHUB_OUTPUT: outputFile,
+          RUNNER_TEMP: join(root, "runner-temp"),
+          INPUT_PROVIDER: "sim",
+          ...env,
+        },
+        timeoutMs: 150_000,
+      });
+    },
+  };
+}
+
+const user = (login: string, type = "User") => ({ login, type });
+
+export const issue = (number: number, title: string, body = "") => ({ number, title, body, user: user("reporter"), html_url: `https://github.com/acme/app/issues/${number}` });
+
+export const labeled = (n: number, title: string, o: { label?: string; sender?: { login: string; type: string } } = {}) => ({
+  action: "labeled",
+  issue: issue(n, title),
+  label: { name: o.label ?? "agentmux" },
+  sender: o.sender ?? user("maintainer"),
+});
+
+export const issueComment = (n: number, body: string, o: { association?: string; login?: string; type?: string; pr?: boolean } = {}) => ({
+  action: "created",
+  issue: { ...issue(n, "An issue"), ...(o.pr ? { pull_request: { url: `https://api.github.com/repos/acme/app/pulls/${n}` } } : {}) },
+  comment: { id: 901, body, user: user(o.login ?? "maintainer", o.type), author_association: o.association ?? "MEMBER" },
+  sender: user(o.login ?? "maintainer", o.type),
+});
+
+export const pullRequest = (n: number, branch: string, body: string) => ({
+  number: n,
+  title: "Add a farewell helper",
+  body,
+  html_url: `https://github.com/acme/app/pull/${n}`,
+  state: "open",
+  user: user("github-actions[bot]", "Bot"),
+  head: { ref: branch, repo: { full_name: "acme/app" } },
+  base: { ref: "main" },
+});
+
+export const reviewComment = (id: number, path: string, line: number, body: string, association = "MEMBER") => ({
+  id,
+  body,
+  path,
+  line,
+  original_line: line,
+  pull_request_review_id: 77,
+  user: user("maintainer"),
+  author_association: association,
+});
+
+/** The `gh issue view --json title,body,comments` answer the fake gh prints. */
+export function issueFile(dir: string, title: string, body: string): string {
+  const path = join(dir, "issue.json");
+  writeFileSync(path, JSON.stringify({ title, body, comments: [] }));
+  return path;
+}

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PR_MARKER } from "../../src/effects/gh.ts";
+import { PROGRESS_MARKER } from "../../src/views/progress-comment.ts";
+import { issueComment, issueFile, labeled, makeJob, pullRequest, reviewComment } from "./action-fixture.ts";
+import { git, isolatedBinary, killTmuxServer, privateSocket } from "./harness.ts";
+import { removeDir } from "../helpers/tmp.ts";
+
+let bin: string;
+const socket = privateSocket();
+const roots: string[] = [];
+beforeAll(() => {
+  bin = isolatedBinary();
+});
+afterAll(() => {
+  killTmuxServer(socket);
+  for (const r of roots) removeDir(r);
+});
+
+function job() {
+  const j = makeJob(bin, socket);
+  roots.push(j.root);
+  return j;
+}
+
+const state = (dir: string) => JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
+
+describe("github-action run", () => {
+  test("an issue labelled agentmux: commit pushed, PR that closes the issue, one progress comment created then edited to the PR link", async () => {
+    const j = job();
+    const r = await j.run("run", "issues", labeled(42, "Add a farewell helper"), { FAKE_GH_ISSUE: issueFile(j.root, "Add a farewell helper", "We need `farewell(name)`.") });
+    if (r.code !== 0) console.error(r.stdout, r.stderr);
+    expect(r.code).toBe(0);
+    const out = j.outputs();
+    expect(out).toMatchObject({ exit_code: "0", outcome: "success", pr_url: "https://github.com/acme/app/pull/7" });
+    const branch = "feature/issue-42-add-a-farewell-helper-4242";
+    expect(out.branch).toBe(branch);
+    // pushed: origin has the branch at the run's commit
+    expect(git(j.origin, "rev-parse", branch)).toBe(git(j.repo, "rev-parse", branch));
+    expect(git(j.origin, "rev-parse", branch)).toStartWith(out.commit!);
+    // the PR: head branch, draft, and a description with the summary, Closes #42 and agentmux's marker
+    const pr = j.gh.calls().filter((c) => c[0] === "pr" && c[1] === "create");
+    expect(pr).toHaveLength(1);
+    expect(pr[0]![pr[0]!.indexOf("--head") + 1]).toBe(branch);
+    expect(j.gh.prBody()).toContain("## Summary");
+    expect(j.gh.prBody()).toContain("Closes #42");
+    expect(j.gh.prBody()).toContain(PR_MARKER);
+    // the progress comment: created once on the issue, then only edited — the last edit links the PR
+    const api = j.gh.api();
+    const created = api.filter((c) => c.method === "POST");
+    expect(created.map((c) => c.endpoint)).toEqual(["repos/acme/app/issues/42/comments"]);
+    const edits = api.filter((c) => c.method === "PATCH");
+    expect(edits.length).toBeGreaterThanOrEqual(2);
+    const id = 5001; // the fake's id for the first api call
+    for (const e of edits) expect(e.endpoint).toBe(`repos/acme/app/issues/comments/${id}`);
+    const bodies = api.map((c) => JSON.parse(c.input).body as string);
+    for (const b of bodies) expect(b).toStartWith(PROGRESS_MARKER);
+    expect(bodies[0]).toContain("starting");
+    expect(bodies.some((b) => b.includes("| agent | provider | state |"))).toBe(true);
+    const last = bodies.at(-1)!;
+    expect(last).toContain("✅ **Done**");
+    expect(last).toContain("pull request https://github.com/acme/app/pull/7");
+    expect(last).toContain("- [x] reviewing");
+    expect(last).toContain("[workflow run](https://github.com/acme/app/actions/runs/4242)");
+    // headless with --json: JSON progress lines and the result line, between stop-commands markers
+    const lines = r.stdout.split("\n");
+    const stop = lines.find((l) => l.startsWith("::stop-commands::"))!;
+    expect(stop).toBeDefined();
+    expect(lines).toContain(`::${stop.slice("::stop-commands::".length)}::`);
+    const result = lines.map((l) => (l.startsWith("{") ? JSON.parse(l) : null)).find((x) => x?.kind === "result");
+    expect(result).toMatchObject({ outcome: "success", exit_code: 0, branch });
+    // the session folder stays for the artifact
+    expect(state(out.session_dir!).phase).toBe("done");
+  }, 180_000);
+
+  test("a /agentmux comment on an issue: the comment's words join the request", async () => {
+    const j = job();
+    const body = "/agentmux please keep it to one function";
+    const r = await j.run("run", "issue_comment", issueComment(5, body), { FAKE_GH_ISSUE: issueFile(j.root, "Say goodbye", "A farewell helper.") });
+    if (r.code !== 0) console.error(r.stdout, r.stderr);
+    expect(r.code).toBe(0);
+    const requirements = readFileSync(join(j.outputs().session_dir!, "requirements.md"), "utf8");
+    expect(requirements).toContain("Say goodbye");
+    expect(requirements).toContain("## Request from @maintainer\n\nplease keep it to one function");
+    expect(j.gh.api().filter((c) => c.method === "POST").map((c) => c.endpoint)).toEqual(["repos/acme/app/issues/5/comments"]);
+  }, 180_000);
+});
+
+describe("github-action review rounds", () => {
+  test("a /agentmux review comment on agentmux's PR: a fix round on its branch, pushed there, no new PR, a reply in the thread", async () => {
+    const j = job();
+    const branch = "feature/add-a-farewell-helper";
+    git(j.repo, "switch", "-q", "-c", branch);
+    writeFileSync(join(j.repo, "src", "farewell.js"), "export const farewell = (name) => `Bye ${name}`;\n");
+    git(j.repo, "add", "-A");
+    git(j.repo, "commit", "-q", "-m", "feat: add a farewell helper");
+    git(j.repo, "push", "-q", "origin", branch);
+    const before = git(j.repo, "rev-parse", "HEAD");
+    git(j.repo, "switch", "-q", "main"); // a runner's checkout holds the default branch
+    git(j.repo, "branch", "-q", "-D", branch);
+    const prFile = join(j.root, "pr.json");
+    writeFileSync(prFile, JSON.stringify(pullRequest(7, branch, `## Summary\n\nAdds farewell().\n\nCloses #42\n\n${PR_MARKER}\n`)));
+    const comment = reviewComment(311, "src/farewell.js", 1, "/agentmux an empty name should say just Bye");
+    const r = await j.run("run", "pull_request_review_comment", { action: "created", comment, pull_request: pullRequest(7, branch, PR_MARKER), sender: comment.user }, { FAKE_GH_PR: prFile });
+    if (r.code !== 0) console.error(r.stdout, r.stderr);
+    expect(r.code).toBe(0);
+    // one new commit on the PR's branch, on top of the reviewed one, pushed to the same branch
+    const tip = git(j.origin, "rev-parse", branch);
+    expect(tip).not.toBe(before);
+    expect(git(j.repo, "rev-parse", `${tip}^`)).toBe(before);
+    expect(j.outputs()).toMatchObject({ outcome: "success", branch, pr_url: "https://github.com/acme/app/pull/7" });
+    expect(j.gh.calls().some((c) => c[0] === "pr" && c[1] === "create")).toBe(false);
+    // the round: started in fixing with the review comment as the finding, then reviewed
+    const dir = j.outputs().session_dir!;
+    const s = state(dir);
+    expect(s.history[0].phase).toBe("fixing");
+    expect(s.history.map((h: { phase: string }) => h.phase)).toContain("reviewing");
+    const findings = readFileSync(join(dir, "07_review", "fix_request.md"), "utf8");
+    expect(findings).toContain("## Finding 1: `src/farewell.js` line 1");
+    expect(findings).toContain("an empty name should say just Bye");
+    expect(findings).not.toContain("/agentmux");
+    // progress on the PR's conversation, and a reply in the review thread naming the commit
+    const api = j.gh.api();
+    expect(api.filter((c) => c.method === "POST").map((c) => c.endpoint)).toEqual(["repos/acme/app/issues/7/comments", "repos/acme/app/pulls/7/comments/311/replies"]);
+    const reply = JSON.parse(api.find((c) => c.endpoint.endsWith("/replies"))!.input).body;
+    expect(reply).toContain(`\`${j.outputs().commit}\``);
+    expect(reply).toContain(branch);
+  }, 180_000);
+
+  test("a /agentmux comment on a PR agentmux did not open changes nothing", async () => {
+    const j = job();
+    const prFile = join(j.root, "pr.json");
+    writeFileSync(prFile, JSON.stringify(pullRequest(8, "someone/else", "A human's PR")));
+    const r = await j.run("run", "issue_comment", issueComment(8, "/agentmux fix it", { pr: true }), { FAKE_GH_PR: prFile });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("agentmux: not running: pull request #8 was not opened by agentmux");
+    expect(j.gh.api().map((c) => c.method)).toEqual(["GET"]);
+    expect(j.sessionDirs()).toEqual([]);
+  }, 60_000);
+});
