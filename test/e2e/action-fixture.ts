@@ -10,6 +10,7 @@ import { git, makeTmpDir, runBinary, type RunResult } from "./harness.ts";
 
 export type Job = {
   root: string;
+  seed: string;
   repo: string;
   origin: string;
   gh: FakeGh;
@@ -19,30 +20,40 @@ export type Job = {
   sessionDirs: () => string[];
 };
 
-/** A small project on main, pushed to a bare origin, with the .gitignore a real project has. */
+/**
+ * A small project on main, pushed to a bare origin, with the .gitignore a real project has;
+ * the job's checkout is a shallow clone without a git identity, as actions/checkout leaves it.
+ * `seed` is a full clone with an identity, for tests that prepare branches on origin.
+ */
 export function makeJob(bin: string, socket: string): Job {
   const root = makeTmpDir("amx-action-");
+  const seed = join(root, "seed");
   const repo = join(root, "repo");
   const origin = join(root, "origin.git");
-  mkdirSync(join(repo, "src"), { recursive: true });
-  writeFileSync(join(repo, "README.md"), "# app\n");
-  writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", type: "module" }) + "\n");
-  writeFileSync(join(repo, "src", "index.js"), 'export const main = () => "app";\n');
-  writeFileSync(join(repo, ".gitignore"), ".agentmux/.sessions/\n.agentmux/.last_completion.json\n");
+  mkdirSync(join(seed, "src"), { recursive: true });
+  writeFileSync(join(seed, "README.md"), "# app\n");
+  writeFileSync(join(seed, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", type: "module" }) + "\n");
+  writeFileSync(join(seed, "src", "index.js"), 'export const main = () => "app";\n');
+  writeFileSync(join(seed, ".gitignore"), ".agentmux/.sessions/\n.agentmux/.last_completion.json\n");
   git(root, "init", "-q", "--bare", "-b", "main", origin);
-  git(repo, "init", "-q", "-b", "main");
-  git(repo, "config", "user.name", "CI");
-  git(repo, "config", "user.email", "ci@example.invalid");
-  git(repo, "add", "-A");
-  git(repo, "commit", "-q", "-m", "Initial commit");
-  git(repo, "remote", "add", "origin", origin);
-  git(repo, "push", "-q", "origin", "main");
+  git(seed, "init", "-q", "-b", "main");
+  git(seed, "config", "user.name", "Seed");
+  git(seed, "config", "user.email", "seed@example.invalid");
+  git(seed, "add", "-A");
+  git(seed, "commit", "-q", "-m", "Initial commit");
+  git(seed, "remote", "add", "origin", origin);
+  git(seed, "push", "-q", "origin", "main");
+  git(seed, "commit", "-q", "--allow-empty", "-m", "Second commit"); // so the checkout below is really shallow
+  git(seed, "push", "-q", "origin", "main");
+  git(root, "clone", "-q", "--depth", "1", `file://${origin}`, repo);
   const gh = writeFakeGh(root);
   const outputFile = join(root, "github-output");
   mkdirSync(join(root, "runner-temp"), { recursive: true });
+  mkdirSync(join(root, "runner-home"), { recursive: true });
   const outputLines = () => (existsSync(outputFile) ? readFileSync(outputFile, "utf8").split("\n").filter(Boolean) : []);
   return {
     root,
+    seed,
     repo,
     origin,
     gh,
@@ -60,6 +71,7 @@ export function makeJob(bin: string, socket: string): Job {
         socket,
         env: {
           PATH: gh.path,
+          HOME: join(root, "runner-home"), // no ~/.gitconfig: a runner has no git identity
           XDG_CONFIG_HOME: join(root, "xdg"),
           GITHUB_ACTIONS: "true",
           GITHUB_EVENT_NAME: event,

@@ -36,8 +36,10 @@ describe("github-action run", () => {
     expect(out).toMatchObject({ exit_code: "0", outcome: "success", pr_url: "https://github.com/acme/app/pull/7" });
     const branch = "feature/issue-42-add-a-farewell-helper-4242";
     expect(out.branch).toBe(branch);
-    // pushed: origin has the branch at the run's commit
+    // pushed: origin has the branch at the run's commit, on top of main, from a shallow checkout
+    expect(git(j.repo, "rev-parse", "--is-shallow-repository")).toBe("true");
     expect(git(j.origin, "rev-parse", branch)).toBe(git(j.repo, "rev-parse", branch));
+    expect(git(j.origin, "rev-parse", `${branch}^`)).toBe(git(j.origin, "rev-parse", "main"));
     expect(git(j.origin, "rev-parse", branch)).toStartWith(out.commit!);
     // the PR: head branch, draft, and a description with the summary, Closes #42 and agentmux's marker
     const pr = j.gh.calls().filter((c) => c[0] === "pr" && c[1] === "create");
@@ -91,14 +93,13 @@ describe("github-action review rounds", () => {
   test("a /agentmux review comment on agentmux's PR: a fix round on its branch, pushed there, no new PR, a reply in the thread", async () => {
     const j = job();
     const branch = "feature/add-a-farewell-helper";
-    git(j.repo, "switch", "-q", "-c", branch);
-    writeFileSync(join(j.repo, "src", "farewell.js"), "export const farewell = (name) => `Bye ${name}`;\n");
-    git(j.repo, "add", "-A");
-    git(j.repo, "commit", "-q", "-m", "feat: add a farewell helper");
-    git(j.repo, "push", "-q", "origin", branch);
-    const before = git(j.repo, "rev-parse", "HEAD");
-    git(j.repo, "switch", "-q", "main"); // a runner's checkout holds the default branch
-    git(j.repo, "branch", "-q", "-D", branch);
+    // the pull request's branch is on origin only: the job's checkout holds the default branch
+    git(j.seed, "switch", "-q", "-c", branch);
+    writeFileSync(join(j.seed, "src", "farewell.js"), "export const farewell = (name) => `Bye ${name}`;\n");
+    git(j.seed, "add", "-A");
+    git(j.seed, "commit", "-q", "-m", "feat: add a farewell helper");
+    git(j.seed, "push", "-q", "origin", branch);
+    const before = git(j.seed, "rev-parse", "HEAD");
     const prFile = join(j.root, "pr.json");
     writeFileSync(prFile, JSON.stringify(pullRequest(7, branch, `## Summary\n\nAdds farewell().\n\nCloses #42\n\n${PR_MARKER}\n`)));
     const comment = reviewComment(311, "src/farewell.js", 1, "/agentmux an empty name should say just Bye");
@@ -108,7 +109,8 @@ describe("github-action review rounds", () => {
     // one new commit on the PR's branch, on top of the reviewed one, pushed to the same branch
     const tip = git(j.origin, "rev-parse", branch);
     expect(tip).not.toBe(before);
-    expect(git(j.repo, "rev-parse", `${tip}^`)).toBe(before);
+    expect(git(j.origin, "rev-parse", `${tip}^`)).toBe(before);
+    expect(git(j.origin, "log", "-1", "--format=%an", tip)).toBe("github-actions[bot]"); // a runner has no git identity
     expect(j.outputs()).toMatchObject({ outcome: "success", branch, pr_url: "https://github.com/acme/app/pull/7" });
     expect(j.gh.calls().some((c) => c[0] === "pr" && c[1] === "create")).toBe(false);
     // the round: started in fixing with the review comment as the finding, then reviewed
