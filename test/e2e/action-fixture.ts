@@ -16,7 +16,9 @@ export type Job = {
   gh: FakeGh;
   outputs: () => Record<string, string>;
   outputLines: () => string[];
-  run: (step: "check" | "run", event: string, payload: unknown, env?: Record<string, string>) => Promise<RunResult>;
+  /** the job's environment for an event (the payload is written to GITHUB_EVENT_PATH) */
+  env: (event: string, payload: unknown, extra?: Record<string, string>) => Record<string, string>;
+  run: (step: "check" | "run", event: string, payload: unknown, extra?: Record<string, string>) => Promise<RunResult>;
   sessionDirs: () => string[];
 };
 
@@ -63,30 +65,28 @@ export function makeJob(bin: string, socket: string): Job {
       const dir = join(repo, ".agentmux", ".sessions");
       return existsSync(dir) ? Bun.spawnSync(["ls", dir]).stdout.toString().split("\n").filter(Boolean).map((d) => join(dir, d)) : [];
     },
-    run: (step, event, payload, env = {}) => {
+    env: (event, payload, extra = {}) => {
       const eventPath = join(root, `event-${event}.json`);
       writeFileSync(eventPath, JSON.stringify(payload));
-      return runBinary(bin, ["github-action", step], {
-        cwd: repo,
-        socket,
-        env: {
-          PATH: gh.path,
-          HOME: join(root, "runner-home"), // no ~/.gitconfig: a runner has no git identity
-          XDG_CONFIG_HOME: join(root, "xdg"),
-          GITHUB_ACTIONS: "true",
-          GITHUB_EVENT_NAME: event,
-          GITHUB_EVENT_PATH: eventPath,
-          GITHUB_REPOSITORY: "acme/app",
-          GITHUB_ACTOR: "maintainer",
-          GITHUB_SERVER_URL: "https://github.com",
-          GITHUB_RUN_ID: "4242",
-          GITHUB_OUTPUT: outputFile,
-          RUNNER_TEMP: join(root, "runner-temp"),
-          INPUT_PROVIDER: "sim",
-          ...env,
-        },
-        timeoutMs: 150_000,
-      });
+      return {
+        PATH: gh.path,
+        HOME: join(root, "runner-home"), // no ~/.gitconfig: a runner has no git identity
+        XDG_CONFIG_HOME: join(root, "xdg"),
+        GITHUB_ACTIONS: "true",
+        GITHUB_EVENT_NAME: event,
+        GITHUB_EVENT_PATH: eventPath,
+        GITHUB_REPOSITORY: "acme/app",
+        GITHUB_ACTOR: "maintainer",
+        GITHUB_SERVER_URL: "https://github.com",
+        GITHUB_RUN_ID: "4242",
+        GITHUB_OUTPUT: outputFile,
+        RUNNER_TEMP: join(root, "runner-temp"),
+        INPUT_PROVIDER: "sim",
+        ...extra,
+      };
+    },
+    run(step, event, payload, extra = {}) {
+      return runBinary(bin, ["github-action", step], { cwd: repo, socket, env: this.env(event, payload, extra), timeoutMs: 150_000 });
     },
   };
 }

@@ -114,6 +114,7 @@ describe("github-action: hostile issue text is data", () => {
     expect(requirements).toContain(title);
     expect(requirements).toContain("::error::injected");
     expect(requirements.length).toBeGreaterThan(1024 * 1024);
+    expect(requirements).toContain(`## Request from @maintainer\n\n$(touch ${mark("comment")}) \`touch ${mark("comment2")}\`\n::warning::from the comment`);
     // workflow commands: only agentmux's own (mask, stop/resume) ever start a line of the log
     const commands = r.stdout.split("\n").filter((l) => l.startsWith("::"));
     const token = commands.find((l) => l.startsWith("::stop-commands::"))!.slice("::stop-commands::".length);

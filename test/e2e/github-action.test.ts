@@ -75,18 +75,6 @@ describe("github-action run", () => {
     // the session folder stays for the artifact
     expect(state(out.session_dir!).phase).toBe("done");
   }, 180_000);
-
-  test("a /agentmux comment on an issue: the comment's words join the request", async () => {
-    const j = job();
-    const body = "/agentmux please keep it to one function";
-    const r = await j.run("run", "issue_comment", issueComment(5, body), { FAKE_GH_ISSUE: issueFile(j.root, "Say goodbye", "A farewell helper.") });
-    if (r.code !== 0) console.error(r.stdout, r.stderr);
-    expect(r.code).toBe(0);
-    const requirements = readFileSync(join(j.outputs().session_dir!, "requirements.md"), "utf8");
-    expect(requirements).toContain("Say goodbye");
-    expect(requirements).toContain("## Request from @maintainer\n\nplease keep it to one function");
-    expect(j.gh.api().filter((c) => c.method === "POST").map((c) => c.endpoint)).toEqual(["repos/acme/app/issues/5/comments"]);
-  }, 180_000);
 });
 
 describe("github-action review rounds", () => {
