@@ -38,6 +38,7 @@ async function runAction(o: { payload: unknown; event?: string; inputs?: Record<
     ...j.env(o.event ?? "issues", o.payload, { FAKE_GH_ISSUE: issueFile(j.root, "Add a farewell helper", "We need it."), ...o.env }),
     AGENTMUX_RELEASE_URL: `file://${o.release ?? release}`,
     CI: "true",
+    LANG: "C.UTF-8", // as on GitHub's runners
     AGENTMUX_TMUX_SOCKET: socket,
     NO_COLOR: "1",
   };
@@ -73,7 +74,8 @@ describe("action.yml, step by step", () => {
     expect(r.byName("Fail the job with agentmux's exit code").ran).toBe(false);
     expect(r.failed).toBe(false);
     expect(r.outputs).toMatchObject({ run: "true", exit_code: "0", outcome: "success", pr_url: "https://github.com/acme/app/pull/7" });
-    // the token reached gh as GH_TOKEN, from the github_token input's default
+    // the token (the github_token input's default) is masked before anything else is printed
+    expect(run.stdout.split("\n")[0]).toBe("::add-mask::ghs_fake_token_for_tests");
     expect(j.gh.api().length).toBeGreaterThan(1);
   }, 240_000);
 

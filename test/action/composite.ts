@@ -42,8 +42,8 @@ export async function runComposite(o: {
   github: { token: string; action_repository: string };
 }): Promise<CompositeResult> {
   const action: ActionYml = parse(readFileSync(join(o.actionPath, "action.yml"), "utf8"));
-  const inputs = Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, o.inputs[k] ?? v.default ?? ""]));
   const stepOutputs: Record<string, Record<string, string>> = {};
+  let inputs: Record<string, string> = {};
   const lookup = (path: string): string => {
     const p = path.trim().split(".");
     if (p[0] === "inputs" && p.length === 2) {
@@ -55,6 +55,8 @@ export async function runComposite(o: {
     throw new Error(`the test's composite runner does not know the expression "${path}"`);
   };
   const interpolate = (s: string) => s.replace(/\$\{\{([^}]*)\}\}/g, (_m, e: string) => lookup(e));
+  // input defaults are expressions too (github_token: ${{ github.token }})
+  inputs = Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, o.inputs[k] ?? interpolate(v.default ?? "")]));
   const condition = (cond: string | undefined, failed: boolean): boolean => {
     if (!cond) return !failed;
     const terms = cond.split("&&").map((t) => t.trim());
