@@ -62,7 +62,7 @@ lines.push(...tail);
 writeFileSync(join(sessionDir, F.toolEvents), lines.join("\n") + "\n");
 
 const settings: Settings = {
-  max_review_iterations: 3, skip_final_approval: true, single_coder: false, keep_session: false,
+  max_review_iterations: 3, skip_final_approval: true, commit_on_loop_cap: false, single_coder: false, keep_session: false,
   role_agents: Object.fromEntries(ROLES.map((r) => [r, { provider: "sim", model: null }])),
 };
 let state = initialState({ featureDir: sessionDir, sessionName: "bench", featureName: "bench", projectDir: dir, productManager: false, at: new Date(t).toISOString() });

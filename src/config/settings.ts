@@ -25,6 +25,7 @@ export function settingsFrom(config: Config, opts: { keepSession?: boolean; head
   return {
     max_review_iterations: config.defaults.max_review_iterations,
     skip_final_approval: skipFinalApproval(config, opts.origins, opts.headless === true),
+    commit_on_loop_cap: config.defaults.completion.commit_on_loop_cap,
     single_coder: resolveRole(config, "coder").provider.single_coder,
     keep_session: opts.keepSession ?? config.defaults.keep_session,
     role_agents,

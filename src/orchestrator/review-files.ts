@@ -1,6 +1,6 @@
 import type { Review } from "../schema/artifacts/review.ts";
 import { severityCounts } from "../schema/artifacts/review.ts";
-import type { State } from "../schema/state.ts";
+import type { OpenFinding, ReviewLoopCap, ReviewResult, State } from "../schema/state.ts";
 
 /** A review as Markdown: verdict line, summary, findings, suggested commit message. */
 export function reviewMarkdown(r: Review): string {
@@ -18,14 +18,31 @@ export function reviewMarkdown(r: Review): string {
   return out.join("\n") + "\n";
 }
 
-export function reviewResult(r: Review) {
+const MAX_KEPT_FINDINGS = 20;
+const short = (s: string, n: number) => {
+  const one = s.replace(/\s+/g, " ").trim();
+  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
+};
+
+export function reviewResult(r: Review): ReviewResult & { text: string } {
+  const open: OpenFinding[] = r.findings.slice(0, MAX_KEPT_FINDINGS).map((f) => ({
+    ...(f.severity ? { severity: f.severity } : {}),
+    ...(f.location ? { location: short(f.location, 120) } : {}),
+    issue: short(f.issue, 300),
+  }));
   return {
     verdict: r.verdict,
     summary: r.summary.trim(),
     counts: severityCounts(r.findings),
     ...(r.commit_message?.trim() ? { commit_message: r.commit_message.trim() } : {}),
     text: reviewMarkdown(r),
+    ...(r.verdict === "fail" ? { findings: open } : {}),
   };
+}
+
+/** The findings of every failing review, by reviewer (sorted by role). */
+export function openFindings(results: Results): ReviewLoopCap["open_findings"] {
+  return sorted(results).flatMap(([reviewer, r]) => (r.verdict === "fail" ? (r.findings ?? []).map((f) => ({ reviewer, ...f })) : []));
 }
 
 type Results = NonNullable<State["review_results"]>;

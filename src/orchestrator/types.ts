@@ -8,6 +8,8 @@ import type { Step } from "./step.ts";
 export type Settings = {
   max_review_iterations: number;
   skip_final_approval: boolean;
+  /** at the review loop cap with failing reviews and nobody to approve: commit anyway (else the run fails) */
+  commit_on_loop_cap: boolean;
   single_coder: boolean;
   keep_session: boolean;
   /** role → provider/model, shown in the agents list */

@@ -108,11 +108,13 @@ export const Config = z.strictObject({
       provider: str.default("claude"),
       model: z.string().nullable().default(null),
       max_review_iterations: z.number().int().min(0).max(20).default(3),
-      completion: z.strictObject({ skip_final_approval: z.boolean().default(false) }).default({ skip_final_approval: false }),
+      completion: z
+        .strictObject({ skip_final_approval: z.boolean().default(false), commit_on_loop_cap: z.boolean().default(false) })
+        .default({ skip_final_approval: false, commit_on_loop_cap: false }),
       /** keep the session folder after a successful commit */
       keep_session: z.boolean().default(false),
     })
-    .default({ provider: "claude", model: null, max_review_iterations: 3, completion: { skip_final_approval: false }, keep_session: false }),
+    .default({ provider: "claude", model: null, max_review_iterations: 3, completion: { skip_final_approval: false, commit_on_loop_cap: false }, keep_session: false }),
   github: z
     .strictObject({
       base_branch: z.string().nullable().default(null),

@@ -26,6 +26,14 @@ export const HistoryEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
+/** A finding of a failing review, kept short in state (the whole review is in its Markdown archive). */
+export const OpenFinding = z.object({
+  severity: z.string().optional(),
+  location: z.string().optional(),
+  issue: z.string(),
+});
+export type OpenFinding = z.infer<typeof OpenFinding>;
+
 export const ReviewResult = z.object({
   verdict: z.enum(["pass", "fail"]),
   summary: z.string(),
@@ -33,7 +41,22 @@ export const ReviewResult = z.object({
   commit_message: z.string().optional(),
   /** the review rendered as Markdown (aggregated into fix_request.md and review.md) */
   text: z.string().optional(),
+  /** a failing review's findings */
+  findings: z.array(OpenFinding).optional(),
 });
+export type ReviewResult = z.infer<typeof ReviewResult>;
+
+/**
+ * The review loop stopped at `defaults.max_review_iterations` with failing reviews, and what
+ * the run did about it: `ask` (the approval panel shows the findings), `commit`
+ * (`defaults.completion.commit_on_loop_cap`), or `fail` (nobody approves: the run fails).
+ */
+export const ReviewLoopCap = z.object({
+  iterations: z.number().int().min(0),
+  decision: z.enum(["ask", "commit", "fail"]),
+  open_findings: z.array(OpenFinding.extend({ reviewer: z.string() })),
+});
+export type ReviewLoopCap = z.infer<typeof ReviewLoopCap>;
 
 /**
  * `state.json`: every required field of seeds/session-state-artifacts.txt, plus optional fields
@@ -94,6 +117,7 @@ export const State = z.object({
   reviewer_nominations: z.array(ReviewerRole).optional(),
   active_reviews: z.record(z.string(), z.enum(["pending", "completed", "killed"])).optional(),
   review_results: z.record(z.string(), ReviewResult).optional(),
+  review_loop_cap: ReviewLoopCap.optional(),
   agents: z.record(z.string(), AgentInfo).optional(),
   history: z.array(HistoryEntry).optional(),
   /** byte offset in tool_events.jsonl up to which events are applied (authoritative copy) */

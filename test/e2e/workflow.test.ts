@@ -67,14 +67,33 @@ describe("whole workflow with simulated agents (compiled binary, private tmux)",
     expect(files.length).toBeGreaterThanOrEqual(3);
   }, 180_000);
 
-  test("the loop cap ends the review loop and completes with the failing verdicts in the summary", async () => {
-    const d = demo(["--scenario", "review_fail_always"], { config: { defaults: { max_review_iterations: 1 } } });
+  test("headless, the loop cap with failing reviews fails the run: exit 1, nothing committed, session kept, the open findings in the result", async () => {
+    const d = demo(["--scenario", "review_fail_always"], { config: { defaults: { max_review_iterations: 2 } } });
+    const r = await d.run();
+    expect(r.code).toBe(1);
+    expect(phases(r.stdout).filter((p) => p.startsWith("fixing"))).toHaveLength(2);
+    expect(phases(r.stdout)).not.toContain("completing:review_failed");
+    const result = events(r.stdout).find((e) => e.kind === "result");
+    expect(result).toMatchObject({ outcome: "failed", exit_code: 1, commit: null, review_loop_cap: { iterations: 2, decision: "fail" } });
+    expect(result.cause).toStartWith("the review loop stopped after 2 fix iteration(s) with 1 open finding(s) from reviewer_logic; nothing was committed.");
+    expect(result.review_loop_cap.open_findings).toEqual([expect.objectContaining({ reviewer: "reviewer_logic", issue: expect.any(String) })]);
+    const { dir, state } = sessionState(d.repo);
+    expect(state).toMatchObject({ phase: "failed", review_iteration: 2, review_loop_cap: { decision: "fail" } });
+    expect(readFileSync(join(dir, "08_completion/summary.md"), "utf8")).toMatch(/reviewer_logic: fail/);
+    // the feature branch has no commit of the run
+    expect(state.base_commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(git(d.repo, "rev-parse", state.feature_branch)).toBe(state.base_commit);
+  }, 180_000);
+
+  test("with defaults.completion.commit_on_loop_cap the loop cap commits, and the result says it committed with failing reviews", async () => {
+    const d = demo(["--scenario", "review_fail_always"], { config: { defaults: { max_review_iterations: 1, completion: { commit_on_loop_cap: true } } } });
     const r = await d.run();
     expect(r.code).toBe(0);
-    expect(phases(r.stdout).filter((p) => p.startsWith("fixing"))).toHaveLength(1);
     expect(phases(r.stdout)).toContain("completing:review_failed");
-    const { dir, state } = sessionState(d.repo);
-    expect(state.review_iteration).toBe(1);
+    const result = events(r.stdout).find((e) => e.kind === "result");
+    expect(result).toMatchObject({ outcome: "success", review_loop_cap: { iterations: 1, decision: "commit" } });
+    expect(result.commit).toMatch(/^[0-9a-f]{7,}$/);
+    const { dir } = sessionState(d.repo);
     expect(readFileSync(join(dir, "08_completion/summary.md"), "utf8")).toMatch(/reviewer_logic: fail/);
   }, 180_000);
 

@@ -13,7 +13,7 @@ export const FEATURE_DIR = "/proj/.agentmux/.sessions/20240101-000000-rate-limit
 
 export function settings(patch: Partial<Settings> = {}): Settings {
   const role_agents = Object.fromEntries(ROLES.map((r) => [r, { provider: "sim", model: null }]));
-  return { max_review_iterations: 3, skip_final_approval: false, single_coder: false, keep_session: false, role_agents, ...patch };
+  return { max_review_iterations: 3, skip_final_approval: false, commit_on_loop_cap: false, single_coder: false, keep_session: false, role_agents, ...patch };
 }
 
 /** Strictly increasing ISO timestamps, one per event: `updated_at` proves which event ran last. */

@@ -46,8 +46,8 @@ describe("review loop", () => {
   });
 
   for (const cap of [0, 3]) {
-    test(`loop cap ${cap}: after ${cap} fix round(s) a failing review goes to completing with a synthesized summary`, () => {
-      const s = settings({ max_review_iterations: cap, skip_final_approval: true });
+    test(`loop cap ${cap}: after ${cap} fix round(s) a failing review goes to completing with a synthesized summary (commit_on_loop_cap)`, () => {
+      const s = settings({ max_review_iterations: cap, skip_final_approval: true, commit_on_loop_cap: true });
       let { state, ev } = reach("reviewing", s);
       let effects = [] as ReturnType<typeof apply>["effects"];
       for (let round = 0; round <= cap; round++) {
@@ -69,8 +69,68 @@ describe("review loop", () => {
       expect(summary).toContain("### reviewer_quality: pass");
       expect(JSON.parse(ofType(effects, "write_file").find((e) => e.path === "08_completion/approval.json")!.content)).toEqual({ action: "approve", exclude_files: [] });
       expect(liveAgents(state)).toEqual([]);
+      expect(state.review_loop_cap).toEqual({
+        iterations: cap,
+        decision: "commit",
+        open_findings: [{ reviewer: "reviewer_logic", severity: "high", location: "src/part1.ts:3", issue: "reviewer_logic found a bug" }],
+      });
     });
   }
+
+  /** Reviewers fail every round until the cap. */
+  function reachCap(s: ReturnType<typeof settings>) {
+    let { state, ev } = reach("reviewing", s);
+    let r = { state, effects: [] as ReturnType<typeof apply>["effects"] };
+    for (let round = 0; ; round++) {
+      r = drive(state, [ev.review("reviewer_quality", "fail"), ev.review("reviewer_logic", "fail")], s);
+      if (r.state.phase !== "fixing") return { r, ev };
+      state = apply(r.state, ev.done(1), s).state;
+    }
+  }
+
+  test("loop cap with nobody to approve: the run fails (exit 1, session kept) with the open findings, and nothing is committed", () => {
+    const s = settings({ max_review_iterations: 2, skip_final_approval: true });
+    const { r } = reachCap(s);
+    expect(r.state).toMatchObject({ phase: "failed", last_event: "run_failed", interruption_category: "failed", review_iteration: 2 });
+    expect(r.state.interruption_cause).toBe(
+      "the review loop stopped after 2 fix iteration(s) with 2 open finding(s) from reviewer_logic, reviewer_quality; nothing was committed. To commit anyway set defaults.completion.commit_on_loop_cap: true; to allow more fix rounds raise defaults.max_review_iterations; then resume",
+    );
+    expect(r.state.review_loop_cap).toEqual({
+      iterations: 2,
+      decision: "fail",
+      open_findings: [
+        { reviewer: "reviewer_logic", severity: "high", location: "src/part1.ts:3", issue: "reviewer_logic found a bug" },
+        { reviewer: "reviewer_quality", severity: "high", location: "src/part1.ts:3", issue: "reviewer_quality found a bug" },
+      ],
+    });
+    expect(ofType(r.effects, "finish")).toEqual([{ type: "finish", code: 1, cleanup: false }]);
+    expect(ofType(r.effects, "commit")).toEqual([]);
+    expect(written(r.effects)).toEqual(expect.arrayContaining(["08_completion/summary.md"]));
+    expect(written(r.effects)).not.toContain("08_completion/approval.json");
+    expect(liveAgents(r.state)).toEqual([]);
+  });
+
+  test("a run failed at the loop cap resumes into the cap decision again: more fix rounds once the cap is raised, a commit once opted in", () => {
+    const { r, ev } = reachCap(settings({ max_review_iterations: 1, skip_final_approval: true }));
+    const resumed = prepareResume(r.state, NO_FACTS, "2030-01-01T00:00:00.000Z");
+    expect(resumed.phase).toBe("reviewing");
+    const again = apply(resumed, ev.resume(), settings({ max_review_iterations: 1, skip_final_approval: true }));
+    expect(again.state.phase).toBe("failed");
+    const raised = apply(resumed, ev.resume(), settings({ max_review_iterations: 2, skip_final_approval: true }));
+    expect(raised.state).toMatchObject({ phase: "fixing", review_iteration: 2 });
+    expect(raised.state.review_loop_cap).toBeUndefined();
+    const opted = apply(resumed, ev.resume(), settings({ max_review_iterations: 1, skip_final_approval: true, commit_on_loop_cap: true }));
+    expect(opted.state).toMatchObject({ phase: "completing", review_loop_cap: { decision: "commit" } });
+    expect(written(opted.effects)).toContain("08_completion/approval.json");
+  });
+
+  test("loop cap with someone to approve: completing shows the panel with the loop-cap summary", () => {
+    const { r } = reachCap(settings({ max_review_iterations: 1 }));
+    expect(r.state).toMatchObject({ phase: "completing", last_event: "review_failed", review_loop_cap: { iterations: 1, decision: "ask" } });
+    expect(ofType(r.effects, "show_completion_panel")).toHaveLength(1);
+    expect(ofType(r.effects, "write_file").find((e) => e.path === "08_completion/summary.md")!.content).toContain("stopped after 1 fix iteration(s)");
+    expect(written(r.effects)).not.toContain("08_completion/approval.json");
+  });
 
   test("change request from completing re-plans with the change template; counters reset; a resume keeps the template", () => {
     let { state, ev } = reach("fixing");

@@ -15,6 +15,7 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "defaults.max_review_iterations": "review → fix rounds before the run stops asking for more fixes",
   "defaults.completion": "the completion phase",
   "defaults.completion.skip_final_approval": "commit without the approval panel (headless runs always skip it)",
+  "defaults.completion.commit_on_loop_cap": "when nobody approves (headless, or skip_final_approval) and the review loop cap ends with failing reviews: commit anyway instead of failing the run",
   "defaults.keep_session": "keep the session folder after a successful commit",
   github: "branch, commit and pull request settings",
   "github.base_branch": "branch pull requests target; null = the repository's default branch",

@@ -77,6 +77,7 @@ export const completing: PhaseHandler = {
         completed_subplans: [],
         active_reviews: {},
         review_results: {},
+        review_loop_cap: undefined,
         replanning: true,
         implementation_group_index: 0,
         implementation_group_mode: null,

@@ -1,6 +1,6 @@
 import { REVIEWER_ROLES, reviewerShort, type ReviewerRole } from "../../schema/catalog.ts";
 import { F, reviewArchive, reviewPrompt, reviewYaml } from "../../session/paths.ts";
-import { consolidatedReview, fixRequestMarkdown, reviewResult } from "../review-files.ts";
+import { consolidatedReview, fixRequestMarkdown, loopCapSummary, openFindings, reviewResult } from "../review-files.ts";
 import type { Step } from "../step.ts";
 import type { PhaseHandler } from "../types.ts";
 
@@ -25,18 +25,38 @@ function requestSummary(step: Step): void {
   step.prompt(coordinator, F.summaryPrompt, "summary");
 }
 
+/**
+ * The review loop cap with failing reviews. With someone to approve, completing shows them the
+ * findings; with nobody (headless, skip_final_approval) the run fails, unless the config opts
+ * into committing anyway (`defaults.completion.commit_on_loop_cap`).
+ */
+function loopCap(step: Step, iter: number): void {
+  const results = step.state.review_results ?? {};
+  const open = openFindings(results);
+  const decision = !step.settings.skip_final_approval ? "ask" : step.settings.commit_on_loop_cap ? "commit" : "fail";
+  step.set({ review_loop_cap: { iterations: iter, decision, open_findings: open } });
+  if (decision !== "fail") {
+    step.log(`review failed at the loop cap (${iter} fix iterations); completing with the failing verdicts (${decision === "ask" ? "the approval panel shows them" : "committing anyway: defaults.completion.commit_on_loop_cap"})`);
+    step.moveTo("completing", "review_failed");
+    return;
+  }
+  const failing = Object.keys(results).filter((r) => results[r]!.verdict === "fail").sort();
+  step.emit({ type: "write_file", path: F.summary, content: loopCapSummary(results, iter) });
+  step.fail(
+    `the review loop stopped after ${iter} fix iteration(s) with ${open.length} open finding(s) from ${failing.join(", ")}; nothing was committed. ` +
+      "To commit anyway set defaults.completion.commit_on_loop_cap: true; to allow more fix rounds raise defaults.max_review_iterations; then resume",
+  );
+}
+
 /** All reviewers of the round have answered: fix, give up at the cap, or ask for the summary. */
 function evaluate(step: Step): void {
   const results = step.state.review_results ?? {};
   const failed = Object.values(results).some((r) => r.verdict === "fail");
+  if (step.state.review_loop_cap) step.set({ review_loop_cap: undefined });
   if (failed) {
     step.killWhere(isReviewer);
     const iter = step.state.review_iteration;
-    if (iter >= step.settings.max_review_iterations) {
-      step.log(`review failed at the loop cap (${iter} fix iterations); completing with the failing verdicts`);
-      step.moveTo("completing", "review_failed");
-      return;
-    }
+    if (iter >= step.settings.max_review_iterations) return loopCap(step, iter);
     step.emit({ type: "write_file", path: F.fixRequest, content: fixRequestMarkdown(results, iter + 1) });
     step.set({ review_iteration: iter + 1 });
     step.moveTo("fixing", "review_failed");
