@@ -16,6 +16,16 @@ function requestMarkdown(e: EventOf<"research_dispatched">): string {
   return lines.join("\n") + "\n";
 }
 
+/** Render a topic's researcher prompt (from its request.md) and start the researcher in batch mode. */
+function launchResearcher(step: Step, type: "code" | "web", topic: string): void {
+  const dir = researchDir(type, topic);
+  const role = type === "code" ? "code-researcher" : "web-researcher";
+  step.emit({ type: "write_prompt", path: `${dir}/prompt.md`, template: role, role, vars: { topic, research_type: type } });
+  step.launch(researcherKey(type, topic), role, `[${role}] ${topic}`, topic, `${dir}/prompt.md`);
+}
+
+const researcherLive = (step: Step, type: "code" | "web", topic: string) => step.liveAgents((k) => k === researcherKey(type, topic)).length > 0;
+
 /**
  * Research on demand, shared by the phases whose agent may dispatch it. `owner` is the agent
  * told when a topic is done. Returns true when the event was a research event.
@@ -24,15 +34,13 @@ export function handleResearch(step: Step, event: Event, owner: { agent: string;
   if (event.type === "research_dispatched") {
     const field = tasksField(event.research_type);
     const tasks = step.state[field] ?? {};
-    if (tasks[event.topic]) {
-      step.log(`research ${event.research_type}/${event.topic} already dispatched; ignoring the repeat`);
+    if (tasks[event.topic] === "done" || (tasks[event.topic] === "dispatched" && researcherLive(step, event.research_type, event.topic))) {
+      step.log(`research ${event.research_type}/${event.topic} already ${tasks[event.topic]}; ignoring the repeat`);
       return true;
     }
-    const dir = researchDir(event.research_type, event.topic);
-    const role = event.research_type === "code" ? "code-researcher" : "web-researcher";
-    step.emit({ type: "write_file", path: `${dir}/request.md`, content: requestMarkdown(event) });
-    step.emit({ type: "write_prompt", path: `${dir}/prompt.md`, template: role, role, vars: { topic: event.topic, research_type: event.research_type } });
-    step.launch(researcherKey(event.research_type, event.topic), role, `[${role}] ${event.topic}`, event.topic, `${dir}/prompt.md`);
+    // a new topic, or one whose researcher is gone (an interrupted run): (re)start it
+    step.emit({ type: "write_file", path: `${researchDir(event.research_type, event.topic)}/request.md`, content: requestMarkdown(event) });
+    launchResearcher(step, event.research_type, event.topic);
     step.set({ [field]: { ...tasks, [event.topic]: "dispatched" } });
     return true;
   }
@@ -51,6 +59,21 @@ export function handleResearch(step: Step, event: Event, owner: { agent: string;
     return true;
   }
   return false;
+}
+
+/**
+ * A resumed phase that owns research starts the researchers of every topic still dispatched:
+ * they were stopped with the run (their request.md is on disk). Topics finished while the
+ * orchestrator was down were applied as done before this entry.
+ */
+export function relaunchResearch(step: Step): void {
+  for (const type of ["code", "web"] as const) {
+    for (const [topic, status] of Object.entries(step.state[tasksField(type)] ?? {})) {
+      if (status !== "dispatched" || researcherLive(step, type, topic)) continue;
+      step.log(`research ${type}/${topic} was interrupted; starting its researcher again`);
+      launchResearcher(step, type, topic);
+    }
+  }
 }
 
 /** A researcher pane that died: tell the owner, forget the topic (it may be dispatched again). */

@@ -1,12 +1,13 @@
 import { F } from "../../session/paths.ts";
-import { handleResearch } from "../research.ts";
+import { handleResearch, relaunchResearch } from "../research.ts";
 import type { PhaseHandler } from "../types.ts";
 
 export const ARCHITECT = "architect";
 
 export const architecting: PhaseHandler = {
-  enter(step) {
+  enter(step, entry) {
     step.solo(ARCHITECT, "architect", "[architect] architecture", { path: F.architectPrompt, template: "architect" });
+    if (entry.reason === "resumed") relaunchResearch(step);
   },
   on(step, event) {
     if (event.type === "architecture_submitted") {

@@ -1,15 +1,16 @@
 import { F } from "../../session/paths.ts";
-import { handleResearch } from "../research.ts";
+import { handleResearch, relaunchResearch } from "../research.ts";
 import { materializePlan } from "../plan-files.ts";
 import type { PhaseHandler } from "../types.ts";
 
 export const PLANNER = "planner";
 
 export const planning: PhaseHandler = {
-  enter(step) {
+  enter(step, entry) {
     // A change request is re-planned with the user's text inline; a resumed re-plan keeps it.
     const prompt = step.state.replanning === true ? { path: F.changesPrompt, template: "change" } : { path: F.plannerPrompt, template: "planner" };
     step.solo(PLANNER, "planner", "[planner] planning", prompt);
+    if (entry.reason === "resumed") relaunchResearch(step);
   },
   on(step, event) {
     if (event.type === "plan_submitted") {

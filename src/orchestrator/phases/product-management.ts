@@ -1,12 +1,13 @@
 import { F } from "../../session/paths.ts";
-import { handleResearch } from "../research.ts";
+import { handleResearch, relaunchResearch } from "../research.ts";
 import type { PhaseHandler } from "../types.ts";
 
 export const PM = "product-manager";
 
 export const productManagement: PhaseHandler = {
-  enter(step) {
+  enter(step, entry) {
     step.solo(PM, "product-manager", "[product-manager] analysis", { path: F.pmPrompt, template: "product-manager" });
+    if (entry.reason === "resumed") relaunchResearch(step);
   },
   on(step, event) {
     if (event.type === "pm_done") {
