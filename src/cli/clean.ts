@@ -1,18 +1,10 @@
 import { AgentmuxError } from "../errors.ts";
-import { bool, parseArgs } from "./args.ts";
+import type { ParsedArgs } from "./args.ts";
+import type { clean } from "./specs/sessions.ts";
 import { listSessions, removeSession, resolveSession, type SessionSummary } from "../session/list.ts";
 import { findProjectDir } from "../session/project.ts";
 
-const HELP = `Usage: agentmux clean [--force] [session…]
-
-Remove session folders and kill their live tmux sessions. Without [session…], every session
-of this project. Lists exactly what will go and asks y/N; --force skips the question (and is
-required when stdin is not a terminal).
-`;
-
-export async function run(argv: string[]): Promise<number> {
-  const a = parseArgs("clean", argv, { flags: { force: { type: "boolean" } }, aliases: { f: "force" } });
-  if (bool(a.flags.help)) return process.stdout.write(HELP), 0;
+export async function run(a: ParsedArgs<typeof clean>): Promise<number> {
   const project = findProjectDir();
   const targets: SessionSummary[] = a.positionals.length
     ? await Promise.all(a.positionals.map((p) => resolveSession(project, p)))
@@ -29,7 +21,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`and kills ${live.length} live tmux session${live.length === 1 ? "" : "s"}:\n`);
     for (const s of live) process.stdout.write(`  ${s.state!.session_name} (socket ${s.socket})\n`);
   }
-  if (!bool(a.flags.force)) {
+  if (!a.flags.force) {
     if (!process.stdin.isTTY)
       throw new AgentmuxError("usage", "refusing to delete without confirmation: stdin is not a terminal", {
         where: "clean",

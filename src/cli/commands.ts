@@ -1,30 +1,61 @@
 /**
- * The command table. Each command module is loaded with a dynamic import, so `--version`
- * and `mcp-server` never load blessed, isomorphic-git or the MCP client.
+ * The command table: each command's spec (data, see spec.ts) and its code, loaded with a
+ * dynamic import only when the command runs — so `--help`, `--version`, completions and
+ * `mcp-server` never load blessed, isomorphic-git or the MCP client.
  */
-export type CommandModule = { run(argv: string[]): Promise<number> };
-export type CommandEntry = { summary: string; hidden?: boolean; load: () => Promise<CommandModule> };
+import { HELP, parseCommand, type ParsedArgs } from "./args.ts";
+import { commandHelp } from "./help.ts";
+import type { CommandSpec } from "./spec.ts";
+import * as internal from "./specs/internal.ts";
+import * as sessions from "./specs/sessions.ts";
+import * as setup from "./specs/setup.ts";
+import * as start from "./specs/start.ts";
 
-export const COMMANDS: Record<string, CommandEntry> = {
-  run: { summary: "start a pipeline run for a request (the default command)", load: () => import("./run.ts") },
-  demo: { summary: "run the whole pipeline with simulated agents in a scratch repository", load: () => import("./demo.ts") },
-  issue: { summary: "start a run from a GitHub issue (needs gh)", load: () => import("./issue.ts") },
-  init: { summary: "set up agentmux in this repository", load: () => import("./init.ts") },
-  configure: { summary: "change providers and models per role", load: () => import("./configure.ts") },
-  status: { summary: "show a session: phase, timeline, agents, reviews (works without tmux)", load: () => import("./status.ts") },
-  sessions: { summary: "list this project's sessions", load: () => import("./sessions.ts") },
-  resume: { summary: "resume an interrupted session", load: () => import("./resume.ts") },
-  attach: { summary: "attach the terminal to a running session", load: () => import("./attach.ts") },
-  clean: { summary: "remove session folders and kill their tmux sessions", load: () => import("./clean.ts") },
-  validate: { summary: "check one artifact file against its contract", load: () => import("./validate.ts") },
-  config: { summary: "print the resolved configuration and where each value came from", load: () => import("./config.ts") },
-  doctor: { summary: "check tmux, the configured agent CLIs, their MCP and trust wiring, and gh", load: () => import("./doctor.ts") },
-  completions: { summary: "print a shell completion script (bash, zsh or fish)", load: () => import("./completions.ts") },
-  "github-action": { summary: "the GitHub Action's entry: decide from the event, run, report on the issue (internal)", hidden: true, load: () => import("./github-action.ts") },
-  orchestrate: { summary: "run a session's orchestrator (internal)", hidden: true, load: () => import("./orchestrate.ts") },
-  "sim-agent": { summary: "the simulated agent CLI (internal)", hidden: true, load: () => import("./sim-agent.ts") },
-  "mcp-server": { summary: "the stdio MCP server agent CLIs spawn (submit_* tools)", hidden: true, load: () => import("./mcp-server.ts") },
-  monitor: { summary: "pipeline monitor for the control pane", hidden: true, load: () => import("./monitor.ts") },
-  home: { summary: "home screen: sessions, new run, resume, attach", hidden: true, load: () => import("./home.ts") },
-  panel: { summary: "completion panel: approve or request changes", hidden: true, load: () => import("./panel.ts") },
+export type CommandEntry = {
+  spec: CommandSpec;
+  /** parse `argv` by the spec (or print the help) and run the command */
+  start(argv: readonly string[]): Promise<number>;
 };
+
+function entry<const S extends CommandSpec>(spec: S, load: () => Promise<{ run(args: ParsedArgs<S>): Promise<number> }>): CommandEntry {
+  return {
+    spec,
+    async start(argv) {
+      const args = parseCommand(spec, argv);
+      if (args === HELP) {
+        (spec.helpToStderr ? process.stderr : process.stdout).write(commandHelp(spec));
+        return 0;
+      }
+      return (await load()).run(args);
+    },
+  };
+}
+
+const table: CommandEntry[] = [
+  entry(start.run, () => import("./run.ts")),
+  entry(start.demo, () => import("./demo.ts")),
+  entry(start.issue, () => import("./issue.ts")),
+  entry(setup.init, () => import("./init.ts")),
+  entry(setup.configure, () => import("./configure.ts")),
+  entry(sessions.status, () => import("./status.ts")),
+  entry(sessions.sessions, () => import("./sessions.ts")),
+  entry(sessions.resume, () => import("./resume.ts")),
+  entry(sessions.attach, () => import("./attach.ts")),
+  entry(sessions.clean, () => import("./clean.ts")),
+  entry(setup.validate, () => import("./validate.ts")),
+  entry(setup.config, () => import("./config.ts")),
+  entry(setup.doctor, () => import("./doctor.ts")),
+  entry(setup.completions, () => import("./completions.ts")),
+  entry(internal.githubAction, () => import("./github-action.ts")),
+  entry(internal.orchestrate, () => import("./orchestrate.ts")),
+  entry(internal.simAgent, () => import("./sim-agent.ts")),
+  entry(internal.mcpServer, () => import("./mcp-server.ts")),
+  entry(internal.monitor, () => import("./monitor.ts")),
+  entry(internal.home, () => import("./home.ts")),
+  entry(internal.panel, () => import("./panel.ts")),
+];
+
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = Object.fromEntries(table.map((e) => [e.spec.name, e]));
+export const SPECS: readonly CommandSpec[] = table.map((e) => e.spec);
+/** The names a user may type (hidden commands are internal: never suggested or completed). */
+export const VISIBLE_COMMANDS: readonly string[] = SPECS.filter((s) => !s.hidden).map((s) => s.name);

@@ -6,23 +6,8 @@ import git from "isomorphic-git";
 import { stringify } from "yaml";
 import { AgentmuxError } from "../errors.ts";
 import { isHeadless, startRun } from "../launcher/start.ts";
-import { bool, parseArgs, str } from "./args.ts";
-
-const HELP = `Usage: agentmux demo [--dir PATH] [--ci] [--json] [--scenario LIST] [--think-ms N]
-
-Runs the whole pipeline with simulated agents (no AI subscription needed) in a scratch git
-repository: architect → planner → coder → reviewer → commit on a feature branch.
-
-Options:
-  --dir PATH        create the scratch repository here (new or empty folder; default: a temp dir)
-  --ci              headless: progress lines on stdout, exit 0 on success, 1 on failure
-  --json            with --ci: one JSON object per line
-  --scenario LIST   simulated-agent scenario switches, comma-separated
-                    (e.g. parallel,review_fail_once,reviewers=logic+quality+expert)
-  --think-ms N      simulated thinking time per step (default 600 in a terminal, 0 headless)
-  --approve         in a terminal: stop at the approval panel instead of auto-approving
-  --keep-session    keep the session folder after the commit
-`;
+import type { ParsedArgs } from "./args.ts";
+import type { demo } from "./specs/start.ts";
 
 export const DEMO_REQUEST = "Add a greeting module: a function greet(name) that returns a friendly greeting, with a unit test.";
 
@@ -45,29 +30,13 @@ export async function createScratchRepo(dir: string): Promise<void> {
   await git.commit({ fs: nodeFs, dir, message: "Initial commit", author: { name: "agentmux demo", email: "demo@agentmux.invalid" } });
 }
 
-export async function run(argv: string[]): Promise<number> {
-  const { flags } = parseArgs("demo", argv, {
-    flags: {
-      dir: { type: "string" },
-      ci: { type: "boolean" },
-      json: { type: "boolean" },
-      scenario: { type: "string" },
-      "think-ms": { type: "string" },
-      approve: { type: "boolean" },
-      "keep-session": { type: "boolean" },
-    },
-    maxPositionals: 0,
-  });
-  if (flags.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  const headless = isHeadless(bool(flags.ci));
-  const think = str(flags["think-ms"]) ?? (headless ? "0" : "600");
+export async function run({ flags }: ParsedArgs<typeof demo>): Promise<number> {
+  const headless = isHeadless(flags.ci);
+  const think = flags["think-ms"] ?? (headless ? "0" : "600");
   if (!/^\d{1,5}$/.test(think)) throw new AgentmuxError("usage", `--think-ms must be a number of milliseconds, got "${think}"`, { where: "demo", hint: "give whole milliseconds, e.g. --think-ms 200", exitCode: 2 });
   let dir: string;
-  if (str(flags.dir)) {
-    dir = resolve(str(flags.dir)!);
+  if (flags.dir) {
+    dir = resolve(flags.dir);
     if (existsSync(dir) && readdirSync(dir).length > 0) {
       throw new AgentmuxError("usage", `${dir} is not empty`, { where: "demo --dir", hint: "give a new or empty folder", exitCode: 2 });
     }
@@ -77,9 +46,9 @@ export async function run(argv: string[]): Promise<number> {
   await createScratchRepo(dir);
   const config = {
     version: 2,
-    defaults: { provider: "sim", completion: { skip_final_approval: headless || !bool(flags.approve) } },
+    defaults: { provider: "sim", completion: { skip_final_approval: headless || !flags.approve } },
     github: { pull_request: false, push: false },
-    sim: { think_ms: Number(think), scenario: (str(flags.scenario) ?? "").split(",").map((s) => s.trim()).filter(Boolean) },
+    sim: { think_ms: Number(think), scenario: (flags.scenario ?? "").split(",").map((s) => s.trim()).filter(Boolean) },
   };
   mkdirSync(join(dir, ".agentmux"), { recursive: true });
   writeFileSync(join(dir, ".agentmux", "config.yaml"), stringify(config));
@@ -91,10 +60,10 @@ export async function run(argv: string[]): Promise<number> {
     slugSource: "greeting module",
     productManager: false,
     worktree: false,
-    keepSession: bool(flags["keep-session"]),
-    configPath: str(flags.config) ? resolve(str(flags.config)!) : undefined,
+    keepSession: flags["keep-session"],
+    configPath: flags.config ? resolve(flags.config) : undefined,
     headless,
-    progress: bool(flags.json) ? "json" : "plain",
+    progress: flags.json ? "json" : "plain",
     out,
   });
   out(`agentmux demo: repository ${dir}`);

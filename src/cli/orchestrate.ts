@@ -1,10 +1,9 @@
 import { resolve } from "node:path";
 import { orchestrate } from "../daemon/main.ts";
-import { parseArgs, usage } from "./args.ts";
+import type { ParsedArgs } from "./args.ts";
+import type { orchestrate as spec } from "./specs/internal.ts";
 
 /** Internal: the detached orchestrator process of one session. */
-export async function run(argv: string[]): Promise<number> {
-  const { positionals } = parseArgs("orchestrate", argv, { flags: {}, maxPositionals: 1 });
-  if (!positionals[0]) throw usage("orchestrate", "the session folder is required");
-  return orchestrate(resolve(positionals[0]));
+export async function run({ positionals }: ParsedArgs<typeof spec>): Promise<number> {
+  return orchestrate(resolve(positionals[0]!));
 }

@@ -1,12 +1,8 @@
 import { resolve } from "node:path";
-import { bool, parseArgs, usage } from "./args.ts";
+import type { ParsedArgs } from "./args.ts";
+import type { panel } from "./specs/internal.ts";
 
-export async function run(argv: string[]): Promise<number> {
-  const a = parseArgs("panel", argv, { flags: {}, maxPositionals: 1 });
-  if (bool(a.flags.help))
-    return process.stdout.write("Usage: agentmux panel <session-dir>\n\nThe completion panel: approve (writes approval.json) or request changes (writes changes.md).\n"), 0;
-  const dir = a.positionals[0];
-  if (!dir) throw usage("panel", "missing <session-dir>");
+export async function run({ positionals }: ParsedArgs<typeof panel>): Promise<number> {
   const { runPanel } = await import("../tui/panel-app.ts");
-  return runPanel(resolve(dir));
+  return runPanel(resolve(positionals[0]!));
 }

@@ -3,14 +3,8 @@ import { isHeadless } from "../launcher/start.ts";
 import { resumeSession } from "../launcher/resume.ts";
 import { listSessions, resolveSession, type SessionSummary } from "../session/list.ts";
 import { findProjectDir } from "../session/project.ts";
-import { bool, parseArgs } from "./args.ts";
-
-const HELP = `Usage: agentmux resume [session] [--ci] [--json]
-
-Resumes an interrupted session (by id or folder; without one: the only resumable session, or a
-menu when there are several). The phase of a failed run is inferred from its artifacts; only
-tool events not yet applied are replayed.
-`;
+import type { ParsedArgs } from "./args.ts";
+import type { resume } from "./specs/sessions.ts";
 
 async function pick(projectDir: string): Promise<SessionSummary> {
   const candidates = (await listSessions(projectDir)).filter((s) => s.state && s.state.phase !== "done" && !s.live);
@@ -28,19 +22,14 @@ async function pick(projectDir: string): Promise<SessionSummary> {
   throw new AgentmuxError("usage", "no session chosen", { exitCode: 2 });
 }
 
-export async function run(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs("resume", argv, { flags: { ci: { type: "boolean" }, json: { type: "boolean" } }, maxPositionals: 1 });
-  if (flags.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+export async function run({ flags, positionals }: ParsedArgs<typeof resume>): Promise<number> {
   const projectDir = findProjectDir();
   const s = positionals[0] ? await resolveSession(projectDir, positionals[0]) : await pick(projectDir);
   return resumeSession({
     sessionDir: s.dir,
     socket: s.socket,
-    headless: isHeadless(bool(flags.ci)),
-    progress: bool(flags.json) ? "json" : "plain",
+    headless: isHeadless(flags.ci),
+    progress: flags.json ? "json" : "plain",
     out: (l) => process.stdout.write(l + "\n"),
   });
 }

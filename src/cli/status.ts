@@ -1,22 +1,13 @@
 import { existsSync, watch } from "node:fs";
 import { join } from "node:path";
-import { bool, parseArgs } from "./args.ts";
+import type { ParsedArgs } from "./args.ts";
+import type { status } from "./specs/sessions.ts";
 import { resolveSession } from "../session/list.ts";
 import { F } from "../session/paths.ts";
 import { findProjectDir } from "../session/project.ts";
 import { countLines, readSessionData } from "../session/data.ts";
 import { colorEnabled, toAnsi } from "../views/line.ts";
 import { statusJson, statusView, type StatusInput } from "../views/status.ts";
-
-const HELP = `Usage: agentmux status [session] [--json] [--watch]
-
-Show a session's phase, timeline, agents, groups, reviews and research — works on live,
-finished and failed sessions, without tmux. [session] is an id, a path, or (default) the newest.
-
-Options:
-  --json    print one JSON object (stable field names)
-  --watch   redraw whenever the session's files change (Ctrl-C to stop)
-`;
 
 async function load(arg: string | undefined): Promise<StatusInput> {
   const s = await resolveSession(findProjectDir(), arg);
@@ -30,16 +21,14 @@ function render(d: StatusInput): string {
   return statusView(d, width).map((l) => toAnsi(l, { color })).join("\n") + "\n";
 }
 
-export async function run(argv: string[]): Promise<number> {
-  const a = parseArgs("status", argv, { flags: { json: { type: "boolean" }, watch: { type: "boolean" } }, maxPositionals: 1 });
-  if (bool(a.flags.help)) return process.stdout.write(HELP), 0;
+export async function run(a: ParsedArgs<typeof status>): Promise<number> {
   const arg = a.positionals[0];
   const first = await load(arg);
-  if (bool(a.flags.json)) {
+  if (a.flags.json) {
     process.stdout.write(JSON.stringify(statusJson(first), null, 2) + "\n");
     return 0;
   }
-  if (!bool(a.flags.watch)) {
+  if (!a.flags.watch) {
     process.stdout.write(render(first));
     return 0;
   }

@@ -1,36 +1,17 @@
 /**
- * What the shell completion scripts complete, derived from the command table.
- *
- * A command module lists its flags for completion by exporting them: `FLAGS` (the same
- * Record<string, FlagSpec> it passes to parseArgs) and optionally `ALIASES`, or
- * `<COMMAND>_FLAGS` (e.g. RUN_FLAGS in run.ts). Modules that export nothing get the global
- * flags only.
+ * What the shell completion scripts complete, derived from the command specs (src/cli/specs/):
+ * every visible command, each of its flags, and where each flag's and argument's values come
+ * from. The generators (bash.ts, zsh.ts, fish.ts) turn this into shell code.
  */
-import { GLOBAL_FLAGS, type FlagSpec } from "../cli/args.ts";
-import type { CommandEntry } from "../cli/commands.ts";
+import { GLOBAL_FLAGS, type CommandSpec, type ValueSet } from "../cli/spec.ts";
+import { VALUE_SETS } from "../cli/values.ts";
 import { AgentmuxError } from "../errors.ts";
 
-export const SHELLS = ["bash", "zsh", "fish"] as const;
-export type Shell = (typeof SHELLS)[number];
-
-/** What a command's positional argument is: a session id, a shell name, a file, or free text. */
-export type ArgKind = "session" | "shell" | "file" | "none";
-export type CompletionFlag = { name: string; takesValue: boolean; alias?: string; files: boolean };
-export type CompletionCommand = { name: string; summary: string; flags: CompletionFlag[]; args: ArgKind };
+/** Where values come from: a fixed word list, file names, session ids, a dynamic set, or free text (nothing to complete). */
+export type Values = { kind: "words"; words: readonly string[] } | { kind: "files" } | { kind: "sessions" } | { kind: "dynamic"; set: "providers"; also: readonly string[] } | { kind: "free" };
+export type CompletionFlag = { name: string; alias?: string; help: string; takesValue: boolean; values: Values };
+export type CompletionCommand = { name: string; summary: string; flags: CompletionFlag[]; args: Values; argName: string; argsVariadic: boolean };
 export type CompletionSpec = { commands: CompletionCommand[]; topFlags: { flag: string; summary: string }[] };
-
-const ARG_KINDS: Record<string, ArgKind> = {
-  status: "session",
-  resume: "session",
-  attach: "session",
-  clean: "session",
-  completions: "shell",
-  validate: "file",
-  run: "file",
-};
-
-/** Flags whose value is a path: these complete file names. */
-const PATH_FLAGS = new Set(["config", "file", "dir", "path", "output"]);
 
 export const TOP_FLAGS = [
   { flag: "--help", summary: "show help" },
@@ -39,55 +20,37 @@ export const TOP_FLAGS = [
   { flag: "-V", summary: "print the version" },
 ];
 
-export async function buildCompletionSpec(commands: Record<string, CommandEntry>): Promise<CompletionSpec> {
-  const visible = Object.entries(commands).filter(([, c]) => !c.hidden);
-  const out: CompletionCommand[] = [];
-  for (const [name, entry] of visible) {
-    const exported = await exportedFlags(name, entry);
-    out.push({ name, summary: entry.summary, flags: toFlags({ ...GLOBAL_FLAGS, ...exported.flags }, exported.aliases), args: ARG_KINDS[name] ?? "none" });
-  }
-  return { commands: out, topFlags: TOP_FLAGS };
+export function valuesOf(set: ValueSet | undefined, also: readonly string[] = []): Values {
+  if (!set) return also.length ? { kind: "words", words: also } : { kind: "free" };
+  if (set === "files") return { kind: "files" };
+  if (set === "sessions") return { kind: "sessions" };
+  if (set === "providers") return { kind: "dynamic", set, also };
+  return { kind: "words", words: [...VALUE_SETS[set].closed!, ...also] };
 }
 
-type Exported = { flags: Record<string, FlagSpec>; aliases: Record<string, string> };
-
-/** A module that fails to load (or exports no flags) still gets its name and the global flags completed. */
-async function exportedFlags(name: string, entry: CommandEntry): Promise<Exported> {
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await entry.load()) as unknown as Record<string, unknown>;
-  } catch {
-    return { flags: {}, aliases: {} };
-  }
-  const constName = `${name.toUpperCase().replace(/-/g, "_")}_FLAGS`;
-  const flags = [mod.FLAGS, mod[constName]].find(isFlagRecord) ?? {};
-  const aliases = isStringRecord(mod.ALIASES) ? mod.ALIASES : {};
-  return { flags, aliases };
-}
-
-function toFlags(flags: Record<string, FlagSpec>, aliases: Record<string, string>): CompletionFlag[] {
-  const aliasOf = new Map(Object.entries({ h: "help", ...aliases }).map(([short, long]) => [long, short]));
-  return Object.entries(flags)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, spec]) => ({
-      name,
-      takesValue: spec.type === "string",
-      alias: aliasOf.get(name),
-      files: spec.type === "string" && PATH_FLAGS.has(name),
+export function buildCompletionSpec(specs: readonly CommandSpec[]): CompletionSpec {
+  const commands = specs
+    .filter((s) => !s.hidden)
+    .map((s) => ({
+      name: assertWord(s.name),
+      summary: s.summary,
+      flags: Object.entries({ ...s.flags, ...GLOBAL_FLAGS })
+        .filter(([, f]) => !f.hidden)
+        .map(([name, f]) => ({
+          name: assertWord(name),
+          alias: f.alias === undefined ? undefined : assertWord(f.alias),
+          help: f.help,
+          takesValue: f.type === "string",
+          values: f.type === "string" ? valuesOf(f.values, f.also) : { kind: "free" as const },
+        })),
+      args: s.args.length ? valuesOf(s.args[0]!.values, s.args[0]!.choices) : { kind: "free" as const },
+      argName: s.args[0]?.name ?? "",
+      argsVariadic: s.args.some((a) => a.variadic) || s.args.length > 1,
     }));
+  return { commands, topFlags: TOP_FLAGS };
 }
 
-function isFlagRecord(v: unknown): v is Record<string, FlagSpec> {
-  if (!v || typeof v !== "object" || Array.isArray(v)) return false;
-  const values = Object.values(v as Record<string, unknown>);
-  return values.every((f) => !!f && typeof f === "object" && ((f as FlagSpec).type === "boolean" || (f as FlagSpec).type === "string"));
-}
-
-function isStringRecord(v: unknown): v is Record<string, string> {
-  return !!v && typeof v === "object" && Object.values(v as Record<string, unknown>).every((s) => typeof s === "string");
-}
-
-/** Words safe to splice into a generated script unquoted: command and flag names only. */
+/** Words safe to splice into a generated script unquoted: command, flag and value names only. */
 export function assertWord(word: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(word)) {
     throw new AgentmuxError("internal", `cannot complete a name with special characters: ${JSON.stringify(word)}`, { where: "completions" });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { didYouMean } from "./suggest.ts";
 import { AgentmuxError } from "../errors.ts";
 import { Config } from "../schema/config.ts";
 
@@ -44,6 +45,36 @@ function valueAt(data: unknown, path: PropertyKey[]): unknown {
 
 const dotted = (path: PropertyKey[]) => (path.length ? path.map(String).join(".") : "(top level)");
 
+/** The schema of the value at `path` (record keys step into the record's values), or undefined. */
+function schemaAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType | undefined {
+  let cur: z.ZodType | undefined = schema;
+  for (const key of path) {
+    cur = cur && unwrap(cur);
+    if (cur instanceof z.ZodObject) cur = (cur.shape as Record<string, z.ZodType>)[String(key)];
+    else if (cur instanceof z.ZodRecord) cur = cur.valueType as z.ZodType;
+    else return undefined;
+  }
+  return cur && unwrap(cur);
+}
+
+function unwrap(s: z.ZodType): z.ZodType {
+  while (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) s = s.unwrap() as z.ZodType;
+  return s;
+}
+
+/** The keys a config may have at `path`: an object's fields, or the role names of a roles map. */
+export function knownKeys(path: readonly PropertyKey[], schema: z.ZodType = Config): string[] {
+  const s = schemaAt(schema, path);
+  if (s instanceof z.ZodObject) return Object.keys(s.shape);
+  if (s instanceof z.ZodRecord && s.keyType instanceof z.ZodEnum) return (s.keyType.options as unknown[]).map(String);
+  return [];
+}
+
+const suggestion = (key: string, path: readonly PropertyKey[]) => {
+  const s = didYouMean(key, knownKeys(path));
+  return s ? ` — did you mean ${s}?` : "";
+};
+
 /** One line per problem: `<key path>: <what is wrong>`. */
 export function describeIssues(issues: z.core.$ZodIssue[], data: unknown): string[] {
   const lines: string[] = [];
@@ -51,7 +82,7 @@ export function describeIssues(issues: z.core.$ZodIssue[], data: unknown): strin
     const path = issue.path;
     switch (issue.code) {
       case "unrecognized_keys":
-        for (const key of issue.keys) lines.push(`${dotted([...path, key])}: unknown key`);
+        for (const key of issue.keys) lines.push(`${dotted([...path, key])}: unknown key${suggestion(key, path)}`);
         break;
       case "invalid_type": {
         const value = valueAt(data, path);
@@ -72,9 +103,12 @@ export function describeIssues(issues: z.core.$ZodIssue[], data: unknown): strin
         lines.push(`${dotted(path)}: must be ${bound}, got ${v}`);
         break;
       }
-      case "invalid_key":
-        lines.push(`${dotted(path)}: unknown key (expected one of the role names)`);
+      case "invalid_key": {
+        const key = String(path.at(-1) ?? "");
+        const roles = knownKeys(path.slice(0, -1));
+        lines.push(`${dotted(path)}: unknown key (expected one of the role names${roles.length ? `: ${roles.join(", ")}` : ""})${suggestion(key, path.slice(0, -1))}`);
         break;
+      }
       default:
         lines.push(`${dotted(path)}: ${issue.message}`);
     }

@@ -68,7 +68,10 @@ export async function runInit(opts: InitOptions): Promise<InitReport> {
   }
   const target = completionTarget(env);
   let completions = false;
-  if (p && target && !hasCompletionLine(target)) completions = await p.confirm(`Add shell completions to ${target.rcFile}?`, true);
+  if (p && target && !hasCompletionLine(target)) {
+    // the user's startup file is not ours: ask, and do nothing unless they say yes
+    completions = await p.confirm(`Add shell completions to ${target.rcFile} (the line: ${target.line})?`, false);
+  }
 
   // Every answer is in: write.
   const text = editConfigText(existing, choiceEdits(choices, baseline));

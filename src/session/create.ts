@@ -5,6 +5,7 @@ import { writeFileAtomic, writeJsonAtomic } from "../effects/fs/atomic.ts";
 import { initialState, type NewSession } from "./initial-state.ts";
 import type { State } from "../schema/state.ts";
 import { F, PHASE_DIRS, sessionsRoot } from "./paths.ts";
+import { EmptyRequest, hasVisibleText } from "./request.ts";
 import { featureNameOf, sessionNameProblem, slugify, timestampId } from "./slug.ts";
 
 export type CreateSessionOptions = {
@@ -43,7 +44,7 @@ export function requirementsMarkdown(request: string): string {
  * numbered phase folders. context.md is rendered by the caller (it needs the prompt templates).
  */
 export function createSessionDir(o: CreateSessionOptions): { id: string; dir: string; state: State } {
-  if (!o.request.trim()) throw new AgentmuxError("usage", "the request is empty", { hint: 'describe the change, e.g. agentmux "Add rate limiting"', exitCode: 2 });
+  if (!hasVisibleText(o.request)) throw new EmptyRequest({ where: "request", length: [...o.request].length });
   let id: string;
   if (o.name !== undefined) {
     const problem = sessionNameProblem(o.name);

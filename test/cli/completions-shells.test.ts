@@ -8,12 +8,16 @@ import { join } from "node:path";
 import { killTmuxServer, makeTmpDir, privateSocket, REPO_ROOT, removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
+import { COMPLETION_LINES } from "../../src/onboarding/completions.ts";
 
 const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
 const MAIN = join(REPO_ROOT, "src", "main.ts");
 
 let root = "";
 let deep = "";
+let binDir = "";
+/** A PATH with `agentmux` (this checkout, from source) first: the documented lines call it. */
+const withAgentmux = () => `${binDir}:${process.env.PATH}`;
 let socket = "";
 const scriptFile = (shell: string) => join(root, `agentmux.${shell}`);
 
@@ -27,12 +31,28 @@ beforeAll(() => {
   for (const s of ["20250101-100000-alpha", "20250102-100000-beta"]) mkdirSync(join(root, "project", ".agentmux", ".sessions", s), { recursive: true });
   deep = join(root, "project", "src");
   mkdirSync(deep, { recursive: true });
+  writeFileSync(join(root, "project", ".agentmux", "config.yaml"), "version: 2\nproviders:\n  my-cli:\n    command: my-cli\n");
+  binDir = join(root, "bin");
+  mkdirSync(binDir);
+  writeFileSync(join(binDir, "agentmux"), `#!/bin/sh\nexec '${BUN}' '${MAIN}' "$@"\n`, { mode: 0o755 });
 });
 
 afterAll(() => removeDir(root));
 afterEach(() => {
   if (socket) killTmuxServer(socket);
   socket = "";
+});
+
+describe("bash", () => {
+  test("the documented line: completions with agentmux on PATH, silence without", () => {
+    const rc = join(root, "bashrc");
+    writeFileSync(rc, COMPLETION_LINES.bash.line + "\n");
+    const on = Bun.spawnSync(["bash", "--norc", "-c", `source ${rc}; complete -p agentmux`], { env: { ...process.env, PATH: withAgentmux() }, stdout: "pipe", stderr: "pipe" });
+    expect(on.stdout.toString()).toBe("complete -F _agentmux agentmux\n");
+    const off = Bun.spawnSync(["bash", "--norc", "-c", `source ${rc}; echo "rc=$?"; complete -p agentmux`], { env: { ...process.env, PATH: "/usr/bin:/bin" }, stdout: "pipe", stderr: "pipe" });
+    expect(off.stdout.toString()).toBe("rc=1\n"); // the guard is false: nothing loaded, nothing printed
+    expect(off.stderr.toString()).toContain("complete: agentmux: no completion specification");
+  });
 });
 
 describe.skipIf(!Bun.which("zsh"))("zsh", () => {
@@ -66,6 +86,28 @@ describe.skipIf(!Bun.which("zsh"))("zsh", () => {
     await typeAndTab("agentmux run --wor", "READY% agentmux run --worktree ");
     await typeAndTab("agentmux completions fi", "READY% agentmux completions fish ");
   }, 20000);
+
+  test("the documented line alone (no compinit before it) completes flags, catalog values and providers", async () => {
+    const zdot = join(root, "zdot-line");
+    mkdirSync(zdot, { recursive: true });
+    writeFileSync(join(zdot, ".zshrc"), `${COMPLETION_LINES.zsh.line}\nPS1='READY%% '\n`);
+    socket = privateSocket();
+    const tmux = new Tmux(socket);
+    await tmux.run(["new-session", "-d", "-s", "z", "-x", "150", "-y", "40", "-c", deep, `env ZDOTDIR=${zdot} PATH=${withAgentmux()} zsh -i`]);
+    const screen = () => tmux.run(["capture-pane", "-p", "-J", "-t", "z"]);
+    await waitFor("the zsh prompt", async () => (await screen()).includes("READY%"), { timeoutMs: 10000 });
+    const typeAndTab = async (text: string, expected: string) => {
+      await tmux.run(["send-keys", "-t", "z", "C-u"]);
+      await tmux.run(["send-keys", "-t", "z", "-l", text]);
+      await tmux.run(["send-keys", "-t", "z", "Tab"]);
+      await waitFor(`zsh to complete "${text}" to "${expected}"`, async () => (await screen()).includes(expected), { timeoutMs: 8000 });
+    };
+    await typeAndTab("agentmux status --wa", "READY% agentmux status --watch ");
+    await typeAndTab("agentmux validate --kind execu", "READY% agentmux validate --kind execution_plan ");
+    await typeAndTab("agentmux configure --role code-r", "READY% agentmux configure --role code-researcher ");
+    await typeAndTab("agentmux configure --provider my-", "READY% agentmux configure --provider my-cli ");
+    expect(await screen()).not.toContain("command not found");
+  }, 40000);
 });
 
 describe.skipIf(!Bun.which("fish"))("fish", () => {
@@ -87,5 +129,22 @@ describe.skipIf(!Bun.which("fish"))("fish", () => {
     expect(fishComplete("agentmux completions ").sort()).toEqual(["bash", "fish", "zsh"]);
     expect(fishComplete("agentmux --ver")).toEqual(["--version"]);
     expect(fishComplete("agentmux sessions ")).toEqual([]);
+    expect(fishComplete("agentmux status --").sort()).toEqual(["--help", "--json", "--watch"]);
+    expect(fishComplete("agentmux configure --role rev").sort()).toEqual(["reviewer_expert", "reviewer_logic", "reviewer_quality"]);
+    expect(fishComplete("agentmux validate --kind execu")).toEqual(["execution_plan"]);
+  });
+
+  test("the documented line in config.fish loads the completions (and providers come from the project)", () => {
+    const xdg = join(root, "xdg");
+    mkdirSync(join(xdg, "fish"), { recursive: true });
+    writeFileSync(join(xdg, "fish", "config.fish"), COMPLETION_LINES.fish.line + "\n");
+    const p = Bun.spawnSync(["fish", "-c", `complete -C "agentmux configure --provider my-"; complete -C "agentmux sta"`], {
+      cwd: deep,
+      env: { ...process.env, XDG_CONFIG_HOME: xdg, PATH: withAgentmux() },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(p.stderr.toString()).toBe("");
+    expect(p.stdout.toString().split("\n").filter(Boolean).map((l) => l.split("\t")[0])).toEqual(["my-cli", "status"]);
   });
 });

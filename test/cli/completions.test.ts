@@ -6,7 +6,7 @@ import { COMMANDS } from "../../src/cli/commands.ts";
 
 const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
 const MAIN = join(REPO_ROOT, "src", "main.ts");
-const VISIBLE = Object.entries(COMMANDS).filter(([, c]) => !c.hidden).map(([n]) => n);
+const VISIBLE = Object.values(COMMANDS).filter((c) => !c.spec.hidden).map((c) => c.spec.name);
 
 function cli(args: string[], bin: string[] = [BUN, MAIN]) {
   const p = Bun.spawnSync([...bin, ...args], { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
@@ -18,9 +18,10 @@ const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 let root = "";
 let bashFile = "";
 let scripts: Record<string, string> = {};
+let binDir = "";
 
 /** Runs the completion function the way bash does on TAB: COMP_WORDS/COMP_CWORD set, COMPREPLY read back. */
-function complete(words: string[], cwd = root): string[] {
+function complete(words: string[], cwd = root, env?: Record<string, string>): string[] {
   const src = [
     `source ${shq(bashFile)}`,
     `COMP_WORDS=(${words.map(shq).join(" ")})`,
@@ -29,7 +30,7 @@ function complete(words: string[], cwd = root): string[] {
     "_agentmux",
     `printf '%s\\n' "\${COMPREPLY[@]}"`,
   ].join("\n");
-  const p = Bun.spawnSync(["bash", "--norc", "--noprofile", "-c", src], { cwd, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawnSync(["bash", "--norc", "--noprofile", "-c", src], { cwd, stdout: "pipe", stderr: "pipe", ...(env ? { env: { ...process.env, ...env } } : {}) });
   if (p.exitCode !== 0) throw new Error(`bash failed: ${p.stderr}`);
   return p.stdout.toString().split("\n").filter(Boolean).sort();
 }
@@ -49,6 +50,11 @@ beforeAll(() => {
   mkdirSync(join(root, "project", "src", "deep"), { recursive: true });
   writeFileSync(join(root, "project", "src", "deep", "request.md"), "# request\n");
   mkdirSync(join(root, "elsewhere"));
+  writeFileSync(join(root, "project", ".agentmux", "config.yaml"), "version: 2\nproviders:\n  my-cli:\n    command: my-cli\n");
+  // `agentmux` on PATH for the dynamic values: this checkout, run from source
+  binDir = join(root, "bin");
+  mkdirSync(binDir);
+  writeFileSync(join(binDir, "agentmux"), `#!/bin/sh\nexec ${shq(BUN)} ${shq(MAIN)} "$@"\n`, { mode: 0o755 });
 });
 
 afterAll(() => removeDir(root));
@@ -68,11 +74,27 @@ describe("agentmux completions bash", () => {
     expect(complete(["agentmux", "--v"])).toEqual(["--version"]);
   });
 
-  test("completes a command's own flags when its module exports them, else the global flags", () => {
+  test("every visible command completes every flag of its spec (not only the global ones)", () => {
+    for (const c of Object.values(COMMANDS).filter((c) => !c.spec.hidden)) {
+      const expected = [...Object.entries(c.spec.flags).filter(([, f]) => !f.hidden).map(([n]) => `--${n}`), "--help"].sort();
+      expect(complete(["agentmux", c.spec.name, "--"])).toEqual(expected);
+    }
+    expect(complete(["agentmux", "status", "--"])).toEqual(["--help", "--json", "--watch"]);
     expect(complete(["agentmux", "run", "--w"])).toEqual(["--worktree"]);
-    expect(complete(["agentmux", "run", "--"])).toContain("--product-manager");
-    expect(complete(["agentmux", "status", "--"])).toEqual(["--config", "--help"]);
-    expect(complete(["agentmux", "completions", "-"])).toEqual(["--config", "--help", "-h"]);
+    expect(complete(["agentmux", "clean", "-"])).toEqual(["--force", "--help", "-f", "-h"]);
+    expect(complete(["agentmux", "completions", "--"])).toEqual(["--help"]); // --list is internal
+  });
+
+  test("flag values come from the catalog: roles, artifact kinds, and the project's providers", () => {
+    expect(complete(["agentmux", "configure", "--role", "rev"])).toEqual(["reviewer_expert", "reviewer_logic", "reviewer_quality"]);
+    expect(complete(["agentmux", "validate", "x.yaml", "--kind", "pl"])).toEqual(["plan"]);
+    expect(complete(["agentmux", "validate", "-k", "ex"])).toEqual(["execution_plan"]);
+    expect(complete(["agentmux", "validate", "--kind", "=", "rev"])).toEqual(["review"]); // --kind=rev
+    // providers: asked from `agentmux completions --list providers` on PATH, in the project's folder
+    const providers = complete(["agentmux", "configure", "--provider", ""], join(root, "project"), { PATH: `${binDir}:${process.env.PATH}` });
+    expect(providers).toContain("claude");
+    expect(providers).toContain("my-cli"); // defined in the project's config
+    expect(providers).toContain("default");
   });
 
   test("--config completes file names; a value flag like --name completes nothing", () => {
@@ -106,9 +128,14 @@ describe("agentmux completions zsh / fish", () => {
       expect(s).not.toContain("mcp-server");
     }
     expect(scripts.zsh!.startsWith("#compdef agentmux\n")).toBe(true);
-    expect(scripts.zsh).toContain("'--worktree'");
-    expect(scripts.zsh).toContain("'*:session:_agentmux_sessions'");
+    expect(scripts.zsh).toContain("'--worktree[work in a separate git worktree next to the repository]'");
+    expect(scripts.zsh).toContain("'1:session:_agentmux_sessions'");
+    expect(scripts.zsh).toContain("'*:session:_agentmux_sessions'"); // clean takes several
+    expect(scripts.zsh).toContain("'--kind[the artifact kind]:kind:(plan execution_plan review");
+    expect(scripts.zsh).toContain("{_agentmux_list providers default}");
     expect(scripts.fish).toContain("complete -c agentmux -n '__fish_seen_subcommand_from run' -l worktree");
+    expect(scripts.fish).toContain("complete -c agentmux -n '__fish_seen_subcommand_from configure' -l role -x -a 'product-manager architect");
+    expect(scripts.fish).toContain("-l provider -x -a '(agentmux completions --list providers 2>/dev/null) default'");
     expect(scripts.fish).toContain("-a '(__agentmux_sessions)'");
   });
 });

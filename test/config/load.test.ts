@@ -118,7 +118,7 @@ describe("errors name the file and the key path", () => {
     const e = loadError();
     expect(e.code).toBe("config");
     expect(e.exitCode).toBe(2);
-    expect(e.message).toBe(".agentmux/config.yaml: roles.coder.provdier: unknown key");
+    expect(e.message).toBe(".agentmux/config.yaml: roles.coder.provdier: unknown key — did you mean provider?");
   });
 
   test("unknown top-level key and unknown role", () => {
@@ -126,7 +126,15 @@ describe("errors name the file and the key path", () => {
     const e = loadError();
     const file = join(root, "xdg", "agentmux", "config.yaml");
     expect(e.message).toContain(`${file}: provider: unknown key`);
-    expect(e.message).toContain(`${file}: roles.codr: unknown key`);
+    expect(e.message).toContain(`${file}: roles.codr: unknown key — did you mean coder?`);
+  });
+
+  test("unknown keys get the closest known key at their place, and nothing when none is close", () => {
+    projectFile("defaults:\n  max_review_iteration: 3\nproviders:\n  claude:\n    comand: x\n    zzzzzz: 1\n");
+    const m = loadError().message;
+    expect(m).toContain(".agentmux/config.yaml: defaults.max_review_iteration: unknown key — did you mean max_review_iterations?");
+    expect(m).toContain(".agentmux/config.yaml: providers.claude.comand: unknown key — did you mean command?");
+    expect(m).toMatch(/providers\.claude\.zzzzzz: unknown key$/m);
   });
 
   test("wrong type", () => {

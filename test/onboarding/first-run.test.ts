@@ -80,7 +80,10 @@ test("completion line: the right rc file, appended once", () => {
   expect(installCompletionLine(bash)).toBe(true);
   expect(installCompletionLine(bash)).toBe(false);
   const text = require("node:fs").readFileSync(bash.rcFile, "utf8");
-  expect(text).toBe('export X=1\n\n# agentmux shell completions\neval "$(agentmux completions bash)"\n');
+  expect(text).toBe('export X=1\n\n# agentmux shell completions\ncommand -v agentmux >/dev/null && eval "$(agentmux completions bash)"\n');
   expect(completionTarget({ HOME: home, SHELL: "/bin/zsh", ZDOTDIR: join(home, "z") })!.rcFile).toBe(join(home, "z", ".zshrc"));
-  expect(completionTarget({ HOME: home, SHELL: "/usr/bin/fish" })).toBeNull();
+  const fish = completionTarget({ HOME: home, SHELL: "/usr/bin/fish" })!;
+  expect(fish.rcFile).toBe(join(home, ".config", "fish", "config.fish"));
+  expect(fish.line).toBe("command -v agentmux >/dev/null && agentmux completions fish | source");
+  expect(completionTarget({ HOME: home, SHELL: "/bin/tcsh" })).toBeNull();
 });

@@ -16,6 +16,7 @@ afterEach(() => {
 });
 
 const PROMPT = /\[[^\]\n]*\]: /;
+const GUARDED = 'command -v agentmux >/dev/null && eval "$(agentmux completions bash)"';
 
 /** `agentmux init` (from source) in a pane of a private tmux server: a real terminal. */
 class Wizard {
@@ -97,7 +98,7 @@ test("init in a terminal: answers become a minimal config; files offered; a seco
   await w.answer("Create AGENTS.md", "y");
   await w.answer("Create CLAUDE.md", "n");
   await w.answer("Prompt extension stubs", "coder, reviewer");
-  await w.answer(`Add shell completions to ${join(sb.home, ".bashrc")}? [Y/n]`, "");
+  await w.answer(`Add shell completions to ${join(sb.home, ".bashrc")} (the line: ${GUARDED})? [y/N]`, "y");
   expect(await w.exitCode()).toBe(0);
 
   const read = (rel: string) => readFileSync(join(sb.repo, rel), "utf8");
@@ -114,7 +115,7 @@ test("init in a terminal: answers become a minimal config; files offered; a seco
   expect(read(".agentmux/prompts/agents/coder.md")).toContain("coder prompt");
   expect(existsSync(join(sb.repo, ".agentmux/prompts/agents/reviewer.md"))).toBe(true);
   const rc = readFileSync(join(sb.home, ".bashrc"), "utf8");
-  expect(rc.split("\n").filter((l) => l === `eval "$(agentmux completions bash)"`)).toHaveLength(1);
+  expect(rc.split("\n").filter((l) => l === GUARDED)).toHaveLength(1);
 
   const files = [".agentmux/config.yaml", ".gitignore", "AGENTS.md", ".agentmux/config.schema.json"];
   const before = files.map(read);
@@ -127,6 +128,17 @@ test("init in a terminal: answers become a minimal config; files offered; a seco
   expect(history).toContain("unchanged  .agentmux/config.yaml");
   expect(files.map(read)).toEqual(before);
   expect(readFileSync(join(sb.home, ".bashrc"), "utf8")).toBe(rc);
+}, 60000);
+
+test("Enter at every question leaves the shell's startup file alone (completions default to No)", async () => {
+  sb = await sandbox();
+  socket = privateSocket();
+  fakeCli(sb, "claude", "1.0.0");
+  const w = new Wizard(socket);
+  await w.start(sb, ["init"]);
+  expect(await w.enterUntilExit()).toBe(0);
+  expect(await w.history()).toContain(`Add shell completions to ${join(sb.home, ".bashrc")} (the line: ${GUARDED})? [y/N]`);
+  expect(existsSync(join(sb.home, ".bashrc"))).toBe(false);
 }, 60000);
 
 test("Ctrl-C in the wizard exits 130 and writes nothing", async () => {

@@ -1,0 +1,55 @@
+import { command } from "../spec.ts";
+
+const session = { name: "session", about: "a session id (or a unique part of one) or folder", values: "sessions" } as const;
+
+export const status = command({
+  name: "status",
+  summary: "show a session: phase, timeline, agents, reviews (works without tmux)",
+  about: `Show a session's phase, timeline, agents, groups, reviews and research — works on live,
+finished and failed sessions, without tmux. [session] is an id, a path, or (default) the newest.`,
+  flags: {
+    json: { type: "boolean", help: "print one JSON object (stable field names)" },
+    watch: { type: "boolean", help: "redraw whenever the session's files change (Ctrl-C to stop)" },
+  },
+  args: [session],
+});
+
+export const sessions = command({
+  name: "sessions",
+  summary: "list this project's sessions",
+  about: "List this project's sessions, newest first: id, phase, last event, last update, live/stopped.",
+  flags: { json: { type: "boolean", help: "print a JSON list" } },
+  args: [],
+});
+
+export const resume = command({
+  name: "resume",
+  summary: "resume an interrupted session",
+  about: `Resumes an interrupted session (by id or folder; without one: the only resumable session, or a
+menu when there are several). The phase of a failed run is inferred from its artifacts; only
+tool events not yet applied are replayed.`,
+  flags: {
+    ci: { type: "boolean", help: "headless: progress on stdout, no attach" },
+    json: { type: "boolean", help: "with --ci: progress as one JSON object per line" },
+  },
+  args: [session],
+});
+
+export const attach = command({
+  name: "attach",
+  summary: "attach the terminal to a running session",
+  about: `Attach this terminal to a running session (default: the newest). A run that waits for your
+approval shows its approval panel again; when the run ends while you watch, you see how.`,
+  flags: {},
+  args: [session],
+});
+
+export const clean = command({
+  name: "clean",
+  summary: "remove session folders and kill their tmux sessions",
+  about: `Remove session folders and kill their live tmux sessions. Without [session…], every session
+of this project. Lists exactly what will go and asks y/N; --force skips the question (and is
+required when stdin is not a terminal).`,
+  flags: { force: { type: "boolean", alias: "f", help: "do not ask" } },
+  args: [{ ...session, variadic: true }],
+});

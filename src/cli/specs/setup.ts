@@ -1,0 +1,85 @@
+import { COMPLETION_LINES } from "../../onboarding/completions.ts";
+import { command, CONFIG_FLAG } from "../spec.ts";
+
+export const init = command({
+  name: "init",
+  summary: "set up agentmux in this repository",
+  about: `Set up agentmux in this repository: detect the agent CLIs on PATH, choose the default
+provider and per-role overrides, GitHub pull request settings, then write
+.agentmux/config.yaml (only values that differ from the defaults), add agentmux's runtime
+files to .gitignore, and offer an instructions file for the agents (CLAUDE.md, AGENTS.md, …),
+prompt extension stubs and shell completions. Running it again shows the current values and
+writes nothing unless something changed.`,
+  flags: {
+    defaults: {
+      type: "boolean",
+      help: "ask nothing: the first CLI found (claude, codex, gemini, opencode, copilot, qwen) becomes the default provider; also what happens when not in a terminal",
+    },
+  },
+  args: [],
+});
+
+export const configure = command({
+  name: "configure",
+  summary: "change providers and models per role",
+  usage: ["configure --role ROLE [--provider P] [--model M]", "configure            (in a terminal: asks role by role)"],
+  about: `Change which provider and model a role uses, in .agentmux/config.yaml (created when
+missing). The file is edited in place: comments and key order are kept. The result is
+validated before it is written; on an error nothing changes.`,
+  flags: {
+    role: { type: "string", value: "ROLE", values: "roles", help: "the role to change" },
+    provider: { type: "string", value: "P", values: "providers", also: ["default"], help: 'a configured provider; "default" removes the override so the role follows defaults.provider' },
+    model: { type: "string", value: "M", also: ["default"], help: 'a model name for that CLI; "default" removes the override' },
+  },
+  args: [],
+});
+
+export const config = command({
+  name: "config",
+  summary: "print the resolved configuration and where each value came from",
+  about: `Print the resolved configuration and where each value came from:
+built-in → ~/.config/agentmux/config.yaml → .agentmux/config.yaml → --config PATH.`,
+  flags: {
+    json: { type: "boolean", help: 'print {"config": …, "origins": {"<key path>": {"layer", "file"}}}' },
+    ...CONFIG_FLAG,
+  },
+  args: [],
+});
+
+export const doctor = command({
+  name: "doctor",
+  summary: "check tmux, the configured agent CLIs, their MCP and trust wiring, and gh",
+  about: `Check what the configured pipeline needs: tmux 3.2+, each configured agent CLI on PATH and
+answering --version, how agentmux wires MCP and folder trust into it, and gh with a login.
+Exit 0 when everything needed is there, else 1.`,
+  flags: { ...CONFIG_FLAG },
+  args: [],
+});
+
+export const validate = command({
+  name: "validate",
+  summary: "check one artifact file against its contract",
+  about: `Check one artifact file against its contract. The kind is inferred from the file name
+(plan.yaml, review_<role>.yaml, done_<N>.json, approval.json, state.json, .agentmux/config.yaml, …)
+or given with --kind.`,
+  flags: { kind: { type: "string", value: "KIND", alias: "k", values: "artifact-kinds", help: "the artifact kind" } },
+  args: [{ name: "file", about: "the file to check", required: true, values: "files" }],
+  notes: "Exit status: 0 valid, 1 invalid, 2 usage error (unknown kind, missing file).",
+});
+
+export const completions = command({
+  name: "completions",
+  summary: "print a shell completion script (bash, zsh or fish)",
+  usage: ["completions <bash|zsh|fish>"],
+  about: `Prints a shell completion script: commands, every option and its values (roles, providers,
+artifact kinds, shells), and session ids for status, resume, attach and clean (from
+.agentmux/.sessions/ of the nearest project).`,
+  flags: {
+    list: { type: "string", value: "SET", hidden: true, help: "print the values of a dynamic set (providers), one per line" },
+  },
+  args: [{ name: "shell", about: "the shell (bash, zsh or fish)", values: "shells" }],
+  notes: `Install (one line in your shell's startup file; agentmux init offers to add it):
+${Object.entries(COMPLETION_LINES)
+  .map(([shell, { rc, line }]) => `  ${shell.padEnd(5)} ${rc.padEnd(27)} ${line}`)
+  .join("\n")}`,
+});

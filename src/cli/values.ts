@@ -1,0 +1,20 @@
+import { ARTIFACT_KINDS } from "../artifacts/kinds.ts";
+import { ROLES } from "../schema/catalog.ts";
+import type { ValueSet } from "./spec.ts";
+
+export const SHELLS = ["bash", "zsh", "fish"] as const;
+export type Shell = (typeof SHELLS)[number];
+
+/** How each value set is named in messages, and its values when the set is closed (fixed at build time). */
+export const VALUE_SETS: Record<ValueSet, { one: string; many: string; closed?: readonly string[] }> = {
+  files: { one: "file", many: "files" },
+  sessions: { one: "session", many: "sessions" },
+  providers: { one: "provider", many: "providers" },
+  roles: { one: "role", many: "roles", closed: ROLES },
+  "artifact-kinds": { one: "kind", many: "kinds", closed: ARTIFACT_KINDS },
+  shells: { one: "shell", many: "shells", closed: SHELLS },
+};
+
+/** Value sets whose values depend on the project (completed by asking `agentmux completions --list SET`). */
+export const DYNAMIC_SETS = ["providers"] as const;
+export type DynamicSet = (typeof DYNAMIC_SETS)[number];
