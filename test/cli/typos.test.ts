@@ -91,7 +91,7 @@ describe.skipIf(!existsSync(BINARY))("typos are usage errors, never runs", () =>
     expect(kind.code).toBe(2);
     expect(kind.err).toContain("did you mean review?");
     expectNothingStarted();
-  });
+  }, 30000);
 
   test("a request of only blank and zero-width characters is refused", () => {
     for (const text of ["\u200b\u200b\u200b", " \u00a0\u2060\ufeff ", "\u200d\u3164"]) {
@@ -107,7 +107,7 @@ describe.skipIf(!existsSync(BINARY))("typos are usage errors, never runs", () =>
     expect(file.code).toBe(2);
     expect(file.err).toContain("no visible characters");
     expectNothingStarted();
-  });
+  }, 30000);
 
   test("agentmux help <command> is the command's --help; help of a typo suggests", () => {
     for (const name of ["status", "run", "validate", "completions", "configure"]) {
@@ -120,7 +120,7 @@ describe.skipIf(!existsSync(BINARY))("typos are usage errors, never runs", () =>
     const typo = agentmux("help", "stauts");
     expect(typo.code).toBe(2);
     expect(typo.err).toContain("did you mean `status`?");
-  });
+  }, 30000);
 
   test("the explicit `run` takes a one-word request past the typo check", () => {
     const r = agentmux("run", "stauts", "--ci", "--config", "/nonexistent/x.yaml");
