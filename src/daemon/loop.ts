@@ -11,7 +11,13 @@ import type { Logger } from "../effects/log.ts";
 
 type Item = { kind: "event"; event: Event } | { kind: "tool"; line: ToolLine };
 
-export type LoopContext = Omit<InterpretContext, "finish">;
+export type LoopContext = Omit<InterpretContext, "finish"> & {
+  /**
+   * An effect threw: true when that failure is already reported another way (the tmux server
+   * is gone: TmuxLoss says so once, instead of whichever effect failed first).
+   */
+  explained?: (error: unknown) => Promise<boolean>;
+};
 
 /**
  * The impure loop: one item at a time, event → transition → persist (with the effects as a
@@ -141,6 +147,7 @@ export class OrchestratorLoop {
     } catch (e) {
       const msg = (e as Error).message ?? String(e);
       this.log(`effect ${effect.type} failed: ${(e as Error).stack ?? msg}`);
+      if (await this.ctx.explained?.(e)) return;
       this.push({ type: "effect_failed", at: new Date().toISOString(), effect: effect.type, error: msg });
     }
   }

@@ -20,6 +20,8 @@ import { selfCommand } from "../effects/process/self.ts";
 import { settingsFrom } from "../config/settings.ts";
 import { readRuntime, readState } from "../session/read.ts";
 import { startWatchdog } from "./watchdog.ts";
+import { TmuxLoss } from "./tmux-loss.ts";
+import { isGone } from "../effects/tmux/errors.ts";
 import { releaseCheckout } from "../session/checkout-lock.ts";
 import { ORCHESTRATOR_PID, liveOrchestrator, writeOrchestratorPid } from "../session/liveness.ts";
 
@@ -59,6 +61,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const layout = await Layout.open(tmux, { session: sessionName, controlPane: runtime.control_pane, controlWidth: config.tmux.control_width });
   const writer = new PaneWriter(tmux, log);
   let loop!: OrchestratorLoop;
+  const tmuxLoss = new TmuxLoss(tmux, sessionName, (e) => loop.push(e));
   const agents = new AgentRuntime({
     sessionDir, projectDir, workDir, sessionName, config, tmux, layout, writer,
     controlPane: runtime.control_pane, selfCommand: selfCommand(), log, push: (e) => loop.push(e),
@@ -66,6 +69,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   agents.persist();
   loop = new OrchestratorLoop(state, settings, {
     sessionDir, projectDir, workDir, config, runtime: agents, log,
+    explained: async (e) => isGone(e) && (await tmuxLoss.check()),
     // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small
     commit: async (effect) => loop.push(await (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
   }, log);
@@ -76,12 +80,12 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     : ({ type: state.history?.length === 1 && state.last_event === "feature_created" ? "start" : "resume", at: new Date().toISOString() } as const);
   const exitsFile = join(sessionDir, F.paneExits);
   await installExitHooks(tmux, sessionName, exitsFile);
-  const exits = watchPaneExits(exitsFile, (pane) => agents.paneExited(pane), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p) });
+  const exits = watchPaneExits(exitsFile, (pane) => tmuxLoss.paneExited(pane, (p) => agents.paneExited(p)), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p) });
   const files = new SessionFileWatcher(sessionDir, (e) => loop.push(e), log, undefined, () => loop.state.phase === "completing");
   const created = new CreatedFilesLog(sessionDir);
   if (first?.type === "resume") await loop.catchUp(readToolLines(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0));
   const tail = new ToolTail(sessionDir, loop.state.tool_cursor ?? 0, (line) => loop.pushTool(line));
-  const watchdog = startWatchdog({ config, tmux, sessionName, agents, loop, log });
+  const watchdog = startWatchdog({ config, tmux, sessionName, agents, loop, log, tmuxGone: () => tmuxLoss.check() });
   const onSignal = (sig: string) => loop.push({ type: "cancel", at: new Date().toISOString(), reason: `the orchestrator received ${sig}` });
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => onSignal(sig));
 

@@ -5,7 +5,11 @@ import type { AgentRuntime } from "./agents.ts";
 import type { Logger } from "../effects/log.ts";
 import type { OrchestratorLoop } from "./loop.ts";
 
-type WatchdogOptions = { config: Config; tmux: Tmux; sessionName: string; agents: AgentRuntime; loop: OrchestratorLoop; log: Logger };
+type WatchdogOptions = {
+  config: Config; tmux: Tmux; sessionName: string; agents: AgentRuntime; loop: OrchestratorLoop; log: Logger;
+  /** true when the run's tmux session is gone (TmuxLoss reports it, once) */
+  tmuxGone: () => Promise<boolean>;
+};
 
 const now = () => new Date().toISOString();
 
@@ -20,7 +24,6 @@ export function startWatchdog(o: WatchdogOptions): { stop(): void } {
   const started = Date.now();
   const screens = new Map<string, { hash: number; since: number; stuck: boolean }>();
   let phaseTimedOut = "";
-  let gone = 0;
 
   const tick = async () => {
     if (o.loop.finished) return;
@@ -32,11 +35,7 @@ export function startWatchdog(o: WatchdogOptions): { stop(): void } {
       phaseTimedOut = last.at;
       o.loop.push({ type: "timeout", at: now(), reason: `phase ${o.loop.state.phase} exceeded its time limit (watchdog.phase_timeout_s = ${w.phase_timeout_s})` });
     }
-    if (!(await o.tmux.hasSession(o.sessionName))) {
-      if (++gone >= 2) o.loop.push({ type: "cancel", at: now(), reason: `the tmux session ${o.sessionName} was closed` });
-      return;
-    }
-    gone = 0;
+    if (await o.tmuxGone()) return;
     if (w.stuck_after_s <= 0) return;
     for (const [agent, pane] of o.agents.livePanes()) {
       const screen = await capturePane(o.tmux, pane).catch(() => null);

@@ -22,7 +22,7 @@ function detachedText(dir: string): string {
 
 function sayGoodbye(outcome: Outcome, state: State, runStartedAt: number): number {
   process.stdout.write(goodbyeText(outcome, state, runStartedAt, color()) + "\n");
-  return outcome.kind === "running" ? 1 : outcome.code;
+  return outcome.code;
 }
 
 /** Interactive: attach this terminal to the tmux session; then the goodbye screen. */
@@ -32,8 +32,8 @@ export async function attachAndWait(o: LaunchOptions, tmux: Tmux, orch: Orchestr
     process.stdout.write(detachedText(o.sessionDir));
     return 0;
   }
-  await orch.exited;
-  return sayGoodbye(outcomeFrom(await orch.report, o.sessionDir, o.state, o.startedAt), o.state, o.startedAt);
+  const exit = await orch.exited;
+  return sayGoodbye(outcomeFrom(await orch.report, o.sessionDir, o.state, o.startedAt, { pid: orch.child.pid, ...exit }), o.state, o.startedAt);
 }
 
 /**

@@ -5,28 +5,43 @@ import { F, LAST_COMPLETION, sessionId } from "../session/paths.ts";
 import { goodbye, type GoodbyeKind } from "../views/goodbye.ts";
 import type { FinalReport } from "./spawn.ts";
 
-export type Outcome = { kind: GoodbyeKind | "running"; state: State | null; code: number };
+export type Outcome = { kind: GoodbyeKind; state: State | null; code: number };
 
-/** The outcome the orchestrator reported itself (preferred), else what the disk says. */
-export function outcomeFrom(report: FinalReport | null, sessionDir: string, state: State, startedAt: number): Outcome {
-  if (report) {
-    const s = report.state;
-    if (report.code === 0 && s.phase === "done") return { kind: "success", state: s, code: 0 };
-    if (s.phase === "failed") return { kind: s.interruption_category === "canceled" ? "canceled" : "failed", state: s, code: report.code };
-    return { kind: "running", state: s, code: report.code || 1 };
-  }
-  return outcomeOf(sessionDir, state, startedAt);
+/** How the orchestrator process ended (for a run it left unfinished). */
+export type OrchestratorExit = { pid?: number; code: number | null; signal: string | null };
+
+/** Why a run whose state is still live ended anyway: its orchestrator stopped early. */
+export function stoppedCause(exit?: OrchestratorExit): string {
+  const who = exit?.pid ? `the orchestrator (pid ${exit.pid})` : "the orchestrator";
+  const how = exit?.signal ? `was killed by ${exit.signal}` : exit?.code != null ? `exited with code ${exit.code}` : "stopped";
+  return `${who} ${how} before the run finished; the session is kept and can be resumed`;
+}
+
+const unfinished = (s: State, exit?: OrchestratorExit): Outcome => ({ kind: "failed", state: { ...s, interruption_cause: s.interruption_cause ?? stoppedCause(exit) }, code: 1 });
+
+const finished = (s: State): Outcome | null => {
+  if (s.phase === "done") return { kind: "success", state: s, code: 0 };
+  if (s.phase === "failed") return { kind: s.interruption_category === "canceled" ? "canceled" : "failed", state: s, code: s.interruption_category === "canceled" ? 130 : 1 };
+  return null;
+};
+
+/**
+ * The outcome the orchestrator reported itself (preferred), else what the disk says. A run the
+ * orchestrator left in a live phase (killed, crashed) is failed with a cause that says so —
+ * never "running" without a cause.
+ */
+export function outcomeFrom(report: FinalReport | null, sessionDir: string, state: State, startedAt: number, exit?: OrchestratorExit): Outcome {
+  if (report) return finished(report.state) ?? unfinished(report.state, exit);
+  return outcomeOf(sessionDir, state, startedAt, exit);
 }
 
 /** How the run ended, from state.json, or from .last_completion.json once the folder is gone. */
-export function outcomeOf(sessionDir: string, state: State, startedAt: number): Outcome {
+export function outcomeOf(sessionDir: string, state: State, startedAt: number, exit?: OrchestratorExit): Outcome {
   let s: State | null = null;
   try {
     s = JSON.parse(readFileSync(join(sessionDir, F.state), "utf8"));
   } catch {}
-  if (s?.phase === "done") return { kind: "success", state: s, code: 0 };
-  if (s?.phase === "failed") return { kind: s.interruption_category === "canceled" ? "canceled" : "failed", state: s, code: s.interruption_category === "canceled" ? 130 : 1 };
-  if (s) return { kind: "running", state: s, code: 1 };
+  if (s) return finished(s) ?? unfinished(s, exit);
   const last = join(state.main_repo_dir ?? state.project_dir!, LAST_COMPLETION);
   try {
     const lc = JSON.parse(readFileSync(last, "utf8"));
@@ -39,7 +54,7 @@ export function outcomeOf(sessionDir: string, state: State, startedAt: number): 
 
 export function goodbyeText(o: Outcome, fallback: State, startedAt: number, color: boolean): string {
   const s = o.state ?? fallback;
-  const kind = o.kind === "running" ? "failed" : o.kind;
+  const kind = o.kind;
   return goodbye(
     kind,
     {
@@ -50,7 +65,7 @@ export function goodbyeText(o: Outcome, fallback: State, startedAt: number, colo
       branch: s.feature_branch,
       elapsedMs: Date.now() - startedAt,
       resumeCommand: s.interruption_resume_command ?? `agentmux resume ${sessionId(s.feature_dir)}`,
-      reason: s.interruption_cause ?? (o.kind === "running" ? "the orchestrator stopped without finishing the run" : undefined),
+      reason: s.interruption_cause,
       logPath: existsSync(join(s.feature_dir, F.orchestratorLog)) ? join(s.feature_dir, F.orchestratorLog) : null,
     },
     { color, width: process.stdout.columns || 80 },

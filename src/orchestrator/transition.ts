@@ -34,6 +34,9 @@ function handleRuntime(step: Step, event: Event): boolean {
     case "effect_failed":
       step.fail(`${event.effect} failed: ${event.error}`);
       return true;
+    case "tmux_lost":
+      step.fail(event.reason);
+      return true;
     case "tool_rejected":
       step.log(`tool event ${event.tool} rejected: ${event.reason}`);
       return true;

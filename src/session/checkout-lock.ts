@@ -1,20 +1,22 @@
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { linkSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { liveOrchestrator, ownPidRecord, recordAlive } from "./liveness.ts";
-import { sessionId, sessionsRoot } from "./paths.ts";
+import { sessionId } from "./paths.ts";
+import { gitDirs } from "../effects/git/repo.ts";
 
 /**
- * A run owns the checkout it works in: `<project>/.agentmux/.sessions/.checkout.lock` names
- * the session, and the launcher that took it (pid + start token). The lock is held while that
+ * A run owns the checkout it works in: `agentmux-checkout.lock` in the checkout's own git dir
+ * (`.git/`, or a linked worktree's) names the session, and the launcher that took it (pid + start token). The lock is held while that
  * launcher or the session's orchestrator runs — a crashed pair leaves a stale lock, which the
  * next run breaks. Runs in their own worktree never take it.
  */
 const Holder = z.object({ session: z.string(), dir: z.string(), pid: z.number().int(), start: z.string().optional(), at: z.string() });
 export type CheckoutHolder = z.infer<typeof Holder>;
 
-export const checkoutLockPath = (projectDir: string) => join(sessionsRoot(projectDir), ".checkout.lock");
+/** Per checkout, out of the working tree and out of the session list. */
+export const checkoutLockPath = (projectDir: string) => join(gitDirs(projectDir).gitdir, "agentmux-checkout.lock");
 
 let tmpCount = 0;
 
@@ -45,7 +47,6 @@ export function checkoutHolder(projectDir: string): CheckoutHolder | null {
  */
 export function acquireCheckout(projectDir: string, sessionDir: string): { ok: true } | { ok: false; holder: CheckoutHolder } {
   const path = checkoutLockPath(projectDir);
-  mkdirSync(sessionsRoot(projectDir), { recursive: true });
   const me = ownPidRecord();
   const text = JSON.stringify({ session: sessionId(sessionDir), dir: sessionDir, pid: me.pid, start: me.start, at: new Date().toISOString() }) + "\n";
   for (let attempt = 0; attempt < 5; attempt++) {

@@ -17,6 +17,7 @@ const project = () => {
   const d = makeTmpDir("amx-lock-");
   dirs.push(d);
   mkdirSync(sessionsRoot(d), { recursive: true });
+  mkdirSync(join(d, ".git"));
   return d;
 };
 const lockOf = (project: string, o: { session: string; pid: number; start?: string }) =>

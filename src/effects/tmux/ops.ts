@@ -28,6 +28,11 @@ export async function listSessionNames(tmux: Tmux): Promise<Set<string>> {
   return new Set(r.code === 0 ? SESSION_NAME.parseLines(r.stdout).map((s) => s.name) : []);
 }
 
+/** Whether a tmux server answers on this socket. */
+export async function serverRunning(tmux: Tmux): Promise<boolean> {
+  return (await tmux.exec(["list-sessions", "-F", SESSION_NAME.text])).code === 0;
+}
+
 /** Make a pane the active one of its window, and (`window`) its window the session's current one. */
 export async function selectPane(tmux: Tmux, pane: string, opts: { window?: boolean } = {}): Promise<void> {
   if (opts.window) await tmux.run(["select-window", "-t", pane]);
