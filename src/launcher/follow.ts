@@ -70,7 +70,7 @@ export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print
     for (const p of phaseDurations(s.history ?? [])) out(`  ${p.phase.padEnd(18)} ${(p.ms / 1000).toFixed(1)} s`);
     if (outcome.kind === "success") out(`session ${sessionId(s.feature_dir)}  branch ${s.feature_branch}  commit ${s.commit_hash}${s.pr_url ? `  PR ${s.pr_url}` : ""}`);
     else out(`${outcome.kind}: ${s.interruption_cause ?? ""}\nresume with: ${s.interruption_resume_command ?? `agentmux resume ${sessionId(s.feature_dir)}`}\nlog: ${join(s.feature_dir, F.orchestratorLog)}`);
-    if (outcome.kind !== "running") for (const l of loopCapLines(s.review_loop_cap)) out(l);
+    for (const l of loopCapLines(s.review_loop_cap)) out(l);
   }
   return outcome.code;
 }
