@@ -1,6 +1,6 @@
 import { AgentmuxError } from "../errors.ts";
 import { attachRunning } from "../launcher/attach.ts";
-import { resolveSession } from "../session/list.ts";
+import { resolveSession } from "../session/resolve.ts";
 import { findProjectDir } from "../session/project.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { attach } from "./specs/sessions.ts";

@@ -1,7 +1,9 @@
 import { AgentmuxError } from "../errors.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { clean } from "./specs/sessions.ts";
-import { listSessions, removeSession, resolveSession, type SessionSummary } from "../session/list.ts";
+import { listSessions, type SessionSummary } from "../session/list.ts";
+import { resolveSession } from "../session/resolve.ts";
+import { removeSession } from "../session/remove.ts";
 import { findProjectDir } from "../session/project.ts";
 
 export async function run(a: ParsedArgs<typeof clean>): Promise<number> {
@@ -18,7 +20,7 @@ export async function run(a: ParsedArgs<typeof clean>): Promise<number> {
   process.stdout.write(`This removes ${unique.length} session folder${unique.length === 1 ? "" : "s"}:\n`);
   for (const s of unique) process.stdout.write(`  ${s.dir}${s.error ? "  (unreadable state.json)" : ""}\n`);
   if (live.length) {
-    process.stdout.write(`and kills ${live.length} live tmux session${live.length === 1 ? "" : "s"}:\n`);
+    process.stdout.write(`and stops ${live.length} live run${live.length === 1 ? "" : "s"} (orchestrator, agents and tmux session):\n`);
     for (const s of live) process.stdout.write(`  ${s.state!.session_name} (socket ${s.socket})\n`);
   }
   if (!a.flags.force) {
@@ -34,7 +36,13 @@ export async function run(a: ParsedArgs<typeof clean>): Promise<number> {
       return 1;
     }
   }
-  for (const s of unique) await removeSession(s);
-  process.stdout.write(`Removed ${unique.length} session${unique.length === 1 ? "" : "s"}${live.length ? `, killed ${live.length} tmux session${live.length === 1 ? "" : "s"}` : ""}.\n`);
+  let stopped = 0;
+  for (const s of unique) {
+    if (s.live) process.stdout.write(`Stopping the run ${s.id}…\n`);
+    const r = await removeSession(s);
+    if (r.stopped || r.killedTmux) stopped++;
+    for (const n of r.notes) process.stdout.write(`  ${s.id}: ${n}\n`);
+  }
+  process.stdout.write(`Removed ${unique.length} session${unique.length === 1 ? "" : "s"}${stopped ? `, stopped ${stopped} live run${stopped === 1 ? "" : "s"}` : ""}.\n`);
   return 0;
 }

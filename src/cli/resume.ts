@@ -1,7 +1,8 @@
 import { AgentmuxError } from "../errors.ts";
 import { isHeadless } from "../launcher/start.ts";
 import { resumeSession } from "../launcher/resume.ts";
-import { listSessions, resolveSession, type SessionSummary } from "../session/list.ts";
+import { listSessions, type SessionSummary } from "../session/list.ts";
+import { idHint, resolveSession } from "../session/resolve.ts";
 import { findProjectDir } from "../session/project.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { resume } from "./specs/sessions.ts";
@@ -11,7 +12,10 @@ async function pick(projectDir: string): Promise<SessionSummary> {
   if (!candidates.length) throw new AgentmuxError("session", "there is no session to resume", { hint: "see: agentmux sessions" });
   if (candidates.length === 1) return candidates[0]!;
   if (!process.stdin.isTTY) {
-    throw new AgentmuxError("usage", "several sessions can be resumed; name one", { hint: candidates.map((s) => `agentmux resume ${s.id}`).join("\n        "), exitCode: 2 });
+    throw new AgentmuxError("usage", `${candidates.length} sessions can be resumed; name one`, {
+      hint: `agentmux resume <id> (any unique part of the id's start or end will do); newest: ${idHint(candidates.map((s) => s.id))}`,
+      exitCode: 2,
+    });
   }
   candidates.forEach((s, i) => process.stdout.write(`${i + 1}) ${s.id}  phase: ${s.state!.phase}  last event: ${s.state!.last_event}\n`));
   for await (const line of console) {

@@ -2,7 +2,7 @@ import { existsSync, watch } from "node:fs";
 import { join } from "node:path";
 import type { ParsedArgs } from "./args.ts";
 import type { status } from "./specs/sessions.ts";
-import { resolveSession } from "../session/list.ts";
+import { resolveSession } from "../session/resolve.ts";
 import { F } from "../session/paths.ts";
 import { findProjectDir } from "../session/project.ts";
 import { countLines, readSessionData } from "../session/data.ts";

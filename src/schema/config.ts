@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ROLES } from "./catalog.ts";
+import { SOCKET_NAME_RE } from "./tmux-names.ts";
 
 const str = z.string().min(1);
 
@@ -126,7 +127,8 @@ export const Config = z.strictObject({
     .default({ base_branch: null, draft: true, branch_prefix: "feature/", pull_request: true, push: true }),
   tmux: z
     .strictObject({
-      socket: str.default("agentmux"),
+      /** a plain name (tmux keeps the socket in its private folder): letters, digits, . _ - */
+      socket: str.regex(SOCKET_NAME_RE, "must be a plain socket name: letters, digits, '.', '_' and '-' (no '/' or '..'); tmux keeps it in its own private folder").default("agentmux"),
       width: z.number().int().min(80).max(1000).default(240),
       height: z.number().int().min(24).max(500).default(64),
       control_width: z.number().int().min(30).max(120).default(44),

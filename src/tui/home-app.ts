@@ -1,9 +1,11 @@
 import { watch, type FSWatcher } from "node:fs";
 import { selfCommand } from "../effects/process/self.ts";
 import { runInTerminal } from "../effects/process/run.ts";
-import { listSessions, removeSession, type SessionSummary } from "../session/list.ts";
+import { listSessions, type SessionSummary } from "../session/list.ts";
+import { removeSession } from "../session/remove.ts";
 import { sessionsRoot } from "../session/paths.ts";
 import { requestCancel } from "../session/cancel.ts";
+import { findRepoRoot } from "../effects/git/repo.ts";
 import { blessed, createScreen, linesToContent } from "./blessed.ts";
 import { question } from "./overlay.ts";
 import { seg, type Line } from "../views/line.ts";
@@ -90,8 +92,13 @@ export async function runHome(projectDir: string): Promise<number> {
       await refresh();
     });
   });
-  screen.key(["n"], () => {
+  screen.key(["n"], async () => {
     if (modal) return;
+    // a run needs a git repository: say so before taking a request, not after
+    if (!(await findRepoRoot(projectDir).then(() => true, () => false))) {
+      status(`${projectDir} is not a git repository: run git init and make a first commit, then press n`);
+      return screen.render();
+    }
     modal = true;
     const form = blessed.textbox({
       parent: screen, label: " What should agentmux build? (Enter starts, Esc cancels) ", bottom: 1, left: 0, width: "100%", height: 3,

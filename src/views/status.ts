@@ -43,7 +43,8 @@ export function statusJson(d: StatusInput) {
     }),
     agents: agentRows(s, d.runtime).map((r) => ({
       key: r.key, label: r.info.label, role: r.info.role, provider: r.info.provider ?? null, model: r.info.model ?? null,
-      status: r.status, pane: r.pane ?? null, note: r.info.note ?? null,
+      // a stopped session's agents are not working, whatever state.json last said
+      status: d.live || r.status === "exited" ? r.status : ("stopped" as const), pane: d.live ? (r.pane ?? null) : null, note: r.info.note ?? null,
     })),
     tmux: d.runtime ? { session: d.runtime.tmux_session, socket: d.runtime.tmux_socket ?? null } : null,
     groups: {

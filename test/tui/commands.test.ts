@@ -23,8 +23,8 @@ function cli(cwd: string, args: string[], stdin?: string) {
 function project(): string {
   const d = makeTmpDir("amx-tui-cmd-");
   dirs.push(d);
-  writeSession(d, "20250301-100000-old", stateIn("failed", { session_name: "amx-old", interruption_cause: "pane died", updated_at: "2025-03-01T10:00:00.000Z" }));
-  writeSession(d, "20250302-100000-new", stateIn("implementing", { session_name: "amx-new", updated_at: "2025-03-02T10:00:00.000Z" }));
+  writeSession(d, "20250301-100000-old", stateIn("failed", { session_name: "agentmux-20250301-100000-old", interruption_cause: "pane died", updated_at: "2025-03-01T10:00:00.000Z" }));
+  writeSession(d, "20250302-100000-new", stateIn("implementing", { session_name: "agentmux-20250302-100000-new", updated_at: "2025-03-02T10:00:00.000Z" }));
   return d;
 }
 
@@ -38,7 +38,7 @@ describe("status / sessions / clean", () => {
   test("sessions lists newest first with live state from tmux", () => {
     socket = privateSocket();
     const d = project();
-    Bun.spawnSync(["tmux", "-L", socket, "new-session", "-d", "-s", "amx-new", "sleep 60"], { env: { ...process.env, TMUX: "" } });
+    Bun.spawnSync(["tmux", "-L", socket, "new-session", "-d", "-s", "agentmux-20250302-100000-new", "sleep 60"], { env: { ...process.env, TMUX: "" } });
     const table = cli(d, ["sessions"]);
     expect(table.code).toBe(0);
     const rows = table.out.trim().split("\n");
@@ -68,7 +68,7 @@ describe("status / sessions / clean", () => {
     const bad = cli(d, ["status", "nope"]);
     expect(bad.code).toBe(1);
     expect(bad.err).toContain('no session "nope"');
-    expect(bad.err).toContain("available: 20250302-100000-new, 20250301-100000-old");
+    expect(bad.err).toContain("sessions here: 20250302-100000-new, 20250301-100000-old");
   });
 
   test("status names the bad field of a broken state.json", () => {
@@ -94,12 +94,12 @@ describe("status / sessions / clean", () => {
     socket = privateSocket();
     const d = project();
     const env = { ...process.env, TMUX: "" };
-    Bun.spawnSync(["tmux", "-L", socket, "new-session", "-d", "-s", "amx-new", "sleep 60"], { env });
+    Bun.spawnSync(["tmux", "-L", socket, "new-session", "-d", "-s", "agentmux-20250302-100000-new", "sleep 60"], { env });
     Bun.spawnSync(["tmux", "-L", socket, "new-session", "-d", "-s", "keep-me", "sleep 60"], { env });
     const r = cli(d, ["clean", "--force", "20250302-100000-new"]);
     expect(r.code).toBe(0);
-    expect(r.out).toContain("amx-new (socket");
-    expect(r.out).toContain("Removed 1 session, killed 1 tmux session.");
+    expect(r.out).toContain("agentmux-20250302-100000-new (socket");
+    expect(r.out).toContain("Removed 1 session, stopped 1 live run.");
     expect(existsSync(join(d, ".agentmux/.sessions/20250302-100000-new"))).toBe(false);
     expect(existsSync(join(d, ".agentmux/.sessions/20250301-100000-old"))).toBe(true);
     const ls = Bun.spawnSync(["tmux", "-L", socket, "list-sessions", "-F", "#{session_name}"], { env, stdout: "pipe" }).stdout.toString();

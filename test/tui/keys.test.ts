@@ -49,7 +49,7 @@ test("monitor keys: l shows the selected agent's recent output, Enter focuses it
 
 test("home screen: d asks, then deletes the selected session; n starts a run from a text box (compiled binary)", async () => {
   socket = privateSocket();
-  const project = makeTmpDir("amx-homekeys-"); // not a git repository: the started run must say so
+  const project = makeTmpDir("amx-homekeys-"); // not a git repository at first
   const old = writeSession(project, "20250301-100000-alpha", stateIn("failed", { updated_at: "2025-03-01T10:00:00.000Z" }));
   const scr = new Screen(socket);
   await scr.start([bin], project, { width: 120, height: 20 }, { AGENTMUX_TMUX_SOCKET: socket });
@@ -66,11 +66,14 @@ test("home screen: d asks, then deletes the selected session; n starts a run fro
   await waitFor("the session folder is removed", () => !existsSync(old));
   await scr.until("the row is gone and the status says so", (s) => s.includes("deleted 20250301-100000-alpha") && !s.includes("› 20250301-100000-alpha"));
 
+  // not a git repository: said at once, before a request is typed (#11.13)
+  await scr.keys("n");
+  const refused = await scr.until("the home screen says why", (s) => s.includes("is not a git repository"));
+  expect(refused).toContain(`${project} is not a git repository: run git init and make a first commit, then press n`);
+  expect(refused).not.toContain("What should agentmux build?");
+  Bun.spawnSync(["git", "init", "-q"], { cwd: project });
   await scr.keys("n");
   await scr.until("new-run text box", (s) => s.includes("What should agentmux build?"));
-  await scr.type("Add a health endpoint");
-  await scr.keys("Enter");
-  // the home screen hands the terminal to `agentmux run "Add a health endpoint"`, which checks the repository first
-  const out = await scr.until("the run started and reported", (s) => s.includes("is not a git repository"), 15000);
-  expect(out).toContain(project);
+  await scr.keys("Escape");
+  await scr.until("the text box closed", (s) => !s.includes("What should agentmux build?"));
 });

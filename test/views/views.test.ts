@@ -118,13 +118,26 @@ describe("status view", () => {
 
   test("timeline with durations, agents, groups, reviews", () => {
     const s = stateIn("reviewing", { ...parallel, phase: "reviewing", review_iteration: 1, review_results: { reviewer_logic: { verdict: "fail", summary: "missing test" } } });
-    const text = plain(statusView(input(s), 100)).join("\n");
+    const text = plain(statusView(input(s, true), 100)).join("\n");
     expect(text).toMatch(/architecting\s+starting up\s+3m 0s/);
     expect(text).toContain("Reviews (iteration 1)");
     expect(text).toMatch(/reviewer_logic\s+fail\s+missing test/);
     expect(text).toMatch(/coder 3\s+stuck/);
     expect(text).toContain("Tool calls 7");
+    expect(text).not.toContain("Resume"); // live: nothing to resume
+  });
+
+  test("a stopped session: its agents show as stopped, no pane and no attach command; resume instead", () => {
+    const s = stateIn("implementing", { ...parallel, phase: "implementing" });
+    const runtime = { tmux_session: "agentmux-s1", tmux_socket: "agentmux", panes: { "coder:2": "%5" } };
+    const text = plain(statusView({ ...input(s), runtime }, 100)).join("\n");
+    expect(text).toMatch(/coder 2\s+stopped/);
+    expect(text).toMatch(/coder 3\s+stopped/);
+    expect(text).not.toContain("working");
+    expect(text).not.toContain("pane %5");
+    expect(text).not.toContain("attach");
     expect(text).toContain("Resume     agentmux resume s1");
+    expect(statusJson({ ...input(s), runtime }).agents.every((a) => a.status === "stopped" && a.pane === null)).toBe(true);
   });
 
   test("json is stable and complete", () => {

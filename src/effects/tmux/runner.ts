@@ -1,4 +1,5 @@
-import type { AgentmuxError } from "../../errors.ts";
+import { defineError, type AgentmuxError } from "../../errors.ts";
+import { socketNameProblem } from "../../schema/tmux-names.ts";
 import { runProcess, type EnvPolicy } from "../process/run.ts";
 import { tmuxFailure, type TmuxFailureData } from "./errors.ts";
 
@@ -58,7 +59,16 @@ export class Tmux {
   }
 }
 
-/** The socket from the environment (tests) or config. */
+/** The socket from the environment (tests) or config; a name that is not a plain socket name is refused. */
 export function tmuxSocket(configured: string): string {
-  return process.env.AGENTMUX_TMUX_SOCKET || configured;
+  const name = process.env.AGENTMUX_TMUX_SOCKET || configured;
+  const problem = socketNameProblem(name);
+  if (problem) throw new BadSocketName({ name, source: process.env.AGENTMUX_TMUX_SOCKET ? "AGENTMUX_TMUX_SOCKET" : "tmux.socket", problem });
+  return name;
 }
+
+export const BadSocketName = defineError("BadSocketName", "config", (d: { name: string; source: string; problem: string }) => ({
+  message: `${JSON.stringify(d.name)} is not a tmux socket name: it ${d.problem}`,
+  where: d.source,
+  hint: "use a plain name such as agentmux or agentmux-ci",
+}));
