@@ -79,6 +79,7 @@ export class SessionFileWatcher {
   start(): void {
     try {
       this.watcher = watch(this.sessionDir, { recursive: true }, () => this.check());
+      this.watcher.on("error", () => {}); // the folder deleted: the poll goes on, the daemon notices
     } catch (e) {
       this.log(`file watch unavailable (${(e as Error).message}); polling only`);
     }

@@ -7,6 +7,7 @@ import { toolLineToEvent } from "../bus/tool-events.ts";
 import type { ToolLine } from "../bus/tool-lines.ts";
 import { FILE_EFFECTS, interpret, type InterpretContext } from "./interpret.ts";
 import { writeState } from "../session/write.ts";
+import { SessionFolderGone } from "../session/folder-gone.ts";
 import type { Logger } from "../effects/log.ts";
 
 type Item = { kind: "event"; event: Event } | { kind: "tool"; line: ToolLine };
@@ -53,6 +54,21 @@ export class OrchestratorLoop {
 
   private enqueue(item: Item): void {
     this.queue.push(item);
+    this.wake?.();
+  }
+
+  /**
+   * The run cannot go on and nothing can be recorded any more (its session folder is gone): the
+   * failure is decided by the pure transition as usual, kept in memory for the final report
+   * only, and the loop ends.
+   */
+  lose(reason: string): void {
+    if (this.result) return;
+    const r = transition(this.state, { type: "run_lost", at: new Date().toISOString(), reason }, this.settings);
+    this.state = r.state;
+    const finish = r.effects.find((e) => e.type === "finish");
+    this.result = { code: finish?.type === "finish" ? finish.code : 1, cleanup: false };
+    this.log(`run lost: ${reason}`);
     this.wake?.();
   }
 
@@ -127,7 +143,12 @@ export class OrchestratorLoop {
       next.tool_cursor = cursor;
       next.applied_tool_events = (next.applied_tool_events ?? 0) + 1;
     }
-    this.persist(next);
+    try {
+      this.persist(next);
+    } catch (e) {
+      if (!(e instanceof SessionFolderGone)) throw e;
+      return this.lose(e.message);
+    }
     this.state = next;
     this.log(`event ${event.type}${"agent" in event ? ` (${event.agent})` : ""}: ${before} → ${next.phase} [${next.last_event}]${r.effects.length ? `, ${r.effects.length} effect(s)` : ""}`);
     for (const effect of r.effects) {

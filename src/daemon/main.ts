@@ -23,6 +23,7 @@ import { startWatchdog } from "./watchdog.ts";
 import { TmuxLoss } from "./tmux-loss.ts";
 import { isGone } from "../effects/tmux/errors.ts";
 import { releaseCheckout } from "../session/checkout-lock.ts";
+import { SessionFolderGone, sessionFolderPresent, writeLiveState } from "../session/folder-gone.ts";
 import { ORCHESTRATOR_PID, liveOrchestrator, writeOrchestratorPid } from "../session/liveness.ts";
 
 /**
@@ -72,7 +73,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     explained: async (e) => isGone(e) && (await tmuxLoss.check()),
     // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small
     commit: async (effect) => loop.push(await (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
-  }, log);
+  }, log, (s) => writeLiveState(sessionDir, s));
   await loop.replayOutbox();
 
   const first = state.phase === "done" || state.phase === "failed"
@@ -88,6 +89,10 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const watchdog = startWatchdog({ config, tmux, sessionName, agents, loop, log, tmuxGone: () => tmuxLoss.check() });
   const onSignal = (sig: string) => loop.push({ type: "cancel", at: new Date().toISOString(), reason: `the orchestrator received ${sig}` });
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => onSignal(sig));
+  // the session folder deleted under the run (rm -rf, an agent's git clean -xdf): stop, write nothing
+  const folderWatch = setInterval(() => {
+    if (!sessionFolderPresent(sessionDir)) loop.lose(new SessionFolderGone({ dir: sessionDir, phase: loop.state.phase }).message);
+  }, 250);
 
   let result: { code: number; cleanup: boolean };
   try {
@@ -107,6 +112,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     }
     result = { code: 1, cleanup: false };
   } finally {
+    clearInterval(folderWatch);
     watchdog.stop();
     tail.stop();
     files.stop();
@@ -121,6 +127,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   rmSync(join(sessionDir, ORCHESTRATOR_PID), { force: true });
   rmSync(privateMcpDir(sessionDir), { recursive: true, force: true });
   if (result.cleanup && existsSync(sessionDir)) rmSync(sessionDir, { recursive: true, force: true });
+  // a deleted session stays deleted: remove what effects or agents wrote into it since
+  if (!sessionFolderPresent(sessionDir) && existsSync(sessionDir)) rmSync(sessionDir, { recursive: true, force: true });
   if (result.code === 0 && result.cleanup && state.worktree_path) {
     // the work is committed on its branch: the worktree folder has done its job
     const { removeWorktree } = await import("../effects/git/worktree.ts");

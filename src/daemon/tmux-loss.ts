@@ -31,7 +31,7 @@ export class TmuxLoss {
     const serverUp = await serverRunning(this.tmux);
     this.reported = true;
     this.push({
-      type: "tmux_lost",
+      type: "run_lost",
       at: new Date().toISOString(),
       reason: serverUp
         ? `the tmux session ${this.session} was closed (killed, or its last window closed); its agents stopped with it`

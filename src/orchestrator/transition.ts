@@ -34,7 +34,7 @@ function handleRuntime(step: Step, event: Event): boolean {
     case "effect_failed":
       step.fail(`${event.effect} failed: ${event.error}`);
       return true;
-    case "tmux_lost":
+    case "run_lost":
       step.fail(event.reason);
       return true;
     case "tool_rejected":

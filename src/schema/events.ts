@@ -46,8 +46,8 @@ export const Event = z.discriminatedUnion("type", [
   z.object({ type: z.literal("cancel"), at, reason: z.string() }),
   z.object({ type: z.literal("timeout"), at, reason: z.string() }),
   z.object({ type: z.literal("effect_failed"), at, effect: z.string(), error: z.string() }),
-  /** the run's tmux session or its whole server is gone (killed, crashed): the agents went with it */
-  z.object({ type: z.literal("tmux_lost"), at, reason: z.string() }),
+  /** the run lost what it cannot go on without: its tmux session or server, or its session folder */
+  z.object({ type: z.literal("run_lost"), at, reason: z.string() }),
 
   // — completion results —
   z.object({ type: z.literal("committed"), at, hash: z.string(), branch: z.string(), pr_url: z.string().nullable() }),

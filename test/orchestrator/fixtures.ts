@@ -99,7 +99,7 @@ export function events(now: () => string) {
     cancel: (reason = "Ctrl-C in the launcher"): Event => ({ type: "cancel", at: now(), reason }),
     timeout: (reason = "architect idle for 30 minutes"): Event => ({ type: "timeout", at: now(), reason }),
     effectFailed: (): Event => ({ type: "effect_failed", at: now(), effect: "launch_agent", error: "tmux split-window: no space for new pane" }),
-    tmuxLost: (): Event => ({ type: "tmux_lost", at: now(), reason: "the tmux server (socket agentmux) is gone" }),
+    runLost: (): Event => ({ type: "run_lost", at: now(), reason: "the tmux server (socket agentmux) is gone" }),
     rejected: (): Event => ({ type: "tool_rejected", at: now(), tool: "submit_plan", reason: "plan.yaml: bad" }),
   };
 }

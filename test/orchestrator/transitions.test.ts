@@ -37,7 +37,7 @@ function sample(type: EventType, phase: Phase, ev: Events): Event {
     case "cancel": return ev.cancel();
     case "timeout": return ev.timeout();
     case "effect_failed": return ev.effectFailed();
-    case "tmux_lost": return ev.tmuxLost();
+    case "run_lost": return ev.runLost();
     case "committed": return ev.committed();
     case "commit_failed": return ev.commitFailed();
   }
@@ -81,7 +81,7 @@ function row(phase: Phase, type: EventType): Row {
     case "cancel": return { to: "failed", last: "run_canceled", check: failedWith(130, /^Ctrl-C in the launcher$/) };
     case "timeout": return { to: "failed", last: "run_failed", check: failedWith(1, /architect idle/) };
     case "effect_failed": return { to: "failed", last: "run_failed", check: failedWith(1, /^launch_agent failed: tmux split-window/) };
-    case "tmux_lost": return { to: "failed", last: "run_failed", check: failedWith(1, /^the tmux server \(socket agentmux\) is gone$/) };
+    case "run_lost": return { to: "failed", last: "run_failed", check: failedWith(1, /^the tmux server \(socket agentmux\) is gone$/) };
     case "pane_exited":
       if (!live) return { to: phase, check: ignored }; // reviewer_logic was closed on purpose
       return { to: "failed", last: "run_canceled", check: (r, b) => { failedWith(130, new RegExp(`pane closed while the run was ${phase} \\(exit 1\\)`))!(r, b); expect(r.state.agents![live]!.status).toBe("exited"); } };
