@@ -8,7 +8,23 @@
 import { chmodSync, copyFileSync, createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { arch as hostArch, platform as hostPlatform } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import { AgentmuxError } from "../src/errors.ts";
+import { defineError } from "../src/errors.ts";
+
+/** A release step failed: the cross-build of a target, its output, or the host binary's smoke test. */
+export const ReleaseFailed = defineError(
+  "ReleaseFailed",
+  "internal",
+  (d: { step: "build"; target: string; file: string; detail: string } | { step: "no-output"; target: string; path: string } | { step: "smoke"; path: string; exit: number | null; out: string; expected: string; stderr: string }) =>
+    d.step === "build"
+      ? {
+          message: `release build failed for ${d.target}: ${d.detail}`,
+          where: `release ${d.file}`,
+          hint: "cross-compiling fetches the bun runtime for each target from the npm registry; check network access and retry",
+        }
+      : d.step === "no-output"
+        ? { message: `the build for ${d.target} produced no file`, where: d.path }
+        : { message: `smoke test failed: --version → exit ${d.exit}, "${d.out}" (expected "${d.expected}")`, where: d.path, hint: d.stderr || undefined },
+);
 import { writeFileAtomic } from "../src/effects/fs/atomic.ts";
 import { VERSION } from "../src/version.ts";
 
@@ -52,14 +68,10 @@ export async function buildRelease(build: BuildFn, opts: ReleaseOptions = {}): P
       try {
         await build(path, target.bunTarget);
       } catch (e) {
-        throw new AgentmuxError("internal", `release build failed for ${target.bunTarget}: ${(e as Error)?.message ?? String(e)}`, {
-          where: `release ${file}`,
-          hint: "cross-compiling fetches the bun runtime for each target from the npm registry; check network access and retry",
-          cause: e,
-        });
+        throw new ReleaseFailed({ step: "build", target: target.bunTarget, file, detail: (e as Error)?.message ?? String(e) }, { cause: e });
       }
       if (!existsSync(path) || statSync(path).size === 0) {
-        throw new AgentmuxError("internal", `the build for ${target.bunTarget} produced no file`, { where: path });
+        throw new ReleaseFailed({ step: "no-output", target: target.bunTarget, path });
       }
       chmodSync(path, 0o755);
       if (isHostTarget(target)) smokeTest(path, version);
@@ -106,9 +118,6 @@ function smokeTest(path: string, version: string): void {
   const p = Bun.spawnSync([path, "--version"], { stdout: "pipe", stderr: "pipe" });
   const out = p.stdout.toString().trim();
   if (p.exitCode !== 0 || out !== `agentmux ${version}`) {
-    throw new AgentmuxError("internal", `smoke test failed: --version → exit ${p.exitCode}, "${out}" (expected "agentmux ${version}")`, {
-      where: path,
-      hint: p.stderr.toString().trim() || undefined,
-    });
+    throw new ReleaseFailed({ step: "smoke", path, exit: p.exitCode, out, expected: `agentmux ${version}`, stderr: p.stderr.toString().trim() });
   }
 }

@@ -25,17 +25,18 @@ export class AgentmuxError extends Error {
   readonly where?: string;
   readonly hint?: string;
   readonly exitCode: number;
-  /** the error's substance as data (named errors); plain errors carry their text only */
+  /** the error's substance as data */
   readonly data: object;
 
-  constructor(code: ErrorCode, message: string, opts: { where?: string; hint?: string; exitCode?: number; cause?: unknown; data?: object } = {}) {
+  /** Protected: every error is a named kind made with defineError, never a generic AgentmuxError. */
+  protected constructor(code: ErrorCode, message: string, opts: { where?: string; hint?: string; exitCode?: number; cause?: unknown; data: object }) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "AgentmuxError";
     this.code = code;
     this.where = opts.where;
     this.hint = opts.hint;
     this.exitCode = opts.exitCode ?? (code === "usage" || code === "config" ? 2 : 1);
-    this.data = opts.data ?? { message, where: opts.where };
+    this.data = opts.data;
   }
 }
 

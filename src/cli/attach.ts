@@ -1,4 +1,5 @@
-import { AgentmuxError } from "../errors.ts";
+import { SessionNotRunning } from "../session/errors.ts";
+import { NeedsTerminal } from "./errors.ts";
 import { attachRunning } from "../launcher/attach.ts";
 import { resolveSession } from "../session/resolve.ts";
 import { findProjectDir } from "../session/project.ts";
@@ -9,8 +10,8 @@ import type { attach } from "./specs/sessions.ts";
 export async function run({ positionals }: ParsedArgs<typeof attach>): Promise<number> {
   const s = await resolveSession(findProjectDir(), positionals[0]);
   if (!s.state || !s.live) {
-    throw new AgentmuxError("session", `session ${s.id} is not running`, { hint: s.state?.phase === "done" ? "it has finished" : `resume it with: agentmux resume ${s.id}` });
+    throw new SessionNotRunning({ id: s.id, finished: s.state?.phase === "done" });
   }
-  if (!process.stdout.isTTY) throw new AgentmuxError("usage", "attach needs a terminal", { hint: `agentmux status ${s.id} works without one`, exitCode: 2 });
+  if (!process.stdout.isTTY) throw new NeedsTerminal({ command: "attach", id: s.id });
   return attachRunning({ sessionDir: s.dir, state: s.state, socket: s.socket });
 }

@@ -1,4 +1,4 @@
-import { AgentmuxError } from "../errors.ts";
+import { NeedsTerminal } from "./errors.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { clean } from "./specs/sessions.ts";
 import { listSessions, type SessionSummary } from "../session/list.ts";
@@ -25,11 +25,7 @@ export async function run(a: ParsedArgs<typeof clean>): Promise<number> {
   }
   if (!a.flags.force) {
     if (!process.stdin.isTTY)
-      throw new AgentmuxError("usage", "refusing to delete without confirmation: stdin is not a terminal", {
-        where: "clean",
-        hint: "re-run with --force to delete without asking",
-        exitCode: 2,
-      });
+      throw new NeedsTerminal({ command: "clean" });
     const answer = (prompt("Proceed? [y/N]") ?? "").trim().toLowerCase();
     if (answer !== "y" && answer !== "yes") {
       process.stdout.write("Nothing removed.\n");

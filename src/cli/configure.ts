@@ -2,7 +2,8 @@ import { loadConfig } from "../config/load.ts";
 import { applyRoleChanges, askRoleChanges, type RoleChange } from "../onboarding/configure.ts";
 import { Prompter } from "../onboarding/prompter.ts";
 import { findProjectDir } from "../session/project.ts";
-import { usage, type ParsedArgs } from "./args.ts";
+import type { ParsedArgs } from "./args.ts";
+import { NeedsTerminal, RoleChangeIncomplete } from "./errors.ts";
 import type { configure } from "./specs/setup.ts";
 
 const orNull = (v: string | undefined) => (v === undefined ? undefined : v === "default" ? null : v);
@@ -13,10 +14,10 @@ export async function run(args: ParsedArgs<typeof configure>): Promise<number> {
   let changes: RoleChange[];
   if (role !== undefined) {
     const change: RoleChange = { role, provider: orNull(args.flags.provider), model: orNull(args.flags.model) };
-    if (change.provider === undefined && change.model === undefined) throw usage("configure", "give --provider and/or --model with --role");
+    if (change.provider === undefined && change.model === undefined) throw new RoleChangeIncomplete({ missing: "provider-or-model" });
     changes = [change];
   } else if (args.flags.provider !== undefined || args.flags.model !== undefined) {
-    throw usage("configure", "--provider and --model need --role");
+    throw new RoleChangeIncomplete({ missing: "role" });
   } else if (process.stdin.isTTY && process.stdout.isTTY) {
     const prompter = Prompter.forTerminal();
     try {
@@ -25,7 +26,7 @@ export async function run(args: ParsedArgs<typeof configure>): Promise<number> {
       prompter.close();
     }
   } else {
-    throw usage("configure", "not a terminal: give --role with --provider and/or --model");
+    throw new NeedsTerminal({ command: "configure" });
   }
   if (changes.length === 0) {
     process.stdout.write("nothing changed\n");

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import * as nodeFs from "node:fs";
 import git from "isomorphic-git";
 import { stringify } from "yaml";
-import { AgentmuxError } from "../errors.ts";
+import { DemoDirNotEmpty, InvalidThinkMs } from "./errors.ts";
 import { isHeadless, startRun } from "../launcher/start.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { demo } from "./specs/start.ts";
@@ -33,12 +33,12 @@ export async function createScratchRepo(dir: string): Promise<void> {
 export async function run({ flags }: ParsedArgs<typeof demo>): Promise<number> {
   const headless = isHeadless(flags.ci);
   const think = flags["think-ms"] ?? (headless ? "0" : "600");
-  if (!/^\d{1,5}$/.test(think)) throw new AgentmuxError("usage", `--think-ms must be a number of milliseconds, got "${think}"`, { where: "demo", hint: "give whole milliseconds, e.g. --think-ms 200", exitCode: 2 });
+  if (!/^\d{1,5}$/.test(think)) throw new InvalidThinkMs({ given: think });
   let dir: string;
   if (flags.dir) {
     dir = resolve(flags.dir);
     if (existsSync(dir) && readdirSync(dir).length > 0) {
-      throw new AgentmuxError("usage", `${dir} is not empty`, { where: "demo --dir", hint: "give a new or empty folder", exitCode: 2 });
+      throw new DemoDirNotEmpty({ dir });
     }
     mkdirSync(dir, { recursive: true });
     dir = realpathSync(dir);

@@ -43,3 +43,37 @@ export const UsageError = defineError("UsageError", "usage", (d: { command: stri
   where: d.command === "agentmux" ? undefined : d.command,
   hint: d.hint ?? helpHint(d.command === "agentmux" ? undefined : d.command),
 }));
+
+export const ArtifactKindUnknown = defineError("ArtifactKindUnknown", "usage", (d: { file: string; kinds: readonly string[] }) => ({
+  message: `cannot tell the kind of "${d.file}" from its name; pass --kind (one of: ${d.kinds.join(", ")})`,
+  where: "validate",
+  hint: helpHint("validate"),
+}));
+
+export const RoleChangeIncomplete = defineError("RoleChangeIncomplete", "usage", (d: { missing: "provider-or-model" | "role" }) => ({
+  message: d.missing === "role" ? "--provider and --model need --role" : "give --provider and/or --model with --role",
+  where: "configure",
+  hint: helpHint("configure"),
+}));
+
+export const NeedsTerminal = defineError("NeedsTerminal", "usage", (d: { command: "configure" } | { command: "clean" } | { command: "attach"; id: string }) =>
+  d.command === "attach"
+    ? { message: "attach needs a terminal", hint: `agentmux status ${d.id} works without one` }
+    : d.command === "clean"
+      ? { message: "refusing to delete without confirmation: stdin is not a terminal", where: "clean", hint: "re-run with --force to delete without asking" }
+      : { message: "not a terminal: give --role with --provider and/or --model", where: "configure", hint: helpHint("configure") },
+);
+
+export const FileNotFound = defineError("FileNotFound", "usage", (d: { file: string }) => ({ message: "file not found", where: d.file, hint: "check the path" }));
+
+export const NotAFile = defineError("NotAFile", "usage", (d: { file: string }) => ({ message: "is not a file", where: d.file }));
+
+export const InvalidThinkMs = defineError("InvalidThinkMs", "usage", (d: { given: string }) => ({
+  message: `--think-ms must be a number of milliseconds, got "${d.given}"`,
+  where: "demo",
+  hint: "give whole milliseconds, e.g. --think-ms 200",
+}));
+
+export const DemoDirNotEmpty = defineError("DemoDirNotEmpty", "usage", (d: { dir: string }) => ({ message: `${d.dir} is not empty`, where: "demo --dir", hint: "give a new or empty folder" }));
+
+export const PromptFileMissing = defineError("PromptFileMissing", "usage", (d: { prompt: string }) => ({ message: "the prompt file does not exist", where: d.prompt }));

@@ -1,4 +1,4 @@
-import { AgentmuxError } from "../errors.ts";
+import { GhUnavailable } from "../effects/gh-errors.ts";
 import { fetchIssue, ghAvailable } from "../effects/gh.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
 import { startRun } from "../launcher/start.ts";
@@ -10,7 +10,7 @@ export async function run({ flags, positionals }: ParsedArgs<typeof issue>): Pro
   const cwd = process.cwd();
   const repo = await findRepoRoot(cwd);
   if (!(await ghAvailable())) {
-    throw new AgentmuxError("gh", "gh is not installed or not logged in", { where: "issue", hint: "install GitHub's gh CLI and run `gh auth login`" });
+    throw new GhUnavailable({});
   }
   const found = await fetchIssue(positionals[0]!, repo);
   return startRun({ ...runOptions(flags), request: `${found.title}\n\n${found.request}`, issue: { number: found.number, title: found.title } });

@@ -1,21 +1,18 @@
-import { AgentmuxError } from "../errors.ts";
+import { NoSessionChosen, NothingToResume, SeveralResumable } from "../session/errors.ts";
 import { isHeadless } from "../launcher/start.ts";
 import { resumeSession } from "../launcher/resume.ts";
 import { listSessions, type SessionSummary } from "../session/list.ts";
-import { idHint, resolveSession } from "../session/resolve.ts";
+import { resolveSession } from "../session/resolve.ts";
 import { findProjectDir } from "../session/project.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { resume } from "./specs/sessions.ts";
 
 async function pick(projectDir: string): Promise<SessionSummary> {
   const candidates = (await listSessions(projectDir)).filter((s) => s.state && s.state.phase !== "done" && !s.live);
-  if (!candidates.length) throw new AgentmuxError("session", "there is no session to resume", { hint: "see: agentmux sessions" });
+  if (!candidates.length) throw new NothingToResume({});
   if (candidates.length === 1) return candidates[0]!;
   if (!process.stdin.isTTY) {
-    throw new AgentmuxError("usage", `${candidates.length} sessions can be resumed; name one`, {
-      hint: `agentmux resume <id> (any unique part of the id's start or end will do); newest: ${idHint(candidates.map((s) => s.id))}`,
-      exitCode: 2,
-    });
+    throw new SeveralResumable({ ids: candidates.map((s) => s.id) });
   }
   candidates.forEach((s, i) => process.stdout.write(`${i + 1}) ${s.id}  phase: ${s.state!.phase}  last event: ${s.state!.last_event}\n`));
   for await (const line of console) {
@@ -23,7 +20,7 @@ async function pick(projectDir: string): Promise<SessionSummary> {
     if (Number.isInteger(n) && n >= 1 && n <= candidates.length) return candidates[n - 1]!;
     process.stdout.write(`enter a number from 1 to ${candidates.length}: `);
   }
-  throw new AgentmuxError("usage", "no session chosen", { exitCode: 2 });
+  throw new NoSessionChosen({});
 }
 
 export async function run({ flags, positionals }: ParsedArgs<typeof resume>): Promise<number> {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { isHeadless, startRun, type StartOptions } from "../launcher/start.ts";
-import { invalidSessionName } from "../session/create.ts";
+import { InvalidSessionName } from "../session/errors.ts";
 import { EmptyRequest, hasVisibleText } from "../session/request.ts";
 import { sessionNameProblem } from "../session/slug.ts";
 import type { ParsedArgs } from "./args.ts";
@@ -10,7 +10,7 @@ import type { run as spec } from "./specs/start.ts";
 export async function run({ flags, positionals }: ParsedArgs<typeof spec>): Promise<number> {
   const name = flags.name;
   const nameProblem = name === undefined ? undefined : sessionNameProblem(name);
-  if (nameProblem) throw invalidSessionName(name!, nameProblem); // before any repository or CLI check
+  if (nameProblem) throw new InvalidSessionName({ name: name!, problem: nameProblem }); // before any repository or CLI check
   const text = positionals.join(" ").trim();
   if (!hasVisibleText(text)) throw new EmptyRequest({ where: "run", length: [...text].length });
   let request = text;

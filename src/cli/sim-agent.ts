@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import type { ParsedArgs } from "./args.ts";
 import type { simAgent } from "./specs/internal.ts";
-import { AgentmuxError } from "../errors.ts";
+import { PromptFileMissing } from "./errors.ts";
 
 export async function run(args: ParsedArgs<typeof simAgent>): Promise<number> {
   const [{ simEnvFromProcess }, { SimMcp, loadMcpConfig }] = await Promise.all([import("../sim/context.ts"), import("../sim/mcp-client.ts")]);
@@ -10,7 +10,7 @@ export async function run(args: ParsedArgs<typeof simAgent>): Promise<number> {
   const mcp = mcpFile ? new SimMcp(loadMcpConfig(mcpFile).server) : null;
   const prompt = args.flags.prompt;
   if (prompt !== undefined) {
-    if (!existsSync(prompt)) throw new AgentmuxError("usage", "the prompt file does not exist", { where: prompt });
+    if (!existsSync(prompt)) throw new PromptFileMissing({ prompt });
     const { runBatch } = await import("../sim/batch.ts");
     return runBatch(env, prompt, mcp);
   }

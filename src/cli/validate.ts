@@ -2,8 +2,8 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ARTIFACT_KINDS, inferKind, isArtifactKind, type ArtifactKind } from "../artifacts/kinds.ts";
 import { readArtifact } from "../artifacts/parse.ts";
-import { AgentmuxError } from "../errors.ts";
-import { usage, type ParsedArgs } from "./args.ts";
+import type { ParsedArgs } from "./args.ts";
+import { ArtifactKindUnknown, FileNotFound, NotAFile } from "./errors.ts";
 import type { validate } from "./specs/setup.ts";
 
 /** `agentmux validate <file> [--kind K]`: the same validation the MCP tools and the orchestrator use. */
@@ -14,16 +14,16 @@ export async function run(args: ParsedArgs<typeof validate>): Promise<number> {
   if (given !== undefined && isArtifactKind(given)) kind = given; // the parser refused other kinds
   else {
     const inferred = inferKind(file);
-    if (!inferred) throw usage("validate", `cannot tell the kind of "${file}" from its name; pass --kind (one of: ${ARTIFACT_KINDS.join(", ")})`);
+    if (!inferred) throw new ArtifactKindUnknown({ file, kinds: ARTIFACT_KINDS });
     kind = inferred;
   }
   let isFile = false;
   try {
     isFile = statSync(file).isFile();
   } catch {
-    throw new AgentmuxError("usage", "file not found", { where: file, hint: "check the path", exitCode: 2 });
+    throw new FileNotFound({ file });
   }
-  if (!isFile) throw new AgentmuxError("usage", "is not a file", { where: file, exitCode: 2 });
+  if (!isFile) throw new NotAFile({ file });
   const result = await readArtifact(kind, resolve(file));
   if (result.ok) {
     process.stdout.write(`✓ ${file}: valid ${kind}\n`);

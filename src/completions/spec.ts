@@ -5,7 +5,13 @@
  */
 import { GLOBAL_FLAGS, type CommandSpec, type ValueSet } from "../cli/spec.ts";
 import { VALUE_SETS } from "../cli/values.ts";
-import { AgentmuxError } from "../errors.ts";
+import { defineError } from "../errors.ts";
+
+/** A command or flag name that cannot be spliced into a completion script unquoted (a bug in the command table). */
+export const UncompletableWord = defineError("UncompletableWord", "internal", (d: { word: string }) => ({
+  message: `cannot complete a name with special characters: ${JSON.stringify(d.word)}`,
+  where: "completions",
+}));
 
 /** Where values come from: a fixed word list, file names, session ids, a dynamic set, or free text (nothing to complete). */
 export type Values = { kind: "words"; words: readonly string[] } | { kind: "files" } | { kind: "sessions" } | { kind: "dynamic"; set: "providers"; also: readonly string[] } | { kind: "free" };
@@ -53,7 +59,7 @@ export function buildCompletionSpec(specs: readonly CommandSpec[]): CompletionSp
 /** Words safe to splice into a generated script unquoted: command, flag and value names only. */
 export function assertWord(word: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(word)) {
-    throw new AgentmuxError("internal", `cannot complete a name with special characters: ${JSON.stringify(word)}`, { where: "completions" });
+    throw new UncompletableWord({ word });
   }
   return word;
 }

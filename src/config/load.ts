@@ -6,7 +6,8 @@ import { Config } from "../schema/config.ts";
 import { AGENTMUX_DIR } from "../session/paths.ts";
 import { blame, leafPaths, mergeLayer, originOf, type Layer, type Origin, type Tree } from "./merge.ts";
 import { parseConfigText, readConfigFile } from "./read.ts";
-import { configError, describeIssues, validateLayer } from "./validate.ts";
+import { describeIssues, validateLayer } from "./validate.ts";
+import { ConfigInvalid, UnknownProvider } from "./errors.ts";
 
 export type LoadedConfig = {
   config: Config;
@@ -48,7 +49,7 @@ export function displayPath(path: string, projectDir: string, home: string): str
 /**
  * Load the layered configuration: built-in → $XDG_CONFIG_HOME/agentmux/config.yaml →
  * <project>/.agentmux/config.{yaml,yml,json} → --config PATH. Each file is validated on its
- * own, then the merged result; every problem is an AgentmuxError("config") naming file + key.
+ * own, then the merged result; every problem is a named config error (config/errors.ts) naming file + key.
  */
 export function loadConfig(opts: LoadOptions): LoadedConfig {
   const env = opts.env ?? process.env;
@@ -68,10 +69,10 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   const parsed = Config.safeParse(merged);
   if (!parsed.success) {
     // Name the file that set the offending value (or its nearest set ancestor).
-    const byFile = parsed.error.issues.flatMap((i) =>
-      describeIssues([i], merged).map((line) => `${blame(origins, i.path.map(String).join(".")).file}: ${line}`),
+    const issues = parsed.error.issues.flatMap((i) =>
+      describeIssues([i], merged).map((problem) => ({ file: blame(origins, i.path.map(String).join(".")).file, problem })),
     );
-    throw configError("", byFile);
+    throw new ConfigInvalid({ issues });
   }
   const config = parsed.data;
   checkProviders(config, origins);
@@ -84,12 +85,7 @@ function checkProviders(config: Config, origins: Record<string, Origin>): void {
   const valid = Object.keys(config.providers).sort();
   const refs: [string, string | null][] = [["defaults.provider", config.defaults.provider]];
   for (const [role, rc] of Object.entries(config.roles)) refs.push([`roles.${role}.provider`, rc?.provider ?? null]);
-  const problems: string[] = [];
-  for (const [path, name] of refs) {
-    if (name !== null && !valid.includes(name)) {
-      problems.push(`${blame(origins, path).file}: ${path}: unknown provider "${name}" (valid providers: ${valid.join(", ")})`);
-    }
-  }
-  if (problems.length) throw configError("", problems, `use one of: ${valid.join(", ")}, or define providers.<name> with a command`);
+  const unknown = refs.filter((r): r is [string, string] => r[1] !== null && !valid.includes(r[1])).map(([key, name]) => ({ file: blame(origins, key).file, key, name }));
+  if (unknown.length) throw new UnknownProvider({ refs: unknown, valid });
 }
 

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { parseDocument } from "yaml";
-import { AgentmuxError } from "../errors.ts";
-import { configError, describeValue } from "./validate.ts";
+import { describeValue } from "./validate.ts";
+import { ConfigFileNotFound, ConfigFileType, ConfigInvalid, ConfigUnreadable, ConfigYamlSyntax } from "./errors.ts";
 import type { Tree } from "./merge.ts";
 
 const EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
@@ -16,18 +16,13 @@ export function parseConfigText(text: string, file: string): Tree {
   const err = doc.errors[0];
   if (err) {
     const pos = err.linePos?.[0];
-    const at = pos ? `${pos.line}:${pos.col}` : "?";
-    const first = err.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-    throw new AgentmuxError("config", `${file}:${at}: YAML syntax error: ${first}`, {
-      where: "config",
-      hint: "fix the syntax at that line and column",
-      exitCode: 2,
-    });
+    const detail = err.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+    throw new ConfigYamlSyntax({ file, line: pos?.line, col: pos?.col, detail });
   }
   const data: unknown = doc.toJS();
   if (data === null || data === undefined) return {};
   if (typeof data !== "object" || Array.isArray(data)) {
-    throw configError(file, [`(top level): must be a mapping of keys to values, got ${describeValue(data)}`]);
+    throw new ConfigInvalid({ issues: [{ file, problem: `(top level): must be a mapping of keys to values, got ${describeValue(data)}` }] });
   }
   return data as Tree;
 }
@@ -35,20 +30,16 @@ export function parseConfigText(text: string, file: string): Tree {
 /** Read and parse one config file; `display` is how messages name it. */
 export function readConfigFile(path: string, display: string): Tree {
   if (!EXTENSIONS.has(extname(path).toLowerCase())) {
-    throw new AgentmuxError("config", `${display}: unsupported config file type "${extname(path) || "(none)"}"`, {
-      where: "config",
-      hint: "use a .yaml, .yml or .json file",
-      exitCode: 2,
-    });
+    throw new ConfigFileType({ file: display, ext: extname(path) });
   }
   if (!existsSync(path)) {
-    throw new AgentmuxError("config", `${display}: file not found`, { where: "config", hint: "check the --config path", exitCode: 2 });
+    throw new ConfigFileNotFound({ file: display });
   }
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new AgentmuxError("config", `${display}: cannot read: ${(e as Error).message}`, { where: "config", exitCode: 2, cause: e });
+    throw new ConfigUnreadable({ file: display, reason: (e as Error).message }, { cause: e });
   }
   return parseConfigText(text, display);
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { didYouMean } from "./suggest.ts";
-import { AgentmuxError } from "../errors.ts";
+import { ConfigInvalid } from "./errors.ts";
 import { Config } from "../schema/config.ts";
 
 /**
@@ -116,18 +116,8 @@ export function describeIssues(issues: z.core.$ZodIssue[], data: unknown): strin
   return lines;
 }
 
-/** `file` prefixes every problem line; pass "" when the lines already name their files. */
-export function configError(file: string, problems: string[], hint?: string): AgentmuxError {
-  const message = problems.map((p) => (file ? `${file}: ${p}` : p)).join("\n");
-  return new AgentmuxError("config", message, {
-    where: "config",
-    hint: hint ?? "fix the file, then check the result with: agentmux config",
-    exitCode: 2,
-  });
-}
-
 /** Validate one layer's data on its own; throws naming the file and every bad key. */
 export function validateLayer(file: string, data: unknown): void {
   const r = PartialConfig.safeParse(data);
-  if (!r.success) throw configError(file, describeIssues(r.error.issues, data));
+  if (!r.success) throw new ConfigInvalid({ issues: describeIssues(r.error.issues, data).map((problem) => ({ file, problem })) });
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { AgentmuxError } from "../errors.ts";
+import { NoControlPane, SessionBusy } from "../session/errors.ts";
 import { loadConfig } from "../config/load.ts";
 import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
 import { Layout } from "../effects/tmux/layout.ts";
@@ -45,7 +45,7 @@ function reportResult(code: number, state: import("../schema/state.ts").State): 
 export async function orchestrate(sessionDir: string): Promise<number> {
   const log = sessionLogger(sessionDir);
   const other = liveOrchestrator(sessionDir);
-  if (other) throw new AgentmuxError("session", `an orchestrator (pid ${other}) is already running this session`, { where: sessionDir });
+  if (other) throw new SessionBusy({ dir: sessionDir, pid: other });
   writeOrchestratorPid(sessionDir);
 
   let state = readState(sessionDir);
@@ -54,7 +54,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const { config, origins } = loadConfig({ projectDir, ...(state.config_path ? { configPath: state.config_path } : {}) });
   const settings = settingsFrom(config, { keepSession: state.keep_session, headless: state.headless, origins });
   const runtime = readRuntime(sessionDir);
-  if (!runtime?.control_pane) throw new AgentmuxError("session", "runtime_state.json has no control pane: the tmux session was not set up", { where: sessionDir });
+  if (!runtime?.control_pane) throw new NoControlPane({ dir: sessionDir });
   const tmux = new Tmux(runtime.tmux_socket ?? tmuxSocket(config.tmux.socket));
   const sessionName = state.session_name;
   log(`orchestrator ${process.pid} starting in phase ${state.phase} (${state.last_event})`);

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { AgentmuxError, defineError } from "../errors.ts";
+import { defineError } from "../errors.ts";
+import { IssueFetchFailed, NotAnIssueRef, NotARepoSlug } from "./gh-errors.ts";
 import { GhCommentRef, GhPullRequest, GhReviewComment } from "../schema/github.ts";
 import { firstError } from "./git/proc.ts";
 import { runProcess, type Runner } from "./process/run.ts";
@@ -35,7 +36,7 @@ export function parseIssueRef(ref: string): number {
   const s = ref.trim();
   const m = /^#?(\d+)$/.exec(s) ?? /\/issues\/(\d+)\/?(?:[?#].*)?$/.exec(s);
   if (!m || Number(m[1]) <= 0) {
-    throw new AgentmuxError("usage", `"${ref}" is not an issue reference`, { where: "issue", hint: "give an issue number (42 or #42) or its URL (https://github.com/owner/repo/issues/42)" });
+    throw new NotAnIssueRef({ ref });
   }
   return Number(m[1]);
 }
@@ -46,16 +47,15 @@ type IssueJson = { title?: string; body?: string; comments?: { author?: { login?
 export async function fetchIssue(ref: string, cwd: string, run: Runner = runProcess): Promise<Issue> {
   const number = parseIssueRef(ref);
   const r = await run(["gh", "issue", "view", String(number), "--json", "title,body,comments"], { cwd, env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" } });
-  const where = `gh issue view ${number}`;
-  if (r.code !== 0) throw new AgentmuxError("gh", `could not fetch issue #${number}: ${firstError(r)}`, { where, hint: "check `gh auth status` and that you are inside the issue's repository" });
+  if (r.code !== 0) throw new IssueFetchFailed({ number, problem: "failed", detail: firstError(r) });
   let data: IssueJson;
   try {
     data = JSON.parse(r.stdout);
   } catch {
-    throw new AgentmuxError("gh", `issue #${number}: gh printed something that is not JSON`, { where });
+    throw new IssueFetchFailed({ number, problem: "not-json" });
   }
   const title = (data.title ?? "").trim();
-  if (!title) throw new AgentmuxError("gh", `issue #${number} has no title`, { where });
+  if (!title) throw new IssueFetchFailed({ number, problem: "no-title" });
   const body = (data.body ?? "").trim();
   let request = body || title;
   const comments = (data.comments ?? []).filter((c) => (c.body ?? "").trim());
@@ -90,7 +90,7 @@ export const GhApiFailed = defineError("GhApiFailed", "gh", (d: { method: string
 /** `owner/name`, as GITHUB_REPOSITORY spells it; anything else never reaches an endpoint. */
 export function checkRepoSlug(repo: string): string {
   if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repo)) {
-    throw new AgentmuxError("usage", `"${repo}" is not a GitHub repository (owner/name)`, { where: "GITHUB_REPOSITORY", exitCode: 2 });
+    throw new NotARepoSlug({ repo });
   }
   return repo;
 }

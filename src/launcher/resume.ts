@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { AgentmuxError } from "../errors.ts";
+import { SessionBusy, SessionFinished } from "../session/errors.ts";
 import { loadConfig } from "../config/load.ts";
 import { ensureFeatureBranch } from "../effects/git/branch.ts";
 import { createWorktree } from "../effects/git/worktree.ts";
@@ -47,14 +47,11 @@ export async function resumeSession(o: ResumeOptions): Promise<number> {
 async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<number> {
   const startedAt = Date.now();
   const state: State = readState(o.sessionDir);
-  if (state.phase === "done") throw new AgentmuxError("session", "this session already finished", { where: o.sessionDir, hint: `see: agentmux status ${state.feature_name ?? ""}` });
+  if (state.phase === "done") throw new SessionFinished({ dir: o.sessionDir, feature: state.feature_name ?? null });
   const tmux = new Tmux(o.socket);
   const pid = liveOrchestrator(o.sessionDir);
   if (pid) {
-    throw new AgentmuxError("session", `the session is still running (orchestrator pid ${pid})`, {
-      where: o.sessionDir,
-      hint: `attach with: ${tmux.attachCommand(state.session_name)}   or stop it with: ${tmux.killCommand(state.session_name)}`,
-    });
+    throw new SessionBusy({ dir: o.sessionDir, pid, attach: tmux.attachCommand(state.session_name), stop: tmux.killCommand(state.session_name) });
   }
   if (await tmux.hasSession(state.session_name)) {
     o.out(`agentmux: closing the stale tmux session ${state.session_name} (its orchestrator is gone)`);

@@ -1,9 +1,11 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../config/load.ts";
-import { AgentmuxError, defineError } from "../errors.ts";
+import { defineError } from "../errors.ts";
 import type { State } from "../schema/state.ts";
-import { firstRunNotice, noAgentCliNotice, notGitRepoHelp } from "../onboarding/first-run.ts";
+import { firstRunNotice, missingAgentClis } from "../onboarding/first-run.ts";
+import { NoAgentCli, NoRepositoryForRun } from "../onboarding/errors.ts";
+import { NotAGitRepo } from "../effects/git/errors.ts";
 import { currentBranch, findRepoRoot, headCommit } from "../effects/git/repo.ts";
 import { changedFiles } from "../effects/git/changes.ts";
 import { ensureFeatureBranch } from "../effects/git/branch.ts";
@@ -53,6 +55,11 @@ export const RoundBranchMismatch = defineError("RoundBranchMismatch", "git", (d:
   hint: `check out the branch first: git switch ${d.want}`,
 }));
 
+export const RoundInWorktree = defineError("RoundInWorktree", "usage", (_: Record<string, never>) => ({
+  message: "a review round works in the checkout of its branch, not in a worktree",
+  where: "--worktree",
+}));
+
 export const RoundCheckoutTaken = defineError("RoundCheckoutTaken", "session", (d: { root: string; holder: string }) => ({
   message: `another run (${d.holder}) is working in this checkout; a review round needs the checkout of its branch`,
   where: d.root,
@@ -100,17 +107,17 @@ export async function startRun(o: StartOptions): Promise<number> {
 async function startTrapped(o: StartOptions, signals: StopSignals): Promise<number> {
   const startedAt = Date.now();
   const projectDir = await findRepoRoot(o.cwd).catch((e) => {
-    throw e instanceof AgentmuxError && e.code === "git" ? new AgentmuxError("git", notGitRepoHelp(o.cwd).split("\n")[0]!, { hint: notGitRepoHelp(o.cwd).split("\n").slice(1).join("\n") }) : e;
+    throw e instanceof NotAGitRepo ? new NoRepositoryForRun({ dir: o.cwd }) : e;
   });
   const { config } = loadConfig({ projectDir, ...(o.configPath ? { configPath: o.configPath } : {}) });
   if (o.round) {
-    if (o.worktree) throw new AgentmuxError("usage", "a review round works in the checkout of its branch, not in a worktree", { where: "--worktree", exitCode: 2 });
+    if (o.worktree) throw new RoundInWorktree({});
     const current = await currentBranch(projectDir);
     if (current !== o.round.branch) throw new RoundBranchMismatch({ root: projectDir, want: o.round.branch, current });
   }
   settingsFrom(config); // every role's provider resolves, or a clear error before anything is created
-  const noCli = noAgentCliNotice(config, process.env.PATH ?? "");
-  if (noCli) throw new AgentmuxError("provider", noCli.split("\n")[0]!, { hint: noCli.split("\n").slice(1).join("\n") });
+  const clis = missingAgentClis(config, process.env.PATH ?? "");
+  if (clis) throw new NoAgentCli({ clis });
   const notice = firstRunNotice(projectDir, config);
   if (notice) o.out(notice);
   const gh = config.github.pull_request ? await ghAvailable().catch(() => false) : false;

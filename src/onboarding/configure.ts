@@ -1,5 +1,5 @@
 import { loadConfig } from "../config/load.ts";
-import { AgentmuxError } from "../errors.ts";
+import { UnknownProviderChoice, UnknownRole } from "./errors.ts";
 import { ROLES, type Role } from "../schema/catalog.ts";
 import type { Config } from "../schema/config.ts";
 import { choicesFrom } from "./choices.ts";
@@ -9,16 +9,14 @@ import type { Option, Prompter } from "./prompter.ts";
 /** A change to one role; undefined = leave as is, null = remove the override (follow the defaults). */
 export type RoleChange = { role: string; provider?: string | null; model?: string | null };
 
-const usage = (message: string, hint: string) => new AgentmuxError("usage", message, { where: "configure", hint, exitCode: 2 });
-
 /** Refuse an unknown role or provider with the valid ones listed (exit 2). */
 export function checkRoleChange(change: RoleChange, config: Config): Role {
   if (!(ROLES as readonly string[]).includes(change.role)) {
-    throw usage(`unknown role "${change.role}"`, `valid roles: ${ROLES.join(", ")}`);
+    throw new UnknownRole({ role: change.role, valid: ROLES });
   }
   const providers = Object.keys(config.providers).sort();
   if (change.provider && !providers.includes(change.provider)) {
-    throw usage(`unknown provider "${change.provider}"`, `valid providers: ${providers.join(", ")} (or define providers.${change.provider} with a command in .agentmux/config.yaml)`);
+    throw new UnknownProviderChoice({ provider: change.provider, valid: providers });
   }
   return change.role as Role;
 }

@@ -53,16 +53,25 @@ function externalCommands(config: Config): { provider: string; command: string }
  * agents, no CLI needed). Null when at least one is found, or only the simulator is configured.
  */
 export function noAgentCliNotice(config: Config, path: string): string | null {
+  const clis = missingAgentClis(config, path);
+  return clis && noAgentCliLines(clis).join("\n");
+}
+
+/** The CLIs the configuration uses (`provider ("command")`) when none of them is on `path`, else null. */
+export function missingAgentClis(config: Config, path: string): string[] | null {
   const external = externalCommands(config);
   if (external.length === 0) return null;
   if (external.some((p) => findOnPath(p.command, path))) return null;
-  const names = external.map((p) => (p.command === p.provider ? p.provider : `${p.provider} ("${p.command}")`)).join(", ");
+  return external.map((p) => (p.command === p.provider ? p.provider : `${p.provider} ("${p.command}")`));
+}
+
+export function noAgentCliLines(clis: string[]): string[] {
   return [
-    `None of the agent CLIs this configuration uses is on PATH: ${names}.`,
+    `None of the agent CLIs this configuration uses is on PATH: ${clis.join(", ")}.`,
     "  agentmux doctor   shows what is missing and how to install it",
     "  agentmux demo     runs the whole pipeline with simulated agents (no AI CLI needed)",
     "  agentmux init     picks a provider among the CLIs you have",
-  ].join("\n");
+  ];
 }
 
 /** How to make `dir` a git repository agentmux can work in. */

@@ -5,7 +5,7 @@ import { isMap, parseDocument, type Document } from "yaml";
 import { loadConfig, PROJECT_CONFIG_NAMES, type LoadedConfig } from "../config/load.ts";
 import { parseConfigText } from "../config/read.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
-import { AgentmuxError } from "../errors.ts";
+import { ConfigNotYaml } from "../config/errors.ts";
 import { AGENTMUX_DIR } from "../session/paths.ts";
 
 export const PROJECT_CONFIG = join(AGENTMUX_DIR, "config.yaml");
@@ -23,11 +23,7 @@ export type ConfigEdit = { path: string[]; value?: unknown };
 export function editableConfigPath(projectDir: string): string {
   const existing = PROJECT_CONFIG_NAMES.map((n) => join(projectDir, AGENTMUX_DIR, n)).find((p) => existsSync(p));
   if (existing?.endsWith(".json")) {
-    throw new AgentmuxError("config", `${join(AGENTMUX_DIR, "config.json")}: init and configure edit YAML only`, {
-      where: "config",
-      hint: "rename it to .agentmux/config.yaml (JSON is valid YAML), then run the command again",
-      exitCode: 2,
-    });
+    throw new ConfigNotYaml({ file: join(AGENTMUX_DIR, "config.json") });
   }
   return existing ?? join(projectDir, PROJECT_CONFIG);
 }

@@ -1,5 +1,5 @@
 import { createInterface, type Interface } from "node:readline";
-import { AgentmuxError } from "../errors.ts";
+import { Canceled } from "./errors.ts";
 
 export type Option = { value: string; label?: string };
 
@@ -19,7 +19,7 @@ export class Prompter {
   ) {
     const cancel = () => {
       this.closed = true;
-      this.pending?.(new AgentmuxError("usage", "canceled; nothing was written", { exitCode: 130 }));
+      this.pending?.(new Canceled({}));
     };
     rl.on("SIGINT", () => {
       this.out.write("\n");
@@ -38,7 +38,7 @@ export class Prompter {
   }
 
   private line(question: string): Promise<string> {
-    if (this.closed) return Promise.reject(new AgentmuxError("usage", "canceled; nothing was written", { exitCode: 130 }));
+    if (this.closed) return Promise.reject(new Canceled({}));
     return new Promise((resolve, reject) => {
       this.pending = reject;
       this.rl.question(question, (answer) => {

@@ -2,7 +2,8 @@ import { basename } from "node:path";
 import { ROLE_TOOLS, ROLES, type Role, type ToolName } from "../schema/catalog.ts";
 import { doneArtifact, planFile, researchDir, tasksFile } from "../session/paths.ts";
 import { contractFields } from "./contracts.ts";
-import { fileBlock, readSessionFile, templateError } from "./expand.ts";
+import { fileBlock, readSessionFile } from "./expand.ts";
+import { BadPromptVar, IncludedFileMissing, MissingPromptVar, NoSubmitTool } from "./errors.ts";
 import { projectInstructions, researchHandoff } from "./session-context.ts";
 import type { RenderOptions } from "./render.ts";
 
@@ -27,18 +28,18 @@ const ROLE_DUTIES: Record<Role, string> = {
 
 function need(ctx: BuiltinContext, name: string): string {
   const v = ctx.vars[name];
-  if (v === undefined || v.trim() === "") throw templateError(ctx.template, `needs vars.${name}`, `pass vars.${name} to renderPrompt`);
+  if (v === undefined || v.trim() === "") throw new MissingPromptVar({ template: ctx.template, name });
   return v.trim();
 }
 
 function positiveInt(ctx: BuiltinContext, name: string, raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw templateError(ctx.template, `vars.${name} must hold positive integers, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new BadPromptVar({ template: ctx.template, name, raw });
   return Number(raw);
 }
 
 function requiredFile(ctx: BuiltinContext, rel: string): string {
   const text = readSessionFile(ctx.sessionDir, rel, ctx.template);
-  if (text === null) throw templateError(ctx.template, `included session file "${rel}" does not exist`, undefined, "session");
+  if (text === null) throw new IncludedFileMissing({ template: ctx.template, path: rel });
   return fileBlock(rel, text);
 }
 
@@ -59,7 +60,7 @@ function plansSection(ctx: BuiltinContext): string {
 
 function submitTool(ctx: BuiltinContext): string {
   const tool = ROLE_TOOLS[ctx.role].find((t) => t.startsWith("submit_"));
-  if (!tool) throw templateError(ctx.template, `role "${ctx.role}" has no submit tool`);
+  if (!tool) throw new NoSubmitTool({ template: ctx.template, role: ctx.role });
   return ctx.tool(tool);
 }
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve, sep } from "node:path";
-import { AgentmuxError } from "../errors.ts";
+import { FragmentsTooDeep, IncludedFileMissing, IncludeEscapes, UnknownFragment } from "./errors.ts";
 import { SHARED_FRAGMENTS } from "./templates.ts";
 
 /** `[[shared:…]]` fragments may nest this deep; beyond it is an error (it is almost surely a cycle). */
@@ -18,19 +18,14 @@ const TOKEN = new RegExp(
 );
 const PLACEHOLDER = new RegExp(String.raw`\[\[placeholder:(${NAME})\]\]`, "g");
 
-/** A template bug (unknown placeholder, fragment, tool) is "internal"; a missing session file is "session". */
-export function templateError(template: string, message: string, hint?: string, code: "internal" | "session" = "internal"): AgentmuxError {
-  return new AgentmuxError(code, message, { where: `prompt template "${template}"`, hint });
-}
-
 /** Stage 1: inline shared fragments, recursively. */
 export function expandShared(text: string, template: string, fragments: Readonly<Record<string, string>> = SHARED_FRAGMENTS, chain: string[] = []): string {
   return text.replace(SHARED, (_m, name: string) => {
     const next = [...chain, name];
     if (next.length > MAX_SHARED_DEPTH)
-      throw templateError(template, `[[shared:${name}]] nests deeper than ${MAX_SHARED_DEPTH} levels (${next.join(" → ")})`, "a shared fragment probably includes itself");
+      throw new FragmentsTooDeep({ template, name, depth: MAX_SHARED_DEPTH, chain: next });
     const fragment = fragments[name];
-    if (fragment === undefined) throw templateError(template, `unknown shared fragment [[shared:${name}]]`, `add assets/prompts/shared/${name}.md`);
+    if (fragment === undefined) throw new UnknownFragment({ template, name });
     return expandShared(fragment, template, fragments, next);
   });
 }
@@ -44,7 +39,7 @@ export function fileBlock(relPath: string, content: string): string {
 export function readSessionFile(sessionDir: string, relPath: string, template: string): string | null {
   const root = resolve(sessionDir);
   const abs = resolve(root, relPath);
-  if (!abs.startsWith(root + sep)) throw templateError(template, `include path "${relPath}" leaves the session folder`);
+  if (!abs.startsWith(root + sep)) throw new IncludeEscapes({ template, path: relPath });
   return existsSync(abs) ? readFileSync(abs, "utf8") : null;
 }
 
@@ -64,6 +59,6 @@ export function expandTokens(text: string, r: Resolvers): string {
     const content = readSessionFile(r.sessionDir, relPath, r.template);
     if (content !== null) return fileBlock(relPath, content);
     if (kind === "include-optional") return "";
-    throw templateError(r.template, `included session file "${relPath}" does not exist`, `expected it at ${resolve(r.sessionDir, relPath)}`, "session");
+    throw new IncludedFileMissing({ template: r.template, path: relPath, expectedAt: resolve(r.sessionDir, relPath) });
   });
 }

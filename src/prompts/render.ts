@@ -1,6 +1,7 @@
 import { ROLE_TOOLS, ToolName, type Role } from "../schema/catalog.ts";
 import { BUILTINS, type BuiltinContext } from "./builtins.ts";
-import { expandShared, expandTokens, templateError } from "./expand.ts";
+import { expandShared, expandTokens } from "./expand.ts";
+import { ToolNotAllowed, UnknownPlaceholder, UnknownTemplate, UnknownToolToken } from "./errors.ts";
 import { SHARED_FRAGMENTS, TEMPLATE_FILES, templateFile } from "./templates.ts";
 
 export interface RenderOptions {
@@ -31,7 +32,7 @@ export const PROMPT_REFERENCE = (absPath: string) => `Read and follow the instru
 export function renderPrompt(opts: RenderOptions): string {
   const file = templateFile(opts.template);
   const source = file === undefined ? undefined : TEMPLATE_FILES[file];
-  if (source === undefined) throw templateError(opts.template, "unknown prompt template", "use one of TEMPLATE_NAMES in src/prompts/templates.ts");
+  if (source === undefined) throw new UnknownTemplate({ template: opts.template });
   return renderText(source, opts);
 }
 
@@ -39,9 +40,9 @@ export function renderPrompt(opts: RenderOptions): string {
 export function renderText(source: string, opts: RenderOptions, fragments: Readonly<Record<string, string>> = SHARED_FRAGMENTS): string {
   const tool = (name: string): string => {
     const parsed = ToolName.safeParse(name);
-    if (!parsed.success) throw templateError(opts.template, `unknown tool [[tool:${name}]]`);
+    if (!parsed.success) throw new UnknownToolToken({ template: opts.template, name });
     if (!ROLE_TOOLS[opts.role].includes(parsed.data))
-      throw templateError(opts.template, `names tool "${name}", which role "${opts.role}" may not call`, `the tool is refused for ${opts.role}; do not tell the agent to use it`);
+      throw new ToolNotAllowed({ template: opts.template, tool: name, role: opts.role });
     return opts.toolName(parsed.data);
   };
   const ctx: BuiltinContext = {
@@ -60,7 +61,7 @@ export function renderText(source: string, opts: RenderOptions, fragments: Reado
     if (builtin) return builtin(ctx);
     const value = opts.vars[name];
     if (value === undefined)
-      throw templateError(opts.template, `unknown placeholder [[placeholder:${name}]]`, `pass vars.${name} or add a built-in in src/prompts/builtins.ts`);
+      throw new UnknownPlaceholder({ template: opts.template, name });
     return value;
   };
   const expanded = expandShared(source, opts.template, fragments);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AgentmuxError } from "../errors.ts";
+import { SessionFileInvalid, SessionFileNotJson } from "../session/errors.ts";
 import { State } from "../schema/state.ts";
 import type { Role } from "../schema/catalog.ts";
 import { AGENTMUX_DIR, F, researchDir } from "../session/paths.ts";
@@ -21,12 +21,12 @@ export function researchHandoff(sessionDir: string, template: string): string {
     try {
       raw = JSON.parse(readFileSync(statePath, "utf8"));
     } catch (e) {
-      throw new AgentmuxError("session", `state.json is not valid JSON: ${(e as Error).message}`, { where: statePath });
+      throw new SessionFileNotJson({ name: F.state, path: statePath, reason: (e as Error).message });
     }
     const parsed = ResearchStatus.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new AgentmuxError("session", issue.message, { where: `${statePath}: ${issue.path.join(".")}` });
+      throw new SessionFileInvalid({ name: F.state, path: statePath, field: issue.path.join(".") || "(root)", issue: issue.message });
     }
     const done = (tasks: Record<string, string> | undefined, type: "code" | "web") =>
       Object.entries(tasks ?? {})

@@ -1,4 +1,4 @@
-import { AgentmuxError } from "../errors.ts";
+import { UnknownProvider } from "../config/errors.ts";
 import type { Role, ToolName } from "../schema/catalog.ts";
 import type { Config, Provider } from "../schema/config.ts";
 
@@ -25,13 +25,8 @@ export function resolveRole(config: Config, role: Role): ResolvedAgent {
   const providerName = rc?.provider ?? config.defaults.provider;
   const provider = config.providers[providerName];
   if (!provider) {
-    const valid = Object.keys(config.providers).sort().join(", ");
-    const where = rc?.provider ? `roles.${role}.provider` : "defaults.provider";
-    throw new AgentmuxError("config", `${where}: unknown provider "${providerName}" (valid providers: ${valid})`, {
-      where: "config",
-      hint: `use one of: ${valid}`,
-      exitCode: 2,
-    });
+    const key = rc?.provider ? `roles.${role}.provider` : "defaults.provider";
+    throw new UnknownProvider({ refs: [{ key, name: providerName }], valid: Object.keys(config.providers).sort() });
   }
   const defaultModel = providerName === config.defaults.provider ? config.defaults.model : null;
   const model = rc?.model ?? defaultModel ?? provider.default_model ?? null;

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AgentmuxError } from "../errors.ts";
+import { InvalidSessionName, SessionNameTaken } from "./errors.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../effects/fs/atomic.ts";
 import { initialState, type NewSession } from "./initial-state.ts";
 import type { State } from "../schema/state.ts";
@@ -25,15 +25,6 @@ export type CreateSessionOptions = {
   now?: Date;
 };
 
-/** The usage error for a bad `--name`: what is wrong with it and what a name may hold. */
-export function invalidSessionName(name: string, problem: string): AgentmuxError {
-  return new AgentmuxError("usage", `${JSON.stringify(name)} is not a valid session name: it ${problem}`, {
-    where: "--name",
-    hint: "use letters, digits, '.', '_' and '-' (at most 80, starting with a letter or digit)",
-    exitCode: 2,
-  });
-}
-
 export function requirementsMarkdown(request: string): string {
   return ["# Requirements", "", "## Initial Request", "", request.trim(), "", "## Clarifications", "", "(none yet)", ""].join("\n");
 }
@@ -48,12 +39,12 @@ export function createSessionDir(o: CreateSessionOptions): { id: string; dir: st
   let id: string;
   if (o.name !== undefined) {
     const problem = sessionNameProblem(o.name);
-    if (problem) throw invalidSessionName(o.name, problem);
+    if (problem) throw new InvalidSessionName({ name: o.name, problem });
     id = o.name;
   } else id = `${timestampId(o.now)}-${slugify(o.slugSource ?? o.request)}`;
   const root = sessionsRoot(o.projectDir);
   let dir = join(root, id);
-  if (o.name !== undefined && existsSync(dir)) throw new AgentmuxError("session", `a session named "${id}" already exists`, { where: dir, hint: `resume it with: agentmux resume ${id}` });
+  if (o.name !== undefined && existsSync(dir)) throw new SessionNameTaken({ id, dir });
   for (let n = 2; existsSync(dir); n++) dir = join(root, `${id}-${n}`);
   id = dir.slice(root.length + 1);
   mkdirSync(dir, { recursive: true });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { z } from "zod";
-import { AgentmuxError } from "../errors.ts";
+import { SessionFileInvalid, SessionFileNotJson, SessionFileUnreadable } from "./errors.ts";
 import { RuntimeState } from "../schema/runtime.ts";
 import { State } from "../schema/state.ts";
 import { F } from "./paths.ts";
@@ -14,22 +14,19 @@ export function readJsonFile<T>(dir: string, name: string, schema: z.ZodType<T>)
     raw = readFileSync(path, "utf8");
   } catch (e) {
     const missing = (e as NodeJS.ErrnoException).code === "ENOENT";
-    throw new AgentmuxError("session", missing ? `no ${name} in ${dir}` : `cannot read ${name}: ${(e as Error).message}`, {
-      where: path,
-      hint: "is this an agentmux session folder? see `agentmux sessions`",
-    });
+    throw new SessionFileUnreadable({ name, dir, path, reason: missing ? undefined : (e as Error).message });
   }
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (e) {
-    throw new AgentmuxError("artifact", `${name} is not valid JSON: ${(e as Error).message}`, { where: path });
+    throw new SessionFileNotJson({ name, path, reason: (e as Error).message });
   }
   const r = schema.safeParse(value);
   if (!r.success) {
     const issue = r.error.issues[0]!;
     const field = issue.path.length ? issue.path.join(".") : "(root)";
-    throw new AgentmuxError("artifact", `${name} field ${field}: ${issue.message}`, { where: `${path}#${field}` });
+    throw new SessionFileInvalid({ name, path, field, issue: issue.message });
   }
   return r.data;
 }

@@ -1,27 +1,20 @@
 import { existsSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { AgentmuxError } from "../errors.ts";
+import { AmbiguousSession, NoSessions, NoSuchSession } from "./errors.ts";
 import { Tmux } from "../effects/tmux/runner.ts";
 import { listSessionNames, showEnvironment } from "../effects/tmux/ops.ts";
 import { SESSION_DIR_VAR } from "../schema/tmux-names.ts";
 import { defaultSocket, listSessions, readSummary, withLiveness, type SessionSummary } from "./list.ts";
 import { F, sessionsRoot } from "./paths.ts";
 
-/** A short list of ids for a hint: the newest few, then how many more and where to see them. */
-export function idHint(ids: string[], max = 5): string {
-  if (ids.length <= max) return ids.join(", ");
-  return `${ids.slice(0, max).join(", ")} and ${ids.length - max} more (see: agentmux sessions)`;
-}
+export { idHint } from "./errors.ts";
 
 /** Ids equal to `arg`, else those that start or end with it. */
 export function matchIds(ids: string[], arg: string): string[] {
   if (ids.includes(arg)) return [arg];
   return ids.filter((id) => id.startsWith(arg) || id.endsWith(arg));
 }
-
-const Ambiguous = (arg: string, ids: string[]) =>
-  new AgentmuxError("session", `"${arg}" matches ${ids.length} sessions`, { hint: `use more of the id: ${idHint(ids)}` });
 
 async function summariesOf(dirs: string[]): Promise<SessionSummary[]> {
   const now = Date.now();
@@ -61,10 +54,7 @@ export async function resolveSession(projectDir: string, arg?: string): Promise<
   const all = await listSessions(projectDir);
   if (arg === undefined) {
     if (!all.length)
-      throw new AgentmuxError("session", "no sessions in this project", {
-        where: sessionsRoot(projectDir),
-        hint: 'start one with: agentmux run "<what to build>"',
-      });
+      throw new NoSessions({ root: sessionsRoot(projectDir) });
     return all[0]!;
   }
   const path = isAbsolute(arg) ? arg : resolve(arg);
@@ -76,13 +66,10 @@ export async function resolveSession(projectDir: string, arg?: string): Promise<
   }
   const here = matchIds(all.map((s) => s.id), arg);
   if (here.length === 1) return all.find((s) => s.id === here[0])!;
-  if (here.length > 1) throw Ambiguous(arg, here);
+  if (here.length > 1) throw new AmbiguousSession({ arg, ids: here });
   const others = (await summariesOf(await elsewhere())).filter((s) => s.dir !== join(sessionsRoot(projectDir), s.id));
   const there = matchIds([...new Set(others.map((s) => s.id))], arg);
   if (there.length === 1) return others.find((s) => s.id === there[0])!;
-  if (there.length > 1) throw Ambiguous(arg, there);
-  throw new AgentmuxError("session", `no session "${arg}"`, {
-    where: sessionsRoot(projectDir),
-    hint: all.length ? `sessions here: ${idHint(all.map((s) => s.id))}` : 'there are no sessions yet; start one with: agentmux run "<what to build>"',
-  });
+  if (there.length > 1) throw new AmbiguousSession({ arg, ids: there });
+  throw new NoSuchSession({ arg, root: sessionsRoot(projectDir), available: all.map((s) => s.id) });
 }

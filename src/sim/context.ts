@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { AgentmuxError } from "../errors.ts";
+import { SimFileUnreadable, SimSessionUnknown, SimThinkInvalid } from "./errors.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { PHASE_DIRS } from "../session/paths.ts";
 import type { SimScenario } from "../schema/sim-scenario.ts";
@@ -22,7 +22,7 @@ export function simEnvFromProcess(env: NodeJS.ProcessEnv = process.env, cwd = pr
   const thinkRaw = env.AGENTMUX_SIM_THINK_MS ?? "0";
   const thinkMs = Number(thinkRaw);
   if (!Number.isFinite(thinkMs) || thinkMs < 0) {
-    throw new AgentmuxError("usage", `must be a number of milliseconds ≥ 0, got "${thinkRaw}"`, { where: "AGENTMUX_SIM_THINK_MS" });
+    throw new SimThinkInvalid({ raw: thinkRaw });
   }
   const role = env.AGENTMUX_ROLE || "agent";
   return {
@@ -44,10 +44,7 @@ export function sessionOf(promptPath: string, fallback: string): string {
   const i = parts.findIndex((p) => (PHASE_DIRS as readonly string[]).includes(p));
   if (i > 0) return parts.slice(0, i).join(sep) || sep;
   if (fallback) return fallback;
-  throw new AgentmuxError("session", "cannot tell which session this prompt belongs to", {
-    where: promptPath,
-    hint: "set AGENTMUX_SESSION_DIR or keep prompts inside the session's phase folders",
-  });
+  throw new SimSessionUnknown({ prompt: promptPath });
 }
 
 /** File access for one task: session-relative reads and atomic writes, work-dir access for code. */
@@ -73,7 +70,7 @@ export class SimSession {
     try {
       return readFileSync(this.path(rel), "utf8");
     } catch (e) {
-      throw new AgentmuxError("artifact", "cannot read a file the task needs", { where: this.path(rel), cause: e });
+      throw new SimFileUnreadable({ path: this.path(rel) }, { cause: e });
     }
   }
   readOr(rel: string, fallback: string): string {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { AgentmuxError } from "../errors.ts";
+import { McpConfigUnusable } from "./errors.ts";
 import { McpClientConfig, type McpStdioServer } from "../schema/mcp-client-config.ts";
 
 export type ToolOutcome = { ok: boolean; text: string };
@@ -11,11 +11,11 @@ export function loadMcpConfig(file: string): { name: string; server: McpStdioSer
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
-    throw new AgentmuxError("usage", `cannot read the MCP config: ${(e as Error).message}`, { where: file });
+    throw new McpConfigUnusable({ file, reason: (e as Error).message });
   }
   const parsed = McpClientConfig.safeParse(raw);
   if (!parsed.success) {
-    throw new AgentmuxError("usage", `invalid MCP config: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`, { where: file });
+    throw new McpConfigUnusable({ file, problems: z.prettifyError(parsed.error).replace(/\n/g, "; ") });
   }
   const servers = parsed.data.mcpServers;
   const name = "agentmux" in servers ? "agentmux" : Object.keys(servers)[0]!;

@@ -1,12 +1,25 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { AgentmuxError } from "../errors.ts";
+import { SimScenarioInvalid } from "./errors.ts";
 import { SimScenario } from "../schema/sim-scenario.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { F } from "../session/paths.ts";
 
 const SHORT_REVIEWERS: Record<string, string> = { logic: "reviewer_logic", quality: "reviewer_quality", expert: "reviewer_expert" };
+
+/** What a switch that takes a value is given (the others are bare flags). */
+const SWITCH_VALUES: Partial<Record<keyof SimScenario, string>> = {
+  reviewers: "logic+quality+expert",
+  crash: "<role>",
+  crash_once: "<role>",
+  stall: "<role>",
+  slow_start: "<ms>",
+  early_enter_ms: "<n>",
+};
+
+/** Every switch, as the usage hint lists it. */
+export const SWITCHES = (Object.keys(SimScenario.shape) as (keyof SimScenario)[]).map((k) => (SWITCH_VALUES[k] ? `${k}=${SWITCH_VALUES[k]}` : k));
 
 /**
  * Parse AGENTMUX_SIM_SCENARIO: comma-separated switches, `name` or `name=value`
@@ -26,10 +39,7 @@ export function parseScenario(text: string | undefined): SimScenario {
   }
   const parsed = SimScenario.safeParse(raw);
   if (!parsed.success) {
-    throw new AgentmuxError("usage", `bad simulated-agent scenario: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}`, {
-      where: "AGENTMUX_SIM_SCENARIO",
-      hint: "switches: parallel, design, reviewers=logic+quality+expert, review_fail_once, review_fail_always, malformed_plan_once, gate_refuse_once, commit_message, research, crash=<role>, crash_once=<role>, stall=<role>, trust_dialog, slow_start=<ms>, ignore_first_enter, early_enter_ms=<n>",
-    });
+    throw new SimScenarioInvalid({ problems: z.prettifyError(parsed.error).replace(/\n/g, "; "), switches: SWITCHES });
   }
   return parsed.data;
 }

@@ -30,3 +30,12 @@ describe("named errors", () => {
     expect(e.exitCode).toBe(2);
   });
 });
+
+describe("the generic constructor is closed", () => {
+  test("new AgentmuxError(code, message) does not type-check: every error is a named kind", () => {
+    const generic = () =>
+      // @ts-expect-error the constructor is protected (tsc -p . fails if it ever becomes public again)
+      new AgentmuxError("usage", "free text");
+    expect(typeof generic).toBe("function");
+  });
+});

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { AgentmuxError } from "../../src/errors.ts";
+import { ConfigFileNotFound, ConfigInvalid, ConfigYamlSyntax, UnknownProvider } from "../../src/config/errors.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 
 let root: string;
@@ -116,7 +117,8 @@ describe("errors name the file and the key path", () => {
   test("unknown key", () => {
     projectFile("roles:\n  coder:\n    provdier: codex\n");
     const e = loadError();
-    expect(e.code).toBe("config");
+    expect(e).toBeInstanceOf(ConfigInvalid);
+    expect(e.data).toEqual({ issues: [{ file: ".agentmux/config.yaml", problem: "roles.coder.provdier: unknown key" }] });
     expect(e.exitCode).toBe(2);
     expect(e.message).toBe(".agentmux/config.yaml: roles.coder.provdier: unknown key — did you mean provider?");
   });
@@ -150,6 +152,8 @@ describe("errors name the file and the key path", () => {
   test("YAML syntax error: file, line, column", () => {
     projectFile("defaults:\n  provider: claude\n   model: [x\n");
     const e = loadError();
+    expect(e).toBeInstanceOf(ConfigYamlSyntax);
+    expect(e.data).toEqual({ file: ".agentmux/config.yaml", line: 2, col: 13, detail: "Nested mappings are not allowed in compact mappings" });
     expect(e.message).toBe(".agentmux/config.yaml:2:13: YAML syntax error: Nested mappings are not allowed in compact mappings");
     expect(e.exitCode).toBe(2);
     projectFile("defaults:\n  provider: claude\ndefaults:\n  model: x\n");
@@ -166,7 +170,10 @@ describe("errors name the file and the key path", () => {
 
   test("unknown provider lists the valid ones", () => {
     projectFile("roles:\n  reviewer_logic:\n    provider: gpt\n");
-    expect(loadError().message).toBe(
+    const e = loadError();
+    expect(e).toBeInstanceOf(UnknownProvider);
+    expect(e.data).toEqual({ refs: [{ file: ".agentmux/config.yaml", key: "roles.reviewer_logic.provider", name: "gpt" }], valid: ["claude", "codex", "copilot", "gemini", "opencode", "qwen", "sim"] });
+    expect(e.message).toBe(
       '.agentmux/config.yaml: roles.reviewer_logic.provider: unknown provider "gpt" (valid providers: claude, codex, copilot, gemini, opencode, qwen, sim)',
     );
     projectFile("defaults:\n  provider: nope\n");
@@ -185,6 +192,8 @@ describe("errors name the file and the key path", () => {
 
   test("--config pointing nowhere", () => {
     const e = loadError(join(root, "missing.yaml"));
+    expect(e).toBeInstanceOf(ConfigFileNotFound);
+    expect(e.data).toEqual({ file: join(root, "missing.yaml") });
     expect(e.message).toBe(`${join(root, "missing.yaml")}: file not found`);
     expect(e.exitCode).toBe(2);
   });

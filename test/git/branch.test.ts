@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { ensureFeatureBranch } from "../../src/effects/git/branch.ts";
 import { currentBranch, findRepoRoot, headCommit } from "../../src/effects/git/repo.ts";
-import { AgentmuxError } from "../../src/errors.ts";
+import { InvalidBranchName, NoCommitsYet, NotAGitRepo, UncommittedChangesInTheWay } from "../../src/effects/git/errors.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { gitCli, makeRepo } from "./fixture.ts";
 
@@ -23,7 +23,8 @@ describe("repo", () => {
     const outside = makeTmpDir("amx-norepo-");
     dirs.push(outside);
     const err = await findRepoRoot(outside).catch((e) => e);
-    expect(err).toBeInstanceOf(AgentmuxError);
+    expect(err).toBeInstanceOf(NotAGitRepo);
+    expect(err.data).toEqual({ start: outside });
     expect(err.message).toBe(`${outside} is not inside a git repository`);
     expect(err.hint).toContain("git init");
   });
@@ -70,7 +71,8 @@ describe("ensureFeatureBranch", () => {
     // a local edit to a file that differs between the branches blocks the switch
     fs.writeFileSync(join(dir, "a.txt"), "would be lost\n");
     const err = await ensureFeatureBranch(dir, "other").catch((e) => e);
-    expect(err).toBeInstanceOf(AgentmuxError);
+    expect(err).toBeInstanceOf(UncommittedChangesInTheWay);
+    expect(err.data).toEqual({ branch: "other", files: ["a.txt"], root: dir });
     expect(err.message).toContain("uncommitted changes to a.txt would be overwritten");
     expect(gitCli(dir, "rev-parse", "--abbrev-ref", "HEAD").trim()).toBe("main");
     expect(fs.readFileSync(join(dir, "a.txt"), "utf8")).toBe("would be lost\n");
@@ -79,8 +81,8 @@ describe("ensureFeatureBranch", () => {
   test("empty repository: refused by default, unborn branch with allowEmpty", async () => {
     const dir = await repo({});
     const err = await ensureFeatureBranch(dir, "feature/y").catch((e) => e);
-    expect(err).toBeInstanceOf(AgentmuxError);
-    expect(err.message).toContain("no commits yet");
+    expect(err).toBeInstanceOf(NoCommitsYet);
+    expect(err.data).toEqual({ root: dir, branch: "feature/y" });
     expect(err.hint).toContain("git commit");
     expect(await ensureFeatureBranch(dir, "feature/y", { allowEmpty: true })).toEqual({ branch: "feature/y", created: true, baseCommit: null });
     expect(gitCli(dir, "symbolic-ref", "HEAD").trim()).toBe("refs/heads/feature/y");
@@ -90,8 +92,8 @@ describe("ensureFeatureBranch", () => {
     const dir = await repo();
     for (const bad of ["a..b", "-x", "with space", "x.lock", "a/", "q?"]) {
       const err = await ensureFeatureBranch(dir, bad).catch((e) => e);
-      expect(err).toBeInstanceOf(AgentmuxError);
-      expect(err.message).toContain("not a valid branch name");
+      expect(err).toBeInstanceOf(InvalidBranchName);
+      expect(err.data).toEqual({ branch: bad });
     }
     expect(gitCli(dir, "branch", "--format=%(refname:short)").trim()).toBe("main");
   });

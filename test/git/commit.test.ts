@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { resolveAuthor } from "../../src/effects/git/author.ts";
 import { commitChanges } from "../../src/effects/git/commit.ts";
-import { AgentmuxError } from "../../src/errors.ts";
+import { EmptyCommitMessage, ExcludeEscapesRepo, NoCommitAuthor, NothingToCommit } from "../../src/effects/git/errors.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { gitCli, makeRepo, writeFiles } from "./fixture.ts";
 
@@ -44,10 +44,13 @@ describe("commitChanges", () => {
     const dir = await repo({ "a.txt": "a\n" });
     const head = gitCli(dir, "rev-parse", "HEAD").trim();
     let err = await commitChanges(dir, { branch: "main", message: "x", excludeFiles: [] }).catch((e) => e);
-    expect(err).toBeInstanceOf(AgentmuxError);
+    expect(err).toBeInstanceOf(NothingToCommit);
+    expect(err.data).toEqual({ root: dir, changed: 0 });
     expect(err.message).toBe("nothing to commit: the working tree matches HEAD");
     fs.writeFileSync(join(dir, "a.txt"), "changed\n");
     err = await commitChanges(dir, { branch: "main", message: "x", excludeFiles: ["a.txt"] }).catch((e) => e);
+    expect(err).toBeInstanceOf(NothingToCommit);
+    expect(err.data).toEqual({ root: dir, changed: 1 });
     expect(err.message).toBe("nothing to commit: all 1 changed files are excluded");
     expect(gitCli(dir, "rev-parse", "HEAD").trim()).toBe(head);
   });
@@ -56,7 +59,7 @@ describe("commitChanges", () => {
     const dir = await repo({ "a.txt": "a\n" });
     fs.writeFileSync(join(dir, "a.txt"), "changed\n");
     const err = await commitChanges(dir, { branch: "main", message: "  \n ", excludeFiles: [] }).catch((e) => e);
-    expect(err).toBeInstanceOf(AgentmuxError);
+    expect(err).toBeInstanceOf(EmptyCommitMessage);
     expect(err.where).toBe("commit_message");
   });
 
@@ -67,16 +70,17 @@ describe("commitChanges", () => {
     fs.symlinkSync(outside, join(dir, "out-link"));
     fs.writeFileSync(join(dir, "a.txt"), "changed\n");
     const head = gitCli(dir, "rev-parse", "HEAD").trim();
-    const cases: [string, string][] = [
-      ["../x", "points outside the repository"],
-      ["a/../../x", "points outside the repository"],
-      ["/etc/passwd", "is an absolute path"],
-      ["out-link", "is a symlink that points outside the repository"],
-      ["out-link/file", "is a symlink that points outside the repository"],
+    const cases: [string, string, string][] = [
+      ["../x", "outside", "points outside the repository"],
+      ["a/../../x", "outside", "points outside the repository"],
+      ["/etc/passwd", "absolute", "is an absolute path"],
+      ["out-link", "symlink-outside", "is a symlink that points outside the repository"],
+      ["out-link/file", "symlink-outside", "is a symlink that points outside the repository"],
     ];
-    for (const [entry, why] of cases) {
+    for (const [entry, reason, why] of cases) {
       const err = await commitChanges(dir, { branch: "main", message: "m", excludeFiles: ["ok.txt", entry] }).catch((e) => e);
-      expect(err).toBeInstanceOf(AgentmuxError);
+      expect(err).toBeInstanceOf(ExcludeEscapesRepo);
+      expect(err.data).toEqual({ entry, index: 1, reason });
       expect(err.message).toBe(`exclude entry "${entry}" ${why}`);
       expect(err.where).toBe("exclude_files[1]");
     }
@@ -123,7 +127,8 @@ describe("resolveAuthor", () => {
   test("no author anywhere → error naming the fix; global and XDG files and env fill in", async () => {
     const { dir, home } = await bareRepo();
     const err = await resolveAuthor(dir).catch((e) => e);
-    expect(err).toBeInstanceOf(AgentmuxError);
+    expect(err).toBeInstanceOf(NoCommitAuthor);
+    expect(err.data).toEqual({ root: dir, missing: ["user.name", "user.email"] });
     expect(err.message).toContain("user.name and user.email");
     expect(err.hint).toContain("git config --global user.name");
     fs.mkdirSync(join(home, "xdg", "git"), { recursive: true });
@@ -141,7 +146,7 @@ describe("resolveAuthor", () => {
     const { dir } = await bareRepo();
     fs.writeFileSync(join(dir, "a.txt"), "a\n");
     const err = await commitChanges(dir, { branch: "feature/z", message: "m", excludeFiles: [] }).catch((e) => e);
-    expect(err.message).toContain("no commit author");
+    expect(err).toBeInstanceOf(NoCommitAuthor);
     expect(gitCli(dir, "symbolic-ref", "HEAD").trim()).toBe("refs/heads/main");
   });
 });

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { completeApproval, type CompleteApprovalInput } from "../../src/effects/git/complete.ts";
 import { pushBranch } from "../../src/effects/git/push.ts";
-import { AgentmuxError } from "../../src/errors.ts";
+import { NothingToCommit } from "../../src/effects/git/errors.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { installFakeGh } from "./fake-gh.ts";
 import { gitCli, makeRepo } from "./fixture.ts";
@@ -100,8 +100,8 @@ describe("completeApproval", () => {
   test("commit failure throws and writes no .last_completion.json", async () => {
     const p = await project();
     const err = await completeApproval(input(p, { approval: { action: "approve", exclude_files: ["app.ts", "debug.log.txt"] } })).catch((e) => e);
-    expect(err).toBeInstanceOf(AgentmuxError);
-    expect(err.message).toStartWith("nothing to commit");
+    expect(err).toBeInstanceOf(NothingToCommit);
+    expect(err.data).toEqual({ root: p.dir, changed: 2 });
     expect(fs.existsSync(join(p.dir, ".agentmux", ".last_completion.json"))).toBe(false);
     expect(p.gh.calls()).toEqual([]);
   });
@@ -149,6 +149,6 @@ describe("completeApproval after a restart", () => {
     const p = await project();
     const opts = { push: false, pullRequest: { enabled: false, base: null, draft: true, title: "t", body: "b" } };
     await completeApproval(input(p, opts));
-    await expect(completeApproval(input(p, opts))).rejects.toThrow("nothing to commit");
+    await expect(completeApproval(input(p, opts))).rejects.toBeInstanceOf(NothingToCommit);
   });
 });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import * as fs from "node:fs";
 import { join } from "node:path";
 import { createPullRequest, fetchIssue, ghAvailable, parseIssueRef, prBody } from "../../src/effects/gh.ts";
-import { AgentmuxError } from "../../src/errors.ts";
+import { IssueFetchFailed, NotAnIssueRef } from "../../src/effects/gh-errors.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { installFakeGh } from "./fake-gh.ts";
 
@@ -54,7 +54,7 @@ describe("gh", () => {
     expect(parseIssueRef("https://github.com/acme/app/issues/123")).toBe(123);
     expect(parseIssueRef("https://github.com/acme/app/issues/123/")).toBe(123);
     for (const bad of ["", "abc", "#", "0", "https://github.com/acme/app/pull/5x"]) {
-      expect(() => parseIssueRef(bad)).toThrow(AgentmuxError);
+      expect(() => parseIssueRef(bad)).toThrow(NotAnIssueRef);
     }
   });
 
@@ -84,10 +84,11 @@ describe("gh", () => {
     fs.writeFileSync(issueFile, JSON.stringify({ title: "Only a title", body: "", comments: [] }));
     expect((await fetchIssue("#3", gh.dir)).request).toBe("Only a title");
     fs.writeFileSync(issueFile, JSON.stringify({ title: " ", body: "x" }));
-    await expect(fetchIssue("3", gh.dir)).rejects.toThrow("issue #3 has no title");
+    expect(await fetchIssue("3", gh.dir).catch((e) => e.data)).toEqual({ number: 3, problem: "no-title" });
     delete process.env.FAKE_GH_ISSUE;
     const err = await fetchIssue("9", gh.dir).catch((e) => e);
-    expect(err).toBeInstanceOf(AgentmuxError);
+    expect(err).toBeInstanceOf(IssueFetchFailed);
+    expect(err.data).toEqual({ number: 9, problem: "failed", detail: "could not find issue" });
     expect(err.message).toBe("could not fetch issue #9: could not find issue");
   });
 

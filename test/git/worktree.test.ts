@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { commitChanges } from "../../src/effects/git/commit.ts";
 import { createWorktree, pruneWorktrees, removeWorktree } from "../../src/effects/git/worktree.ts";
-import { AgentmuxError } from "../../src/errors.ts";
+import { BranchCheckedOutElsewhere, WorktreeOnOtherBranch } from "../../src/effects/git/errors.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { gitCli, makeRepo } from "./fixture.ts";
 
@@ -45,7 +45,8 @@ describe("worktrees with isomorphic-git only", () => {
     expect(await createWorktree(dir, { slug: "rate-limit", branch: "feature/rate-limit" })).toEqual({ path });
     // same slug, other branch → error
     const err = await createWorktree(dir, { slug: "rate-limit", branch: "feature/other" }).catch((e) => e);
-    expect(err).toBeInstanceOf(AgentmuxError);
+    expect(err).toBeInstanceOf(WorktreeOnOtherBranch);
+    expect(err.data).toEqual({ path, branch: "feature/rate-limit", expected: "feature/other" });
     expect(err.message).toContain('exists on branch "feature/rate-limit"');
     await removeWorktree(dir, path);
     expect(fs.existsSync(path)).toBe(false);
@@ -60,7 +61,8 @@ describe("worktrees with isomorphic-git only", () => {
     const { path } = await createWorktree(dir, { slug: "e", branch: "existing" });
     expect(cliWorktrees(dir)[path]).toBe("existing");
     const err = await createWorktree(dir, { slug: "other", branch: "main" }).catch((e) => e);
-    expect(err).toBeInstanceOf(AgentmuxError);
+    expect(err).toBeInstanceOf(BranchCheckedOutElsewhere);
+    expect(err.data).toMatchObject({ branch: "main", worktree: dir });
     expect(err.message).toBe(`branch "main" is already checked out in ${dir}`);
     const err2 = await createWorktree(dir, { slug: "again", branch: "existing" }).catch((e) => e);
     expect(err2.message).toBe(`branch "existing" is already checked out in ${path}`);

@@ -1,9 +1,9 @@
 import { afterEach, expect, test } from "bun:test";
+import { ConfigInvalid } from "../../src/config/errors.ts";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { loadConfig } from "../../src/config/load.ts";
-import { isAgentmuxError } from "../../src/errors.ts";
 import { applyRoleChanges } from "../../src/onboarding/configure.ts";
 import { writeConfigChecked } from "../../src/onboarding/project-config.ts";
 import { removeDir } from "../helpers/tmp.ts";
@@ -97,8 +97,10 @@ test("a result that does not validate is refused with file and key, and nothing 
   } catch (e) {
     err = e;
   }
-  expect(isAgentmuxError(err)).toBe(true);
-  expect((err as Error).message).toContain(".agentmux/config.yaml: tmux.width");
+  expect(err).toBeInstanceOf(ConfigInvalid);
+  const issue = (err as InstanceType<typeof ConfigInvalid>).data.issues[0]!;
+  expect(issue.file).toBe(".agentmux/config.yaml");
+  expect(issue.problem).toStartWith("tmux.width");
   // A config made broken by hand: configure reports it and leaves it alone.
   writeFileSync(cfgPath(sb), COMMENTED.replace("max_review_iterations: 4", "max_review_iterations: many"));
   expect(() => applyRoleChanges(sb.repo, [{ role: "coder", model: "x" }], sb.env)).toThrow("defaults.max_review_iterations");

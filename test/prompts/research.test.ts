@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { renderPrompt } from "../../src/prompts/render.ts";
+import { SessionFileInvalid, SessionFileNotJson } from "../../src/session/errors.ts";
 import { removeDir } from "../helpers/tmp.ts";
 import { caseFor, makeSession, options, type Fixture } from "./fixture.ts";
 
@@ -45,12 +46,16 @@ test("no state.json or no done topics → a plain statement", () => {
 test("a malformed state.json is an error naming the file and field", () => {
   f = makeSession();
   f.write("state.json", JSON.stringify({ research_tasks: { x: "finished" } }));
-  expect(() => renderPrompt(options(f, caseFor("architect")))).toThrow(/invalid|expected/i);
-  try {
-    renderPrompt(options(f, caseFor("architect")));
-  } catch (e) {
-    expect((e as { where: string }).where).toContain("state.json: research_tasks.x");
-  }
+  const bad = (() => {
+    try {
+      renderPrompt(options(f, caseFor("architect")));
+    } catch (e) {
+      return e;
+    }
+  })();
+  expect(bad).toBeInstanceOf(SessionFileInvalid);
+  expect((bad as InstanceType<typeof SessionFileInvalid>).data).toMatchObject({ name: "state.json", field: "research_tasks.x" });
+  expect((bad as Error).message).toMatch(/^state\.json field research_tasks\.x: /);
   f.write("state.json", "{ not json");
-  expect(() => renderPrompt(options(f, caseFor("architect")))).toThrow(/state\.json is not valid JSON/);
+  expect(() => renderPrompt(options(f, caseFor("architect")))).toThrow(SessionFileNotJson);
 });

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { UnknownProvider } from "../../src/config/errors.ts";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { buildLaunch, writeLaunchFiles } from "../../src/providers/launch.ts";
 import { resolveRole, toolNameFor, toolNameForAgent } from "../../src/providers/resolve.ts";
 import { preTrust } from "../../src/providers/trust.ts";
-import { AgentmuxError } from "../../src/errors.ts";
 import type { Config } from "../../src/schema/config.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 
@@ -26,7 +26,8 @@ describe("resolveRole and tool names", () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(AgentmuxError);
+    expect(err).toBeInstanceOf(UnknownProvider);
+    expect((err as InstanceType<typeof UnknownProvider>).data).toEqual({ refs: [{ key: "roles.coder.provider", name: "gpt" }], valid: ["claude", "codex", "copilot", "gemini", "opencode", "qwen", "sim"] });
     expect((err as Error).message).toBe('roles.coder.provider: unknown provider "gpt" (valid providers: claude, codex, copilot, gemini, opencode, qwen, sim)');
   });
 

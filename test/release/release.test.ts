@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { makeTmpDir, REPO_ROOT, removeDir } from "../helpers/tmp.ts";
-import { assetName, buildRelease, isHostTarget, RELEASE_TARGETS, type BuildFn } from "../../scripts/release.ts";
+import { assetName, buildRelease, isHostTarget, RELEASE_TARGETS, ReleaseFailed, type BuildFn } from "../../scripts/release.ts";
 import { VERSION } from "../../src/version.ts";
 
 let dirs: string[] = [];
@@ -80,9 +80,8 @@ describe("buildRelease", () => {
       writeFileSync(outfile, `#!/bin/sh\necho "agentmux 9.9.9"\n`);
     };
     const err = await buildRelease(failing, { outDir: out, version: "9.9.9", log: quiet }).catch((e) => e);
-    expect(err.name).toBe("AgentmuxError");
-    expect(err.message).toContain("bun-darwin-x64");
-    expect(err.message).toContain("registry unreachable");
+    expect(err).toBeInstanceOf(ReleaseFailed);
+    expect(err.data).toEqual({ step: "build", target: "bun-darwin-x64", file: "agentmux-darwin-x64", detail: "registry unreachable" });
     expect(err.where).toBe("release agentmux-darwin-x64");
     expect(readFileSync(join(out, "SHA256SUMS"), "utf8")).toBe(before);
     expect(readFileSync(join(out, "VERSION"), "utf8")).toBe(`${VERSION}\n`);

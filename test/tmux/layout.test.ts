@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { DuplicatePane, StartDirMissing } from "../../src/effects/tmux/errors.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { killTmuxServer } from "../helpers/tmp.ts";
@@ -57,7 +58,7 @@ describe("Layout", () => {
     expect((await pipelineRows(f)).map((r) => r.pane)).not.toContain(pane);
     const where = await f.tmux.run(["display-message", "-p", "-t", pane, "#{window_name} #{window_width}x#{window_height}"]);
     expect(where).toBe("_hidden 200x50");
-    await expect(f.layout.createPane({ command: ["true"], env: {}, cwd: join(f.dir, "nope"), label: "x" })).rejects.toThrow(/does not exist/);
+    await expect(f.layout.createPane({ command: ["true"], env: {}, cwd: join(f.dir, "nope"), label: "x" })).rejects.toBeInstanceOf(StartDirMissing);
   });
 
   test("show: exact panes, in order, stacked evenly, labels in borders, control width kept", async () => {
@@ -97,7 +98,7 @@ describe("Layout", () => {
     rows = await pipelineRows(f);
     expect(rows.length).toBe(2);
     expect(await f.layout.capture(rows[1]!.pane)).toContain("waiting for agents…");
-    await expect(f.layout.show([a, a])).rejects.toThrow(/duplicate/);
+    await expect(f.layout.show([a, a])).rejects.toBeInstanceOf(DuplicatePane);
   });
 
   test("kill removes a visible pane, rebalances, and marks the exit expected", async () => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { SessionExists, StartDirMissing, UnsafePaneCommand } from "../../src/effects/tmux/errors.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
@@ -20,7 +21,7 @@ describe("shellQuote", () => {
     expect(r.stdout.toString().split("\0").slice(0, -1)).toEqual(HOSTILE);
   });
   test("refuses NUL bytes", () => {
-    expect(() => shellQuote(["a\0b"])).toThrow(/NUL/);
+    expect(() => shellQuote(["a\0b"])).toThrow(UnsafePaneCommand);
   });
   test("stripControl removes ESC, CR and other controls and keeps unicode", () => {
     expect(stripControl("Read\x1b[31m and\r follow\tthe 日本 👩‍💻\x07\n")).toBe("Read[31m and  follow the 日本 👩‍💻");
@@ -66,8 +67,12 @@ describe("createSession", () => {
     const f = await startFixture();
     sockets.push(f.socket);
     const base = { cwd: f.dir, width: 100, height: 30, controlWidth: 40, controlCommand: ["true"] };
-    await expect(createSession(f.tmux, { ...base, name: f.session })).rejects.toThrow(/already exists/);
-    await expect(createSession(f.tmux, { ...base, name: "other", cwd: join(f.dir, "missing") })).rejects.toThrow(/does not exist/);
+    const exists = await createSession(f.tmux, { ...base, name: f.session }).catch((e) => e);
+    expect(exists).toBeInstanceOf(SessionExists);
+    expect(exists.data).toEqual({ session: f.session, socket: f.socket, attach: f.tmux.attachCommand(f.session) });
+    const missing = await createSession(f.tmux, { ...base, name: "other", cwd: join(f.dir, "missing") }).catch((e) => e);
+    expect(missing).toBeInstanceOf(StartDirMissing);
+    expect(missing.data).toEqual({ dir: join(f.dir, "missing") });
   });
 
   test("killSession removes the session and tolerates a missing one", async () => {

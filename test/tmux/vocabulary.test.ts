@@ -61,6 +61,7 @@ describe("tmux stderr is classified once into named errors", () => {
     expect(classifyTmuxStderr("no server running on /tmp/tmux-0/x")).toBe("server-not-running");
     expect(classifyTmuxStderr("error connecting to /tmp/tmux-0/x (No such file or directory)")).toBe("server-not-running");
     expect(classifyTmuxStderr("can't find session: b")).toBe("session-not-found");
+    expect(classifyTmuxStderr("no current target")).toBe("session-not-found");
     expect(classifyTmuxStderr("can't find pane: %99")).toBe("target-not-found");
     expect(classifyTmuxStderr("can't find window: @9")).toBe("target-not-found");
     expect(classifyTmuxStderr("duplicate session: a")).toBe("duplicate-session");

@@ -2,7 +2,7 @@ import * as git from "isomorphic-git";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { AgentmuxError } from "../../errors.ts";
+import { NoCommitAuthor } from "./errors.ts";
 import { gitFs } from "./fs.ts";
 import { findRepoRoot } from "./repo.ts";
 
@@ -26,11 +26,8 @@ export async function resolveAuthor(dir: string): Promise<Author> {
   const name = await pick("name", "GIT_AUTHOR_NAME");
   const email = await pick("email", "GIT_AUTHOR_EMAIL");
   if (name === undefined || email === undefined) {
-    const missing = [name === undefined ? "user.name" : "", email === undefined ? "user.email" : ""].filter(Boolean).join(" and ");
-    throw new AgentmuxError("git", `no commit author: ${missing} is not set in the repository, ~/.gitconfig or $XDG_CONFIG_HOME/git/config`, {
-      where: root,
-      hint: 'run `git config --global user.name "Your Name"` and `git config --global user.email you@example.com` (or set GIT_AUTHOR_NAME / GIT_AUTHOR_EMAIL)',
-    });
+    const missing = (["user.name", "user.email"] as const).filter((k) => (k === "user.name" ? name : email) === undefined);
+    throw new NoCommitAuthor({ root, missing });
   }
   return { name, email };
 }

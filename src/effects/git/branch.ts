@@ -1,5 +1,5 @@
 import * as git from "isomorphic-git";
-import { AgentmuxError } from "../../errors.ts";
+import { BranchCheckedOutElsewhere, InvalidBranchName, NoCommitsYet, UncommittedChangesInTheWay } from "./errors.ts";
 import { changedFiles } from "./changes.ts";
 import { gitFs } from "./fs.ts";
 import { flattenTree } from "./head-tree.ts";
@@ -24,17 +24,11 @@ export async function ensureFeatureBranch(dir: string, branch: string, opts: { a
   const head = await headCommit(root);
   if ((await currentBranch(root)) === branch) return { branch, created: false, baseCommit: head };
   if (head === null && !opts.allowEmpty) {
-    throw new AgentmuxError("git", `the repository has no commits yet, so branch "${branch}" has nothing to start from`, {
-      where: root,
-      hint: 'make a first commit (`git add -A && git commit -m "initial commit"`), then run again',
-    });
+    throw new NoCommitsYet({ root, branch });
   }
   const elsewhere = branchCheckedOutElsewhere(root, branch);
   if (elsewhere) {
-    throw new AgentmuxError("git", `branch "${branch}" is already checked out in the worktree ${elsewhere.path}`, {
-      where: root,
-      hint: `finish or remove that worktree (git worktree remove ${elsewhere.path}), or choose another branch name`,
-    });
+    throw new BranchCheckedOutElsewhere({ branch, worktree: elsewhere.path, root, from: "switch" });
   }
   try {
     const existing = await git.resolveRef({ fs, dir: root, ref: `refs/heads/${branch}` }).catch(() => null);
@@ -60,11 +54,7 @@ async function refuseOverwrites(root: string, fs: any, head: string | null, targ
   const [from, to] = await Promise.all([treeOf(head), treeOf(target)]);
   const clobbered = changes.filter((c) => from.get(c.path)?.oid !== to.get(c.path)?.oid).map((c) => c.path);
   if (clobbered.length) {
-    const list = clobbered.slice(0, 5).join(", ") + (clobbered.length > 5 ? ` and ${clobbered.length - 5} more` : "");
-    throw new AgentmuxError("git", `cannot switch to branch "${branch}": uncommitted changes to ${list} would be overwritten`, {
-      where: root,
-      hint: "commit or stash those changes first (git stash), then run again",
-    });
+    throw new UncommittedChangesInTheWay({ branch, files: clobbered, root });
   }
 }
 
@@ -81,9 +71,6 @@ export function checkBranchName(branch: string): void {
     /\.\.|\/\/|@\{|[\x00-\x20\x7f~^:?*[\\]/.test(branch) ||
     branch.split("/").some((part) => part.startsWith(".") || part.endsWith(".lock"));
   if (bad) {
-    throw new AgentmuxError("git", `"${branch}" is not a valid branch name`, {
-      where: "branch",
-      hint: "use letters, digits, '-', '_', '.' and '/' separators (for example feature/rate-limiting)",
-    });
+    throw new InvalidBranchName({ branch });
   }
 }

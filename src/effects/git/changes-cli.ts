@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { AgentmuxError } from "../../errors.ts";
+import { GitOperationFailed } from "./errors.ts";
 import { lstatFile, worktreeBlob } from "./head-tree.ts";
 import { firstError, runGit } from "./proc.ts";
 import type { FileChange } from "./changes.ts";
@@ -53,7 +53,7 @@ async function compareReappeared(root: string, paths: string[], byPath: Map<stri
 
 async function git(root: string, args: string[]): Promise<string> {
   const r = await runGit(root, args);
-  if (r.code !== 0) throw new AgentmuxError("git", `git ${args.filter((a) => !a.startsWith("-c") && !a.includes("=")).slice(0, 2).join(" ")} failed: ${firstError(r)}`, { where: root });
+  if (r.code !== 0) throw new GitOperationFailed({ operation: `git ${args.filter((a) => !a.startsWith("-c") && !a.includes("=")).slice(0, 2).join(" ")}`, detail: firstError(r), root });
   return r.stdout;
 }
 

@@ -1,6 +1,6 @@
 import * as git from "isomorphic-git";
 import { join } from "node:path";
-import { AgentmuxError } from "../../errors.ts";
+import { EmptyCommitMessage, NothingToCommit } from "./errors.ts";
 import { resolveAuthor } from "./author.ts";
 import { ensureFeatureBranch } from "./branch.ts";
 import { changedFiles } from "./changes.ts";
@@ -22,15 +22,14 @@ export type CommitResult = { hash: string; short: string; files: string[] };
 export async function commitChanges(dir: string, opts: { branch: string; message: string; excludeFiles: string[] }): Promise<CommitResult> {
   const root = await findRepoRoot(dir);
   const message = opts.message.trim();
-  if (!message) throw new AgentmuxError("git", "the commit message is empty", { where: "commit_message", hint: "write a commit message or leave it out to get a drafted one" });
+  if (!message) throw new EmptyCommitMessage({});
   const excludes = normalizeExcludes(root, opts.excludeFiles);
   const author = await resolveAuthor(root);
   await ensureFeatureBranch(root, opts.branch, { allowEmpty: true });
   const changes = await changedFiles(root);
   const staged = changes.filter((c) => !isExcluded(c.path, excludes));
   if (!staged.length) {
-    const why = changes.length ? `all ${changes.length} changed files are excluded` : "the working tree matches HEAD";
-    throw new AgentmuxError("git", `nothing to commit: ${why}`, { where: root, hint: "make changes or shorten the exclude list" });
+    throw new NothingToCommit({ root, changed: changes.length });
   }
   const fs = gitFs(root);
   const cache = {};

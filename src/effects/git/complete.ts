@@ -1,5 +1,5 @@
 import { headCommit } from "./repo.ts";
-import { AgentmuxError } from "../../errors.ts";
+import { NothingToCommit } from "./errors.ts";
 import { join } from "node:path";
 import { writeJsonAtomic } from "../fs/atomic.ts";
 import { createPullRequest } from "../gh.ts";
@@ -35,7 +35,7 @@ export type CompleteApprovalResult = { hash: string; short: string; branch: stri
  * The approval flow: message (approval's, else the reviewer's suggestion, else a drafted one),
  * commit on the feature branch, then push and pull request when enabled — their failures are
  * warnings and the commit stays — and finally `.last_completion.json`, written atomically.
- * A failed commit throws (AgentmuxError) and writes nothing.
+ * A failed commit throws (a named git error) and writes nothing.
  */
 export async function completeApproval(o: CompleteApprovalInput): Promise<CompleteApprovalResult> {
   const message =
@@ -49,7 +49,7 @@ export async function completeApproval(o: CompleteApprovalInput): Promise<Comple
   } catch (e) {
     // Idempotent after a crash: the commit was made, the orchestrator died before recording it.
     const tip = o.baseCommit ? await headCommit(o.workDir) : null;
-    if (!(e instanceof AgentmuxError && e.message.startsWith("nothing to commit") && tip && tip !== o.baseCommit)) throw e;
+    if (!(e instanceof NothingToCommit && tip && tip !== o.baseCommit)) throw e;
     commit = { hash: tip, short: tip.slice(0, 7) };
     warnings.push(`the commit ${commit.short} was made before a restart; it is reused`);
   }

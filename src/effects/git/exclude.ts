@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, posix, resolve, sep } from "node:path";
-import { AgentmuxError } from "../../errors.ts";
+import { ExcludeEscapesRepo } from "./errors.ts";
 
 /**
  * Validate the user's `exclude_files` entries: each must be a relative path inside the
@@ -10,15 +10,13 @@ import { AgentmuxError } from "../../errors.ts";
 export function normalizeExcludes(root: string, entries: string[]): string[] {
   const realRoot = realpathSync(root);
   return entries.map((entry, i) => {
-    const where = `exclude_files[${i}]`;
-    const refuse = (why: string) =>
-      new AgentmuxError("git", `exclude entry "${entry}" ${why}`, { where, hint: "list paths relative to the repository root, e.g. src/debug.log" });
+    const refuse = (reason: ConstructorParameters<typeof ExcludeEscapesRepo>[0]["reason"]) => new ExcludeEscapesRepo({ entry, index: i, reason });
     const raw = entry.trim().replace(/\\/g, "/");
-    if (!raw) throw refuse("is empty");
-    if (isAbsolute(raw) || /^[A-Za-z]:\//.test(raw)) throw refuse("is an absolute path");
+    if (!raw) throw refuse("empty");
+    if (isAbsolute(raw) || /^[A-Za-z]:\//.test(raw)) throw refuse("absolute");
     const norm = posix.normalize(raw).replace(/^(\.\/)+/, "").replace(/\/+$/, "");
-    if (norm === ".." || norm.startsWith("../")) throw refuse("points outside the repository");
-    if (norm === "." || norm === "") throw refuse("names the whole repository");
+    if (norm === ".." || norm.startsWith("../")) throw refuse("outside");
+    if (norm === "." || norm === "") throw refuse("whole-repository");
     let cur = root;
     for (const part of norm.split("/")) {
       cur = join(cur, part);
@@ -28,7 +26,7 @@ export function normalizeExcludes(root: string, entries: string[]): string[] {
       } catch {
         break; // does not exist (yet): nothing can lead elsewhere from here
       }
-      if (isLink && !inside(realRoot, linkTarget(cur))) throw refuse("is a symlink that points outside the repository");
+      if (isLink && !inside(realRoot, linkTarget(cur))) throw refuse("symlink-outside");
     }
     return norm;
   });

@@ -2,6 +2,7 @@ import * as git from "isomorphic-git";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { AgentmuxError } from "../../errors.ts";
+import { GitOperationFailed, NotAGitRepo } from "./errors.ts";
 import { gitFs } from "./fs.ts";
 
 /** The working tree root that contains `dir` (a main checkout or a linked worktree). */
@@ -11,10 +12,7 @@ export async function findRepoRoot(dir: string): Promise<string> {
     if (existsSync(join(d, ".git"))) return d;
     if (dirname(d) === d) break;
   }
-  throw new AgentmuxError("git", `${start} is not inside a git repository`, {
-    where: start,
-    hint: "run `git init` (and make a first commit) in your project, or cd into your project",
-  });
+  throw new NotAGitRepo({ start });
 }
 
 export type GitDirs = { gitdir: string; commondir: string };
@@ -51,9 +49,8 @@ export async function currentBranch(dir: string): Promise<string | null> {
   return b ?? null;
 }
 
-/** Turn an isomorphic-git exception into AgentmuxError("git") naming the operation. */
-export function wrapGitError(e: unknown, what: string, where: string): AgentmuxError {
+/** Turn an isomorphic-git exception into GitOperationFailed naming the operation (named errors pass through). */
+export function wrapGitError(e: unknown, operation: string, root: string): AgentmuxError {
   if (e instanceof AgentmuxError) return e;
-  const msg = e instanceof Error ? e.message : String(e);
-  return new AgentmuxError("git", `${what} failed: ${msg}`, { where, cause: e });
+  return new GitOperationFailed({ operation, detail: e instanceof Error ? e.message : String(e), root }, { cause: e });
 }

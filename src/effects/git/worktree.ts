@@ -1,7 +1,7 @@
 import * as git from "isomorphic-git";
 import * as nodeFs from "node:fs";
 import { join, resolve } from "node:path";
-import { AgentmuxError } from "../../errors.ts";
+import { BranchCheckedOutElsewhere, InvalidWorktreeName, NoCommitsYet, NotALinkedWorktree, WorktreeOnOtherBranch, WorktreePathTaken } from "./errors.ts";
 import { checkBranchName } from "./branch.ts";
 import { gitFs } from "./fs.ts";
 import { gitDirs, headCommit, wrapGitError } from "./repo.ts";
@@ -19,35 +19,26 @@ export async function createWorktree(repoDir: string, opts: { slug: string; bran
   const mainRoot = await mainCheckout(repoDir);
   checkBranchName(opts.branch);
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(opts.slug)) {
-    throw new AgentmuxError("git", `"${opts.slug}" cannot name a worktree folder`, { where: "slug", hint: "use letters, digits, '.', '_' and '-'" });
+    throw new InvalidWorktreeName({ slug: opts.slug });
   }
   const path = join(worktreesDir(mainRoot), opts.slug);
   const all = listWorktrees(mainRoot);
   const here = all.find((w) => !w.missing && resolve(w.path) === path);
   if (here) {
     if (here.branch === opts.branch) return { path };
-    throw new AgentmuxError("git", `the worktree ${path} exists on branch "${here.branch ?? "(detached)"}", not "${opts.branch}"`, {
-      where: path,
-      hint: `remove it (git worktree remove ${path}) or choose another feature name`,
-    });
+    throw new WorktreeOnOtherBranch({ path, branch: here.branch ?? null, expected: opts.branch });
   }
   if (nodeFs.existsSync(path)) {
-    throw new AgentmuxError("git", `${path} already exists and is not a worktree of ${mainRoot}`, { where: path, hint: "move or delete that folder, then run again" });
+    throw new WorktreePathTaken({ path, mainRoot });
   }
   const busy = all.find((w) => !w.missing && w.branch === opts.branch);
   if (busy) {
-    throw new AgentmuxError("git", `branch "${opts.branch}" is already checked out in ${busy.path}`, {
-      where: busy.path,
-      hint: "finish the session that uses it, or choose another branch name",
-    });
+    throw new BranchCheckedOutElsewhere({ branch: opts.branch, worktree: busy.path, root: mainRoot, from: "worktree" });
   }
   for (const w of all) if (w.missing && resolve(w.path) === path) nodeFs.rmSync(w.adminDir, { recursive: true, force: true });
   const head = await headCommit(mainRoot);
   if (head === null) {
-    throw new AgentmuxError("git", "the repository has no commits yet, so a worktree has nothing to check out", {
-      where: mainRoot,
-      hint: 'make a first commit (`git add -A && git commit -m "initial commit"`), then run again',
-    });
+    throw new NoCommitsYet({ root: mainRoot });
   }
   const { commondir } = gitDirs(mainRoot);
   const adminDir = freeAdminDir(join(commondir, "worktrees"), opts.slug);
@@ -81,7 +72,7 @@ export async function removeWorktree(repoDir: string, path: string): Promise<voi
   const mainRoot = await mainCheckout(repoDir);
   const target = resolve(path);
   const w = listWorktrees(mainRoot).find((x) => !x.main && resolve(x.path) === target);
-  if (!w) throw new AgentmuxError("git", `${target} is not a linked worktree of ${mainRoot}`, { where: target, hint: "see `git worktree list`" });
+  if (!w) throw new NotALinkedWorktree({ path: target, mainRoot });
   nodeFs.rmSync(target, { recursive: true, force: true });
   nodeFs.rmSync(w.adminDir, { recursive: true, force: true });
 }

@@ -9,7 +9,8 @@ export type TmuxFailureKind = "server-not-running" | "session-not-found" | "targ
 
 export function classifyTmuxStderr(stderr: string): TmuxFailureKind {
   if (/no server running|error connecting to|server exited unexpectedly|lost server/i.test(stderr)) return "server-not-running";
-  if (/can't find session|session not found/i.test(stderr)) return "session-not-found";
+  // "no current target": the server is up but holds no session at all (e.g. while the last one closes)
+  if (/can't find session|session not found|no current target/i.test(stderr)) return "session-not-found";
   if (/can't find (pane|window|client)|(pane|window) not found/i.test(stderr)) return "target-not-found";
   if (/duplicate session/i.test(stderr)) return "duplicate-session";
   return "failed";
@@ -56,4 +57,47 @@ export function isGone(e: unknown): boolean {
 export const TmuxFormatMismatch = defineError("TmuxFormatMismatch", "tmux", (d: { format: string; expected: number; got: number; line: string }) => ({
   message: `tmux printed ${d.got} column${d.got === 1 ? "" : "s"} where the ${d.format} format has ${d.expected}: ${JSON.stringify(d.line.slice(0, 200))}`,
   where: `format ${d.format}`,
+}));
+
+/** A pane command that cannot be written for sh: a NUL byte, no program, or a bad variable name. */
+export const UnsafePaneCommand = defineError(
+  "UnsafePaneCommand",
+  "tmux",
+  (d: { problem: "nul-byte"; word: string } | { problem: "empty" } | { problem: "env-name"; name: string }) =>
+    d.problem === "nul-byte"
+      ? { message: "a command argument contains a NUL byte", where: JSON.stringify(d.word).slice(0, 80) }
+      : d.problem === "empty"
+        ? { message: "empty command", where: "paneCommand" }
+        : { message: `invalid environment variable name ${JSON.stringify(d.name)}`, where: `env.${d.name}` },
+);
+
+/** The folder a session or pane should start in is missing (`pane`: the pane's label). */
+export const StartDirMissing = defineError("StartDirMissing", "tmux", (d: { dir: string; pane?: string }) =>
+  d.pane === undefined
+    ? { message: `working directory does not exist: ${d.dir}`, where: "createSession.cwd", hint: "create the folder or run from the project" }
+    : { message: `pane working directory does not exist: ${d.dir}`, where: `createPane ${d.pane}` },
+);
+
+export const SessionExists = defineError("SessionExists", "tmux", (d: { session: string; socket: string; attach: string }) => ({
+  message: `tmux session ${d.session} already exists`,
+  where: `tmux -L ${d.socket}`,
+  hint: `attach with: ${d.attach}  (or kill it first)`,
+}));
+
+/** The pane's process does not run in the folder it was started in. */
+export const PaneWrongDir = defineError("PaneWrongDir", "tmux", (d: { pane: string; path: string; expected: string }) => ({
+  message: `pane started in ${d.path} instead of ${d.expected}`,
+  where: `createPane ${d.pane}`,
+  hint: "the folder may have been removed or is not accessible",
+}));
+
+export const DuplicatePane = defineError("DuplicatePane", "tmux", (d: { panes: string[] }) => ({
+  message: `show: duplicate pane in ${d.panes.join(",")}`,
+  where: "Layout.show",
+}));
+
+/** A ready / busy pattern of a provider that is not a valid regular expression. */
+export const InvalidPattern = defineError("InvalidPattern", "config", (d: { pattern: string; field: string; reason: string }) => ({
+  message: `invalid regular expression ${JSON.stringify(d.pattern)}: ${d.reason}`,
+  where: d.field,
 }));

@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from "node:fs";
-import { AgentmuxError } from "../../errors.ts";
+import { DuplicatePane, PaneWrongDir, StartDirMissing } from "./errors.ts";
 import type { Tmux } from "./runner.ts";
 import { chain, paneCommand, pinWindowArgs } from "./session.ts";
 import { NEW_PANE, NEW_WINDOW, PANE_DEAD, PANE_ID, PANE_START, PANE_TITLE, SESSION_PANE, WINDOW_OF_PANE, WINDOW_WIDTH } from "./formats.ts";
@@ -72,7 +72,7 @@ export class Layout {
   /** Start a command in a new parked pane; the pane's cwd is verified after creation. */
   async createPane(p: NewPane): Promise<{ pane: string; pid: number }> {
     if (!existsSync(p.cwd)) {
-      throw new AgentmuxError("tmux", `pane working directory does not exist: ${p.cwd}`, { where: `createPane ${p.label}` });
+      throw new StartDirMissing({ dir: p.cwd, pane: p.label });
     }
     const pane = await newParkedPane(this.tmux, this.opts.session, this.size, p.command, p.env, p.cwd, p.exitFile);
     await this.setLabel(pane, p.label);
@@ -85,17 +85,14 @@ export class Layout {
     if (dead !== "1" && realpathSync(p.cwd) !== safeRealpath(path)) {
       this.expected.add(pane);
       await this.tmux.exec(["kill-pane", "-t", pane]);
-      throw new AgentmuxError("tmux", `pane started in ${path} instead of ${p.cwd}`, {
-        where: `createPane ${p.label}`,
-        hint: "the folder may have been removed or is not accessible",
-      });
+      throw new PaneWrongDir({ pane: p.label, path, expected: p.cwd });
     }
     return { pane, pid: Number(pid) };
   }
 
   /** Exactly these panes visible right of the control pane, top to bottom; all others parked. */
   async show(panes: string[]): Promise<void> {
-    if (new Set(panes).size !== panes.length) throw new AgentmuxError("tmux", `show: duplicate pane in ${panes.join(",")}`, { where: "Layout.show" });
+    if (new Set(panes).size !== panes.length) throw new DuplicatePane({ panes });
     const target = panes.length > 0 ? [...panes] : [this.placeholder];
     const current = (await this.windowPanes()).filter((p) => p !== this.opts.controlPane);
     let keep = 0;

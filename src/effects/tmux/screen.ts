@@ -1,4 +1,4 @@
-import { AgentmuxError } from "../../errors.ts";
+import { InvalidPattern } from "./errors.ts";
 import type { ReadyGate } from "../../schema/config.ts";
 import type { Layout } from "./layout.ts";
 import type { Tmux } from "./runner.ts";
@@ -36,7 +36,7 @@ function compile(pattern: string | null, field: string): RegExp | null {
   try {
     return new RegExp(pattern, "m");
   } catch (e) {
-    throw new AgentmuxError("config", `invalid regular expression ${JSON.stringify(pattern)}: ${(e as Error).message}`, { where: field });
+    throw new InvalidPattern({ pattern, field, reason: (e as Error).message });
   }
 }
 

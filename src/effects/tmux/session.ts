@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { AgentmuxError } from "../../errors.ts";
+import { SessionExists, StartDirMissing, UnsafePaneCommand } from "./errors.ts";
 import type { Tmux } from "./runner.ts";
 import { NEW_PANE } from "./formats.ts";
 
@@ -15,7 +15,7 @@ export function shellQuote(argv: string[]): string {
 }
 
 export function shellWord(word: string): string {
-  if (word.includes("\0")) throw new AgentmuxError("tmux", "a command argument contains a NUL byte", { where: JSON.stringify(word).slice(0, 80) });
+  if (word.includes("\0")) throw new UnsafePaneCommand({ problem: "nul-byte", word });
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -37,10 +37,10 @@ export function stripControl(text: string): string {
  * `exec` keeps the pane's pid equal to the program's pid.
  */
 export function paneCommand(argv: string[], env?: Record<string, string>, exitFile?: string): string {
-  if (argv.length === 0) throw new AgentmuxError("tmux", "empty command", { where: "paneCommand" });
+  if (argv.length === 0) throw new UnsafePaneCommand({ problem: "empty" });
   const assigns: string[] = [];
   for (const [k, v] of Object.entries(env ?? {})) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new AgentmuxError("tmux", `invalid environment variable name ${JSON.stringify(k)}`, { where: `env.${k}` });
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new UnsafePaneCommand({ problem: "env-name", name: k });
     assigns.push(`${k}=${v}`);
   }
   const run = assigns.length > 0 ? `env ${shellQuote([...assigns, ...argv])}` : shellQuote(argv);
@@ -120,13 +120,10 @@ export function chain(commands: string[][]): string[] {
  */
 export async function createSession(tmux: Tmux, opts: SessionOptions): Promise<{ controlPane: string; window: string }> {
   if (!existsSync(opts.cwd)) {
-    throw new AgentmuxError("tmux", `working directory does not exist: ${opts.cwd}`, { where: "createSession.cwd", hint: "create the folder or run from the project" });
+    throw new StartDirMissing({ dir: opts.cwd });
   }
   if (await tmux.hasSession(opts.name)) {
-    throw new AgentmuxError("tmux", `tmux session ${opts.name} already exists`, {
-      where: `tmux -L ${tmux.socket}`,
-      hint: `attach with: ${tmux.attachCommand(opts.name)}  (or kill it first)`,
-    });
+    throw new SessionExists({ session: opts.name, socket: tmux.socket, attach: tmux.attachCommand(opts.name) });
   }
   const created = await tmux.run([
     "-f", "/dev/null",
@@ -136,9 +133,6 @@ export async function createSession(tmux: Tmux, opts: SessionOptions): Promise<{
     paneCommand(opts.controlCommand, opts.env),
   ]);
   const { pane: controlPane, window } = NEW_PANE.parse(created.trim());
-  if (!controlPane.startsWith("%") || !window.startsWith("@")) {
-    throw new AgentmuxError("tmux", `unexpected new-session output ${JSON.stringify(created)}`, { where: "createSession" });
-  }
   await tmux.run(
     chain([
       ...sessionConf(opts.name, opts.width, opts.height),

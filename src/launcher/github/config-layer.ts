@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { stringify } from "yaml";
-import { AgentmuxError } from "../../errors.ts";
+import { ActionConfigOutside } from "./context.ts";
 import { writeFileAtomic } from "../../effects/fs/atomic.ts";
 import { mergeLayer, type Tree } from "../../config/merge.ts";
 import { readConfigFile } from "../../config/read.ts";
@@ -33,7 +33,7 @@ export function writeActionConfig(inputs: ActionInputs, projectDir: string, temp
     const path = resolve(projectDir, inputs.config);
     const rel = relative(projectDir, path);
     if (rel.startsWith("..") || isAbsolute(rel)) {
-      throw new AgentmuxError("usage", `the config input "${inputs.config}" points outside the repository`, { where: "input config", exitCode: 2 });
+      throw new ActionConfigOutside({ config: inputs.config });
     }
     tree = readConfigFile(path, rel);
     validateLayer(rel, tree);

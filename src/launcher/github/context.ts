@@ -1,6 +1,6 @@
 import { appendFileSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { AgentmuxError, defineError } from "../../errors.ts";
+import { defineError } from "../../errors.ts";
 import { checkRepoSlug } from "../../effects/gh.ts";
 import { ActionInputs, INPUT_NAMES } from "../../schema/github-action.ts";
 
@@ -30,6 +30,18 @@ export const InvalidActionInput = defineError("InvalidActionInput", "usage", (d:
   where: "action inputs",
   hint: "see docs/github-action.md for every input and its values",
 }), { exitCode: 2 });
+
+/** The event payload file (GITHUB_EVENT_PATH) cannot be read or parsed. */
+export const PayloadUnreadable = defineError("PayloadUnreadable", "usage", (d: { path: string; reason: string }) => ({
+  message: `cannot read the event payload: ${d.reason}`,
+  where: d.path,
+}));
+
+/** The `config` input names a file outside the repository. */
+export const ActionConfigOutside = defineError("ActionConfigOutside", "usage", (d: { config: string }) => ({
+  message: `the config input "${d.config}" points outside the repository`,
+  where: "input config",
+}));
 
 export function githubContext(env: Env): GithubContext {
   const need = (k: string) => {
@@ -72,7 +84,7 @@ export function readPayload(path: string): unknown {
     if (statSync(path).size > MAX_PAYLOAD) throw new Error(`larger than ${MAX_PAYLOAD / 1024 / 1024} MB`);
     return JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new AgentmuxError("usage", `cannot read the event payload: ${(e as Error).message}`, { where: path, exitCode: 2 });
+    throw new PayloadUnreadable({ path, reason: (e as Error).message });
   }
 }
 

@@ -1,0 +1,111 @@
+import { defineError } from "../../errors.ts";
+
+/** What can go wrong with the user's repository, as data. */
+
+const FIRST_COMMIT = 'make a first commit (`git add -A && git commit -m "initial commit"`), then run again';
+
+export const NotAGitRepo = defineError("NotAGitRepo", "git", (d: { start: string }) => ({
+  message: `${d.start} is not inside a git repository`,
+  where: d.start,
+  hint: "run `git init` (and make a first commit) in your project, or cd into your project",
+}));
+
+/** An isomorphic-git or git operation failed for a reason of its own (`detail`). */
+export const GitOperationFailed = defineError("GitOperationFailed", "git", (d: { operation: string; detail: string; root: string }) => ({
+  message: `${d.operation} failed: ${d.detail}`,
+  where: d.root,
+}));
+
+const EXCLUDE_REASONS = {
+  empty: "is empty",
+  absolute: "is an absolute path",
+  outside: "points outside the repository",
+  "whole-repository": "names the whole repository",
+  "symlink-outside": "is a symlink that points outside the repository",
+} as const;
+
+export const ExcludeEscapesRepo = defineError(
+  "ExcludeEscapesRepo",
+  "git",
+  (d: { entry: string; index: number; reason: keyof typeof EXCLUDE_REASONS }) => ({
+    message: `exclude entry "${d.entry}" ${EXCLUDE_REASONS[d.reason]}`,
+    where: `exclude_files[${d.index}]`,
+    hint: "list paths relative to the repository root, e.g. src/debug.log",
+  }),
+);
+
+export const NoCommitAuthor = defineError("NoCommitAuthor", "git", (d: { root: string; missing: ("user.name" | "user.email")[] }) => ({
+  message: `no commit author: ${d.missing.join(" and ")} is not set in the repository, ~/.gitconfig or $XDG_CONFIG_HOME/git/config`,
+  where: d.root,
+  hint: 'run `git config --global user.name "Your Name"` and `git config --global user.email you@example.com` (or set GIT_AUTHOR_NAME / GIT_AUTHOR_EMAIL)',
+}));
+
+/** The repository has no commit for a branch (`branch`) or a worktree (no branch) to start from. */
+export const NoCommitsYet = defineError("NoCommitsYet", "git", (d: { root: string; branch?: string }) => ({
+  message:
+    d.branch === undefined
+      ? "the repository has no commits yet, so a worktree has nothing to check out"
+      : `the repository has no commits yet, so branch "${d.branch}" has nothing to start from`,
+  where: d.root,
+  hint: FIRST_COMMIT,
+}));
+
+/** The branch is checked out in another worktree (`from` says which check found it). */
+export const BranchCheckedOutElsewhere = defineError("BranchCheckedOutElsewhere", "git", (d: { branch: string; worktree: string; root: string; from: "switch" | "worktree" }) =>
+  d.from === "switch"
+    ? {
+        message: `branch "${d.branch}" is already checked out in the worktree ${d.worktree}`,
+        where: d.root,
+        hint: `finish or remove that worktree (git worktree remove ${d.worktree}), or choose another branch name`,
+      }
+    : { message: `branch "${d.branch}" is already checked out in ${d.worktree}`, where: d.worktree, hint: "finish the session that uses it, or choose another branch name" },
+);
+
+export const UncommittedChangesInTheWay = defineError("UncommittedChangesInTheWay", "git", (d: { branch: string; files: string[]; root: string }) => ({
+  message: `cannot switch to branch "${d.branch}": uncommitted changes to ${d.files.slice(0, 5).join(", ")}${d.files.length > 5 ? ` and ${d.files.length - 5} more` : ""} would be overwritten`,
+  where: d.root,
+  hint: "commit or stash those changes first (git stash), then run again",
+}));
+
+export const InvalidBranchName = defineError("InvalidBranchName", "git", (d: { branch: string }) => ({
+  message: `"${d.branch}" is not a valid branch name`,
+  where: "branch",
+  hint: "use letters, digits, '-', '_', '.' and '/' separators (for example feature/rate-limiting)",
+}));
+
+export const InvalidWorktreeName = defineError("InvalidWorktreeName", "git", (d: { slug: string }) => ({
+  message: `"${d.slug}" cannot name a worktree folder`,
+  where: "slug",
+  hint: "use letters, digits, '.', '_' and '-'",
+}));
+
+export const WorktreeOnOtherBranch = defineError("WorktreeOnOtherBranch", "git", (d: { path: string; branch: string | null; expected: string }) => ({
+  message: `the worktree ${d.path} exists on branch "${d.branch ?? "(detached)"}", not "${d.expected}"`,
+  where: d.path,
+  hint: `remove it (git worktree remove ${d.path}) or choose another feature name`,
+}));
+
+export const WorktreePathTaken = defineError("WorktreePathTaken", "git", (d: { path: string; mainRoot: string }) => ({
+  message: `${d.path} already exists and is not a worktree of ${d.mainRoot}`,
+  where: d.path,
+  hint: "move or delete that folder, then run again",
+}));
+
+export const NotALinkedWorktree = defineError("NotALinkedWorktree", "git", (d: { path: string; mainRoot: string }) => ({
+  message: `${d.path} is not a linked worktree of ${d.mainRoot}`,
+  where: d.path,
+  hint: "see `git worktree list`",
+}));
+
+export const EmptyCommitMessage = defineError("EmptyCommitMessage", "git", (_: Record<string, never>) => ({
+  message: "the commit message is empty",
+  where: "commit_message",
+  hint: "write a commit message or leave it out to get a drafted one",
+}));
+
+/** Nothing is left to commit: no change at all (`changed` 0) or every changed file excluded. */
+export const NothingToCommit = defineError("NothingToCommit", "git", (d: { root: string; changed: number }) => ({
+  message: `nothing to commit: ${d.changed ? `all ${d.changed} changed files are excluded` : "the working tree matches HEAD"}`,
+  where: d.root,
+  hint: "make changes or shorten the exclude list",
+}));

@@ -1,0 +1,88 @@
+import { defineError } from "../errors.ts";
+
+/** What can go wrong with a session folder or the choice of a session, as data. */
+
+const RUN_HINT = 'start one with: agentmux run "<what to build>"';
+
+/** A short list of ids for a hint: the newest few, then how many more and where to see them. */
+export function idHint(ids: string[], max = 5): string {
+  if (ids.length <= max) return ids.join(", ");
+  return `${ids.slice(0, max).join(", ")} and ${ids.length - max} more (see: agentmux sessions)`;
+}
+
+export const NoSessions = defineError("NoSessions", "session", (d: { root: string }) => ({ message: "no sessions in this project", where: d.root, hint: RUN_HINT }));
+
+export const NoSuchSession = defineError("NoSuchSession", "session", (d: { arg: string; root: string; available: string[] }) => ({
+  message: `no session "${d.arg}"`,
+  where: d.root,
+  hint: d.available.length ? `sessions here: ${idHint(d.available)}` : `there are no sessions yet; ${RUN_HINT}`,
+}));
+
+/** A prefix or suffix that matches several session ids. */
+export const AmbiguousSession = defineError("AmbiguousSession", "session", (d: { arg: string; ids: string[] }) => ({
+  message: `"${d.arg}" matches ${d.ids.length} sessions`,
+  hint: `use more of the id: ${idHint(d.ids)}`,
+}));
+
+export const InvalidSessionName = defineError("InvalidSessionName", "usage", (d: { name: string; problem: string }) => ({
+  message: `${JSON.stringify(d.name)} is not a valid session name: it ${d.problem}`,
+  where: "--name",
+  hint: "use letters, digits, '.', '_' and '-' (at most 80, starting with a letter or digit)",
+}));
+
+export const SessionNameTaken = defineError("SessionNameTaken", "session", (d: { id: string; dir: string }) => ({
+  message: `a session named "${d.id}" already exists`,
+  where: d.dir,
+  hint: `resume it with: agentmux resume ${d.id}`,
+}));
+
+/** A session file is missing (`reason` undefined) or unreadable. */
+export const SessionFileUnreadable = defineError("SessionFileUnreadable", "session", (d: { name: string; dir: string; path: string; reason?: string }) => ({
+  message: d.reason === undefined ? `no ${d.name} in ${d.dir}` : `cannot read ${d.name}: ${d.reason}`,
+  where: d.path,
+  hint: "is this an agentmux session folder? see `agentmux sessions`",
+}));
+
+export const SessionFileNotJson = defineError("SessionFileNotJson", "artifact", (d: { name: string; path: string; reason: string }) => ({
+  message: `${d.name} is not valid JSON: ${d.reason}`,
+  where: d.path,
+}));
+
+export const SessionFileInvalid = defineError("SessionFileInvalid", "artifact", (d: { name: string; path: string; field: string; issue: string }) => ({
+  message: `${d.name} field ${d.field}: ${d.issue}`,
+  where: `${d.path}#${d.field}`,
+}));
+
+/** An orchestrator (`pid`) runs the session; `attach` / `stop` are the commands to offer. */
+export const SessionBusy = defineError("SessionBusy", "session", (d: { dir: string; pid: number; attach?: string; stop?: string }) => ({
+  message: `the session is still running (orchestrator pid ${d.pid})`,
+  where: d.dir,
+  hint: d.attach && d.stop ? `attach with: ${d.attach}   or stop it with: ${d.stop}` : undefined,
+}));
+
+export const SessionFinished = defineError("SessionFinished", "session", (d: { dir: string; feature: string | null }) => ({
+  message: "this session already finished",
+  where: d.dir,
+  hint: `see: agentmux status ${d.feature ?? ""}`,
+}));
+
+export const SessionNotRunning = defineError("SessionNotRunning", "session", (d: { id: string; finished: boolean }) => ({
+  message: `session ${d.id} is not running`,
+  hint: d.finished ? "it has finished" : `resume it with: agentmux resume ${d.id}`,
+}));
+
+export const NothingToResume = defineError("NothingToResume", "session", (_: Record<string, never>) => ({ message: "there is no session to resume", hint: "see: agentmux sessions" }));
+
+/** Several sessions could be resumed and nothing can ask which (stdin is not a terminal). */
+export const SeveralResumable = defineError("SeveralResumable", "usage", (d: { ids: string[] }) => ({
+  message: `${d.ids.length} sessions can be resumed; name one`,
+  hint: `agentmux resume <id> (any unique part of the id's start or end will do); newest: ${idHint(d.ids)}`,
+}));
+
+export const NoSessionChosen = defineError("NoSessionChosen", "usage", (_: Record<string, never>) => ({ message: "no session chosen" }));
+
+/** runtime_state.json names no control pane: the tmux session was never set up. */
+export const NoControlPane = defineError("NoControlPane", "session", (d: { dir: string }) => ({
+  message: "runtime_state.json has no control pane: the tmux session was not set up",
+  where: d.dir,
+}));
