@@ -118,7 +118,7 @@ describe("errors name the file and the key path", () => {
     projectFile("roles:\n  coder:\n    provdier: codex\n");
     const e = loadError();
     expect(e).toBeInstanceOf(ConfigInvalid);
-    expect(e.data).toEqual({ issues: [{ file: ".agentmux/config.yaml", problem: "roles.coder.provdier: unknown key" }] });
+    expect(e.data).toEqual({ issues: [{ file: ".agentmux/config.yaml", problem: "roles.coder.provdier: unknown key — did you mean provider?" }] });
     expect(e.exitCode).toBe(2);
     expect(e.message).toBe(".agentmux/config.yaml: roles.coder.provdier: unknown key — did you mean provider?");
   });
