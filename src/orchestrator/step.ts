@@ -35,7 +35,8 @@ export class Step {
     readonly by: string,
   ) {}
 
-  set(patch: Partial<State>): void {
+  /** Change state fields; the phase, `last_event` and `history` change only by a move, a mark or `fail`. */
+  set(patch: Partial<Omit<State, "phase" | "last_event" | "history">>): void {
     this.state = { ...this.state, ...patch };
   }
 

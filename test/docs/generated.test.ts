@@ -5,6 +5,7 @@ import { configRows } from "../../src/onboarding/docs/configuration-doc.ts";
 import { SESSION_FILES } from "../../src/onboarding/docs/protocol-doc.ts";
 import { TOOLS, WORKFLOW_EVENTS } from "../../src/schema/catalog.ts";
 import { F } from "../../src/session/paths.ts";
+import { PHASE_MOVES, START_PHASES } from "../../src/schema/moves.ts";
 import { GENERATED_DOCS } from "../../scripts/gen-docs.ts";
 import { REPO_ROOT } from "../helpers/tmp.ts";
 
@@ -26,6 +27,14 @@ test("every config key is documented with a type and a description", () => {
   }
   expect(text).toContain("| `github.draft` | boolean | `true` |");
   for (const p of ["claude", "codex", "gemini", "opencode", "copilot", "qwen", "sim"]) expect(text).toContain(`| \`${p}\` |`);
+});
+
+test("protocol.md draws every allowed phase move of src/schema/moves.ts as a Mermaid state diagram", () => {
+  const text = doc("protocol.md");
+  const diagram = /```mermaid\nstateDiagram-v2\n([\s\S]*?)\n```/.exec(text)?.[1] ?? "";
+  for (const m of PHASE_MOVES) expect(diagram).toMatch(new RegExp(`^  ${m.from} --> ${m.to}: .*\\b${m.event}\\b`, "m"));
+  for (const p of START_PHASES) expect(diagram).toContain(`  [*] --> ${p.phase}: feature_created`);
+  expect(diagram).not.toContain(";"); // a statement separator in Mermaid
 });
 
 test("protocol.md covers every session file, workflow event and MCP tool", () => {

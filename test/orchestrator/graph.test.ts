@@ -11,6 +11,10 @@ import type { Phase } from "../../src/schema/catalog.ts";
 import { PHASE_MARKS, PHASE_MOVES, isPhaseMark, isPhaseMove } from "../../src/schema/moves.ts";
 import type { State } from "../../src/schema/state.ts";
 import { sources } from "../architecture/imports.ts";
+import { settingsFrom } from "../../src/config/settings.ts";
+import { Config } from "../../src/schema/config.ts";
+import { BUILTIN_CONFIG_TEXT, BUILTIN_FILE } from "../../src/config/load.ts";
+import { parseConfigText } from "../../src/config/read.ts";
 import { REPO_ROOT } from "../helpers/tmp.ts";
 import { apply, freshState, ofType, settings } from "./fixtures.ts";
 import { randomRun } from "./random-run.ts";
@@ -137,6 +141,11 @@ describe("a state machine bug", () => {
     const path = (err as InstanceType<typeof HopLimit>).data.path;
     expect(path.length).toBe(MAX_HOPS + 2);
     expect(path.slice(0, 4)).toEqual(["fixing", "reviewing", "fixing", "reviewing"]);
+  });
+
+  test("the orchestrator's settings fail the run on a bug; the tests' settings throw", () => {
+    expect(settingsFrom(Config.parse(parseConfigText(BUILTIN_CONFIG_TEXT, BUILTIN_FILE))).on_bug).toBe("fail_run");
+    expect(settings().on_bug).toBeUndefined();
   });
 
   test("in the orchestrator (on_bug: fail_run) an illegal move or the hop limit fails the run with the bug as its cause", () => {
