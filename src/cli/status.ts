@@ -4,6 +4,7 @@ import type { ParsedArgs } from "./args.ts";
 import type { status } from "./specs/sessions.ts";
 import { resolveSession } from "../session/resolve.ts";
 import { F } from "../session/paths.ts";
+import { archiveDirOf } from "../session/archive.ts";
 import { findProjectDir } from "../session/project.ts";
 import { countLines, readSessionData } from "../session/data.ts";
 import { colorEnabled, toAnsi } from "../views/line.ts";
@@ -49,7 +50,11 @@ export async function run(a: ParsedArgs<typeof status>): Promise<number> {
               if (d.state.phase === "done" || d.state.phase === "failed") stop();
             },
             () => {
-              if (!existsSync(arg2)) stop(); // the folder was removed after a successful commit
+              if (existsSync(arg2)) return;
+              // the folder was removed after a successful commit: the final frame comes from its archive
+              const archived = archiveDirOf(arg2);
+              if (existsSync(join(archived, F.state))) draw({ ...readSessionData(archived), id: first.id, live: false, toolEvents: first.toolEvents, now: Date.now() });
+              stop();
             },
           ),
         30,

@@ -23,6 +23,7 @@ import { startWatchdog } from "./watchdog.ts";
 import { TmuxLoss } from "./tmux-loss.ts";
 import { isGone } from "../effects/tmux/errors.ts";
 import { releaseCheckout } from "../session/checkout-lock.ts";
+import { archiveSession } from "../session/archive.ts";
 import { SessionFolderGone, sessionFolderPresent, writeLiveState } from "../session/folder-gone.ts";
 import { ORCHESTRATOR_PID, liveOrchestrator, writeOrchestratorPid } from "../session/liveness.ts";
 
@@ -126,7 +127,14 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   if (!state.worktree_path) releaseCheckout(projectDir, sessionDir);
   rmSync(join(sessionDir, ORCHESTRATOR_PID), { force: true });
   rmSync(privateMcpDir(sessionDir), { recursive: true, force: true });
-  if (result.cleanup && existsSync(sessionDir)) rmSync(sessionDir, { recursive: true, force: true });
+  if (result.cleanup && existsSync(sessionDir)) {
+    try {
+      archiveSession(sessionDir);
+    } catch (e) {
+      log(`could not archive the session: ${(e as Error).message}`);
+    }
+    rmSync(sessionDir, { recursive: true, force: true });
+  }
   // a deleted session stays deleted: remove what effects or agents wrote into it since
   if (!sessionFolderPresent(sessionDir) && existsSync(sessionDir)) rmSync(sessionDir, { recursive: true, force: true });
   if (result.code === 0 && result.cleanup && state.worktree_path) {

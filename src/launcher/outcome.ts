@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { State } from "../schema/state.ts";
 import { F, LAST_COMPLETION, sessionId } from "../session/paths.ts";
+import { archiveDirOf } from "../session/archive.ts";
 import { goodbye, type GoodbyeKind } from "../views/goodbye.ts";
 import type { FinalReport } from "./spawn.ts";
 
@@ -38,9 +39,14 @@ export function outcomeFrom(report: FinalReport | null, sessionDir: string, stat
 /** How the run ended, from state.json, or from .last_completion.json once the folder is gone. */
 export function outcomeOf(sessionDir: string, state: State, startedAt: number, exit?: OrchestratorExit): Outcome {
   let s: State | null = null;
-  try {
-    s = JSON.parse(readFileSync(join(sessionDir, F.state), "utf8"));
-  } catch {}
+  // the session folder, or its archive once a successful run removed it
+  for (const dir of [sessionDir, archiveDirOf(sessionDir)]) {
+    try {
+      const read: State = JSON.parse(readFileSync(join(dir, F.state), "utf8"));
+      if (dir === sessionDir || read.created_at === state.created_at) s = read; // never an older run's archive
+      if (s) break;
+    } catch {}
+  }
   if (s) return finished(s) ?? unfinished(s, exit);
   const last = join(state.main_repo_dir ?? state.project_dir!, LAST_COMPLETION);
   try {

@@ -6,6 +6,7 @@ import type { State } from "../schema/state.ts";
 import { readRuntime, readState } from "./read.ts";
 import { F, sessionsRoot } from "./paths.ts";
 import { isSocketName, tmuxSessionName } from "../schema/tmux-names.ts";
+import { archiveRootOf } from "./archive.ts";
 
 export type SessionSummary = {
   id: string;
@@ -19,6 +20,8 @@ export type SessionSummary = {
   live: boolean;
   /** the tmux socket the session runs on (runtime_state.json, else config/env default) */
   socket: string;
+  /** a finished run's archived record (.agentmux/.sessions/.archive/<id>/) */
+  archived?: boolean;
 };
 
 /** The default socket: AGENTMUX_TMUX_SOCKET, else the configured one (default "agentmux"). */
@@ -65,9 +68,25 @@ export async function withLiveness(found: Unchecked[]): Promise<SessionSummary[]
   const out: SessionSummary[] = [];
   for (const f of found) {
     const alive = await sockets.get(f.socket)!;
-    out.push({ ...f, live: !!f.state && f.state.session_name === tmuxSessionName(f.id) && alive.has(f.state.session_name) });
+    out.push({ ...f, live: !f.archived && !!f.state && f.state.session_name === tmuxSessionName(f.id) && alive.has(f.state.session_name) });
   }
   return out;
+}
+
+/** The archived records of finished runs (see archive.ts). */
+function archived(root: string, now: number): Unchecked[] {
+  const dir = archiveRootOf(root);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((id) => !id.startsWith("."))
+    .map((id) => readSummary(join(dir, id), now))
+    .filter((x) => x !== undefined)
+    .map((x) => ({ ...x, archived: true }));
 }
 
 /** Every session folder under `.agentmux/.sessions/` that has a state.json, newest first. */
@@ -82,6 +101,7 @@ export async function listSessions(projectDir: string, opts: { socket?: string; 
   }
   // dot entries are agentmux's own (.archive): session ids start with a letter or digit
   const found = names.filter((id) => !id.startsWith(".")).map((id) => readSummary(join(root, id), now, opts.socket)).filter((x) => x !== undefined);
+  found.push(...archived(root, now));
   const out = await withLiveness(found);
   return out.sort((a, b) => b.updatedAt - a.updatedAt || b.id.localeCompare(a.id));
 }

@@ -29,7 +29,7 @@ const events = (stdout: string) => stdout.split("\n").filter((l) => l.startsWith
 const phases = (stdout: string) => events(stdout).filter((e) => e.kind === "phase").map((e) => `${e.phase}:${e.event}`);
 const sessionState = (repo: string) => {
   const dir = join(repo, ".agentmux", ".sessions");
-  const id = readdirSync(dir)[0]!;
+  const id = readdirSync(dir).find((n) => !n.startsWith("."))!;
   return { dir: join(dir, id), state: JSON.parse(readFileSync(join(dir, id, "state.json"), "utf8")) };
 };
 
@@ -118,7 +118,7 @@ describe("whole workflow with simulated agents (compiled binary, private tmux)",
     const sessions = join(d.repo, ".agentmux", ".sessions");
     const dir = await waitFor("the run to reach completing", () => {
       if (!existsSync(sessions)) return null;
-      const id = readdirSync(sessions)[0];
+      const id = readdirSync(sessions).find((n) => !n.startsWith("."));
       if (!id) return null;
       const s = JSON.parse(readFileSync(join(sessions, id, "state.json"), "utf8"));
       return s.phase === "completing" ? join(sessions, id) : null;

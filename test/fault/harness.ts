@@ -48,7 +48,7 @@ export function startDemo(bin: string, o: { scenario: string; thinkMs: number; c
 export function sessionDir(repo: string): string | null {
   const dir = join(repo, ".agentmux", ".sessions");
   if (!existsSync(dir)) return null;
-  const id = readdirSync(dir)[0];
+  const id = readdirSync(dir).find((n) => !n.startsWith(".")); // .archive is not a session
   return id ? join(dir, id) : null;
 }
 

@@ -117,7 +117,7 @@ describe("interruptions: a closed agent pane, a stuck agent, a live session, a c
     const launcher = spawnBinary(bin, ["run", "Add a greeting module with a unit test", "--ci", "--keep-session"], { cwd: repo, socket });
     const sessions = join(repo, ".agentmux/.sessions");
     const dir = await waitFor("the run to reach implementing", () => {
-      const id = existsSync(sessions) ? require("node:fs").readdirSync(sessions)[0] : null;
+      const id = existsSync(sessions) ? require("node:fs").readdirSync(sessions).find((n: string) => !n.startsWith(".")) : null;
       const s = id ? readState(join(sessions, id)) : null;
       return s?.phase === "implementing" ? join(sessions, id) : null;
     }, { timeoutMs: 60_000, intervalMs: 20 });

@@ -1,7 +1,8 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { writeJsonAtomic } from "../../src/effects/fs/atomic.ts";
-import { makeTmpDir, REPO_ROOT } from "../helpers/tmp.ts";
+import { mkdirSync, rmSync } from "node:fs";
+import { makeTmpDir, removeDir, REPO_ROOT } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { stateIn, writeSession } from "./fixtures.ts";
 
@@ -27,4 +28,35 @@ test("status --watch redraws as the session changes and ends once the run is fin
   await reader;
   expect(code).toBe(0);
   expect(out).toMatch(/Phase\s+done/);
+});
+
+test("status --watch: a run that commits and removes its folder at once still ends on the final frame (from its archive)", async () => {
+  const project = makeTmpDir("amx-watch-");
+  const id = "20250301-100000-beta";
+  const dir = writeSession(project, id, stateIn("completing"));
+  const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "status", "--watch", id], {
+    cwd: project,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "1", AGENTMUX_TMUX_SOCKET: "amx-none-" + process.pid },
+  });
+  let out = "";
+  const reader = (async () => {
+    for await (const chunk of p.stdout) out += new TextDecoder().decode(chunk);
+  })();
+  await waitFor("the first frame", () => /Phase\s+completing/.test(out), { timeoutMs: 10000 });
+  // what the orchestrator does at the end of a successful run, faster than the watcher's debounce
+  const archive = join(project, ".agentmux/.sessions/.archive", id);
+  mkdirSync(archive, { recursive: true });
+  writeJsonAtomic(join(archive, "state.json"), { ...stateIn("done", { commit_hash: "abc1234" }), feature_dir: dir });
+  writeJsonAtomic(join(dir, "state.json"), { ...stateIn("done", { commit_hash: "abc1234" }), feature_dir: dir });
+  rmSync(dir, { recursive: true, force: true });
+  const code = await Promise.race([p.exited, Bun.sleep(10000).then(() => "still running")]);
+  p.kill();
+  await reader;
+  expect(code).toBe(0);
+  const last = out.split("\x1b[H\x1b[2J").filter(Boolean).at(-1)!;
+  expect(last).toMatch(/Phase\s+done/);
+  expect(last).toMatch(/Commit\s+abc1234/);
+  removeDir(project);
 });
