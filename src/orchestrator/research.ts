@@ -1,6 +1,6 @@
 import type { Event, EventOf } from "../schema/events.ts";
 import type { Role } from "../schema/catalog.ts";
-import { researchDir } from "../session/paths.ts";
+import { quotedPath, researchDir } from "../session/paths.ts";
 import type { Step } from "./step.ts";
 
 export const researcherKey = (type: "code" | "web", topic: string) => `${type}-researcher:${topic}`;
@@ -55,7 +55,7 @@ export function handleResearch(step: Step, event: Event, owner: { agent: string;
     const { [key]: _done, ...agents } = step.agents();
     step.set({ [field]: { ...tasks, [event.topic]: "done" }, agents });
     const summary = `${step.state.feature_dir}/${researchDir(event.research_type, event.topic)}/summary.md`;
-    step.emit({ type: "notify_agent", agent: owner.agent, text: `Research on ${event.topic} is complete. Read ${summary} and continue.` });
+    step.emit({ type: "notify_agent", agent: owner.agent, text: `Research on ${event.topic} is complete. Read ${quotedPath(summary)} and continue.` });
     return true;
   }
   return false;

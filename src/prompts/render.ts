@@ -3,6 +3,7 @@ import { BUILTINS, type BuiltinContext } from "./builtins.ts";
 import { expandShared, expandTokens } from "./expand.ts";
 import { ToolNotAllowed, UnknownPlaceholder, UnknownTemplate, UnknownToolToken } from "./errors.ts";
 import { SHARED_FRAGMENTS, TEMPLATE_FILES, templateFile } from "./templates.ts";
+import { quotedPath } from "../session/paths.ts";
 
 export interface RenderOptions {
   /** One of TEMPLATE_NAMES, e.g. "coder" or "review-followup". */
@@ -21,8 +22,11 @@ export interface RenderOptions {
   subAgentTool?: string | null;
 }
 
-/** The one-line text delivered to a pane; it starts with a plain word (claude treats `!`, `@`, `/` specially). */
-export const PROMPT_REFERENCE = (absPath: string) => `Read and follow the instructions in ${absPath}`;
+/**
+ * The one-line text delivered to a pane; it starts with a plain word (claude treats `!`, `@`,
+ * `/` specially) and names the prompt file as a quoted path (any folder name stays one word).
+ */
+export const PROMPT_REFERENCE = (absPath: string) => `Read and follow the instructions in ${quotedPath(absPath)}`;
 
 /**
  * Render a prompt: `[[shared:…]]` fragments, then in one pass `[[include:…]]` /

@@ -69,3 +69,10 @@ export const sessionsRoot = (projectDir: string) => `${projectDir.replace(/\/+$/
 
 /** A session's id is the name of its folder. */
 export const sessionId = (featureDir: string) => featureDir.replace(/\/+$/, "").split("/").pop() ?? featureDir;
+
+/**
+ * A path as it appears in a line delivered to an agent: in double quotes with JSON escapes, so
+ * a path with spaces, quotes, `#` or unicode stays one unambiguous word. Real CLIs read it as
+ * text; the simulated agent parses it back (src/sim/tasks/route.ts promptPathIn).
+ */
+export const quotedPath = (path: string) => JSON.stringify(path);

@@ -26,7 +26,7 @@ describe("research", () => {
     expect(killed(r.effects)).toEqual(["web-researcher:token-bucket"]);
     expect(r.state.web_research_tasks).toEqual({ "token-bucket": "done" });
     expect(ofType(r.effects, "notify_agent")).toEqual([
-      { type: "notify_agent", agent: "architect", text: `Research on token-bucket is complete. Read ${FEATURE_DIR}/03_research/web-token-bucket/summary.md and continue.` },
+      { type: "notify_agent", agent: "architect", text: `Research on token-bucket is complete. Read "${FEATURE_DIR}/03_research/web-token-bucket/summary.md" and continue.` },
     ]);
     // a duplicate done is ignored: nobody is told twice
     expect(apply(r.state, ev.researched("token-bucket", "web")).effects).toEqual([]);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { PROMPT_REFERENCE, renderPrompt } from "../../src/prompts/render.ts";
+import { promptPathIn } from "../../src/sim/tasks/route.ts";
 import { TEMPLATE_NAMES } from "../../src/prompts/templates.ts";
 import { removeDir } from "../helpers/tmp.ts";
 import { CASES, caseFor, makeSession, options, TEXT, type Fixture } from "./fixture.ts";
@@ -145,9 +146,14 @@ describe("phase prompts", () => {
   });
 });
 
-test("PROMPT_REFERENCE is one line that starts with a plain word", () => {
+test("PROMPT_REFERENCE is one line that starts with a plain word and quotes the path", () => {
   const line = PROMPT_REFERENCE("/tmp/s/06_implementation/coder_prompt_1.md");
-  expect(line).toBe("Read and follow the instructions in /tmp/s/06_implementation/coder_prompt_1.md");
+  expect(line).toBe('Read and follow the instructions in "/tmp/s/06_implementation/coder_prompt_1.md"');
   expect(line).not.toContain("\n");
   expect(line[0]).toMatch(/[A-Za-z]/);
+  // a path with spaces, quotes, a newline and unicode stays one line and parses back exactly
+  const odd = '/tmp/a b/it\'s "q"\nx 日本 #{x}/coder_prompt_1.md';
+  const quoted = PROMPT_REFERENCE(odd);
+  expect(quoted).not.toContain("\n");
+  expect(promptPathIn(quoted)).toBe(odd);
 });

@@ -18,7 +18,7 @@ export type TurnInput = {
 export type TurnAnswer = { kind: "text"; text: string } | { kind: "tool"; tool: OfferedTool; args: Record<string, unknown> };
 
 /** agentmux's one-line prompt (src/prompts/render.ts PROMPT_REFERENCE). */
-export const PROMPT_REFERENCE_RE = /Read and follow the instructions in (\S+)/;
+export const PROMPT_REFERENCE_RE = /Read and follow the instructions in ("(?:[^"\\]|\\.)*"|\S+)/;
 
 /**
  * Which submit tool each prompt file asks for, by the prompt file's name, with valid arguments
@@ -43,7 +43,7 @@ export function decideTurn(input: TurnInput): TurnAnswer {
   }
   const ref = PROMPT_REFERENCE_RE.exec(input.lastUserText);
   if (ref) {
-    const path = ref[1]!;
+    const path = ref[1]!.startsWith('"') ? (JSON.parse(ref[1]!) as string) : ref[1]!;
     const rule = PROMPT_TOOLS.find((r) => r.file.test(path));
     const wanted = rule ? findOffered(input.offered, rule.tool) : undefined;
     const tool = wanted ?? input.offered.find((t) => t.name.includes("submit_"));

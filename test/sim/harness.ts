@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import { PROMPT_REFERENCE } from "../../src/prompts/render.ts";
 import { join } from "node:path";
 import git from "isomorphic-git";
 import { writeJsonAtomic, writeFileAtomic } from "../../src/effects/fs/atomic.ts";
@@ -78,7 +79,7 @@ export class SimWorld {
   }
   /** Write a prompt file and return the one-line reference an orchestrator would deliver. */
   prompt(rel: string, body = "Do your task.\n"): string {
-    return `Read and follow the instructions in ${this.write(rel, body)}`;
+    return PROMPT_REFERENCE(this.write(rel, body));
   }
 
   toolEvents(): ToolEventLine[] {

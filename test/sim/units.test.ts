@@ -65,5 +65,7 @@ test("route: tasks come from session-relative prompt paths only", () => {
   expect(taskFor("07_review/review_other_prompt.md", "")).toBeNull();
   expect(taskFor("notes.md", "")).toBeNull();
   expect(promptPathIn("Read and follow the instructions in /a/b/x.md")).toBe("/a/b/x.md");
+  expect(promptPathIn('Read and follow the instructions in "/a b/it\'s \\"q\\"/x.md"')).toBe('/a b/it\'s "q"/x.md');
+  expect(promptPathIn('Research on t is complete. Read "/s p/03_research/code-t/summary.md" and continue.')).toBe("/s p/03_research/code-t/summary.md");
   expect(promptPathIn("Research on t is complete.")).toBeNull();
 });

@@ -1,4 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createSession, formatLiteral } from "../../src/effects/tmux/session.ts";
+import { waitFor } from "../helpers/wait.ts";
 import {
   classifyTmuxStderr, isGone, TmuxCommandFailed, TmuxDuplicateSession, TmuxFormatMismatch, TmuxServerNotRunning, TmuxSessionNotFound, TmuxTargetNotFound,
 } from "../../src/effects/tmux/errors.ts";
@@ -104,5 +108,21 @@ describe("typed operations", () => {
     await selectPane(f.tmux, f.controlPane, { window: true });
     expect(await capturePane(f.tmux, f.controlPane, { join: true })).toContain("control");
     await expect(selectPane(f.tmux, "%999")).rejects.toBeInstanceOf(TmuxTargetNotFound);
+  });
+});
+
+describe("strings tmux format-expands stay literal (#18.10)", () => {
+  test("a pane and a session start in a folder named with #(…), #{…}, #H, quotes and unicode; nothing runs", async () => {
+    const f = await fixture();
+    const canary = join(f.dir, "pwned");
+    const odd = join(f.dir, `x#Hidden #{pane_id} it's "q" 日本`, `#(touch ${canary})`, "##{ #");
+    mkdirSync(odd, { recursive: true });
+    const { pane } = await f.layout.createPane({ command: ["sh", "-c", "exec tail -f /dev/null"], env: {}, cwd: odd, label: `#(touch ${canary}) #{pane_id}` });
+    expect(await f.layout.title(pane)).toBe(`#(touch ${canary}) #{pane_id}`);
+    await createSession(f.tmux, { name: "odd", cwd: odd, width: 80, height: 24, controlWidth: 30, controlCommand: ["sh", "-c", "pwd > here; exec tail -f /dev/null"] });
+    const here = await waitFor("pwd of the control pane", () => existsSync(join(odd, "here")) && readFileSync(join(odd, "here"), "utf8"));
+    expect(String(here).trim()).toBe(odd);
+    expect(formatLiteral("a#{b}#(c)")).toBe("a##{b}##(c)");
+    expect(existsSync(canary)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { DuplicatePane, PaneWrongDir, StartDirMissing } from "./errors.ts";
 import type { Tmux } from "./runner.ts";
-import { chain, paneCommand, pinWindowArgs } from "./session.ts";
+import { chain, formatLiteral, paneCommand, pinWindowArgs } from "./session.ts";
 import { NEW_PANE, NEW_WINDOW, PANE_DEAD, PANE_ID, PANE_START, PANE_TITLE, SESSION_PANE, WINDOW_OF_PANE, WINDOW_WIDTH } from "./formats.ts";
 import { capturePane } from "./ops.ts";
 
@@ -117,8 +117,8 @@ export class Layout {
     // tmux refuses over-long commands, and reads an argument ending in ";" as a separator
     const short = label.replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, LABEL_MAX);
     const clean = short.endsWith(";") ? `${short.slice(0, -1)}\\;` : short;
-    // select-pane -T expands formats (and runs #(…) jobs): every # is doubled to stay literal
-    await this.tmux.run(chain([["set-option", "-p", "-t", pane, "@label", clean], ["select-pane", "-t", pane, "-T", clean.replace(/#/g, "##")]]));
+    // select-pane -T expands formats (and runs #(…) jobs); an option value is never expanded
+    await this.tmux.run(chain([["set-option", "-p", "-t", pane, "@label", clean], ["select-pane", "-t", pane, "-T", formatLiteral(clean)]]));
   }
 
   /** Kill a pane on purpose: its exit is expected and never reported as an interruption. */
@@ -177,7 +177,7 @@ async function newParkedPane(
   exitFile?: string,
 ): Promise<string> {
   const args = ["new-window", "-d", "-n", PARKED_WINDOW, "-t", `=${session}:`];
-  if (cwd) args.push("-c", cwd);
+  if (cwd) args.push("-c", formatLiteral(cwd));
   args.push("-P", "-F", NEW_PANE.text, paneCommand(command, env, exitFile));
   const { pane, window } = NEW_PANE.parse(await tmux.run(args));
   await tmux.run(chain(pinWindowArgs(window, size.width, size.height)));

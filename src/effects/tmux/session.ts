@@ -20,6 +20,15 @@ export function shellWord(word: string): string {
 }
 
 /**
+ * A string tmux reads as a format (a start directory given to `-c`, a pane title given to
+ * `select-pane -T`) made literal: `#` starts every format sequence (`#{…}`, `#(cmd)` — which
+ * runs a shell command —, `#H`, `#[style]`), and `##` is a literal `#`.
+ */
+export function formatLiteral(text: string): string {
+  return text.replace(/#/g, "##");
+}
+
+/**
  * Remove control characters before text is pasted into an agent: ESC, CR, BS and friends
  * would drive the receiving TUI. TAB and newlines become spaces: delivered prompts are
  * one-line references to a prompt file.
@@ -128,7 +137,7 @@ export async function createSession(tmux: Tmux, opts: SessionOptions): Promise<{
   const created = await tmux.run([
     "-f", "/dev/null",
     "new-session", "-d", "-s", opts.name, "-x", String(opts.width), "-y", String(opts.height),
-    "-n", "pipeline", "-c", opts.cwd,
+    "-n", "pipeline", "-c", formatLiteral(opts.cwd),
     "-P", "-F", NEW_PANE.text,
     paneCommand(opts.controlCommand, opts.env),
   ]);

@@ -50,8 +50,20 @@ export function taskFor(rel: string, prompt: string): Task | null {
   return null;
 }
 
-/** The prompt file a submitted line points at ("Read and follow the instructions in /abs/x.md"). */
+/**
+ * The prompt file a submitted line points at: the first quoted absolute path
+ * (`Read and follow the instructions in "/abs/x.md"`, see session/paths.ts quotedPath), else an
+ * unquoted one, as a person might type it.
+ */
 export function promptPathIn(line: string): string | null {
-  const m = /(\/[^\s"'`]+\.md)\b/.exec(line);
-  return m ? m[1]! : null;
+  for (const m of line.matchAll(/"((?:[^"\\]|\\.)*)"/g)) {
+    try {
+      const path = JSON.parse(`"${m[1]}"`) as string;
+      if (path.startsWith("/") && path.endsWith(".md")) return path;
+    } catch {
+      // not a JSON string: keep looking
+    }
+  }
+  const bare = /(\/[^\s"'`]+\.md)\b/.exec(line);
+  return bare ? bare[1]! : null;
 }
