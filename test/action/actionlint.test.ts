@@ -96,6 +96,13 @@ describe("action.yml", () => {
     for (const k of Object.keys(a.inputs)) expect([...INPUT_NAMES, "github_token", "agentmux_version"]).toContain(k as never);
   });
 
+  test("docs/github-action.md shows examples/github/agentmux.yml as it is (its header comment aside)", () => {
+    const example = read(join(EXAMPLES, "agentmux.yml")).replace(/^(#.*\n)+/, "");
+    const doc = read(join(REPO_ROOT, "docs", "github-action.md"));
+    const block = /`\.github\/workflows\/agentmux\.yml`:\n\n```yaml\n([\s\S]*?)```\n/.exec(doc)?.[1];
+    expect(block).toBe(example);
+  });
+
   test("no expression is ever spliced into a script (action.yml and the examples): values go through env", () => {
     const scripts = [
       ...action().runs.steps.map((s) => s.run),
