@@ -10,6 +10,8 @@ here="${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set: this script is a step
 dest="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/agentmux-bin"
 version="${AGENTMUX_VERSION_INPUT:-}"
 
+# The folder goes on PATH for the next steps (GITHUB_PATH, below); install.sh may know it already.
+export PATH="$dest:$PATH"
 if [ "$version" = source ]; then
   sh "$here/install.sh" --source "$here" --dir "$dest"
 else

@@ -12,7 +12,7 @@ export const PROGRESS_MARKER = "<!-- agentmux:progress -->";
 
 export type CommentEnd =
   | { kind: "success"; prUrl: string | null; branch?: string; commit?: string; note?: string }
-  | { kind: "failed" | "canceled"; cause: string; retry: string };
+  | { kind: "failed" | "canceled"; cause: string; retry: string; patch?: { file: string; base?: string } };
 
 export type ProgressCommentInput = {
   /** our own words, e.g. "issue #42" or "review of pull request #7" */
@@ -90,7 +90,8 @@ function endLines(end: CommentEnd, elapsed: string, s: State | null, artifact?: 
   }
   const at = s ? failedAt(s) : undefined;
   const title = end.kind === "canceled" ? "Canceled" : "Failed";
-  return [`❌ **${title}**${at ? ` in ${phaseLabel(at)}` : ""} after ${elapsed}: ${inert(end.cause, 600)}`, "", `To retry: ${end.retry}.${keep}`];
+  const saved = end.patch ? ` The changes made so far are \`${end.patch.file}\` in it: \`git apply\` them${end.patch.base ? ` on commit \`${end.patch.base.slice(0, 7)}\`` : ""}.` : "";
+  return [`❌ **${title}**${at ? ` in ${phaseLabel(at)}` : ""} after ${elapsed}: ${inert(end.cause, 600)}`, "", `To retry: ${end.retry}.${keep}${keep ? saved : ""}`];
 }
 
 export function progressComment(d: ProgressCommentInput): string {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PR_MARKER } from "../../src/effects/gh.ts";
 import { PROGRESS_MARKER } from "../../src/views/progress-comment.ts";
@@ -77,6 +77,37 @@ describe("github-action run", () => {
   }, 180_000);
 });
 
+describe("github-action: a run that fails", () => {
+  test("the comment says where, why and how to retry; the uncommitted work is saved as a patch; the exit code is agentmux's", async () => {
+    const j = job();
+    mkdirSync(join(j.repo, ".agentmux"), { recursive: true });
+    writeFileSync(join(j.repo, ".agentmux", "ci.yaml"), "sim:\n  scenario: [crash=reviewer_logic]\n");
+    const summary = join(j.root, "step-summary.md");
+    const r = await j.run("run", "issues", labeled(50, "Add a farewell helper"), {
+      FAKE_GH_ISSUE: issueFile(j.root, "Add a farewell helper", "We need it."),
+      INPUT_CONFIG: ".agentmux/ci.yaml",
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    expect(r.code).not.toBe(0);
+    const out = j.outputs();
+    expect(out.exit_code).toBe(String(r.code));
+    expect(["failed", "canceled"]).toContain(out.outcome!);
+    expect(j.gh.calls().some((c) => c[0] === "pr")).toBe(false);
+    expect(git(j.origin, "branch", "--list")).toBe("* main"); // nothing pushed
+    const last = JSON.parse(j.gh.api().at(-1)!.input).body as string;
+    expect(last).toMatch(/❌ \*\*(Failed|Canceled)\*\* in reviewing after /);
+    expect(last).toContain("To retry: re-run this workflow job, or comment `/agentmux` on this issue.");
+    expect(last).toContain("The changes made so far are `work-in-progress.patch` in it: `git apply` them on commit `");
+    // the coder's work applies on the base commit of a fresh clone
+    const patch = join(out.session_dir!, "work-in-progress.patch");
+    expect(readFileSync(patch, "utf8")).toContain("diff --git a/src/");
+    expect(readFileSync(patch, "utf8")).not.toContain(".agentmux");
+    git(j.seed, "apply", "--check", patch);
+    // the job summary shows the final comment
+    expect(readFileSync(summary, "utf8")).toBe(last.replace(`${PROGRESS_MARKER}\n`, "") + "\n");
+  }, 180_000);
+});
+
 describe("github-action review rounds", () => {
   test("a /agentmux review comment on agentmux's PR: a fix round on its branch, pushed there, no new PR, a reply in the thread", async () => {
     const j = job();
@@ -122,10 +153,14 @@ describe("github-action review rounds", () => {
     const j = job();
     const prFile = join(j.root, "pr.json");
     writeFileSync(prFile, JSON.stringify(pullRequest(8, "someone/else", "A human's PR")));
-    const r = await j.run("run", "issue_comment", issueComment(8, "/agentmux fix it", { pr: true }), { FAKE_GH_PR: prFile });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain("agentmux: not running: pull request #8 was not opened by agentmux");
-    expect(j.gh.api().map((c) => c.method)).toEqual(["GET"]);
+    // check says so before anything is installed; run says so again if it is called anyway
+    for (const step of ["check", "run"] as const) {
+      const r = await j.run(step, "issue_comment", issueComment(8, "/agentmux fix it", { pr: true }), { FAKE_GH_PR: prFile });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("agentmux: not running: pull request #8 was not opened by agentmux");
+    }
+    expect(j.outputs()).toEqual({ run: "false", reason: "pull request #8 was not opened by agentmux" });
+    expect(j.gh.api().map((c) => `${c.method} ${c.endpoint}`)).toEqual(["GET repos/acme/app/pulls/8", "GET repos/acme/app/pulls/8"]);
     expect(j.sessionDirs()).toEqual([]);
   }, 60_000);
 });

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { loadConfig } from "../../config/load.ts";
 import { formatError, isAgentmuxError } from "../../errors.ts";
-import { fetchIssue } from "../../effects/gh.ts";
+import { fetchIssue, fetchPullRequest } from "../../effects/gh.ts";
+import { roundRefusal } from "./round.ts";
 import { resolveAuthor } from "../../effects/git/author.ts";
 import { findRepoRoot } from "../../effects/git/repo.ts";
 import { NPM_SPEC, type ActionInputs } from "../../schema/github-action.ts";
@@ -53,6 +54,11 @@ function ignored(d: { ctx: GithubContext }, reason: string, io: ActionIO): numbe
 export async function actionCheck(io: ActionIO): Promise<number> {
   const d = await decideFromEnv(io);
   if (d.trigger.kind === "ignore") return ignored(d, d.trigger.reason, io);
+  if (d.trigger.kind === "round") {
+    // before anything is installed: is this a pull request a round may push to?
+    const refused = roundRefusal(await fetchPullRequest(d.ctx.repo, d.trigger.pr), d.ctx.repo);
+    if (refused) return ignored(d, refused, io);
+  }
   const configPath = writeActionConfig(d.inputs, d.projectDir, d.ctx.tempDir);
   const { config } = loadConfig({ projectDir: d.projectDir, ...(configPath ? { configPath } : {}) });
   const packages = cliPackages(config, d.inputs);

@@ -14,6 +14,8 @@ export type GithubContext = {
   runId: string | undefined;
   attempt: number;
   outputFile: string | undefined;
+  /** GITHUB_STEP_SUMMARY: Markdown shown on the workflow run's page */
+  summaryFile: string | undefined;
   tempDir: string;
 };
 
@@ -61,6 +63,7 @@ export function githubContext(env: Env): GithubContext {
     runId,
     attempt: Number(env.GITHUB_RUN_ATTEMPT) > 1 ? Number(env.GITHUB_RUN_ATTEMPT) : 1,
     outputFile: env.GITHUB_OUTPUT || undefined,
+    summaryFile: env.GITHUB_STEP_SUMMARY || undefined,
     tempDir: env.RUNNER_TEMP || tmpdir(),
   };
 }

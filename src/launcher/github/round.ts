@@ -8,6 +8,16 @@ import type { Trigger } from "./trigger.ts";
 
 export type PreparedRound = { round: ReviewRound; request: string; pr: GhPullRequest; threads: number[] };
 
+/** Why a review on `pr` starts no round, or null when it does. */
+export function roundRefusal(pr: GhPullRequest, repo: string): string | null {
+  if (!pr.body.includes(PR_MARKER)) return `pull request #${pr.number} was not opened by agentmux`;
+  if (pr.state && pr.state !== "open") return `pull request #${pr.number} is ${pr.state}`;
+  if (pr.head.repo?.full_name.toLowerCase() !== repo.toLowerCase()) {
+    return `pull request #${pr.number} comes from another repository (${pr.head.repo?.full_name ?? "deleted"}); its branch cannot be pushed from here`;
+  }
+  return null;
+}
+
 /**
  * A review on a pull request agentmux opened becomes a fix round on the pull request's branch:
  * the findings (file, line, text) are collected, the branch is fetched and checked out. Pull
@@ -18,11 +28,8 @@ export async function prepareRound(
   o: { repo: string; cwd: string; phrase: string; run?: Runner },
 ): Promise<PreparedRound | { ignore: string }> {
   const pr = await fetchPullRequest(o.repo, t.pr, o.run);
-  if (!pr.body.includes(PR_MARKER)) return { ignore: `pull request #${pr.number} was not opened by agentmux` };
-  if (pr.state && pr.state !== "open") return { ignore: `pull request #${pr.number} is ${pr.state}` };
-  if (pr.head.repo?.full_name.toLowerCase() !== o.repo.toLowerCase()) {
-    return { ignore: `pull request #${pr.number} comes from another repository (${pr.head.repo?.full_name ?? "deleted"}); its branch cannot be pushed from here` };
-  }
+  const refused = roundRefusal(pr, o.repo);
+  if (refused) return { ignore: refused };
   const comments = t.source.type === "review" ? (await reviewComments(o.repo, pr.number, t.source.review, o.run)).filter((c) => c.in_reply_to_id === undefined) : [];
   const findings = findingsMarkdown({ pr: pr.number, actor: t.actor, source: t.source, comments, phrase: o.phrase });
   await checkoutRemoteBranch(o.cwd, pr.head.ref, { run: o.run });

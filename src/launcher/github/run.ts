@@ -1,4 +1,8 @@
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
 import { formatError, isAgentmuxError } from "../../errors.ts";
+import { writeFileAtomic } from "../../effects/fs/atomic.ts";
+import { workingTreePatch } from "../../effects/git/patch.ts";
 import type { Issue } from "../../effects/gh.ts";
 import { remoteBranchTip } from "../../effects/git/fetch.ts";
 import type { ActionInputs } from "../../schema/github-action.ts";
@@ -6,7 +10,7 @@ import type { Config } from "../../schema/config.ts";
 import type { State } from "../../schema/state.ts";
 import { readState } from "../../session/read.ts";
 import { slugify } from "../../session/slug.ts";
-import { progressComment, type CommentEnd } from "../../views/progress-comment.ts";
+import { progressComment, PROGRESS_MARKER, type CommentEnd } from "../../views/progress-comment.ts";
 import { startRun, type ReviewRound } from "../start.ts";
 import { keepShowing, ProgressComment } from "./comment.ts";
 import { setOutputs, type GithubContext } from "./context.ts";
@@ -27,6 +31,9 @@ export type TriggeredRun = {
 };
 
 const COMMENT_EVERY_MS = 10_000;
+
+/** A failed run's uncommitted work, saved in the session folder (the workflow artifact). */
+export const WIP_PATCH = "work-in-progress.patch";
 
 type Plan = { request: string; subject: string; commentOn: number | null; retry: string; name?: string; issue?: { number: number; title: string }; round?: ReviewRound; threads: number[] };
 
@@ -123,8 +130,11 @@ export async function runTriggered(o: TriggeredRun): Promise<number> {
     end = { kind: "failed", cause: isAgentmuxError(e) ? e.message : String(e), retry: p.retry };
   }
   await (ticker as { stop: () => Promise<void> } | null)?.stop();
-  await comment.show(render(end));
   const state = readStateOrNull(sessionDir);
+  if (end.kind !== "success" && sessionDir) end = { ...end, ...(await saveWork(sessionDir, state, o)) };
+  const final = render(end);
+  await comment.show(final);
+  if (o.ctx.summaryFile) appendFileSync(o.ctx.summaryFile, final.replace(PROGRESS_MARKER + "\n", "") + "\n");
   if (p.round && p.threads.length) {
     const body = end.kind === "success"
       ? `agentmux addressed this in ${end.commit ? `\`${end.commit}\`` : "a new commit"} on \`${p.round.branch}\`${o.ctx.runUrl ? ` ([workflow run](${o.ctx.runUrl}))` : ""}.`
@@ -139,6 +149,20 @@ export async function runTriggered(o: TriggeredRun): Promise<number> {
     pr_url: end.kind === "success" ? (end.prUrl ?? "") : "",
   });
   return code;
+}
+
+/** A failed run's uncommitted changes become work-in-progress.patch in the artifact: nothing is lost with the runner. */
+async function saveWork(sessionDir: string, s: State | null, o: TriggeredRun): Promise<{ patch?: { file: string; base?: string } }> {
+  try {
+    const patch = await workingTreePatch(s?.worktree_path ?? o.projectDir, { exclude: [".agentmux"] });
+    if (!patch.trim()) return {};
+    writeFileAtomic(join(sessionDir, WIP_PATCH), patch);
+    o.out(`agentmux: the run's uncommitted changes are saved as ${join(sessionDir, WIP_PATCH)}`);
+    return { patch: { file: WIP_PATCH, ...(s?.base_commit ? { base: s.base_commit } : {}) } };
+  } catch (e) {
+    o.out(`agentmux: could not save the uncommitted changes: ${(e as Error).message}`);
+    return {};
+  }
 }
 
 /** How the run ended, checked against the remote: a commit that never reached it is no success. */
