@@ -108,6 +108,21 @@ describe("github-action: a run that fails", () => {
   }, 180_000);
 });
 
+describe("github-action: a run that cannot start", () => {
+  test("the issue cannot be read: the progress comment says why, exit 1, no session", async () => {
+    const j = job();
+    const r = await j.run("run", "issues", labeled(51, "x")); // the fake gh knows no issue
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("could not fetch issue #51: could not find issue");
+    const api = j.gh.api();
+    expect(api.map((c) => c.method)).toEqual(["POST", "PATCH"]);
+    expect(JSON.parse(api[1]!.input).body).toContain("❌ **Failed** after ");
+    expect(JSON.parse(api[1]!.input).body).toContain("could not fetch issue #51");
+    expect(j.outputs()).toMatchObject({ exit_code: "1", outcome: "failed" });
+    expect(j.sessionDirs()).toEqual([]);
+  }, 60_000);
+});
+
 describe("github-action review rounds", () => {
   test("a /agentmux review comment on agentmux's PR: a fix round on its branch, pushed there, no new PR, a reply in the thread", async () => {
     const j = job();

@@ -1,4 +1,4 @@
-import { fetchPullRequest, PR_MARKER, replyToReviewComment, reviewComments } from "../../effects/gh.ts";
+import { PR_MARKER, replyToReviewComment, reviewComments } from "../../effects/gh.ts";
 import { checkoutRemoteBranch } from "../../effects/git/fetch.ts";
 import type { Runner } from "../../effects/git/proc.ts";
 import type { GhPullRequest } from "../../schema/github.ts";
@@ -19,17 +19,15 @@ export function roundRefusal(pr: GhPullRequest, repo: string): string | null {
 }
 
 /**
- * A review on a pull request agentmux opened becomes a fix round on the pull request's branch:
- * the findings (file, line, text) are collected, the branch is fetched and checked out. Pull
- * requests agentmux did not open, closed ones and ones from forks are left alone (a reason).
+ * A review on a pull request agentmux opened (checked by roundRefusal) becomes a fix round on
+ * the pull request's branch: the findings (file, line, text) are collected and the branch is
+ * fetched and checked out.
  */
 export async function prepareRound(
   t: Extract<Trigger, { kind: "round" }>,
+  pr: GhPullRequest,
   o: { repo: string; cwd: string; phrase: string; run?: Runner },
-): Promise<PreparedRound | { ignore: string }> {
-  const pr = await fetchPullRequest(o.repo, t.pr, o.run);
-  const refused = roundRefusal(pr, o.repo);
-  if (refused) return { ignore: refused };
+): Promise<PreparedRound> {
   const comments = t.source.type === "review" ? (await reviewComments(o.repo, pr.number, t.source.review, o.run)).filter((c) => c.in_reply_to_id === undefined) : [];
   const findings = findingsMarkdown({ pr: pr.number, actor: t.actor, source: t.source, comments, phrase: o.phrase });
   await checkoutRemoteBranch(o.cwd, pr.head.ref, { run: o.run });

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { formatError, isAgentmuxError } from "../../errors.ts";
 import { writeFileAtomic } from "../../effects/fs/atomic.ts";
 import { workingTreePatch } from "../../effects/git/patch.ts";
-import type { Issue } from "../../effects/gh.ts";
+import { fetchPullRequest, type Issue } from "../../effects/gh.ts";
+import type { GhPullRequest } from "../../schema/github.ts";
 import { remoteBranchTip } from "../../effects/git/fetch.ts";
 import type { ActionInputs } from "../../schema/github-action.ts";
 import type { Config } from "../../schema/config.ts";
@@ -15,7 +16,7 @@ import { startRun, type ReviewRound } from "../start.ts";
 import { keepShowing, ProgressComment } from "./comment.ts";
 import { setOutputs, type GithubContext } from "./context.ts";
 import { issueRequest } from "./request.ts";
-import { prepareRound, replyInThreads } from "./round.ts";
+import { prepareRound, replyInThreads, roundRefusal } from "./round.ts";
 import type { Trigger } from "./trigger.ts";
 
 export type TriggeredRun = {
@@ -35,29 +36,30 @@ const COMMENT_EVERY_MS = 10_000;
 /** A failed run's uncommitted work, saved in the session folder (the workflow artifact). */
 export const WIP_PATCH = "work-in-progress.patch";
 
-type Plan = { request: string; subject: string; commentOn: number | null; retry: string; name?: string; issue?: { number: number; title: string }; round?: ReviewRound; threads: number[] };
+/** Where progress goes and how to retry: known from the trigger alone, before any call. */
+type Target = { subject: string; commentOn: number | null; retry: string };
+
+function targetOf(t: TriggeredRun["trigger"], phrase: string): Target {
+  const p = `\`${phrase}\``;
+  if (t.kind === "round") return { subject: `review of pull request #${t.pr}`, commentOn: t.pr, retry: `re-run this workflow job, or review again starting with ${p}` };
+  if (t.kind === "issue") return { subject: `issue #${t.issue}`, commentOn: t.issue, retry: `re-run this workflow job, or comment ${p} on this issue` };
+  return { subject: "request", commentOn: null, retry: "re-run this workflow" };
+}
+
+/** What the run works on: the request text, and the issue or the review round. */
+type Plan = { request: string; name?: string; issue?: { number: number; title: string }; round?: ReviewRound; threads: number[] };
 
 function sessionName(prefix: string, ctx: GithubContext, slugSource = ""): string {
   const slug = slugSource ? `-${slugify(slugSource).slice(0, 30).replace(/-+$/, "")}` : "";
   return `${prefix}${slug}${ctx.runId ? `-${ctx.runId}` : ""}${ctx.attempt > 1 ? `-${ctx.attempt}` : ""}`;
 }
 
-/** What the trigger becomes: request text, where progress goes, how to retry. Null: nothing to do (said why). */
-async function plan(o: TriggeredRun): Promise<Plan | null> {
+async function plan(o: TriggeredRun, pr: GhPullRequest | null): Promise<Plan> {
   const t = o.trigger;
-  const phrase = `\`${o.inputs.trigger_phrase}\``;
   if (t.kind === "round") {
-    const r = await prepareRound(t, { repo: o.ctx.repo, cwd: o.projectDir, phrase: o.inputs.trigger_phrase });
-    if ("ignore" in r) {
-      o.out(`agentmux: not running: ${r.ignore}`);
-      setOutputs(o.ctx, { run: false, reason: r.ignore });
-      return null;
-    }
+    const r = await prepareRound(t, pr!, { repo: o.ctx.repo, cwd: o.projectDir, phrase: o.inputs.trigger_phrase });
     return {
       request: o.inputs.request.trim() ? `${o.inputs.request.trim()}\n\n${r.request}` : r.request,
-      subject: `review of pull request #${t.pr}`,
-      commentOn: t.pr,
-      retry: `re-run this workflow job, or review again starting with ${phrase}`,
       name: sessionName(`pr-${t.pr}-review`, o.ctx),
       round: r.round,
       threads: r.threads,
@@ -66,17 +68,9 @@ async function plan(o: TriggeredRun): Promise<Plan | null> {
   if (t.kind === "issue") {
     const issue = await o.fetchIssue(t.issue);
     const request = o.inputs.request.trim() || issueRequest(issue, t.via === "comment" ? { login: t.actor, text: t.instructions } : null);
-    return {
-      request,
-      subject: `issue #${t.issue}`,
-      commentOn: t.issue,
-      retry: `re-run this workflow job, or comment ${phrase} on this issue`,
-      name: sessionName(`issue-${t.issue}`, o.ctx, issue.title),
-      issue: { number: t.issue, title: issue.title },
-      threads: [],
-    };
+    return { request, name: sessionName(`issue-${t.issue}`, o.ctx, issue.title), issue: { number: t.issue, title: issue.title }, threads: [] };
   }
-  return { request: t.request, subject: "request", commentOn: null, retry: "re-run this workflow", threads: [] };
+  return { request: t.request, threads: [] };
 }
 
 function readStateOrNull(dir: string | null): State | null {
@@ -91,17 +85,28 @@ function readStateOrNull(dir: string | null): State | null {
 /** Run the pipeline for a trigger, with the progress comment; returns agentmux's exit code. */
 export async function runTriggered(o: TriggeredRun): Promise<number> {
   const startedAt = Date.now();
-  const p = await plan(o);
-  if (!p) return 0;
-  const comment = new ProgressComment({ repo: o.ctx.repo, issue: p.commentOn, log: o.out });
+  let pr: GhPullRequest | null = null;
+  if (o.trigger.kind === "round") {
+    pr = await fetchPullRequest(o.ctx.repo, o.trigger.pr);
+    const refused = roundRefusal(pr, o.ctx.repo);
+    if (refused) {
+      o.out(`agentmux: not running: ${refused}`);
+      setOutputs(o.ctx, { run: false, reason: refused });
+      return 0;
+    }
+  }
+  const target = targetOf(o.trigger, o.inputs.trigger_phrase);
+  const comment = new ProgressComment({ repo: o.ctx.repo, issue: target.commentOn, log: o.out });
   let sessionDir: string | null = null;
   const render = (end?: CommentEnd) =>
-    progressComment({ subject: p.subject, state: readStateOrNull(sessionDir), startedAt, now: Date.now(), runUrl: o.ctx.runUrl, artifact: o.artifact, end });
+    progressComment({ subject: target.subject, state: readStateOrNull(sessionDir), startedAt, now: Date.now(), runUrl: o.ctx.runUrl, artifact: o.artifact, end });
   await comment.show(render());
   let ticker: { stop: () => Promise<void> } | null = null;
   let code: number;
   let end: CommentEnd;
+  let p: Plan | null = null;
   try {
+    p = await plan(o, pr);
     code = await startRun({
       cwd: o.projectDir,
       request: p.request,
@@ -122,12 +127,12 @@ export async function runTriggered(o: TriggeredRun): Promise<number> {
       },
       out: o.out,
     });
-    end = await outcome(o, p, readStateOrNull(sessionDir), code);
+    end = await outcome(o, p, target, readStateOrNull(sessionDir), code);
     if (end.kind !== "success" && code === 0) code = 1;
   } catch (e) {
     o.out(isAgentmuxError(e) ? formatError(e) : `agentmux: internal error: ${(e as Error)?.stack ?? String(e)}`);
     code = isAgentmuxError(e) ? e.exitCode : 1;
-    end = { kind: "failed", cause: isAgentmuxError(e) ? e.message : String(e), retry: p.retry };
+    end = { kind: "failed", cause: isAgentmuxError(e) ? e.message : String(e), retry: target.retry };
   }
   await (ticker as { stop: () => Promise<void> } | null)?.stop();
   const state = readStateOrNull(sessionDir);
@@ -135,16 +140,17 @@ export async function runTriggered(o: TriggeredRun): Promise<number> {
   const final = render(end);
   await comment.show(final);
   if (o.ctx.summaryFile) appendFileSync(o.ctx.summaryFile, final.replace(PROGRESS_MARKER + "\n", "") + "\n");
-  if (p.round && p.threads.length) {
+  if (p?.round && p.threads.length) {
+    const link = o.ctx.runUrl ? ` ([workflow run](${o.ctx.runUrl}))` : "";
     const body = end.kind === "success"
-      ? `agentmux addressed this in ${end.commit ? `\`${end.commit}\`` : "a new commit"} on \`${p.round.branch}\`${o.ctx.runUrl ? ` ([workflow run](${o.ctx.runUrl}))` : ""}.`
-      : `agentmux could not address this review: the round ${end.kind}${o.ctx.runUrl ? ` ([workflow run](${o.ctx.runUrl}))` : ""}. See the progress comment on the pull request.`;
-    await replyInThreads({ repo: o.ctx.repo, pr: p.commentOn!, threads: p.threads, body, log: o.out });
+      ? `agentmux addressed this in ${end.commit ? `\`${end.commit}\`` : "a new commit"} on \`${p.round.branch}\`${link}.`
+      : `agentmux could not address this review: the round ${end.kind}${link}. The progress comment on the pull request says why.`;
+    await replyInThreads({ repo: o.ctx.repo, pr: target.commentOn!, threads: p.threads, body, log: o.out });
   }
   setOutputs(o.ctx, {
     exit_code: code,
     outcome: end.kind,
-    branch: state?.feature_branch ?? p.round?.branch ?? "",
+    branch: state?.feature_branch ?? p?.round?.branch ?? "",
     commit: end.kind === "success" ? (end.commit ?? "") : "",
     pr_url: end.kind === "success" ? (end.prUrl ?? "") : "",
   });
@@ -166,21 +172,21 @@ async function saveWork(sessionDir: string, s: State | null, o: TriggeredRun): P
 }
 
 /** How the run ended, checked against the remote: a commit that never reached it is no success. */
-async function outcome(o: TriggeredRun, p: Plan, s: State | null, code: number): Promise<CommentEnd> {
+async function outcome(o: TriggeredRun, p: Plan, target: Target, s: State | null, code: number): Promise<CommentEnd> {
   if (!s || s.phase !== "done" || code !== 0) {
     const canceled = s?.interruption_category === "canceled" || code === 130;
-    return { kind: canceled ? "canceled" : "failed", cause: s?.interruption_cause ?? `agentmux exited with ${code} before the run finished`, retry: p.retry };
+    return { kind: canceled ? "canceled" : "failed", cause: s?.interruption_cause ?? `agentmux exited with ${code} before the run finished`, retry: target.retry };
   }
   const branch = s.feature_branch!;
   const commit = s.commit_hash ?? "";
   if (o.config.github.push) {
     const tip = await remoteBranchTip(o.projectDir, branch);
     if (!tip || !commit || !tip.startsWith(commit)) {
-      return { kind: "failed", cause: `commit ${commit} was made on ${branch} but the branch was not pushed (the orchestrator log in the artifact says why)`, retry: p.retry };
+      return { kind: "failed", cause: `commit ${commit} was made on ${branch} but the branch was not pushed (the orchestrator log in the artifact says why)`, retry: target.retry };
     }
   }
   if (p.issue && o.config.github.pull_request && !s.pr_url) {
-    return { kind: "failed", cause: `${branch} was pushed but no pull request was opened (the orchestrator log in the artifact says why)`, retry: `open it by hand from ${branch}, or ${p.retry}` };
+    return { kind: "failed", cause: `${branch} was pushed but no pull request was opened (the orchestrator log in the artifact says why)`, retry: `open it by hand from ${branch}, or ${target.retry}` };
   }
   return { kind: "success", prUrl: s.pr_url ?? null, branch, commit };
 }
