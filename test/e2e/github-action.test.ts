@@ -123,19 +123,22 @@ describe("github-action: a run that cannot start", () => {
   }, 60_000);
 });
 
+/** agentmux's pull request #7: its branch on origin only (the job's checkout holds main). */
+function prOnOrigin(j: ReturnType<typeof job>, branch = "feature/add-a-farewell-helper") {
+  git(j.seed, "switch", "-q", "-c", branch);
+  writeFileSync(join(j.seed, "src", "farewell.js"), "export const farewell = (name) => `Bye ${name}`;\n");
+  git(j.seed, "add", "-A");
+  git(j.seed, "commit", "-q", "-m", "feat: add a farewell helper");
+  git(j.seed, "push", "-q", "origin", branch);
+  const prFile = join(j.root, "pr.json");
+  writeFileSync(prFile, JSON.stringify(pullRequest(7, branch, `## Summary\n\nAdds farewell().\n\nCloses #42\n\n${PR_MARKER}\n`)));
+  return { branch, before: git(j.seed, "rev-parse", "HEAD"), prFile };
+}
+
 describe("github-action review rounds", () => {
   test("a /agentmux review comment on agentmux's PR: a fix round on its branch, pushed there, no new PR, a reply in the thread", async () => {
     const j = job();
-    const branch = "feature/add-a-farewell-helper";
-    // the pull request's branch is on origin only: the job's checkout holds the default branch
-    git(j.seed, "switch", "-q", "-c", branch);
-    writeFileSync(join(j.seed, "src", "farewell.js"), "export const farewell = (name) => `Bye ${name}`;\n");
-    git(j.seed, "add", "-A");
-    git(j.seed, "commit", "-q", "-m", "feat: add a farewell helper");
-    git(j.seed, "push", "-q", "origin", branch);
-    const before = git(j.seed, "rev-parse", "HEAD");
-    const prFile = join(j.root, "pr.json");
-    writeFileSync(prFile, JSON.stringify(pullRequest(7, branch, `## Summary\n\nAdds farewell().\n\nCloses #42\n\n${PR_MARKER}\n`)));
+    const { branch, before, prFile } = prOnOrigin(j);
     const comment = reviewComment(311, "src/farewell.js", 1, "/agentmux an empty name should say just Bye");
     const r = await j.run("run", "pull_request_review_comment", { action: "created", comment, pull_request: pullRequest(7, branch, PR_MARKER), sender: comment.user }, { FAKE_GH_PR: prFile });
     if (r.code !== 0) console.error(r.stdout, r.stderr);
@@ -162,6 +165,29 @@ describe("github-action review rounds", () => {
     const reply = JSON.parse(api.find((c) => c.endpoint.endsWith("/replies"))!.input).body;
     expect(reply).toContain(`\`${j.outputs().commit}\``);
     expect(reply).toContain(branch);
+  }, 180_000);
+
+  test("a /agentmux review: every line comment of the review becomes a finding, each thread gets a reply", async () => {
+    const j = job();
+    const { branch, before, prFile } = prOnOrigin(j);
+    const comments = join(j.root, "review-comments.json");
+    writeFileSync(comments, JSON.stringify([
+      reviewComment(401, "src/farewell.js", 1, "Handle an empty name."),
+      { ...reviewComment(402, "src/farewell.js", 1, "Agreed."), in_reply_to_id: 401 },
+      { ...reviewComment(403, "README.md", 3, "Document farewell()."), start_line: 1 },
+    ]));
+    const review = { id: 77, body: "/agentmux two things, see the comments", user: { login: "lead", type: "User" }, author_association: "OWNER" };
+    const r = await j.run("run", "pull_request_review", { action: "submitted", review, pull_request: pullRequest(7, branch, PR_MARKER), sender: review.user }, { FAKE_GH_PR: prFile, FAKE_GH_REVIEW_COMMENTS: comments });
+    if (r.code !== 0) console.error(r.stdout, r.stderr);
+    expect(r.code).toBe(0);
+    expect(git(j.origin, "rev-parse", `${branch}^`)).toBe(before);
+    const findings = readFileSync(join(j.outputs().session_dir!, "07_review", "fix_request.md"), "utf8");
+    expect(findings).toBe(
+      "# Review of pull request #7 by @lead\n\ntwo things, see the comments\n\n## Finding 1: `src/farewell.js` line 1\n\nHandle an empty name.\n\n## Finding 2: `README.md` lines 1–3\n\nDocument farewell().\n",
+    );
+    const endpoints = j.gh.api().map((c) => `${c.method} ${c.endpoint}`);
+    expect(endpoints).toContain("GET repos/acme/app/pulls/7/reviews/77/comments?per_page=100");
+    expect(endpoints.filter((e) => e.endsWith("/replies"))).toEqual(["POST repos/acme/app/pulls/7/comments/401/replies", "POST repos/acme/app/pulls/7/comments/403/replies"]);
   }, 180_000);
 
   test("a /agentmux comment on a PR agentmux did not open changes nothing", async () => {
