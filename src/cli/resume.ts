@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { NoSessionChosen, NothingToResume, SeveralResumable } from "../session/errors.ts";
 import { isHeadless } from "../launcher/start.ts";
 import { resumeSession } from "../launcher/resume.ts";
@@ -31,6 +32,8 @@ export async function run({ flags, positionals }: ParsedArgs<typeof resume>): Pr
     socket: s.socket,
     headless: isHeadless(flags.ci),
     progress: flags.json ? "json" : "plain",
+    ...(flags.config ? { configPath: resolve(flags.config) } : {}),
+    keepSession: flags["keep-session"],
     out: (l) => process.stdout.write(l + "\n"),
   });
 }

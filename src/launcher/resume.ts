@@ -32,7 +32,17 @@ export function resumeFacts(sessionDir: string): ResumeFacts {
  * Resume a session: refuse while its orchestrator runs; clear a stale tmux session left by a
  * dead orchestrator; infer the phase; restore branch or worktree; start tmux and a new orchestrator.
  */
-export type ResumeOptions = { sessionDir: string; socket: string; headless: boolean; progress: ProgressMode; out: (l: string) => void };
+export type ResumeOptions = {
+  sessionDir: string;
+  socket: string;
+  headless: boolean;
+  progress: ProgressMode;
+  /** `--config`: from now on the run's last config layer (replaces the one given at start) */
+  configPath?: string;
+  /** `--keep-session`: keep the folder after a successful commit */
+  keepSession?: boolean;
+  out: (l: string) => void;
+};
 
 export async function resumeSession(o: ResumeOptions): Promise<number> {
   const signals = new StopSignals();
@@ -58,9 +68,19 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
     await killSession(tmux, state.session_name).catch(() => {});
   }
   const projectDir = state.main_repo_dir ?? state.project_dir!;
-  const { config } = loadConfig({ projectDir, ...(state.config_path ? { configPath: state.config_path } : {}) });
+  const configPath = o.configPath ?? state.config_path;
+  // a bad --config is refused here, before anything changes
+  const { config } = loadConfig({ projectDir, ...(configPath ? { configPath } : {}) });
+  if (o.configPath && o.configPath !== state.config_path) {
+    o.out(`agentmux: ${o.configPath} is the run's last config layer from now on${state.config_path ? ` (instead of ${state.config_path})` : ""}`);
+  }
   let next = prepareResume(state, resumeFacts(o.sessionDir), new Date().toISOString());
-  next = { ...next, ...(o.headless ? { headless: true } : {}) };
+  next = {
+    ...next,
+    ...(o.headless ? { headless: true } : {}),
+    ...(configPath ? { config_path: configPath } : {}),
+    ...(o.keepSession ? { keep_session: true } : {}),
+  };
   if (state.worktree_path) {
     if (!existsSync(state.worktree_path)) await createWorktree(projectDir, { slug: state.feature_name!, branch: state.feature_branch! });
   } else {

@@ -31,6 +31,8 @@ tool events not yet applied are replayed.`,
   flags: {
     ci: { type: "boolean", help: "headless: progress on stdout, no attach" },
     json: { type: "boolean", help: "with --ci: progress as one JSON object per line" },
+    "keep-session": { type: "boolean", help: "keep the session folder after a successful commit (from now on)" },
+    config: { type: "string", value: "PATH", values: "files", help: "a config file applied last from now on (replaces the one given at start)" },
   },
   args: [session],
 });
