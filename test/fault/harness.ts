@@ -29,11 +29,11 @@ export function spawnBinary(bin: string, args: string[], o: { cwd?: string; sock
 }
 
 /** `agentmux demo --ci --json --keep-session` in a fresh scratch repo. */
-export function startDemo(bin: string, o: { scenario: string; thinkMs: number; config?: object; sockets: string[] }): Run {
+export function startDemo(bin: string, o: { scenario: string; thinkMs: number; config?: object; sockets: string[]; dir?: string }): Run {
   const socket = privateSocket();
   o.sockets.push(socket);
   const root = makeTmpDir("amx-fault-");
-  const repo = join(root, "repo");
+  const repo = o.dir ?? join(root, "repo");
   let extraConfig: string | null = null;
   const args = ["demo", "--ci", "--json", "--keep-session", "--dir", repo, "--scenario", o.scenario, "--think-ms", String(o.thinkMs)];
   if (o.config) {
@@ -113,6 +113,12 @@ export async function waitAgentsSettled(socket: string, timeoutMs = 60_000): Pro
     quiet = paneTitles(socket).some((t) => t === "sim: working") ? 0 : quiet + 1;
     return quiet >= 3;
   }, { timeoutMs, intervalMs: 150 });
+}
+
+/** `git fsck --strict` of the repository: every fault test that touches it ends with this. */
+export function fsckProblems(repo: string): string {
+  const r = Bun.spawnSync(["git", "fsck", "--strict", "--no-dangling"], { cwd: repo, stdout: "pipe", stderr: "pipe" });
+  return r.exitCode === 0 ? "" : `git fsck --strict failed (${r.exitCode}): ${r.stdout.toString()}${r.stderr.toString()}`.trim();
 }
 
 export const branchTree = (repo: string, branch: string) => git(repo, "rev-parse", `${branch}^{tree}`);

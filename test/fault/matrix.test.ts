@@ -4,7 +4,7 @@ import { basename, join } from "node:path";
 import { git, isolatedBinary, killTmuxServer, type RunResult } from "../e2e/harness.ts";
 import { waitFor } from "../helpers/wait.ts";
 import {
-  alive, branchTree, jsonEvents, orchestratorPid, readState, sessionDir, spawnBinary, startDemo, toolLines,
+  alive, branchTree, fsckProblems, jsonEvents, orchestratorPid, readState, sessionDir, spawnBinary, startDemo, toolLines,
   unparsableFiles, waitAgentsSettled, waitForState,
 } from "./harness.ts";
 
@@ -100,6 +100,7 @@ describe("SIGKILL of the orchestrator, then agentmux resume (compiled binary, pr
     if (ref.result.code !== 0) console.error(ref.result.stdout, ref.result.stderr);
     expect(ref.result.code).toBe(0);
     expect(unparsableFiles(ref.dir)).toEqual([]);
+    expect(fsckProblems(ref.repo)).toBe("");
   }, 240_000);
 
   for (const c of CASES) {
@@ -157,8 +158,9 @@ describe("SIGKILL of the orchestrator, then agentmux resume (compiled binary, pr
         expect(/launched (\S+) /.exec(afterResume)?.[1]).toBe(c.firstLaunch);
       }
 
-      // no half-written file anywhere in the session folder
+      // no half-written file anywhere in the session folder, and an intact repository
       expect(unparsableFiles(o.dir)).toEqual([]);
+      expect(fsckProblems(o.repo)).toBe("");
     }, 240_000);
   }
 });

@@ -4,7 +4,7 @@ import { basename, join } from "node:path";
 import { stringify } from "yaml";
 import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket } from "../e2e/harness.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { alive, jsonEvents, orchestratorPid, readState, spawnBinary, startDemo, tmux, unparsableFiles, waitForState } from "./harness.ts";
+import { alive, fsckProblems, jsonEvents, orchestratorPid, readState, spawnBinary, startDemo, tmux, unparsableFiles, waitForState } from "./harness.ts";
 
 let bin: string;
 const sockets: string[] = [];
@@ -46,6 +46,7 @@ describe("interruptions: a closed agent pane, a stuck agent, a live session, a c
     expect(s.interruption_cause).toBeUndefined();
     expect(git(run.repo, "log", "-1", "--format=%H", s.feature_branch)).toStartWith(s.commit_hash);
     expect(unparsableFiles(dir)).toEqual([]);
+    expect(fsckProblems(run.repo)).toBe("");
   }, 150_000);
 
   test("a coder that crashes once (its pane exits) cancels the run; the resumed coder finishes", async () => {
@@ -58,6 +59,7 @@ describe("interruptions: a closed agent pane, a stuck agent, a live session, a c
     expect(again.code).toBe(0);
     expect(resultOf(again.stdout)).toMatchObject({ outcome: "success", exit_code: 0 });
     expect(readState(dir).phase).toBe("done");
+    expect(fsckProblems(run.repo)).toBe("");
   }, 150_000);
 
   test("a stalled coder is reported stuck (state.json and --json progress); the phase limit fails the run (1) with its cause", async () => {
@@ -75,6 +77,7 @@ describe("interruptions: a closed agent pane, a stuck agent, a live session, a c
     expect(s.interruption_cause).toBe("phase implementing exceeded its time limit (watchdog.phase_timeout_s = 7)");
     expect(s.interruption_resume_command).toBe(`agentmux resume ${basename(dir)}`);
     expect(resultOf(r.stdout)).toMatchObject({ outcome: "failed", exit_code: 1, cause: s.interruption_cause });
+    expect(fsckProblems(run.repo)).toBe("");
   }, 120_000);
 
   test("resume refuses while the orchestrator is alive, names attach and kill, and changes nothing", async () => {
@@ -95,6 +98,7 @@ describe("interruptions: a closed agent pane, a stuck agent, a live session, a c
     // stop it the way the monitor does: a cancel request file
     writeFileSync(join(dir, ".runtime/cancel_request"), JSON.stringify({ at: new Date().toISOString(), by: "test" }));
     expect((await run.done).code).toBe(130);
+    expect(fsckProblems(run.repo)).toBe("");
   }, 120_000);
 
   test("SIGKILL of the headless `agentmux run` launcher: the detached orchestrator finishes the run", async () => {
@@ -133,5 +137,6 @@ describe("interruptions: a closed agent pane, a stuck agent, a live session, a c
     const s = readState(dir);
     expect(s.phase).toBe("done");
     expect(git(repo, "rev-parse", "--short", s.feature_branch)).toBe(git(repo, "rev-parse", "--short", s.commit_hash));
+    expect(fsckProblems(repo)).toBe("");
   }, 150_000);
 });

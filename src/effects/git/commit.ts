@@ -1,7 +1,7 @@
 import * as git from "isomorphic-git";
 import { join } from "node:path";
 import { EmptyCommitMessage, NothingToCommit } from "./errors.ts";
-import { resolveAuthor } from "./author.ts";
+import { resolveAuthor, type Author } from "./author.ts";
 import { ensureFeatureBranch } from "./branch.ts";
 import { changedFiles } from "./changes.ts";
 import { isExcluded, normalizeExcludes } from "./exclude.ts";
@@ -9,6 +9,8 @@ import { gitFs } from "./fs.ts";
 import { readIndexFile } from "./index-file.ts";
 import { findRepoRoot, gitDirs, headCommit, wrapGitError } from "./repo.ts";
 import { updateTree, type TreeChange } from "./tree-update.ts";
+import { verifyNewCommit } from "./verify.ts";
+import { flushDeferred } from "./atomic-write.ts";
 
 export type CommitResult = { hash: string; short: string; files: string[] };
 
@@ -50,9 +52,29 @@ export async function commitChanges(dir: string, opts: { branch: string; message
     const head = await headCommit(root);
     const baseTree = head ? (await git.readCommit({ fs, dir: root, oid: head, cache })).commit.tree : null;
     const tree = await updateTree(fs, root, baseTree, treeChanges, cache);
-    const hash = await git.commit({ fs, dir: root, message: message + "\n", author, committer: author, tree, parent: head ? [head] : [], cache });
+    const parents = head ? [head] : [];
+    const hash = await writeVerifiedCommit(fs, root, { tree, parents, baseTree, message, author, branch: opts.branch });
     return { hash, short: hash.slice(0, 7), files: staged.map((c) => c.path) };
   } catch (e) {
     throw wrapGitError(e, "commit", root);
   }
+}
+
+/**
+ * Write the commit object, read back everything it adds (see verifyNewCommit), make the
+ * objects durable (flushDeferred), and only then move the branch: a crash, a full disk or a
+ * power loss before that leaves the branch where it was.
+ */
+async function writeVerifiedCommit(
+  fs: any,
+  root: string,
+  o: { tree: string; parents: string[]; baseTree: string | null; message: string; author: Author; branch: string },
+): Promise<string> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const who = { ...o.author, timestamp, timezoneOffset: new Date(timestamp * 1000).getTimezoneOffset() };
+  const hash = await git.writeCommit({ fs, dir: root, commit: { tree: o.tree, parent: o.parents, author: who, committer: who, message: o.message + "\n" } });
+  await verifyNewCommit(fs, root, gitDirs(root).commondir, { commit: hash, tree: o.tree, parents: o.parents, baseTree: o.baseTree });
+  await flushDeferred();
+  await git.writeRef({ fs, dir: root, ref: `refs/heads/${o.branch}`, value: hash, force: true });
+  return hash;
 }

@@ -109,3 +109,10 @@ export const NothingToCommit = defineError("NothingToCommit", "git", (d: { root:
   where: d.root,
   hint: "make changes or shorten the exclude list",
 }));
+
+/** An object the new commit needs did not read back intact: the branch was not moved. */
+export const ObjectUnreadable = defineError("ObjectUnreadable", "git", (d: { root: string; oid: string; what: string; reason: string }) => ({
+  message: `the commit was not recorded: ${d.what} (${d.oid.slice(0, 10)}) does not read back intact (${d.reason})`,
+  where: d.root,
+  hint: "the disk may be full or failing; free space, check `git fsck`, then `agentmux resume` commits again",
+}));

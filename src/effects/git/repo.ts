@@ -52,5 +52,8 @@ export async function currentBranch(dir: string): Promise<string | null> {
 /** Turn an isomorphic-git exception into GitOperationFailed naming the operation (named errors pass through). */
 export function wrapGitError(e: unknown, operation: string, root: string): AgentmuxError {
   if (e instanceof AgentmuxError) return e;
-  return new GitOperationFailed({ operation, detail: e instanceof Error ? e.message : String(e), root }, { cause: e });
+  // isomorphic-git's add of many files throws one MultipleGitError holding the real ones
+  const errors = (e as { errors?: unknown[] })?.errors;
+  const first = Array.isArray(errors) && errors.length ? errors[0] : e;
+  return new GitOperationFailed({ operation, detail: first instanceof Error ? first.message : String(first), root }, { cause: e });
 }

@@ -30,7 +30,8 @@ async function apply(fs: any, dir: string, tree: string | null, changes: TreeCha
     if (!sub.has(head)) sub.set(head, []);
     sub.get(head)!.push({ ...c, path: c.path.slice(slash + 1) });
   }
-  await Promise.all(
+  // allSettled: a failed write (a full disk) must not return while sibling writes still run
+  await settleAll(
     [...sub].map(async ([name, inner]) => {
       const existing = entries.get(name);
       const oid = await apply(fs, dir, existing?.type === "tree" ? existing.oid : null, inner, cache);
@@ -40,4 +41,9 @@ async function apply(fs: any, dir: string, tree: string | null, changes: TreeCha
   );
   if (entries.size === 0) return null;
   return git.writeTree({ fs, dir, tree: [...entries.values()] });
+}
+
+async function settleAll(work: Promise<void>[]): Promise<void> {
+  const failed = (await Promise.allSettled(work)).find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
 }
