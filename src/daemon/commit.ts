@@ -10,6 +10,7 @@ import { completeApproval } from "../effects/git/complete.ts";
 import { prBody } from "../effects/gh.ts";
 import { section } from "../effects/git/message.ts";
 import type { Logger } from "../effects/log.ts";
+import { PreexistingChanges } from "../effects/git/preexisting.ts";
 
 const read = (p: string) => (existsSync(p) ? readFileSync(p, "utf8") : undefined);
 
@@ -22,6 +23,12 @@ function decisionAside(sessionDir: string, log: Logger): string {
     log(`could not move ${F.approval} aside: ${(e as Error).message}`);
     return ` (the decision is still in ${F.approval})`;
   }
+}
+
+/** The uncommitted files recorded at start (none for runs started before this file existed). */
+function readPreexisting(sessionDir: string): PreexistingChanges {
+  const text = read(join(sessionDir, F.preexisting));
+  return text ? PreexistingChanges.parse(JSON.parse(text)) : [];
 }
 
 /** Stage, commit, push and open the PR for an approval; the outcome comes back as an event. */
@@ -38,7 +45,7 @@ export async function runCommit(
   // A round on an existing pull request (a review answered by the GitHub Action) pushes to its
   // branch and never opens a second one.
   const existingPr = o.state.pr_url ?? null;
-  const wantPr = o.config.github.pull_request && o.state.gh_available === true;
+  const inPlace = !o.state.worktree_path;
   try {
     const r = await completeApproval({
       workDir: o.workDir,
@@ -54,9 +61,13 @@ export async function runCommit(
         issueNumber: o.state.issue_number,
         suggested: effect.suggested_message,
       },
-      push: o.config.github.push && (wantPr || existingPr !== null),
+      push: o.config.github.push,
+      ...(inPlace ? { preexisting: readPreexisting(o.sessionDir) } : {}),
+      ...(inPlace && o.state.start_ref ? { returnTo: o.state.start_ref } : {}),
       pullRequest: {
-        enabled: wantPr && existingPr === null,
+        enabled: o.config.github.pull_request,
+        ghAvailable: o.state.gh_available === true,
+        existingUrl: existingPr,
         base: o.config.github.base_branch,
         draft: o.config.github.draft,
         title: o.state.issue_title ?? o.state.request_title ?? featureName,
@@ -70,9 +81,10 @@ export async function runCommit(
       },
     });
     for (const w of r.warnings) o.log(`completion: ${w}`);
-    const prUrl = r.prUrl ?? existingPr;
-    o.log(`committed ${r.short} on ${r.branch}${prUrl ? `, PR ${prUrl}` : ""}`);
-    return { type: "committed", at: at(), hash: r.short, branch: r.branch, pr_url: prUrl };
+    for (const n of r.notes) o.log(`completion: ${n}`);
+    o.log(`committed ${r.short} on ${r.branch}${r.prUrl ? `, PR ${r.prUrl}` : ""}`);
+    const notes = [...r.warnings, ...r.notes];
+    return { type: "committed", at: at(), hash: r.short, branch: r.branch, pr_url: r.prUrl, ...(notes.length ? { notes } : {}) };
   } catch (e) {
     o.log(`commit failed: ${(e as Error).stack ?? e}`);
     return { type: "commit_failed", at: at(), error: `${(e as Error).message ?? String(e)}${decisionAside(o.sessionDir, o.log)}` };

@@ -15,15 +15,20 @@ export async function ghAvailable(run: Runner = runProcess): Promise<boolean> {
 
 export type PullRequestInput = { cwd: string; title: string; body: string; base: string | null; head: string; draft: boolean };
 
+/** GitHub refuses a pull request body over 65,536 characters and a title over 256. */
+export const PR_BODY_MAX = 60_000;
+export const PR_TITLE_MAX = 256;
+
 /**
  * `gh pr create`; the PR URL is the last URL line of its output. Never throws. The body goes on
  * stdin: a description built from a long issue would not fit in one argument (128 KiB on Linux).
+ * Title and body are cut to what GitHub accepts.
  */
 export async function createPullRequest(pr: PullRequestInput, run: Runner = runProcess): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
-  const argv = ["gh", "pr", "create", "--title", pr.title, "--body-file", "-", "--head", pr.head];
+  const argv = ["gh", "pr", "create", "--title", cut(pr.title.replace(/\s+/g, " ").trim(), PR_TITLE_MAX), "--body-file", "-", "--head", pr.head];
   if (pr.base) argv.push("--base", pr.base);
   if (pr.draft) argv.push("--draft");
-  const r = await run(argv, { cwd: pr.cwd, env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" }, stdin: pr.body });
+  const r = await run(argv, { cwd: pr.cwd, env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" }, stdin: cutMiddle(pr.body, PR_BODY_MAX) });
   if (r.code !== 0) return { ok: false, error: `gh pr create failed: ${firstError(r)}` };
   const url = r.stdout.split("\n").map((l) => l.trim()).filter((l) => /^https?:\/\//.test(l)).pop();
   return url ? { ok: true, url } : { ok: false, error: `gh pr create printed no pull request URL: ${r.stdout.trim().slice(0, 200)}` };
@@ -69,9 +74,26 @@ export async function fetchIssue(ref: string, cwd: string, run: Runner = runProc
 /** Marks a pull request agentmux opened: a review on it may start a fix round (the GitHub Action). */
 export const PR_MARKER = "<!-- agentmux:pull-request -->";
 
-/** The pull request description: summary, request, plan summary, review verdict, and `Closes #N`. */
+/** `text` cut to `max` characters, saying how much was left out. */
+export function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const note = `\n\n[… ${text.length - max} more characters cut]\n`;
+  return text.slice(0, Math.max(0, max - note.length)) + note;
+}
+
+/** `text` cut to `max` characters in the middle: its end (`Closes #N`, the marker) stays. */
+export function cutMiddle(text: string, max: number, tail = 2000): string {
+  if (text.length <= max) return text;
+  const end = text.slice(-tail);
+  return cut(text.slice(0, -tail), max - tail) + end;
+}
+
+/**
+ * The pull request description: summary, request, plan summary, review verdict, and `Closes #N`.
+ * Each part is cut so that the whole stays within GitHub's limit with `Closes #N` and the marker kept.
+ */
 export function prBody(input: { summary?: string; requirements?: string; planSummary?: string; reviewVerdict?: string; issueNumber?: number }): string {
-  const part = (title: string, text?: string) => `## ${title}\n\n${text && text.trim() ? text.trim() : "(not available)"}\n`;
+  const part = (title: string, text?: string) => `## ${title}\n\n${text && text.trim() ? cut(text.trim(), PR_BODY_MAX / 5) : "(not available)"}\n`;
   const parts = input.summary?.trim() ? [part("Summary", input.summary)] : [];
   parts.push(part("Initial Request", input.requirements), part("Plan Summary", input.planSummary), part("Review Verdict", input.reviewVerdict));
   if (input.issueNumber !== undefined) parts.push(`Closes #${input.issueNumber}\n`);

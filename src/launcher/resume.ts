@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { SessionBusy, SessionFinished } from "../session/errors.ts";
 import { loadConfig } from "../config/load.ts";
 import { ensureFeatureBranch } from "../effects/git/branch.ts";
@@ -82,7 +82,7 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
     ...(o.keepSession ? { keep_session: true } : {}),
   };
   if (state.worktree_path) {
-    if (!existsSync(state.worktree_path)) await createWorktree(projectDir, { slug: state.feature_name!, branch: state.feature_branch! });
+    if (!existsSync(state.worktree_path)) await createWorktree(projectDir, { slug: basename(state.worktree_path), branch: state.feature_branch! });
   } else {
     const taken = acquireCheckout(projectDir, o.sessionDir);
     if (!taken.ok) throw new CheckoutBusy({ projectDir, holder: taken.holder.session });

@@ -7,10 +7,6 @@ import { firstRunNotice, missingAgentClis } from "../onboarding/first-run.ts";
 import { NoAgentCli, NoRepositoryForRun } from "../onboarding/errors.ts";
 import { NotAGitRepo } from "../effects/git/errors.ts";
 import { currentBranch, findRepoRoot, headCommit } from "../effects/git/repo.ts";
-import { changedFiles } from "../effects/git/changes.ts";
-import { ensureFeatureBranch } from "../effects/git/branch.ts";
-import { createWorktree, pruneWorktrees, worktreesDir } from "../effects/git/worktree.ts";
-import { listSessions } from "../session/list.ts";
 import { ghAvailable } from "../effects/gh.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { renderPrompt } from "../prompts/render.ts";
@@ -23,6 +19,8 @@ import { settingsFrom } from "../config/settings.ts";
 import { writeState } from "../session/write.ts";
 import { StopSignals } from "./signals.ts";
 import { acquireCheckout, releaseCheckout } from "../session/checkout-lock.ts";
+import { prepareCheckout, undoCheckout } from "./checkout.ts";
+import { announceLiveSessions, githubPlan } from "./notices.ts";
 
 export type StartOptions = {
   cwd: string;
@@ -71,17 +69,6 @@ export function isHeadless(ciFlag: boolean): boolean {
 }
 
 /**
- * Worktrees under <repo>-worktrees/ that no session refers to are removed — except any with
- * uncommitted work or commits on no other branch, which are reported and kept.
- */
-async function pruneOrphanWorktrees(projectDir: string, out: (l: string) => void): Promise<void> {
-  const keep = (await listSessions(projectDir)).map((s) => s.state?.worktree_path).filter((p): p is string => !!p);
-  const report = await pruneWorktrees(projectDir, keep);
-  for (const p of report.removed) out(`agentmux: removed the orphaned worktree ${p}`);
-  for (const k of report.kept) out(`agentmux: kept the orphaned worktree ${k.path}: ${k.reason}`);
-}
-
-/**
  * A run owns the checkout it works in (#11.2). When another live run holds this one, the new
  * run works in a worktree of its own instead of switching the branch under the other — and
  * says so. Returns true when the run must use a worktree.
@@ -121,6 +108,8 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
   const notice = firstRunNotice(projectDir, config);
   if (notice) o.out(notice);
   const gh = config.github.pull_request ? await ghAvailable().catch(() => false) : false;
+  for (const line of githubPlan(config, gh)) o.out(line);
+  await announceLiveSessions(projectDir, o.out);
   signals.checkpoint();
   const created = createSessionDir({
     projectDir,
@@ -137,31 +126,17 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
   let state: State = { ...created.state, ...(o.headless ? { headless: true } : {}), ...(o.round ? { pr_url: o.round.pullRequestUrl } : {}) };
   let launched: Launched;
   try {
-    const branch = `${config.github.branch_prefix}${state.feature_name}`;
     if (o.round) {
       // a round continues the branch checked out here: it needs this checkout, never a worktree
       const taken = acquireCheckout(projectDir, created.dir);
       if (!taken.ok) throw new RoundCheckoutTaken({ root: projectDir, holder: taken.holder.session });
       const base = await headCommit(projectDir);
       state = { ...state, feature_branch: o.round.branch, ...(base ? { base_commit: base } : {}) };
-    } else if (o.worktree || needsOwnWorktree(projectDir, created.dir, o.out)) {
-      // Reserve the path in state first, so a run starting next door never prunes it mid-creation.
-      state = { ...state, worktree_path: join(worktreesDir(projectDir), state.feature_name!), main_repo_dir: projectDir, feature_branch: branch };
-      writeState(created.dir, state);
-      await pruneOrphanWorktrees(projectDir, o.out);
-      const base = await headCommit(projectDir);
-      const wt = await createWorktree(projectDir, { slug: state.feature_name!, branch });
-      state = { ...state, worktree_path: wt.path, ...(base ? { base_commit: base } : {}) };
     } else {
-      const b = await ensureFeatureBranch(projectDir, branch);
-      state = { ...state, feature_branch: b.branch, ...(b.baseCommit ? { base_commit: b.baseCommit } : {}) };
+      const worktree = o.worktree || needsOwnWorktree(projectDir, created.dir, o.out);
+      state = await prepareCheckout({ projectDir, sessionDir: created.dir, state, config, worktree, out: o.out });
     }
     const workDir = state.worktree_path ?? projectDir;
-    const dirty = await changedFiles(workDir);
-    if (dirty.length) {
-      const names = dirty.slice(0, 5).map((c) => c.path).join(", ") + (dirty.length > 5 ? `, … (${dirty.length} in all)` : "");
-      o.out(`agentmux: note: uncommitted changes are already in the working tree (${names}); they become part of this run's commit unless you exclude them when approving`);
-    }
     const context = renderPrompt({
       template: "context",
       vars: {},
@@ -178,6 +153,7 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
     launched = await startProcesses({ sessionDir: created.dir, state, config, workDir });
   } catch (e) {
     // Nothing ran yet: leave no half-made session behind.
+    await undoCheckout(projectDir, state).catch(() => {});
     releaseCheckout(projectDir, created.dir);
     rmSync(created.dir, { recursive: true, force: true });
     throw e;

@@ -50,7 +50,15 @@ export const Event = z.discriminatedUnion("type", [
   z.object({ type: z.literal("run_lost"), at, reason: z.string() }),
 
   // — completion results —
-  z.object({ type: z.literal("committed"), at, hash: z.string(), branch: z.string(), pr_url: z.string().nullable() }),
+  z.object({
+    type: z.literal("committed"),
+    at,
+    hash: z.string(),
+    branch: z.string(),
+    pr_url: z.string().nullable(),
+    /** skipped steps and what went wrong after the commit (push, PR, checkout), each with why */
+    notes: z.array(z.string()).optional(),
+  }),
   z.object({ type: z.literal("commit_failed"), at, error: z.string() }),
 ]);
 export type Event = z.infer<typeof Event>;

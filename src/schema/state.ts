@@ -107,6 +107,8 @@ export const State = z.object({
   feature_branch: z.string().optional(),
   base_commit: z.string().optional(),
   worktree_path: z.string().optional(),
+  /** in-place runs: the branch (or detached commit) the checkout was on at start; restored after the commit */
+  start_ref: z.object({ branch: z.string().nullable(), commit: z.string().nullable() }).optional(),
   main_repo_dir: z.string().optional(),
   implementation_single_coder: z.boolean().optional(),
   /** the plan's groups, copied from plan.yaml when it is accepted (transitions cannot read files) */
@@ -137,6 +139,8 @@ export const State = z.object({
   commit_hash: z.string().optional(),
   /** the branch's pull request: the one the run opened, or the one a review round continues (set at start) */
   pr_url: z.string().nullable().optional(),
+  /** what the completion skipped or could not do (no push, no PR, checkout not restored), with why */
+  completion_notes: z.array(z.string()).optional(),
   completion_error: z.string().optional(),
   cleanup_feature_dir: z.boolean().optional(),
   interruption_category: z.enum(["canceled", "failed"]).optional(),

@@ -39,6 +39,8 @@ export const F = {
   mcpReadyDir: ".runtime/mcp",
   /** written by a UI that wants the approval panel shown again; consumed by the orchestrator */
   panelRequest: ".runtime/panel_request",
+  /** uncommitted files already in the working tree at start (left out of the run's commit) */
+  preexisting: ".runtime/preexisting_changes.json",
 } as const;
 
 export const PHASE_DIRS = [

@@ -40,12 +40,23 @@ describe("gh", () => {
     expect(gh.calls()[1]).toEqual(["pr", "create", "--title", "t", "--body-file", "-", "--head", "feature/rl"]);
   });
 
-  test("createPullRequest: a body far beyond one argument's limit (1 MB) reaches gh whole", async () => {
+  test("createPullRequest: a body far beyond one argument's limit (1 MB) reaches gh on stdin, cut to GitHub's limit with its end kept", async () => {
     const gh = fakeGh();
     const body = "## Initial Request\n\n" + "x".repeat(1024 * 1024) + "\n\nCloses #3\n";
-    const r = await createPullRequest({ cwd: gh.dir, title: "Big", body, base: null, head: "feature/big", draft: false });
+    const r = await createPullRequest({ cwd: gh.dir, title: "Big " + "t".repeat(400), body, base: null, head: "feature/big", draft: false });
     expect(r).toEqual({ ok: true, url: "https://github.com/acme/app/pull/7" });
-    expect(gh.prBody()).toBe(body);
+    const sent = gh.prBody()!;
+    expect(sent.length).toBeLessThanOrEqual(65_536);
+    expect(sent).toStartWith("## Initial Request\n\nxxx");
+    expect(sent).toContain("more characters cut]");
+    expect(sent).toEndWith("\n\nCloses #3\n");
+    const title = gh.calls()[0]![gh.calls()[0]!.indexOf("--title") + 1]!;
+    expect(title.length).toBeLessThanOrEqual(256);
+    // prBody cuts each part, so a 1 MB request leaves room for the others and Closes #N
+    const built = prBody({ requirements: "r".repeat(1024 * 1024), planSummary: "the plan", issueNumber: 3 });
+    expect(built.length).toBeLessThan(65_536);
+    expect(built).toContain("## Plan Summary\n\nthe plan");
+    expect(built).toContain("Closes #3");
   });
 
   test("issue refs: N, #N, URL; anything else is a usage error", () => {

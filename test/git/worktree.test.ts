@@ -42,7 +42,7 @@ describe("worktrees with isomorphic-git only", () => {
     expect(fs.readFileSync(join(dir, "a.txt"), "utf8")).toBe("a\n"); // main checkout untouched
     gitCli(dir, "fsck", "--strict");
     // same slug, same branch → reused
-    expect(await createWorktree(dir, { slug: "rate-limit", branch: "feature/rate-limit" })).toEqual({ path });
+    expect(await createWorktree(dir, { slug: "rate-limit", branch: "feature/rate-limit" })).toEqual({ path, baseCommit: null });
     // same slug, other branch → error
     const err = await createWorktree(dir, { slug: "rate-limit", branch: "feature/other" }).catch((e) => e);
     expect(err).toBeInstanceOf(WorktreeOnOtherBranch);

@@ -1,9 +1,8 @@
 import * as git from "isomorphic-git";
 import { BranchCheckedOutElsewhere, InvalidBranchName, NoCommitsYet, UncommittedChangesInTheWay } from "./errors.ts";
-import { changedFiles } from "./changes.ts";
 import { gitFs } from "./fs.ts";
-import { flattenTree } from "./head-tree.ts";
 import { currentBranch, findRepoRoot, headCommit, wrapGitError } from "./repo.ts";
+import { overwrittenFiles } from "./run-branch.ts";
 import { branchCheckedOutElsewhere } from "./worktree-list.ts";
 
 export type EnsuredBranch = { branch: string; created: boolean; baseCommit: string | null };
@@ -33,7 +32,8 @@ export async function ensureFeatureBranch(dir: string, branch: string, opts: { a
   try {
     const existing = await git.resolveRef({ fs, dir: root, ref: `refs/heads/${branch}` }).catch(() => null);
     if (existing) {
-      await refuseOverwrites(root, fs, head, existing, branch);
+      const clobbered = await overwrittenFiles(root, fs, head, existing);
+      if (clobbered.length) throw new UncommittedChangesInTheWay({ branch, files: clobbered, root });
       await git.checkout({ fs, dir: root, ref: branch });
       return { branch, created: false, baseCommit: existing };
     }
@@ -42,19 +42,6 @@ export async function ensureFeatureBranch(dir: string, branch: string, opts: { a
     return { branch, created: true, baseCommit: head };
   } catch (e) {
     throw wrapGitError(e, `switching to branch "${branch}"`, root);
-  }
-}
-
-async function refuseOverwrites(root: string, fs: any, head: string | null, target: string, branch: string): Promise<void> {
-  const changes = await changedFiles(root);
-  if (!changes.length) return;
-  const cache = {};
-  const treeOf = async (commit: string | null) =>
-    commit === null ? new Map() : flattenTree(fs, root, (await git.readCommit({ fs, dir: root, oid: commit, cache })).commit.tree, cache);
-  const [from, to] = await Promise.all([treeOf(head), treeOf(target)]);
-  const clobbered = changes.filter((c) => from.get(c.path)?.oid !== to.get(c.path)?.oid).map((c) => c.path);
-  if (clobbered.length) {
-    throw new UncommittedChangesInTheWay({ branch, files: clobbered, root });
   }
 }
 

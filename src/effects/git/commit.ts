@@ -9,10 +9,12 @@ import { gitFs } from "./fs.ts";
 import { readIndexFile } from "./index-file.ts";
 import { findRepoRoot, gitDirs, headCommit, wrapGitError } from "./repo.ts";
 import { updateTree, type TreeChange } from "./tree-update.ts";
+import { runOwnChanges, type PreexistingChanges } from "./preexisting.ts";
 import { verifyNewCommit } from "./verify.ts";
 import { flushDeferred } from "./atomic-write.ts";
 
-export type CommitResult = { hash: string; short: string; files: string[] };
+/** `leftAlone`: uncommitted files from before the run, unchanged by it, left out of the commit. */
+export type CommitResult = { hash: string; short: string; files: string[]; leftAlone: string[] };
 
 /**
  * Commit every changed file (working tree vs HEAD, see changedFiles) except the excluded ones,
@@ -21,7 +23,10 @@ export type CommitResult = { hash: string; short: string; files: string[] };
  * staged paths rewritten (see updateTree). Nothing left to commit → error; an empty repository
  * gets its first commit on `branch`.
  */
-export async function commitChanges(dir: string, opts: { branch: string; message: string; excludeFiles: string[] }): Promise<CommitResult> {
+export async function commitChanges(
+  dir: string,
+  opts: { branch: string; message: string; excludeFiles: string[]; preexisting?: PreexistingChanges },
+): Promise<CommitResult> {
   const root = await findRepoRoot(dir);
   const message = opts.message.trim();
   if (!message) throw new EmptyCommitMessage({});
@@ -29,15 +34,16 @@ export async function commitChanges(dir: string, opts: { branch: string; message
   const author = await resolveAuthor(root);
   await ensureFeatureBranch(root, opts.branch, { allowEmpty: true });
   const changes = await changedFiles(root);
-  const staged = changes.filter((c) => !isExcluded(c.path, excludes));
+  const { own, untouched } = runOwnChanges(root, changes, opts.preexisting ?? []);
+  const staged = own.filter((c) => !isExcluded(c.path, excludes));
   if (!staged.length) {
-    throw new NothingToCommit({ root, changed: changes.length });
+    throw new NothingToCommit({ root, changed: changes.length, excluded: own.length, preexisting: untouched.length });
   }
   const fs = gitFs(root);
   const cache = {};
   try {
     // an excluded path the user staged earlier must not ride along in the index
-    for (const c of changes) if (isExcluded(c.path, excludes)) await git.resetIndex({ fs, dir: root, filepath: c.path, cache }).catch(() => {});
+    for (const c of own) if (isExcluded(c.path, excludes)) await git.resetIndex({ fs, dir: root, filepath: c.path, cache }).catch(() => {});
     const adds = staged.filter((c) => c.status !== "deleted").map((c) => c.path);
     // force: the list is already filtered; tracked files under ignored folders must still be staged
     if (adds.length) await git.add({ fs, dir: root, filepath: adds, cache, force: true });
@@ -54,7 +60,7 @@ export async function commitChanges(dir: string, opts: { branch: string; message
     const tree = await updateTree(fs, root, baseTree, treeChanges, cache);
     const parents = head ? [head] : [];
     const hash = await writeVerifiedCommit(fs, root, { tree, parents, baseTree, message, author, branch: opts.branch });
-    return { hash, short: hash.slice(0, 7), files: staged.map((c) => c.path) };
+    return { hash, short: hash.slice(0, 7), files: staged.map((c) => c.path), leftAlone: untouched };
   } catch (e) {
     throw wrapGitError(e, "commit", root);
   }

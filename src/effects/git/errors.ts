@@ -103,9 +103,20 @@ export const EmptyCommitMessage = defineError("EmptyCommitMessage", "git", (_: R
   hint: "write a commit message or leave it out to get a drafted one",
 }));
 
-/** Nothing is left to commit: no change at all (`changed` 0) or every changed file excluded. */
-export const NothingToCommit = defineError("NothingToCommit", "git", (d: { root: string; changed: number }) => ({
-  message: `nothing to commit: ${d.changed ? `all ${d.changed} changed files are excluded` : "the working tree matches HEAD"}`,
+/**
+ * Nothing is left to commit: no change at all (`changed` 0), every changed file excluded, or
+ * only files that were uncommitted before the run and unchanged by it (`preexisting`).
+ */
+export const NothingToCommit = defineError("NothingToCommit", "git", (d: { root: string; changed: number; excluded?: number; preexisting?: number }) => ({
+  message: `nothing to commit: ${
+    d.changed === 0
+      ? "the working tree matches HEAD"
+      : !d.preexisting
+        ? `all ${d.changed} changed files are excluded`
+        : d.preexisting === d.changed
+          ? `the run changed no file (the ${d.changed} uncommitted file(s) from before the run are left as they were)`
+          : `the ${d.changed} changed files are excluded (${d.excluded ?? 0}) or were uncommitted before the run and unchanged by it (${d.preexisting})`
+  }`,
   where: d.root,
   hint: "make changes or shorten the exclude list",
 }));
@@ -116,3 +127,22 @@ export const ObjectUnreadable = defineError("ObjectUnreadable", "git", (d: { roo
   where: d.root,
   hint: "the disk may be full or failing; free space, check `git fsck`, then `agentmux resume` commits again",
 }));
+
+/** Switching the checkout would overwrite uncommitted changes: nothing was touched. */
+export const CheckoutWouldOverwrite = defineError("CheckoutWouldOverwrite", "git", (d: { root: string; target: string; files: string[] }) => ({
+  message: `cannot switch to ${d.target}: uncommitted changes to ${listFiles(d.files)} would be overwritten`,
+  where: d.root,
+  hint: "commit or stash those changes first (git stash), or start the run in its own worktree (--worktree)",
+}));
+
+/** `github.base_branch` names a branch that exists neither locally nor on origin. */
+export const BaseBranchMissing = defineError("BaseBranchMissing", "config", (d: { root: string; branch: string }) => ({
+  message: `the base branch "${d.branch}" (github.base_branch) exists neither locally nor as origin/${d.branch}`,
+  where: "github.base_branch",
+  hint: `fetch it (git fetch origin ${d.branch}), or set github.base_branch to an existing branch (or null for the repository's default branch)`,
+}));
+
+/** The first few paths of a list, for messages. */
+export function listFiles(files: string[], max = 5): string {
+  return files.slice(0, max).join(", ") + (files.length > max ? ` and ${files.length - max} more` : "");
+}

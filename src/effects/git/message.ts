@@ -1,4 +1,7 @@
 const SUBJECT_MAX = 72;
+/** any message's subject line and body are cut to these (a 1 MB request is not a commit message) */
+const ANY_SUBJECT_MAX = 200;
+const BODY_MAX = 16_000;
 const MIN_SUMMARY = 10;
 
 export type CommitDraftInput = { requirements?: string; planOverview?: string; featureSlug: string; issueNumber?: number };
@@ -64,4 +67,28 @@ function slugWords(slug: string): string {
     .split(/[-_\s]+/)
     .filter(Boolean)
     .join(" ");
+}
+
+/**
+ * A commit message of sensible size whatever its source (the user, a reviewer, a draft): the
+ * subject line cut to 200 characters at a word, the body to 16,000 characters at a line,
+ * each cut said in the message. Short messages are returned unchanged.
+ */
+export function fitCommitMessage(message: string): string {
+  const text = message.trim();
+  const nl = text.indexOf("\n");
+  let subject = nl < 0 ? text : text.slice(0, nl);
+  let body = nl < 0 ? "" : text.slice(nl + 1).replace(/^\s*\n/, "");
+  if (subject.length > ANY_SUBJECT_MAX) {
+    const head = subject.slice(0, ANY_SUBJECT_MAX - 3);
+    const space = head.lastIndexOf(" ");
+    body = subject + (body ? "\n\n" + body : "");
+    subject = (space >= ANY_SUBJECT_MAX / 2 ? head.slice(0, space) : head).trimEnd() + "...";
+  }
+  if (body.length > BODY_MAX) {
+    const keep = body.slice(0, BODY_MAX);
+    const at = keep.lastIndexOf("\n");
+    body = (at > BODY_MAX / 2 ? keep.slice(0, at) : keep).trimEnd() + `\n\n[… ${body.length - (at > BODY_MAX / 2 ? at : BODY_MAX)} more characters cut]`;
+  }
+  return body.trim() ? `${subject}\n\n${body.trim()}` : subject;
 }

@@ -10,10 +10,11 @@ export type PruneReport = { removed: string[]; kept: { path: string; reason: str
 /**
  * Drop admin entries of worktrees whose folder is gone, then remove every folder under
  * `<repo>-worktrees/` that no session keeps — but never one with uncommitted changes, one
- * whose commits are on no other branch or remote-tracking ref, or a folder that is not a
- * worktree of this repository. Those are reported in `kept` with the reason.
+ * whose commits are on no other branch or remote-tracking ref, a folder that is not a
+ * worktree of this repository, or one `protect` names a reason for. Those are reported in
+ * `kept` with the reason.
  */
-export async function pruneWorktrees(repoDir: string, keep: string[]): Promise<PruneReport> {
+export async function pruneWorktrees(repoDir: string, keep: string[], opts: { protect?: (path: string) => string | null } = {}): Promise<PruneReport> {
   const mainRoot = await mainCheckout(repoDir);
   const report: PruneReport = { removed: [], kept: [] };
   for (const w of listWorktrees(mainRoot)) if (w.missing) nodeFs.rmSync(w.adminDir, { recursive: true, force: true });
@@ -29,6 +30,11 @@ export async function pruneWorktrees(repoDir: string, keep: string[]): Promise<P
   for (const name of names.sort()) {
     const path = join(base, name);
     if (keepSet.has(path)) continue;
+    const protectedWhy = opts.protect?.(path);
+    if (protectedWhy) {
+      report.kept.push({ path, reason: protectedWhy });
+      continue;
+    }
     const w = worktrees.find((x) => !x.main && resolve(x.path) === path);
     if (!w) {
       report.kept.push({ path, reason: "not a worktree of this repository; delete it by hand if it is not needed" });

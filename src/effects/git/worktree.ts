@@ -12,10 +12,11 @@ export { mainCheckout, worktreesDir } from "./worktree-list.ts";
 
 /**
  * A linked worktree for `branch` at `<repo-parent>/<repo>-worktrees/<slug>/`, made with
- * isomorphic-git alone: the admin files git expects, the branch (from HEAD when new), and a
- * checkout through the worktree-aware fs. An existing worktree on the same branch is reused.
+ * isomorphic-git alone: the admin files git expects, the branch (when new: from `from`, else
+ * HEAD), and a checkout through the worktree-aware fs. An existing worktree on the same branch
+ * is reused. `baseCommit`: the commit the branch starts at (null when it existed already).
  */
-export async function createWorktree(repoDir: string, opts: { slug: string; branch: string }): Promise<{ path: string }> {
+export async function createWorktree(repoDir: string, opts: { slug: string; branch: string; from?: string }): Promise<{ path: string; baseCommit: string | null }> {
   const mainRoot = await mainCheckout(repoDir);
   checkBranchName(opts.branch);
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(opts.slug)) {
@@ -25,7 +26,7 @@ export async function createWorktree(repoDir: string, opts: { slug: string; bran
   const all = listWorktrees(mainRoot);
   const here = all.find((w) => !w.missing && resolve(w.path) === path);
   if (here) {
-    if (here.branch === opts.branch) return { path };
+    if (here.branch === opts.branch) return { path, baseCommit: null };
     throw new WorktreeOnOtherBranch({ path, branch: here.branch ?? null, expected: opts.branch });
   }
   if (nodeFs.existsSync(path)) {
@@ -36,15 +37,17 @@ export async function createWorktree(repoDir: string, opts: { slug: string; bran
     throw new BranchCheckedOutElsewhere({ branch: opts.branch, worktree: busy.path, root: mainRoot, from: "worktree" });
   }
   for (const w of all) if (w.missing && resolve(w.path) === path) nodeFs.rmSync(w.adminDir, { recursive: true, force: true });
-  const head = await headCommit(mainRoot);
+  const head = opts.from ?? (await headCommit(mainRoot));
   if (head === null) {
     throw new NoCommitsYet({ root: mainRoot });
   }
   const { commondir } = gitDirs(mainRoot);
   const adminDir = freeAdminDir(join(commondir, "worktrees"), opts.slug);
+  let exists: string | null = null;
   try {
-    const exists = await git.resolveRef({ fs: nodeFs, dir: mainRoot, ref: `refs/heads/${opts.branch}` }).catch(() => null);
-    if (!exists) await git.branch({ fs: nodeFs, dir: mainRoot, ref: opts.branch, object: head, checkout: false });
+    const mainFs = gitFs(mainRoot);
+    exists = await git.resolveRef({ fs: mainFs, dir: mainRoot, ref: `refs/heads/${opts.branch}` }).catch(() => null);
+    if (!exists) await git.branch({ fs: mainFs, dir: mainRoot, ref: opts.branch, object: head, checkout: false });
     nodeFs.mkdirSync(adminDir, { recursive: true });
     nodeFs.writeFileSync(join(adminDir, "gitdir"), join(path, ".git") + "\n");
     nodeFs.writeFileSync(join(adminDir, "commondir"), "../..\n");
@@ -57,7 +60,7 @@ export async function createWorktree(repoDir: string, opts: { slug: string; bran
     nodeFs.rmSync(path, { recursive: true, force: true });
     throw wrapGitError(e, `creating the worktree ${path}`, mainRoot);
   }
-  return { path };
+  return { path, baseCommit: exists ? null : head };
 }
 
 function freeAdminDir(base: string, slug: string): string {

@@ -46,6 +46,7 @@ export const SESSION_FILES: Record<keyof typeof F, string> = {
   paneExits: "pane-exit notifications from tmux hooks",
   mcpReadyDir: "per-agent MCP server readiness markers",
   panelRequest: "a UI asks for the approval panel again (consumed by the orchestrator)",
+  preexisting: "uncommitted files already in the working tree at start, with their content ids: left out of the run's commit unless the run changes them",
 };
 
 const section = (title: string, schema: z.ZodType, note: string, io: "input" | "output" = "output") =>

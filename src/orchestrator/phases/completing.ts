@@ -53,7 +53,13 @@ export const completing: PhaseHandler = {
     }
     if (event.type === "committed") {
       step.killWhere(() => true);
-      step.set({ commit_hash: event.hash, pr_url: event.pr_url, feature_branch: event.branch, cleanup_feature_dir: !step.settings.keep_session });
+      step.set({
+        commit_hash: event.hash,
+        pr_url: event.pr_url,
+        feature_branch: event.branch,
+        cleanup_feature_dir: !step.settings.keep_session,
+        ...(event.notes?.length ? { completion_notes: event.notes } : {}),
+      });
       step.moveTo("done", "approval_received");
       step.emit({ type: "finish", code: 0, cleanup: !step.settings.keep_session });
       return true;

@@ -1,0 +1,76 @@
+import { join } from "node:path";
+import type { Config } from "../schema/config.ts";
+import type { State } from "../schema/state.ts";
+import { writeJsonAtomic } from "../effects/fs/atomic.ts";
+import { resolveBaseRef, type BaseRef } from "../effects/git/base-ref.ts";
+import { listFiles } from "../effects/git/errors.ts";
+import { snapshotUncommitted } from "../effects/git/preexisting.ts";
+import { deleteBranchAt, freeBranchName, returnToStart, startRefOf, switchToNewBranch } from "../effects/git/run-branch.ts";
+import { createWorktree, removeWorktree, worktreesDir } from "../effects/git/worktree.ts";
+import { writeState } from "../session/write.ts";
+import { F } from "../session/paths.ts";
+import { pruneOrphanWorktrees } from "./prune.ts";
+
+export type CheckoutInput = { projectDir: string; sessionDir: string; state: State; config: Config; worktree: boolean; out: (line: string) => void };
+
+/**
+ * Where a new run works, on its own new branch made from the base branch (github.base_branch,
+ * else the repository's default branch):
+ * - `--worktree`: a fresh linked worktree; the user's checkout is not touched;
+ * - in place: the checkout switches to the new branch, carrying uncommitted files along; those
+ *   files are recorded (F.preexisting) and left out of the run's commit unless the run changes
+ *   them, and after the commit the checkout goes back to the branch it was on (state.start_ref).
+ * The branch name is never one that exists already (`-2`, `-3`, … are tried), so a run never
+ * adds its commit to someone else's branch. Everything is said on screen.
+ */
+export async function prepareCheckout(o: CheckoutInput): Promise<State> {
+  const base = await resolveBaseRef(o.projectDir, o.config.github.base_branch);
+  const wanted = `${o.config.github.branch_prefix}${o.state.feature_name}`;
+  const branch = await freeBranchName(o.projectDir, wanted);
+  if (branch !== wanted) o.out(`agentmux: a branch ${wanted} exists already; this run uses ${branch}`);
+  return o.worktree ? inWorktree(o, branch, base, branch.slice(wanted.length)) : inPlace(o, branch, base);
+}
+
+async function inWorktree(o: CheckoutInput, branch: string, base: BaseRef | null, suffix: string): Promise<State> {
+  const slug = `${o.state.feature_name}${suffix}`;
+  // Reserve the path in state first, so a run starting next door never prunes it mid-creation.
+  let state: State = { ...o.state, worktree_path: join(worktreesDir(o.projectDir), slug), main_repo_dir: o.projectDir, feature_branch: branch };
+  writeState(o.sessionDir, state);
+  await pruneOrphanWorktrees(o.projectDir, o.out);
+  const wt = await createWorktree(o.projectDir, { slug, branch, ...(base ? { from: base.oid } : {}) });
+  if (base) o.out(`agentmux: worktree ${wt.path} on ${branch}, from ${base.name}`);
+  state = { ...state, worktree_path: wt.path, ...(wt.baseCommit ? { base_commit: wt.baseCommit } : {}) };
+  return state;
+}
+
+async function inPlace(o: CheckoutInput, branch: string, base: BaseRef | null): Promise<State> {
+  const start = await startRefOf(o.projectDir);
+  const preexisting = await snapshotUncommitted(o.projectDir);
+  writeJsonAtomic(join(o.sessionDir, F.preexisting), preexisting);
+  const from = await switchToNewBranch(o.projectDir, branch, base);
+  const here = start.branch ?? (start.commit ? `the detached commit ${start.commit.slice(0, 7)}` : "an unborn branch");
+  if (!base) o.out(`agentmux: no base branch found (github.base_branch is not set; no main or master): ${branch} starts from ${here}`);
+  else if (start.branch !== base.name) o.out(`agentmux: ${branch} starts from ${base.name}, not from ${here}; your checkout goes back to ${here} after the commit`);
+  if (preexisting.length) {
+    o.out(
+      `agentmux: ${preexisting.length} uncommitted file(s) were already here (${listFiles(preexisting.map((p) => p.path), 3)}): ` +
+        "they stay in your working tree and are left out of this run's commit unless the run changes them",
+    );
+  }
+  return { ...o.state, feature_branch: branch, base_commit: from, start_ref: start };
+}
+
+/**
+ * A start that failed after prepareCheckout: put the checkout back on its start branch and
+ * delete the run's branch (it has no commit of its own yet) or its worktree.
+ */
+export async function undoCheckout(projectDir: string, state: State): Promise<void> {
+  if (!state.feature_branch) return;
+  if (state.worktree_path) {
+    await removeWorktree(projectDir, state.worktree_path).catch(() => {});
+  } else if (state.start_ref) {
+    const back = await returnToStart(projectDir, state.start_ref);
+    if (!back.ok) return; // the checkout is still on the run's branch: keep it
+  } else return;
+  await deleteBranchAt(projectDir, state.feature_branch, state.base_commit ?? null);
+}
