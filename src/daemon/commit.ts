@@ -10,7 +10,7 @@ import { completeApproval } from "../effects/git/complete.ts";
 import { prBody } from "../effects/gh.ts";
 import { section } from "../effects/git/message.ts";
 import type { Logger } from "../effects/log.ts";
-import { PreexistingChanges } from "../effects/git/preexisting.ts";
+import { readPreexisting } from "../effects/git/preexisting.ts";
 
 const read = (p: string) => (existsSync(p) ? readFileSync(p, "utf8") : undefined);
 
@@ -23,12 +23,6 @@ function decisionAside(sessionDir: string, log: Logger): string {
     log(`could not move ${F.approval} aside: ${(e as Error).message}`);
     return ` (the decision is still in ${F.approval})`;
   }
-}
-
-/** The uncommitted files recorded at start (none for runs started before this file existed). */
-function readPreexisting(sessionDir: string): PreexistingChanges {
-  const text = read(join(sessionDir, F.preexisting));
-  return text ? PreexistingChanges.parse(JSON.parse(text)) : [];
 }
 
 /** Stage, commit, push and open the PR for an approval; the outcome comes back as an event. */

@@ -64,11 +64,12 @@ export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print
   const outcome = outcomeFrom(report, o.sessionDir, printer.last ?? o.state, o.startedAt, { pid: orch.child.pid, code, signal });
   const s = outcome.state ?? o.state;
   if (o.progress === "json") {
-    out(JSON.stringify({ kind: "result", outcome: outcome.kind, exit_code: outcome.code, session: sessionId(s.feature_dir), commit: s.commit_hash ?? null, branch: s.feature_branch ?? null, pr_url: s.pr_url ?? null, cause: s.interruption_cause ?? null, review_loop_cap: s.review_loop_cap ?? null }));
+    out(JSON.stringify({ kind: "result", outcome: outcome.kind, exit_code: outcome.code, session: sessionId(s.feature_dir), commit: s.commit_hash ?? null, branch: s.feature_branch ?? null, pr_url: s.pr_url ?? null, cause: s.interruption_cause ?? null, review_loop_cap: s.review_loop_cap ?? null, notes: s.completion_notes ?? [] }));
   } else {
     out("");
     for (const p of phaseDurations(s.history ?? [])) out(`  ${p.phase.padEnd(18)} ${(p.ms / 1000).toFixed(1)} s`);
     if (outcome.kind === "success") out(`session ${sessionId(s.feature_dir)}  branch ${s.feature_branch}  commit ${s.commit_hash}${s.pr_url ? `  PR ${s.pr_url}` : ""}`);
+    if (outcome.kind === "success") for (const n of s.completion_notes ?? []) out(`note: ${n}`);
     else out(`${outcome.kind}: ${s.interruption_cause ?? ""}\nresume with: ${s.interruption_resume_command ?? `agentmux resume ${sessionId(s.feature_dir)}`}\nlog: ${join(s.feature_dir, F.orchestratorLog)}`);
     for (const l of loopCapLines(s.review_loop_cap)) out(l);
   }

@@ -69,6 +69,7 @@ export function goodbyeText(o: Outcome, fallback: State, startedAt: number, colo
       commit: s.commit_hash,
       prUrl: s.pr_url ?? null,
       branch: s.feature_branch,
+      notes: s.completion_notes ?? [],
       elapsedMs: Date.now() - startedAt,
       resumeCommand: s.interruption_resume_command ?? `agentmux resume ${sessionId(s.feature_dir)}`,
       reason: s.interruption_cause,

@@ -3,6 +3,7 @@ import { basename, join } from "node:path";
 import YAML from "yaml";
 import { writeFileAtomic, writeJsonAtomic } from "../effects/fs/atomic.ts";
 import { changedFiles } from "../effects/git/changes.ts";
+import { readPreexisting, runOwnChanges } from "../effects/git/preexisting.ts";
 import { fileDiff } from "../effects/git/diff.ts";
 import { draftCommitMessage } from "../effects/git/message.ts";
 import { ChangesText } from "../schema/artifacts/completion.ts";
@@ -43,7 +44,9 @@ export const workDirOf = (dir: string, s: State) => s.worktree_path ?? s.project
 export async function runPanel(dir: string): Promise<number> {
   const state = readState(dir);
   const work = workDirOf(dir, state);
-  const files: ChangedFile[] = (await changedFiles(work)).filter((f) => !f.path.startsWith(".agentmux/"));
+  // files that were uncommitted before the run and that it did not touch are not the run's
+  const own = runOwnChanges(work, await changedFiles(work), state.worktree_path ? [] : readPreexisting(dir)).own;
+  const files: ChangedFile[] = own.filter((f) => !f.path.startsWith(".agentmux/"));
   const excluded = new Set<string>();
   let message = initialMessage(dir, state);
   let cursor = 0;

@@ -12,6 +12,8 @@ export type GoodbyeData = {
   resumeCommand?: string;
   reason?: string;
   logPath?: string | null;
+  /** what the completion skipped or could not do (no push, no PR, checkout not restored), with why */
+  notes?: string[];
 };
 
 const LOGO = ["▄▀█ █▀▀ █▀▀ █▄ █ ▀█▀   █▀▄▀█ █ █ ▀▄▀", "█▀█ █▄█ ██▄ █ ▀█  █    █ ▀ █ █▄█ █ █"];
@@ -41,6 +43,7 @@ export function goodbyeLines(kind: GoodbyeKind, d: GoodbyeData, width: number): 
     row("Commit", d.commit);
     row("PR", d.prUrl, "cyan");
     row("Branch", d.branch);
+    for (const n of d.notes ?? []) row("Note", n, "yellow");
     if (d.elapsedMs !== undefined) row("Elapsed", duration(d.elapsedMs));
     out.push([], [seg("  Thanks for building with agentmux.", "dim")]);
   } else {

@@ -31,7 +31,9 @@ describe("agentmux demo --ci (compiled binary, node_modules out of reach)", () =
       expect(files.some((f) => f.startsWith("src/"))).toBe(true);
       expect(files.some((f) => f.startsWith(".agentmux"))).toBe(false);
       expect(git(repo, "log", "--format=%s", "-1", branch!)).not.toBe("Initial commit");
-      expect(git(repo, "rev-parse", "--abbrev-ref", "HEAD")).toBe(branch!);
+      // the checkout is back where the run found it (#11.7); the commit is on the run's branch
+      expect(git(repo, "rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
+      expect(r.stdout).toContain(`your checkout is back on main; the commit is on ${branch}`);
       expect(Bun.spawnSync(["git", "fsck"], { cwd: repo }).exitCode).toBe(0);
       // .last_completion.json per the seeds; the session folder is cleaned up after the commit
       const last = JSON.parse(await Bun.file(join(repo, ".agentmux", ".last_completion.json")).text());

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { stringify } from "yaml";
 import { removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { jsonEvents, readState, spawnBinary } from "../fault/harness.ts";
-import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket } from "./harness.ts";
+import { git, isolatedBinary, killTmuxServer, privateSocket } from "./harness.ts";
+import { simProject } from "./sim-project.ts";
 
 /**
  * #11.2: a second `agentmux run` in a checkout where a run is live switched the branch under
@@ -23,27 +23,6 @@ afterAll(() => {
   sockets.forEach(killTmuxServer);
   dirs.forEach(removeDir);
 });
-
-/** A committed project whose config runs the simulated agents headless. */
-export function simProject(track: { dirs: string[] }, thinkMs = 300): string {
-  const root = makeTmpDir("amx-two-");
-  track.dirs.push(root);
-  const repo = join(root, "proj");
-  mkdirSync(join(repo, "src"), { recursive: true });
-  writeFileSync(join(repo, "src/index.js"), "export const main = () => 1;\n");
-  writeFileSync(join(repo, ".gitignore"), ".agentmux/.sessions/\n.agentmux/.last_completion.json\n");
-  mkdirSync(join(repo, ".agentmux"));
-  writeFileSync(join(repo, ".agentmux/config.yaml"), stringify({
-    version: 2,
-    defaults: { provider: "sim", completion: { skip_final_approval: true } },
-    github: { pull_request: false, push: false },
-    sim: { think_ms: thinkMs, scenario: [] },
-  }));
-  git(repo, "init", "-q", "-b", "main");
-  git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "add", ".");
-  git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-q", "-m", "init");
-  return repo;
-}
 
 const filesOf = (repo: string, branch: string) => git(repo, "show", "--name-only", "--format=", branch).split("\n").filter(Boolean).sort();
 
@@ -66,8 +45,8 @@ test("two concurrent `run --ci` in one checkout: the second works in its own wor
   const resultB = jsonEvents(rb.stdout).find((e) => e.kind === "result");
   expect(filesOf(repo, resultA.branch)).toEqual(["src/alpha.js", "test/alpha.test.js"]);
   expect(filesOf(repo, resultB.branch)).toEqual(["src/beta.js", "test/beta.test.js"]);
-  // the first run kept its checkout: still on its own branch, nothing of the second run in it
-  expect(git(repo, "rev-parse", "--abbrev-ref", "HEAD")).toBe(resultA.branch);
+  // the first run kept its checkout (nothing of the second run in it) and gave it back where it was
+  expect(git(repo, "rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
   expect(git(repo, "status", "--porcelain")).toBe("");
   expect(Bun.spawnSync(["git", "fsck", "--strict"], { cwd: repo }).exitCode).toBe(0);
 }, 180_000);

@@ -101,13 +101,14 @@ describe("whole workflow with simulated agents (compiled binary, private tmux)",
     const d = demo(["--scenario", "gate_refuse_once"]);
     const r = await d.run();
     expect(r.code).toBe(0);
-    const { dir } = sessionState(d.repo);
+    const { dir, state } = sessionState(d.repo);
     const lines = readFileSync(join(dir, "tool_events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.tool === "submit_done")).toHaveLength(1); // the refused call appended nothing
     // the refusal happened (the sim records it), and the accepted artifact's claims are real
     expect(readdirSync(join(dir, ".runtime/sim"))).toContain("gate_refuse");
     const done = JSON.parse(readFileSync(join(dir, "06_implementation/done_1.json"), "utf8"));
-    for (const f of done.files_created) expect(existsSync(join(d.repo, f))).toBe(true);
+    const branch = state.feature_branch;
+    for (const f of done.files_created) expect(Bun.spawnSync(["git", "cat-file", "-e", `${branch}:${f}`], { cwd: d.repo }).exitCode).toBe(0);
     expect(existsSync(join(dir, "06_implementation/done_1"))).toBe(true);
   }, 180_000);
 

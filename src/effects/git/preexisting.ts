@@ -1,4 +1,6 @@
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { F } from "../../session/paths.ts";
 import { z } from "zod";
 import { changedFiles, type FileChange } from "./changes.ts";
 import { lstatFile, worktreeBlob } from "./head-tree.ts";
@@ -35,4 +37,10 @@ export function runOwnChanges(root: string, changes: FileChange[], before: Preex
     else own.push(c);
   }
   return { own, untouched };
+}
+
+/** What a session recorded at start (F.preexisting); none for worktree runs and older sessions. */
+export function readPreexisting(sessionDir: string): PreexistingChanges {
+  const p = join(sessionDir, F.preexisting);
+  return existsSync(p) ? PreexistingChanges.parse(JSON.parse(readFileSync(p, "utf8"))) : [];
 }
