@@ -45,12 +45,12 @@ describe("commitChanges", () => {
     const head = gitCli(dir, "rev-parse", "HEAD").trim();
     let err = await commitChanges(dir, { branch: "main", message: "x", excludeFiles: [] }).catch((e) => e);
     expect(err).toBeInstanceOf(NothingToCommit);
-    expect(err.data).toEqual({ root: dir, changed: 0 });
+    expect(err.data).toEqual({ root: dir, changed: 0, excluded: 0, preexisting: 0 });
     expect(err.message).toBe("nothing to commit: the working tree matches HEAD");
     fs.writeFileSync(join(dir, "a.txt"), "changed\n");
     err = await commitChanges(dir, { branch: "main", message: "x", excludeFiles: ["a.txt"] }).catch((e) => e);
     expect(err).toBeInstanceOf(NothingToCommit);
-    expect(err.data).toEqual({ root: dir, changed: 1 });
+    expect(err.data).toEqual({ root: dir, changed: 1, excluded: 1, preexisting: 0 });
     expect(err.message).toBe("nothing to commit: all 1 changed files are excluded");
     expect(gitCli(dir, "rev-parse", "HEAD").trim()).toBe(head);
   });

@@ -101,7 +101,7 @@ describe("completeApproval", () => {
     const p = await project();
     const err = await completeApproval(input(p, { approval: { action: "approve", exclude_files: ["app.ts", "debug.log.txt"] } })).catch((e) => e);
     expect(err).toBeInstanceOf(NothingToCommit);
-    expect(err.data).toEqual({ root: p.dir, changed: 2 });
+    expect(err.data).toEqual({ root: p.dir, changed: 2, excluded: 2, preexisting: 0 });
     expect(fs.existsSync(join(p.dir, ".agentmux", ".last_completion.json"))).toBe(false);
     expect(p.gh.calls()).toEqual([]);
   });
