@@ -29,7 +29,7 @@ const tmux = new Tmux(`amx-bench-${process.pid}`);
 const session = "bench";
 try {
   const { controlPane } = await createSession(tmux, { name: session, cwd: dir, width: 200, height: 50, controlWidth: 40, controlCommand: ["sh", "-c", "exec tail -f /dev/null"] });
-  const layout = await Layout.open(tmux, { session, controlPane, controlWidth: 40 });
+  const layout = await Layout.open(tmux, { session, controlPane, controlWidth: 40, envDir: join(dir, ".env") });
   const record = join(dir, "submitted.jsonl");
   const { pane } = await layout.createPane({ command: [process.execPath, RECEIVER, "--record", record], env: {}, cwd: dir, label: "[sim] bench" });
   await layout.show([pane]);

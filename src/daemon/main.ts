@@ -60,7 +60,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const sessionName = state.session_name;
   log(`orchestrator ${process.pid} starting in phase ${state.phase} (${state.last_event})`);
 
-  const layout = await Layout.open(tmux, { session: sessionName, controlPane: runtime.control_pane, controlWidth: config.tmux.control_width });
+  const layout = await Layout.open(tmux, { session: sessionName, controlPane: runtime.control_pane, controlWidth: config.tmux.control_width, envDir: join(sessionDir, F.paneEnvDir) });
   const writer = new PaneWriter(tmux, log);
   let loop!: OrchestratorLoop;
   const tmuxLoss = new TmuxLoss(tmux, sessionName, (e) => loop.push(e));

@@ -37,6 +37,8 @@ export const F = {
   runtimeDir: ".runtime",
   paneExits: ".runtime/pane_exits",
   mcpReadyDir: ".runtime/mcp",
+  /** a pane's env file waits here until the pane sources and deletes it (0700, files 0600) */
+  paneEnvDir: ".runtime/env",
   /** written by a UI that wants the approval panel shown again; consumed by the orchestrator */
   panelRequest: ".runtime/panel_request",
   /** uncommitted files already in the working tree at start (left out of the run's commit) */

@@ -112,7 +112,7 @@ async function tmux(c: CorpusCase, x: Ctx): Promise<Outcome> {
     controlCommand: ["sh", "-c", 'printf "%s" "$1" > "$2.tmp" && mv "$2.tmp" "$2"; exec sleep 600', "sh", hostile, received],
   });
   const got = await waitFor("the pane command to write its argument", () => existsSync(received) && readFileSync(received, "utf8"));
-  const layout = await Layout.open(t, { session: "corpus", controlPane, controlWidth: 40 });
+  const layout = await Layout.open(t, { session: "corpus", controlPane, controlWidth: 40, envDir: join(x.work, ".env") });
   await layout.setLabel(controlPane, hostile);
   const shown = await t.run(["display-message", "-p", "-t", controlPane, BORDER_FORMAT]);
   // tmux keeps an escaped style start as "##[" in the title (drawn as a literal "#[")

@@ -99,7 +99,7 @@ export async function prepareRun(cli: CliDef, binary: string): Promise<Run> {
   const session = `amx-real-${cli.name}`;
   const { width, height, control_width: controlWidth } = config.tmux;
   const { controlPane } = await createSession(tmux, { name: session, cwd: repo, width, height, controlWidth, controlCommand: ["sh", "-c", "exec tail -f /dev/null"] });
-  const layout = await Layout.open(tmux, { session, controlPane, controlWidth });
+  const layout = await Layout.open(tmux, { session, controlPane, controlWidth, envDir: join(repo, ".agentmux", ".env") });
   const log: string[] = [];
   const writer = new RecordingWriter(tmux, (m) => log.push(`${Math.round(performance.now())} ${m}`));
   const events: Event[] = [];

@@ -121,7 +121,7 @@ describe("Layout", () => {
     const a = (await idle(f, "a")).pane;
     await f.layout.show([a]);
     const { Layout } = await import("../../src/effects/tmux/layout.ts");
-    const again = await Layout.open(f.tmux, { session: f.session, controlPane: f.controlPane, controlWidth: 40 });
+    const again = await Layout.open(f.tmux, { session: f.session, controlPane: f.controlPane, controlWidth: 40, envDir: f.envDir });
     expect(again.visiblePanes()).toEqual([a]);
     const placeholders = await f.tmux.run(["list-panes", "-s", "-t", "=amx-test", "-F", "#{@amx_role}"]);
     expect(placeholders.split("\n").filter((r) => r === "placeholder").length).toBe(1);

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { SessionExists, StartDirMissing, UnsafePaneCommand } from "../../src/effects/tmux/errors.ts";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
-import { createSession, shellQuote, stripControl } from "../../src/effects/tmux/session.ts";
+import { createSession, paneCommand, shellQuote, stripControl } from "../../src/effects/tmux/session.ts";
+import { writeEnvFile } from "../../src/effects/tmux/env-file.ts";
 import { killSession } from "../../src/effects/tmux/ops.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { killTmuxServer, makeTmpDir, privateSocket } from "../helpers/tmp.ts";
@@ -43,11 +44,27 @@ describe("createSession", () => {
       height: 40,
       controlWidth: 40,
       controlCommand: [BUN, ARGV_DUMP, out, ...HOSTILE],
-      env: { AMX_HOSTILE: hostileEnv },
+      env: { vars: { AMX_HOSTILE: hostileEnv }, dir: join(dir, ".env") },
     });
     const got = await waitFor("argv dump", () => existsSync(out) && readFileSync(out, "utf8"));
     expect(JSON.parse(String(got))).toEqual({ args: HOSTILE, env: hostileEnv, cwd: dir });
     expect(existsSync("/tmp/amx-pwned")).toBe(false);
+    // the env travelled through a private file the pane deleted, not through an argv
+    expect(statSync(join(dir, ".env")).mode & 0o777).toBe(0o700);
+    expect(readdirSync(join(dir, ".env"))).toEqual([]);
+  });
+
+  test("an env file is 0600, its names are checked, and a pane sources then deletes it", async () => {
+    const dir = makeTmpDir();
+    const file = writeEnvFile(join(dir, "env"), { A_B: "it's\nmulti $(x) `y` #{z};" });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(() => writeEnvFile(join(dir, "env"), { "BAD-NAME": "x" })).toThrow(UnsafePaneCommand);
+    const cmd = paneCommand(["sh", "-c", 'printf %s "$A_B" > out; [ -e "$0" ] && echo left >> out; true', file], { envFile: file });
+    expect(cmd).not.toContain("multi");
+    const r = Bun.spawnSync(["sh", "-c", cmd], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(dir, "out"), "utf8")).toBe("it's\nmulti $(x) `y` #{z};");
+    expect(existsSync(file)).toBe(false);
   });
 
   test("the session has the explicit size, not 80x24, and agentmux options", async () => {

@@ -28,7 +28,7 @@ export const HOSTILE = [
   "new\nline",
 ];
 
-export type TmuxFixture = { tmux: Tmux; socket: string; session: string; controlPane: string; window: string; layout: Layout; dir: string };
+export type TmuxFixture = { tmux: Tmux; socket: string; session: string; controlPane: string; window: string; layout: Layout; dir: string; envDir: string };
 
 /** A private tmux server with a session made by createSession and a Layout over it. */
 export async function startFixture(opts: { controlWidth?: number; width?: number; height?: number } = {}): Promise<TmuxFixture> {
@@ -45,8 +45,9 @@ export async function startFixture(opts: { controlWidth?: number; width?: number
     controlWidth,
     controlCommand: ["sh", "-c", "echo control; exec tail -f /dev/null"],
   });
-  const layout = await Layout.open(tmux, { session, controlPane, controlWidth });
-  return { tmux, socket, session, controlPane, window, layout, dir };
+  const envDir = join(dir, ".env");
+  const layout = await Layout.open(tmux, { session, controlPane, controlWidth, envDir });
+  return { tmux, socket, session, controlPane, window, layout, dir, envDir };
 }
 
 export function receiverCommand(record: string, flags: string[] = []): string[] {

@@ -4,10 +4,18 @@ import type { Tmux } from "./runner.ts";
 import { chain, formatLiteral, paneCommand, pinWindowArgs } from "./session.ts";
 import { NEW_PANE, NEW_WINDOW, PANE_DEAD, PANE_ID, PANE_START, PANE_TITLE, SESSION_PANE, WINDOW_OF_PANE, WINDOW_WIDTH } from "./formats.ts";
 import { capturePane } from "./ops.ts";
+import { dropEnvFile, writeEnvFile } from "./env-file.ts";
 
-export type LayoutOptions = { session: string; controlPane: string; controlWidth: number };
+export type LayoutOptions = {
+  session: string;
+  controlPane: string;
+  controlWidth: number;
+  /** where panes' env files wait (0700) until each pane sources and deletes its own (env-file.ts) */
+  envDir: string;
+};
 export type NewPane = {
   command: string[];
+  /** the program's environment on top of the pane's; never passed in an argv */
   env: Record<string, string>;
   cwd: string;
   label: string;
@@ -60,7 +68,7 @@ export class Layout {
     const panes = await listSessionPanes(tmux, opts.session);
     let placeholder = panes.find((p) => p.role === "placeholder")?.pane;
     if (!placeholder) {
-      placeholder = await newParkedPane(tmux, opts.session, size, ["sh", "-c", PLACEHOLDER_SCRIPT], {}, undefined);
+      placeholder = await newParkedPane(tmux, opts.session, size, paneCommand(["sh", "-c", PLACEHOLDER_SCRIPT]), undefined);
       await tmux.run(["set-option", "-p", "-t", placeholder, "@amx_role", "placeholder"]);
     }
     const layout = new Layout(tmux, opts, window, size, placeholder);
@@ -74,7 +82,11 @@ export class Layout {
     if (!existsSync(p.cwd)) {
       throw new StartDirMissing({ dir: p.cwd, pane: p.label });
     }
-    const pane = await newParkedPane(this.tmux, this.opts.session, this.size, p.command, p.env, p.cwd, p.exitFile);
+    const envFile = Object.keys(p.env).length ? writeEnvFile(this.opts.envDir, p.env) : undefined;
+    const pane = await newParkedPane(this.tmux, this.opts.session, this.size, paneCommand(p.command, { envFile, exitFile: p.exitFile }), p.cwd).catch((e) => {
+      dropEnvFile(envFile);
+      throw e;
+    });
     await this.setLabel(pane, p.label);
     // pane_current_path reads /proc/<pid>/cwd and is briefly empty right after the fork
     let pid = "", path = "", dead = "";
@@ -82,9 +94,11 @@ export class Layout {
       if (i > 0) await Bun.sleep(10);
       ({ pid, path, dead } = PANE_START.parse(await this.tmux.run(["display-message", "-p", "-t", pane, PANE_START.text])));
     }
+    if (dead === "1") dropEnvFile(envFile); // it never got to source it
     if (dead !== "1" && realpathSync(p.cwd) !== safeRealpath(path)) {
       this.expected.add(pane);
       await this.tmux.exec(["kill-pane", "-t", pane]);
+      dropEnvFile(envFile);
       throw new PaneWrongDir({ pane: p.label, path, expected: p.cwd });
     }
     return { pane, pid: Number(pid) };
@@ -167,18 +181,10 @@ async function listSessionPanes(tmux: Tmux, session: string): Promise<PaneRow[]>
   return SESSION_PANE.parseLines(await tmux.run(["list-panes", "-s", "-t", `=${session}`, "-F", SESSION_PANE.text]));
 }
 
-async function newParkedPane(
-  tmux: Tmux,
-  session: string,
-  size: { width: number; height: number },
-  command: string[],
-  env: Record<string, string>,
-  cwd: string | undefined,
-  exitFile?: string,
-): Promise<string> {
+async function newParkedPane(tmux: Tmux, session: string, size: { width: number; height: number }, shellCommand: string, cwd: string | undefined): Promise<string> {
   const args = ["new-window", "-d", "-n", PARKED_WINDOW, "-t", `=${session}:`];
   if (cwd) args.push("-c", formatLiteral(cwd));
-  args.push("-P", "-F", NEW_PANE.text, paneCommand(command, env, exitFile));
+  args.push("-P", "-F", NEW_PANE.text, shellCommand);
   const { pane, window } = NEW_PANE.parse(await tmux.run(args));
   await tmux.run(chain(pinWindowArgs(window, size.width, size.height)));
   return pane;

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { SessionExists, StartDirMissing, UnsafePaneCommand } from "./errors.ts";
 import type { Tmux } from "./runner.ts";
 import { NEW_PANE } from "./formats.ts";
+import { dropEnvFile, writeEnvFile } from "./env-file.ts";
 
 /**
  * Quoting for the string tmux hands to `/bin/sh -c`. tmux passes a single shell-command
@@ -41,21 +42,16 @@ export function stripControl(text: string): string {
 }
 
 /**
- * The shell-command for a pane: `exec env 'K=V' … 'argv0' …`. Environment goes through
- * `env` rather than tmux `-e`: tmux 3.3a's server crashes on an `-e` value ending in `;`.
- * `exec` keeps the pane's pid equal to the program's pid.
+ * The shell-command for a pane: `exec 'argv0' …`, after sourcing and deleting its env file
+ * (env-file.ts: values never appear in an argv). `exec` keeps the pane's pid equal to the
+ * program's pid.
  */
-export function paneCommand(argv: string[], env?: Record<string, string>, exitFile?: string): string {
+export function paneCommand(argv: string[], opts: { envFile?: string; exitFile?: string } = {}): string {
   if (argv.length === 0) throw new UnsafePaneCommand({ problem: "empty" });
-  const assigns: string[] = [];
-  for (const [k, v] of Object.entries(env ?? {})) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new UnsafePaneCommand({ problem: "env-name", name: k });
-    assigns.push(`${k}=${v}`);
-  }
-  const run = assigns.length > 0 ? `env ${shellQuote([...assigns, ...argv])}` : shellQuote(argv);
-  if (!exitFile) return `exec ${run}`;
+  const env = opts.envFile ? `. ${shellWord(opts.envFile)} && rm -f ${shellWord(opts.envFile)} && ` : "";
+  if (!opts.exitFile) return `${env}exec ${shellQuote(argv)}`;
   // The pane reports its own exit: tmux 3.3a sometimes skips its pane-died hook, and a poll is slow.
-  return `${run}; s=$?; printf '%s\\n' "$TMUX_PANE" >> ${shellQuote([exitFile])}; exit $s`;
+  return `${env}${shellQuote(argv)}; s=$?; printf '%s\\n' "$TMUX_PANE" >> ${shellQuote([opts.exitFile])}; exit $s`;
 }
 
 export type SessionOptions = {
@@ -65,7 +61,8 @@ export type SessionOptions = {
   height: number;
   controlWidth: number;
   controlCommand: string[];
-  env?: Record<string, string>;
+  /** the control pane's environment, through a 0600 file in `dir` (env-file.ts) */
+  env?: { vars: Record<string, string>; dir: string };
 };
 
 /** The label shown in each pane's top border: the pane option `@label`, bold; nothing when unset. */
@@ -134,13 +131,17 @@ export async function createSession(tmux: Tmux, opts: SessionOptions): Promise<{
   if (await tmux.hasSession(opts.name)) {
     throw new SessionExists({ session: opts.name, socket: tmux.socket, attach: tmux.attachCommand(opts.name) });
   }
+  const envFile = opts.env && Object.keys(opts.env.vars).length ? writeEnvFile(opts.env.dir, opts.env.vars) : undefined;
   const created = await tmux.run([
     "-f", "/dev/null",
     "new-session", "-d", "-s", opts.name, "-x", String(opts.width), "-y", String(opts.height),
     "-n", "pipeline", "-c", formatLiteral(opts.cwd),
     "-P", "-F", NEW_PANE.text,
-    paneCommand(opts.controlCommand, opts.env),
-  ]);
+    paneCommand(opts.controlCommand, { envFile }),
+  ]).catch((e) => {
+    dropEnvFile(envFile);
+    throw e;
+  });
   const { pane: controlPane, window } = NEW_PANE.parse(created.trim());
   await tmux.run(
     chain([

@@ -18,6 +18,7 @@ export const SESSION_FILES: Record<keyof typeof F, string> = {
   runtime: "tmux session, socket and pane ids of the agents",
   toolEvents: "one JSON line per MCP tool call (appended whole, under a lock)",
   toolEventsLock: "lock for appends to tool_events.jsonl",
+  paneEnvDir: "an agent pane's environment, in a 0600 file the pane sources and deletes before its program starts (never in an argv)",
   toolEventState: "byte offset of tool_events.jsonl the orchestrator has applied",
   createdFiles: "files that appeared in the session folder, in order",
   orchestratorLog: "the orchestrator's log (look here first when a run misbehaves)",
