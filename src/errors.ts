@@ -1,3 +1,5 @@
+import { inertLine, inertText } from "./schema/inert-text.ts";
+
 /**
  * Errors are named data. Each kind of failure is a class made with `defineError`: its name,
  * the typed data that says what went wrong and where (a file, a field path, a command, a
@@ -77,8 +79,11 @@ export function isAgentmuxError(e: unknown): e is AgentmuxError {
   return e instanceof AgentmuxError;
 }
 
-/** One human-readable block: "agentmux: <where>: <message>" plus an optional hint line. */
+/**
+ * One human-readable block: "agentmux: <where>: <message>" plus an optional hint line. Error
+ * data carries untrusted text (paths, titles, causes an agent wrote): it prints inert.
+ */
 export function formatError(e: AgentmuxError): string {
-  const head = e.where ? `agentmux: ${e.where}: ${e.message}` : `agentmux: ${e.message}`;
-  return e.hint ? `${head}\n  hint: ${e.hint.split("\n").map((l) => l.trim()).join("\n        ")}` : head;
+  const head = e.where ? `agentmux: ${inertLine(e.where)}: ${inertText(e.message)}` : `agentmux: ${inertText(e.message)}`;
+  return e.hint ? `${head}\n  hint: ${inertText(e.hint).split("\n").map((l) => l.trim()).join("\n        ")}` : head;
 }

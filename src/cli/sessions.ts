@@ -4,11 +4,12 @@ import { listSessions } from "../session/list.ts";
 import { findProjectDir } from "../session/project.ts";
 import { colorEnabled, toAnsi } from "../views/line.ts";
 import { sessionsJson, sessionsTable } from "../views/sessions.ts";
+import { terminalJson } from "../schema/inert-text.ts";
 
 export async function run(a: ParsedArgs<typeof sessions>): Promise<number> {
   const list = await listSessions(findProjectDir());
   if (a.flags.json) {
-    process.stdout.write(JSON.stringify(sessionsJson(list), null, 2) + "\n");
+    process.stdout.write(terminalJson(sessionsJson(list), 2) + "\n");
     return 0;
   }
   const color = colorEnabled(process.stdout);

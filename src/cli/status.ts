@@ -9,6 +9,7 @@ import { findProjectDir } from "../session/project.ts";
 import { countLines, readSessionData } from "../session/data.ts";
 import { colorEnabled, toAnsi } from "../views/line.ts";
 import { statusJson, statusView, type StatusInput } from "../views/status.ts";
+import { terminalJson } from "../schema/inert-text.ts";
 
 async function load(arg: string | undefined): Promise<StatusInput> {
   const s = await resolveSession(findProjectDir(), arg);
@@ -26,7 +27,7 @@ export async function run(a: ParsedArgs<typeof status>): Promise<number> {
   const arg = a.positionals[0];
   const first = await load(arg);
   if (a.flags.json) {
-    process.stdout.write(JSON.stringify(statusJson(first), null, 2) + "\n");
+    process.stdout.write(terminalJson(statusJson(first), 2) + "\n");
     return 0;
   }
   if (!a.flags.watch) {

@@ -4,6 +4,7 @@ import { IssueFetchFailed, NotAnIssueRef, NotARepoSlug } from "./gh-errors.ts";
 import { GhCommentRef, GhPullRequest, GhReviewComment } from "../schema/github.ts";
 import { firstError } from "./git/proc.ts";
 import { runProcess, type Runner } from "./process/run.ts";
+import { inertLine, inertText } from "../schema/inert-text.ts";
 
 /** GitHub through the `gh` CLI. Every call goes through an injectable runner. */
 
@@ -25,10 +26,10 @@ export const PR_TITLE_MAX = 256;
  * Title and body are cut to what GitHub accepts.
  */
 export async function createPullRequest(pr: PullRequestInput, run: Runner = runProcess): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
-  const argv = ["gh", "pr", "create", "--title", cut(pr.title.replace(/\s+/g, " ").trim(), PR_TITLE_MAX), "--body-file", "-", "--head", pr.head];
+  const argv = ["gh", "pr", "create", "--title", cut(inertLine(pr.title).replace(/\s+/g, " ").trim(), PR_TITLE_MAX), "--body-file", "-", "--head", pr.head];
   if (pr.base) argv.push("--base", pr.base);
   if (pr.draft) argv.push("--draft");
-  const r = await run(argv, { cwd: pr.cwd, env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" }, stdin: cutMiddle(pr.body, PR_BODY_MAX) });
+  const r = await run(argv, { cwd: pr.cwd, env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" }, stdin: cutMiddle(inertText(pr.body), PR_BODY_MAX) });
   if (r.code !== 0) return { ok: false, error: `gh pr create failed: ${firstError(r)}` };
   const url = r.stdout.split("\n").map((l) => l.trim()).filter((l) => /^https?:\/\//.test(l)).pop();
   return url ? { ok: true, url } : { ok: false, error: `gh pr create printed no pull request URL: ${r.stdout.trim().slice(0, 200)}` };
@@ -91,9 +92,13 @@ export function cutMiddle(text: string, max: number, tail = 2000): string {
 /**
  * The pull request description: summary, request, plan summary, review verdict, and `Closes #N`.
  * Each part is cut so that the whole stays within GitHub's limit with `Closes #N` and the marker kept.
+ * Every part is untrusted (agents wrote it, or an issue did): it goes in as inert text.
  */
 export function prBody(input: { summary?: string; requirements?: string; planSummary?: string; reviewVerdict?: string; issueNumber?: number }): string {
-  const part = (title: string, text?: string) => `## ${title}\n\n${text && text.trim() ? cut(text.trim(), PR_BODY_MAX / 5) : "(not available)"}\n`;
+  const part = (title: string, raw?: string) => {
+    const text = inertText(raw ?? "").trim();
+    return `## ${title}\n\n${text ? cut(text, PR_BODY_MAX / 5) : "(not available)"}\n`;
+  };
   const parts = input.summary?.trim() ? [part("Summary", input.summary)] : [];
   parts.push(part("Initial Request", input.requirements), part("Plan Summary", input.planSummary), part("Review Verdict", input.reviewVerdict));
   if (input.issueNumber !== undefined) parts.push(`Closes #${input.issueNumber}\n`);

@@ -4,6 +4,7 @@ import { requestCancel } from "../session/cancel.ts";
 import { phaseDurations, ProgressPrinter } from "./progress.ts";
 import { outcomeFrom } from "./outcome.ts";
 import { loopCapLines } from "../views/loop-cap.ts";
+import { inertLine, inertText, terminalJson } from "../schema/inert-text.ts";
 import type { Orchestrator } from "./spawn.ts";
 import type { LaunchOptions } from "./launch.ts";
 import type { StopSignals } from "./signals.ts";
@@ -40,7 +41,7 @@ async function startSpinner(): Promise<{ print: (l: string) => void; status: (te
       spinner.render();
     },
     status: (text) => {
-      spinner.text = text;
+      spinner.text = inertLine(text);
     },
     stop: () => spinner.stop(),
   };
@@ -49,7 +50,9 @@ async function startSpinner(): Promise<{ print: (l: string) => void; status: (te
 /** Headless: print progress until the orchestrator exits; returns its exit code. */
 export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print: (l: string) => void, signals: StopSignals): Promise<number> {
   const spinner = o.progress === "plain" && process.stdout.isTTY ? await startSpinner() : null;
-  const out = spinner ? spinner.print : print;
+  const raw = spinner ? spinner.print : print;
+  // causes, branches and review findings are untrusted text: every progress line prints inert
+  const out = (l: string) => raw(inertText(l));
   const printer = new ProgressPrinter(o.sessionDir, o.progress, out, spinner?.status);
   const stopGrace = cancelOnSignals(o, orch, signals);
   const timer = setInterval(() => printer.poll(), 100);
@@ -64,7 +67,7 @@ export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print
   const outcome = outcomeFrom(report, o.sessionDir, printer.last ?? o.state, o.startedAt, { pid: orch.child.pid, code, signal });
   const s = outcome.state ?? o.state;
   if (o.progress === "json") {
-    out(JSON.stringify({ kind: "result", outcome: outcome.kind, exit_code: outcome.code, session: sessionId(s.feature_dir), commit: s.commit_hash ?? null, branch: s.feature_branch ?? null, pr_url: s.pr_url ?? null, cause: s.interruption_cause ?? null, review_loop_cap: s.review_loop_cap ?? null, notes: s.completion_notes ?? [] }));
+    raw(terminalJson({ kind: "result", outcome: outcome.kind, exit_code: outcome.code, session: sessionId(s.feature_dir), commit: s.commit_hash ?? null, branch: s.feature_branch ?? null, pr_url: s.pr_url ?? null, cause: s.interruption_cause ?? null, review_loop_cap: s.review_loop_cap ?? null, notes: s.completion_notes ?? [] }));
   } else {
     out("");
     for (const p of phaseDurations(s.history ?? [])) out(`  ${p.phase.padEnd(18)} ${(p.ms / 1000).toFixed(1)} s`);

@@ -4,6 +4,7 @@ import { F } from "../session/paths.ts";
 import { eventLabel } from "../schema/catalog.ts";
 import type { HistoryEntry, State } from "../schema/state.ts";
 import { readState } from "../session/read.ts";
+import { inertLine, terminalJson } from "../schema/inert-text.ts";
 
 export type ProgressMode = "plain" | "json";
 
@@ -75,8 +76,9 @@ export class ProgressPrinter {
     this.emit({ kind: "phase", phase: h.phase, event: h.event, at: h.at }, `${hhmmss(h.at)}  ${h.phase.padEnd(18)} ${eventLabel(h.event)}${extra}`);
   }
 
+  /** Labels, notes and causes are untrusted: a line is inert text, a JSON line the same data escaped. */
   private emit(obj: Record<string, unknown>, text: string): void {
-    this.out(this.mode === "json" ? JSON.stringify(obj) : text);
+    this.out(this.mode === "json" ? terminalJson(obj) : inertLine(text));
   }
 }
 

@@ -1,6 +1,7 @@
 // no `mouse: true` anywhere: enabling mouse tracking delays process exit by ~5 s under tmux
 import { blessed } from "./blessed.ts";
 import { escapeTags } from "../views/line.ts";
+import { inertLine, inertText } from "../schema/inert-text.ts";
 
 type Screen = blessed.Widgets.Screen;
 
@@ -14,7 +15,7 @@ export function overlay(screen: Screen, label: string, text: string, onClose: ()
     width: "90%",
     height: "80%",
     border: { type: "line" },
-    content: opts.tagged ? text : escapeTags(text),
+    content: opts.tagged ? text : escapeTags(inertText(text)),
     tags: true,
     scrollable: true,
     alwaysScroll: true,
@@ -40,7 +41,7 @@ export function question(screen: Screen, text: string, answer: (yes: boolean) =>
     width: Math.min((screen.width as number) - 2, text.length + 4),
     height: 3,
     border: { type: "line" },
-    content: escapeTags(text),
+    content: escapeTags(inertLine(text)),
     tags: true,
   });
   screen.render();

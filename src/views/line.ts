@@ -1,14 +1,19 @@
+import { inertLine } from "../schema/inert-text.ts";
+
 /**
  * Styled text as data. Views build `Line`s (arrays of segments); a renderer turns them into
  * blessed tags, ANSI for a terminal, or plain text. Widths count UTF-16 code units, which is
  * right for every glyph the views use (box drawing, ✓ ▶ · ● ○ ◷ are all one column).
+ * Segment text is untrusted (titles, notes, file names): it is made inert (one line, no
+ * control characters or escape sequences) when a segment is made and again when it is
+ * rendered, so a segment built by hand cannot carry an escape to the terminal either.
  */
 export type Style = "green" | "cyan" | "yellow" | "red" | "magenta" | "blue" | "white" | "dim" | "bold" | "inverse";
 export type Seg = { t: string; s?: Style[]; link?: string };
 export type Line = Seg[];
 
-export const seg = (t: string, ...s: Style[]): Seg => ({ t, s });
-export const link = (t: string, url: string, ...s: Style[]): Seg => ({ t, s, link: url });
+export const seg = (t: string, ...s: Style[]): Seg => ({ t: inertLine(t), s });
+export const link = (t: string, url: string, ...s: Style[]): Seg => ({ t: inertLine(t), s, link: inertLine(url) });
 export const blank = (): Line => [];
 
 export const plainWidth = (line: Line): number => line.reduce((n, x) => n + x.t.length, 0);
@@ -60,15 +65,15 @@ const TAG: Record<Style, string> = {
 };
 
 export const escapeTags = (t: string) => t.replace(/[{}]/g, (c) => (c === "{" ? "{open}" : "{close}"));
-export const osc8 = (text: string, url: string) => `\x1b]8;;${url}\x07${text}\x1b]8;;\x07`;
+export const osc8 = (text: string, url: string) => `\x1b]8;;${inertLine(url)}\x07${inertLine(text)}\x1b]8;;\x07`;
 
-export const toPlain = (line: Line): string => line.map((x) => x.t).join("");
+export const toPlain = (line: Line): string => line.map((x) => inertLine(x.t)).join("");
 
 /** ANSI for a terminal; `color: false` (NO_COLOR, not a TTY) drops styles but keeps OSC 8 links when `links`. */
 export function toAnsi(line: Line, opts: { color: boolean; links?: boolean }): string {
   return line
     .map((x) => {
-      let t = x.link && opts.links ? osc8(x.t, x.link) : x.t;
+      let t = x.link && opts.links ? osc8(x.t, x.link) : inertLine(x.t);
       if (opts.color && x.s?.length) t = x.s.map((s) => `\x1b[${ANSI[s][0]}m`).join("") + t + `\x1b[0m`;
       return t;
     })
@@ -79,7 +84,7 @@ export function toAnsi(line: Line, opts: { color: boolean; links?: boolean }): s
 export function toTags(line: Line, color = true): string {
   return line
     .map((x) => {
-      const t = escapeTags(x.t);
+      const t = escapeTags(inertLine(x.t));
       if (!color || !x.s?.length) return t;
       return x.s.map((s) => `{${TAG[s]}}`).join("") + t + [...x.s].reverse().map((s) => `{/${TAG[s]}}`).join("");
     })

@@ -1,4 +1,5 @@
 import type { State } from "../schema/state.ts";
+import { inertLine } from "../schema/inert-text.ts";
 import { failedAt, phaseLabel, stagesOf } from "./pipeline.ts";
 import { duration, ms } from "./time.ts";
 
@@ -27,10 +28,7 @@ export type ProgressCommentInput = {
 
 /** One line of untrusted text that stays inert in Markdown (tables, mentions, HTML). */
 export function inert(text: string, max = 200): string {
-  let t = text
-    .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, "") // CSI (colours, cursor moves)
-    .replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)?/g, "") // OSC (titles, links)
-    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").replace(/\s+/g, " ").trim();
+  let t = inertLine(text).replace(/\s+/g, " ").trim();
   if (t.length > max) t = t.slice(0, max - 1).trimEnd() + "…";
   return t.replace(/[\\|`*_[\]<>]/g, (c) => `\\${c}`).replace(/@/g, "@\u200b");
 }

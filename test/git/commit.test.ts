@@ -40,6 +40,14 @@ describe("commitChanges", () => {
     gitCli(dir, "fsck", "--strict");
   });
 
+  test("a hostile commit message (the user's, a reviewer's) is committed inert, lines kept (#18.14)", async () => {
+    const dir = await repo({ "a.txt": "a\n" });
+    writeFiles(dir, { "a.txt": "A\n" });
+    const hostile = "feat: x\x1b]52;c;ZXZpbA==\x07\x1b]0;t\x07\x1b[2J\u009b2J\u202eok\r\n\nbody\bX\tend\x1bc";
+    await commitChanges(dir, { branch: "feature/x", message: hostile, excludeFiles: [] });
+    expect(gitCli(dir, "log", "-1", "--format=%B")).toBe("feat: xok\n\nbodyX\tend\n\n");
+  });
+
   test("nothing to commit: clean tree, or everything excluded; HEAD unchanged", async () => {
     const dir = await repo({ "a.txt": "a\n" });
     const head = gitCli(dir, "rev-parse", "HEAD").trim();

@@ -3,7 +3,7 @@ import { SessionExists, StartDirMissing, UnsafePaneCommand } from "../../src/eff
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
-import { createSession, paneCommand, shellQuote, stripControl } from "../../src/effects/tmux/session.ts";
+import { createSession, paneCommand, shellQuote } from "../../src/effects/tmux/session.ts";
 import { writeEnvFile } from "../../src/effects/tmux/env-file.ts";
 import { killSession } from "../../src/effects/tmux/ops.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -23,9 +23,6 @@ describe("shellQuote", () => {
   });
   test("refuses NUL bytes", () => {
     expect(() => shellQuote(["a\0b"])).toThrow(UnsafePaneCommand);
-  });
-  test("stripControl removes ESC, CR and other controls and keeps unicode", () => {
-    expect(stripControl("Read\x1b[31m and\r follow\tthe 日本 👩‍💻\x07\n")).toBe("Read[31m and  follow the 日本 👩‍💻");
   });
 });
 

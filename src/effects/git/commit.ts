@@ -12,6 +12,7 @@ import { updateTree, type TreeChange } from "./tree-update.ts";
 import { runOwnChanges, type PreexistingChanges } from "./preexisting.ts";
 import { verifyNewCommit } from "./verify.ts";
 import { flushDeferred } from "./atomic-write.ts";
+import { inertText } from "../../schema/inert-text.ts";
 
 /** `leftAlone`: uncommitted files from before the run, unchanged by it, left out of the commit. */
 export type CommitResult = { hash: string; short: string; files: string[]; leftAlone: string[] };
@@ -28,7 +29,8 @@ export async function commitChanges(
   opts: { branch: string; message: string; excludeFiles: string[]; preexisting?: PreexistingChanges },
 ): Promise<CommitResult> {
   const root = await findRepoRoot(dir);
-  const message = opts.message.trim();
+  // whoever wrote it (the user, a reviewer, a draft from the request), a commit message is inert text
+  const message = inertText(opts.message).trim();
   if (!message) throw new EmptyCommitMessage({});
   const excludes = normalizeExcludes(root, opts.excludeFiles);
   const author = await resolveAuthor(root);

@@ -1,3 +1,5 @@
+import { inertText } from "../../schema/inert-text.ts";
+
 const SUBJECT_MAX = 72;
 /** any message's subject line and body are cut to these (a 1 MB request is not a commit message) */
 const ANY_SUBJECT_MAX = 200;
@@ -11,15 +13,17 @@ export type CommitDraftInput = { requirements?: string; planOverview?: string; f
  * taken from the first line of requirements.md's "## Initial Request" section, else the plan
  * overview's first line, else the feature slug. The subject fits 72 characters (cut with
  * "..."); the plan overview, when there is one, becomes the body. Pure and deterministic.
+ * The request and the plan are untrusted: the message is built from their inert text.
  */
-export function draftCommitMessage(input: CommitDraftInput): string {
+export function draftCommitMessage(raw: CommitDraftInput): string {
+  const input = { ...raw, requirements: inertText(raw.requirements ?? ""), planOverview: inertText(raw.planOverview ?? "") };
   const summary =
-    firstLine(section(input.requirements ?? "", "Initial Request")) ??
-    firstLine(input.planOverview ?? "") ??
+    firstLine(section(input.requirements, "Initial Request")) ??
+    firstLine(input.planOverview) ??
     (slugWords(input.featureSlug) || "update implementation");
   const suffix = input.issueNumber !== undefined ? ` (#${input.issueNumber})` : "";
   const subject = fitSubject(summary.replace(/[.\s]+$/, ""), suffix);
-  const body = (input.planOverview ?? "").trim();
+  const body = input.planOverview.trim();
   return body && body !== summary ? `${subject}\n\n${body}` : subject;
 }
 

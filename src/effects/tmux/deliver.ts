@@ -1,6 +1,6 @@
 import type { ReadyGate, SubmitStrategy } from "../../schema/config.ts";
 import type { Tmux } from "./runner.ts";
-import { stripControl } from "./session.ts";
+import { inertLine } from "../../schema/inert-text.ts";
 import { acceptedAfterSubmit, compileGate, pasteVisible, snapshot, type Snapshot } from "./screen.ts";
 
 export type DeliverOptions = {
@@ -48,7 +48,8 @@ export class PaneWriter {
 
   private async deliverNow(pane: string, raw: string, opts: DeliverOptions): Promise<DeliveryResult> {
     const started = performance.now();
-    const text = stripControl(raw);
+    // ESC, CR, BS and friends would drive the receiving TUI; a delivered prompt is one line
+    const text = inertLine(raw).trim();
     if (!text) return { ok: false, reason: "nothing to deliver: the text is empty after removing control characters", screen: "" };
     try {
       await this.waitReady(pane, opts, started);

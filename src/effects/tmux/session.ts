@@ -30,18 +30,6 @@ export function formatLiteral(text: string): string {
 }
 
 /**
- * Remove control characters before text is pasted into an agent: ESC, CR, BS and friends
- * would drive the receiving TUI. TAB and newlines become spaces: delivered prompts are
- * one-line references to a prompt file.
- */
-export function stripControl(text: string): string {
-  return text
-    .replace(/[\t\r\n]/g, " ")
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "")
-    .trim();
-}
-
-/**
  * The shell-command for a pane: `exec 'argv0' …`, after sourcing and deleting its env file
  * (env-file.ts: values never appear in an argv). `exec` keeps the pane's pid equal to the
  * program's pid.
