@@ -4,6 +4,7 @@ import { commandHelp, mainHelp } from "./help.ts";
 import { COMMANDS, SPECS, VISIBLE_COMMANDS } from "./commands.ts";
 import { RUN_FLAGS } from "./specs/start.ts";
 import { didYouMean } from "../config/suggest.ts";
+import { quietWhenClosed } from "./closed-output.ts";
 
 const TOP_FLAGS = ["--help", "-h", "--version", "-V"];
 /** A bare word (letters, digits, `-`, `_`): what a command name, or a mistyped one, looks like. */
@@ -32,6 +33,8 @@ function requestWords(argv: readonly string[]): string[] {
  * explicit way to start such a request.
  */
 export async function dispatch(argv: readonly string[], interactive: boolean): Promise<number> {
+  quietWhenClosed(process.stdout);
+  quietWhenClosed(process.stderr);
   const first = argv[0];
   if (first === "--version" || first === "-V") return process.stdout.write(`agentmux ${VERSION}\n`), 0;
   if (first === "--help" || first === "-h") return process.stdout.write(mainHelp(SPECS)), 0;
