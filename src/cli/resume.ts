@@ -7,6 +7,8 @@ import { resolveSession } from "../session/resolve.ts";
 import { findProjectDir } from "../session/project.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { resume } from "./specs/sessions.ts";
+import { sessionCells } from "../views/sessions.ts";
+import { inertLine } from "../schema/inert-text.ts";
 
 async function pick(projectDir: string): Promise<SessionSummary> {
   const candidates = (await listSessions(projectDir)).filter((s) => s.state && s.state.phase !== "done" && !s.live);
@@ -15,12 +17,20 @@ async function pick(projectDir: string): Promise<SessionSummary> {
   if (!process.stdin.isTTY) {
     throw new SeveralResumable({ ids: candidates.map((s) => s.id) });
   }
-  candidates.forEach((s, i) => process.stdout.write(`${i + 1}) ${s.id}  phase: ${s.state!.phase}  last event: ${s.state!.last_event}\n`));
+  const n = candidates.length;
+  const wId = Math.max(...candidates.map((s) => s.id.length));
+  process.stdout.write(`${n} sessions can be resumed:\n`);
+  candidates.forEach((s, i) => {
+    const c = sessionCells(s);
+    process.stdout.write(inertLine(`  ${String(i + 1).padStart(String(n).length)}) ${c.id.padEnd(wId)}  ${c.phase} · ${c.event} · ${c.age}`) + "\n");
+  });
+  process.stdout.write(`Resume which session? Enter 1-${n} (Ctrl-D: none): `);
   for await (const line of console) {
-    const n = Number(line.trim());
-    if (Number.isInteger(n) && n >= 1 && n <= candidates.length) return candidates[n - 1]!;
-    process.stdout.write(`enter a number from 1 to ${candidates.length}: `);
+    const k = Number(line.trim());
+    if (Number.isInteger(k) && k >= 1 && k <= n) return candidates[k - 1]!;
+    process.stdout.write(`enter a number from 1 to ${n} (Ctrl-D: none): `);
   }
+  process.stdout.write("\n");
   throw new NoSessionChosen({});
 }
 

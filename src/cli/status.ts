@@ -1,4 +1,4 @@
-import { existsSync, watch } from "node:fs";
+import { existsSync, statSync, watch } from "node:fs";
 import { join } from "node:path";
 import type { ParsedArgs } from "./args.ts";
 import type { status } from "./specs/sessions.ts";
@@ -11,10 +11,18 @@ import { colorEnabled, toAnsi } from "../views/line.ts";
 import { statusJson, statusView, type StatusInput } from "../views/status.ts";
 import { terminalJson } from "../schema/inert-text.ts";
 
+const mtime = (path: string) => {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+};
+
 async function load(arg: string | undefined): Promise<StatusInput> {
   const s = await resolveSession(findProjectDir(), arg);
   const data = readSessionData(s.dir);
-  return { ...data, id: s.id, live: s.live, toolEvents: countLines(join(s.dir, F.toolEvents)), now: Date.now() };
+  return { ...data, id: s.id, live: s.live, toolEvents: countLines(join(s.dir, F.toolEvents)), now: Date.now(), lastSeen: mtime(join(s.dir, F.orchestratorLog)) };
 }
 
 function render(d: StatusInput): string {

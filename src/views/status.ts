@@ -3,11 +3,22 @@ import type { SessionData } from "../session/data.ts";
 import { fit, seg, type Line, type Style } from "./line.ts";
 import { titleOf } from "./monitor.ts";
 import { agentRows, phaseLabel } from "./pipeline.ts";
-import { age, duration, hhmm, ms } from "./time.ts";
+import { age, duration, hhmm, ms, when } from "./time.ts";
 
-export type StatusInput = SessionData & { id: string; live: boolean; toolEvents: number; now: number };
+/** `lastSeen`: the orchestrator's last sign of life (its log's mtime), ms — when a stopped run stopped. */
+export type StatusInput = SessionData & { id: string; live: boolean; toolEvents: number; now: number; lastSeen?: number };
 
 const finished = (d: StatusInput) => d.state.phase === "done" || d.state.phase === "failed";
+
+/**
+ * When the run stopped: undefined while it runs. A finished run ended at its last state write; a
+ * run nobody runs any more (its orchestrator died, the machine rebooted) at its last sign of life.
+ */
+function stoppedAt(d: StatusInput): number | undefined {
+  if (d.live && !finished(d)) return undefined;
+  const wrote = ms(d.state.updated_at) ?? d.now;
+  return finished(d) ? wrote : Math.max(wrote, d.lastSeen ?? 0);
+}
 
 /** The command that resumes this session, when it can be resumed. */
 export function resumeCommand(d: StatusInput): string | undefined {
@@ -18,7 +29,8 @@ export function resumeCommand(d: StatusInput): string | undefined {
 /** `agentmux status --json`: a stable object (fields are only added, never renamed). */
 export function statusJson(d: StatusInput) {
   const s = d.state;
-  const end = finished(d) ? (ms(s.updated_at) ?? d.now) : d.now;
+  const stopped = stoppedAt(d);
+  const end = stopped ?? d.now;
   const started = ms(s.created_at) ?? ms(s.history?.[0]?.at);
   const hist = s.history ?? [];
   return {
@@ -31,7 +43,9 @@ export function statusJson(d: StatusInput) {
     last_event_label: eventLabel(s.last_event),
     created_at: s.created_at ?? null,
     updated_at: s.updated_at,
+    /** how long it ran: to now while it runs, to when it stopped once it stopped */
     elapsed_ms: started === undefined ? null : Math.max(0, end - started),
+    stopped_at: stopped === undefined ? null : new Date(stopped).toISOString(),
     branch: s.feature_branch ?? null,
     worktree_path: s.worktree_path ?? null,
     review_iteration: s.review_iteration,
@@ -77,7 +91,12 @@ export function statusView(d: StatusInput, width: number): Line[] {
     kv("Phase", phaseLabel(s.phase), phaseStyle, "bold"),
     kv("Last event", `${eventLabel(s.last_event)}${last === undefined ? "" : ` (${hhmm(last)}, ${age(d.now - last)})`}`),
   ];
-  if (j.elapsed_ms !== null) out.push(kv("Elapsed", duration(j.elapsed_ms)));
+  if (j.elapsed_ms !== null && j.stopped_at === null) out.push(kv("Elapsed", duration(j.elapsed_ms)));
+  else if (j.stopped_at !== null) {
+    const how = s.phase === "done" ? "finished" : s.phase === "failed" ? "ended" : "stopped";
+    const at = Date.parse(j.stopped_at);
+    out.push(kv("Ran", `${j.elapsed_ms === null ? "?" : duration(j.elapsed_ms)} · ${how} ${when(at, d.now)} (${age(d.now - at)})`));
+  }
   if (j.branch) out.push(kv("Branch", j.branch));
   if (j.worktree_path) out.push(kv("Worktree", j.worktree_path));
   if (s.commit_hash) out.push(kv("Commit", s.commit_hash));

@@ -39,3 +39,12 @@ export function hhmm(at: string | number): string {
   if (Number.isNaN(d.getTime())) return "--:--";
   return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
 }
+
+/** `HH:MM` on the day of `now`, else `YYYY-MM-DD HH:MM` (local time). */
+export function when(at: number, now: number): string {
+  const d = new Date(at);
+  if (Number.isNaN(d.getTime())) return "--:--";
+  if (d.toDateString() === new Date(now).toDateString()) return hhmm(at);
+  const date = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  return `${date} ${hhmm(at)}`;
+}

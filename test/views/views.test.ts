@@ -150,6 +150,26 @@ describe("status view", () => {
     expect(statusJson(input(stateIn("done"))).resume_command).toBeNull();
   });
 
+  test("a long-dead session shows how long it ran and when it stopped, not a growing Elapsed (#18.20)", () => {
+    const s = stateIn("implementing", { created_at: at(0), updated_at: at(12) });
+    const later = { ...input(s), now: Date.parse(at(3 * 24 * 60 + 20)) };
+    const j = statusJson(later);
+    expect(j.elapsed_ms).toBe(12 * 60_000);
+    expect(j.stopped_at).toBe(at(12));
+    expect(j.timeline.at(-1)!.duration_ms).toBe(3 * 60_000);
+    const text = plain(statusView(later, 100)).join("\n");
+    expect(text).not.toContain("Elapsed");
+    expect(text).toMatch(new RegExp(`Ran\\s+12m 0s · stopped ${new Date(at(12)).toISOString().slice(0, 10)} \\d\\d:\\d\\d \\(3d ago\\)`));
+    // the orchestrator's last sign of life (its log) is later than the last state write
+    expect(statusJson({ ...later, lastSeen: Date.parse(at(20)) })).toMatchObject({ elapsed_ms: 20 * 60_000, stopped_at: at(20) });
+    // a live run's clock goes on
+    const live = statusJson({ ...input(s, true), now: Date.parse(at(30)) });
+    expect(live).toMatchObject({ elapsed_ms: 30 * 60_000, stopped_at: null });
+    expect(plain(statusView({ ...input(s, true), now: Date.parse(at(30)) }, 100)).join("\n")).toMatch(/Elapsed\s+30m 0s/);
+    // a finished run says it finished
+    expect(plain(statusView({ ...input(stateIn("done")), now: Date.parse(at(60)) }, 100)).join("\n")).toMatch(/Ran\s+24m 0s · finished \d\d:\d\d/);
+  });
+
   test("fits narrow widths", () => {
     for (const w of [40, 80]) for (const l of statusView(input(parallel), w)) expect(plainWidth(l)).toBeLessThanOrEqual(w);
   });

@@ -1,0 +1,43 @@
+import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { stateIn, writeSession } from "./fixtures.ts";
+import { isolatedBinary, Screen } from "./tmux-screen.ts";
+
+setDefaultTimeout(30_000);
+
+/** #17.14: `agentmux resume` with several resumable sessions asks which one, on a prompt line. */
+let bin = "";
+let socket = "";
+const dirs: string[] = [];
+beforeAll(() => {
+  bin = isolatedBinary();
+  dirs.push(join(bin, ".."));
+});
+afterAll(() => dirs.forEach(removeDir));
+afterEach(() => killTmuxServer(socket));
+
+test("the resume menu lists the sessions and shows a prompt line; a wrong answer asks again; Ctrl-D chooses none", async () => {
+  socket = privateSocket();
+  const project = makeTmpDir("amx-resume-menu-");
+  dirs.push(project);
+  writeSession(project, "20250301-100000-alpha", stateIn("failed", { updated_at: "2025-03-01T10:00:00.000Z" }));
+  writeSession(project, "20250302-100000-beta", stateIn("implementing", { updated_at: "2025-03-02T10:00:00.000Z" }));
+  const scr = new Screen(socket);
+  await scr.start([bin, "resume"], project, { width: 100, height: 20 }, { AGENTMUX_TMUX_SOCKET: socket });
+  const menu = await scr.until("the menu", (s) => s.includes("20250301-100000-alpha") && s.includes("20250302-100000-beta"));
+  const lines = menu.trimEnd().split("\n");
+  expect(lines.slice(-4)).toEqual([
+    "2 sessions can be resumed:",
+    expect.stringMatching(/^  1\) 20250302-100000-beta   implementing · design ready · \d+d ago$/),
+    expect.stringMatching(/^  2\) 20250301-100000-alpha  failed · run failed · \d+d ago$/),
+    "Resume which session? Enter 1-2 (Ctrl-D: none):",
+  ]);
+  await scr.type("7");
+  await scr.keys("Enter");
+  const again = await scr.until("asked again", (s) => s.includes("enter a number from 1 to 2"));
+  expect(again.trimEnd().split("\n").at(-1)).toBe("enter a number from 1 to 2 (Ctrl-D: none):");
+  await scr.keys("C-d");
+  const end = await scr.until("no session chosen", (s) => s.includes("EXIT="));
+  expect(end).not.toContain("EXIT=0");
+});
