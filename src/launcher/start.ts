@@ -11,7 +11,7 @@ import { ghAvailable } from "../effects/gh.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { renderPrompt } from "../prompts/render.ts";
 import { toolNameFor } from "../providers/resolve.ts";
-import { createSessionDir } from "../session/create.ts";
+import { createSessionDir, sessionNotCreated } from "../session/create.ts";
 import { F } from "../session/paths.ts";
 import { follow, startProcesses, type Launched } from "./launch.ts";
 import type { ProgressMode } from "./progress.ts";
@@ -156,7 +156,7 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
     await undoCheckout(projectDir, state).catch(() => {});
     releaseCheckout(projectDir, created.dir);
     rmSync(created.dir, { recursive: true, force: true });
-    throw e;
+    throw sessionNotCreated(e, created.dir);
   }
   o.out(`agentmux: session ${created.id} on branch ${state.feature_branch}${o.headless ? "" : ` (tmux: ${launched.tmux.attachCommand(state.session_name)})`}`);
   o.onStarted?.({ dir: created.dir, id: created.id, state });

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { InvalidSessionName, SessionNameTaken } from "./errors.ts";
+import { AgentmuxError } from "../errors.ts";
+import { InvalidSessionName, SessionNameTaken, SessionNotCreated } from "./errors.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../effects/fs/atomic.ts";
 import { initialState, type NewSession } from "./initial-state.ts";
 import type { State } from "../schema/state.ts";
@@ -43,11 +44,44 @@ export function createSessionDir(o: CreateSessionOptions): { id: string; dir: st
     id = o.name;
   } else id = `${timestampId(o.now)}-${slugify(o.slugSource ?? o.request)}`;
   const root = sessionsRoot(o.projectDir);
-  let dir = join(root, id);
-  if (o.name !== undefined && existsSync(dir)) throw new SessionNameTaken({ id, dir });
-  for (let n = 2; existsSync(dir); n++) dir = join(root, `${id}-${n}`);
+  const dir = claimSessionDir(root, id, o.name !== undefined);
   id = dir.slice(root.length + 1);
-  mkdirSync(dir, { recursive: true });
+  try {
+    return populate(dir, id, o);
+  } catch (e) {
+    // nothing half-made stays behind: a full disk, a read-only folder
+    rmSync(dir, { recursive: true, force: true });
+    throw sessionNotCreated(e, dir);
+  }
+}
+
+/** The folder for `id` (or `id-2`, `id-3`…), created atomically: two runs never share one. */
+function claimSessionDir(root: string, id: string, named: boolean): string {
+  try {
+    mkdirSync(root, { recursive: true });
+  } catch (e) {
+    throw sessionNotCreated(e, root);
+  }
+  for (let n = 1; ; n++) {
+    const dir = join(root, n === 1 ? id : `${id}-${n}`);
+    try {
+      mkdirSync(dir);
+      return dir;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw sessionNotCreated(e, dir);
+      if (named) throw new SessionNameTaken({ id, dir });
+    }
+  }
+}
+
+/** A file-system failure while a session is made, as the named error (other errors pass through). */
+export function sessionNotCreated(e: unknown, dir: string): Error {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (!code || e instanceof AgentmuxError) return e as Error;
+  return new SessionNotCreated({ dir, code, reason: (e as Error).message.replace(/^[A-Z]+: /, "") });
+}
+
+function populate(dir: string, id: string, o: CreateSessionOptions): { id: string; dir: string; state: State } {
   for (const d of PHASE_DIRS) mkdirSync(join(dir, d), { recursive: true });
   mkdirSync(join(dir, F.runtimeDir), { recursive: true });
   const at = (o.now ?? new Date()).toISOString();

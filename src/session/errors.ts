@@ -30,6 +30,16 @@ export const InvalidSessionName = defineError("InvalidSessionName", "usage", (d:
   hint: "use letters, digits, '.', '_' and '-' (at most 80, starting with a letter or digit)",
 }));
 
+/** The session folder could not be made (a full disk, a read-only folder): nothing of it is left. */
+export const SessionNotCreated = defineError("SessionNotCreated", "io", (d: { dir: string; code: string; reason: string }) => ({
+  message: `could not create the session folder: ${d.reason}`,
+  where: d.dir,
+  hint:
+    d.code === "ENOSPC" || d.code === "EDQUOT"
+      ? "free some disk space, then run again (nothing was started, nothing was left behind)"
+      : "check that the project folder is writable, then run again (nothing was started, nothing was left behind)",
+}));
+
 export const SessionNameTaken = defineError("SessionNameTaken", "session", (d: { id: string; dir: string }) => ({
   message: `a session named "${d.id}" already exists`,
   where: d.dir,

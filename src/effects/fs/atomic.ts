@@ -11,16 +11,22 @@ export function writeFileAtomic(path: string, content: string | Uint8Array): voi
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
-  const fd = openSync(tmp, "w", 0o644);
+  let fd: number | undefined;
   try {
-    writeSync(fd, typeof content === "string" ? Buffer.from(content) : content);
+    fd = openSync(tmp, "w", 0o644);
+    const buf = typeof content === "string" ? Buffer.from(content) : content;
+    for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
     fsyncSync(fd);
-  } finally {
     closeSync(fd);
-  }
-  try {
+    fd = undefined;
     renameSync(tmp, path);
   } catch (e) {
+    // every failure (a full disk mid-write, a failed fsync or rename) leaves no temp file behind
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {}
+    }
     rmSync(tmp, { force: true });
     throw e;
   }
