@@ -16,6 +16,13 @@
  *              prompt is accepted) counts as overhead: it is the price of driving a CLI in tmux.
  * peak_rss_mb  the orchestrator process's VmHWM (/proc/<pid>/status, polled every 20 ms until it
  *              exits), max over the runs.
+ *
+ *   bun bench/pipeline.ts [runs=3] forget
+ * The same pipeline where the architect ends its turn once without submit_architecture
+ * (scenario forget_submit=architect). nudge_after_settle_ms: from the moment the architect's
+ * screen stopped changing (its turn over) to the reminder accepted in its pane, as the
+ * orchestrator logs it ("reminder 1/2 accepted by architect N ms after its screen settled");
+ * median over the runs (target ≤ 2000 ms). nudge_after_detect_ms: from the turn end being seen.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,7 +30,8 @@ import { join } from "node:path";
 
 const BIN = join(import.meta.dir, "..", "dist", "agentmux");
 const runs = Number(process.argv[2] ?? 3);
-const SCENARIO = "parallel,review_fail_once";
+const FORGET = process.argv[3] === "forget";
+const SCENARIO = FORGET ? "parallel,review_fail_once,forget_submit=architect" : "parallel,review_fail_once";
 
 type Interval = { agent: string; from: number; to: number };
 
@@ -85,7 +93,13 @@ function unionMs(xs: Interval[]): number {
   return total;
 }
 
-async function once(i: number): Promise<{ wall: number; agentUnion: number; agentSum: number; peakKb: number; agents: number }> {
+/** The logged reminder latencies of one session (ms after the screen settled, after the turn end was seen). */
+export function nudgeLatencies(sessionDir: string): { settle: number; detect: number }[] {
+  const log = readFileSync(join(sessionDir, "orchestrator.log"), "utf8");
+  return [...log.matchAll(/reminder \d+\/\d+ accepted by \S+ (\d+) ms after its screen settled \((\d+) ms after the turn end was seen\)/g)].map((m) => ({ settle: Number(m[1]), detect: Number(m[2]) }));
+}
+
+async function once(i: number): Promise<{ wall: number; agentUnion: number; agentSum: number; peakKb: number; agents: number; nudges: { settle: number; detect: number }[] }> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "amx-bench-pipeline-")));
   const repo = join(root, "repo");
   const socket = `amx-bench-pipeline-${process.pid}-${i}`;
@@ -111,7 +125,8 @@ async function once(i: number): Promise<{ wall: number; agentUnion: number; agen
   if (code !== 0) throw new Error(`run ${i} failed (exit ${code}):\n${stdout}\n${stderr}`);
   const session = JSON.parse(stdout.split("\n").filter((l) => l.startsWith('{"kind":"result"')).pop()!).session;
   const intervals = agentIntervals(join(repo, ".agentmux/.sessions", session));
-  return { wall, agentUnion: unionMs(intervals), agentSum: intervals.reduce((n, x) => n + x.to - x.from, 0), peakKb, agents: intervals.length };
+  const nudges = nudgeLatencies(join(repo, ".agentmux/.sessions", session));
+  return { wall, agentUnion: unionMs(intervals), agentSum: intervals.reduce((n, x) => n + x.to - x.from, 0), peakKb, agents: intervals.length, nudges };
 }
 
 if (import.meta.main) {
@@ -120,7 +135,8 @@ if (import.meta.main) {
   for (let i = 0; i < runs; i++) {
     const r = await once(i);
     results.push(r);
-    console.log(`run ${i + 1}: wall ${Math.round(r.wall)} ms, agents working ${Math.round(r.agentUnion)} ms (sum ${Math.round(r.agentSum)} ms over ${r.agents} prompts), overhead ${Math.round(r.wall - r.agentUnion)} ms, orchestrator peak RSS ${(r.peakKb / 1024).toFixed(1)} MB`);
+    console.log(`run ${i + 1}: wall ${Math.round(r.wall)} ms, agents working ${Math.round(r.agentUnion)} ms (sum ${Math.round(r.agentSum)} ms over ${r.agents} prompts), overhead ${Math.round(r.wall - r.agentUnion)} ms, orchestrator peak RSS ${(r.peakKb / 1024).toFixed(1)} MB${FORGET ? `, reminders ${JSON.stringify(r.nudges)}` : ""}`);
+    if (FORGET && r.nudges.length !== 1) throw new Error(`run ${i + 1}: expected one reminder, the log has ${r.nudges.length}`);
   }
   console.log(JSON.stringify({
     bench: "pipeline",
@@ -130,5 +146,13 @@ if (import.meta.main) {
     agent_union_ms: Math.round(median(results.map((r) => r.agentUnion))),
     agent_sum_ms: Math.round(median(results.map((r) => r.agentSum))),
     peak_rss_mb: Math.round((Math.max(...results.map((r) => r.peakKb)) / 1024) * 10) / 10,
+    ...(FORGET
+      ? {
+          scenario: "forget_submit=architect",
+          nudge_after_settle_ms: median(results.map((r) => r.nudges[0]!.settle)),
+          nudge_after_settle_max_ms: Math.max(...results.map((r) => r.nudges[0]!.settle)),
+          nudge_after_detect_ms: median(results.map((r) => r.nudges[0]!.detect)),
+        }
+      : {}),
   }));
 }

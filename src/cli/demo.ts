@@ -8,6 +8,7 @@ import { DemoDirNotEmpty, InvalidThinkMs } from "./errors.ts";
 import { isHeadless, startRun } from "../launcher/start.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { demo } from "./specs/start.ts";
+import { parseScenario } from "../sim/scenario.ts";
 
 export const DEMO_REQUEST = "Add a greeting module: a function greet(name) that returns a friendly greeting, with a unit test.";
 
@@ -34,6 +35,8 @@ export async function run({ flags }: ParsedArgs<typeof demo>): Promise<number> {
   const headless = isHeadless(flags.ci);
   const think = flags["think-ms"] ?? (headless ? "0" : "600");
   if (!/^\d{1,5}$/.test(think)) throw new InvalidThinkMs({ given: think });
+  // a bad scenario is a usage error before anything is created (the sim would die at start)
+  parseScenario(flags.scenario, "demo --scenario");
   let dir: string;
   if (flags.dir) {
     dir = resolve(flags.dir);

@@ -47,3 +47,10 @@ export const ConfigNotYaml = defineError("ConfigNotYaml", "config", (d: { file: 
   where: "config",
   hint: "rename it to .agentmux/config.yaml (JSON is valid YAML), then run the command again",
 }));
+
+/** `sim.scenario` holds a switch the simulated agent does not know (it would die at start). */
+export const SimScenarioInConfig = defineError("SimScenarioInConfig", "config", (d: { problems: string; switches: string[] }) => ({
+  message: `bad simulated-agent scenario: ${d.problems}`,
+  where: "sim.scenario",
+  hint: `switches: ${d.switches.join(", ")}`,
+}));

@@ -20,7 +20,8 @@ export function settingsFrom(config: Config, opts: { keepSession?: boolean; head
   const role_agents: Settings["role_agents"] = {};
   for (const role of ROLES) {
     const r = resolveRole(config, role);
-    role_agents[role] = { provider: r.providerName, model: r.model };
+    const fallback = config.roles[role]?.fallback ?? [];
+    role_agents[role] = { provider: r.providerName, model: r.model, ...(fallback.length ? { fallback } : {}) };
   }
   return {
     max_review_iterations: config.defaults.max_review_iterations,
@@ -30,5 +31,10 @@ export function settingsFrom(config: Config, opts: { keepSession?: boolean; head
     keep_session: opts.keepSession ?? config.defaults.keep_session,
     role_agents,
     on_bug: "fail_run",
+    headless: opts.headless === true,
+    nudges: config.watchdog.nudges,
+    nudge_backoff_ms: config.watchdog.nudge_backoff_s * 1000,
+    restarts: config.watchdog.restarts,
+    questions: config.headless.questions,
   };
 }

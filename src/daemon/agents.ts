@@ -3,16 +3,20 @@ import { join } from "node:path";
 import type { Config } from "../schema/config.ts";
 import { ROLE_TOOLS, type Role } from "../schema/catalog.ts";
 import type { Event } from "../schema/events.ts";
+import type { State } from "../schema/state.ts";
 import type { Layout } from "../effects/tmux/layout.ts";
 import type { PaneWriter } from "../effects/tmux/deliver.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
 import { selectPane } from "../effects/tmux/ops.ts";
+import { deadPaneStatus, lastScreen, sendKeys } from "../effects/tmux/agent-ops.ts";
 import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
 import { resolveRole, type ResolvedAgent } from "../providers/resolve.ts";
+import { codexHomeOf, findCodexSession } from "../providers/conversation.ts";
 import { PROMPT_REFERENCE } from "../prompts/render.ts";
 import { F, mcpReadyFile } from "../session/paths.ts";
 import { writeRuntime } from "../session/write.ts";
 import type { Logger } from "../effects/log.ts";
+import type { Watched } from "./turns.ts";
 
 export type AgentRuntimeOptions = {
   sessionDir: string;
@@ -27,9 +31,21 @@ export type AgentRuntimeOptions = {
   selfCommand: string[];
   log: Logger;
   push: (e: Event) => void;
+  /** the orchestrator's current state (an agent's status decides whether a reminder still goes in) */
+  state?: () => State;
+  /** a delivery was accepted: the agent's turn begins (TurnWatcher) */
+  onTurn?: (agent: string) => void;
+  /** when `agent` last called a tool (ToolCallTail): a call after a paste is an accepted prompt */
+  lastToolCall?: (agent: string) => number;
+  /** the agent is at its idle prompt with no turn under way (TurnWatcher) */
+  isIdle?: (agent: string) => boolean;
+  /** when the agent's last turn ended and its screen had settled (TurnWatcher, performance.now()) */
+  turnEnd?: (agent: string) => { endedAt: number; settledAt: number } | null;
 };
 
-type AgentPane = { pane: string; pid: number; role: Role; resolved: ResolvedAgent; prompted: boolean };
+export type LaunchOptions = { batchPrompt?: string; provider?: string; conversation?: string };
+
+type AgentPane = { pane: string; pid: number; role: Role; resolved: ResolvedAgent; prompted: boolean; env: Record<string, string>; launchedAt: number; capture: boolean };
 
 const now = () => new Date().toISOString();
 
@@ -37,13 +53,24 @@ const now = () => new Date().toISOString();
 export class AgentRuntime {
   private readonly agents = new Map<string, AgentPane>();
   private readonly byPane = new Map<string, string>();
+  /** panes whose program exited (kept by remain-on-exit, with their last screen) until relaunched */
+  private readonly dead = new Map<string, string>();
   private panel: string | null = null;
 
-  constructor(private readonly o: AgentRuntimeOptions) {}
+  constructor(readonly o: AgentRuntimeOptions) {}
 
-  async launch(agent: string, role: Role, label: string, batchPrompt?: string): Promise<void> {
+  async launch(agent: string, role: Role, label: string, lo: LaunchOptions = {}): Promise<void> {
+    // a relaunch takes the old pane's place on screen
+    const old = this.agents.get(agent)?.pane ?? this.dead.get(agent);
+    const slot = old ? this.o.layout.visiblePanes().indexOf(old) : -1;
     await this.kill(agent);
-    const resolved = resolveRole(this.o.config, role);
+    const resolved = resolveRole(this.o.config, role, lo.provider);
+    const conv = resolved.provider.conversation;
+    let conversation: { id: string; resume: boolean } | undefined;
+    if (conv && !lo.batchPrompt) {
+      if (lo.conversation) conversation = { id: lo.conversation, resume: true };
+      else if (conv.start.length) conversation = { id: crypto.randomUUID(), resume: false };
+    }
     rmSync(join(this.o.sessionDir, mcpReadyFile(agent)), { force: true });
     const spec = buildLaunch(resolved, {
       sessionDir: this.o.sessionDir,
@@ -51,16 +78,24 @@ export class AgentRuntime {
       workDir: this.o.workDir,
       agentKey: agent,
       selfCommand: this.o.selfCommand,
-      ...(batchPrompt ? { batchPrompt: join(this.o.sessionDir, batchPrompt) } : {}),
+      ...(lo.batchPrompt ? { batchPrompt: join(this.o.sessionDir, lo.batchPrompt) } : {}),
+      ...(conversation ? { conversation } : {}),
     });
     writeLaunchFiles(spec);
     const command = spec.stdinFile ? ["sh", "-c", 'exec "$@" < "$0"', spec.stdinFile, ...spec.argv] : spec.argv;
     const exitFile = join(this.o.sessionDir, F.paneExits);
     const { pane, pid } = await this.o.layout.createPane({ command, env: spec.env, cwd: spec.cwd, label, exitFile });
-    this.agents.set(agent, { pane, pid, role, resolved, prompted: false });
+    const capture = !!conv && conv.capture !== "none" && !conversation && !lo.batchPrompt;
+    this.agents.set(agent, { pane, pid, role, resolved, prompted: false, env: { ...resolved.provider.env, ...spec.env }, launchedAt: Date.now(), capture });
     this.byPane.set(pane, agent);
-    this.o.log(`launched ${agent} (${resolved.providerName}${resolved.model ? "/" + resolved.model : ""}) in ${pane}: ${spec.argv.join(" ").slice(0, 300)}`);
-    if (batchPrompt) this.o.push({ type: "agent_active", at: now(), agent });
+    this.o.log(`launched ${agent} (${resolved.providerName}${resolved.model ? "/" + resolved.model : ""}${conversation ? `, conversation ${conversation.id}${conversation.resume ? " resumed" : ""}` : ""}) in ${pane}: ${spec.argv.join(" ").slice(0, 300)}`);
+    if (conversation && !conversation.resume) this.o.push({ type: "conversation_captured", at: now(), agent, id: conversation.id });
+    if (lo.batchPrompt) this.o.push({ type: "agent_active", at: now(), agent });
+    if (slot >= 0) {
+      const visible = this.o.layout.visiblePanes().filter((p) => p !== old);
+      visible.splice(Math.min(slot, visible.length), 0, pane);
+      await this.o.layout.show(visible);
+    }
     this.persist();
   }
 
@@ -73,16 +108,19 @@ export class AgentRuntime {
     this.deliver(agent, text);
   }
 
-  private deliver(agent: string, text: string): void {
+  /** Deliver `text` to the agent; resolves with whether it was accepted (never throws). */
+  deliver(agent: string, text: string, onDone?: (ok: boolean) => void): void {
     const a = this.agents.get(agent);
     if (!a) {
       this.o.log(`cannot deliver to ${agent}: it has no pane`);
+      onDone?.(false);
       return;
     }
     const first = !a.prompted;
     a.prompted = true;
     const needsMcp = ROLE_TOOLS[a.role].length > 0 && a.resolved.provider.mcp !== "none";
     const readyFile = join(this.o.sessionDir, mcpReadyFile(agent));
+    let pastedAt = 0;
     this.o.writer
       .deliver(a.pane, text, {
         submit: a.resolved.provider.submit,
@@ -90,17 +128,41 @@ export class AgentRuntime {
         trust: a.resolved.provider.trust,
         first,
         ...(first && needsMcp ? { waitFirst: () => existsSync(readyFile) } : {}),
+        // a tool call after the paste means the agent took the prompt (and acted on it)
+        onPasted: () => void (pastedAt = performance.now()),
+        acted: () => pastedAt > 0 && (this.o.lastToolCall?.(agent) ?? 0) > pastedAt,
       })
       .then((r) => {
-        if (this.agents.get(agent)?.pane !== a.pane) return;
-        if (r.ok) this.o.push({ type: "agent_active", at: now(), agent });
-        else {
+        if (this.agents.get(agent)?.pane !== a.pane) return onDone?.(false);
+        if (r.ok) {
+          this.o.onTurn?.(agent);
+          this.o.push({ type: "agent_active", at: now(), agent });
+          if (a.capture) this.captureConversation(agent, a, text);
+        } else if (r.exited) {
+          this.o.log(`delivery to ${agent} stopped: ${r.reason} (its exit is handled as such)`);
+        } else {
           const fix = this.o.tmux.attachCommand(this.o.sessionName, { pane: a.pane });
           this.o.log(`delivery to ${agent} failed: ${r.reason}\n${r.screen}`);
           this.o.push({ type: "agent_stuck", at: now(), agent, reason: `${r.reason}; to fix by hand: ${fix}` });
         }
+        onDone?.(r.ok);
       })
       .catch((e) => this.o.log(`delivery to ${agent} crashed: ${(e as Error).stack}`));
+  }
+
+  /** codex: find the session id it picked for this agent (its files name our prompt), for a few seconds. */
+  private captureConversation(agent: string, a: AgentPane, text: string): void {
+    a.capture = false;
+    const needle = text.replace(/^.* /, "");
+    let tries = 0;
+    const look = () => {
+      if (this.agents.get(agent) !== a) return;
+      const id = findCodexSession(codexHomeOf(a.env), a.launchedAt, needle);
+      if (id) return this.o.push({ type: "conversation_captured", at: now(), agent, id });
+      if (++tries < 40) setTimeout(look, 500);
+      else this.o.log(`could not find ${agent}'s codex session id: a restart will start a fresh conversation`);
+    };
+    setTimeout(look, 300);
   }
 
   async show(agents: string[]): Promise<void> {
@@ -109,6 +171,11 @@ export class AgentRuntime {
   }
 
   async kill(agent: string): Promise<void> {
+    const deadPane = this.dead.get(agent);
+    if (deadPane) {
+      this.dead.delete(agent);
+      await this.o.layout.kill(deadPane);
+    }
     const a = this.agents.get(agent);
     if (!a) return;
     this.agents.delete(agent);
@@ -143,8 +210,11 @@ export class AgentRuntime {
     await this.o.layout.kill(pane);
   }
 
-  /** A pane died or vanished: an interruption unless agentmux closed it on purpose. */
-  paneExited(pane: string, detail?: string): void {
+  /**
+   * A pane died or vanished: an interruption unless agentmux closed it on purpose. Its last
+   * screen (kept by remain-on-exit) and exit status go with the event.
+   */
+  async paneExited(pane: string, status?: string): Promise<void> {
     if (pane === this.panel) {
       // the panel exits once the decision file is written, or when the user quits it (it can be
       // shown again): expected, never an interruption; its dead pane goes
@@ -157,12 +227,43 @@ export class AgentRuntime {
     if (!agent) return;
     this.agents.delete(agent);
     this.byPane.delete(pane);
+    this.dead.set(agent, pane);
     this.persist();
-    this.o.push({ type: "pane_exited", at: now(), agent, ...(detail ? { detail } : {}) });
+    const text = await lastScreen(this.o.tmux, pane);
+    const screen = text === null ? [] : text.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim()).slice(-20);
+    let exit = status ?? "";
+    for (let i = 0; !exit && text !== null && i < 10; i++) {
+      // tmux 3.3a can leave pane_dead_status empty for a moment after the exit
+      exit = await deadPaneStatus(this.o.tmux, pane);
+      if (!exit) await Bun.sleep(50);
+    }
+    this.o.push({ type: "pane_exited", at: now(), agent, ...(exit ? { exit_status: exit } : {}), ...(screen.length ? { screen } : {}), ...(text === null ? { detail: "the pane is gone" } : {}) });
+  }
+
+  /** Send the keys that dismiss the dialog the agent's CLI shows (headless: nobody can answer). */
+  async dismissDialog(agent: string): Promise<void> {
+    const a = this.agents.get(agent);
+    if (!a) return;
+    const screen = (await lastScreen(this.o.tmux, a.pane)) ?? "";
+    const dialog = a.resolved.provider.dialogs.find((d) => new RegExp(d.detect, "m").test(screen)) ?? a.resolved.provider.dialogs[0];
+    const keys = dialog?.dismiss ?? ["Escape"];
+    this.o.log(`dismissing ${agent}'s dialog with ${keys.join(" ")}`);
+    await sendKeys(this.o.tmux, a.pane, keys).catch((e) => this.o.log(`could not dismiss ${agent}'s dialog: ${(e as Error).message}`));
   }
 
   paneOf(agent: string): string | undefined {
     return this.agents.get(agent)?.pane;
+  }
+
+  resolvedOf(agent: string): ResolvedAgent | undefined {
+    return this.agents.get(agent)?.resolved;
+  }
+
+  /** Interactive agents for the TurnWatcher (researchers run in batch and are not watched). */
+  watched(): Watched[] {
+    return [...this.agents]
+      .filter(([, v]) => v.role !== "code-researcher" && v.role !== "web-researcher")
+      .map(([agent, v]) => ({ agent, pane: v.pane, provider: v.resolved.provider }));
   }
 
   livePanes(): Map<string, string> {

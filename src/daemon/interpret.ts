@@ -7,6 +7,8 @@ import { renderPrompt } from "../prompts/render.ts";
 import { resolveRole, toolNameForAgent } from "../providers/resolve.ts";
 import { tasksFile } from "../session/paths.ts";
 import type { AgentRuntime } from "./agents.ts";
+import { attention, deliverNudge } from "./agent-io.ts";
+import { interruptionNote } from "./interruption.ts";
 import type { Logger } from "../effects/log.ts";
 
 export type InterpretContext = {
@@ -15,6 +17,8 @@ export type InterpretContext = {
   workDir: string;
   config: Config;
   runtime: AgentRuntime | null;
+  /** a headless run: prompts render their unattended variants */
+  headless?: boolean;
   log: Logger;
   /** the commit flow; resolves with the event to feed back */
   commit: (effect: Extract<Effect, { type: "commit" }>) => Promise<void>;
@@ -63,7 +67,8 @@ export async function interpret(effect: Effect, ctx: InterpretContext): Promise<
       return;
     }
     case "write_prompt": {
-      const resolved = resolveRole(ctx.config, effect.role);
+      // the agent's own CLI names the tools (a fallback provider's may differ from the role's)
+      const resolved = (effect.agent ? ctx.runtime?.resolvedOf(effect.agent) : undefined) ?? resolveRole(ctx.config, effect.role);
       const text = renderPrompt({
         template: effect.template,
         vars: effect.vars,
@@ -74,19 +79,31 @@ export async function interpret(effect: Effect, ctx: InterpretContext): Promise<
         toolName: (tool) => toolNameForAgent(resolved, tool),
         askTool: resolved.provider.ask_tool ?? null,
         subAgentTool: resolved.provider.sub_agent_tool,
+        headless: ctx.headless === true,
       });
-      return writeFileAtomic(inSession(ctx, effect.path), text);
+      const note = effect.interrupted ? await interruptionNote(ctx.workDir, ctx.sessionDir, effect.vars) : "";
+      return writeFileAtomic(inSession(ctx, effect.path), text + note);
     }
     case "check_off_tasks":
       return checkOffTasks(ctx, effect.plan_index, effect.tasks);
     case "log":
       return ctx.log(effect.message);
     case "launch_agent":
-      return ctx.runtime?.launch(effect.agent, effect.role, effect.label, effect.batch_prompt);
+      return ctx.runtime?.launch(effect.agent, effect.role, effect.label, {
+        ...(effect.batch_prompt ? { batchPrompt: effect.batch_prompt } : {}),
+        ...(effect.provider ? { provider: effect.provider } : {}),
+        ...(effect.conversation ? { conversation: effect.conversation } : {}),
+      });
     case "send_prompt":
       return ctx.runtime?.sendPrompt(effect.agent, effect.prompt);
     case "notify_agent":
       return ctx.runtime?.notify(effect.agent, effect.text);
+    case "nudge_agent":
+      return ctx.runtime ? deliverNudge(ctx.runtime, effect) : undefined;
+    case "dismiss_dialog":
+      return ctx.runtime?.dismissDialog(effect.agent);
+    case "attention":
+      return ctx.runtime ? attention(ctx.runtime, effect.text, effect.agent) : undefined;
     case "show_agents":
       return ctx.runtime?.show(effect.agents);
     case "kill_agent":

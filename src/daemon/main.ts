@@ -26,6 +26,8 @@ import { releaseCheckout } from "../session/checkout-lock.ts";
 import { archiveSession } from "../session/archive.ts";
 import { SessionFolderGone, sessionFolderPresent, writeLiveState } from "../session/folder-gone.ts";
 import { ORCHESTRATOR_PID, liveOrchestrator, writeOrchestratorPid } from "../session/liveness.ts";
+import { TurnWatcher } from "./turns.ts";
+import { ToolCallTail } from "../bus/tool-calls.ts";
 
 /**
  * The launcher that started this orchestrator gets the final state on an extra pipe
@@ -64,13 +66,21 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const writer = new PaneWriter(tmux, log);
   let loop!: OrchestratorLoop;
   const tmuxLoss = new TmuxLoss(tmux, sessionName, (e) => loop.push(e));
+  let turns!: TurnWatcher;
+  const calls = new ToolCallTail(sessionDir, (c) => loop.push({ type: "agent_tool_call", at: c.at, agent: c.agent, tool: c.tool, ok: c.ok, ...(c.message ? { message: c.message } : {}) }));
   const agents = new AgentRuntime({
     sessionDir, projectDir, workDir, sessionName, config, tmux, layout, writer,
     controlPane: runtime.control_pane, selfCommand: selfCommand(), log, push: (e) => loop.push(e),
+    state: () => loop.state,
+    onTurn: (a) => turns.turnStarted(a),
+    isIdle: (a) => turns.isIdle(a),
+    turnEnd: (a) => turns.lastTurnEnd(a),
+    lastToolCall: (a) => calls.lastCallAt(a),
   });
+  turns = new TurnWatcher({ tmux, watched: () => agents.watched(), push: (e) => loop.push(e), log, stuckAfterMs: config.watchdog.stuck_after_s * 1000 });
   agents.persist();
   loop = new OrchestratorLoop(state, settings, {
-    sessionDir, projectDir, workDir, config, runtime: agents, log,
+    sessionDir, projectDir, workDir, config, runtime: agents, log, headless: state.headless === true,
     explained: async (e) => isGone(e) && (await tmuxLoss.check()),
     // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small
     commit: async (effect) => loop.push(await (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
@@ -82,12 +92,12 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     : ({ type: state.history?.length === 1 && state.last_event === "feature_created" ? "start" : "resume", at: new Date().toISOString() } as const);
   const exitsFile = join(sessionDir, F.paneExits);
   await installExitHooks(tmux, sessionName, exitsFile);
-  const exits = watchPaneExits(exitsFile, (pane) => tmuxLoss.paneExited(pane, (p) => agents.paneExited(p)), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p) });
+  const exits = watchPaneExits(exitsFile, (pane, status) => tmuxLoss.paneExited(pane, (p) => void agents.paneExited(p, status).catch((e) => log(`pane exit ${p}: ${(e as Error).message}`))), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p) });
   const files = new SessionFileWatcher(sessionDir, (e) => loop.push(e), log, undefined, () => loop.state.phase === "completing");
   const created = new CreatedFilesLog(sessionDir);
   if (first?.type === "resume") await loop.catchUp(readToolLines(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0));
   const tail = new ToolTail(sessionDir, loop.state.tool_cursor ?? 0, (line) => loop.pushTool(line));
-  const watchdog = startWatchdog({ config, tmux, sessionName, agents, loop, log, tmuxGone: () => tmuxLoss.check() });
+  const watchdog = startWatchdog({ config, headless: state.headless === true, loop, log, tmuxGone: () => tmuxLoss.check() });
   const onSignal = (sig: string) => loop.push({ type: "cancel", at: new Date().toISOString(), reason: `the orchestrator received ${sig}` });
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => onSignal(sig));
   // the session folder deleted under the run (rm -rf, an agent's git clean -xdf): stop, write nothing
@@ -101,6 +111,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     created.start();
     files.start();
     tail.start();
+    calls.start();
+    turns.start();
     result = first ? await loop.run(null) : { code: state.phase === "done" ? 0 : 1, cleanup: false };
   } catch (e) {
     // A bug, not an expected outcome: record it as a failed run with its cause, then stop.
@@ -115,6 +127,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   } finally {
     clearInterval(folderWatch);
     watchdog.stop();
+    turns.stop();
+    calls.stop();
     tail.stop();
     files.stop();
     created.stop();

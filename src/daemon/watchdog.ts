@@ -1,58 +1,75 @@
 import type { Config } from "../schema/config.ts";
-import type { Tmux } from "../effects/tmux/runner.ts";
-import { capturePane } from "../effects/tmux/ops.ts";
-import type { AgentRuntime } from "./agents.ts";
+import type { State } from "../schema/state.ts";
 import type { Logger } from "../effects/log.ts";
 import type { OrchestratorLoop } from "./loop.ts";
 
 type WatchdogOptions = {
-  config: Config; tmux: Tmux; sessionName: string; agents: AgentRuntime; loop: OrchestratorLoop; log: Logger;
+  config: Config;
+  headless: boolean;
+  loop: OrchestratorLoop;
+  log: Logger;
   /** true when the run's tmux session is gone (TmuxLoss reports it, once) */
   tmuxGone: () => Promise<boolean>;
 };
 
 const now = () => new Date().toISOString();
 
+/** The limits in force: watchdog.* when set, else the finite headless defaults for a headless run. */
+export function effectiveLimits(config: Config, headless: boolean): { phaseS: number; runS: number } {
+  const w = config.watchdog;
+  return {
+    phaseS: w.phase_timeout_s || (headless ? config.headless.phase_timeout_s : 0),
+    runS: w.run_timeout_s || (headless ? config.headless.run_timeout_s : 0),
+  };
+}
+
+/** ms the run has been active: earlier orchestrator lifetimes (state.active_ms) plus this one. */
+export function runActiveMs(state: State, nowMs: number, startedMs: number): number {
+  const since = Date.parse(state.active_since ?? "") || startedMs;
+  return (state.active_ms ?? 0) + Math.max(0, nowMs - since);
+}
+
 /**
- * Time limits and liveness: the run and phase limits from config, agents whose screen has not
- * changed for `watchdog.stuck_after_s` (reported stuck, and active again once it moves), and
- * the tmux session disappearing under the run.
+ * Time limits, checked twice a second (so a limit fires within a second of its deadline): the
+ * run limit counted across resumes, the phase limit, rate-limited agents whose reset time
+ * passed; and the tmux session disappearing under the run. Screens are the TurnWatcher's.
  */
 export function startWatchdog(o: WatchdogOptions): { stop(): void } {
-  const w = o.config.watchdog;
-  const timers: ReturnType<typeof setInterval>[] = [];
+  const { phaseS, runS } = effectiveLimits(o.config, o.headless);
+  const retryMs = o.config.watchdog.limit_retry_s * 1000;
   const started = Date.now();
-  const screens = new Map<string, { hash: number; since: number; stuck: boolean }>();
   let phaseTimedOut = "";
+  let runTimedOut = false;
+  let lastTmuxCheck = 0;
+  const resetSent = new Map<string, string>();
 
   const tick = async () => {
     if (o.loop.finished) return;
-    if (w.run_timeout_s > 0 && Date.now() - started > w.run_timeout_s * 1000) {
-      o.loop.push({ type: "timeout", at: now(), reason: `the run exceeded its time limit (watchdog.run_timeout_s = ${w.run_timeout_s})` });
+    const s = o.loop.state;
+    const t = Date.now();
+    if (runS > 0 && !runTimedOut && runActiveMs(s, t, started) > runS * 1000) {
+      runTimedOut = true;
+      const which = o.config.watchdog.run_timeout_s ? "watchdog.run_timeout_s" : "headless.run_timeout_s";
+      o.loop.push({ type: "timeout", at: now(), reason: `the run exceeded its time limit (${which} = ${runS}, counted across resumes)` });
     }
-    const last = o.loop.state.history?.at(-1);
-    if (w.phase_timeout_s > 0 && last && phaseTimedOut !== last.at && Date.now() - Date.parse(last.at) > w.phase_timeout_s * 1000) {
+    const last = s.history?.at(-1);
+    if (phaseS > 0 && last && phaseTimedOut !== last.at && t - Date.parse(last.at) > phaseS * 1000) {
       phaseTimedOut = last.at;
-      o.loop.push({ type: "timeout", at: now(), reason: `phase ${o.loop.state.phase} exceeded its time limit (watchdog.phase_timeout_s = ${w.phase_timeout_s})` });
+      const which = o.config.watchdog.phase_timeout_s ? "watchdog.phase_timeout_s" : "headless.phase_timeout_s";
+      o.loop.push({ type: "timeout", at: now(), reason: `phase ${s.phase} exceeded its time limit (${which} = ${phaseS})` });
     }
-    if (await o.tmuxGone()) return;
-    if (w.stuck_after_s <= 0) return;
-    for (const [agent, pane] of o.agents.livePanes()) {
-      const screen = await capturePane(o.tmux, pane).catch(() => null);
-      if (screen === null) continue;
-      const hash = Bun.hash(screen) as unknown as number;
-      const prev = screens.get(agent);
-      if (!prev || prev.hash !== hash) {
-        if (prev?.stuck) o.loop.push({ type: "agent_active", at: now(), agent });
-        screens.set(agent, { hash, since: Date.now(), stuck: false });
-      } else if (!prev.stuck && Date.now() - prev.since > w.stuck_after_s * 1000) {
-        prev.stuck = true;
-        o.log(`watchdog: ${agent} shows no output for ${w.stuck_after_s} s`);
-        o.loop.push({ type: "agent_stuck", at: now(), agent, reason: `no output and no tool call for ${w.stuck_after_s} s` });
+    for (const [agent, a] of Object.entries(s.agents ?? {})) {
+      if (a.status !== "rate_limited" || !a.limit) continue;
+      const due = Date.parse(a.limit.reset_at ?? "") || Date.parse(a.limit.at) + retryMs;
+      if (t >= due && resetSent.get(agent) !== a.limit.at) {
+        resetSent.set(agent, a.limit.at);
+        o.loop.push({ type: "limit_reset", at: now(), agent });
       }
     }
+    if (t - lastTmuxCheck < 2000) return;
+    lastTmuxCheck = t;
+    await o.tmuxGone();
   };
-  const every = Math.max(1000, Math.min(10000, (w.stuck_after_s || 10) * 250));
-  timers.push(setInterval(() => void tick().catch((e) => o.log(`watchdog: ${(e as Error).message}`)), every));
-  return { stop: () => timers.forEach(clearInterval) };
+  const timer = setInterval(() => void tick().catch((e) => o.log(`watchdog: ${(e as Error).message}`)), 500);
+  return { stop: () => clearInterval(timer) };
 }

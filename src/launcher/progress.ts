@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { F } from "../session/paths.ts";
 import { eventLabel } from "../schema/catalog.ts";
-import type { HistoryEntry, State } from "../schema/state.ts";
+import type { AgentInfo, HistoryEntry, State } from "../schema/state.ts";
 import { readState } from "../session/read.ts";
 import { inertLine, terminalJson } from "../schema/inert-text.ts";
 
@@ -21,7 +21,7 @@ function readStateLoose(dir: string): State | null {
 /** One line per phase transition (and per agent turning stuck), printed as the run goes. */
 export class ProgressPrinter {
   private seen = 0;
-  private stuck = new Set<string>();
+  private seenAgents = new Map<string, string>();
   private awaiting = false;
   last: State | null = null;
 
@@ -49,12 +49,34 @@ export class ProgressPrinter {
       this.status(`${s.phase} · ${eventLabel(s.last_event)}${working.length ? ` · ${working.join(", ")}` : ""}`);
     }
     this.decision(s);
-    for (const [key, a] of Object.entries(s.agents ?? {})) {
-      if (a.status === "stuck" && !this.stuck.has(key)) {
-        this.stuck.add(key);
-        this.emit({ kind: "agent_stuck", agent: key, note: a.note ?? "" }, `${hhmmss(a.since)}  ! ${a.label} is stuck: ${a.note ?? ""}`);
-      } else if (a.status !== "stuck") this.stuck.delete(key);
+    for (const [key, a] of Object.entries(s.agents ?? {})) this.agentLine(key, a);
+  }
+
+  /**
+   * One line when an agent starts to need something or recovers from a misbehaviour: stuck,
+   * a question, a usage limit, a reminder, a restart, a move to a fallback provider.
+   */
+  private agentLine(key: string, a: AgentInfo): void {
+    const sig = `${a.status}|${a.restarts ?? 0}|${a.provider ?? ""}|${a.idle_turns ?? 0}|${a.question?.at ?? ""}`;
+    const prev = this.seenAgents.get(key);
+    this.seenAgents.set(key, sig);
+    if (prev === sig) return;
+    const [pStatus, pRestarts, pProvider, pTurns, pAsked] = (prev ?? "|0||0|").split("|");
+    const at = hhmmss(a.since);
+    if ((a.restarts ?? 0) > Number(pRestarts) && a.status === "starting") {
+      this.emit({ kind: "agent_restarted", agent: key, restarts: a.restarts, exit_status: a.exit_status ?? null, last_line: a.last_screen?.at(-1) ?? null }, `${at}  ↻ ${a.label} exited${a.exit_status ? ` (status ${a.exit_status})` : ""}; restarted (${a.restarts})${a.last_screen?.length ? ` — last line: ${a.last_screen.at(-1)}` : ""}`);
     }
+    if (prev && a.provider && pProvider && a.provider !== pProvider) {
+      this.emit({ kind: "agent_fallback", agent: key, from: pProvider, to: a.provider, limit: a.limit?.text ?? null }, `${at}  ⇄ ${a.label} hit a usage limit on ${pProvider}; moved to ${a.provider}`);
+    }
+    if (a.question && a.question.at !== pAsked && a.status !== "needs_input") {
+      this.emit({ kind: "agent_question_answered", agent: key, question: a.question, answer: a.note ?? null }, `${at}  ? ${a.label} ${a.question.kind === "permission" ? "asked permission" : "asked"}: ${a.question.text} — ${a.note ?? "answered"}`);
+    }
+    if (a.status === pStatus && (a.idle_turns ?? 0) === Number(pTurns)) return;
+    if (a.status === "stuck") this.emit({ kind: "agent_stuck", agent: key, note: a.note ?? "" }, `${at}  ! ${a.label} is stuck: ${a.note ?? ""}`);
+    else if (a.status === "needs_input") this.emit({ kind: "agent_needs_input", agent: key, question: a.question ?? null }, `${at}  ? ${a.label} ${a.question?.kind === "permission" ? "asks permission" : "asks"}: ${a.question?.text ?? ""}`);
+    else if (a.status === "rate_limited") this.emit({ kind: "agent_rate_limited", agent: key, limit: a.limit ?? null }, `${at}  ⏸ ${a.label} hit a usage limit (${a.limit?.text ?? ""}); waiting ${a.limit?.reset_at ? `until ${hhmmss(a.limit.reset_at)}` : "to retry"}`);
+    else if (a.status === "idle_without_submit") this.emit({ kind: "agent_reminded", agent: key, reminders: a.idle_turns ?? 1 }, `${at}  ◔ ${a.label} ended its turn without its submit; reminder ${a.idle_turns ?? 1} sent`);
   }
 
   /** Once each time the run starts waiting for a decision: where to write it (nobody sees a panel). */

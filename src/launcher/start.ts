@@ -16,6 +16,8 @@ import { F } from "../session/paths.ts";
 import { follow, startProcesses, type Launched } from "./launch.ts";
 import type { ProgressMode } from "./progress.ts";
 import { settingsFrom } from "../config/settings.ts";
+import { SIM_SWITCHES, parseScenarioText } from "../schema/sim-scenario.ts";
+import { SimScenarioInConfig } from "../config/errors.ts";
 import { writeState } from "../session/write.ts";
 import { StopSignals } from "./signals.ts";
 import { acquireCheckout, releaseCheckout } from "../session/checkout-lock.ts";
@@ -63,6 +65,11 @@ export const RoundCheckoutTaken = defineError("RoundCheckoutTaken", "session", (
   where: d.root,
   hint: `wait for it to finish (agentmux status ${d.holder}), then start the round again`,
 }));
+/** The simulated agents' scenario switches (sim.scenario) are checked before anything starts (exit 2). */
+function checkSimScenario(config: import("../schema/config.ts").Config): void {
+  const r = parseScenarioText(config.sim.scenario);
+  if (!r.ok) throw new SimScenarioInConfig({ problems: r.message, switches: SIM_SWITCHES });
+}
 
 export function isHeadless(ciFlag: boolean): boolean {
   return ciFlag || process.env.CI === "true" || process.env.CI === "1" || !process.stdout.isTTY || !process.stdin.isTTY;
@@ -103,6 +110,7 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
     if (current !== o.round.branch) throw new RoundBranchMismatch({ root: projectDir, want: o.round.branch, current });
   }
   settingsFrom(config); // every role's provider resolves, or a clear error before anything is created
+  checkSimScenario(config);
   const clis = missingAgentClis(config, process.env.PATH ?? "");
   if (clis) throw new NoAgentCli({ clis });
   const notice = firstRunNotice(projectDir, config);
@@ -146,6 +154,7 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
       role: "architect",
       toolName: (t) => toolNameFor(config.defaults.provider, t),
       askTool: null,
+      headless: o.headless,
     });
     writeFileAtomic(join(created.dir, F.context), context);
     writeState(created.dir, state);

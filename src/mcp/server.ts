@@ -12,6 +12,7 @@ import { VERSION } from "../version.ts";
 import { TOOL_DESCRIPTIONS } from "./descriptions.ts";
 import type { McpEnv } from "./env.ts";
 import { appendToolEvent } from "./events.ts";
+import { recordToolCall } from "./activity.ts";
 import { admitCall } from "./guard.ts";
 import { applyPreferences, preferenceProblem } from "./preferences.ts";
 import { TOOL_HANDLERS, type ToolHandlers } from "./tools.ts";
@@ -90,6 +91,8 @@ export function createMcpServer(env: McpEnv): McpRuntime {
     const call = callTool(env, req.params.name, req.params.arguments).then(
       (result) => {
         log(`${req.params.name}: ${result.isError ? "refused" : "ok"}`);
+        const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+        recordToolCall(env.sessionDir, env.agent, req.params.name, !result.isError, text);
         return result;
       },
       (e) => {

@@ -53,8 +53,13 @@ export function prepareResume(state: State, facts: ResumeFacts, at: string): Sta
     interruption_log_path: _l,
     ...rest
   } = state;
+  // agents that had not finished were interrupted: relaunched, they continue their CLI
+  // conversation and their prompt says what changed since the run's base
   const agents = Object.fromEntries(
-    Object.entries(state.agents ?? {}).map(([k, a]) => [k, a.status === "done" ? a : { ...a, status: "exited" as const, since: at }]),
+    Object.entries(state.agents ?? {}).map(([k, a]) => [k, a.status === "done" ? a : { ...a, status: "exited" as const, since: at, interrupted: true }]),
   );
-  return Step.resumed({ ...rest, agents, updated_at: at, updated_by: "pipeline" }, phase, at);
+  // the run's time limit counts every orchestrator lifetime: the last one ended at its last update
+  const lived = Date.parse(state.updated_at) - Date.parse(state.active_since ?? state.created_at ?? state.updated_at);
+  const active_ms = (state.active_ms ?? 0) + (Number.isFinite(lived) && lived > 0 ? lived : 0);
+  return Step.resumed({ ...rest, active_ms, agents, updated_at: at, updated_by: "pipeline" }, phase, at);
 }

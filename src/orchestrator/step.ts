@@ -111,17 +111,32 @@ export class Step {
     this.set({ agents: { ...this.agents(), [key]: next } });
   }
 
-  /** Start (or restart) an agent pane for a role. */
+  /**
+   * Start (or restart) an agent pane for a role: a fresh conversation, except for an agent an
+   * interruption stopped (resume), whose CLI conversation is continued when it has one.
+   */
   launch(agent: string, role: Role, label: string, task?: string, batchPrompt?: string): void {
     const ra = this.settings.role_agents[role];
-    this.setAgent(agent, { role, task, label, status: "starting", provider: ra?.provider, model: ra?.model ?? null });
-    this.emit({ type: "launch_agent", agent, role, label, ...(batchPrompt ? { batch_prompt: batchPrompt } : {}) });
+    const prev = this.agents()[agent];
+    const conversation = prev?.interrupted && prev.provider === ra?.provider ? prev.conversation_id : undefined;
+    this.setAgent(agent, {
+      role, task, label, status: "starting", provider: ra?.provider, model: ra?.model ?? null,
+      conversation_id: conversation, restarts: 0, idle_turns: 0, refusal: undefined, question: undefined, limit: undefined,
+      fallen_from: undefined, exit_status: undefined, last_screen: undefined, note: undefined,
+    });
+    this.emit({ type: "launch_agent", agent, role, label, ...(batchPrompt ? { batch_prompt: batchPrompt } : {}), ...(conversation ? { conversation } : {}) });
   }
 
-  /** Render a prompt file and deliver its one-line reference to the agent. */
+  /**
+   * Render a prompt file and deliver its one-line reference to the agent. An agent relaunched
+   * after an interruption is told so in that prompt (with what changed since).
+   */
   prompt(agent: string, path: string, template: string, vars: Record<string, string> = {}): void {
-    const role = this.agents()[agent]?.role ?? "coder";
-    this.emit({ type: "write_prompt", path, template, role, vars }, { type: "send_prompt", agent, prompt: path });
+    const a = this.agents()[agent];
+    const role = a?.role ?? "coder";
+    const interrupted = a?.interrupted === true;
+    if (a) this.setAgent(agent, { status: a.status, prompt: { path, template, vars }, idle_turns: 0, refusal: undefined, interrupted: undefined });
+    this.emit({ type: "write_prompt", path, template, role, vars, ...(interrupted ? { interrupted: true } : {}) }, { type: "send_prompt", agent, prompt: path });
   }
 
   /** One agent alone in the content zone on one prompt: launch it, show it, deliver the prompt. */

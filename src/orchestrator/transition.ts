@@ -3,7 +3,7 @@ import type { Event } from "../schema/events.ts";
 import type { State } from "../schema/state.ts";
 import { HopLimit, IllegalMark, IllegalMove } from "./errors.ts";
 import { HANDLERS, RESEARCH_OWNER } from "./phases/index.ts";
-import { researcherCrashed } from "./research.ts";
+import { handleAgentEvent } from "./agent-events.ts";
 import { Step } from "./step.ts";
 import type { Entry, Result, Settings } from "./types.ts";
 
@@ -40,29 +40,8 @@ function handleRuntime(step: Step, event: Event): boolean {
     case "tool_rejected":
       step.log(`tool event ${event.tool} rejected: ${event.reason}`);
       return true;
-    case "agent_stuck": {
-      const a = step.agents()[event.agent];
-      if (a && a.status !== "done" && a.status !== "exited") step.setAgent(event.agent, { status: "stuck", note: event.reason });
-      return true;
-    }
-    case "agent_active": {
-      const a = step.agents()[event.agent];
-      if (a && (a.status === "starting" || a.status === "stuck")) step.setAgent(event.agent, { status: "working", note: undefined });
-      return true;
-    }
-    case "pane_exited": {
-      const a = step.agents()[event.agent];
-      if (!a || a.status === "done" || a.status === "exited") return true;
-      if (a.role === "code-researcher" || a.role === "web-researcher") {
-        researcherCrashed(step, event.agent, RESEARCH_OWNER[step.state.phase]);
-        return true;
-      }
-      step.setAgent(event.agent, { status: "exited", note: event.detail });
-      step.fail(`the ${a.label} pane closed while the run was ${step.state.phase}${event.detail ? ` (${event.detail})` : ""}`, "canceled");
-      return true;
-    }
     default:
-      return false;
+      return handleAgentEvent(step, event, RESEARCH_OWNER[step.state.phase]);
   }
 }
 
@@ -98,7 +77,11 @@ function run(state: State, event: Event, settings: Settings): Result {
   if (state.phase === "done" || state.phase === "failed") return { state, effects: [] };
   const step = new Step(state, event.at, settings, HANDLER_NAMES[state.phase] ?? "pipeline");
   const handler = HANDLERS[state.phase];
-  if (event.type === "start" || event.type === "resume") handler.enter(step, entryOf(state, event));
+  if (event.type === "start" || event.type === "resume") {
+    // the run's time limit counts the lifetimes of every orchestrator (see prepareResume)
+    step.set({ active_since: event.at });
+    handler.enter(step, entryOf(state, event));
+  }
   else if (!handleRuntime(step, event) && !handler.on(step, event)) {
     step.log(`event ${event.type} ignored in phase ${state.phase}`);
   }

@@ -12,13 +12,23 @@ export type Settings = {
   commit_on_loop_cap: boolean;
   single_coder: boolean;
   keep_session: boolean;
-  /** role → provider/model, shown in the agents list */
-  role_agents: Record<string, { provider: string; model: string | null }>;
+  /** role → provider/model, shown in the agents list; `fallback`: providers for usage limits */
+  role_agents: Record<string, { provider: string; model: string | null; fallback?: string[] }>;
   /**
    * What a state-machine bug (an illegal move, the hop limit) does: throw (the default, so tests
    * see it), or fail the run with the bug as its cause (the orchestrator process).
    */
   on_bug?: "throw" | "fail_run";
+  /** started headless: nobody answers questions or dialogs, a stuck agent fails the run */
+  headless?: boolean;
+  /** reminders to an agent whose turn ended without its submit (watchdog.nudges) */
+  nudges?: number;
+  /** wait before the second reminder, doubling for each further one (ms) */
+  nudge_backoff_ms?: number;
+  /** restarts of an agent whose pane exited unexpectedly (watchdog.restarts) */
+  restarts?: number;
+  /** headless: what a question gets (headless.questions) */
+  questions?: "decide" | "fail";
 };
 
 export type Result = { state: State; effects: Effect[] };

@@ -14,7 +14,7 @@ export type BuiltinContext = Omit<RenderOptions, "toolName" | "subAgentTool"> & 
 };
 
 const ROLE_DUTIES: Record<Role, string> = {
-  "product-manager": "refines requirements.md with the user",
+  "product-manager": "turns the request into testable requirements in requirements.md",
   architect: "writes 02_architecting/architecture.md and nominates reviewers",
   planner: "writes 04_planning/plan.yaml (sub-plans, groups, owned files)",
   designer: "writes 05_design/design.md when the plan needs design",

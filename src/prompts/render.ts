@@ -2,7 +2,7 @@ import { ROLE_TOOLS, ToolName, type Role } from "../schema/catalog.ts";
 import { BUILTINS, type BuiltinContext } from "./builtins.ts";
 import { expandShared, expandTokens } from "./expand.ts";
 import { ToolNotAllowed, UnknownPlaceholder, UnknownTemplate, UnknownToolToken } from "./errors.ts";
-import { SHARED_FRAGMENTS, TEMPLATE_FILES, templateFile } from "./templates.ts";
+import { SHARED_FRAGMENTS, TEMPLATE_FILES, headlessFragments, templateFile } from "./templates.ts";
 import { quotedPath } from "../session/paths.ts";
 
 export interface RenderOptions {
@@ -20,6 +20,8 @@ export interface RenderOptions {
   /** The CLI's native ask-the-user tool, or null when it has none. */
   askTool: string | null;
   subAgentTool?: string | null;
+  /** a headless run: `<fragment>-headless` variants replace fragments that involve a person */
+  headless?: boolean;
 }
 
 /**
@@ -68,6 +70,6 @@ export function renderText(source: string, opts: RenderOptions, fragments: Reado
       throw new UnknownPlaceholder({ template: opts.template, name });
     return value;
   };
-  const expanded = expandShared(source, opts.template, fragments);
+  const expanded = expandShared(source, opts.template, opts.headless ? headlessFragments(fragments) : fragments);
   return expandTokens(expanded, { template: opts.template, sessionDir: opts.sessionDir, placeholder, tool });
 }

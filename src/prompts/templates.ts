@@ -30,6 +30,14 @@ import contractDone from "../../assets/prompts/shared/contract-done.md" with { t
 import contractReview from "../../assets/prompts/shared/contract-review.md" with { type: "text" };
 import coderDiscipline from "../../assets/prompts/shared/coder-discipline.md" with { type: "text" };
 import reviewerCore from "../../assets/prompts/shared/reviewer-core.md" with { type: "text" };
+import userApprovalHeadless from "../../assets/prompts/shared/user-approval-headless.md" with { type: "text" };
+import draftReview from "../../assets/prompts/shared/draft-review.md" with { type: "text" };
+import draftReviewHeadless from "../../assets/prompts/shared/draft-review-headless.md" with { type: "text" };
+import resolveGaps from "../../assets/prompts/shared/resolve-gaps.md" with { type: "text" };
+import resolveGapsHeadless from "../../assets/prompts/shared/resolve-gaps-headless.md" with { type: "text" };
+import pipelineEnd from "../../assets/prompts/shared/pipeline-end.md" with { type: "text" };
+import pipelineEndHeadless from "../../assets/prompts/shared/pipeline-end-headless.md" with { type: "text" };
+import preferenceMemoryHeadless from "../../assets/prompts/shared/preference-memory-headless.md" with { type: "text" };
 
 export const TEMPLATE_FILES: Readonly<Record<string, string>> = {
   "context.md": context,
@@ -60,6 +68,14 @@ export const TEMPLATE_FILES: Readonly<Record<string, string>> = {
   "shared/contract-review.md": contractReview,
   "shared/coder-discipline.md": coderDiscipline,
   "shared/reviewer-core.md": reviewerCore,
+  "shared/user-approval-headless.md": userApprovalHeadless,
+  "shared/draft-review.md": draftReview,
+  "shared/draft-review-headless.md": draftReviewHeadless,
+  "shared/resolve-gaps.md": resolveGaps,
+  "shared/resolve-gaps-headless.md": resolveGapsHeadless,
+  "shared/pipeline-end.md": pipelineEnd,
+  "shared/pipeline-end-headless.md": pipelineEndHeadless,
+  "shared/preference-memory-headless.md": preferenceMemoryHeadless,
 };
 
 /** The template names the orchestrator renders, and which file each one is. */
@@ -90,6 +106,19 @@ export function templateFile(name: string): string | undefined {
   if (name === "context") return "context.md";
   if (!(TEMPLATE_NAMES as readonly string[]).includes(name)) return undefined;
   return COMMAND_TEMPLATES.has(name) ? `commands/${name}.md` : `agents/${name}.md`;
+}
+
+/**
+ * Headless runs (nobody watches) render `<name>-headless` wherever a template says
+ * `[[shared:<name>]]` and that variant exists: unattended prompts never ask a person.
+ */
+export function headlessFragments(fragments: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = { ...fragments };
+  for (const name of Object.keys(fragments)) {
+    const variant = fragments[`${name}-headless`];
+    if (variant !== undefined) out[name] = variant;
+  }
+  return out;
 }
 
 export const SHARED_FRAGMENTS: Readonly<Record<string, string>> = Object.fromEntries(

@@ -32,7 +32,7 @@ export function buildLaunch(agent: ResolvedAgent, ctx: LaunchContext): LaunchSpe
   const command = p.command === "@self" ? [...ctx.selfCommand] : [p.command];
   const batch = ctx.batchPrompt !== undefined ? (p.batch ?? { args: [], mode: "positional" as const }) : null;
 
-  const argv = [...command, ...p.args];
+  const argv = [...command, ...p.args, ...conversationArgs(agent, ctx, batch !== null)];
   if (batch) argv.push(...batch.args, ...(batch.mode === "flag" ? [ctx.batchPrompt!] : []));
   if (p.model_flag && agent.model) argv.push(p.model_flag, agent.model);
   argv.push(...withMcpAllowances(agent, agent.roleArgs ?? [...p.default_role_args, ...(p.role_args[agent.role] ?? [])]));
@@ -54,6 +54,13 @@ export function buildLaunch(agent: ResolvedAgent, ctx: LaunchContext): LaunchSpe
   };
   if (batch?.mode === "stdin") spec.stdinFile = ctx.batchPrompt!;
   return spec;
+}
+
+/** `start` (a new conversation with agentmux's id) or `resume` args; codex's `resume <id>` is a subcommand, so they come first. */
+function conversationArgs(agent: ResolvedAgent, ctx: LaunchContext, batch: boolean): string[] {
+  const c = agent.provider.conversation;
+  if (!c || !ctx.conversation || batch) return [];
+  return (ctx.conversation.resume ? c.resume : c.start).map((a) => a.replaceAll("{id}", ctx.conversation!.id));
 }
 
 function isInside(path: string, dir: string): boolean {

@@ -17,6 +17,8 @@ export type LaunchContext = {
   batchPrompt?: string;
   /** home folder for pre-trust files (default: the user's home) */
   home?: string;
+  /** the CLI conversation to start with this id, or to continue (provider.conversation) */
+  conversation?: { id: string; resume: boolean };
 };
 
 /** The pieces of a launch one concern (MCP wiring, pre-trust) contributes. */

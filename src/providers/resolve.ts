@@ -20,15 +20,19 @@ export type ResolvedAgent = {
  * nothing to another), else the provider's default_model, else null — then no model flag is
  * passed and the CLI picks its own. There is no "sonnet" fallback.
  */
-export function resolveRole(config: Config, role: Role): ResolvedAgent {
+export function resolveRole(config: Config, role: Role, providerOverride?: string): ResolvedAgent {
   const rc = config.roles[role];
-  const providerName = rc?.provider ?? config.defaults.provider;
+  const providerName = providerOverride ?? rc?.provider ?? config.defaults.provider;
   const provider = config.providers[providerName];
   if (!provider) {
-    const key = rc?.provider ? `roles.${role}.provider` : "defaults.provider";
+    const key = providerOverride ? `roles.${role}.fallback` : rc?.provider ? `roles.${role}.provider` : "defaults.provider";
     throw new UnknownProvider({ refs: [{ key, name: providerName }], valid: Object.keys(config.providers).sort() });
   }
   const defaultModel = providerName === config.defaults.provider ? config.defaults.model : null;
+  // a fallback provider gets neither the role's model nor its args: they belong to its own CLI
+  if (providerOverride && providerOverride !== (rc?.provider ?? config.defaults.provider)) {
+    return { role, providerName, provider, model: defaultModel ?? provider.default_model ?? null, roleArgs: null, sim: config.sim };
+  }
   const model = rc?.model ?? defaultModel ?? provider.default_model ?? null;
   return { role, providerName, provider, model, roleArgs: rc?.args ?? null, sim: config.sim };
 }

@@ -56,6 +56,26 @@ export const TrustDialog = z.strictObject({
   keys: z.array(str).min(1).default(["Enter"]),
 });
 
+/** A dialog of the CLI that waits for a person: a question it asks, or a permission it wants. */
+export const InputDialog = z.strictObject({
+  /** regex (JavaScript syntax) matched against the pane screen (and title) */
+  detect: regex,
+  kind: z.enum(["question", "permission"]),
+  /** tmux keys that dismiss it when nobody can answer (headless runs) */
+  dismiss: z.array(str).min(1).default(["Escape"]),
+});
+
+/** The CLI's own conversation ids: continued on a crash restart, `agentmux resume` and the next serial plan. */
+export const Conversation = z.strictObject({
+  /** args for a new conversation with an id agentmux picks (`{id}`); empty when the CLI picks it (see capture) */
+  start: z.array(z.string()).default([]),
+  /** args that continue conversation `{id}`, placed right after the command (codex: a subcommand) */
+  resume: z.array(z.string()).min(1),
+  /** where to read the id the CLI picked: none (agentmux picks it with `start`), codex ($CODEX_HOME/sessions) */
+  capture: z.enum(["none", "codex"]).default("none"),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
 export const Provider = z.strictObject({
   command: str,
   /** the npm package that installs this CLI (the GitHub Action installs it; doctor names it), or null */
@@ -91,6 +111,11 @@ export const Provider = z.strictObject({
   ask_tool: z.string().nullable().default(null),
   submit: SubmitStrategy.default(SubmitStrategy.parse({})),
   ready: ReadyGate.default(ReadyGate.parse({})),
+  /** dialogs that wait for a person (the agent is then `needs_input`) */
+  dialogs: z.array(InputDialog).default([]),
+  /** regexes (JavaScript syntax) for the CLI's usage-limit, rate-limit and overload screens */
+  limits: z.array(regex).default([]),
+  conversation: Conversation.nullable().default(null),
 });
 export type Provider = z.infer<typeof Provider>;
 
@@ -99,6 +124,8 @@ export const RoleConfig = z.strictObject({
   model: z.string().nullable().default(null),
   /** replaces the provider's role args entirely */
   args: z.array(z.string()).nullable().default(null),
+  /** providers to move this role to, in order, when its CLI hits a usage limit (empty: wait for the reset) */
+  fallback: z.array(str).optional(),
 });
 export type RoleConfig = z.infer<typeof RoleConfig>;
 
@@ -140,10 +167,29 @@ export const Config = z.strictObject({
       stuck_after_s: z.number().int().min(0).default(900),
       /** fail a phase that runs longer than this (0 = no limit) */
       phase_timeout_s: z.number().int().min(0).default(0),
-      /** fail the run after this long (0 = no limit) */
+      /** fail the run after this long, counted across resumes (0 = no limit) */
       run_timeout_s: z.number().int().min(0).default(0),
+      /** reminders to an agent whose turn ended without its submit tool, before it is marked stuck */
+      nudges: z.number().int().min(0).max(10).default(2),
+      /** wait before the second reminder (doubling for each further one); the first goes at once */
+      nudge_backoff_s: z.number().int().min(0).max(3600).default(5),
+      /** restarts of an agent whose pane exited unexpectedly, before the run fails */
+      restarts: z.number().int().min(0).max(10).default(2),
+      /** a usage limit that shows no reset time is retried after this long */
+      limit_retry_s: z.number().int().min(1).max(86400).default(300),
     })
-    .default({ stuck_after_s: 900, phase_timeout_s: 0, run_timeout_s: 0 }),
+    .default({ stuck_after_s: 900, phase_timeout_s: 0, run_timeout_s: 0, nudges: 2, nudge_backoff_s: 5, restarts: 2, limit_retry_s: 300 }),
+  /** headless runs (--ci): nobody watches, so limits are finite and questions get an answer by policy */
+  headless: z
+    .strictObject({
+      /** an agent that asks: `decide` tells it to decide itself and note the assumption in assumptions.md; `fail` fails the run */
+      questions: z.enum(["decide", "fail"]).default("decide"),
+      /** used when watchdog.phase_timeout_s is 0 (0 = no limit) */
+      phase_timeout_s: z.number().int().min(0).default(3600),
+      /** used when watchdog.run_timeout_s is 0 (0 = no limit) */
+      run_timeout_s: z.number().int().min(0).default(14400),
+    })
+    .default({ questions: "decide", phase_timeout_s: 3600, run_timeout_s: 14400 }),
   /** the simulated agent (provider `sim`): scenario switches for tests and the demo */
   sim: z
     .strictObject({

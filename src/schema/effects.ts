@@ -21,13 +21,48 @@ export const Effect = z.discriminatedUnion("type", [
     /** the role the prompt is for (tool names and project extensions depend on it) */
     role: Role,
     vars: z.record(z.string(), z.string()).default({}),
+    /** for `agent`: its CLI's tool names (a fallback provider's may differ from the role's) */
+    agent: z.string().optional(),
+    /** an earlier attempt at this prompt was interrupted: say so, with the changes made since the run's base */
+    interrupted: z.boolean().optional(),
   }),
-  /** start a pane for `agent` running the provider configured for `role` (kills an old one first) */
-  z.object({ type: z.literal("launch_agent"), agent: z.string(), role: Role, label: z.string(), batch_prompt: z.string().optional() }),
+  /**
+   * start a pane for `agent` running the provider configured for `role` (kills an old one first);
+   * `provider` overrides it (a fallback); `conversation` continues that CLI conversation
+   */
+  z.object({
+    type: z.literal("launch_agent"),
+    agent: z.string(),
+    role: Role,
+    label: z.string(),
+    batch_prompt: z.string().optional(),
+    provider: z.string().optional(),
+    conversation: z.string().optional(),
+  }),
   /** deliver "Read and follow the instructions in <prompt>" to an agent's pane, verified */
   z.object({ type: z.literal("send_prompt"), agent: z.string(), prompt: z.string() }),
   /** deliver a one-line notice to an agent's pane */
   z.object({ type: z.literal("notify_agent"), agent: z.string(), text: z.string() }),
+  /**
+   * remind an agent whose turn ended without its submit: names the tool (in its CLI's spelling)
+   * and the file; delivered after `delay_ms` unless the agent acted meanwhile
+   */
+  z.object({
+    type: z.literal("nudge_agent"),
+    agent: z.string(),
+    tool: z.string().nullable(),
+    file: z.string().nullable(),
+    attempt: z.number().int().min(1),
+    limit: z.number().int().min(0),
+    refusal: z.string().optional(),
+    /** nobody answers questions (headless, or a role that may not ask): tell it to decide and note assumptions */
+    decide: z.boolean().default(false),
+    delay_ms: z.number().int().min(0),
+  }),
+  /** dismiss the dialog an agent's CLI shows (its provider's keys for it) */
+  z.object({ type: z.literal("dismiss_dialog"), agent: z.string() }),
+  /** ask for a person's attention: bell, desktop notification (OSC 9/777), tmux message (with the agent's attach command) */
+  z.object({ type: z.literal("attention"), text: z.string(), agent: z.string().optional() }),
   /** the content zone shows exactly these agents, in order (others are parked) */
   z.object({ type: z.literal("show_agents"), agents: z.array(z.string()) }),
   z.object({ type: z.literal("kill_agent"), agent: z.string() }),

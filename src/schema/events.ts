@@ -40,9 +40,23 @@ export const Event = z.discriminatedUnion("type", [
   z.object({ type: z.literal("panel_requested"), at }),
 
   // — runtime —
-  z.object({ type: z.literal("pane_exited"), at, agent: z.string(), detail: z.string().optional() }),
+  /** an agent pane exited without agentmux closing it: its exit status and last screen lines */
+  z.object({ type: z.literal("pane_exited"), at, agent: z.string(), detail: z.string().optional(), exit_status: z.string().optional(), screen: z.array(z.string()).optional() }),
   z.object({ type: z.literal("agent_stuck"), at, agent: z.string(), reason: z.string() }),
+  /** a prompt was accepted, or the agent went busy */
   z.object({ type: z.literal("agent_active"), at, agent: z.string() }),
+  /** the agent went back to its idle prompt after working (settled); `question`: its last line asks one */
+  z.object({ type: z.literal("agent_turn_ended"), at, agent: z.string(), question: z.string().optional() }),
+  /** the agent's CLI shows a question or permission dialog */
+  z.object({ type: z.literal("agent_dialog"), at, agent: z.string(), kind: z.enum(["question", "permission"]), text: z.string() }),
+  /** the agent's CLI shows a usage or rate limit; reset_at when it said when */
+  z.object({ type: z.literal("agent_rate_limited"), at, agent: z.string(), text: z.string(), reset_at: z.string().nullable() }),
+  /** a rate-limited agent's reset time (or the retry interval) has passed */
+  z.object({ type: z.literal("limit_reset"), at, agent: z.string() }),
+  /** the agent called an agentmux tool; a refused call carries the refusal */
+  z.object({ type: z.literal("agent_tool_call"), at, agent: z.string(), tool: z.string(), ok: z.boolean(), message: z.string().optional() }),
+  /** the agent's CLI conversation id, captured from its own session files */
+  z.object({ type: z.literal("conversation_captured"), at, agent: z.string(), id: z.string() }),
   z.object({ type: z.literal("cancel"), at, reason: z.string() }),
   z.object({ type: z.literal("timeout"), at, reason: z.string() }),
   z.object({ type: z.literal("effect_failed"), at, effect: z.string(), error: z.string() }),

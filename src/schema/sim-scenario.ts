@@ -25,5 +25,45 @@ export const SimScenario = z.strictObject({
   slow_start: ms.optional(),
   ignore_first_enter: z.boolean().optional(),
   early_enter_ms: ms.optional(),
+  /** a coder that exits (status 3) once, after writing its first file: a relaunch finds partial work */
+  crash_midway: role.optional(),
+  /** ends its turn once without calling its submit tool (calls it when reminded) */
+  forget_submit: role.optional(),
+  /** asks a question once and waits for an answer before working */
+  ask: role.optional(),
+  /** shows a permission dialog once (y allows, Esc declines) before working */
+  permission: role.optional(),
+  /** shows a usage-limit screen once instead of working, then works when told to continue */
+  rate_limit: role.optional(),
+  /** with rate_limit: the reset time the limit screen shows, in seconds from now (default 2) */
+  limit_reset_s: z.coerce.number().int().min(0).optional(),
+});
+
+/** The switches, for usage errors ("switches: …"). */
+export const SIM_SWITCHES: string[] = Object.entries(SimScenario.shape).map(([k, v]) => {
+  const inner = (v as z.ZodOptional<z.ZodType>).unwrap();
+  if (inner instanceof z.ZodBoolean) return k;
+  if (k === "reviewers") return "reviewers=logic+quality+expert";
+  return inner instanceof z.ZodString ? `${k}=<role>` : `${k}=<n>`;
 });
 export type SimScenario = z.infer<typeof SimScenario>;
+
+const SHORT_REVIEWERS: Record<string, string> = { logic: "reviewer_logic", quality: "reviewer_quality", expert: "reviewer_expert" };
+
+/**
+ * Parse scenario switches: `name` or `name=value`, comma-separated (or a list of them);
+ * `reviewers=logic+quality+expert`. Returns the problems instead of throwing.
+ */
+export function parseScenarioText(text: string | string[] | undefined): { ok: true; value: SimScenario } | { ok: false; message: string } {
+  const raw: Record<string, unknown> = {};
+  const parts = (Array.isArray(text) ? text.join(",") : (text ?? "")).split(",").map((s) => s.trim()).filter(Boolean);
+  for (const part of parts) {
+    const eq = part.indexOf("=");
+    const name = eq < 0 ? part : part.slice(0, eq).trim();
+    const value = eq < 0 ? undefined : part.slice(eq + 1).trim();
+    if (name === "reviewers") raw.reviewers = (value ?? "").split(/[+ ]/).filter(Boolean).map((r) => SHORT_REVIEWERS[r] ?? r);
+    else raw[name] = value === undefined ? true : value;
+  }
+  const parsed = SimScenario.safeParse(raw);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, message: z.prettifyError(parsed.error).replace(/\n/g, "; ") };
+}

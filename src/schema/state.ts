@@ -3,8 +3,30 @@ import { Phase, ReviewerRole, Role, WorkflowEvent } from "./catalog.ts";
 import { Approval } from "./artifacts/completion.ts";
 import { Effect } from "./effects.ts";
 
-export const AgentStatus = z.enum(["starting", "working", "idle", "stuck", "exited", "done"]);
+/**
+ * `idle_without_submit`: its turn ended without the submit its prompt requires (nudged);
+ * `needs_input`: it asks the user (a question, a question or permission dialog);
+ * `rate_limited`: its CLI shows a usage or rate limit (waiting for the reset, or moving to a fallback).
+ */
+export const AgentStatus = z.enum(["starting", "working", "idle", "idle_without_submit", "needs_input", "rate_limited", "stuck", "exited", "done"]);
 export type AgentStatus = z.infer<typeof AgentStatus>;
+
+/** The prompt an agent works on: re-rendered and re-sent when it is restarted or moved to a fallback. */
+export const AgentPrompt = z.object({ path: z.string(), template: z.string(), vars: z.record(z.string(), z.string()).default({}) });
+export type AgentPrompt = z.infer<typeof AgentPrompt>;
+
+/** What an agent asks: a question at the end of its turn, or a dialog of its CLI. */
+export const AgentQuestion = z.object({ kind: z.enum(["question", "dialog", "permission"]), text: z.string(), at: z.string() });
+export type AgentQuestion = z.infer<typeof AgentQuestion>;
+
+/** A usage or rate limit its CLI showed. */
+export const AgentLimit = z.object({
+  text: z.string(),
+  /** when the CLI said the limit resets (null: not shown; agentmux retries after watchdog.limit_retry_s) */
+  reset_at: z.string().nullable(),
+  at: z.string(),
+});
+export type AgentLimit = z.infer<typeof AgentLimit>;
 
 /** One agent (a role, optionally a task such as a plan index or research topic) the run has started. */
 export const AgentInfo = z.object({
@@ -16,6 +38,26 @@ export const AgentInfo = z.object({
   model: z.string().nullable().optional(),
   since: z.string(),
   note: z.string().optional(),
+  /** the prompt it was last given (see AgentPrompt) */
+  prompt: AgentPrompt.optional(),
+  /** turns that ended without the required submit since its last prompt (each one nudged, up to watchdog.nudges) */
+  idle_turns: z.number().int().min(0).optional(),
+  /** the last refusal of its submit tool (a refused submit is work, not a turn end) */
+  refusal: z.string().optional(),
+  question: AgentQuestion.optional(),
+  limit: AgentLimit.optional(),
+  /** providers tried before this one after usage limits (fallbacks) */
+  fallen_from: z.array(z.string()).optional(),
+  /** times its pane was restarted after exiting unexpectedly */
+  restarts: z.number().int().min(0).optional(),
+  /** exit status of its last pane that exited ("" when tmux did not report one) */
+  exit_status: z.string().optional(),
+  /** the last lines its pane showed when it exited */
+  last_screen: z.array(z.string()).optional(),
+  /** its CLI's own conversation id (continued on a restart, a resume or the next serial plan) */
+  conversation_id: z.string().optional(),
+  /** relaunched after an interruption: its next prompt says so and lists what changed since */
+  interrupted: z.boolean().optional(),
 });
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
@@ -143,6 +185,10 @@ export const State = z.object({
   completion_notes: z.array(z.string()).optional(),
   completion_error: z.string().optional(),
   cleanup_feature_dir: z.boolean().optional(),
+  /** run time of earlier orchestrator lifetimes (resume), ms: run limits count across resumes */
+  active_ms: z.number().min(0).optional(),
+  /** when the current orchestrator lifetime began */
+  active_since: z.string().optional(),
   interruption_category: z.enum(["canceled", "failed"]).optional(),
   interruption_cause: z.string().optional(),
   interruption_resume_command: z.string().optional(),

@@ -33,6 +33,8 @@ export const F = {
   summary: "08_completion/summary.md",
   approval: "08_completion/approval.json",
   changes: "08_completion/changes.md",
+  /** assumptions, open questions and blockers the agents recorded for the user (headless runs decide instead of asking) */
+  assumptions: "assumptions.md",
   /** agentmux-internal runtime files (not part of the protocol) */
   runtimeDir: ".runtime",
   paneExits: ".runtime/pane_exits",
@@ -43,6 +45,8 @@ export const F = {
   panelRequest: ".runtime/panel_request",
   /** uncommitted files already in the working tree at start (left out of the run's commit) */
   preexisting: ".runtime/preexisting_changes.json",
+  /** every agentmux tool call, accepted or refused, one JSON line each (activity for the watchdog) */
+  toolCalls: ".runtime/tool_calls.jsonl",
 } as const;
 
 export const PHASE_DIRS = [

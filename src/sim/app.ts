@@ -1,4 +1,5 @@
-import type { SimEnv } from "./context.ts";
+import { existsSync, readFileSync } from "node:fs";
+import { conversationFile, type SimEnv } from "./context.ts";
 import type { SimMcp } from "./mcp-client.ts";
 import { KeyDecoder, type KeyEvent } from "./terminal/keys.ts";
 import { ENTER_SCREEN, LEAVE_SCREEN, TITLE_IDLE, TITLE_WORKING, titleSeq, view, type ScreenModel } from "./terminal/screen.ts";
@@ -20,6 +21,7 @@ export class SimApp {
   private lastPasteEnd = -Infinity;
   private pasteSinceEnter = false;
   private droppedEnter = false;
+  private answerDialog: ((allowed: boolean) => void) | null = null;
   private finish: (code: number) => void = () => undefined;
 
   constructor(
@@ -36,6 +38,17 @@ export class SimApp {
         this.redraw();
       },
       exit: (code) => this.exit(code, false),
+      dialog: (text) =>
+        new Promise<boolean>((resolve) => {
+          this.say(text);
+          this.model.dialog = true;
+          this.answerDialog = (ok) => {
+            this.answerDialog = null;
+            this.model.dialog = false;
+            resolve(ok);
+          };
+          this.redraw();
+        }),
     });
   }
 
@@ -49,6 +62,12 @@ export class SimApp {
     this.stdout.on("resize", () => this.redraw());
     const slow = this.env.scenario.slow_start ?? 0;
     this.acceptInputAt = Date.now() + slow;
+    const c = this.env.conversation;
+    if (c) {
+      const file = this.env.sessionDir ? conversationFile(this.env.sessionDir, c.id) : "";
+      const turns = file && existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).length : 0;
+      this.say(c.resumed ? `● resumed conversation ${c.id} (${turns} earlier prompt${turns === 1 ? "" : "s"})` : `● conversation ${c.id}`);
+    }
     const show = () => {
       this.stdout.write(ENTER_SCREEN);
       this.model.mode = this.env.scenario.trust_dialog ? "trust" : "main";
@@ -99,6 +118,12 @@ export class SimApp {
       if (ev.t === "enter") this.model.mode = "main";
       return;
     }
+    if (this.answerDialog) {
+      // a modal dialog takes only its answer keys
+      if (ev.t === "text" && ev.s.trim().toLowerCase() === "y") this.answerDialog(true);
+      else if (ev.t === "escape") this.answerDialog(false);
+      return;
+    }
     switch (ev.t) {
       case "text":
         this.model.input += ev.s;
@@ -113,6 +138,8 @@ export class SimApp {
         return;
       case "enter":
         return this.onEnter();
+      case "escape":
+        return;
     }
   }
 

@@ -15,6 +15,8 @@ export async function runBatch(env: SimEnv, promptFile: string, mcp: SimMcp | nu
     exit: (code) => {
       crashed = code;
     },
+    dialog: async () => false, // batch mode: nobody to ask
+
   });
   const ok = await worker.runPrompt(resolve(promptFile));
   await mcp?.close();

@@ -16,7 +16,12 @@ export type SimEnv = {
   agent: string;
   scenario: SimScenario;
   thinkMs: number;
+  /** the conversation this agent continues or starts (--resume / --session-id) */
+  conversation?: { id: string; resumed: boolean };
 };
+
+/** Where a simulated conversation keeps its turns (one line per submitted prompt). */
+export const conversationFile = (sessionDir: string, id: string) => join(sessionDir, ".runtime", "sim", "conversations", `${id}.log`);
 
 export function simEnvFromProcess(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): SimEnv {
   const thinkRaw = env.AGENTMUX_SIM_THINK_MS ?? "0";

@@ -7,9 +7,10 @@ export const SimThinkInvalid = defineError("SimThinkInvalid", "usage", (d: { raw
   where: "AGENTMUX_SIM_THINK_MS",
 }));
 
-export const SimScenarioInvalid = defineError("SimScenarioInvalid", "usage", (d: { problems: string; switches: string[] }) => ({
+/** `where`: what held the switches (AGENTMUX_SIM_SCENARIO, or `demo --scenario`). */
+export const SimScenarioInvalid = defineError("SimScenarioInvalid", "usage", (d: { problems: string; switches: string[]; where?: string }) => ({
   message: `bad simulated-agent scenario: ${d.problems}`,
-  where: "AGENTMUX_SIM_SCENARIO",
+  where: d.where ?? "AGENTMUX_SIM_SCENARIO",
   hint: `switches: ${d.switches.join(", ")}`,
 }));
 
@@ -25,4 +26,10 @@ export const SimFileUnreadable = defineError("SimFileUnreadable", "artifact", (d
 export const McpConfigUnusable = defineError("McpConfigUnusable", "usage", (d: { file: string; reason?: string; problems?: string }) => ({
   message: d.problems !== undefined ? `invalid MCP config: ${d.problems}` : `cannot read the MCP config: ${d.reason ?? ""}`,
   where: d.file,
+}));
+
+export const SimConversationIdInvalid = defineError("SimConversationIdInvalid", "usage", (d: { id: string; flag: string }) => ({
+  message: `not a conversation id: ${JSON.stringify(d.id)}`,
+  where: d.flag,
+  hint: "letters, digits, dot, dash and underscore, at most 80",
 }));

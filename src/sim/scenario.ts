@@ -1,47 +1,23 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import { SimScenarioInvalid } from "./errors.ts";
-import { SimScenario } from "../schema/sim-scenario.ts";
+import { SIM_SWITCHES, parseScenarioText, type SimScenario } from "../schema/sim-scenario.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { F } from "../session/paths.ts";
 
-const SHORT_REVIEWERS: Record<string, string> = { logic: "reviewer_logic", quality: "reviewer_quality", expert: "reviewer_expert" };
-
-/** What a switch that takes a value is given (the others are bare flags). */
-const SWITCH_VALUES: Partial<Record<keyof SimScenario, string>> = {
-  reviewers: "logic+quality+expert",
-  crash: "<role>",
-  crash_once: "<role>",
-  stall: "<role>",
-  slow_start: "<ms>",
-  early_enter_ms: "<n>",
-};
-
 /** Every switch, as the usage hint lists it. */
-export const SWITCHES = (Object.keys(SimScenario.shape) as (keyof SimScenario)[]).map((k) => (SWITCH_VALUES[k] ? `${k}=${SWITCH_VALUES[k]}` : k));
+export const SWITCHES = SIM_SWITCHES;
 
 /**
  * Parse AGENTMUX_SIM_SCENARIO: comma-separated switches, `name` or `name=value`
- * (`reviewers=logic+quality+expert`). Unknown switches or bad values are usage errors.
+ * (`reviewers=logic+quality+expert`). Unknown switches or bad values are usage errors (exit 2).
  */
-export function parseScenario(text: string | undefined): SimScenario {
-  const raw: Record<string, unknown> = {};
-  for (const part of (text ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
-    const eq = part.indexOf("=");
-    const name = eq < 0 ? part : part.slice(0, eq).trim();
-    const value = eq < 0 ? undefined : part.slice(eq + 1).trim();
-    if (name === "reviewers") {
-      raw.reviewers = (value ?? "").split(/[+ ]/).filter(Boolean).map((r) => SHORT_REVIEWERS[r] ?? r);
-    } else {
-      raw[name] = value === undefined ? true : value;
-    }
+export function parseScenario(text: string | undefined, where?: string): SimScenario {
+  const r = parseScenarioText(text);
+  if (!r.ok) {
+    throw new SimScenarioInvalid({ problems: r.message, switches: SWITCHES, ...(where ? { where } : {}) });
   }
-  const parsed = SimScenario.safeParse(raw);
-  if (!parsed.success) {
-    throw new SimScenarioInvalid({ problems: z.prettifyError(parsed.error).replace(/\n/g, "; "), switches: SWITCHES });
-  }
-  return parsed.data;
+  return r.value;
 }
 
 /**

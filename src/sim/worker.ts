@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { relative } from "node:path";
-import { SimSession, sessionOf, type SimEnv } from "./context.ts";
+import { SimSession, conversationFile, sessionOf, type SimEnv } from "./context.ts";
+import { appendLine } from "../effects/fs/atomic.ts";
 import type { SimMcp, ToolOutcome } from "./mcp-client.ts";
 import { promptPathIn, taskFor } from "./tasks/route.ts";
 import { TaskFailed, type TaskIO } from "./tasks/types.ts";
@@ -10,7 +11,14 @@ export type WorkerHooks = {
   busyChanged(busy: boolean): void;
   /** Scenario crash: exit right after accepting a prompt. */
   exit(code: number): void;
+  /** Show a permission dialog; resolves true when allowed (y), false when declined (Esc). */
+  dialog(text: string): Promise<boolean>;
 };
+
+/** What the usage-limit scenario shows (the sim provider's `limits` pattern matches it). */
+export const LIMIT_LINE = (resetS: number) => `[sim] usage limit reached · resets in ${resetS}s`;
+export const PERMISSION_LINE = (what: string) => `[sim] permission: ${what}? (y = allow, Esc = decline)`;
+export const QUESTION_LINE = "Should the greeting also support other languages, or English only?";
 
 const firstLine = (s: string, n = 160) => (s.split("\n").find((l) => l.trim()) ?? "").trim().slice(0, n);
 
@@ -23,6 +31,8 @@ export class SimWorker {
   private queue: string[] = [];
   private running = false;
   private waiting: ((line: string) => void) | null = null;
+  /** forget_submit: the submit call the task skipped, made when a reminder arrives */
+  private deferred: { name: string; args: Record<string, unknown> } | null = null;
 
   constructor(
     readonly env: SimEnv,
@@ -36,6 +46,8 @@ export class SimWorker {
 
   submit(line: string): void {
     this.hooks.say(`› ${line}`);
+    const c = this.env.conversation;
+    if (c && this.env.sessionDir) appendLine(conversationFile(this.env.sessionDir, c.id), line.slice(0, 500));
     if (this.busy) {
       this.queue.push(line);
       this.hooks.say("● queued until the current task is done");
@@ -72,7 +84,55 @@ export class SimWorker {
       void this.runPrompt(path);
       return;
     }
+    if (this.deferred) {
+      void this.callDeferred(line);
+      return;
+    }
     this.hooks.say(`● noted: ${line.slice(0, 200)}`);
+  }
+
+  /** A reminder after forget_submit: make the submit call the task skipped. */
+  private async callDeferred(line: string): Promise<void> {
+    const call = this.deferred!;
+    this.deferred = null;
+    this.running = true;
+    this.hooks.busyChanged(true);
+    try {
+      this.hooks.say(`● reminder: ${line.slice(0, 120)}`);
+      await this.callTool(call.name, call.args);
+    } finally {
+      this.running = false;
+      this.hooks.busyChanged(false);
+    }
+  }
+
+  /** Scenario switches that act before the task: false when the task must not run now (a usage limit). */
+  private async misbehave(session: SimSession): Promise<boolean> {
+    const { scenario, agent } = this.env;
+    if (this.matches(scenario.rate_limit) && session.once.take(`rate_limit.${agent}`)) {
+      this.hooks.say(LIMIT_LINE(scenario.limit_reset_s ?? 2));
+      this.hooks.say("● stopped: send a message after the reset to continue");
+      return false;
+    }
+    if (this.matches(scenario.ask) && session.once.take(`ask.${agent}`)) {
+      this.hooks.say("● before I start I need one decision from you.");
+      this.hooks.say(QUESTION_LINE);
+      const answer = await this.waitQuietly();
+      this.hooks.say(`● answer: ${answer.slice(0, 160)}`);
+    }
+    if (this.matches(scenario.permission) && session.once.take(`permission.${agent}`)) {
+      const allowed = await this.hooks.dialog(PERMISSION_LINE(`run \`npm test\` in ${this.env.workDir}`));
+      this.hooks.say(allowed ? "● permission given: running npm test" : "● permission declined: going on without npm test");
+    }
+    return true;
+  }
+
+  /** Go idle until a line arrives (an answer), without a "waiting" line under the question. */
+  private waitQuietly(): Promise<string> {
+    return new Promise<string>((resolve) => {
+      this.waiting = resolve;
+      this.hooks.busyChanged(false);
+    });
   }
 
   private matches(target: string | undefined): boolean {
@@ -96,6 +156,7 @@ export class SimWorker {
         this.hooks.say("● accepted the prompt (stalling: scenario)");
         return await new Promise<boolean>(() => undefined);
       }
+      if (!(await this.misbehave(session))) return false;
       const prompt = readFileSync(path, "utf8");
       const rel = relative(session.dir, path);
       const task = taskFor(rel, prompt);
@@ -122,8 +183,21 @@ export class SimWorker {
     return {
       s: session,
       say: (line) => this.hooks.say(line),
-      tool: (name, args) => this.callTool(name, args),
+      tool: (name, args) => {
+        // forget_submit: end the turn without the submit call, once; a reminder makes it
+        if (name.startsWith("submit_") && this.matches(this.env.scenario.forget_submit) && session.once.take(`forget_submit.${this.env.agent}`)) {
+          this.deferred = { name, args };
+          this.hooks.say(`● (the work is done; ending the turn without calling ${name})`);
+          return Promise.resolve({ ok: true, text: "(not called)" });
+        }
+        return this.callTool(name, args);
+      },
       think: () => (this.env.thinkMs > 0 ? Bun.sleep(this.env.thinkMs) : Promise.resolve()),
+      crash: () => {
+        this.hooks.say("✗ simulated crash midway (scenario)");
+        this.hooks.exit(3);
+        return new Promise<never>(() => undefined);
+      },
       waitForNotice: (what) =>
         new Promise<string>((resolve) => {
           this.waiting = resolve;

@@ -88,8 +88,38 @@ export function agentRows(state: State, runtime?: RuntimeState): AgentRow[] {
     });
 }
 
-const STATUS_STYLE = { working: "green", idle: "yellow", stuck: "red", exited: "dim", starting: "cyan", done: "dim" } as const;
-const STATUS_ICON = { working: "●", idle: "○", stuck: "!", exited: "×", starting: "◌", done: "✓" } as const;
+export const STATUS_STYLE = {
+  working: "green", idle: "yellow", idle_without_submit: "yellow", needs_input: "magenta", rate_limited: "yellow", stuck: "red", exited: "dim", starting: "cyan", done: "dim",
+} as const;
+const STATUS_ICON = { working: "●", idle: "○", idle_without_submit: "◔", needs_input: "?", rate_limited: "⏸", stuck: "!", exited: "×", starting: "◌", done: "✓" } as const;
+/** How a status reads in the agents list and in `status`. */
+export const STATUS_LABEL: Record<AgentInfo["status"], string> = {
+  working: "working", idle: "idle", idle_without_submit: "no submit", needs_input: "needs input", rate_limited: "rate limited",
+  stuck: "stuck", exited: "exited", starting: "starting", done: "done",
+};
+
+const hhmmOf = (iso: string) => new Date(iso).toTimeString().slice(0, 5);
+
+/**
+ * What a person should know about an agent, in one line: the question it asks, the limit it
+ * waits out, the reminders it got, why it is stuck, how its last pane ended. Empty when nothing.
+ */
+export function agentNote(a: AgentInfo, status: AgentInfo["status"] = a.status): string {
+  const restarts = a.restarts ? ` · restarted ${a.restarts}×` : "";
+  switch (status) {
+    case "needs_input":
+      return `${a.question?.kind === "permission" ? "asks permission" : "asks"}: ${a.question?.text ?? a.note ?? ""}`;
+    case "rate_limited":
+      return `${a.limit?.reset_at ? `waits for the limit to reset at ${hhmmOf(a.limit.reset_at)}` : "waits out a usage limit"}${a.limit?.text ? `: ${a.limit.text}` : ""}`;
+    case "idle_without_submit":
+      return `ended its turn without its submit; reminded ${a.idle_turns ?? 1}×${a.refusal ? ` (last refusal: ${a.refusal})` : ""}`;
+    case "stuck":
+    case "exited":
+      return [a.note, a.exit_status ? `exit status ${a.exit_status}` : "", a.last_screen?.length ? `last screen: ${a.last_screen.at(-1)}` : ""].filter(Boolean).join(" · ") + restarts;
+    default:
+      return a.note ?? (restarts ? restarts.slice(3) : "");
+  }
+}
 
 /** Two lines per agent: `● label [ WORKING ]` and dim `provider/model`. */
 export function agentLines(row: AgentRow, selected: boolean): Line[] {
@@ -98,10 +128,11 @@ export function agentLines(row: AgentRow, selected: boolean): Line[] {
     seg(selected ? "›" : " ", "bold"),
     seg(STATUS_ICON[row.status] + " ", st),
     seg(row.info.label, ...(selected ? (["inverse"] as const) : [])),
-    seg(` [ ${row.status.toUpperCase()} ]`, st),
+    seg(` [ ${STATUS_LABEL[row.status].toUpperCase()} ]`, st),
   ];
   const model = row.info.model ? row.info.model.replace(new RegExp(`^${row.info.provider ?? ""}-`), "") : undefined;
   const second: Line = [seg("    " + [row.info.provider ?? "?", model].filter(Boolean).join("/"), "dim")];
-  if (row.status === "stuck" && row.info.note) second.push(seg(` · ${row.info.note}`, "red"));
+  const note = row.status === "working" || row.status === "starting" ? "" : agentNote(row.info, row.status);
+  if (note) second.push(seg(` · ${note}`, st));
   return [first, second];
 }

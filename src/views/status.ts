@@ -2,7 +2,7 @@ import { eventLabel } from "../schema/catalog.ts";
 import type { SessionData } from "../session/data.ts";
 import { fit, seg, type Line, type Style } from "./line.ts";
 import { titleOf } from "./monitor.ts";
-import { agentRows, phaseLabel } from "./pipeline.ts";
+import { STATUS_LABEL, STATUS_STYLE, agentNote, agentRows, phaseLabel } from "./pipeline.ts";
 import { age, duration, hhmm, ms, when } from "./time.ts";
 
 /** `lastSeen`: the orchestrator's last sign of life (its log's mtime), ms — when a stopped run stopped. */
@@ -59,6 +59,9 @@ export function statusJson(d: StatusInput) {
       key: r.key, label: r.info.label, role: r.info.role, provider: r.info.provider ?? null, model: r.info.model ?? null,
       // a stopped session's agents are not working, whatever state.json last said
       status: d.live || r.status === "exited" ? r.status : ("stopped" as const), pane: d.live ? (r.pane ?? null) : null, note: r.info.note ?? null,
+      question: r.info.question ?? null, limit: r.info.limit ?? null, idle_turns: r.info.idle_turns ?? 0,
+      restarts: r.info.restarts ?? 0, exit_status: r.info.exit_status ?? null, last_screen: r.info.last_screen ?? null,
+      conversation_id: r.info.conversation_id ?? null, detail: agentNote(r.info, r.status) || null,
     })),
     tmux: d.runtime ? { session: d.runtime.tmux_session, socket: d.runtime.tmux_socket ?? null } : null,
     groups: {
@@ -110,9 +113,11 @@ export function statusView(d: StatusInput, width: number): Line[] {
   if (j.agents.length) {
     out.push([], head("Agents"));
     for (const a of j.agents) {
-      const st: Style = a.status === "stuck" ? "red" : a.status === "working" ? "green" : a.status === "idle" ? "yellow" : "dim";
-      out.push([seg(`  ${a.label.padEnd(18)} `), seg(a.status.padEnd(8), st), seg(` ${[a.provider, a.model].filter(Boolean).join("/")}`, "dim"), seg(a.pane ? ` pane ${a.pane}` : "", "dim")]);
-      if (a.note) out.push([seg(`    ${a.note}`, st)]);
+      const st: Style = a.status === "stopped" ? "dim" : STATUS_STYLE[a.status];
+      const label = a.status === "stopped" ? "stopped" : STATUS_LABEL[a.status];
+      out.push([seg(`  ${a.label.padEnd(18)} `), seg(label.padEnd(8), st), seg(` ${[a.provider, a.model].filter(Boolean).join("/")}`, "dim"), seg(a.pane ? ` pane ${a.pane}` : "", "dim")]);
+      if (a.detail) out.push([seg(`    ${a.detail}`, st)]);
+      for (const line of a.status === "exited" || a.status === "stuck" ? (a.last_screen ?? []).slice(-5) : []) out.push([seg(`    │ ${line}`, "dim")]);
     }
     if (j.tmux && j.live) out.push([seg(`  attach: agentmux attach ${j.id}`, "dim")]);
   }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { inferResumePhase, prepareResume } from "../../src/orchestrator/resume.ts";
-import { FEATURE_DIR, apply, drive, killed, launched, liveAgents, ofType, templates } from "./fixtures.ts";
+import { FEATURE_DIR, apply, drive, killed, launched, liveAgents, ofType, settings, templates } from "./fixtures.ts";
 import { reach } from "./reach.ts";
 
 const FACTS = { pmDone: true, hasArchitecture: true, hasExecutionPlan: true, hasDesign: false };
@@ -62,25 +62,43 @@ describe("research", () => {
 });
 
 describe("interruptions", () => {
-  test("pane_exited of a live agent cancels the run with the resume command; resume re-enters the phase", () => {
+  test("a crashed agent is restarted with its prompt (watchdog.restarts times); then the run fails (exit 1, never a cancel) with the exit status and last screen", () => {
     const { state, ev } = reach("implementing");
-    const r = apply(state, ev.paneExited("coder:2", "exit 1"));
+    const crash = (s: typeof state) => apply(s, { type: "pane_exited", at: ev.start().at, agent: "coder:2", exit_status: "3", screen: ["working on plan 2", "", "Error: out of memory"] });
+    let r = crash(state);
+    expect(r.state.phase).toBe("implementing");
+    expect(r.state.agents!["coder:2"]).toMatchObject({ status: "starting", restarts: 1, exit_status: "3", last_screen: ["working on plan 2", "Error: out of memory"] });
+    expect(r.effects.map((e) => e.type)).toEqual(["log", "log", "launch_agent", "write_prompt", "send_prompt"]);
+    expect(ofType(r.effects, "write_prompt")[0]).toMatchObject({ path: "06_implementation/coder_prompt_2.md", template: "coder", vars: { plan_index: "2" }, interrupted: true, agent: "coder:2" });
+    r = crash(apply(r.state, ev.active("coder:2")).state);
+    expect(r.state.agents!["coder:2"]!.restarts).toBe(2);
+    r = crash(r.state);
     expect(r.state).toMatchObject({
       phase: "failed",
-      last_event: "run_canceled",
-      interruption_category: "canceled",
-      interruption_cause: "the [coder] part 2 pane closed while the run was implementing (exit 1)",
+      last_event: "run_failed",
+      interruption_category: "failed",
+      interruption_cause: "the [coder] part 2 pane exited with status 3 after 2 restarts while the run was implementing; its last line: Error: out of memory",
       interruption_resume_command: "agentmux resume 20240101-000000-rate-limit",
       interruption_log_path: `${FEATURE_DIR}/orchestrator.log`,
     });
-    expect(r.effects).toEqual([{ type: "finish", code: 130, cleanup: false }]);
+    expect(ofType(r.effects, "finish")).toEqual([{ type: "finish", code: 1, cleanup: false }]);
+    expect(r.state.agents!["coder:2"]).toMatchObject({ status: "exited", exit_status: "3" });
     expect(inferResumePhase(r.state, FACTS)).toBe("implementing");
     const resumed = prepareResume(r.state, FACTS, ev.start().at);
     expect(resumed.interruption_cause).toBeUndefined();
-    expect(resumed.agents!["coder:1"]!.status).toBe("exited");
+    expect(resumed.agents!["coder:1"]).toMatchObject({ status: "exited", interrupted: true });
     const back = apply(resumed, ev.resume());
     expect(back.state.phase).toBe("implementing");
     expect(launched(back.effects)).toEqual(["coder:1", "coder:2"]); // neither plan was done
+    // the relaunched coders are told an earlier attempt was interrupted, once
+    expect(ofType(back.effects, "write_prompt").map((e) => e.interrupted)).toEqual([true, true]);
+    expect(back.state.agents!["coder:2"]).toMatchObject({ restarts: 0, interrupted: undefined });
+  });
+
+  test("watchdog.restarts = 0: the first crash fails the run", () => {
+    const { state, ev } = reach("architecting");
+    const r = apply(state, ev.paneExited("architect", "exit 1"), settings({ restarts: 0 }));
+    expect(r.state).toMatchObject({ phase: "failed", interruption_category: "failed", interruption_cause: "the [architect] architecture pane exited (exit 1) while the run was architecting" });
   });
 
   test("a failed run resumes in the earliest phase whose artifact is missing", () => {
@@ -116,7 +134,10 @@ describe("interruptions", () => {
     let r = apply(state, ev.stuck("reviewer_quality"));
     expect(r.state.agents!.reviewer_quality).toMatchObject({ status: "stuck", note: "Enter not accepted after 3 tries", since: r.state.updated_at });
     expect(r.state.phase).toBe("reviewing");
-    expect(r.effects).toEqual([]);
+    expect(r.effects).toEqual([
+      { type: "log", message: "reviewer_quality is stuck: Enter not accepted after 3 tries" },
+      { type: "attention", agent: "reviewer_quality", text: "[reviewer] quality · round 1 is stuck: Enter not accepted after 3 tries" },
+    ]);
     r = apply(r.state, ev.active("reviewer_quality"));
     expect(r.state.agents!.reviewer_quality!.status).toBe("working");
     expect(r.state.agents!.reviewer_quality!.note).toBeUndefined();

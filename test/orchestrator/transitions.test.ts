@@ -40,6 +40,12 @@ function sample(type: EventType, phase: Phase, ev: Events): Event {
     case "run_lost": return ev.runLost();
     case "committed": return ev.committed();
     case "commit_failed": return ev.commitFailed();
+    case "agent_turn_ended": return ev.turnEnded(live);
+    case "agent_dialog": return ev.dialog(live);
+    case "agent_rate_limited": return ev.limited(live, "2024-01-01T05:00:00.000Z");
+    case "limit_reset": return ev.limitReset(live);
+    case "agent_tool_call": return ev.toolCall(live);
+    case "conversation_captured": return ev.conversation(live);
   }
 }
 
@@ -84,7 +90,35 @@ function row(phase: Phase, type: EventType): Row {
     case "run_lost": return { to: "failed", last: "run_failed", check: failedWith(1, /^the tmux server \(socket agentmux\) is gone$/) };
     case "pane_exited":
       if (!live) return { to: phase, check: ignored }; // reviewer_logic was closed on purpose
-      return { to: "failed", last: "run_canceled", check: (r, b) => { failedWith(130, new RegExp(`pane closed while the run was ${phase} \\(exit 1\\)`))!(r, b); expect(r.state.agents![live]!.status).toBe("exited"); } };
+      // an agent crash is restarted with the same prompt, never a cancel
+      return { to: phase, check: (r, b) => {
+        expect(r.state.agents![live]).toMatchObject({ status: "starting", restarts: 1 });
+        expect(launched(r.effects)).toEqual([live]);
+        expect(ofType(r.effects, "send_prompt").map((e) => e.prompt)).toEqual([b.agents![live]!.prompt!.path]);
+        expect(ofType(r.effects, "write_prompt").every((e) => e.interrupted === true)).toBe(true);
+      } };
+    case "agent_turn_ended":
+      if (!live) return { to: phase, check: ignored };
+      return { to: phase, check: (r) => {
+        expect(r.state.agents![live]).toMatchObject({ status: "idle_without_submit", idle_turns: 1 });
+        expect(ofType(r.effects, "nudge_agent")).toMatchObject([{ agent: live, attempt: 1, limit: 2, delay_ms: 0 }]);
+      } };
+    case "agent_dialog":
+      if (!live) return { to: phase, check: ignored };
+      return { to: phase, check: (r) => {
+        expect(r.state.agents![live]).toMatchObject({ status: "needs_input", question: { kind: "permission", text: "Do you want to proceed?" } });
+        expect(ofType(r.effects, "attention").length).toBe(1);
+      } };
+    case "agent_rate_limited":
+      if (!live) return { to: phase, check: ignored };
+      return { to: phase, check: (r) => expect(r.state.agents![live]).toMatchObject({ status: "rate_limited", limit: { reset_at: "2024-01-01T05:00:00.000Z" } }) };
+    case "limit_reset": return { to: phase, check: ignored }; // the agent was not waiting on a limit
+    case "agent_tool_call":
+      if (!live) return { to: phase, check: ignored };
+      return { to: phase, check: (r) => expect(r.state.agents![live]).toMatchObject({ status: "working", idle_turns: 0, refusal: "submit_plan was refused: plan.yaml has a problem" }) };
+    case "conversation_captured":
+      if (!live) return { to: phase, check: ignored };
+      return { to: phase, check: (r) => expect(r.state.agents![live]!.conversation_id).toBe("0b6a4c8e-1111-4222-8333-944455556666") };
     case "agent_stuck":
       return { to: phase, check: (r, b) => (live ? expect(r.state.agents![live]).toMatchObject({ status: "stuck", note: "Enter not accepted after 3 tries" }) : ignored!(r, b)) };
     case "agent_active":
@@ -163,7 +197,7 @@ function row(phase: Phase, type: EventType): Row {
 describe("every (phase, event) pair", () => {
   test("the table covers every phase and every event type", () => {
     expect(PHASES.length).toBe(10);
-    expect(EVENT_TYPES.length).toBe(24);
+    expect(EVENT_TYPES.length).toBe(30);
   });
   for (const phase of PHASES) {
     describe(phase, () => {

@@ -19,6 +19,7 @@ test("a pane with an exit file reports its own exit there, with no hook installe
   mkdirSync(join(f.dir, "ex'it $(x) #{pane_id};"), { recursive: true });
   const { pane } = await f.layout.createPane({ command: ["sh", "-c", "exit 3"], env: { A: "b;" }, cwd: f.dir, label: "exits", exitFile: file });
   await waitFor("the pane to report its exit", () => existsSync(file) && readFileSync(file, "utf8").includes(pane), { timeoutMs: 5000 });
-  expect(readFileSync(file, "utf8")).toBe(`${pane}\n`);
+  // with its exit status (#17.8)
+  expect(readFileSync(file, "utf8")).toBe(`${pane} 3\n`);
   expect(existsSync(join(f.dir, "x"))).toBe(false);
 });

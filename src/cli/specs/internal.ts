@@ -44,6 +44,8 @@ AGENTMUX_AGENT, AGENTMUX_SIM_SCENARIO (comma-separated switches), AGENTMUX_SIM_T
   flags: {
     "mcp-config": { type: "string", value: "FILE", values: "files", help: "claude-shaped MCP config; its server is spawned at startup" },
     prompt: { type: "string", value: "FILE", values: "files", help: "batch mode: do the task in FILE and exit 0 when done" },
+    "session-id": { type: "string", value: "ID", help: "start conversation ID (kept in <session>/.runtime/sim/conversations/)" },
+    resume: { type: "string", value: "ID", help: "continue conversation ID" },
   },
   args: [],
 });

@@ -10,32 +10,34 @@ export type Author = { name: string; email: string };
 
 /**
  * The commit author, resolved per field the way git does it: GIT_AUTHOR_NAME / GIT_AUTHOR_EMAIL
- * win, then the repository config, then ~/.gitconfig, then $XDG_CONFIG_HOME/git/config
- * (isomorphic-git itself only reads the repository config).
+ * win, then the repository config, then the global config — the file GIT_CONFIG_GLOBAL names
+ * when it is set, else ~/.gitconfig, then $XDG_CONFIG_HOME/git/config (isomorphic-git itself
+ * only reads the repository config).
  */
-export async function resolveAuthor(dir: string): Promise<Author> {
+export async function resolveAuthor(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<Author> {
   const root = await findRepoRoot(dir);
   const fs = gitFs(root);
   const repo = async (path: string) => {
     const v = await git.getConfig({ fs, dir: root, path }).catch(() => undefined);
     return typeof v === "string" && v.trim() ? v.trim() : undefined;
   };
-  const globals = globalConfigFiles().map(readUserSection);
+  const globals = globalConfigFiles(env).map(readUserSection);
   const pick = async (key: "name" | "email", envKey: string) =>
-    nonBlank(process.env[envKey]) ?? (await repo(`user.${key}`)) ?? globals.map((g) => g[key]).find((v) => v !== undefined);
+    nonBlank(env[envKey]) ?? (await repo(`user.${key}`)) ?? globals.map((g) => g[key]).find((v) => v !== undefined);
   const name = await pick("name", "GIT_AUTHOR_NAME");
   const email = await pick("email", "GIT_AUTHOR_EMAIL");
   if (name === undefined || email === undefined) {
     const missing = (["user.name", "user.email"] as const).filter((k) => (k === "user.name" ? name : email) === undefined);
-    throw new NoCommitAuthor({ root, missing });
+    throw new NoCommitAuthor({ root, missing, ...(env.GIT_CONFIG_GLOBAL ? { globalFile: env.GIT_CONFIG_GLOBAL } : {}) });
   }
   return { name, email };
 }
 
-/** Global config files in git's precedence order (highest first). */
-export function globalConfigFiles(): string[] {
-  const home = process.env.HOME || homedir();
-  const xdg = process.env.XDG_CONFIG_HOME || join(home, ".config");
+/** Global config files in git's precedence order (highest first); GIT_CONFIG_GLOBAL replaces them all. */
+export function globalConfigFiles(env: NodeJS.ProcessEnv = process.env): string[] {
+  if (env.GIT_CONFIG_GLOBAL) return [env.GIT_CONFIG_GLOBAL];
+  const home = env.HOME || homedir();
+  const xdg = env.XDG_CONFIG_HOME || join(home, ".config");
   return [join(home, ".gitconfig"), join(xdg, "git", "config")];
 }
 

@@ -34,8 +34,9 @@ export const ExcludeEscapesRepo = defineError(
   }),
 );
 
-export const NoCommitAuthor = defineError("NoCommitAuthor", "git", (d: { root: string; missing: ("user.name" | "user.email")[] }) => ({
-  message: `no commit author: ${d.missing.join(" and ")} is not set in the repository, ~/.gitconfig or $XDG_CONFIG_HOME/git/config`,
+/** `globalFile`: the file GIT_CONFIG_GLOBAL names, read instead of ~/.gitconfig and the XDG file (as git does). */
+export const NoCommitAuthor = defineError("NoCommitAuthor", "git", (d: { root: string; missing: ("user.name" | "user.email")[]; globalFile?: string }) => ({
+  message: `no commit author: ${d.missing.join(" and ")} is not set in the repository${d.globalFile ? ` or GIT_CONFIG_GLOBAL (${d.globalFile})` : ", ~/.gitconfig or $XDG_CONFIG_HOME/git/config"}`,
   where: d.root,
   hint: 'run `git config --global user.name "Your Name"` and `git config --global user.email you@example.com` (or set GIT_AUTHOR_NAME / GIT_AUTHOR_EMAIL)',
 }));

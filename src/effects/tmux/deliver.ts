@@ -1,7 +1,8 @@
 import type { ReadyGate, SubmitStrategy } from "../../schema/config.ts";
 import type { Tmux } from "./runner.ts";
 import { inertLine } from "../../schema/inert-text.ts";
-import { acceptedAfterSubmit, compileGate, pasteVisible, snapshot, type Snapshot } from "./screen.ts";
+import { TmuxTargetNotFound, isGone } from "./errors.ts";
+import { compileGate, pasteVisible, snapshot, submitSign, type Snapshot } from "./screen.ts";
 
 export type DeliverOptions = {
   submit: SubmitStrategy;
@@ -10,14 +11,22 @@ export type DeliverOptions = {
   /** extra readiness condition before the first prompt, e.g. the pane's MCP server answered tools/list */
   waitFirst?: () => boolean | Promise<boolean>;
   first?: boolean;
+  /** called once the pasted text shows in the input box */
+  onPasted?: () => void;
+  /**
+   * the agent acted after the paste (e.g. it called a tool): the prompt was taken, however fast
+   * the agent went back to idle; no retry Enter is sent then
+   */
+  acted?: () => boolean;
 };
-export type DeliveryResult = { ok: true; ms: number; attempts: number } | { ok: false; reason: string; screen: string };
+/** `exited`: the pane's program ended during the delivery (its exit is reported on its own). */
+export type DeliveryResult = { ok: true; ms: number; attempts: number } | { ok: false; reason: string; screen: string; exited?: boolean };
 
 const POLL_MS = 10;
 const PASTE_SHOW_MS = 3000;
 
 class DeliveryFailure extends Error {
-  constructor(readonly reason: string, readonly screen: string) {
+  constructor(readonly reason: string, readonly screen: string, readonly exited = false) {
     super(reason);
   }
 }
@@ -60,10 +69,12 @@ export class PaneWriter {
     } catch (e) {
       if (e instanceof DeliveryFailure) {
         this.log(`delivery to ${pane} failed: ${e.reason}`);
-        return { ok: false, reason: e.reason, screen: e.screen };
+        return { ok: false, reason: e.reason, screen: e.screen, ...(e.exited ? { exited: true } : {}) };
       }
       const last = await snapshot(this.tmux, pane).catch(() => null);
-      return { ok: false, reason: e instanceof Error ? e.message : String(e), screen: last?.screen ?? "" };
+      // the pane (or its session) vanished under the delivery: an exit, reported on its own
+      const exited = e instanceof TmuxTargetNotFound || isGone(e);
+      return { ok: false, reason: e instanceof Error ? e.message : String(e), screen: last?.screen ?? "", ...(exited ? { exited: true } : {}) };
     }
   }
 
@@ -114,14 +125,21 @@ export class PaneWriter {
     const buffer = `amx-${crypto.randomUUID()}`;
     await this.tmux.run(["load-buffer", "-b", buffer, "-", ";", "paste-buffer", "-p", "-d", "-b", buffer, "-t", pane], text);
     const pasted = await this.until(pane, performance.now() + PASTE_SHOW_MS, (s) => pasteVisible(before.screen, s.screen, text), "the pasted text never showed in the input box");
+    opts.onPasted?.();
     if (opts.submit.delay_ms > 0) await Bun.sleep(opts.submit.delay_ms);
     const tries = opts.submit.retries + 1;
     for (let attempt = 1; attempt <= tries; attempt++) {
+      // never a retry Enter into an agent that already acted on the prompt
+      if (attempt > 1 && opts.acted?.()) return attempt - 1;
       await this.tmux.run(["send-keys", "-t", pane, ...opts.submit.keys]);
       const deadline = performance.now() + opts.submit.verify_ms;
+      let gone = 0;
       for (;;) {
         const snap = await this.alive(pane);
-        if (acceptedAfterSubmit(gate, before, pasted, snap, text)) return attempt;
+        const sign = submitSign(gate, before, pasted, snap, text);
+        // "the text left" twice in a row: one look may catch a redraw half done
+        gone = sign === "gone" ? gone + 1 : 0;
+        if (sign === "busy" || gone >= 2 || opts.acted?.()) return attempt;
         if (performance.now() > deadline) break;
         await Bun.sleep(POLL_MS);
       }
@@ -133,7 +151,7 @@ export class PaneWriter {
 
   private async alive(pane: string): Promise<Snapshot> {
     const snap = await snapshot(this.tmux, pane);
-    if (snap.dead) throw new DeliveryFailure(`pane ${pane} exited (status ${snap.exitStatus})`, snap.screen);
+    if (snap.dead) throw new DeliveryFailure(`pane ${pane} exited (status ${snap.exitStatus})`, snap.screen, true);
     return snap;
   }
 

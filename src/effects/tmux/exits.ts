@@ -52,8 +52,11 @@ export type ExitWatcher = {
   poll(): Promise<void>;
 };
 
-/** Report each exited pane once, as soon as its hook line lands in `file`. */
-export function watchPaneExits(file: string, onExit: (paneId: string) => void, opts: ExitWatchOptions = {}): ExitWatcher {
+/**
+ * Report each exited pane once, as soon as its line lands in `file`: `%id` from the tmux hook,
+ * `%id status` from the pane's own wrapper (paneCommand), so the exit status comes along.
+ */
+export function watchPaneExits(file: string, onExit: (paneId: string, status?: string) => void, opts: ExitWatchOptions = {}): ExitWatcher {
   mkdirSync(dirname(file), { recursive: true });
   if (!existsSync(file)) writeFileAtomic(file, "");
   const fd = openSync(file, "r");
@@ -62,11 +65,11 @@ export function watchPaneExits(file: string, onExit: (paneId: string) => void, o
   const reported = new Set<string>();
   let closed = false;
 
-  const report = (pane: string) => {
+  const report = (pane: string, status?: string) => {
     if (closed || reported.has(pane)) return;
     reported.add(pane);
     if (opts.expected?.(pane)) return;
-    onExit(pane);
+    onExit(pane, status);
   };
 
   const drain = () => {
@@ -80,8 +83,8 @@ export function watchPaneExits(file: string, onExit: (paneId: string) => void, o
     const lines = (partial + buf.subarray(0, n).toString("utf8")).split("\n");
     partial = lines.pop() ?? "";
     for (const line of lines) {
-      const pane = line.trim();
-      if (/^%\d+$/.test(pane)) report(pane);
+      const m = /^(%\d+)(?: (\d+))?$/.exec(line.trim());
+      if (m) report(m[1]!, m[2]);
     }
   };
 

@@ -63,3 +63,7 @@ export const PANE_STATE = defineFormat(
   { dead: "pane_dead", exitStatus: "pane_dead_status", inMode: "pane_in_mode", title: "pane_title" },
   { restField: "title" },
 );
+/** A dead pane's exit status (kept by remain-on-exit; tmux 3.3a may report it a moment late). */
+export const PANE_DEAD_STATUS = defineFormat("pane dead status", { status: "pane_dead_status" });
+/** A client attached to a session, and its terminal. */
+export const CLIENT_TTY = defineFormat("client tty", { client: "client_name", tty: "client_tty" }, { restField: "tty" });

@@ -86,10 +86,26 @@ export function pasteVisible(before: string, now: string, text: string): boolean
  * the text must have changed to something without it.
  */
 export function acceptedAfterSubmit(gate: CompiledGate, before: Snapshot, pasted: Snapshot, now: Snapshot, text: string): boolean {
-  if (gate.isBusy(now) && !gate.isBusy(pasted)) return true;
-  if (gate.ready && !gate.ready.test(pasted.screen) && gate.ready.test(now.screen)) return true;
-  if (occurrences(now.screen, text) < occurrences(pasted.screen, text)) return true;
-  if (gate.ready || gate.busy) return false;
+  return submitSign(gate, before, pasted, now, text) !== null;
+}
+
+/**
+ * What shows that the CLI took the submit: `busy` (busy started, or the ready prompt came
+ * back) is certain; `gone` (the text left the box) could also be a torn redraw caught between
+ * a screen clear and the new frame, so the caller confirms it with a second look.
+ */
+export function submitSign(gate: CompiledGate, before: Snapshot, pasted: Snapshot, now: Snapshot, text: string): "busy" | "gone" | null {
+  if (gate.isBusy(now) && !gate.isBusy(pasted)) return "busy";
+  if (gate.ready && !gate.ready.test(pasted.screen) && gate.ready.test(now.screen)) return "busy";
+  if (occurrences(now.screen, text) < occurrences(pasted.screen, text)) return "gone";
+  // The text's end left the screen: it is no longer in the box (a transcript that clips long
+  // lines keeps only the start, which is shared by every prompt reference).
+  const end = squash(text).length > 16 ? fragments(text).at(-1)! : null;
+  if (end && count(squash(now.screen), end) < count(squash(pasted.screen), end)) return "gone";
+  // An agent that took the prompt and finished within one poll shows neither busy nor a text
+  // that left the screen (its transcript repeats the prompt): the input box emptied is the sign.
+  if (inputEmptied(pasted, now, text)) return "gone";
+  if (gate.ready || gate.busy) return null;
   const frag = fragments(text).at(-1)!;
   const pastedLines = pasted.screen.split("\n");
   let row = -1;
@@ -97,7 +113,24 @@ export function acceptedAfterSubmit(gate: CompiledGate, before: Snapshot, pasted
     if (squash(line).includes(frag)) row = i;
   });
   const nowLine = now.screen.split("\n")[row] ?? "";
-  return row >= 0 && now.screen !== pasted.screen && !squash(nowLine).includes(frag) && before.screen !== now.screen;
+  return row >= 0 && now.screen !== pasted.screen && !squash(nowLine).includes(frag) && before.screen !== now.screen ? "gone" : null;
+}
+
+/**
+ * The bottom-most line that held the end of the pasted text no longer holds it, and that line
+ * is still the input box's line (the screen did not scroll: the lines above it are unchanged).
+ */
+function inputEmptied(pasted: Snapshot, now: Snapshot, text: string): boolean {
+  const frag = fragments(text).at(-1)!;
+  const was = pasted.screen.split("\n");
+  const is = now.screen.split("\n");
+  let row = -1;
+  was.forEach((line, i) => {
+    if (squash(line).includes(frag)) row = i;
+  });
+  if (row < 0 || row >= is.length || squash(is[row]!).includes(frag)) return false;
+  const glyph = (l: string) => l.trimStart().charAt(0);
+  return glyph(was[row]!) !== "" && glyph(was[row]!) === glyph(is[row]!) && squash(is[row]!).length < squash(was[row]!).length;
 }
 
 /** Busy or idle from the title and the screen; "unknown" when neither pattern decides or the pane is gone. */

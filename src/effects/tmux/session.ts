@@ -39,7 +39,7 @@ export function paneCommand(argv: string[], opts: { envFile?: string; exitFile?:
   const env = opts.envFile ? `. ${shellWord(opts.envFile)} && rm -f ${shellWord(opts.envFile)} && ` : "";
   if (!opts.exitFile) return `${env}exec ${shellQuote(argv)}`;
   // The pane reports its own exit: tmux 3.3a sometimes skips its pane-died hook, and a poll is slow.
-  return `${env}${shellQuote(argv)}; s=$?; printf '%s\\n' "$TMUX_PANE" >> ${shellQuote([opts.exitFile])}; exit $s`;
+  return `${env}${shellQuote(argv)}; s=$?; printf '%s %s\\n' "$TMUX_PANE" "$s" >> ${shellQuote([opts.exitFile])}; exit $s`;
 }
 
 export type SessionOptions = {

@@ -43,11 +43,13 @@ export const SESSION_FILES: Record<keyof typeof F, string> = {
   summary: "the summary shown in the approval panel",
   approval: "approve decision (contract below)",
   changes: "change request in Markdown; sends the run back to planning",
+  assumptions: "assumptions, open questions and blockers agents recorded for the user (headless runs decide instead of asking)",
   runtimeDir: "agentmux-internal runtime files (MCP configs, readiness markers, pane exits)",
   paneExits: "pane-exit notifications from tmux hooks",
   mcpReadyDir: "per-agent MCP server readiness markers",
   panelRequest: "a UI asks for the approval panel again (consumed by the orchestrator)",
   preexisting: "uncommitted files already in the working tree at start, with their content ids: left out of the run's commit unless the run changes them",
+  toolCalls: "every agentmux tool call, accepted or refused (a refused submit counts as the agent's work)",
 };
 
 const section = (title: string, schema: z.ZodType, note: string, io: "input" | "output" = "output") =>

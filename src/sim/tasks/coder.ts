@@ -44,22 +44,38 @@ async function reportDone(io: TaskIO, n: number, files: string[], tasks: string[
   throw new TaskFailed(`submit_done(${n}) kept refusing after ${MAX_TRIES} tries`);
 }
 
-async function implement(io: TaskIO, sub: Subplan): Promise<void> {
-  const { workDir } = io.s.env;
+/**
+ * Files an interrupted earlier attempt already changed, from the prompt's "An earlier attempt at
+ * this task was interrupted" section (a good agent reads it and does not redo that work).
+ */
+export function interruptedFiles(prompt: string): Set<string> {
+  const at = prompt.indexOf("## An earlier attempt at this task was interrupted");
+  if (at < 0) return new Set();
+  return new Set([...prompt.slice(at).matchAll(/^- (?:added|modified): (\S+)/gm)].map((m) => m[1]!));
+}
+
+async function implement(io: TaskIO, sub: Subplan, prompt: string): Promise<void> {
+  const { workDir, scenario, role, agent } = io.s.env;
+  const kept = interruptedFiles(prompt);
   for (const file of sub.owned_files) {
     await io.think();
+    if (kept.has(file)) {
+      io.say(`● kept ${file}: the interrupted attempt already wrote it`);
+      continue;
+    }
     const how = writeOwnedFile(workDir, file, { title: sub.title, owned: sub.owned_files, change: `${sub.title}: ${sub.tasks.join("; ")}` });
     io.say(`● ${how} ${file}`);
+    if ((scenario.crash_midway === role || scenario.crash_midway === agent) && io.s.once.take(`crash_midway.${agent}`)) await io.crash();
   }
   await reportDone(io, sub.index, sub.owned_files, sub.tasks);
 }
 
 /** Coder: subplan N of plan.yaml, or (`whole`) every subplan in order, one submit_done each. */
-export async function coder(io: TaskIO, which: number | "whole"): Promise<void> {
+export async function coder(io: TaskIO, which: number | "whole", prompt = ""): Promise<void> {
   const plan = readPlan(io);
   const subs = which === "whole" ? [...plan.subplans].sort((a, b) => a.index - b.index) : plan.subplans.filter((s) => s.index === which);
   if (subs.length === 0) throw new TaskFailed(`${F.planYaml} has no subplan ${which}`);
-  for (const sub of subs) await implement(io, sub);
+  for (const sub of subs) await implement(io, sub, prompt);
 }
 
 /** The first finding of fix_request.md, as one line. */

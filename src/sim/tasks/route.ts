@@ -26,7 +26,7 @@ export function taskFor(rel: string, prompt: string): Task | null {
     case "05_design/designer_prompt.md":
       return { name: "designer", run: designer };
     case "06_implementation/coder_prompt_whole.md":
-      return { name: "coder (whole plan)", run: (io) => coder(io, "whole") };
+      return { name: "coder (whole plan)", run: (io) => coder(io, "whole", prompt) };
     case "07_review/fix_prompt.md":
       return { name: "fixer", run: fixer };
     case "08_completion/summary_prompt.md":
@@ -35,7 +35,7 @@ export function taskFor(rel: string, prompt: string): Task | null {
   let m = /^06_implementation\/coder_prompt_(\d+)\.md$/.exec(path);
   if (m) {
     const n = Number(m[1]);
-    return { name: `coder ${n}`, run: (io) => coder(io, n) };
+    return { name: `coder ${n}`, run: (io) => coder(io, n, prompt) };
   }
   m = /^07_review\/review_(logic|quality|expert)_prompt\.md$/.exec(path);
   if (m) {

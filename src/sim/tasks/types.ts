@@ -11,6 +11,8 @@ export type TaskIO = {
   think(): Promise<void>;
   /** Go idle until a non-prompt line (an orchestrator notice) is submitted; returns it. */
   waitForNotice(what: string): Promise<string>;
+  /** Scenario crash: the process exits (status 3); never returns. */
+  crash(): Promise<never>;
 };
 
 export type Task = { name: string; run(io: TaskIO): Promise<void> };

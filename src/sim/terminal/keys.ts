@@ -4,7 +4,8 @@ export type KeyEvent =
   | { t: "paste"; s: string }
   | { t: "enter" }
   | { t: "backspace" }
-  | { t: "ctrl-c" };
+  | { t: "ctrl-c" }
+  | { t: "escape" };
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -48,6 +49,12 @@ export class KeyDecoder {
           this.paste = "";
           s = s.slice(PASTE_START.length);
           continue;
+        }
+        if (s === "\x1b") {
+          // a lone Escape key (tmux writes a key press whole): not the start of a sequence
+          flush();
+          out.push({ t: "escape" });
+          return out;
         }
         const len = escapeLength(s);
         if (len === 0) {

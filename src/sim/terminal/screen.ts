@@ -6,12 +6,15 @@ export type ScreenModel = {
   transcript: string[];
   input: string;
   busy: boolean;
+  /** a permission dialog is open: the status line says so instead of ready/working */
+  dialog?: boolean;
 };
 
 export const TITLE_IDLE = "sim: idle";
 export const TITLE_WORKING = "sim: working";
 export const STATUS_READY = "[sim] ready";
 export const STATUS_WORKING = "[sim] working";
+export const STATUS_DIALOG = "[sim] waiting for permission";
 export const INPUT_PROMPT = "› ";
 export const TRUST_QUESTION = "Trust this folder? (sim)";
 export const TRUST_HINT = "Press Enter to trust";
@@ -53,7 +56,7 @@ export function view(m: ScreenModel, cols: number, rows: number): string {
   const inputRow = rows - inputRows;
   out += `${ESC}${inputRow};1H${input}`;
   // the status line sits on the last row, the input box directly above it
-  out += `${ESC}${rows};1H${m.busy ? STATUS_WORKING : STATUS_READY}`;
+  out += `${ESC}${rows};1H${m.dialog ? STATUS_DIALOG : m.busy ? STATUS_WORKING : STATUS_READY}`;
   const len = Array.from(input).length;
   const curRow = inputRow + Math.floor(len / cols);
   return out + `${ESC}${Math.min(curRow, rows - 1)};${(len % cols) + 1}H`;

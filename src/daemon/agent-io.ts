@@ -1,0 +1,49 @@
+import { join } from "node:path";
+import type { Effect } from "../schema/effects.ts";
+import { toolNameForAgent } from "../providers/resolve.ts";
+import { nudgeText } from "../prompts/nudge.ts";
+import { F } from "../session/paths.ts";
+import type { AgentRuntime } from "./agents.ts";
+import { callAttention } from "./attention.ts";
+
+type Nudge = Extract<Effect, { type: "nudge_agent" }>;
+
+/**
+ * Deliver a reminder to an agent whose turn ended without its submit, after the effect's
+ * delay, unless the agent acted meanwhile (it is busy again, or the orchestrator no longer
+ * sees it waiting). Logs how long after its screen settled the reminder was accepted.
+ */
+export function deliverNudge(rt: AgentRuntime, e: Nudge): void {
+  const fire = () => {
+    const resolved = rt.resolvedOf(e.agent);
+    if (!resolved) return;
+    const status = rt.o.state?.().agents?.[e.agent]?.status;
+    if (status !== undefined && status !== "idle_without_submit") return rt.o.log(`reminder ${e.attempt} to ${e.agent} dropped: it is ${status} now`);
+    if (rt.o.isIdle && !rt.o.isIdle(e.agent)) return rt.o.log(`reminder ${e.attempt} to ${e.agent} dropped: it is working again`);
+    const text = nudgeText({
+      tool: e.tool ? toolNameForAgent(resolved, e.tool) : null,
+      file: join(rt.o.sessionDir, e.file ?? F.assumptions),
+      assumptions: join(rt.o.sessionDir, F.assumptions),
+      attempt: e.attempt,
+      limit: e.limit,
+      ...(e.refusal ? { refusal: e.refusal } : {}),
+      decide: e.decide,
+    });
+    const end = rt.o.turnEnd?.(e.agent) ?? null;
+    rt.deliver(e.agent, text, (ok) => {
+      if (!ok || !end) return;
+      const t = performance.now();
+      rt.o.log(`reminder ${e.attempt}/${e.limit} accepted by ${e.agent} ${Math.round(t - end.settledAt)} ms after its screen settled (${Math.round(t - end.endedAt)} ms after the turn end was seen)`);
+    });
+  };
+  if (e.delay_ms > 0) setTimeout(fire, e.delay_ms);
+  else fire();
+}
+
+/** A call for a person's attention, with the command that shows the agent's pane. */
+export async function attention(rt: AgentRuntime, text: string, agent?: string): Promise<void> {
+  const pane = agent ? rt.paneOf(agent) : undefined;
+  const attach = rt.o.tmux.attachCommand(rt.o.sessionName, pane ? { pane } : {});
+  const told = await callAttention(rt.o.tmux, rt.o.sessionName, text);
+  rt.o.log(`attention: ${text} (attach: ${attach}; ${told} client${told === 1 ? "" : "s"} told)`);
+}

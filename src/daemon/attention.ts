@@ -1,0 +1,26 @@
+import { openSync, writeSync, closeSync } from "node:fs";
+import { attachedClients, showMessage } from "../effects/tmux/agent-ops.ts";
+import type { Tmux } from "../effects/tmux/runner.ts";
+
+/**
+ * Ask the person at the terminal to look: a message in the status line of every tmux client
+ * attached to the session, plus a bell and a desktop notification (OSC 9 for iTerm2/kitty/
+ * WezTerm/Windows Terminal, OSC 777 for urxvt/foot/VTE) written to each client's own terminal.
+ * Nobody attached (headless runs): nothing to do. Never throws; returns how many were told.
+ */
+export async function callAttention(tmux: Tmux, session: string, text: string): Promise<number> {
+  const clean = text.replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, 200);
+  const clients = await attachedClients(tmux, session).catch(() => []);
+  for (const { client, tty } of clients) {
+    await showMessage(tmux, client, `agentmux: ${clean}`, 10_000).catch(() => null);
+    if (!tty) continue;
+    try {
+      const fd = openSync(tty, "w");
+      writeSync(fd, `\x07\x1b]9;agentmux: ${clean}\x07\x1b]777;notify;agentmux;${clean.replace(/;/g, ",")}\x07`);
+      closeSync(fd);
+    } catch {
+      /* a terminal we may not write to: the status-line message is enough */
+    }
+  }
+  return clients.length;
+}

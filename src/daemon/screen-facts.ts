@@ -1,0 +1,88 @@
+/**
+ * What a pane's text says, read without tmux (pure functions of the captured screen): how
+ * often a pattern shows, the question an agent's turn ended with, the reset time a usage-limit
+ * screen names.
+ */
+
+const globalCache = new Map<string, RegExp>();
+
+/** How many times `re` matches `text` (its source, as a global multi-line regex). */
+export function countMatches(re: RegExp, text: string): number {
+  let g = globalCache.get(re.source);
+  if (!g) globalCache.set(re.source, (g = new RegExp(re.source, "gm")));
+  g.lastIndex = 0;
+  let n = 0;
+  while (g.exec(text)) {
+    n++;
+    if (g.lastIndex === 0) break;
+  }
+  return n;
+}
+
+/** The last non-empty lines of a screen (right-trimmed). */
+export function tailLines(screen: string, n: number): string[] {
+  return screen.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim()).slice(-n);
+}
+
+/** The last line of `screen` on which `re` matches, trimmed, or null. */
+export function lineMatching(screen: string, re: RegExp): string | null {
+  const lines = screen.split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) if (re.test(lines[i]!)) return lines[i]!.trim();
+  return null;
+}
+
+/** Lines that are decoration, not what the agent said: rules, boxes, empty prompts, hints. */
+const CHROME = /^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝▔▁-]*$|^\s*[›>❯*](\s|\u00a0)*$|^\s*[✻✽✶✢·*]\s+\w+ for \d|Worked for \d|for shortcuts|esc to (interrupt|cancel)|Type your message/;
+
+/**
+ * The question the agent's turn ended with: the last line the agent wrote above its idle input
+ * prompt (the ready pattern), when it ends with a question mark. Null otherwise.
+ */
+export function questionAtEnd(screen: string, ready: RegExp | null): string | null {
+  let text = screen;
+  if (ready) {
+    const m = new RegExp(ready.source, "m").exec(screen);
+    if (m) text = screen.slice(0, m.index);
+  }
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l && !CHROME.test(l));
+  const last = lines.at(-1);
+  if (!last) return null;
+  const said = last.replace(/^[●⏺✦•◦]\s*/, "");
+  return /\?["'”’)\]]*$/.test(said) ? said : null;
+}
+
+const UNITS: Record<string, number> = { s: 1, sec: 1, second: 1, m: 60, min: 60, minute: 60, h: 3600, hr: 3600, hour: 3600, d: 86400, day: 86400 };
+
+/**
+ * When a usage-limit screen says the limit resets, as an ISO time, or null when it does not
+ * say: "resets in 2s", "try again in 1 hour 20 minutes", "retry after 30 seconds",
+ * "resets 3pm", "resets at 15:30", "try again at 3:05 PM". A clock time is the next such time
+ * of day (local time), today or tomorrow.
+ */
+export function parseResetTime(text: string, now: Date): string | null {
+  const rel = /(?:in|after)\s+((?:\d+\s*(?:d(?:ays?)?|h(?:(?:ou)?rs?)?|m(?:in(?:ute)?s?)?|s(?:ec(?:ond)?s?)?)\b[\s,]*(?:and\s+)?)+)/i.exec(text);
+  if (rel) {
+    let secs = 0;
+    for (const m of rel[1]!.matchAll(/(\d+)\s*([a-z]+)/gi)) {
+      const unit = m[2]!.toLowerCase().replace(/s$/, "");
+      const key = Object.keys(UNITS).find((k) => unit === k || unit.startsWith(k)) ?? (unit.startsWith("h") ? "h" : unit.startsWith("d") ? "d" : unit.startsWith("m") ? "m" : "s");
+      secs += Number(m[1]) * UNITS[key]!;
+    }
+    if (secs > 0) return new Date(now.getTime() + secs * 1000).toISOString();
+  }
+  const clock = /(?:resets?|try again|available)\s+(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?/i.exec(text);
+  if (clock) {
+    let h = Number(clock[1]);
+    const min = Number(clock[2] ?? 0);
+    const ampm = clock[3]?.toLowerCase().replace(/\./g, "");
+    if (!clock[2] && !ampm) return null; // "resets 3" is not a time
+    if (ampm === "pm" && h < 12) h += 12;
+    if (ampm === "am" && h === 12) h = 0;
+    if (h > 23 || min > 59) return null;
+    const at = new Date(now);
+    at.setHours(h, min, 0, 0);
+    if (at.getTime() <= now.getTime()) at.setDate(at.getDate() + 1);
+    return at.toISOString();
+  }
+  return null;
+}

@@ -1,0 +1,197 @@
+import type { Provider } from "../schema/config.ts";
+import type { Event } from "../schema/events.ts";
+import { compileGate, type CompiledGate } from "../effects/tmux/screen.ts";
+import { snapshotMany } from "../effects/tmux/snapshots.ts";
+import type { Tmux } from "../effects/tmux/runner.ts";
+import type { Logger } from "../effects/log.ts";
+import { countMatches, lineMatching, parseResetTime, questionAtEnd, tailLines } from "./screen-facts.ts";
+
+export type Watched = { agent: string; pane: string; provider: Provider };
+
+type Pane = {
+  pane: string;
+  gate: CompiledGate;
+  dialogs: { re: RegExp; kind: "question" | "permission" }[];
+  limits: RegExp[];
+  settleMs: number;
+  screen: string;
+  changedAt: number;
+  /** a turn is under way: a prompt was accepted or the agent was seen busy */
+  inTurn: boolean;
+  busy: boolean;
+  dialogCounts: number[];
+  limitCount: number;
+  /** a usage-limit text appeared during this turn */
+  limitLine: string | null;
+  stuck: boolean;
+  /** when the current turn ended (performance.now()), for nudge timing */
+  endedAt: number;
+  settledAt: number;
+};
+
+export type TurnWatcherOptions = {
+  tmux: Tmux;
+  watched: () => Watched[];
+  push: (e: Event) => void;
+  log: Logger;
+  /** watchdog.stuck_after_s in ms (0 = off) */
+  stuckAfterMs: number;
+  pollMs?: number;
+};
+
+const now = () => new Date().toISOString();
+
+/**
+ * Reads every agent's pane a few times a second and turns what it sees into events: a turn
+ * that ended (busy → idle prompt, screen settled), a question or permission dialog, a usage
+ * limit at the end of a turn, no output for watchdog.stuck_after_s. What to do about them is
+ * the pure orchestrator's decision.
+ */
+export class TurnWatcher {
+  private readonly panes = new Map<string, Pane>();
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private ticking = false;
+
+  constructor(private readonly o: TurnWatcherOptions) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.tick().catch((e) => this.o.log(`turn watcher: ${(e as Error).message}`)), this.o.pollMs ?? 250);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** A prompt (or reminder) was accepted: the agent is in a turn until its screen settles idle. */
+  turnStarted(agent: string): void {
+    const p = this.panes.get(agent);
+    if (p) {
+      p.inTurn = true;
+      p.changedAt = performance.now();
+    }
+  }
+
+  /** The agent is at its idle prompt with no turn under way (a reminder may go in). */
+  isIdle(agent: string): boolean {
+    const p = this.panes.get(agent);
+    return !!p && !p.inTurn && !p.busy;
+  }
+
+  /** When the agent's last turn ended and when its screen had settled (performance.now()). */
+  lastTurnEnd(agent: string): { endedAt: number; settledAt: number } | null {
+    const p = this.panes.get(agent);
+    return p && p.endedAt ? { endedAt: p.endedAt, settledAt: p.settledAt } : null;
+  }
+
+  async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      const watched = this.o.watched();
+      const live = new Set(watched.map((w) => w.agent));
+      for (const agent of [...this.panes.keys()]) if (!live.has(agent)) this.panes.delete(agent);
+      const snaps = await snapshotMany(this.o.tmux, watched.map((w) => w.pane));
+      for (const w of watched) {
+        const snap = snaps.get(w.pane);
+        if (!snap || snap.dead) continue;
+        this.look(w, snap.screen, snap.title);
+      }
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private pane(w: Watched): Pane {
+    let p = this.panes.get(w.agent);
+    if (!p || p.pane !== w.pane) {
+      const prov = w.provider;
+      p = {
+        pane: w.pane,
+        gate: compileGate(prov.ready),
+        dialogs: prov.dialogs.map((d) => ({ re: new RegExp(d.detect, "m"), kind: d.kind })),
+        limits: prov.limits.map((l) => new RegExp(l, "m")),
+        settleMs: Math.max(prov.ready.settle_ms, 100),
+        screen: "",
+        changedAt: performance.now(),
+        inTurn: false,
+        busy: false,
+        dialogCounts: prov.dialogs.map(() => 0),
+        limitCount: 0,
+        limitLine: null,
+        stuck: false,
+        endedAt: 0,
+        settledAt: 0,
+      };
+      this.panes.set(w.agent, p);
+    }
+    return p;
+  }
+
+  private look(w: Watched, screen: string, title: string): void {
+    const p = this.pane(w);
+    const t = performance.now();
+    const agent = w.agent;
+    if (screen !== p.screen) {
+      p.screen = screen;
+      p.changedAt = t;
+      if (p.stuck) {
+        p.stuck = false;
+        this.o.push({ type: "agent_active", at: now(), agent });
+      }
+    }
+    const both = `${screen}\n${title}`;
+    // dialogs: a new appearance (more matches than before) waits for a person
+    let dialogOpen = false;
+    p.dialogs.forEach((d, i) => {
+      const n = countMatches(d.re, both);
+      if (n > p.dialogCounts[i]!) this.o.push({ type: "agent_dialog", at: now(), agent, kind: d.kind, text: dialogText(screen, title, d.re) });
+      p.dialogCounts[i] = n;
+      if (n > 0 && (d.re.test(title) || tailLines(screen, 15).some((l) => d.re.test(l)))) dialogOpen = true;
+    });
+    const limits = p.limits.reduce((n, re) => n + countMatches(re, screen), 0);
+    if (limits > p.limitCount) p.limitLine = p.limits.map((re) => lineMatching(screen, re)).find((l) => l) ?? "usage limit";
+    p.limitCount = limits;
+
+    const busy = p.gate.isBusy({ screen, title });
+    if (busy && !p.busy && !p.inTurn) this.o.push({ type: "agent_active", at: now(), agent });
+    p.busy = busy;
+    if (busy) p.inTurn = true;
+    const ready = p.gate.ready ? p.gate.ready.test(screen) : true;
+    const settled = t - p.changedAt >= (p.gate.ready ? p.settleMs : Math.max(p.settleMs, 2000));
+    if (p.inTurn && !busy && !dialogOpen && ready && settled) {
+      p.inTurn = false;
+      p.endedAt = t;
+      p.settledAt = p.changedAt;
+      const tail = tailLines(screen, 20).join("\n");
+      const limitAtEnd = p.limitLine && p.limits.some((re) => re.test(tail));
+      if (limitAtEnd) {
+        this.o.log(`${agent}: its turn ended on a usage limit: ${p.limitLine}`);
+        this.o.push({ type: "agent_rate_limited", at: now(), agent, text: p.limitLine!, reset_at: parseResetTime(p.limitLine!, new Date()) });
+      } else {
+        const question = questionAtEnd(screen, p.gate.ready);
+        this.o.log(`${agent}: turn ended (screen settled ${Math.round(t - p.changedAt)} ms)${question ? `, asking: ${question}` : ""}`);
+        this.o.push({ type: "agent_turn_ended", at: now(), agent, ...(question ? { question } : {}) });
+      }
+      p.limitLine = null;
+    }
+    if (this.o.stuckAfterMs > 0 && !p.stuck && t - p.changedAt > this.o.stuckAfterMs) {
+      p.stuck = true;
+      const s = Math.round(this.o.stuckAfterMs / 1000);
+      this.o.log(`watchdog: ${agent} shows no output for ${s} s`);
+      this.o.push({ type: "agent_stuck", at: now(), agent, reason: `no output and no tool call for ${s} s` });
+    }
+  }
+}
+
+/** The dialog's own words: the lines around the matched one (or the title), joined. */
+function dialogText(screen: string, title: string, re: RegExp): string {
+  const lines = screen.split("\n").map((l) => l.trim());
+  let i = -1;
+  for (let k = lines.length - 1; k >= 0; k--) if (re.test(lines[k]!)) {
+    i = k;
+    break;
+  }
+  if (i < 0) return title.trim() || "a dialog waits for an answer";
+  const around = lines.slice(Math.max(0, i - 3), i + 4).filter((l) => l && !/^[─━│╭╮╰╯\s]+$/.test(l));
+  return around.join(" · ").slice(0, 400);
+}

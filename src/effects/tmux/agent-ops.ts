@@ -1,0 +1,35 @@
+import { CLIENT_TTY, PANE_DEAD_STATUS } from "./formats.ts";
+import { capturePane } from "./ops.ts";
+import type { Tmux } from "./runner.ts";
+
+/**
+ * The tmux operations the agent runtime uses beyond layout and delivery: a dead pane's last
+ * screen and exit status, keys into a dialog, and messages to the people attached.
+ */
+
+/** The screen of a pane (also of a dead one, kept by remain-on-exit), or null when it is gone. */
+export async function lastScreen(tmux: Tmux, pane: string): Promise<string | null> {
+  return capturePane(tmux, pane, { join: true }).catch(() => null);
+}
+
+/** A dead pane's exit status; "" while tmux has not collected it yet (or the pane is gone). */
+export async function deadPaneStatus(tmux: Tmux, pane: string): Promise<string> {
+  const r = await tmux.exec(["display-message", "-p", "-t", pane, PANE_DEAD_STATUS.text]);
+  return r.code === 0 ? PANE_DEAD_STATUS.parse(r.stdout.replace(/\n$/, "")).status.trim() : "";
+}
+
+/** Send tmux key names (e.g. Escape, Enter) to a pane. */
+export async function sendKeys(tmux: Tmux, pane: string, keys: string[]): Promise<void> {
+  await tmux.run(["send-keys", "-t", pane, ...keys]);
+}
+
+/** The clients attached to a session with their terminals; none when nobody is attached. */
+export async function attachedClients(tmux: Tmux, session: string): Promise<{ client: string; tty: string }[]> {
+  const r = await tmux.exec(["list-clients", "-t", `=${session}`, "-F", CLIENT_TTY.text]);
+  return r.code === 0 ? CLIENT_TTY.parseLines(r.stdout) : [];
+}
+
+/** A message in one client's status line for `ms`; the text stays literal (tmux expands `#`). */
+export async function showMessage(tmux: Tmux, client: string, text: string, ms: number): Promise<void> {
+  await tmux.exec(["display-message", "-c", client, "-d", String(ms), text.replace(/#/g, "##")]);
+}

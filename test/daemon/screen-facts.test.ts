@@ -1,0 +1,66 @@
+import { describe, expect, test } from "bun:test";
+import { countMatches, parseResetTime, questionAtEnd } from "../../src/daemon/screen-facts.ts";
+import { nudgeText } from "../../src/prompts/nudge.ts";
+
+const NOW = new Date(2026, 10, 23, 14, 30, 0); // local 14:30
+
+describe("reset times on usage-limit screens", () => {
+  test.each([
+    ["[sim] usage limit reached · resets in 2s", 2_000],
+    ["You've hit your usage limit. Try again in 1 hour 20 minutes.", 80 * 60_000],
+    ["Rate limited. Retry after 30 seconds", 30_000],
+    ["limit reached, try again in 2 days 3 hours", (2 * 24 + 3) * 3_600_000],
+    ["quota exhausted: retry in 5m", 5 * 60_000],
+  ])("%s", (text, ms) => {
+    expect(Date.parse(parseResetTime(text, NOW)!) - NOW.getTime()).toBe(ms);
+  });
+
+  test("clock times: the next such time of day", () => {
+    const at = (text: string) => new Date(parseResetTime(text, NOW)!);
+    expect(at("5-hour limit reached ∙ resets 3pm").getHours()).toBe(15);
+    expect(at("usage limit reached · resets 3pm").getDate()).toBe(23);
+    expect(at("Your limit will reset at 9:15 am").getDate()).toBe(24); // 9:15 has passed today
+    expect(at("resets at 16:45")).toEqual(new Date(2026, 10, 23, 16, 45, 0));
+  });
+
+  test("no time shown: null (agentmux retries after watchdog.limit_retry_s)", () => {
+    expect(parseResetTime("API Error: 429 rate_limit_error", NOW)).toBeNull();
+    expect(parseResetTime("resets 3", NOW)).toBeNull();
+  });
+});
+
+describe("a question at the end of a turn", () => {
+  const CLAUDE_READY = /^❯[ \u00a0]*\n─+\n(?!.*esc to interrupt).*$/m;
+  test("claude: the last line above the input box", () => {
+    const screen = ["● I read the code.", "", "● Should the limit apply per user or per IP address?", "", "✻ Worked for 3s", "", "─".repeat(40), "❯\u00a0", "─".repeat(40), "  ? for shortcuts"].join("\n");
+    expect(questionAtEnd(screen, CLAUDE_READY)).toBe("Should the limit apply per user or per IP address?");
+  });
+  test("a statement is no question; nor is a question higher up", () => {
+    const screen = ["● Is this right? I think so.", "● Done: wrote the plan.", "─".repeat(40), "❯\u00a0", "─".repeat(40), "  ? for shortcuts"].join("\n");
+    expect(questionAtEnd(screen, CLAUDE_READY)).toBeNull();
+  });
+  test("the sim: the question above its input line and status", () => {
+    const screen = ["sim agent · architect", "─".repeat(30), "● before I start I need one decision from you.", "Should the greeting also support other languages, or English only?", "", "› ", "[sim] ready"].join("\n");
+    expect(questionAtEnd(screen, /\[sim\] ready/)).toBe("Should the greeting also support other languages, or English only?");
+  });
+});
+
+test("countMatches counts every appearance", () => {
+  expect(countMatches(/usage limit reached/, "a usage limit reached\nb\nusage limit reached again")).toBe(2);
+  expect(countMatches(/^x$/m, "x\ny\nx")).toBe(2);
+});
+
+describe("the reminder text", () => {
+  test("names the CLI's tool and the file, what to do when blocked, and its number", () => {
+    expect(nudgeText({ tool: "mcp__agentmux__submit_plan", file: "/s/04_planning/plan.yaml", assumptions: "/s/assumptions.md", attempt: 1, limit: 2, decide: false })).toBe(
+      "Your task is not complete until you call `mcp__agentmux__submit_plan`. If /s/04_planning/plan.yaml is ready, call `mcp__agentmux__submit_plan` now. " +
+        "If you are blocked, write what blocks you to /s/assumptions.md, finish what you can, and call `mcp__agentmux__submit_plan`. (Reminder 1 of 2.)",
+    );
+  });
+  test("a file-only task, a refusal, and an unattended run", () => {
+    const t = nudgeText({ tool: null, file: "/s/05_design/design.md", assumptions: "/s/assumptions.md", attempt: 2, limit: 2, refusal: "bad\nthing.", decide: true });
+    expect(t).toStartWith("Your last call was refused: bad thing. Fix what it names. Your task is not complete until /s/05_design/design.md exists");
+    expect(t).toContain("Nobody can answer questions here: decide yourself and note each assumption in /s/assumptions.md.");
+    expect(t).toEndWith("(Reminder 2 of 2.)");
+  });
+});
