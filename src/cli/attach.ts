@@ -1,6 +1,7 @@
 import { SessionNotRunning } from "../session/errors.ts";
 import { NeedsTerminal } from "./errors.ts";
 import { attachRunning } from "../launcher/attach.ts";
+import { termUnusable } from "../launcher/terminal.ts";
 import { resolveSession } from "../session/resolve.ts";
 import { findProjectDir } from "../session/project.ts";
 import type { ParsedArgs } from "./args.ts";
@@ -12,6 +13,6 @@ export async function run({ positionals }: ParsedArgs<typeof attach>): Promise<n
   if (!s.state || !s.live) {
     throw new SessionNotRunning({ id: s.id, finished: s.state?.phase === "done" });
   }
-  if (!process.stdout.isTTY) throw new NeedsTerminal({ command: "attach", id: s.id });
+  if (!process.stdout.isTTY || termUnusable()) throw new NeedsTerminal({ command: "attach", id: s.id });
   return attachRunning({ sessionDir: s.dir, state: s.state, socket: s.socket });
 }

@@ -5,6 +5,7 @@ import { COMMANDS, SPECS, VISIBLE_COMMANDS } from "./commands.ts";
 import { RUN_FLAGS } from "./specs/start.ts";
 import { didYouMean } from "../config/suggest.ts";
 import { quietWhenClosed } from "./closed-output.ts";
+import { termUnusable } from "../launcher/terminal.ts";
 
 const TOP_FLAGS = ["--help", "-h", "--version", "-V"];
 /** A bare word (letters, digits, `-`, `_`): what a command name, or a mistyped one, looks like. */
@@ -46,7 +47,7 @@ export async function dispatch(argv: readonly string[], interactive: boolean): P
     return process.stdout.write(commandHelp(entry.spec)), 0;
   }
   if (first === undefined) {
-    if (interactive) return COMMANDS.home!.start([]);
+    if (interactive && !termUnusable()) return COMMANDS.home!.start([]);
     return process.stdout.write(mainHelp(SPECS)), 0;
   }
   const entry = COMMANDS[first];

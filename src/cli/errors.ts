@@ -1,3 +1,4 @@
+import { termName, termUnusable } from "../launcher/terminal.ts";
 import { defineError } from "../errors.ts";
 
 const helpHint = (command?: string) => `run "agentmux ${command ? command + " " : ""}--help" for usage`;
@@ -58,7 +59,7 @@ export const RoleChangeIncomplete = defineError("RoleChangeIncomplete", "usage",
 
 export const NeedsTerminal = defineError("NeedsTerminal", "usage", (d: { command: "configure" } | { command: "clean" } | { command: "attach"; id: string }) =>
   d.command === "attach"
-    ? { message: "attach needs a terminal", hint: `agentmux status ${d.id} works without one` }
+    ? { message: `attach needs a terminal tmux can drive${termUnusable() ? ` (this one is TERM=${termName()})` : ""}`, hint: `agentmux status ${d.id} --watch works without one` }
     : d.command === "clean"
       ? { message: "refusing to delete without confirmation: stdin is not a terminal", where: "clean", hint: "re-run with --force to delete without asking" }
       : { message: "not a terminal: give --role with --provider and/or --model", where: "configure", hint: helpHint("configure") },

@@ -4,6 +4,7 @@ import { attachTerminal as attachTmux } from "../effects/tmux/attach.ts";
 import { liveOrchestrator } from "../session/liveness.ts";
 import { requestPanel } from "../session/panel-request.ts";
 import type { State } from "../schema/state.ts";
+import { termName } from "./terminal.ts";
 import { waitUntil } from "../effects/wait.ts";
 import { goodbyeText, outcomeFrom, outcomeOf, type Outcome } from "./outcome.ts";
 import type { Orchestrator } from "./spawn.ts";
@@ -25,10 +26,15 @@ function sayGoodbye(outcome: Outcome, state: State, runStartedAt: number): numbe
   return outcome.code;
 }
 
-/** Interactive: attach this terminal to the tmux session; then the goodbye screen. */
-export async function attachAndWait(o: LaunchOptions, tmux: Tmux, orch: Orchestrator): Promise<number> {
-  await attachTerminal(tmux, o.state.session_name, o.config.tmux.control_width);
-  if (await tmux.hasSession(o.state.session_name)) {
+/**
+ * Interactive: attach this terminal to the tmux session; then the goodbye screen. "unusable"
+ * when tmux could not take the terminal at all (it exits non-zero at once, the run goes on).
+ */
+export async function attachAndWait(o: LaunchOptions, tmux: Tmux, orch: Orchestrator): Promise<number | "unusable"> {
+  const code = await attachTerminal(tmux, o.state.session_name, o.config.tmux.control_width);
+  const alive = await tmux.hasSession(o.state.session_name);
+  if (code !== 0 && alive) return "unusable";
+  if (alive) {
     process.stdout.write(detachedText(o.sessionDir));
     return 0;
   }
@@ -46,8 +52,13 @@ export async function attachRunning(o: { sessionDir: string; state: State; socke
   const attachedAt = Date.now();
   if (o.state.awaiting_decision) requestPanel(o.sessionDir);
   const tmux = new Tmux(o.socket);
-  await attachTerminal(tmux, o.state.session_name, o.controlWidth);
-  if (await tmux.hasSession(o.state.session_name)) {
+  const code = await attachTerminal(tmux, o.state.session_name, o.controlWidth);
+  const alive = await tmux.hasSession(o.state.session_name);
+  if (code !== 0 && alive) {
+    process.stdout.write(`tmux could not use this terminal (TERM=${termName()}); the run goes on. Follow it with: agentmux status ${sessionId(o.sessionDir)} --watch\n`);
+    return 1;
+  }
+  if (alive) {
     process.stdout.write(detachedText(o.sessionDir));
     return 0;
   }

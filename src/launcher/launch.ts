@@ -7,7 +7,9 @@ import { startTmux } from "./tmux.ts";
 import { spawnOrchestrator, type Orchestrator } from "./spawn.ts";
 import { followHeadless } from "./follow.ts";
 import { attachAndWait } from "./attach.ts";
-import type { StopSignals } from "./signals.ts";
+import { StopSignals } from "./signals.ts";
+import { termName, termUnusable } from "./terminal.ts";
+import { sessionId } from "../session/paths.ts";
 
 export type LaunchOptions = {
   sessionDir: string;
@@ -40,10 +42,24 @@ export async function startProcesses(o: { sessionDir: string; state: State; conf
 
 /** Follow the run to its end: progress lines headless, else this terminal attached to tmux. */
 export async function follow(o: LaunchOptions, launched: Launched, print: (l: string) => void): Promise<number> {
-  if (!o.headless) o.signals.dispose(); // attached: a closed terminal ends this launcher only; the run goes on
+  const attachLater = `attach from another terminal with: agentmux attach ${sessionId(o.sessionDir)}`;
+  if (o.headless) {
+    if (process.stdout.isTTY && termUnusable()) print(`agentmux: this terminal (TERM=${termName()}) cannot show tmux: progress is shown here instead; ${attachLater}`);
+    try {
+      return await followHeadless(o, launched.orch, print, o.signals);
+    } finally {
+      o.signals.dispose();
+    }
+  }
+  o.signals.dispose(); // attached: a closed terminal ends this launcher only; the run goes on
+  const attached = await attachAndWait(o, launched.tmux, launched.orch);
+  if (attached !== "unusable") return attached;
+  // tmux could not take this terminal (an unknown TERM): follow the run here instead
+  print(`agentmux: tmux cannot use this terminal (TERM=${termName()}): following the run here instead; ${attachLater}`);
+  const signals = new StopSignals();
   try {
-    return await (o.headless ? followHeadless(o, launched.orch, print, o.signals) : attachAndWait(o, launched.tmux, launched.orch));
+    return await followHeadless({ ...o, signals }, launched.orch, print, signals);
   } finally {
-    o.signals.dispose();
+    signals.dispose();
   }
 }

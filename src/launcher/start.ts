@@ -20,6 +20,7 @@ import { SIM_SWITCHES, parseScenarioText } from "../schema/sim-scenario.ts";
 import { SimScenarioInConfig } from "../config/errors.ts";
 import { writeState } from "../session/write.ts";
 import { StopSignals } from "./signals.ts";
+import { termUnusable } from "./terminal.ts";
 import { acquireCheckout, releaseCheckout } from "../session/checkout-lock.ts";
 import { prepareCheckout, undoCheckout } from "./checkout.ts";
 import { announceLiveSessions, githubPlan } from "./notices.ts";
@@ -72,7 +73,7 @@ function checkSimScenario(config: import("../schema/config.ts").Config): void {
 }
 
 export function isHeadless(ciFlag: boolean): boolean {
-  return ciFlag || process.env.CI === "true" || process.env.CI === "1" || !process.stdout.isTTY || !process.stdin.isTTY;
+  return ciFlag || process.env.CI === "true" || process.env.CI === "1" || !process.stdout.isTTY || !process.stdin.isTTY || termUnusable();
 }
 
 /**
