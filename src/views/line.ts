@@ -92,6 +92,6 @@ export function toTags(line: Line, color = true): string {
 }
 
 /** Whether output may be coloured: https://no-color.org plus a TTY check. */
-export function colorEnabled(stream: { isTTY?: boolean } = process.stdout): boolean {
-  return !process.env.NO_COLOR && !!stream.isTTY;
+export function colorEnabled(stream: { isTTY?: boolean } = process.stdout, env: Record<string, string | undefined> = process.env): boolean {
+  return !env.NO_COLOR && !!stream.isTTY;
 }

@@ -2,17 +2,16 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import { installFakeGh } from "../git/fake-gh.ts";
+import { writeFakeGh, type FakeGh } from "../git/fake-gh.ts";
 import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, runBinary } from "./harness.ts";
 
 let bin: string;
 const socket = privateSocket();
-let gh: ReturnType<typeof installFakeGh>;
+let gh: FakeGh;
 beforeAll(() => {
   bin = isolatedBinary();
 });
 afterAll(() => {
-  gh?.restore();
   killTmuxServer(socket);
 });
 
@@ -23,7 +22,7 @@ test("agentmux issue 42: request from the issue, commit pushed to origin, pull r
   const origin = join(root, "origin.git");
   git(root, "init", "-q", "--bare", origin);
   git(repo, "remote", "add", "origin", origin);
-  gh = installFakeGh(root);
+  gh = writeFakeGh(root);
   const issue = join(root, "issue.json");
   writeFileSync(issue, JSON.stringify({
     title: "Add a farewell helper",
@@ -34,7 +33,7 @@ test("agentmux issue 42: request from the issue, commit pushed to origin, pull r
   const r = await runBinary(bin, ["issue", "#42", "--ci", "--keep-session", "--config", join(root, "gh.yaml")], {
     cwd: repo,
     socket,
-    env: { PATH: process.env.PATH!, FAKE_GH_ISSUE: issue },
+    env: { PATH: gh.path, FAKE_GH_ISSUE: issue },
   });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);

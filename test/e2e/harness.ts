@@ -1,16 +1,5 @@
-import { copyFileSync, existsSync, readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { BINARY, killTmuxServer, makeTmpDir, privateSocket } from "../helpers/tmp.ts";
-
-/** The compiled binary copied into a temp dir: nothing from node_modules is reachable. */
-export function isolatedBinary(): string {
-  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run \`bun build.ts\` (npm test does it)`);
-  const dir = makeTmpDir("amx-bin-");
-  const bin = join(dir, "agentmux");
-  copyFileSync(BINARY, bin);
-  Bun.spawnSync(["chmod", "+x", bin]);
-  return bin;
-}
+import { readFileSync, readdirSync } from "node:fs";
+import { isolatedBinary, killTmuxServer, makeTmpDir, privateSocket } from "../helpers/tmp.ts";
 
 export type RunResult = { code: number; stdout: string; stderr: string };
 
@@ -51,4 +40,4 @@ export function tmuxServerRunning(socket: string): boolean {
   return Bun.spawnSync(["tmux", "-L", socket, "list-sessions"], { stdout: "ignore", stderr: "ignore", env: { ...process.env, TMUX: "" } }).exitCode === 0;
 }
 
-export { killTmuxServer, makeTmpDir, privateSocket };
+export { isolatedBinary, killTmuxServer, makeTmpDir, privateSocket };

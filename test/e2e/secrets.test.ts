@@ -10,7 +10,6 @@ const socket = privateSocket();
 const dirs: string[] = [];
 beforeAll(() => {
   bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
 });
 afterAll(() => {
   killTmuxServer(socket);

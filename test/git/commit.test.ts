@@ -8,13 +8,8 @@ import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { gitCli, makeRepo, writeFiles } from "./fixture.ts";
 
 const dirs: string[] = [];
-const savedEnv = { ...process.env };
 afterEach(() => {
   dirs.splice(0).forEach(removeDir);
-  for (const k of ["HOME", "XDG_CONFIG_HOME", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL"]) {
-    if (savedEnv[k] === undefined) delete process.env[k];
-    else process.env[k] = savedEnv[k];
-  }
 });
 async function repo(files?: Record<string, string>) {
   const base = makeTmpDir("amx-commit-");
@@ -125,35 +120,32 @@ describe("resolveAuthor", () => {
     gitCli(dir, "config", "--unset", "user.name");
     const home = makeTmpDir("amx-home-");
     dirs.push(home);
-    process.env.HOME = home;
-    process.env.XDG_CONFIG_HOME = join(home, "xdg");
-    delete process.env.GIT_AUTHOR_NAME;
-    delete process.env.GIT_AUTHOR_EMAIL;
-    return { dir, home };
+    // the author's environment: a fresh home, no GIT_AUTHOR_* (process.env is never touched)
+    const env: Record<string, string | undefined> = { HOME: home, XDG_CONFIG_HOME: join(home, "xdg") };
+    return { dir, home, env };
   }
 
   test("no author anywhere → error naming the fix; global and XDG files and env fill in", async () => {
-    const { dir, home } = await bareRepo();
-    const err = await resolveAuthor(dir).catch((e) => e);
+    const { dir, home, env } = await bareRepo();
+    const err = await resolveAuthor(dir, env).catch((e) => e);
     expect(err).toBeInstanceOf(NoCommitAuthor);
     expect(err.data).toEqual({ root: dir, missing: ["user.name", "user.email"] });
     expect(err.message).toContain("user.name and user.email");
     expect(err.hint).toContain("git config --global user.name");
     fs.mkdirSync(join(home, "xdg", "git"), { recursive: true });
     fs.writeFileSync(join(home, "xdg", "git", "config"), '[user]\n\tname = "Xdg Person" ; comment\n\temail = xdg@example.com\n');
-    expect(await resolveAuthor(dir)).toEqual({ name: "Xdg Person", email: "xdg@example.com" });
+    expect(await resolveAuthor(dir, env)).toEqual({ name: "Xdg Person", email: "xdg@example.com" });
     fs.writeFileSync(join(home, ".gitconfig"), "[core]\n\tname = not-this\n[user]\n\temail = home@example.com\n");
-    expect(await resolveAuthor(dir)).toEqual({ name: "Xdg Person", email: "home@example.com" });
+    expect(await resolveAuthor(dir, env)).toEqual({ name: "Xdg Person", email: "home@example.com" });
     gitCli(dir, "config", "user.name", "Repo Person");
-    expect(await resolveAuthor(dir)).toEqual({ name: "Repo Person", email: "home@example.com" });
-    process.env.GIT_AUTHOR_NAME = "Env Person";
-    expect(await resolveAuthor(dir)).toEqual({ name: "Env Person", email: "home@example.com" });
+    expect(await resolveAuthor(dir, env)).toEqual({ name: "Repo Person", email: "home@example.com" });
+    expect(await resolveAuthor(dir, { ...env, GIT_AUTHOR_NAME: "Env Person" })).toEqual({ name: "Env Person", email: "home@example.com" });
   });
 
   test("commitChanges without an author fails before changing anything", async () => {
-    const { dir } = await bareRepo();
+    const { dir, env } = await bareRepo();
     fs.writeFileSync(join(dir, "a.txt"), "a\n");
-    const err = await commitChanges(dir, { branch: "feature/z", message: "m", excludeFiles: [] }).catch((e) => e);
+    const err = await commitChanges(dir, { branch: "feature/z", message: "m", excludeFiles: [], env }).catch((e) => e);
     expect(err).toBeInstanceOf(NoCommitAuthor);
     expect(gitCli(dir, "symbolic-ref", "HEAD").trim()).toBe("refs/heads/main");
   });

@@ -5,7 +5,7 @@ import { completeApproval, type CompleteApprovalInput } from "../../src/effects/
 import { pushBranch } from "../../src/effects/git/push.ts";
 import { NothingToCommit } from "../../src/effects/git/errors.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
-import { installFakeGh } from "./fake-gh.ts";
+import { writeFakeGh } from "./fake-gh.ts";
 import { gitCli, makeRepo } from "./fixture.ts";
 
 const cleanups: (() => void)[] = [];
@@ -14,8 +14,8 @@ afterEach(() => cleanups.splice(0).forEach((f) => f()));
 /** A project with a local bare `origin`, a fake gh on PATH, and one uncommitted change. */
 async function project() {
   const base = makeTmpDir("amx-complete-");
-  const gh = installFakeGh(base);
-  cleanups.push(() => gh.restore(), () => removeDir(base));
+  const gh = writeFakeGh(base);
+  cleanups.push(() => removeDir(base));
   const dir = await makeRepo({ "app.ts": "export const v = 1;\n" }, base);
   const remote = join(base, "origin.git");
   gitCli(base, "init", "-q", "--bare", remote);
@@ -39,6 +39,7 @@ function input(p: Awaited<ReturnType<typeof project>>, over: Partial<CompleteApp
     draft: { requirements: "# Req\n\n## Initial Request\n\nAdd rate limiting to the API.\n", issueNumber: 12 },
     push: true,
     pullRequest: { enabled: true, base: "main", draft: true, title: "Rate limit", body: "Closes #12\n" },
+    run: p.gh.run,
     ...over,
   };
 }
@@ -89,7 +90,7 @@ describe("completeApproval", () => {
 
   test("PR failure: warning, commit kept and pushed", async () => {
     const p = await project();
-    process.env.FAKE_GH_PR_FAIL = "No commits between main and feature/rate-limit";
+    p.gh.env.FAKE_GH_PR_FAIL = "No commits between main and feature/rate-limit";
     const r = await completeApproval(input(p));
     expect(r.prUrl).toBeNull();
     expect(r.warnings).toEqual([`gh pr create failed: GraphQL: No commits between main and feature/rate-limit (commit ${r.short} is kept on feature/rate-limit)`]);
@@ -127,7 +128,7 @@ describe("pushBranch", () => {
     const iso = await pushBranch(p.dir, "main", { useCli: false });
     expect(iso).toEqual({ ok: false, error: `pushing to ${p.remote} needs the git CLI on PATH; without it only HTTPS remotes can be pushed` });
     gitCli(p.dir, "remote", "set-url", "origin", "http://127.0.0.1:9/acme/app.git");
-    const http = await pushBranch(p.dir, "main", { useCli: false });
+    const http = await pushBranch(p.dir, "main", { useCli: false, run: p.gh.run });
     expect(http.ok).toBe(false);
     expect(p.gh.calls()).toEqual([["auth", "token"]]);
   });

@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import { join } from "node:path";
+import { runProcess, type Runner } from "../../src/effects/process/run.ts";
 
 /**
  * A fake `gh` on PATH that records its arguments (and what it read on stdin) and answers like
@@ -18,6 +19,10 @@ export type FakeGh = {
   api: () => { method: string; endpoint: string; input: string }[];
   /** the body `gh pr create` read from stdin (--body-file -), or null */
   prBody: () => string | null;
+  /** steering variables (FAKE_GH_*) for calls made through `run`; tests set them here */
+  env: Record<string, string>;
+  /** a process runner with the fake first on PATH and `env` set: pass it where code takes a Runner */
+  run: Runner;
 };
 
 export function writeFakeGh(dir: string, basePath = process.env.PATH ?? ""): FakeGh {
@@ -73,9 +78,13 @@ echo "fake gh: unexpected $*" >&2; exit 2
 `,
     { mode: 0o755 },
   );
+  const path = `${bin}:${basePath}`;
+  const env: Record<string, string> = {};
   return {
     log,
-    path: `${bin}:${basePath}`,
+    path,
+    env,
+    run: (argv, opts = {}) => runProcess(argv, { ...opts, env: { ...opts.env, PATH: path, ...env } }),
     calls: () => {
       if (!fs.existsSync(log)) return [];
       return fs.readFileSync(log, "utf8").split("\x1e").filter(Boolean).map((c) => c.split("\x1f").slice(0, -1));
@@ -90,22 +99,5 @@ echo "fake gh: unexpected $*" >&2; exit 2
           return { method: method!, endpoint: endpoint!, input: fs.readFileSync(join(apiDir, f.replace(/\.call$/, ".in")), "utf8") };
         }),
     prBody: () => (fs.existsSync(prBodyFile) ? fs.readFileSync(prBodyFile, "utf8") : null),
-  };
-}
-
-/** The older form: also puts the fake first on this process's PATH until restore(). */
-export function installFakeGh(dir: string): FakeGh & { restore: () => void } {
-  const gh = writeFakeGh(dir);
-  const saved = { PATH: process.env.PATH, AUTH: process.env.FAKE_GH_AUTH_EXIT, PR: process.env.FAKE_GH_PR_FAIL, ISSUE: process.env.FAKE_GH_ISSUE };
-  process.env.PATH = gh.path;
-  return {
-    ...gh,
-    restore: () => {
-      const put = (k: string, v: string | undefined) => (v === undefined ? delete process.env[k] : (process.env[k] = v));
-      put("PATH", saved.PATH);
-      put("FAKE_GH_AUTH_EXIT", saved.AUTH);
-      put("FAKE_GH_PR_FAIL", saved.PR);
-      put("FAKE_GH_ISSUE", saved.ISSUE);
-    },
   };
 }

@@ -4,23 +4,23 @@ import { join } from "node:path";
 import { createPullRequest, fetchIssue, ghAvailable, parseIssueRef, prBody } from "../../src/effects/gh.ts";
 import { IssueFetchFailed, NotAnIssueRef } from "../../src/effects/gh-errors.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
-import { installFakeGh } from "./fake-gh.ts";
+import { writeFakeGh } from "./fake-gh.ts";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((f) => f()));
 function fakeGh() {
   const dir = makeTmpDir("amx-gh-");
-  const gh = installFakeGh(dir);
-  cleanups.push(() => gh.restore(), () => removeDir(dir));
+  const gh = writeFakeGh(dir);
+  cleanups.push(() => removeDir(dir));
   return { dir, ...gh };
 }
 
 describe("gh", () => {
   test("ghAvailable: --version and auth status must both succeed", async () => {
     const gh = fakeGh();
-    expect(await ghAvailable()).toBe(true);
-    process.env.FAKE_GH_AUTH_EXIT = "1";
-    expect(await ghAvailable()).toBe(false);
+    expect(await ghAvailable(gh.run)).toBe(true);
+    gh.env.FAKE_GH_AUTH_EXIT = "1";
+    expect(await ghAvailable(gh.run)).toBe(false);
     expect(gh.calls()).toEqual([["--version"], ["auth", "status"], ["--version"], ["auth", "status"]]);
   });
 
@@ -30,12 +30,12 @@ describe("gh", () => {
 
   test("createPullRequest passes title, body, base, head, draft and returns the URL; failures are data", async () => {
     const gh = fakeGh();
-    const r = await createPullRequest({ cwd: gh.dir, title: "Add rate limiting", body: "## Initial Request\n\nx", base: "main", head: "feature/rl", draft: true });
+    const r = await createPullRequest({ cwd: gh.dir, title: "Add rate limiting", body: "## Initial Request\n\nx", base: "main", head: "feature/rl", draft: true }, gh.run);
     expect(r).toEqual({ ok: true, url: "https://github.com/acme/app/pull/7" });
     expect(gh.calls()).toEqual([["pr", "create", "--title", "Add rate limiting", "--body-file", "-", "--head", "feature/rl", "--base", "main", "--draft"]]);
     expect(gh.prBody()).toBe("## Initial Request\n\nx");
-    process.env.FAKE_GH_PR_FAIL = "a pull request for branch already exists";
-    const bad = await createPullRequest({ cwd: gh.dir, title: "t", body: "b", base: null, head: "feature/rl", draft: false });
+    gh.env.FAKE_GH_PR_FAIL = "a pull request for branch already exists";
+    const bad = await createPullRequest({ cwd: gh.dir, title: "t", body: "b", base: null, head: "feature/rl", draft: false }, gh.run);
     expect(bad).toEqual({ ok: false, error: "gh pr create failed: GraphQL: a pull request for branch already exists" });
     expect(gh.calls()[1]).toEqual(["pr", "create", "--title", "t", "--body-file", "-", "--head", "feature/rl"]);
   });
@@ -43,7 +43,7 @@ describe("gh", () => {
   test("createPullRequest: a body far beyond one argument's limit (1 MB) reaches gh on stdin, cut to GitHub's limit with its end kept", async () => {
     const gh = fakeGh();
     const body = "## Initial Request\n\n" + "x".repeat(1024 * 1024) + "\n\nCloses #3\n";
-    const r = await createPullRequest({ cwd: gh.dir, title: "Big " + "t".repeat(400), body, base: null, head: "feature/big", draft: false });
+    const r = await createPullRequest({ cwd: gh.dir, title: "Big " + "t".repeat(400), body, base: null, head: "feature/big", draft: false }, gh.run);
     expect(r).toEqual({ ok: true, url: "https://github.com/acme/app/pull/7" });
     const sent = gh.prBody()!;
     expect(sent.length).toBeLessThanOrEqual(65_536);
@@ -83,8 +83,8 @@ describe("gh", () => {
         ],
       }),
     );
-    process.env.FAKE_GH_ISSUE = issueFile;
-    const issue = await fetchIssue("https://github.com/acme/app/issues/12", gh.dir);
+    gh.env.FAKE_GH_ISSUE = issueFile;
+    const issue = await fetchIssue("https://github.com/acme/app/issues/12", gh.dir, gh.run);
     expect(issue).toEqual({
       number: 12,
       title: "Rate limit the API",
@@ -93,11 +93,11 @@ describe("gh", () => {
     });
     expect(gh.calls()).toEqual([["issue", "view", "12", "--json", "title,body,comments"]]);
     fs.writeFileSync(issueFile, JSON.stringify({ title: "Only a title", body: "", comments: [] }));
-    expect((await fetchIssue("#3", gh.dir)).request).toBe("Only a title");
+    expect((await fetchIssue("#3", gh.dir, gh.run)).request).toBe("Only a title");
     fs.writeFileSync(issueFile, JSON.stringify({ title: " ", body: "x" }));
-    expect(await fetchIssue("3", gh.dir).catch((e) => e.data)).toEqual({ number: 3, problem: "no-title" });
-    delete process.env.FAKE_GH_ISSUE;
-    const err = await fetchIssue("9", gh.dir).catch((e) => e);
+    expect(await fetchIssue("3", gh.dir, gh.run).catch((e) => e.data)).toEqual({ number: 3, problem: "no-title" });
+    delete gh.env.FAKE_GH_ISSUE;
+    const err = await fetchIssue("9", gh.dir, gh.run).catch((e) => e);
     expect(err).toBeInstanceOf(IssueFetchFailed);
     expect(err.data).toEqual({ number: 9, problem: "failed", detail: "could not find issue" });
     expect(err.message).toBe("could not fetch issue #9: could not find issue");

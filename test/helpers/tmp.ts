@@ -1,24 +1,79 @@
-import { mkdtempSync, rmSync, realpathSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** A fresh temp dir (realpath'd, so paths compare equal to what processes report). */
-export function makeTmpDir(prefix = "amx-test-"): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+/**
+ * What tests make outside the repository — temp dirs, the binary copy, private tmux servers —
+ * is registered here and disposed of: by the test itself (removeDir, killTmuxServer, a
+ * `using` scope) or, for anything left, after the run (test/helpers/preload.ts → disposeAll).
+ */
+const made = { dirs: new Set<string>(), sockets: new Set<string>() };
+
+/** A fresh temp dir (realpath'd, so paths compare equal to what processes report), under `base`. */
+export function makeTmpDir(prefix = "amx-test-", base = tmpdir()): string {
+  const dir = realpathSync(mkdtempSync(join(base, prefix)));
+  made.dirs.add(dir);
+  return dir;
 }
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+  made.dirs.delete(dir);
 }
 
 /** A tmux socket name unique to this test, for `tmux -L <name>`; kill its server when done. */
 export function privateSocket(): string {
-  return `amx-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const socket = `amx-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  made.sockets.add(socket);
+  return socket;
 }
 
 export function killTmuxServer(socket: string): void {
   Bun.spawnSync(["tmux", "-L", socket, "kill-server"], { stdout: "ignore", stderr: "ignore", env: { ...process.env, TMUX: "" } });
+  made.sockets.delete(socket);
 }
 
 export const REPO_ROOT = join(import.meta.dir, "..", "..");
 export const BINARY = join(REPO_ROOT, "dist", "agentmux");
+
+let binaryCopy: string | undefined;
+
+/**
+ * The compiled binary copied into a temp dir, so nothing from node_modules is reachable from
+ * it. One copy per test process (118 MB each; every file used to make its own), read-only.
+ */
+export function isolatedBinary(): string {
+  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run \`bun build.ts\` (npm test does it)`);
+  if (binaryCopy && existsSync(binaryCopy)) return binaryCopy;
+  const bin = join(makeTmpDir("amx-bin-"), "agentmux");
+  copyFileSync(BINARY, bin);
+  Bun.spawnSync(["chmod", "+x", bin]);
+  binaryCopy = bin;
+  return bin;
+}
+
+/** Temp dirs and tmux servers that live as long as a scope: `using s = scratch();` in a test. */
+export function scratch(): { dir(prefix?: string): string; socket(): string; [Symbol.dispose](): void } {
+  const dirs: string[] = [];
+  const sockets: string[] = [];
+  return {
+    dir: (prefix) => (dirs.push(makeTmpDir(prefix)), dirs.at(-1)!),
+    socket: () => (sockets.push(privateSocket()), sockets.at(-1)!),
+    [Symbol.dispose]() {
+      sockets.forEach(killTmuxServer);
+      dirs.forEach(removeDir);
+    },
+  };
+}
+
+/** Everything still registered: what no test disposed of itself. */
+export function leftovers(): { dirs: string[]; sockets: string[] } {
+  return { dirs: [...made.dirs], sockets: [...made.sockets] };
+}
+
+/** Kill every tmux server and remove every temp dir this process made and nobody disposed of. */
+export function disposeAll(): void {
+  for (const s of [...made.sockets]) killTmuxServer(s);
+  for (const d of [...made.dirs]) removeDir(d);
+  binaryCopy = undefined;
+}

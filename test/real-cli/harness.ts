@@ -5,6 +5,7 @@
  * records every dialog text it ever sees and when the ready prompt first showed.
  */
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { makeTmpDir } from "../helpers/tmp.ts";
 import { join } from "node:path";
 import { AgentRuntime } from "../../src/daemon/agents.ts";
 import { loadConfig } from "../../src/config/load.ts";
@@ -69,7 +70,7 @@ export async function prepareRun(cli: CliDef, binary: string): Promise<Run> {
   // folder is group/other-writable, as /tmp is: runs live under the suite's own prefix instead
   const base = join(LOCAL_PREFIX, "runs");
   mkdirSync(base, { recursive: true, mode: 0o700 });
-  const root = realpathSync(mkdtempSync(join(base, `${cli.name}-`)));
+  const root = makeTmpDir(`${cli.name}-`, base);
   const repo = join(root, "repo");
   const home = join(root, "home");
   mkdirSync(repo);

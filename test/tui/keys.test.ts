@@ -14,7 +14,6 @@ let socket = "";
 beforeAll(() => {
   bin = isolatedBinary();
 });
-afterAll(() => removeDir(join(bin, "..")));
 afterEach(() => killTmuxServer(socket));
 
 test("monitor keys: l shows the selected agent's recent output, Enter focuses its pane (compiled binary)", async () => {

@@ -21,7 +21,6 @@ const tmp = (p: string) => {
 beforeAll(() => {
   bin = isolatedBinary();
 });
-afterAll(() => removeDir(join(bin, "..")));
 afterEach(() => {
   killTmuxServer(socket);
   for (const d of dirs) removeDir(d);

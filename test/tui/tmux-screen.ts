@@ -1,16 +1,7 @@
-import { copyFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
-import { BINARY, makeTmpDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 
-/** The compiled binary copied to a temp dir, so node_modules is unreachable from it. */
-export function isolatedBinary(): string {
-  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run "./node_modules/.bin/bun build.ts" first`);
-  const bin = join(makeTmpDir("amx-bin-"), "agentmux");
-  copyFileSync(BINARY, bin);
-  return bin;
-}
+export { isolatedBinary } from "../helpers/tmp.ts";
 
 /** A program in a fresh window of a private tmux server, read through capture-pane. */
 export class Screen {

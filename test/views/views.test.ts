@@ -105,11 +105,9 @@ describe("monitor view", () => {
     expect(lines.map((l) => toTags(l, false)).join("")).not.toMatch(/\{(green|cyan|bold)/);
     expect(lines.map((l) => toAnsi(l, { color: false })).join("")).not.toContain("\x1b[");
     expect(lines.map((l) => toTags(l, true)).join("")).toContain("{green-fg}");
-    const saved = process.env.NO_COLOR;
-    process.env.NO_COLOR = "1";
-    expect(colorEnabled({ isTTY: true })).toBe(false);
-    if (saved === undefined) delete process.env.NO_COLOR;
-    else process.env.NO_COLOR = saved;
+    expect(colorEnabled({ isTTY: true }, { NO_COLOR: "1" })).toBe(false);
+    expect(colorEnabled({ isTTY: true }, {})).toBe(true);
+    expect(colorEnabled({ isTTY: false }, {})).toBe(false);
   });
 });
 

@@ -26,14 +26,14 @@ export type CommitResult = { hash: string; short: string; files: string[]; leftA
  */
 export async function commitChanges(
   dir: string,
-  opts: { branch: string; message: string; excludeFiles: string[]; preexisting?: PreexistingChanges },
+  opts: { branch: string; message: string; excludeFiles: string[]; preexisting?: PreexistingChanges; env?: NodeJS.ProcessEnv },
 ): Promise<CommitResult> {
   const root = await findRepoRoot(dir);
   // whoever wrote it (the user, a reviewer, a draft from the request), a commit message is inert text
   const message = inertText(opts.message).trim();
   if (!message) throw new EmptyCommitMessage({});
   const excludes = normalizeExcludes(root, opts.excludeFiles);
-  const author = await resolveAuthor(root);
+  const author = await resolveAuthor(root, opts.env);
   await ensureFeatureBranch(root, opts.branch, { allowEmpty: true });
   const changes = await changedFiles(root);
   const { own, untouched } = runOwnChanges(root, changes, opts.preexisting ?? []);
