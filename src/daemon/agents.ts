@@ -49,6 +49,12 @@ type AgentPane = { pane: string; pid: number; role: Role; resolved: ResolvedAgen
 
 const now = () => new Date().toISOString();
 
+/** The last warning or error line a CLI shows on its screen (a box's borders stripped), or null. */
+export function cliWarning(screen: string): string | null {
+  const lines = screen.split("\n").map((l) => l.replace(/^[\s│┃|╭╰]+|[\s│┃|╮╯]+$/g, "")).filter((l) => /(Security Warning|Warning|Error|error):/.test(l));
+  return lines.at(-1)?.slice(0, 300) ?? null;
+}
+
 /** Agents as tmux panes: launch, deliver prompts (verified), show, kill; maps pane exits back to agents. */
 export class AgentRuntime {
   private readonly agents = new Map<string, AgentPane>();
@@ -143,7 +149,9 @@ export class AgentRuntime {
         } else {
           const fix = this.o.tmux.attachCommand(this.o.sessionName, { pane: a.pane });
           this.o.log(`delivery to ${agent} failed: ${r.reason}\n${r.screen}`);
-          this.o.push({ type: "agent_stuck", at: now(), agent, reason: `${r.reason}; to fix by hand: ${fix}` });
+          // the CLI's own words say why (gemini: "Security Warning: Skipping … settings file …")
+          const said = cliWarning(r.screen);
+          this.o.push({ type: "agent_stuck", at: now(), agent, reason: `${r.reason}${said ? `; the CLI says: ${said}` : ""}; to fix by hand: ${fix}` });
         }
         onDone?.(r.ok);
       })

@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
+import { geminiSystemFileProblem } from "./gemini-home.ts";
 import { ROLES } from "../schema/catalog.ts";
 import type { Config } from "../schema/config.ts";
 import { buildLaunch } from "./launch.ts";
@@ -90,6 +91,7 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
       }
     }
     checks.push({ ok: true, required: false, label: `${name} wiring`, detail: wiringSummary(config, name, opts) });
+    if (provider.mcp === "gemini") checks.push(...geminiSystemFileChecks(opts.env ?? {}));
   }
 
   const needGh = config.github.pull_request;
@@ -108,6 +110,29 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
   return { checks, ok: checks.every((c) => c.ok || !c.required) };
 }
 
+/**
+ * gemini's system settings files are loaded only when root-owned all the way up (its own rule,
+ * geminiSystemFileProblem): one that exists but fails it is skipped with a security warning.
+ * agentmux needs none of them; a skipped one is the user's own settings going missing.
+ */
+function geminiSystemFileChecks(env: Record<string, string | undefined>): DoctorCheck[] {
+  const settings = env.GEMINI_CLI_SYSTEM_SETTINGS_PATH || process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH || "/etc/gemini-cli/settings.json";
+  const defaults = env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH || process.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH || join(dirname(settings), "system-defaults.json");
+  const stat = (p: string) => {
+    try {
+      return statSync(p);
+    } catch {
+      return null;
+    }
+  };
+  return [settings, defaults].flatMap((file) => {
+    const problem = geminiSystemFileProblem(file, stat);
+    return problem
+      ? [{ ok: false, required: false, label: "gemini system settings", detail: `gemini skips ${file}: ${problem}`, fix: "make it and its folders root-owned and not group/other-writable, or remove it (agentmux does not use it)" }]
+      : [];
+  });
+}
+
 /** One line on what agentmux passes to a provider: MCP wiring and trust handling. */
 function wiringSummary(config: Config, name: string, opts: DoctorOptions): string {
   const role = ROLES.find((r) => (config.roles[r]?.provider ?? config.defaults.provider) === name) ?? "coder";
@@ -117,7 +142,7 @@ function wiringSummary(config: Config, name: string, opts: DoctorOptions): strin
   const mcp: Record<string, string> = {
     claude: "MCP via --mcp-config <session>/.runtime/mcp/<agent>.claude.json + --allowedTools per role",
     codex: 'MCP via -c mcp_servers.agentmux.* (default_tools_approval_mode="approve")',
-    gemini: "MCP via GEMINI_CLI_SYSTEM_DEFAULTS_PATH=<session file> (trust: true)",
+    gemini: "MCP via GEMINI_CLI_HOME=<private home> (your ~/.gemini linked, its settings merged; trust: true)",
     qwen: "MCP via QWEN_CODE_SYSTEM_DEFAULTS_PATH=<session file> (trust: true)",
     opencode: "MCP via OPENCODE_CONFIG_CONTENT",
     copilot: "MCP via --additional-mcp-config @<session file>",

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { dirname, isAbsolute, relative } from "node:path";
 import { homedir } from "node:os";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
@@ -16,6 +16,8 @@ export type LaunchSpec = {
   cwd: string;
   /** files to write before launching (absolute paths); see writeLaunchFiles */
   files: { path: string; content: string }[];
+  /** symlinks to make before launching (absolute paths) */
+  links?: { path: string; target: string }[];
   /** batch mode "stdin": feed this file to the process's standard input */
   stdinFile?: string;
 };
@@ -51,6 +53,7 @@ export function buildLaunch(agent: ResolvedAgent, ctx: LaunchContext): LaunchSpe
     env: { ...p.env, ...mcp.env, ...trust.env },
     cwd: ctx.workDir,
     files: [...mcp.files, ...trust.files],
+    ...(mcp.links?.length ? { links: mcp.links } : {}),
   };
   if (batch?.mode === "stdin") spec.stdinFile = ctx.batchPrompt!;
   return spec;
@@ -94,7 +97,13 @@ function withMcpAllowances(agent: ResolvedAgent, args: string[]): string[] {
  * Write a launch's files atomically, each only when its content differs (CLIs cache approvals
  * by file content and mtime). An existing file keeps its permissions. Returns the paths written.
  */
-export function writeLaunchFiles(spec: Pick<LaunchSpec, "files">): string[] {
+export function writeLaunchFiles(spec: Pick<LaunchSpec, "files" | "links">): string[] {
+  for (const l of spec.links ?? []) {
+    mkdirSync(dirname(l.path), { recursive: true, mode: 0o700 });
+    // a target that does not exist yet is a folder the CLI will fill (gemini's chats)
+    if (!existsSync(l.target)) mkdirSync(l.target, { recursive: true, mode: 0o700 });
+    if (!existsSync(l.path)) symlinkSync(l.target, l.path);
+  }
   const written: string[] = [];
   for (const f of spec.files) {
     let mode: number | null = null;

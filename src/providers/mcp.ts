@@ -3,6 +3,7 @@ import { basename, join } from "node:path";
 import { ROLE_TOOLS } from "../schema/catalog.ts";
 import { F } from "../session/paths.ts";
 import type { ResolvedAgent } from "./resolve.ts";
+import { geminiHome, userGeminiHome } from "./gemini-home.ts";
 
 export type LaunchContext = {
   sessionDir: string;
@@ -21,8 +22,8 @@ export type LaunchContext = {
   conversation?: { id: string; resume: boolean };
 };
 
-/** The pieces of a launch one concern (MCP wiring, pre-trust) contributes. */
-export type LaunchPart = { argv: string[]; env: Record<string, string>; files: { path: string; content: string }[] };
+/** The pieces of a launch one concern (MCP wiring, pre-trust) contributes; `links`: symlinks to make. */
+export type LaunchPart = { argv: string[]; env: Record<string, string>; files: { path: string; content: string }[]; links?: { path: string; target: string }[] };
 
 export type McpServerSpec = { command: string; args: string[]; env: Record<string, string> };
 
@@ -102,13 +103,22 @@ export function mcpWiring(agent: ResolvedAgent, ctx: LaunchContext): LaunchPart 
     case "gemini":
     case "qwen": {
       const safe = ctx.agentKey.replace(/[^A-Za-z0-9_.-]/g, "_");
-      const path = join(privateMcpDir(ctx.sessionDir, ctx.home), `${safe}.${agent.provider.mcp}-settings.json`);
       const settings = {
         general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
         mcpServers: { agentmux: { ...server, trust: true } },
       };
+      if (agent.provider.mcp === "gemini") {
+        // see gemini-home.ts: the system layers need root-owned files, so a private home instead
+        const home = geminiHome({ dir: join(privateMcpDir(ctx.sessionDir, ctx.home), `${safe}.gemini-home`), userHome: userGeminiHome(agent.provider.env, ctx.home), sessionDir: ctx.sessionDir, settings });
+        Object.assign(part.env, home.env);
+        part.files.push(...home.files);
+        part.links = home.links;
+        break;
+      }
+      // qwen 0.15 loads QWEN_CODE_SYSTEM_DEFAULTS_PATH without gemini's ownership check (read in its bundle)
+      const path = join(privateMcpDir(ctx.sessionDir, ctx.home), `${safe}.qwen-settings.json`);
       part.files.push({ path, content: json(settings) });
-      part.env[agent.provider.mcp === "gemini" ? "GEMINI_CLI_SYSTEM_DEFAULTS_PATH" : "QWEN_CODE_SYSTEM_DEFAULTS_PATH"] = path;
+      part.env.QWEN_CODE_SYSTEM_DEFAULTS_PATH = path;
       break;
     }
     case "opencode":

@@ -64,3 +64,10 @@ describe("the reminder text", () => {
     expect(t).toEndWith("(Reminder 2 of 2.)");
   });
 });
+
+test("a stuck cause quotes the CLI's own warning (gemini skipping a settings file, #12.10)", async () => {
+  const { cliWarning } = await import("../../src/daemon/agents.ts");
+  const screen = ["╭──────────╮", "│ ⚠ Security Warning: Skipping system defaults file '/x/s.json': Parent directory '/x' is not owned by root (uid 0). │", "╰──────────╯", " >   Type your message or @path/to/file"].join("\n");
+  expect(cliWarning(screen)).toBe("⚠ Security Warning: Skipping system defaults file '/x/s.json': Parent directory '/x' is not owned by root (uid 0).");
+  expect(cliWarning("all fine\n> ")).toBeNull();
+});

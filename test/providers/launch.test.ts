@@ -31,7 +31,8 @@ const serverEnv = (role: Role, agent: string = role) => ({
   AGENTMUX_ALLOWED_TOOLS: ROLE_TOOLS[role].join(","),
 });
 const PLANNER_TOOLS = "research_dispatch_code,research_dispatch_web,submit_plan";
-const READ_ONLY = "Read,Glob,Grep,Bash(ls:*),Bash(cat:*),Bash(find:*),Bash(grep:*),Bash(git log:*),Bash(git diff:*),Bash(git status:*),Bash(head:*),Bash(tail:*),Bash(wc:*),Bash(pwd)";
+// read-only roles run the git commands their prompts name in every common spelling (#12.12)
+const READ_ONLY = "Read,Glob,Grep,Bash(ls:*),Bash(cat:*),Bash(find:*),Bash(grep:*),Bash(git log:*),Bash(git diff:*),Bash(git status:*),Bash(git show:*),Bash(git ls-files:*),Bash(git rev-parse:*),Bash(git branch:*),Bash(git -C * log:*),Bash(git -C * diff:*),Bash(git -C * status:*),Bash(git -C * show:*),Bash(git -C * ls-files:*),Bash(git -C * rev-parse:*),Bash(git -C * branch:*),Bash(head:*),Bash(tail:*),Bash(wc:*),Bash(pwd)";
 
 describe("buildLaunch, planner on each built-in provider (explicit expectations)", () => {
   test("claude", () => {
@@ -69,15 +70,18 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
 
   test("gemini", () => {
     const l = launch("gemini", "planner");
-    // outside the session: gemini ignores settings below a group/other-writable folder
-    const file = `/nonexistent-home/.cache/agentmux/mcp/${S.split("/").pop()}/planner.gemini-settings.json`;
+    // a private home (GEMINI_CLI_HOME): gemini loads user settings from a user-owned file, its
+    // system layers only from root-owned ones
+    const home = `/nonexistent-home/.cache/agentmux/mcp/${S.split("/").pop()}/planner.gemini-home`;
     expect(l.argv).toEqual(["gemini", "--approval-mode", "yolo", "--include-directories", S]);
-    expect(l.env).toEqual({ GEMINI_CLI_SYSTEM_DEFAULTS_PATH: file, GEMINI_CLI_TRUST_WORKSPACE: "true" });
-    expect(l.files.map((f) => f.path)).toEqual([file]);
+    expect(l.env).toEqual({ GEMINI_CLI_HOME: home, GEMINI_CLI_TRUST_WORKSPACE: "true" });
+    expect(l.files.map((f) => f.path)).toEqual([`${home}/.gemini/settings.json`]);
     expect(JSON.parse(l.files[0]!.content)).toEqual({
       general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
       mcpServers: { agentmux: { command: "/opt/agentmux", args: ["mcp-server"], env: serverEnv("planner"), trust: true } },
     });
+    // no ~/.gemini yet: its chats stay with the session, for --resume
+    expect(l.links).toEqual([{ path: `${home}/.gemini/tmp`, target: `${S}/.runtime/gemini-tmp` }]);
   });
 
   test("qwen", () => {

@@ -7,6 +7,7 @@
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { makeTmpDir } from "../helpers/tmp.ts";
 import { join } from "node:path";
+import { homedir } from "node:os";
 import { AgentRuntime } from "../../src/daemon/agents.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { Layout } from "../../src/effects/tmux/layout.ts";
@@ -66,9 +67,8 @@ function git(cwd: string, ...args: string[]): void {
 
 /** Build everything up to (not including) the launch. */
 export async function prepareRun(cli: CliDef, binary: string): Promise<Run> {
-  // gemini 0.61 skips a system-defaults settings file (agentmux's MCP wiring) when any ancestor
-  // folder is group/other-writable, as /tmp is: runs live under the suite's own prefix instead
-  const base = join(LOCAL_PREFIX, "runs");
+  // runs live in the (non-root) user's own home, outside /tmp: as users run agentmux
+  const base = process.env.REAL_CLI_RUNS || join(homedir(), ".cache", "agentmux-real-cli", "runs");
   mkdirSync(base, { recursive: true, mode: 0o700 });
   const root = makeTmpDir(`${cli.name}-`, base);
   const repo = join(root, "repo");

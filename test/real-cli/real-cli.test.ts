@@ -11,6 +11,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { homedir } from "node:os";
 import { settingsFrom } from "../../src/config/settings.ts";
 import { readToolLines } from "../../src/bus/tool-lines.ts";
 import { toolLineToEvent } from "../../src/bus/tool-events.ts";
@@ -25,8 +26,12 @@ const ENABLED = process.env.AGENTMUX_REAL_CLI === "1";
 const PROMPTS = 20;
 
 /** Import-time decision per CLI: the binary, or why the test is skipped. */
+/** The suite runs as users run agentmux: not as root, and with HOME outside /tmp (scripts/real-cli-as-user.sh). */
+const WRONG_USER = process.getuid?.() === 0 ? "running as root (use scripts/real-cli-as-user.sh)" : homedir().startsWith("/tmp/") ? `HOME ${homedir()} is under /tmp` : null;
+
 function availability(cli: CliDef): { bin: string | null; why: string | null } {
   if (!ENABLED) return { bin: null, why: "AGENTMUX_REAL_CLI is not 1" };
+  if (WRONG_USER) return { bin: null, why: WRONG_USER };
   const bin = findCli(cli.name);
   if (!bin) return { bin: null, why: `${cli.name} is not on PATH nor in .real-cli/bin (run scripts/install-real-clis.sh; npm package ${cli.npm})` };
   const scratch = makeTmpDir(`amx-probe-${cli.name}-`);
