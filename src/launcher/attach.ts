@@ -11,8 +11,8 @@ import type { Orchestrator } from "./spawn.ts";
 import type { LaunchOptions } from "./launch.ts";
 
 /** Hand this terminal to the session's tmux client until it detaches or the session ends. */
-export function attachTerminal(tmux: Tmux, sessionName: string, controlWidth = 44): Promise<number> {
-  return attachTmux(tmux, sessionName, { cols: process.stdout.columns, rows: process.stdout.rows, controlWidth });
+export function attachTerminal(tmux: Tmux, sessionName: string, controlWidth = 44, focusMonitor = true): Promise<number> {
+  return attachTmux(tmux, sessionName, { cols: process.stdout.columns, rows: process.stdout.rows, controlWidth, focusMonitor });
 }
 
 const color = () => !process.env.NO_COLOR && !!process.stdout.isTTY;
@@ -52,7 +52,8 @@ export async function attachRunning(o: { sessionDir: string; state: State; socke
   const attachedAt = Date.now();
   if (o.state.awaiting_decision) requestPanel(o.sessionDir);
   const tmux = new Tmux(o.socket);
-  const code = await attachTerminal(tmux, o.state.session_name, o.controlWidth);
+  // a run waiting for a decision gets its panel back, and the panel the keyboard
+  const code = await attachTerminal(tmux, o.state.session_name, o.controlWidth, !o.state.awaiting_decision);
   const alive = await tmux.hasSession(o.state.session_name);
   if (code !== 0 && alive) {
     process.stdout.write(`tmux could not use this terminal (TERM=${termName()}); the run goes on. Follow it with: agentmux status ${sessionId(o.sessionDir)} --watch\n`);

@@ -4,6 +4,8 @@ import { Tmux } from "../effects/tmux/runner.ts";
 import { requestCancel } from "../session/cancel.ts";
 import { requestPanel } from "../session/panel-request.ts";
 import { capturePane, selectPane } from "../effects/tmux/ops.ts";
+import { sessionPrefix, setZoom } from "../effects/tmux/client.ts";
+import { keyName } from "../views/keys.ts";
 import { isTmuxFailure } from "../effects/tmux/errors.ts";
 import { defaultSocket } from "../session/list.ts";
 import { F } from "../session/paths.ts";
@@ -14,7 +16,19 @@ import { monitorView } from "../views/monitor.ts";
 import { agentRows } from "../views/pipeline.ts";
 
 const WATCHED = new Set<string>([F.state, F.runtime, F.createdFiles]);
-const HELP = ["↑/↓  select an agent", "Enter  focus its pane", "l  its recent output", "a  open the approval panel (when it waits for you)", "c  cancel the run", "?  this help", "", "Esc closes a window"];
+const help = (prefix: string) => [
+  "↑/↓    select an agent",
+  "Enter  focus its pane (back here: click this pane,",
+  `       or ${keyName(prefix)} then ←)`,
+  "l      its recent output, full window",
+  "a      open the approval panel (when it waits for you)",
+  "c      cancel the run",
+  `${keyName(prefix)} d  detach: the run goes on; agentmux attach`,
+  "?      this help",
+  "",
+  "Esc closes a window",
+  ...(prefix === "C-b" ? [] : ["", `Inside your own tmux, agentmux's prefix is ${keyName(prefix)}:`, "Ctrl-b stays your tmux's."]),
+];
 
 /**
  * `agentmux monitor <session-dir>`: redraws on state.json / runtime_state.json /
@@ -24,6 +38,7 @@ export async function runMonitor(dir: string): Promise<number> {
   let data: SessionData = readSessionData(dir);
   let selected = 0;
   let modal = false;
+  let prefix = "C-b";
   const screen = createScreen();
   const body = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: "100%", tags: true });
   const tmux = () => new Tmux(data.runtime?.tmux_socket ?? defaultSocket());
@@ -31,7 +46,7 @@ export async function runMonitor(dir: string): Promise<number> {
   const draw = () => {
     const rows = agentRows(data.state, data.runtime);
     selected = Math.max(0, Math.min(selected, rows.length - 1));
-    const lines = monitorView({ ...data, now: Date.now(), selected: rows.length ? selected : undefined }, { width: screen.width as number, height: screen.height as number });
+    const lines = monitorView({ ...data, now: Date.now(), selected: rows.length ? selected : undefined, prefix }, { width: screen.width as number, height: screen.height as number });
     body.setContent(linesToContent(lines));
     screen.render();
     if (!modal) drawLinks(screen, lines, 0, 0);
@@ -58,7 +73,10 @@ export async function runMonitor(dir: string): Promise<number> {
   const tick = setInterval(async () => {
     if (!existsSync(join(dir, F.state))) return finish(0);
     if (!modal) draw();
-    const alive = await tmux().hasSession(data.state.session_name).catch(() => false);
+    // the session's prefix changes when someone attaches from inside their own tmux
+    const key = await sessionPrefix(tmux(), data.state.session_name).catch(() => null);
+    if (key && key !== prefix) (prefix = key), modal || draw();
+    const alive = key !== null;
     if (alive) (seenAlive = true), (missing = 0);
     else if (seenAlive && ++missing >= 2) finish(0);
   }, 1000);
@@ -87,13 +105,21 @@ export async function runMonitor(dir: string): Promise<number> {
           (e) => `no output: ${isTmuxFailure(e) ? e.data.stderr.trim() : (e as Error).message}`,
         )
       : "no output: the agent has no pane";
-    open((close) => overlay(screen, ` ${row.info.label} — recent output `, text, close, { scrollToEnd: true }));
+    // the output gets the whole window, not the monitor's narrow pane; the zoom ends with it
+    const self = process.env.TMUX_PANE ?? data.runtime?.control_pane;
+    const zoomed = self ? await setZoom(tmux(), self, true).catch(() => false) : false;
+    open((close) =>
+      overlay(screen, ` ${row.info.label} — recent output `, text, () => {
+        if (zoomed && self) void setZoom(tmux(), self, false).catch(() => {});
+        close();
+      }, { scrollToEnd: true }),
+    );
   });
   screen.key(["a"], () => {
     // the orchestrator shows the panel (again) when the run waits for a decision
     if (!modal && data.state.awaiting_decision) requestPanel(dir);
   });
-  screen.key(["?"], () => !modal && open((close) => overlay(screen, " keys ", HELP.join("\n"), close)));
+  screen.key(["?"], () => !modal && open((close) => overlay(screen, " keys ", help(prefix).join("\n"), close)));
   screen.key(["c", "C-c"], () => {
     if (modal) return;
     open((close) =>

@@ -1,9 +1,10 @@
 import { inertLine } from "../schema/inert-text.ts";
+import { cells, cutCells } from "./width.ts";
 
 /**
  * Styled text as data. Views build `Line`s (arrays of segments); a renderer turns them into
- * blessed tags, ANSI for a terminal, or plain text. Widths count UTF-16 code units, which is
- * right for every glyph the views use (box drawing, ✓ ▶ · ● ○ ◷ are all one column).
+ * blessed tags, ANSI for a terminal, or plain text. Widths are terminal columns (width.ts):
+ * a wide character (CJK, emoji) takes two.
  * Segment text is untrusted (titles, notes, file names): it is made inert (one line, no
  * control characters or escape sequences) when a segment is made and again when it is
  * rendered, so a segment built by hand cannot carry an escape to the terminal either.
@@ -16,7 +17,7 @@ export const seg = (t: string, ...s: Style[]): Seg => ({ t: inertLine(t), s });
 export const link = (t: string, url: string, ...s: Style[]): Seg => ({ t: inertLine(t), s, link: inertLine(url) });
 export const blank = (): Line => [];
 
-export const plainWidth = (line: Line): number => line.reduce((n, x) => n + x.t.length, 0);
+export const plainWidth = (line: Line): number => line.reduce((n, x) => n + cells(x.t), 0);
 
 /** Cut a line to `width` columns, ending in "…" when something was cut. */
 export function fit(line: Line, width: number): Line {
@@ -26,9 +27,10 @@ export function fit(line: Line, width: number): Line {
   let left = width - 1;
   for (const x of line) {
     if (left <= 0) break;
-    const t = x.t.slice(0, left);
+    const t = cutCells(x.t, left);
     out.push({ ...x, t });
-    left -= t.length;
+    left -= cells(t);
+    if (t.length < x.t.length) break;
   }
   out.push(seg("…", "dim"));
   return out;
@@ -36,18 +38,19 @@ export function fit(line: Line, width: number): Line {
 
 /** Word-wrap plain text into lines of at most `width` columns (long words are hard-split). */
 export function wrapText(text: string, width: number): string[] {
-  const w = Math.max(1, width);
+  const w = Math.max(2, width);
   const out: string[] = [];
   for (const para of text.split("\n")) {
     let cur = "";
     for (let word of para.split(/\s+/).filter(Boolean)) {
-      while (word.length > w) {
+      while (cells(word) > w) {
         if (cur) out.push(cur), (cur = "");
-        out.push(word.slice(0, w));
-        word = word.slice(w);
+        const head = cutCells(word, w);
+        out.push(head);
+        word = word.slice(head.length);
       }
       if (!cur) cur = word;
-      else if (cur.length + 1 + word.length <= w) cur += " " + word;
+      else if (cells(cur) + 1 + cells(word) <= w) cur += " " + word;
       else out.push(cur), (cur = word);
     }
     out.push(cur);

@@ -1,4 +1,5 @@
 import { seg, wrapText, type Line, type Seg, type Style } from "./line.ts";
+import { cells } from "./width.ts";
 
 /** Inline Markdown: **bold**, __bold__, `code`; everything else is text. */
 export function inline(text: string, base: Style[] = []): Seg[] {
@@ -27,14 +28,14 @@ function wrapInline(text: string, width: number, first: string, rest: string, ba
       if (len > rest.length && len < width) cur.push({ ...w, t: " " }), len++;
       continue;
     }
-    if (len + w.t.length > width && len > rest.length) {
+    if (len + cells(w.t) > width && len > rest.length) {
       while (cur.length && /^\s+$/.test(cur[cur.length - 1]!.t)) cur.pop();
       lines.push(cur);
       cur = [seg(rest)];
       len = rest.length;
     }
     cur.push(w);
-    len += w.t.length;
+    len += cells(w.t);
   }
   lines.push(cur);
   return lines;

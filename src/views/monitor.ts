@@ -5,9 +5,24 @@ import type { SessionData } from "../session/data.ts";
 import { blank, fit, link, seg, wrapText, type Line } from "./line.ts";
 import { agentLines, agentRows, phaseLabel, pipelineLines } from "./pipeline.ts";
 import { clock, hhmm, ms } from "./time.ts";
+import { keyBar, keyName, type Key } from "./keys.ts";
 
 export type Size = { width: number; height: number };
-export type MonitorInput = SessionData & { now: number; selected?: number };
+/** `prefix`: the tmux prefix key of the session, as tmux spells it (`C-b`; `C-a` inside the user's own tmux). */
+export type MonitorInput = SessionData & { now: number; selected?: number; prefix?: string };
+
+/** The monitor's one-line key bar; what does not fit its width is in `?` help. */
+export function monitorKeys(state: State, prefix = "C-b"): Key[] {
+  const waiting = state.phase === "completing" && state.awaiting_decision === true;
+  return [
+    { key: "?", label: "help" },
+    ...(waiting ? [{ key: "a", label: "approval", drop: 1 }] : []),
+    { key: "Enter", label: "focus", drop: 3 },
+    { key: "l", label: "output", drop: 2 },
+    { key: "c", label: "cancel", drop: 4 },
+    { key: `${keyName(prefix)} d`, label: "detach" },
+  ];
+}
 
 /** Created files worth a log line (the rest are prompts and internals). */
 const LOGGED = [
@@ -58,7 +73,8 @@ export function logLines(d: SessionData): Line[] {
 }
 
 /**
- * The control-pane monitor: header, PIPELINE, AGENTS, RESEARCH, LOG (fills the rest), footer.
+ * The control-pane monitor: header, PIPELINE, AGENTS, RESEARCH, LOG (fills the rest), footer
+ * (clock, session) and the key bar.
  * Returns exactly `size.height` lines, none wider than `size.width`.
  */
 export function monitorView(d: MonitorInput, size: Size): Line[] {
@@ -76,7 +92,8 @@ export function monitorView(d: MonitorInput, size: Size): Line[] {
     rows.forEach((r, i) => top.push(...agentLines(r, i === d.selected)));
   }
   top.push(...researchLines(state, d.now, w));
-  const footerH = 2;
+  const keys = keyBar(monitorKeys(state, d.prefix), w, 1);
+  const footerH = 2 + keys.length;
   const body = top.slice(0, Math.max(0, size.height - footerH - 2));
   const room = size.height - footerH - body.length;
   const log = logLines(d);
@@ -87,5 +104,6 @@ export function monitorView(d: MonitorInput, size: Size): Line[] {
   const endAt = state.phase === "done" || state.phase === "failed" ? (ms(state.updated_at) ?? d.now) : d.now;
   lines.push([seg("─".repeat(w), "dim")]);
   lines.push([seg(`◷ ${clock(endAt - started)}`, "cyan"), seg(" │ ", "dim"), seg(state.session_name, "dim")]);
+  lines.push(...keys);
   return lines.slice(-size.height).map((l) => fit(l, w));
 }

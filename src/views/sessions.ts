@@ -2,6 +2,7 @@ import { eventLabel } from "../schema/catalog.ts";
 import type { SessionSummary } from "../session/list.ts";
 import { fit, seg, type Line } from "./line.ts";
 import { phaseLabel } from "./pipeline.ts";
+import { cells, cutCells, padCells } from "./width.ts";
 import { age } from "./time.ts";
 
 /** A session row's cells: id, phase, last event, age, live/stopped (or the state.json error). */
@@ -22,13 +23,13 @@ export function sessionCells(s: SessionSummary) {
 export function sessionsTable(list: SessionSummary[], width: number, selected?: number): Line[] {
   if (!list.length) return [[seg("No sessions yet. Start one with: agentmux run \"<what to build>\"", "dim")]];
   const rows = list.map(sessionCells);
-  const wPhase = Math.max(5, ...rows.map((r) => r.phase.length));
-  const wEvent = Math.min(20, Math.max(10, ...rows.map((r) => r.event.length)));
+  const wPhase = Math.max(5, ...rows.map((r) => cells(r.phase)));
+  const wEvent = Math.min(20, Math.max(10, ...rows.map((r) => cells(r.event))));
   const wAge = 9;
   const wLive = 7;
   const fixed = 2 + wPhase + 2 + wEvent + 2 + wAge + 2 + wLive;
-  const wId = Math.max(8, Math.min(Math.max(...rows.map((r) => r.id.length)), width - fixed));
-  const cell = (t: string, n: number) => (t.length > n ? t.slice(0, n - 1) + "…" : t.padEnd(n));
+  const wId = Math.max(8, Math.min(Math.max(...rows.map((r) => cells(r.id))), width - fixed));
+  const cell = (t: string, n: number) => (cells(t) > n ? padCells(cutCells(t, n - 1) + "…", n) : padCells(t, n));
   const header: Line = [seg("  " + cell("SESSION", wId) + "  " + cell("PHASE", wPhase) + "  " + cell("LAST EVENT", wEvent) + "  " + cell("UPDATED", wAge) + "  " + "STATUS", "bold")];
   const out: Line[] = [header];
   rows.forEach((r, i) => {

@@ -4,6 +4,7 @@ import { fit, seg, type Line, type Style } from "./line.ts";
 import { titleOf } from "./monitor.ts";
 import { STATUS_LABEL, STATUS_STYLE, agentNote, agentRows, phaseLabel } from "./pipeline.ts";
 import { age, duration, hhmm, ms, when } from "./time.ts";
+import { padCells } from "./width.ts";
 
 /** `lastSeen`: the orchestrator's last sign of life (its log's mtime), ms — when a stopped run stopped. */
 export type StatusInput = SessionData & { id: string; live: boolean; toolEvents: number; now: number; lastSeen?: number };
@@ -115,7 +116,7 @@ export function statusView(d: StatusInput, width: number): Line[] {
     for (const a of j.agents) {
       const st: Style = a.status === "stopped" ? "dim" : STATUS_STYLE[a.status];
       const label = a.status === "stopped" ? "stopped" : STATUS_LABEL[a.status];
-      out.push([seg(`  ${a.label.padEnd(18)} `), seg(label.padEnd(8), st), seg(` ${[a.provider, a.model].filter(Boolean).join("/")}`, "dim"), seg(a.pane ? ` pane ${a.pane}` : "", "dim")]);
+      out.push([seg(`  ${padCells(a.label, 18)} `), seg(label.padEnd(8), st), seg(` ${[a.provider, a.model].filter(Boolean).join("/")}`, "dim"), seg(a.pane ? ` pane ${a.pane}` : "", "dim")]);
       if (a.detail) out.push([seg(`    ${a.detail}`, st)]);
       for (const line of a.status === "exited" || a.status === "stuck" ? (a.last_screen ?? []).slice(-5) : []) out.push([seg(`    │ ${line}`, "dim")]);
     }

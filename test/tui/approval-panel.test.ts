@@ -76,7 +76,8 @@ test("quit the panel, monitor a brings it back; quit again, detach; home a → a
   await run.until("the quit question", (x) => x.includes("Quit without approving"));
   await run.keys("y");
   await waitFor("the panel to close", async () => !(await panes(inner)).includes(PANEL));
-  await run.keys("C-b", "d");
+  // the demo runs inside the test's own tmux (Ctrl-b): agentmux's prefix is Ctrl-a (#11.9)
+  await run.keys("C-a", "d");
   const detached = await run.until("the demo's launcher to return", (x) => x.includes("EXIT="));
   expect(detached).toContain("Detached. The run goes on in the background.");
 
@@ -89,7 +90,8 @@ test("quit the panel, monitor a brings it back; quit again, detach; home a → a
   const bye = await home.until("the goodbye after approving", (x) => x.includes("EXIT="), 30_000);
   expect(bye).not.toContain("[exited]\nEXIT");
   expect(bye).toContain("Implementation complete");
-  const branch = Bun.spawnSync(["git", "rev-parse", "--abbrev-ref", "HEAD"], { cwd: repo, stdout: "pipe" }).stdout.toString().trim();
+  // the user's checkout is given back (#11.7): the commit is on the run's branch, named on screen
+  const branch = /Branch\s+(\S+)/.exec(bye)![1]!;
   const hash = Bun.spawnSync(["git", "rev-parse", "--short", branch], { cwd: repo, stdout: "pipe" }).stdout.toString().trim();
   expect(bye).toMatch(new RegExp(`Commit\\s+${hash}`));
   expect(bye).toMatch(new RegExp(`Branch\\s+${branch.replace("/", "\\/")}`));

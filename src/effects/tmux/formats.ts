@@ -67,3 +67,5 @@ export const PANE_STATE = defineFormat(
 export const PANE_DEAD_STATUS = defineFormat("pane dead status", { status: "pane_dead_status" });
 /** A client attached to a session, and its terminal. */
 export const CLIENT_TTY = defineFormat("client tty", { client: "client_name", tty: "client_tty" }, { restField: "tty" });
+/** Whether a pane's window is zoomed, and how many panes it has. */
+export const ZOOMED = defineFormat("window zoom", { zoomed: "window_zoomed_flag", panes: "window_panes" });
