@@ -1,6 +1,7 @@
 import { openSync, writeSync, closeSync } from "node:fs";
 import { attachedClients, showMessage } from "../effects/tmux/agent-ops.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
+import { inertLine } from "../schema/inert-text.ts";
 
 /**
  * Ask the person at the terminal to look: a message in the status line of every tmux client
@@ -9,7 +10,7 @@ import type { Tmux } from "../effects/tmux/runner.ts";
  * Nobody attached (headless runs): nothing to do. Never throws; returns how many were told.
  */
 export async function callAttention(tmux: Tmux, session: string, text: string): Promise<number> {
-  const clean = text.replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, 200);
+  const clean = inertLine(text).slice(0, 200);
   const clients = await attachedClients(tmux, session).catch(() => []);
   for (const { client, tty } of clients) {
     await showMessage(tmux, client, `agentmux: ${clean}`, 10_000).catch(() => null);

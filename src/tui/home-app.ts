@@ -39,16 +39,25 @@ export async function runHome(projectDir: string): Promise<number> {
     sessions = await listSessions(projectDir);
     draw();
   };
+  // every session's state.json, live: a run that moves on, waits for approval or asks shows at once
   let watcher: FSWatcher | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    watcher = watch(sessionsRoot(projectDir), { recursive: false }, () => {
-      clearTimeout(timer);
-      timer = setTimeout(refresh, 50);
-    });
-  } catch {
-    // no sessions folder yet
-  }
+  const changed = (_e: string, name: string | null) => {
+    const n = String(name ?? "");
+    if (n && n.includes("/") && !/(^|\/)\.?state\.json/.test(n)) return; // tool events, logs, prompts
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 50);
+  };
+  const startWatch = () => {
+    try {
+      watcher = watch(sessionsRoot(projectDir), { recursive: true }, changed);
+      watcher.on("error", () => {});
+    } catch {
+      // no sessions folder yet: look again in a second (a run started elsewhere makes it)
+    }
+  };
+  startWatch();
+  const retry = setInterval(() => (watcher ? clearInterval(retry) : (startWatch(), watcher && refresh())), 1000);
   let leave!: (n: Next) => void;
   const chosen = new Promise<Next>((r) => (leave = r));
   const current = () => sessions[selected];
@@ -117,6 +126,8 @@ export async function runHome(projectDir: string): Promise<number> {
   status();
   draw();
   const next = await chosen;
+  clearInterval(retry);
+  clearTimeout(timer);
   watcher?.close();
   screen.destroy();
   if (!next) return 0;

@@ -1,15 +1,26 @@
 import { eventLabel } from "../schema/catalog.ts";
 import type { SessionSummary } from "../session/list.ts";
+import type { State } from "../schema/state.ts";
 import { fit, seg, type Line } from "./line.ts";
 import { phaseLabel } from "./pipeline.ts";
 import { cells, cutCells, padCells } from "./width.ts";
 import { age } from "./time.ts";
 
-/** A session row's cells: id, phase, last event, age, live/stopped (or the state.json error). */
+/** What a run waits for from its user, if anything: the approval, or an agent's answer. */
+export function needsUser(state: State | undefined): "awaiting_approval" | "needs_input" | null {
+  if (!state) return null;
+  if (state.phase === "completing" && state.awaiting_decision) return "awaiting_approval";
+  if (state.phase !== "done" && state.phase !== "failed" && Object.values(state.agents ?? {}).some((a) => a.status === "needs_input")) return "needs_input";
+  return null;
+}
+
+/** A session row's cells: id, phase (or what it waits for from the user), last event, age, live/stopped (or the state.json error). */
 export function sessionCells(s: SessionSummary) {
+  const needs = needsUser(s.state);
   return {
     id: s.id,
-    phase: s.state ? phaseLabel(s.state.phase) : "unreadable",
+    phase: needs ? phaseLabel(needs) : s.state ? phaseLabel(s.state.phase) : "unreadable",
+    needs,
     event: s.state ? eventLabel(s.state.last_event) : (s.error ?? ""),
     age: age(s.ageMs),
     live: s.live ? "live" : "stopped",
@@ -34,7 +45,7 @@ export function sessionsTable(list: SessionSummary[], width: number, selected?: 
   const out: Line[] = [header];
   rows.forEach((r, i) => {
     const sel = i === selected;
-    const phaseStyle = r.phase === "failed" || r.phase === "unreadable" ? "red" : r.phase === "done" ? "green" : "cyan";
+    const phaseStyle = r.needs ? "yellow" : r.phase === "failed" || r.phase === "unreadable" ? "red" : r.phase === "done" ? "green" : "cyan";
     const base = sel ? (["inverse"] as const) : ([] as const);
     out.push([
       seg(sel ? "› " : "  ", "bold"),
@@ -58,6 +69,8 @@ export const sessionsJson = (list: SessionSummary[]) =>
     id: s.id,
     dir: s.dir,
     phase: s.state?.phase ?? null,
+    /** what the run waits for from its user: "awaiting_approval", "needs_input" or null */
+    needs: needsUser(s.state),
     last_event: s.state?.last_event ?? null,
     updated_at: new Date(s.updatedAt).toISOString(),
     live: s.live,

@@ -77,6 +77,11 @@ describe("whole runs", () => {
     expect(state.phase).toBe("completing");
     expect(written(effects)).not.toContain("08_completion/approval.json");
     expect(ofType(effects, "show_completion_panel").length).toBe(1);
+    // the person is called once for this wait (#11.8); a headless run has nobody to call
+    expect(ofType(effects, "attention")).toEqual([{ type: "attention", text: "the run waits for your approval" }]);
+    const headless = drive(freshState(), [ev.start(), ev.arch(), ev.plan(makePlan([{ mode: "serial", plans: [1] }])), ev.done(1), ev.review("reviewer_logic", "pass"), ev.summary()], settings({ keep_session: true, headless: true }));
+    expect(headless.state).toMatchObject({ phase: "completing", awaiting_decision: true });
+    expect(ofType(headless.effects, "attention")).toEqual([]);
     const end = drive(state, [ev.approve(), ev.committed()], s);
     expect(ofType(end.effects, "finish")).toEqual([{ type: "finish", code: 0, cleanup: false }]);
     expect(end.state.cleanup_feature_dir).toBe(false);

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
+import { writeJsonAtomic } from "../../src/effects/fs/atomic.ts";
 import { join } from "node:path";
 import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -75,4 +76,22 @@ test("home screen: d asks, then deletes the selected session; n starts a run fro
   await scr.until("new-run text box", (s) => s.includes("What should agentmux build?"));
   await scr.keys("Escape");
   await scr.until("the text box closed", (s) => !s.includes("What should agentmux build?"));
+});
+
+test("home screen: the phase column follows state.json live and says when a run needs the user (#11.8)", async () => {
+  socket = privateSocket();
+  const project = makeTmpDir("amx-homelive-");
+  const dir = writeSession(project, "20250301-100000-alpha", stateIn("reviewing", { updated_at: "2025-03-01T10:00:00.000Z" }));
+  const scr = new Screen(socket);
+  await scr.start([bin], project, { width: 120, height: 20 }, { AGENTMUX_TMUX_SOCKET: socket });
+  await scr.until("home lists the session", (s) => /20250301-100000-alpha\s+reviewing/.test(s));
+  // the run moves on inside its own folder (an atomic state.json write, as the orchestrator does)
+  writeJsonAtomic(join(dir, "state.json"), { ...stateIn("completing", { awaiting_decision: true }), feature_dir: dir });
+  await scr.until("awaiting approval", (s) => /20250301-100000-alpha\s+awaiting approval/.test(s));
+  writeJsonAtomic(join(dir, "state.json"), {
+    ...stateIn("implementing", { agents: { "coder:1": { role: "coder", label: "coder 1", status: "needs_input", provider: "claude", since: "x", question: { kind: "question", text: "Which database?", at: "x" } } } }),
+    feature_dir: dir,
+  });
+  await scr.until("needs input", (s) => /20250301-100000-alpha\s+needs input/.test(s));
+  removeDir(project);
 });

@@ -42,6 +42,8 @@ export const completing: PhaseHandler = {
     }
     step.set({ awaiting_decision: true });
     step.emit({ type: "show_completion_panel" });
+    // once per wait: the bell, a desktop notification and a status-line message (daemon/attention.ts)
+    if (!step.settings.headless) step.emit({ type: "attention", text: "the run waits for your approval" });
   },
 
   on(step, event) {
