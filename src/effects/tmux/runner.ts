@@ -9,7 +9,7 @@ export type TmuxResult = { code: number; stdout: string; stderr: string };
 export const TMUX_ENV: EnvPolicy = { env: { TMUX: undefined, TMUX_PANE: undefined } };
 
 /**
- * The one way agentmux talks to a tmux server: every call adds `-L <socket>`, runs through
+ * The one way agentmux talks to a tmux server: every call adds `-u -L <socket>`, runs through
  * the process runner without TMUX in the environment, and a failure becomes the named error
  * its stderr means (errors.ts). Only src/effects/tmux/ builds the argument lists
  * (test/architecture/tmux-argv.test.ts); everything else calls the typed operations.
@@ -18,7 +18,9 @@ export class Tmux {
   constructor(readonly socket: string) {}
 
   argv(args: string[]): string[] {
-    return ["tmux", "-L", this.socket, ...args];
+    // -u: without a UTF-8 locale (no LANG: container jobs, cron, env -i) tmux would print the
+    // control character separating -F columns as "_" and every format parse would fail
+    return ["tmux", "-u", "-L", this.socket, ...args];
   }
 
   /** Run and return the raw result; never throws for a non-zero exit. */
