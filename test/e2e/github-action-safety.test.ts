@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { issueComment, issueFile, labeled, makeJob } from "./action-fixture.ts";
 import { git, isolatedBinary, killTmuxServer, privateSocket } from "./harness.ts";
@@ -76,6 +76,16 @@ describe("github-action check", () => {
     expect(j.outputs()).toEqual({ run: "true", target: "issue-9", packages: "@anthropic-ai/claude-code @openai/codex typescript@5 prettier", artifact: "agentmux-issue-9" });
     expect(j.gh.calls()).toEqual([]);
     expect(j.sessionDirs()).toEqual([]);
+  }, 30_000);
+
+  test("a job without actions/checkout is told to add it, exit 2", async () => {
+    const j = job();
+    rmSync(join(j.repo, ".git"), { recursive: true, force: true });
+    const r = await j.run("check", "issues", labeled(9, "x"));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("the job's workspace is not a git repository");
+    expect(r.stderr).toContain("hint: add `- uses: actions/checkout@v4` before the agentmux step");
+    expect(j.outputLines()).toEqual([]);
   }, 30_000);
 
   test("a bad input is named, exit 2, nothing done", async () => {

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { loadConfig } from "../../config/load.ts";
-import { formatError, isAgentmuxError } from "../../errors.ts";
+import { defineError, formatError, isAgentmuxError } from "../../errors.ts";
 import { fetchIssue, fetchPullRequest } from "../../effects/gh.ts";
 import { roundRefusal } from "./round.ts";
 import { resolveAuthor } from "../../effects/git/author.ts";
 import { findRepoRoot } from "../../effects/git/repo.ts";
+import { NotAGitRepo } from "../../effects/git/errors.ts";
 import { NPM_SPEC, type ActionInputs } from "../../schema/github-action.ts";
 import { ROLES } from "../../schema/catalog.ts";
 import type { Config } from "../../schema/config.ts";
@@ -14,6 +15,12 @@ import { writeActionConfig } from "./config-layer.ts";
 import { decide, type Trigger } from "./trigger.ts";
 import { runTriggered } from "./run.ts";
 
+export const NoCheckout = defineError("NoCheckout", "usage", (d: { dir: string }) => ({
+  message: "the job's workspace is not a git repository",
+  where: d.dir,
+  hint: "add `- uses: actions/checkout@v4` before the agentmux step",
+}), { exitCode: 2 });
+
 export type ActionIO = { env: Env; cwd: string; out: (line: string) => void };
 
 type Decided = { ctx: GithubContext; inputs: ActionInputs; trigger: Trigger; projectDir: string };
@@ -22,7 +29,9 @@ async function decideFromEnv(io: ActionIO): Promise<Decided> {
   const ctx = githubContext(io.env);
   const inputs = readInputs(io.env);
   const trigger = decide(ctx.event, readPayload(ctx.eventPath), inputs, { path: ctx.eventPath, actor: ctx.actor });
-  const projectDir = trigger.kind === "ignore" ? io.cwd : await findRepoRoot(io.cwd);
+  const projectDir = trigger.kind === "ignore" ? io.cwd : await findRepoRoot(io.cwd).catch((e) => {
+    throw e instanceof NotAGitRepo ? new NoCheckout({ dir: io.cwd }) : e;
+  });
   return { ctx, inputs, trigger, projectDir };
 }
 
