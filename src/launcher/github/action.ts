@@ -72,7 +72,8 @@ export async function actionCheck(io: ActionIO): Promise<number> {
   const { config } = loadConfig({ projectDir: d.projectDir, ...(configPath ? { configPath } : {}) });
   const packages = cliPackages(config, d.inputs);
   const target = targetOf(d.trigger);
-  io.out(`agentmux: running for ${target.replace("-", " #").replace("run", "a request")} (started by @${d.trigger.actor})`);
+  const what = d.trigger.kind === "issue" ? `issue #${d.trigger.issue}` : d.trigger.kind === "round" ? `a review of pull request #${d.trigger.pr}` : "a request";
+  io.out(`agentmux: running for ${what} (started by @${d.trigger.actor})`);
   setOutputs(d.ctx, { run: true, target, packages: packages.join(" "), artifact: artifactName(d.ctx, target) });
   return 0;
 }

@@ -13,11 +13,6 @@ export class ProgressComment {
 
   constructor(private readonly o: { repo: string; issue: number | null; log: (line: string) => void; run?: Runner }) {}
 
-  get url(): string | null {
-    return this.o.issue === null ? null : this.commentUrl;
-  }
-  private commentUrl: string | null = null;
-
   show(body: string): Promise<void> {
     this.queue = this.queue.then(() => this.send(body));
     return this.queue;
@@ -27,9 +22,7 @@ export class ProgressComment {
     if (this.o.issue === null || body === this.last) return;
     try {
       if (this.id === null) {
-        const c = await createIssueComment(this.o.repo, this.o.issue, body, this.o.run);
-        this.id = c.id;
-        this.commentUrl = c.html_url ?? null;
+        this.id = (await createIssueComment(this.o.repo, this.o.issue, body, this.o.run)).id;
       } else await updateIssueComment(this.o.repo, this.id, body, this.o.run);
       this.last = body;
     } catch (e) {
