@@ -11,11 +11,15 @@ import type { State } from "../schema/state.ts";
 import { F } from "../session/paths.ts";
 import { blessed, createScreen, linesToContent } from "./blessed.ts";
 import { editor, overlay, question } from "./overlay.ts";
-import { readState } from "../session/read.ts";
+import { readRuntime, readState } from "../session/read.ts";
 import { seg } from "../views/line.ts";
 import { markdownLines } from "../views/markdown.ts";
 import { titleOf } from "../views/monitor.ts";
-import { buildApproval, changesContent, diffLines, fileLines, panelHeader, PANEL_KEYS, type ChangedFile } from "../views/panel.ts";
+import { buildApproval, changesContent, diffLines, fileLines, panelHeader, type ChangedFile } from "../views/panel.ts";
+import { panelKeys, panelLayout, WIDE_PANEL, type Rect } from "../views/panel-layout.ts";
+import { keyBar } from "../views/keys.ts";
+import { Tmux } from "../effects/tmux/runner.ts";
+import { setZoom, zoomIfNarrow } from "../effects/tmux/client.ts";
 
 const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : "");
 
@@ -50,25 +54,49 @@ export async function runPanel(dir: string): Promise<number> {
   const excluded = new Set<string>();
   let message = initialMessage(dir, state);
   let cursor = 0;
+  let firstRow = 0;
   let modal = false;
   const feature = titleOf(state);
   const summaryMd = read(join(dir, F.summary)) || "_no summary was written_";
 
+  // beside the monitor on a narrow terminal the panel takes the whole window (given back on exit)
+  const socket = process.env.TMUX_PANE ? readRuntime(dir)?.tmux_socket : undefined;
+  const self = process.env.TMUX_PANE;
+  const zoomed = socket && self ? await zoomIfNarrow(new Tmux(socket), self, WIDE_PANEL).catch(() => false) : false;
+
   const screen = createScreen();
   const header = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: 1, tags: true });
-  const summary = blessed.box({ parent: screen, label: " Summary ", top: 1, left: 0, width: "60%", height: "100%-2", border: { type: "line" }, tags: true, scrollable: true, alwaysScroll: true });
-  const list = blessed.box({ parent: screen, label: " Changed files (space: exclude) ", top: 1, left: "60%", width: "40%", height: "50%", border: { type: "line" }, tags: true, scrollable: true });
-  const msg = blessed.box({ parent: screen, label: " Commit message (e: edit) ", top: "50%+1", left: "60%", width: "40%", height: "50%-2", border: { type: "line" }, tags: true });
-  const help = blessed.box({ parent: screen, bottom: 0, left: 0, width: "100%", height: 1, tags: true });
+  const summary = blessed.box({ parent: screen, label: " Summary ", border: { type: "line" }, tags: true, scrollable: true, alwaysScroll: true });
+  const list = blessed.box({ parent: screen, label: " Changed files ", border: { type: "line" }, tags: true });
+  const msg = blessed.box({ parent: screen, label: " Commit message (e: edit) ", border: { type: "line" }, tags: true, scrollable: true });
+  const help = blessed.box({ parent: screen, left: 0, tags: true });
   const inner = (b: blessed.Widgets.BoxElement) => Math.max(10, (b.width as number) - 2);
+  const place = (b: blessed.Widgets.BoxElement, r: Rect) => {
+    Object.assign(b, { top: r.top, left: r.left, width: r.width, height: r.height });
+    if (r.height > 0) b.show();
+    else b.hide();
+  };
 
   const draw = () => {
-    header.setContent(linesToContent(panelHeader(feature, files, excluded, screen.width as number)));
+    const w = screen.width as number;
+    const keys = keyBar(panelKeys(), w, 2);
+    const at = panelLayout(w, screen.height as number, files.length, keys.length);
+    place(summary, at.summary);
+    place(list, at.files);
+    place(msg, at.message);
+    place(help, at.keys);
+    header.setContent(linesToContent(panelHeader(feature, files, excluded, w)));
     summary.setContent(linesToContent(markdownLines(summaryMd, inner(summary) - 1)));
-    list.setContent(linesToContent(fileLines(files, excluded, cursor, inner(list))));
-    list.scrollTo(cursor);
+    // the rows in view follow the cursor (scrolled only when it would leave the box)
+    const rows = Math.max(1, (list.height as number) - 2);
+    if (cursor < firstRow) firstRow = cursor;
+    else if (cursor >= firstRow + rows) firstRow = cursor - rows + 1;
+    firstRow = Math.max(0, Math.min(firstRow, files.length - rows));
+    const shown = files.length > rows ? ` · ${firstRow + 1}–${Math.min(files.length, firstRow + rows)} of ${files.length}` : "";
+    list.setLabel(` Changed files${shown} `);
+    list.setContent(linesToContent(fileLines(files, excluded, cursor, inner(list)).slice(firstRow, firstRow + rows)));
     msg.setContent(linesToContent(message.split("\n").map((l) => [seg(l)])));
-    help.setContent(linesToContent([[seg(PANEL_KEYS, "dim")]]));
+    help.setContent(linesToContent(keys));
     screen.render();
   };
 
@@ -132,6 +160,7 @@ export async function runPanel(dir: string): Promise<number> {
   draw();
   const code = await done;
   screen.destroy();
+  if (zoomed && socket && self) await setZoom(new Tmux(socket), self, false).catch(() => {});
   if (confirmation) process.stdout.write(confirmation + "\n");
   return code;
 }

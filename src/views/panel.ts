@@ -1,28 +1,33 @@
 import { Approval } from "../schema/artifacts/completion.ts";
 import { fit, seg, type Line, type Style } from "./line.ts";
+import { cells, tailCells } from "./width.ts";
 
 export type ChangedFile = { path: string; status: "added" | "modified" | "deleted" };
 
 const MARK: Record<ChangedFile["status"], [string, Style]> = { added: ["A", "green"], modified: ["M", "yellow"], deleted: ["D", "red"] };
 
-export const PANEL_KEYS = "↑/↓ file · space exclude · Enter diff · e edit message · PgUp/PgDn summary · a approve · r request changes · q quit";
-
 export function panelHeader(feature: string, files: ChangedFile[], excluded: Set<string>, width: number): Line[] {
   const kept = files.length - files.filter((f) => excluded.has(f.path)).length;
   return [
-    fit([seg("✓ implementation complete", "green", "bold"), seg("  ·  "), seg(feature, "bold"), seg(`  ·  ${kept}/${files.length} files to commit`, "dim")], width),
+    // the count before the title: a long title is what gets cut on a narrow screen
+    fit([seg("✓ implementation complete", "green", "bold"), seg(`  ·  ${kept}/${files.length} files to commit`, "dim"), seg("  ·  "), seg(feature, "bold")], width),
   ];
 }
 
-/** The checklist: `[x] M path` (kept) or `[ ] M path` (excluded, dimmed); `›` marks the cursor. */
+/**
+ * The checklist: `[x] M path` (kept) or `[ ] M path` (excluded, dimmed); `›` marks the cursor.
+ * A path too long for the width keeps its end (`…/backends/store.ts`): the file name is what tells files apart.
+ */
 export function fileLines(files: ChangedFile[], excluded: Set<string>, cursor: number, width: number): Line[] {
   if (!files.length) return [[seg("no changed files", "dim")]];
   return files.map((f, i) => {
     const out = excluded.has(f.path);
     const [m, st] = MARK[f.status];
     const here = i === cursor;
+    const room = Math.max(2, width - 8);
+    const path = cells(f.path) > room ? "…" + tailCells(f.path, room - 1) : f.path;
     return fit(
-      [seg(here ? "› " : "  ", "bold"), seg(out ? "[ ] " : "[x] ", out ? "dim" : "green"), seg(m + " ", st), seg(f.path, ...((out ? ["dim"] : []) as Style[]), ...((here ? ["inverse"] : []) as Style[]))],
+      [seg(here ? "› " : "  ", "bold"), seg(out ? "[ ] " : "[x] ", out ? "dim" : "green"), seg(m + " ", st), seg(path, ...((out ? ["dim"] : []) as Style[]), ...((here ? ["inverse"] : []) as Style[]))],
       width,
     );
   });

@@ -29,7 +29,8 @@ export function sessionCells(s: SessionSummary) {
 
 /**
  * The sessions table (`agentmux sessions`, home screen). `selected` marks a row (home screen).
- * Columns shrink from the left: the id column gets what the fixed columns leave.
+ * Ids stay whole: when they do not fit beside the other columns, LAST EVENT goes first (the
+ * phase says most of it), and only then are ids cut.
  */
 export function sessionsTable(list: SessionSummary[], width: number, selected?: number): Line[] {
   if (!list.length) return [[seg("No sessions yet. Start one with: agentmux run \"<what to build>\"", "dim")]];
@@ -37,11 +38,13 @@ export function sessionsTable(list: SessionSummary[], width: number, selected?: 
   const wPhase = Math.max(5, ...rows.map((r) => cells(r.phase)));
   const wEvent = Math.min(20, Math.max(10, ...rows.map((r) => cells(r.event))));
   const wAge = 9;
-  const wLive = 7;
-  const fixed = 2 + wPhase + 2 + wEvent + 2 + wAge + 2 + wLive;
-  const wId = Math.max(8, Math.min(Math.max(...rows.map((r) => cells(r.id))), width - fixed));
+  const wLive = 9; // "○ stopped"
+  const longestId = Math.max(7, ...rows.map((r) => cells(r.id)));
+  const rest = 2 + wPhase + 2 + wAge + 2 + wLive;
+  const showEvent = width - (rest + 2 + wEvent) >= longestId;
+  const wId = Math.max(8, Math.min(longestId, width - rest - (showEvent ? 2 + wEvent : 0)));
   const cell = (t: string, n: number) => (cells(t) > n ? padCells(cutCells(t, n - 1) + "…", n) : padCells(t, n));
-  const header: Line = [seg("  " + cell("SESSION", wId) + "  " + cell("PHASE", wPhase) + "  " + cell("LAST EVENT", wEvent) + "  " + cell("UPDATED", wAge) + "  " + "STATUS", "bold")];
+  const header: Line = [seg("  " + cell("SESSION", wId) + "  " + cell("PHASE", wPhase) + (showEvent ? "  " + cell("LAST EVENT", wEvent) : "") + "  " + cell("UPDATED", wAge) + "  " + "STATUS", "bold")];
   const out: Line[] = [header];
   rows.forEach((r, i) => {
     const sel = i === selected;
@@ -52,8 +55,7 @@ export function sessionsTable(list: SessionSummary[], width: number, selected?: 
       seg(cell(r.id, wId), ...base),
       seg("  "),
       seg(cell(r.phase, wPhase), phaseStyle),
-      seg("  "),
-      seg(cell(r.event, wEvent), "dim"),
+      ...(showEvent ? [seg("  "), seg(cell(r.event, wEvent), "dim")] : []),
       seg("  "),
       seg(cell(r.age, wAge)),
       seg("  "),

@@ -68,3 +68,13 @@ export function cutCells(text: string, width: number): string {
 
 /** `text` padded with spaces to `width` columns (as String.padEnd, counting columns). */
 export const padCells = (text: string, width: number) => text + " ".repeat(Math.max(0, width - cells(text)));
+
+/** The longest end of `text` that fits in `width` columns. */
+export function tailCells(text: string, width: number): string {
+  if (width <= 0) return "";
+  const chars = [...text];
+  let n = 0;
+  let i = chars.length;
+  while (i > 0 && n + charCells(chars[i - 1]!) <= width) n += charCells(chars[--i]!);
+  return chars.slice(i).join("");
+}

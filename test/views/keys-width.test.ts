@@ -4,6 +4,8 @@ import { cells, cutCells, padCells } from "../../src/views/width.ts";
 import { keyBar, keyName } from "../../src/views/keys.ts";
 import { monitorKeys } from "../../src/views/monitor.ts";
 import { stateIn } from "../tui/fixtures.ts";
+import { panelKeys, panelLayout } from "../../src/views/panel-layout.ts";
+import { fileLines } from "../../src/views/panel.ts";
 
 describe("terminal columns", () => {
   test("wide characters take two columns, combining marks and joiners none", () => {
@@ -50,5 +52,37 @@ describe("key bars", () => {
     expect(waiting).toEqual(["? help · a approval · Ctrl-a d detach"]);
     expect(keyName("C-a")).toBe("Ctrl-a");
     expect(keyName("M-b")).toBe("Alt-b");
+  });
+});
+
+describe("completion panel layout (#11.10)", () => {
+  const sizes: [number, number][] = [[80, 24], [100, 30], [120, 30], [200, 50], [60, 16]];
+  for (const [w, h] of sizes) {
+    test(`${w}×${h}: every part inside the screen, none overlapping, the key bar whole`, () => {
+      const keys = keyBar(panelKeys(), w, 2);
+      expect(keys.map(toPlain).join(" ")).toContain("a approve");
+      expect(keys.map(toPlain).join(" ")).toContain("r request changes");
+      for (const l of keys) expect(plainWidth(l)).toBeLessThanOrEqual(w);
+      const at = panelLayout(w, h, 30, keys.length);
+      const parts = [at.header, at.files, at.message, at.summary, at.keys].filter((r) => r.height > 0);
+      for (const r of parts) {
+        expect(r.left + r.width).toBeLessThanOrEqual(w);
+        expect(r.top + r.height).toBeLessThanOrEqual(h);
+      }
+      for (const a of parts) for (const b of parts) {
+        if (a === b) continue;
+        const apart = a.left + a.width <= b.left || b.left + b.width <= a.left || a.top + a.height <= b.top || b.top + b.height <= a.top;
+        expect(apart).toBe(true);
+      }
+      expect(at.files.height).toBeGreaterThanOrEqual(4);
+      expect(at.message.height).toBeGreaterThanOrEqual(4);
+      // narrow screens stack the parts at full width, so file names stay whole
+      if (w < 110) expect(at.files.width).toBe(w);
+    });
+  }
+
+  test("a long path keeps its end", () => {
+    const [line] = fileLines([{ path: "src/limits/backends/very/deep/folder/store_29.ts", status: "added" }], new Set(), 0, 30);
+    expect(toPlain(line!)).toBe("› [x] A …ep/folder/store_29.ts");
   });
 });

@@ -1,5 +1,5 @@
 import { runProcess } from "../process/run.ts";
-import { ZOOMED } from "./formats.ts";
+import { PANE_FIT, ZOOMED } from "./formats.ts";
 import type { Tmux } from "./runner.ts";
 
 /**
@@ -30,6 +30,19 @@ export async function prefixFor(env: Record<string, string | undefined> = proces
   const r = await runProcess(["tmux", "show-options", "-gv", "prefix"], { env: { TMUX: env.TMUX } }).catch(() => null);
   const outer = r && r.code === 0 ? r.stdout.trim() : "C-b";
   return outer === "C-b" ? "C-a" : "C-b";
+}
+
+/**
+ * Zoom a pane that is narrower than `minWidth` while its window is wider (the completion panel
+ * beside the monitor on an 80-column terminal). True when it zoomed (give it back with setZoom).
+ */
+export async function zoomIfNarrow(tmux: Tmux, pane: string, minWidth: number): Promise<boolean> {
+  const r = await tmux.exec(["display-message", "-p", "-t", pane, PANE_FIT.text]);
+  if (r.code !== 0) return false;
+  const f = PANE_FIT.parse(r.stdout.replace(/\n$/, ""));
+  if (f.zoomed === "1" || f.panes === "1" || Number(f.pane) >= minWidth || Number(f.window) <= Number(f.pane)) return false;
+  await tmux.run(["resize-pane", "-Z", "-t", pane]);
+  return true;
 }
 
 /** Zoom a pane to its whole window (`on`), or give the zoom back; nothing when already so. */

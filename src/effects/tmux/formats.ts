@@ -69,3 +69,5 @@ export const PANE_DEAD_STATUS = defineFormat("pane dead status", { status: "pane
 export const CLIENT_TTY = defineFormat("client tty", { client: "client_name", tty: "client_tty" }, { restField: "tty" });
 /** Whether a pane's window is zoomed, and how many panes it has. */
 export const ZOOMED = defineFormat("window zoom", { zoomed: "window_zoomed_flag", panes: "window_panes" });
+/** A pane's width beside its window's, and the window's zoom. */
+export const PANE_FIT = defineFormat("pane fit", { zoomed: "window_zoomed_flag", panes: "window_panes", pane: "pane_width", window: "window_width" });

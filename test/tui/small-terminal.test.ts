@@ -1,0 +1,83 @@
+import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../../src/effects/fs/atomic.ts";
+import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { stateIn, writeSession } from "./fixtures.ts";
+import { isolatedBinary, Screen } from "./tmux-screen.ts";
+
+setDefaultTimeout(40_000);
+
+/** #11.10: an 80×24 terminal — every screen keeps its keys and its content (compiled binary in tmux). */
+let bin = "";
+let socket = "";
+const dirs: string[] = [];
+beforeAll(() => {
+  bin = isolatedBinary();
+  dirs.push(join(bin, ".."));
+});
+afterAll(() => dirs.forEach(removeDir));
+afterEach(() => killTmuxServer(socket));
+
+function git(cwd: string, ...args: string[]) {
+  const p = Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, stdout: "pipe", stderr: "pipe" });
+  if (p.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${p.stderr}`);
+}
+
+/** A run waiting for approval with 30 new files in a deep folder. */
+function completing(): { repo: string; dir: string } {
+  const repo = makeTmpDir("amx-small-");
+  dirs.push(repo);
+  writeFileSync(join(repo, "a.txt"), "a\n");
+  git(repo, "init", "-q");
+  git(repo, "add", ".");
+  git(repo, "commit", "-qm", "init");
+  mkdirSync(join(repo, "src/limits/backends"), { recursive: true });
+  for (let i = 0; i < 30; i++) writeFileSync(join(repo, `src/limits/backends/store_${String(i).padStart(2, "0")}.ts`), `export const n = ${i};\n`);
+  const dir = writeSession(repo, "s1", stateIn("completing", { project_dir: repo, awaiting_decision: true, review_results: { reviewer_logic: { verdict: "pass", summary: "ok", commit_message: "feat: add rate limiting" } } }));
+  writeFileAtomic(join(dir, "08_completion/summary.md"), "# What changed\n\nAdded **rate limiting**.\n");
+  return { repo, dir };
+}
+
+test("the completion panel at 80×24: its whole key bar, whole file names, every file reachable", async () => {
+  socket = privateSocket();
+  const { repo, dir } = completing();
+  const scr = new Screen(socket);
+  await scr.start([bin, "panel", dir], repo, { width: 80, height: 24 });
+  const s = await scr.until("the panel", (x) => x.includes("store_00.ts") && x.includes("feat: add rate limiting"));
+  for (const key of ["a approve", "r request changes", "q quit", "space exclude", "Enter diff", "e edit"]) expect(s).toContain(key);
+  expect(s).toContain("› [x] A src/limits/backends/store_00.ts");
+  for (let i = 1; i < 30; i++) await scr.keys("Down");
+  const last = await scr.until("the last file", (x) => x.includes("› [x] A src/limits/backends/store_29.ts"));
+  expect(last).toContain("a approve");
+  await scr.keys("Space");
+  await scr.until("the last file excluded", (x) => x.includes("› [ ] A src/limits/backends/store_29.ts") && x.includes("29/30 files"));
+});
+
+test("the completion panel in a run's narrow pane zooms to the whole window", async () => {
+  socket = privateSocket();
+  const { repo, dir } = completing();
+  const scr = new Screen(socket);
+  await scr.start(["sh", "-c", "sleep 600"], repo, { width: 80, height: 24 });
+  // as in a run at 80×24: a 30-column monitor on the left, the panel in the 49 columns left over
+  const left = (await scr.tmux.run(["display-message", "-p", "-t", "t", "#{pane_id}"])).trim();
+  await Bun.write(join(dir, "runtime_state.json"), JSON.stringify({ tmux_session: "t", tmux_socket: socket, panes: {}, control_pane: left }));
+  const panel = (await scr.tmux.run(["split-window", "-h", "-l", "49", "-t", left, "-P", "-F", "#{pane_id}", `env TERM=xterm-256color ${bin} panel ${dir}`])).trim();
+  await waitFor("the panel zoomed", async () => (await scr.tmux.run(["display-message", "-p", "-t", panel, "#{window_zoomed_flag} #{pane_width}"])).trim() === "1 80");
+  await waitFor("its key bar", async () => (await scr.tmux.run(["capture-pane", "-p", "-t", panel])).includes("a approve"));
+});
+
+test("the home screen at 80 columns keeps every column, the session ids whole", async () => {
+  socket = privateSocket();
+  const project = makeTmpDir("amx-small-home-");
+  dirs.push(project);
+  writeSession(project, "20250301-100000-rate-limiting", stateIn("completing", { awaiting_decision: true, updated_at: "2025-03-01T10:00:00.000Z" }));
+  writeSession(project, "20250302-100000-redis-backend", stateIn("implementing", { updated_at: "2025-03-02T10:00:00.000Z" }));
+  const scr = new Screen(socket);
+  await scr.start([bin], project, { width: 80, height: 24 }, { AGENTMUX_TMUX_SOCKET: socket });
+  const s = await scr.until("home", (x) => x.includes("SESSION"));
+  expect(s).toMatch(/› 20250302-100000-redis-backend\s+implementing\s.*○ stopped/);
+  expect(s).toMatch(/ {2}20250301-100000-rate-limiting\s+awaiting approval\s.*○ stopped/);
+  expect(s).toContain("q quit");
+});
