@@ -13,5 +13,5 @@ export async function run({ flags, positionals }: ParsedArgs<typeof issue>): Pro
     throw new GhUnavailable({});
   }
   const found = await fetchIssue(positionals[0]!, repo);
-  return startRun({ ...runOptions(flags), request: `${found.title}\n\n${found.request}`, issue: { number: found.number, title: found.title } });
+  return startRun({ ...runOptions(flags), request: `${found.title}\n\n${found.request}`, issue: { number: found.number, title: found.title }, pullBase: true });
 }

@@ -1,8 +1,13 @@
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { F } from "../session/paths.ts";
+import { readState } from "../session/read.ts";
 import { ARTIFACT_KINDS, inferKind, isArtifactKind, type ArtifactKind } from "../artifacts/kinds.ts";
 import { readArtifact } from "../artifacts/parse.ts";
 import type { ParsedArgs } from "./args.ts";
+import { ExcludeEscapesRepo } from "../effects/git/errors.ts";
+import { excludeProblems } from "../effects/git/exclude.ts";
+import { findRepoRoot } from "../effects/git/repo.ts";
 import { ArtifactKindUnknown, FileNotFound, NotAFile } from "./errors.ts";
 import type { validate } from "./specs/setup.ts";
 
@@ -25,10 +30,43 @@ export async function run(args: ParsedArgs<typeof validate>): Promise<number> {
   }
   if (!isFile) throw new NotAFile({ file });
   const result = await readArtifact(kind, resolve(file));
+  if (result.ok && kind === "approval" && !(await approvalExcludesOk(file))) return 1;
   if (result.ok) {
     process.stdout.write(`✓ ${file}: valid ${kind}\n`);
     return 0;
   }
   for (const p of result.problems) process.stdout.write(p.path ? `${file}: ${p.path}: ${p.message}\n` : `${file}: ${p.message}\n`);
   return 1;
+}
+
+/** The commit's own check of exclude_files: what the commit would refuse, validate refuses. */
+async function approvalExcludesOk(file: string): Promise<boolean> {
+  const parsed = await readArtifact("approval", resolve(file));
+  if (!parsed.ok) return true; // reported by the caller
+  const problems = excludeProblems(await approvalRepo(resolve(file)), parsed.value.exclude_files);
+  for (const p of problems) {
+    const e = new ExcludeEscapesRepo(p);
+    process.stdout.write(`${file}: ${e.where}: ${e.message}\n`);
+  }
+  return problems.length === 0;
+}
+
+/**
+ * The repository an approval.json's exclusions apply to: the work folder of the session it
+ * belongs to (its worktree, else its project), else the repository around the file, else none
+ * (then only the checks that need no repository run).
+ */
+async function approvalRepo(file: string): Promise<string | null> {
+  for (let d = dirname(file); dirname(d) !== d; d = dirname(d)) {
+    if (!existsSync(join(d, F.state))) continue;
+    try {
+      const s = readState(d);
+      const work = s.worktree_path ?? s.main_repo_dir ?? s.project_dir;
+      if (work && existsSync(work)) return work;
+    } catch {
+      // not a readable session: fall through to the repository around the file
+    }
+    break;
+  }
+  return findRepoRoot(dirname(file)).catch(() => null);
 }

@@ -41,6 +41,8 @@ export type AgentRuntimeOptions = {
   isIdle?: (agent: string) => boolean;
   /** when the agent's last turn ended and its screen had settled (TurnWatcher, performance.now()) */
   turnEnd?: (agent: string) => { endedAt: number; settledAt: number } | null;
+  /** added to every agent's environment (session/run-env.ts: AGENTMUX_PORT_OFFSET, …) */
+  runEnv?: Record<string, string>;
 };
 
 export type LaunchOptions = { batchPrompt?: string; provider?: string; conversation?: string };
@@ -90,7 +92,7 @@ export class AgentRuntime {
     writeLaunchFiles(spec);
     const command = spec.stdinFile ? ["sh", "-c", 'exec "$@" < "$0"', spec.stdinFile, ...spec.argv] : spec.argv;
     const exitFile = join(this.o.sessionDir, F.paneExits);
-    const { pane, pid } = await this.o.layout.createPane({ command, env: spec.env, cwd: spec.cwd, label, exitFile });
+    const { pane, pid } = await this.o.layout.createPane({ command, env: { ...this.o.runEnv, ...spec.env }, cwd: spec.cwd, label, exitFile });
     const capture = !!conv && conv.capture !== "none" && !conversation && !lo.batchPrompt;
     this.agents.set(agent, { pane, pid, role, resolved, prompted: false, env: { ...resolved.provider.env, ...spec.env }, launchedAt: Date.now(), capture });
     this.byPane.set(pane, agent);

@@ -56,7 +56,7 @@ export async function runCommit(
         suggested: effect.suggested_message,
       },
       push: o.config.github.push,
-      ...(inPlace ? { preexisting: readPreexisting(o.sessionDir) } : {}),
+      preexisting: readPreexisting(o.sessionDir),
       ...(inPlace && o.state.start_ref ? { returnTo: o.state.start_ref } : {}),
       pullRequest: {
         enabled: o.config.github.pull_request,

@@ -8,6 +8,7 @@ import { PaneWriter } from "../effects/tmux/deliver.ts";
 import { killSession } from "../effects/tmux/ops.ts";
 import { installExitHooks, watchPaneExits } from "../effects/tmux/exits.ts";
 import { F } from "../session/paths.ts";
+import { runEnv } from "../session/run-env.ts";
 import { privateMcpDir } from "../providers/mcp.ts";
 import { SessionFileWatcher } from "../bus/session-files.ts";
 import { ToolTail } from "../bus/tool-tail.ts";
@@ -76,6 +77,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     isIdle: (a) => turns.isIdle(a),
     turnEnd: (a) => turns.lastTurnEnd(a),
     lastToolCall: (a) => calls.lastCallAt(a),
+    runEnv: runEnv(state),
   });
   turns = new TurnWatcher({ tmux, watched: () => agents.watched(), push: (e) => loop.push(e), log, stuckAfterMs: config.watchdog.stuck_after_s * 1000 });
   agents.persist();

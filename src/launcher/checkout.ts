@@ -4,14 +4,27 @@ import type { State } from "../schema/state.ts";
 import { writeJsonAtomic } from "../effects/fs/atomic.ts";
 import { resolveBaseRef, type BaseRef } from "../effects/git/base-ref.ts";
 import { listFiles } from "../effects/git/errors.ts";
+import { pullBaseBranch } from "../effects/git/pull-base.ts";
 import { snapshotUncommitted } from "../effects/git/preexisting.ts";
+import { sessionLogger } from "../effects/log.ts";
 import { deleteBranchAt, freeBranchName, returnToStart, startRefOf, switchToNewBranch } from "../effects/git/run-branch.ts";
 import { createWorktree, removeWorktree, worktreesDir } from "../effects/git/worktree.ts";
 import { writeState } from "../session/write.ts";
 import { F } from "../session/paths.ts";
-import { pruneOrphanWorktrees } from "./prune.ts";
+import { runEnv } from "../session/run-env.ts";
+import { freePortOffset, pruneOrphanWorktrees } from "./prune.ts";
+import { copyIntoWorktree, runWorktreeSetup } from "./worktree-setup.ts";
 
-export type CheckoutInput = { projectDir: string; sessionDir: string; state: State; config: Config; worktree: boolean; out: (line: string) => void };
+export type CheckoutInput = {
+  projectDir: string;
+  sessionDir: string;
+  state: State;
+  config: Config;
+  worktree: boolean;
+  /** fetch and fast-forward the base branch from origin first (`agentmux issue`) */
+  pullBase?: boolean;
+  out: (line: string) => void;
+};
 
 /**
  * Where a new run works, on its own new branch made from the base branch (github.base_branch,
@@ -24,11 +37,16 @@ export type CheckoutInput = { projectDir: string; sessionDir: string; state: Sta
  * adds its commit to someone else's branch. Everything is said on screen.
  */
 export async function prepareCheckout(o: CheckoutInput): Promise<State> {
-  const base = await resolveBaseRef(o.projectDir, o.config.github.base_branch);
+  let base = await resolveBaseRef(o.projectDir, o.config.github.base_branch);
+  if (o.pullBase && base) {
+    o.out((await pullBaseBranch(o.projectDir, base.name)).line);
+    base = await resolveBaseRef(o.projectDir, o.config.github.base_branch);
+  }
   const wanted = `${o.config.github.branch_prefix}${o.state.feature_name}`;
   const branch = await freeBranchName(o.projectDir, wanted);
   if (branch !== wanted) o.out(`agentmux: a branch ${wanted} exists already; this run uses ${branch}`);
-  return o.worktree ? inWorktree(o, branch, base, branch.slice(wanted.length)) : inPlace(o, branch, base);
+  const withPort = { ...o, state: { ...o.state, port_offset: await freePortOffset(o.projectDir) } };
+  return o.worktree ? inWorktree(withPort, branch, base, branch.slice(wanted.length)) : inPlace(withPort, branch, base);
 }
 
 async function inWorktree(o: CheckoutInput, branch: string, base: BaseRef | null, suffix: string): Promise<State> {
@@ -40,7 +58,34 @@ async function inWorktree(o: CheckoutInput, branch: string, base: BaseRef | null
   const wt = await createWorktree(o.projectDir, { slug, branch, ...(base ? { from: base.oid } : {}) });
   if (base) o.out(`agentmux: worktree ${wt.path} on ${branch}, from ${base.name}`);
   state = { ...state, worktree_path: wt.path, ...(wt.baseCommit ? { base_commit: wt.baseCommit } : {}) };
+  writeState(o.sessionDir, state);
+  try {
+    await setUpWorktree(o, wt.path, state);
+  } catch (e) {
+    await undoCheckout(o.projectDir, state).catch(() => {}); // no agent ran: nothing to keep
+    throw e;
+  }
   return state;
+}
+
+/**
+ * `worktree.copy` then `worktree.setup`, before any agent starts. What they leave in the
+ * worktree (copied files, generated ones) is recorded like a checkout's uncommitted files: left
+ * out of the run's commit unless the run changes them.
+ */
+async function setUpWorktree(o: CheckoutInput, worktree: string, state: State): Promise<void> {
+  const { copy, setup } = o.config.worktree;
+  if (copy.length) {
+    const r = copyIntoWorktree(o.projectDir, worktree, copy);
+    if (r.copied.length) o.out(`agentmux: copied into the worktree: ${listFiles(r.copied)}`);
+    if (r.kept.length) o.out(`agentmux: not copied (git already put them in the worktree): ${listFiles(r.kept)}`);
+    if (!r.copied.length && !r.kept.length) o.out(`agentmux: worktree.copy matched no file in ${o.projectDir}`);
+  }
+  if (setup.length) {
+    o.out(`agentmux: setting up the worktree: ${setup.length} command(s) (output in ${join(o.sessionDir, F.orchestratorLog)})`);
+    await runWorktreeSetup(worktree, o.config.worktree, runEnv(state), sessionLogger(o.sessionDir));
+  }
+  if (copy.length || setup.length) writeJsonAtomic(join(o.sessionDir, F.preexisting), await snapshotUncommitted(worktree));
 }
 
 async function inPlace(o: CheckoutInput, branch: string, base: BaseRef | null): Promise<State> {

@@ -6,3 +6,15 @@ export const CheckoutBusy = defineError("CheckoutBusy", "session", (d: { project
   where: d.projectDir,
   hint: `resume this session once that run has finished (agentmux status ${d.holder}); to stop it, press c in its monitor (agentmux attach ${d.holder})`,
 }));
+
+/** A `worktree.setup` command failed or timed out: no agent was started, the worktree is gone. */
+export const WorktreeSetupFailed = defineError(
+  "WorktreeSetupFailed",
+  "config",
+  (d: { command: string; index: number; code: number; timedOut: boolean; timeoutS: number; output: string }) => ({
+    message: `worktree setup command ${d.index + 1} (${d.command}) ${d.timedOut ? `did not finish within ${d.timeoutS} s` : `failed with exit code ${d.code}`}${d.output ? `; its last output:\n${d.output}` : " and printed nothing"}`,
+    where: `worktree.setup[${d.index}]`,
+    hint: "fix the command (run it yourself in a fresh clone to see why), raise worktree.setup_timeout_s, or remove it from worktree.setup",
+  }),
+  { exitCode: 1 },
+);

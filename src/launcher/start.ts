@@ -37,6 +37,8 @@ export type StartOptions = {
   headless: boolean;
   progress: ProgressMode;
   issue?: { number: number; title: string };
+  /** fetch and fast-forward the base branch from origin before branching (`agentmux issue`) */
+  pullBase?: boolean;
   /**
    * Continue an existing branch and its pull request with a fix round: the checkout must be on
    * `branch`; the run starts in `fixing` with `findings` as the fix request, then the reviewers
@@ -143,7 +145,7 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
       state = { ...state, feature_branch: o.round.branch, ...(base ? { base_commit: base } : {}) };
     } else {
       const worktree = o.worktree || needsOwnWorktree(projectDir, created.dir, o.out);
-      state = await prepareCheckout({ projectDir, sessionDir: created.dir, state, config, worktree, out: o.out });
+      state = await prepareCheckout({ projectDir, sessionDir: created.dir, state, config, worktree, pullBase: o.pullBase === true, out: o.out });
     }
     const workDir = state.worktree_path ?? projectDir;
     const context = renderPrompt({

@@ -10,6 +10,8 @@ export type InitChoices = {
   provider: string;
   roles: Record<Role, RoleChoice>;
   github: { base_branch: string | null; draft: boolean; branch_prefix: string };
+  /** how a --worktree run's worktree is made ready (worktree.setup / worktree.copy) */
+  worktree: { setup: string[]; copy: string[] };
 };
 
 /** The choices a configuration currently amounts to (what the wizard shows as defaults). */
@@ -20,6 +22,7 @@ export function choicesFrom(config: Config): InitChoices {
     provider: config.defaults.provider,
     roles,
     github: { base_branch: config.github.base_branch, draft: config.github.draft, branch_prefix: config.github.branch_prefix },
+    worktree: { setup: [...config.worktree.setup], copy: [...config.worktree.copy] },
   };
 }
 
@@ -32,7 +35,7 @@ export function choiceEdits(choices: InitChoices, baseline: Config): ConfigEdit[
   const base = choicesFrom(baseline);
   const edits: ConfigEdit[] = [];
   const put = (path: string[], value: unknown, baseValue: unknown) =>
-    edits.push(value === baseValue ? { path } : { path, value });
+    edits.push(JSON.stringify(value) === JSON.stringify(baseValue) ? { path } : { path, value });
   put(["defaults", "provider"], choices.provider, base.provider);
   for (const role of ROLES) {
     put(["roles", role, "provider"], choices.roles[role].provider, base.roles[role].provider);
@@ -41,6 +44,8 @@ export function choiceEdits(choices: InitChoices, baseline: Config): ConfigEdit[
   put(["github", "base_branch"], choices.github.base_branch, base.github.base_branch);
   put(["github", "draft"], choices.github.draft, base.github.draft);
   put(["github", "branch_prefix"], choices.github.branch_prefix, base.github.branch_prefix);
+  put(["worktree", "setup"], choices.worktree.setup, base.worktree.setup);
+  put(["worktree", "copy"], choices.worktree.copy, base.worktree.copy);
   return edits;
 }
 

@@ -15,6 +15,7 @@ import { editableConfigPath, editConfigText, loadWith, PROJECT_SCHEMA, readText,
 import { createIfMissing, instructionFilesToOffer, instructionTemplate, missingStubs, promptStub, stubPath } from "./project-files.ts";
 import type { Prompter } from "./prompter.ts";
 import { askInitChoices } from "./wizard.ts";
+import { worktreeDefaults as defaultsFor } from "./project-kind.ts";
 
 export type InitOptions = {
   projectDir: string;
@@ -47,12 +48,18 @@ export async function runInit(opts: InitOptions): Promise<InitReport> {
   const detected = await detectClis(current, env.PATH ?? "", opts.exec);
   formatDetected(detected).forEach((l) => say(l));
   const detectedBase = await detectBaseBranch(projectDir);
+  const worktreeDefaults = defaultsFor(projectDir);
 
   let choices: InitChoices = choicesFrom(current);
   if (p) {
-    choices = await askInitChoices(p, { current: choices, detected, providers: Object.keys(current.providers), detectedBase });
-  } else if (existing === null || parse(existing)?.defaults?.provider === undefined) {
-    choices.provider = preferredProvider(detected).provider;
+    choices = await askInitChoices(p, { current: choices, detected, providers: Object.keys(current.providers), detectedBase, worktreeDefaults });
+  } else {
+    if (existing === null || parse(existing)?.defaults?.provider === undefined) choices.provider = preferredProvider(detected).provider;
+    // no questions: the detected project kind's worktree steps, unless some are configured
+    if (!choices.worktree.setup.length && !choices.worktree.copy.length && (worktreeDefaults.setup.length || worktreeDefaults.copy.length)) {
+      choices.worktree = { setup: worktreeDefaults.setup, copy: worktreeDefaults.copy };
+      say(`Worktree runs (--worktree) of this ${worktreeDefaults.kinds.join("/") || "project"} prepare each new worktree first: ${[...worktreeDefaults.setup, ...worktreeDefaults.copy.map((c) => `copy ${c}`)].join("; ")} (worktree.setup / worktree.copy)`);
+    }
   }
 
   const instructionFiles = instructionFilesToOffer(projectDir, chosenProviders(choices));

@@ -1,6 +1,7 @@
 import { ROLES } from "../schema/catalog.ts";
 import type { InitChoices } from "./choices.ts";
 import type { DetectedCli } from "./detect.ts";
+import type { WorktreeDefaults } from "./project-kind.ts";
 import type { Option, Prompter } from "./prompter.ts";
 
 export type WizardContext = {
@@ -10,6 +11,8 @@ export type WizardContext = {
   providers: string[];
   /** the repository's default branch, shown when base_branch is unset */
   detectedBase: string | null;
+  /** worktree.setup / worktree.copy for the detected project kind (project-kind.ts) */
+  worktreeDefaults?: WorktreeDefaults;
 };
 
 const KEEP_DEFAULT = "default";
@@ -58,5 +61,13 @@ export async function askInitChoices(p: Prompter, ctx: WizardContext): Promise<I
   const base_branch = baseAnswer === "" || (!cur.github.base_branch && baseAnswer === detected) ? null : baseAnswer;
   const draft = await p.confirm("  open pull requests as drafts?", cur.github.draft);
   const branch_prefix = await p.text("  branch prefix", cur.github.branch_prefix);
-  return { provider, roles, github: { base_branch, draft, branch_prefix } };
+  return { provider, roles, github: { base_branch, draft, branch_prefix }, worktree: await askWorktree(p, cur.worktree, ctx.worktreeDefaults) };
+}
+
+/** Offered only when the project's kind suggests steps and none are configured yet. */
+async function askWorktree(p: Prompter, cur: InitChoices["worktree"], suggested?: WorktreeDefaults): Promise<InitChoices["worktree"]> {
+  if (!suggested || cur.setup.length || cur.copy.length || (!suggested.setup.length && !suggested.copy.length)) return cur;
+  const steps = [...suggested.setup, ...suggested.copy.map((c) => `copy ${c}`)].join("; ");
+  const yes = await p.confirm(`Worktree runs (--worktree) of this ${suggested.kinds.join("/") || "project"}: prepare each new worktree first (${steps})?`, true);
+  return yes ? { setup: suggested.setup, copy: suggested.copy } : cur;
 }

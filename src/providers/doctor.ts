@@ -94,18 +94,22 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
     if (provider.mcp === "gemini") checks.push(...geminiSystemFileChecks(opts.env ?? {}));
   }
 
+  // gh only opens pull requests: without it a run still commits (and pushes with git), and says
+  // at its start and end that no pull request is opened — so gh is never required
   const needGh = config.github.pull_request;
+  const without = "runs commit and push, but open no pull request";
   const gh = findOnPath("gh", opts.path);
   if (!gh) {
     checks.push(
       needGh
-        ? { ok: false, required: true, label: "gh", detail: "not found on PATH", fix: "install the GitHub CLI (https://cli.github.com) or set github.pull_request: false" }
+        ? { ok: false, required: false, label: "gh", detail: `not found on PATH (${without})`, fix: "install the GitHub CLI (https://cli.github.com) and run gh auth login, or set github.pull_request: false" }
         : { ok: false, required: false, label: "gh", detail: "not installed (not needed: github.pull_request is false)" },
     );
   } else {
     const r = await opts.exec([gh, "auth", "status"], { timeoutMs, env }).catch((e): ProcResult => ({ code: 1, stdout: "", stderr: String(e) }));
     const ok = r.code === 0;
-    checks.push({ ok, required: needGh, label: "gh", detail: ok ? `${gh}: logged in` : `${gh}: not logged in (${firstLine(r)})`, fix: ok ? undefined : "run: gh auth login" });
+    const detail = ok ? `${gh}: logged in` : `${gh}: not logged in (${firstLine(r)})${needGh ? `; ${without}` : ""}`;
+    checks.push({ ok, required: false, label: "gh", detail, fix: ok || !needGh ? undefined : "run: gh auth login" });
   }
   return { checks, ok: checks.every((c) => c.ok || !c.required) };
 }

@@ -190,6 +190,14 @@ export const Config = z.strictObject({
       run_timeout_s: z.number().int().min(0).default(14400),
     })
     .default({ questions: "decide", phase_timeout_s: 3600, run_timeout_s: 14400 }),
+  /** how a `--worktree` run's new worktree is made ready before any agent starts */
+  worktree: z
+    .strictObject({
+      setup: z.array(str).default([]),
+      setup_timeout_s: z.number().int().min(1).max(86400).default(600),
+      copy: z.array(str).default([]),
+    })
+    .default({ setup: [], setup_timeout_s: 600, copy: [] }),
   /** the simulated agent (provider `sim`): scenario switches for tests and the demo */
   sim: z
     .strictObject({

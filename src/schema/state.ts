@@ -149,6 +149,8 @@ export const State = z.object({
   feature_branch: z.string().optional(),
   base_commit: z.string().optional(),
   worktree_path: z.string().optional(),
+  /** AGENTMUX_PORT_OFFSET of this run (10, 20, …: unique among the repository's live runs) */
+  port_offset: z.number().int().min(0).optional(),
   /** in-place runs: the branch (or detached commit) the checkout was on at start; restored after the commit */
   start_ref: z.object({ branch: z.string().nullable(), commit: z.string().nullable() }).optional(),
   main_repo_dir: z.string().optional(),

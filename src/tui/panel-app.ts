@@ -49,7 +49,7 @@ export async function runPanel(dir: string): Promise<number> {
   const state = readState(dir);
   const work = workDirOf(dir, state);
   // files that were uncommitted before the run and that it did not touch are not the run's
-  const own = runOwnChanges(work, await changedFiles(work), state.worktree_path ? [] : readPreexisting(dir)).own;
+  const own = runOwnChanges(work, await changedFiles(work), readPreexisting(dir)).own;
   const files: ChangedFile[] = own.filter((f) => !f.path.startsWith(".agentmux/"));
   const excluded = new Set<string>();
   let message = initialMessage(dir, state);

@@ -61,3 +61,42 @@ test("agentmux issue 42: request from the issue, commit pushed to origin, pull r
   expect(last.pr_url).toBe("https://github.com/acme/app/pull/7");
   expect(git(repo, "log", "-1", "--format=%s", branch)).toEndWith("(#42)");
 }, 180_000);
+
+test("agentmux issue pulls the base branch first; github.push without pull_request pushes, and the skipped PR is said", async () => {
+  const root = makeTmpDir();
+  const repo = join(root, "repo");
+  expect((await runBinary(bin, ["demo", "--ci", "--dir", repo], { socket })).code).toBe(0);
+  const origin = join(root, "origin.git");
+  git(root, "init", "-q", "--bare", origin);
+  git(repo, "remote", "add", "origin", origin);
+  git(repo, "push", "-q", "origin", "main");
+  // someone else moves main on GitHub: the local main is now behind
+  const other = join(root, "other");
+  git(root, "clone", "-q", "-b", "main", origin, other);
+  writeFileSync(join(other, "UPSTREAM.md"), "merged upstream\n");
+  git(other, "add", "UPSTREAM.md");
+  git(other, "-c", "user.name=o", "-c", "user.email=o@o.invalid", "commit", "-q", "-m", "upstream change");
+  git(other, "push", "-q", "origin", "main");
+  const upstream = git(other, "rev-parse", "HEAD");
+  const before = git(repo, "rev-parse", "main");
+  const fake = writeFakeGh(join(root, "gh"));
+  const issue = join(root, "issue.json");
+  writeFileSync(issue, JSON.stringify({ title: "Add a farewell helper", body: "We need farewell(name).", comments: [] }));
+  writeFileSync(join(root, "gh.yaml"), stringify({ github: { pull_request: false, push: true } }));
+  const r = await runBinary(bin, ["issue", "42", "--ci", "--json", "--config", join(root, "gh.yaml")], {
+    cwd: repo,
+    socket,
+    env: { PATH: fake.path, FAKE_GH_ISSUE: issue },
+  });
+  if (r.code !== 0) console.error(r.stdout, r.stderr);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain(`agentmux: updated main from origin (${before.slice(0, 7)} → ${upstream.slice(0, 7)})`);
+  const result = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((e) => e.kind === "result");
+  expect(git(repo, "rev-parse", `${result.branch}~1`)).toBe(upstream);
+  expect(git(repo, "rev-parse", "main")).toBe(upstream);
+  // pushed without a pull request, and the result says why there is none
+  expect(git(origin, "rev-parse", result.branch)).toBe(git(repo, "rev-parse", result.branch));
+  expect(fake.calls().some((c) => c[0] === "pr")).toBe(false);
+  expect(result.pr_url).toBeNull();
+  expect(result.notes).toContain("no pull request: github.pull_request is false");
+}, 180_000);

@@ -4,7 +4,7 @@ import { stringify } from "yaml";
 import { git, makeTmpDir } from "./harness.ts";
 
 /** A committed project whose config runs the simulated agents headless. */
-export function simProject(track: { dirs: string[] }, thinkMs = 300): string {
+export function simProject(track: { dirs: string[] }, thinkMs = 300, scenario: string[] = []): string {
   const root = makeTmpDir("amx-two-");
   track.dirs.push(root);
   const repo = join(root, "proj");
@@ -16,7 +16,7 @@ export function simProject(track: { dirs: string[] }, thinkMs = 300): string {
     version: 2,
     defaults: { provider: "sim", completion: { skip_final_approval: true } },
     github: { pull_request: false, push: false },
-    sim: { think_ms: thinkMs, scenario: [] },
+    sim: { think_ms: thinkMs, scenario },
   }));
   git(repo, "init", "-q", "-b", "main");
   git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "add", ".");

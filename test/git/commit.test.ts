@@ -150,3 +150,40 @@ describe("resolveAuthor", () => {
     expect(gitCli(dir, "symbolic-ref", "HEAD").trim()).toBe("refs/heads/main");
   });
 });
+
+describe("exclude_files patterns and entries that match nothing", () => {
+  test("*.log at any depth, secrets/** under a folder, a folder glob; the rest is committed", async () => {
+    const dir = await repo({ "a.txt": "a\n" });
+    writeFiles(dir, {
+      "a.txt": "A\n", "debug.log": "x\n", "src/deep/trace.log": "x\n", "secrets/key.pem": "k\n", "secrets/sub/token": "t\n",
+      "build-out/bundle.js": "b\n", "src/app.ts": "export {};\n", "notes.log.txt": "kept\n",
+    });
+    const r = await commitChanges(dir, { branch: "main", message: "m", excludeFiles: ["*.log", "secrets/**", "build-*"] });
+    expect(r.files).toEqual(["a.txt", "notes.log.txt", "src/app.ts"]);
+    expect(r.notes).toEqual([]);
+    gitCli(dir, "fsck", "--strict");
+  });
+
+  test("an entry that matches no changed file is reported; a case-only or NFD/NFC difference still excludes, the case one said", async () => {
+    const dir = await repo({ "a.txt": "a\n" });
+    const nfd = "cafe\u0301.txt"; // "café" as macOS spells it
+    writeFiles(dir, { "a.txt": "A\n", "secrets.env": "TOKEN=1\n", [nfd]: "x\n" });
+    const r = await commitChanges(dir, { branch: "main", message: "m", excludeFiles: ["Secrets.env", "caf\u00e9.txt", "*.tmp", "gone/"] });
+    expect(r.files).toEqual(["a.txt"]);
+    expect(r.notes).toEqual([
+      'exclude entry "Secrets.env" matched secrets.env only when case is ignored; excluded anyway',
+      'exclude entry "*.tmp" matches no changed file',
+      'exclude entry "gone/" matches no changed file',
+    ]);
+  });
+
+  test("patterns that would name the whole repository or are malformed are refused, naming the entry", async () => {
+    const dir = await repo({ "a.txt": "a\n" });
+    fs.writeFileSync(join(dir, "a.txt"), "changed\n");
+    for (const [entry, why] of [["*", "names the whole repository"], ["**", "names the whole repository"], ["src/[ab", "is not a valid pattern (an unclosed [ … ])"]] as const) {
+      const err = await commitChanges(dir, { branch: "main", message: "m", excludeFiles: [entry] }).catch((e) => e);
+      expect(err).toBeInstanceOf(ExcludeEscapesRepo);
+      expect(err.message).toBe(`exclude entry "${entry}" ${why}`);
+    }
+  });
+});

@@ -81,3 +81,40 @@ test("a broken project config stops init with the file and key, and nothing is w
   expect(read(sb, ".agentmux/config.yaml")).toBe("version: 2\ngithub:\n  drafts: true\n");
   expect(read(sb, ".gitignore")).toBe(ignoreBefore);
 });
+
+test("init offers the project kind's worktree steps: an npm project with a .env gets npm ci and .env* (no questions: applied once, said)", async () => {
+  sb = await sandbox();
+  fakeCli(sb, "claude", "2.0.1 (Claude Code)");
+  writeFileSync(join(sb.repo, "package.json"), '{"name": "app"}\n');
+  writeFileSync(join(sb.repo, "package-lock.json"), "{}\n");
+  writeFileSync(join(sb.repo, ".env"), "KEY=1\n");
+  const r = agentmux(sb, ["init", "--defaults"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain("Worktree runs (--worktree) of this npm prepare each new worktree first: npm ci; copy .env* (worktree.setup / worktree.copy)");
+  expect(parse(read(sb, ".agentmux/config.yaml")).worktree).toEqual({ setup: ["npm ci"], copy: [".env*"] });
+  const again = agentmux(sb, ["init", "--defaults"]);
+  expect(again.stdout).toContain("unchanged  .agentmux/config.yaml");
+  expect(again.stdout).not.toContain("Worktree runs");
+});
+
+test("worktreeDefaults: each project kind's install step", async () => {
+  const { worktreeDefaults } = await import("../../src/onboarding/project-kind.ts");
+  sb = await sandbox();
+  const cases: [string[], string[], string[]][] = [
+    [["bun.lock", "package.json"], ["bun"], ["bun install --frozen-lockfile"]],
+    [["pnpm-lock.yaml", "package.json"], ["pnpm"], ["pnpm install --frozen-lockfile"]],
+    [["yarn.lock", ".yarnrc.yml"], ["yarn"], ["yarn install --immutable"]],
+    [["package.json"], ["npm"], ["npm install"]],
+    [["uv.lock", "pyproject.toml"], ["uv"], ["uv sync"]],
+    [["requirements.txt"], ["pip"], ["python3 -m venv .venv && .venv/bin/pip install -r requirements.txt"]],
+    [["go.mod"], ["go"], ["go mod download"]],
+    [["Cargo.toml", "package-lock.json"], ["npm", "cargo"], ["npm ci", "cargo fetch"]],
+  ];
+  for (const [files, kinds, setup] of cases) {
+    const dir = join(sb.root, files.join("+"));
+    require("node:fs").mkdirSync(dir);
+    for (const f of files) writeFileSync(join(dir, f), "");
+    writeFileSync(join(dir, ".env.example"), "");
+    expect(worktreeDefaults(dir)).toEqual({ kinds, setup, copy: [] });
+  }
+});

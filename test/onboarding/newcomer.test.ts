@@ -44,8 +44,10 @@ test("newcomer path: init --defaults, configure the simulated agent, session fil
   expect(r.code).toBe(0);
   const sessions = readdirSync(join(sb.repo, ".agentmux", ".sessions"));
   expect(sessions.length).toBe(1); // kept (keep_session), so it was on disk when the commit was made
-  const committed = gitCli(sb.repo, "show", "--name-only", "--format=", "HEAD").split("\n");
+  // the checkout is back on main (#11.7): the commit is on the run's branch
+  const branch = /branch (\S+)\s+commit/.exec(r.stdout)![1]!;
+  const committed = gitCli(sb.repo, "show", "--name-only", "--format=", branch).split("\n");
   expect(committed.length).toBeGreaterThan(0);
   expect(committed.filter((f) => f.startsWith(".agentmux/.sessions") || f === ".agentmux/.last_completion.json")).toEqual([]);
-  expect(gitCli(sb.repo, "log", "-1", "--format=%s", "HEAD~1")).toBe("Set up agentmux");
+  expect(gitCli(sb.repo, "log", "-1", "--format=%s", `${branch}~1`)).toBe("Set up agentmux");
 }, 120_000);

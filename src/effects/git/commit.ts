@@ -4,7 +4,7 @@ import { EmptyCommitMessage, NothingToCommit } from "./errors.ts";
 import { resolveAuthor, type Author } from "./author.ts";
 import { ensureFeatureBranch } from "./branch.ts";
 import { changedFiles } from "./changes.ts";
-import { isExcluded, normalizeExcludes } from "./exclude.ts";
+import { applyExcludes, normalizeExcludes } from "./exclude.ts";
 import { gitFs } from "./fs.ts";
 import { readIndexFile } from "./index-file.ts";
 import { findRepoRoot, gitDirs, headCommit, wrapGitError } from "./repo.ts";
@@ -14,8 +14,11 @@ import { verifyNewCommit } from "./verify.ts";
 import { flushDeferred } from "./atomic-write.ts";
 import { inertText } from "../../schema/inert-text.ts";
 
-/** `leftAlone`: uncommitted files from before the run, unchanged by it, left out of the commit. */
-export type CommitResult = { hash: string; short: string; files: string[]; leftAlone: string[] };
+/**
+ * `leftAlone`: uncommitted files from before the run, unchanged by it, left out of the commit.
+ * `notes`: exclude entries that matched nothing (or only when case is ignored).
+ */
+export type CommitResult = { hash: string; short: string; files: string[]; leftAlone: string[]; notes: string[] };
 
 /**
  * Commit every changed file (working tree vs HEAD, see changedFiles) except the excluded ones,
@@ -37,7 +40,8 @@ export async function commitChanges(
   await ensureFeatureBranch(root, opts.branch, { allowEmpty: true });
   const changes = await changedFiles(root);
   const { own, untouched } = runOwnChanges(root, changes, opts.preexisting ?? []);
-  const staged = own.filter((c) => !isExcluded(c.path, excludes));
+  const { excluded, notes } = applyExcludes(own.map((c) => c.path), excludes);
+  const staged = own.filter((c) => !excluded.has(c.path));
   if (!staged.length) {
     throw new NothingToCommit({ root, changed: changes.length, excluded: own.length, preexisting: untouched.length });
   }
@@ -45,7 +49,7 @@ export async function commitChanges(
   const cache = {};
   try {
     // an excluded path the user staged earlier must not ride along in the index
-    for (const c of own) if (isExcluded(c.path, excludes)) await git.resetIndex({ fs, dir: root, filepath: c.path, cache }).catch(() => {});
+    for (const c of own) if (excluded.has(c.path)) await git.resetIndex({ fs, dir: root, filepath: c.path, cache }).catch(() => {});
     const adds = staged.filter((c) => c.status !== "deleted").map((c) => c.path);
     // force: the list is already filtered; tracked files under ignored folders must still be staged
     if (adds.length) await git.add({ fs, dir: root, filepath: adds, cache, force: true });
@@ -62,7 +66,7 @@ export async function commitChanges(
     const tree = await updateTree(fs, root, baseTree, treeChanges, cache);
     const parents = head ? [head] : [];
     const hash = await writeVerifiedCommit(fs, root, { tree, parents, baseTree, message, author, branch: opts.branch });
-    return { hash, short: hash.slice(0, 7), files: staged.map((c) => c.path), leftAlone: untouched };
+    return { hash, short: hash.slice(0, 7), files: staged.map((c) => c.path), leftAlone: untouched, notes };
   } catch (e) {
     throw wrapGitError(e, "commit", root);
   }

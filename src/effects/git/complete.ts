@@ -73,6 +73,7 @@ export async function completeApproval(o: CompleteApprovalInput): Promise<Comple
   try {
     const r = await commitChanges(o.workDir, { branch: o.branch, message, excludeFiles: o.approval.exclude_files, ...(o.preexisting ? { preexisting: o.preexisting } : {}) });
     commit = r;
+    notes.push(...r.notes);
     if (r.leftAlone.length) notes.push(`left out of the commit: ${r.leftAlone.length} file(s) that were uncommitted before the run and unchanged by it (${r.leftAlone.slice(0, 3).join(", ")}${r.leftAlone.length > 3 ? ", …" : ""})`);
   } catch (e) {
     // Idempotent after a crash: the commit was made, the orchestrator died before recording it.

@@ -22,7 +22,10 @@ const EXCLUDE_REASONS = {
   outside: "points outside the repository",
   "whole-repository": "names the whole repository",
   "symlink-outside": "is a symlink that points outside the repository",
+  "bad-glob": "is not a valid pattern (an unclosed [ … ])",
 } as const;
+
+export type ExcludeReason = keyof typeof EXCLUDE_REASONS;
 
 export const ExcludeEscapesRepo = defineError(
   "ExcludeEscapesRepo",
@@ -30,7 +33,7 @@ export const ExcludeEscapesRepo = defineError(
   (d: { entry: string; index: number; reason: keyof typeof EXCLUDE_REASONS }) => ({
     message: `exclude entry "${d.entry}" ${EXCLUDE_REASONS[d.reason]}`,
     where: `exclude_files[${d.index}]`,
-    hint: "list paths relative to the repository root, e.g. src/debug.log",
+    hint: "list paths relative to the repository root (src/debug.log, build/) or patterns (*.log, secrets/**)",
   }),
 );
 

@@ -1,0 +1,98 @@
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Config } from "../schema/config.ts";
+import { globToRegExp, hasGlob } from "../effects/git/glob.ts";
+import type { Logger } from "../effects/log.ts";
+import { runProcess, type Runner } from "../effects/process/run.ts";
+import { WorktreeSetupFailed } from "./errors.ts";
+
+/**
+ * Files of the main checkout that match `patterns` (paths or globs from the root: `.env*`,
+ * `config/*.local.json`, `secrets/**`), copied into the new worktree with their mode. A file
+ * the worktree already has (git tracks it) is never overwritten; folders `.git` and
+ * `.agentmux` are never entered.
+ */
+export function copyIntoWorktree(main: string, worktree: string, patterns: string[]): { copied: string[]; kept: string[] } {
+  const copied: string[] = [];
+  const kept: string[] = [];
+  const seen = new Set<string>();
+  for (const pattern of patterns) {
+    for (const rel of matchFiles(main, pattern.replace(/^\.\/+/, "").replace(/\/+$/, ""))) {
+      if (seen.has(rel)) continue;
+      seen.add(rel);
+      const to = join(worktree, rel);
+      if (existsSync(to)) {
+        kept.push(rel);
+        continue;
+      }
+      mkdirSync(dirname(to), { recursive: true });
+      copyFileSync(join(main, rel), to);
+      copied.push(rel);
+    }
+  }
+  return { copied: copied.sort(), kept: kept.sort() };
+}
+
+/** Regular files under `root` whose relative path matches `pattern`, walking only where it can match. */
+function matchFiles(root: string, pattern: string): string[] {
+  const segments = pattern.split("/").filter(Boolean);
+  const out: string[] = [];
+  const walk = (rel: string, i: number) => {
+    if (i === segments.length) return;
+    const seg = segments[i]!;
+    const dir = rel ? join(root, rel) : root;
+    if (seg === "**") {
+      if (i === segments.length - 1) return collectAll(root, rel, out); // everything below
+      walk(rel, i + 1); // zero folders
+      for (const d of entries(dir)) if (d.isDirectory()) walk(rel ? `${rel}/${d.name}` : d.name, i);
+      return;
+    }
+    const re = hasGlob(seg) ? new RegExp(`^${globToRegExp(seg) ?? "(?!)"}$`) : null;
+    for (const d of entries(dir)) {
+      if (re ? !re.test(d.name) : d.name !== seg) continue;
+      const p = rel ? `${rel}/${d.name}` : d.name;
+      if (i === segments.length - 1) {
+        if (d.isFile()) out.push(p);
+        else if (d.isDirectory()) collectAll(root, p, out); // a folder: everything in it
+      } else if (d.isDirectory()) walk(p, i + 1);
+    }
+  };
+  walk("", 0);
+  return out;
+}
+
+function entries(dir: string) {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((d) => d.name !== ".git" && d.name !== ".agentmux");
+  } catch {
+    return [];
+  }
+}
+
+function collectAll(root: string, rel: string, out: string[]): void {
+  for (const d of entries(rel ? join(root, rel) : root)) {
+    const p = rel ? `${rel}/${d.name}` : d.name;
+    if (d.isDirectory()) collectAll(root, p, out);
+    else if (d.isFile() && !lstatSync(join(root, p)).isSymbolicLink()) out.push(p);
+  }
+}
+
+/**
+ * `worktree.setup`: each command through `sh -c` in the worktree, in order, with `env` added;
+ * its output goes to the session log. The first that fails or times out throws
+ * WorktreeSetupFailed with its exit code and last output lines.
+ */
+export async function runWorktreeSetup(worktree: string, config: Config["worktree"], env: Record<string, string>, log: Logger, run: Runner = runProcess): Promise<void> {
+  for (const [index, command] of config.setup.entries()) {
+    log(`worktree setup ${index + 1}/${config.setup.length}: ${command}`);
+    const started = Date.now();
+    const r = await run(["sh", "-c", command], { cwd: worktree, env, timeoutMs: config.setup_timeout_s * 1000 });
+    const output = `${r.stdout}${r.stderr}`.trimEnd();
+    for (const line of output.split("\n").slice(-200)) if (line) log(`  | ${line}`);
+    log(`worktree setup ${index + 1}: ${r.timedOut ? "timed out" : `exit ${r.code}`} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (r.code !== 0 || r.timedOut) {
+      const tail = output.split("\n").slice(-15).join("\n");
+      throw new WorktreeSetupFailed({ command, index, code: r.code, timedOut: r.timedOut === true, timeoutS: config.setup_timeout_s, output: tail });
+    }
+  }
+}
