@@ -56,3 +56,30 @@ export function drawLinks(screen: blessed.Widgets.Screen, lines: Line[], top: nu
 }
 
 export { blessed };
+
+/**
+ * Give the terminal to another program (the user's $EDITOR) and take it back afterwards:
+ * blessed's leave (normal buffer, cursor shown, cooked input, nothing drawn) and enter
+ * (alternate buffer, raw input, a full redraw).
+ */
+export async function suspend<T>(screen: blessed.Widgets.Screen, run: () => Promise<T>): Promise<T> {
+  const p = screen.program as any;
+  p.normalBuffer();
+  p.showCursor();
+  p.flush(); // blessed buffers its output: the switch must reach the terminal before it goes quiet
+  const write = p.output.write;
+  p.output.write = () => true;
+  p.input.pause();
+  p.input.setRawMode?.(false);
+  try {
+    return await run();
+  } finally {
+    p.input.setRawMode?.(true);
+    p.input.resume();
+    p.output.write = write;
+    p.alternateBuffer();
+    p.hideCursor();
+    screen.alloc();
+    screen.render();
+  }
+}

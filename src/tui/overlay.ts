@@ -52,30 +52,3 @@ export function question(screen: Screen, text: string, answer: (yes: boolean) =>
     setImmediate(() => answer(ch === "y" || ch === "Y"));
   });
 }
-
-/** A multi-line editor window: Ctrl-S submits the text, Esc gives up (`done(null)`). */
-export function editor(screen: Screen, label: string, initial: string, done: (text: string | null) => void): void {
-  const area = blessed.textarea({
-    parent: screen,
-    label: ` ${label} — Ctrl-S submits, Esc returns `,
-    top: "center",
-    left: "center",
-    width: "90%",
-    height: "70%",
-    border: { type: "line" },
-    value: initial,
-    keys: false,
-  });
-  let submitted = false;
-  area.key(["C-s"], () => {
-    submitted = true;
-    area.cancel();
-  });
-  area.readInput(() => {
-    const text = submitted ? area.getValue() : null;
-    area.destroy();
-    screen.render();
-    done(text);
-  });
-  screen.render();
-}

@@ -10,7 +10,9 @@ import { ChangesText } from "../schema/artifacts/completion.ts";
 import type { State } from "../schema/state.ts";
 import { F } from "../session/paths.ts";
 import { blessed, createScreen, linesToContent } from "./blessed.ts";
-import { editor, overlay, question } from "./overlay.ts";
+import { overlay, question } from "./overlay.ts";
+import { editor } from "./editor.ts";
+import { editExternally } from "./external-editor.ts";
 import { readRuntime, readState } from "../session/read.ts";
 import { seg } from "../views/line.ts";
 import { markdownLines } from "../views/markdown.ts";
@@ -55,6 +57,8 @@ export async function runPanel(dir: string): Promise<number> {
   let message = initialMessage(dir, state);
   let cursor = 0;
   let firstRow = 0;
+  /** one line for the header until the next key (what went wrong with $EDITOR) */
+  let notice = "";
   let modal = false;
   const feature = titleOf(state);
   const summaryMd = read(join(dir, F.summary)) || "_no summary was written_";
@@ -85,7 +89,7 @@ export async function runPanel(dir: string): Promise<number> {
     place(list, at.files);
     place(msg, at.message);
     place(help, at.keys);
-    header.setContent(linesToContent(panelHeader(feature, files, excluded, w)));
+    header.setContent(linesToContent(notice ? [[seg(notice, "yellow")]] : panelHeader(feature, files, excluded, w)));
     summary.setContent(linesToContent(markdownLines(summaryMd, inner(summary) - 1)));
     // the rows in view follow the cursor (scrolled only when it would leave the box)
     const rows = Math.max(1, (list.height as number) - 2);
@@ -104,7 +108,9 @@ export async function runPanel(dir: string): Promise<number> {
   const done = new Promise<number>((r) => (finish = r));
   let confirmation = "";
   const guard = (fn: () => void) => () => {
-    if (!modal) fn();
+    if (modal) return;
+    notice = "";
+    fn();
   };
   const open = () => (modal = true);
   const close = () => ((modal = false), draw());
@@ -133,6 +139,15 @@ export async function runPanel(dir: string): Promise<number> {
       if (text !== null) message = text.trim();
       close();
     });
+  }));
+  screen.key(["E", "S-e"], guard(async () => {
+    open();
+    const r = await editExternally(screen, message);
+    if ("text" in r) {
+      if (r.text.trim()) message = r.text.trim();
+      else notice = "the editor left the message empty: it is unchanged";
+    } else notice = r.error;
+    close();
   }));
   screen.key(["a"], guard(() => {
     const approval = buildApproval(files, excluded, message);
