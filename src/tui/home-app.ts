@@ -26,8 +26,9 @@ export async function runHome(projectDir: string): Promise<number> {
   let selected = 0;
   let modal = false;
   const screen = createScreen();
-  const body = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: "100%-1", tags: true });
-  const help = blessed.box({ parent: screen, bottom: 0, left: 0, width: "100%", height: 1, tags: true });
+  // lines are cut to the width by the views: blessed must not wrap them
+  const body = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: "100%-1", tags: true, wrap: false });
+  const help = blessed.box({ parent: screen, bottom: 0, left: 0, width: "100%", height: 1, tags: true, wrap: false });
   const status = (msg?: string) => help.setContent(linesToContent([[seg(msg ?? KEYS, msg ? "yellow" : "dim")]]));
   const draw = () => {
     selected = Math.max(0, Math.min(selected, sessions.length - 1));

@@ -40,7 +40,8 @@ export async function runMonitor(dir: string): Promise<number> {
   let modal = false;
   let prefix = "C-b";
   const screen = createScreen();
-  const body = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: "100%", tags: true });
+  // the view cuts every line to the width itself: blessed must never wrap one (a wrapped row shifts the rest)
+  const body = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: "100%", tags: true, wrap: false });
   const tmux = () => new Tmux(data.runtime?.tmux_socket ?? defaultSocket());
 
   const draw = () => {

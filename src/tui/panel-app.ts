@@ -69,11 +69,12 @@ export async function runPanel(dir: string): Promise<number> {
   const zoomed = socket && self ? await zoomIfNarrow(new Tmux(socket), self, WIDE_PANEL).catch(() => false) : false;
 
   const screen = createScreen();
-  const header = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: 1, tags: true });
+  // header, file list and key bar are cut to their width by the views: blessed must not wrap them
+  const header = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: 1, tags: true, wrap: false });
   const summary = blessed.box({ parent: screen, label: " Summary ", border: { type: "line" }, tags: true, scrollable: true, alwaysScroll: true });
-  const list = blessed.box({ parent: screen, label: " Changed files ", border: { type: "line" }, tags: true });
+  const list = blessed.box({ parent: screen, label: " Changed files ", border: { type: "line" }, tags: true, wrap: false });
   const msg = blessed.box({ parent: screen, label: " Commit message (e: edit) ", border: { type: "line" }, tags: true, scrollable: true });
-  const help = blessed.box({ parent: screen, left: 0, tags: true });
+  const help = blessed.box({ parent: screen, left: 0, tags: true, wrap: false });
   const inner = (b: blessed.Widgets.BoxElement) => Math.max(10, (b.width as number) - 2);
   const place = (b: blessed.Widgets.BoxElement, r: Rect) => {
     Object.assign(b, { top: r.top, left: r.left, width: r.width, height: r.height });

@@ -45,6 +45,22 @@ test("a stuck agent's long note (wide characters) is cut to the 44-column pane a
   expect(lines.at(-1)).toBe("? help · l output · Ctrl-b d detach");
 });
 
+test("a row exactly as wide as the pane stays one row (blessed does not wrap it and shift the log)", async () => {
+  socket = privateSocket();
+  const project = tmp("amx-mon-exact-");
+  const dir = writeSession(project, "s1", stateIn("implementing", {
+    agents: { "coder:1": { role: "coder", label: "[coder] Core greeting module", status: "working", provider: "sim", since: at(9) } },
+  }), { created: ["2025-03-01 10:01:00  requirements.md"] });
+  const scr = new Screen(socket);
+  await scr.start([bin, "monitor", dir], project, { width: 43, height: 30 });
+  const s = await scr.until("the monitor", (x) => x.includes("─ LOG"));
+  const lines = s.split("\n");
+  const row = lines.findIndex((l) => l.includes("[coder] Core greeting module"));
+  expect(lines[row]).toBe("›● [coder] Core greeting module [ WORKING ]");
+  expect(lines[row + 1]).toBe("    sim");
+  expect(lines[row + 3]).toBe("10:00 > architecting (starting up)");
+});
+
 test("the key bar shows every key when the pane is wide; ? lists them all", async () => {
   socket = privateSocket();
   const project = tmp("amx-mon-keys-");
