@@ -1,14 +1,11 @@
 import { basename, dirname } from "node:path";
 import type { z } from "zod";
-import { Approval, ChangesText } from "../schema/artifacts/completion.ts";
 import { DoneArtifact } from "../schema/artifacts/done.ts";
-import { ExecutionPlan, Plan } from "../schema/artifacts/plan.ts";
 import { Review } from "../schema/artifacts/review.ts";
 import { Config } from "../schema/config.ts";
-import { State } from "../schema/state.ts";
+import { SESSION_FILES } from "../session/files.ts";
 
-/** A contract violation: `path` is a field path like `groups[0].plans[1].index`, "" for the whole file. */
-export type Problem = { path: string; message: string };
+export type { Problem } from "../session/problems.ts";
 
 export const ARTIFACT_KINDS = [
   "plan",
@@ -30,15 +27,18 @@ export const isArtifactKind = (k: string): k is ArtifactKind => (ARTIFACT_KINDS 
 
 export type Syntax = "yaml" | "json" | "markdown";
 
-/** How each kind is read: its syntax and the zod schema its content must satisfy. */
+/**
+ * How each kind is read: its syntax and the zod schema its content must satisfy — for session
+ * files, the registry's (src/session/files.ts).
+ */
 export const KIND_SPECS = {
-  plan: { syntax: "yaml", schema: Plan },
-  execution_plan: { syntax: "yaml", schema: ExecutionPlan },
+  plan: { syntax: "yaml", schema: SESSION_FILES.planYaml.schema },
+  execution_plan: { syntax: "yaml", schema: SESSION_FILES.executionPlan.schema },
   review: { syntax: "yaml", schema: Review },
-  approval: { syntax: "json", schema: Approval },
-  changes: { syntax: "markdown", schema: ChangesText },
+  approval: { syntax: "json", schema: SESSION_FILES.approval.schema },
+  changes: { syntax: "markdown", schema: SESSION_FILES.changes.schema },
   done: { syntax: "json", schema: DoneArtifact },
-  state: { syntax: "json", schema: State },
+  state: { syntax: "json", schema: SESSION_FILES.state.schema },
   // YAML is a superset of JSON, so config.json parses here too
   config: { syntax: "yaml", schema: Config },
   architecture: { syntax: "markdown", schema: undefined },

@@ -1,11 +1,13 @@
-import { existsSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs";
+import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
+import { readRegularFile } from "../effects/fs/read-regular.ts";
 import { join } from "node:path";
-import { parseArtifact } from "../artifacts/index.ts";
 import type { Event } from "../schema/events.ts";
 import { F } from "../session/paths.ts";
 import { peekCancelRequest, takeCancelRequest } from "../session/cancel.ts";
 import { panelRequested, takePanelRequest } from "../session/panel-request.ts";
-import { CANCEL_REQUEST_FILE, cancelCause } from "../schema/cancel-request.ts";
+import { cancelCause } from "../schema/cancel-request.ts";
+import { parseFileText } from "../session/file-io.ts";
+import { SESSION_FILES } from "../session/files.ts";
 import type { Logger } from "../effects/log.ts";
 
 type Spec = { path: string; stable: boolean; decision?: boolean; toEvent: (text: string, at: string) => Event | string };
@@ -27,7 +29,7 @@ const SPECS: Spec[] = [
     stable: false,
     decision: true,
     toEvent: (t, at) => {
-      const r = parseArtifact("approval", t);
+      const r = parseFileText(SESSION_FILES.approval, t);
       return r.ok ? { type: "approval_written", at, approval: r.value } : `approval.json: ${r.problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("; ")}`;
     },
   },
@@ -35,7 +37,7 @@ const SPECS: Spec[] = [
 
 const CLAIMED: Claimed[] = [
   {
-    path: CANCEL_REQUEST_FILE,
+    path: SESSION_FILES.cancelRequest.path,
     peek: peekCancelRequest,
     take: (dir, at) => {
       const taken = takeCancelRequest(dir);
@@ -136,13 +138,9 @@ export class SessionFileWatcher {
         this.seen.set(spec.path, { key, since: now });
         if (spec.stable) continue;
       } else if (spec.stable && now - prev.since < this.stableMs) continue;
-      let text: string;
-      try {
-        text = readFileSync(abs, "utf8");
-      } catch {
-        continue;
-      }
-      const result = spec.toEvent(text, new Date().toISOString());
+      // agents write these: a FIFO or a device in their place must not block the orchestrator
+      const read = readRegularFile(abs);
+      const result = read.ok ? spec.toEvent(read.text, new Date().toISOString()) : `${spec.path} ${read.message}`;
       if (typeof result === "string") {
         if (!this.complained.has(`${spec.path}@${key}`)) this.log(`waiting for a valid ${spec.path}: ${result}`);
         this.complained.add(`${spec.path}@${key}`);

@@ -5,6 +5,8 @@ import type { Effect } from "../schema/effects.ts";
 import type { Config } from "../schema/config.ts";
 import { renderPrompt } from "../prompts/render.ts";
 import { resolveRole, toolNameForAgent } from "../providers/resolve.ts";
+import { parseFileText, SessionFileRefused } from "../session/file-io.ts";
+import { sessionFileAt } from "../session/files.ts";
 import { tasksFile } from "../session/paths.ts";
 import type { AgentRuntime } from "./agents.ts";
 import { attention, deliverNudge } from "./agent-io.ts";
@@ -50,11 +52,24 @@ function appendOnce(path: string, line: string): void {
   appendLine(path, line);
 }
 
+/**
+ * A write_file of a registered structured file (execution_plan.yaml, …) must satisfy the
+ * registry's schema: the orchestrator never writes a session file that breaks its contract.
+ */
+function checkedWrite(ctx: InterpretContext, rel: string, content: string): void {
+  const file = sessionFileAt(rel);
+  if (file && (file.syntax === "json" || file.syntax === "yaml")) {
+    const r = parseFileText(file, content);
+    if (!r.ok) throw new SessionFileRefused({ path: inSession(ctx, rel), name: rel, problems: r.problems });
+  }
+  writeFileAtomic(inSession(ctx, rel), content);
+}
+
 /** The one place effects meet the world. Failures throw; the loop turns them into events. */
 export async function interpret(effect: Effect, ctx: InterpretContext): Promise<void> {
   switch (effect.type) {
     case "write_file":
-      return writeFileAtomic(inSession(ctx, effect.path), effect.content);
+      return checkedWrite(ctx, effect.path, effect.content);
     case "append_file":
       return appendOnce(inSession(ctx, effect.path), effect.content);
     case "delete_file":

@@ -9,6 +9,7 @@ import { killSession } from "../effects/tmux/ops.ts";
 import { installExitHooks, watchPaneExits } from "../effects/tmux/exits.ts";
 import { F } from "../session/paths.ts";
 import { runEnv } from "../session/run-env.ts";
+import { FinalReport, type State } from "../schema/state.ts";
 import { privateMcpDir } from "../providers/mcp.ts";
 import { SessionFileWatcher } from "../bus/session-files.ts";
 import { ToolTail } from "../bus/tool-tail.ts";
@@ -35,11 +36,12 @@ import { ToolCallTail } from "../bus/tool-calls.ts";
  * (AGENTMUX_RESULT_FD): the session folder may be gone and .last_completion.json is shared
  * by every run of the project, so neither can tell a launcher how its own run ended.
  */
-function reportResult(code: number, state: import("../schema/state.ts").State): void {
+function reportResult(code: number, state: State): void {
   const fd = Number(process.env.AGENTMUX_RESULT_FD);
   if (!Number.isInteger(fd) || fd < 3) return;
+  const report: FinalReport = FinalReport.parse({ code, state });
   try {
-    writeSync(fd, JSON.stringify({ code, state }) + "\n");
+    writeSync(fd, JSON.stringify(report) + "\n");
   } catch {
     /* the launcher is gone (closed terminal): nothing to tell */
   }

@@ -1,7 +1,9 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { State } from "../schema/state.ts";
-import { F, LAST_COMPLETION, sessionId } from "../session/paths.ts";
+import { readOptionalSessionFile } from "../session/file-io.ts";
+import { LAST_COMPLETION_FILE, SESSION_FILES } from "../session/files.ts";
+import { F, sessionId } from "../session/paths.ts";
 import { archiveDirOf } from "../session/archive.ts";
 import { goodbye, type GoodbyeKind } from "../views/goodbye.ts";
 import type { FinalReport } from "./spawn.ts";
@@ -41,21 +43,25 @@ export function outcomeOf(sessionDir: string, state: State, startedAt: number, e
   let s: State | null = null;
   // the session folder, or its archive once a successful run removed it
   for (const dir of [sessionDir, archiveDirOf(sessionDir)]) {
-    try {
-      const read: State = JSON.parse(readFileSync(join(dir, F.state), "utf8"));
-      if (dir === sessionDir || read.created_at === state.created_at) s = read; // never an older run's archive
-      if (s) break;
-    } catch {}
+    const read = readOptionalSessionFile(dir, SESSION_FILES.state);
+    if (read && (dir === sessionDir || read.created_at === state.created_at)) s = read; // never an older run's archive
+    if (s) break;
   }
   if (s) return finished(s) ?? unfinished(s, exit);
-  const last = join(state.main_repo_dir ?? state.project_dir!, LAST_COMPLETION);
-  try {
-    const lc = JSON.parse(readFileSync(last, "utf8"));
-    if (lc.feature_name === state.feature_name && statSync(last).mtimeMs >= startedAt - 1000) {
-      return { kind: "success", state: { ...state, phase: "done", commit_hash: lc.commit_hash, pr_url: lc.pr_url, feature_branch: lc.branch_name }, code: 0 };
-    }
-  } catch {}
+  const project = state.main_repo_dir ?? state.project_dir!;
+  const lc = readOptionalSessionFile(project, LAST_COMPLETION_FILE);
+  if (lc && lc.feature_name === state.feature_name && mtimeMs(join(project, LAST_COMPLETION_FILE.path)) >= startedAt - 1000) {
+    return { kind: "success", state: { ...state, phase: "done", commit_hash: lc.commit_hash, pr_url: lc.pr_url, feature_branch: lc.branch_name }, code: 0 };
+  }
   return { kind: "failed", state: { ...state, interruption_cause: "the session folder disappeared before the run finished" }, code: 1 };
+}
+
+function mtimeMs(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 export function goodbyeText(o: Outcome, fallback: State, startedAt: number, color: boolean): string {

@@ -1,10 +1,11 @@
 import { join } from "node:path";
-import type { State } from "../schema/state.ts";
+import { FinalReport } from "../schema/state.ts";
+import { parseJsonText } from "../session/syntax.ts";
 import { F } from "../session/paths.ts";
 import { spawnDetached, type Detached } from "../effects/process/detached.ts";
 import { selfCommand } from "../effects/process/self.ts";
 
-export type FinalReport = { code: number; state: State };
+export type { FinalReport };
 export type Orchestrator = Pick<Detached, "child" | "exited"> & { report: Promise<FinalReport | null> };
 
 /**
@@ -18,12 +19,11 @@ export function spawnOrchestrator(sessionDir: string, cwd: string): Orchestrator
     resultPipe: true,
     env: { AGENTMUX_RESULT_FD: "3", TMUX: undefined, TMUX_PANE: undefined },
   });
+  // no report (the orchestrator died) or an unreadable one: the launcher falls back to state.json
   const report = result.then((text): FinalReport | null => {
-    try {
-      return JSON.parse(text.trim().split("\n").pop() ?? "");
-    } catch {
-      return null;
-    }
+    const parsed = parseJsonText(text.trim().split("\n").pop() ?? "");
+    const checked = parsed.ok ? FinalReport.safeParse(parsed.data) : null;
+    return checked?.success ? checked.data : null;
   });
   return { child, exited, report };
 }

@@ -1,38 +1,30 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SessionFileInvalid, SessionFileNotJson } from "../session/errors.ts";
 import { State } from "../schema/state.ts";
+import { inspectSessionFile, SessionFileInvalid } from "../session/file-io.ts";
+import { SESSION_FILES } from "../session/files.ts";
 import type { Role } from "../schema/catalog.ts";
 import { AGENTMUX_DIR, F, researchDir } from "../session/paths.ts";
 import { fileBlock, readSessionFile } from "./expand.ts";
 import { COMMAND_TEMPLATES } from "./templates.ts";
 
-const ResearchStatus = State.pick({ research_tasks: true, web_research_tasks: true });
+/** state.json as far as the research handoff reads it. */
+const RESEARCH_STATUS = { ...SESSION_FILES.state, schema: State.pick({ research_tasks: true, web_research_tasks: true }) };
 
 /**
  * The research handoff block: topics whose status in state.json is `done` AND whose
  * summary.md exists, sorted by folder name; summary first, detail as supporting material.
  */
 export function researchHandoff(sessionDir: string, template: string): string {
-  const statePath = join(sessionDir, F.state);
   let topics: string[] = [];
-  if (existsSync(statePath)) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(statePath, "utf8"));
-    } catch (e) {
-      throw new SessionFileNotJson({ name: F.state, path: statePath, reason: (e as Error).message });
-    }
-    const parsed = ResearchStatus.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new SessionFileInvalid({ name: F.state, path: statePath, field: issue.path.join(".") || "(root)", issue: issue.message });
-    }
+  const state = inspectSessionFile(sessionDir, RESEARCH_STATUS);
+  if (!state.ok && !state.missing) throw new SessionFileInvalid({ path: join(sessionDir, F.state), name: F.state, problems: state.problems });
+  if (state.ok) {
     const done = (tasks: Record<string, string> | undefined, type: "code" | "web") =>
       Object.entries(tasks ?? {})
         .filter(([, status]) => status === "done")
         .map(([topic]) => researchDir(type, topic));
-    topics = [...done(parsed.data.research_tasks, "code"), ...done(parsed.data.web_research_tasks, "web")];
+    topics = [...done(state.value.research_tasks, "code"), ...done(state.value.web_research_tasks, "web")];
   }
   const blocks = topics
     .sort()

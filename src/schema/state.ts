@@ -197,3 +197,7 @@ export const State = z.object({
   interruption_log_path: z.string().nullable().optional(),
 });
 export type State = z.infer<typeof State>;
+
+/** What the orchestrator reports to its launcher when it exits (one JSON line on the result pipe). */
+export const FinalReport = z.object({ code: z.number().int(), state: State });
+export type FinalReport = z.infer<typeof FinalReport>;

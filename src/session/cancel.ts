@@ -1,13 +1,12 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { writeJsonAtomic } from "../effects/fs/atomic.ts";
-import { CANCEL_REQUEST_FILE, CancelRequest } from "../schema/cancel-request.ts";
-import { claimFile } from "./claim.ts";
+import type { CancelRequest } from "../schema/cancel-request.ts";
+import { inspectSessionFile, takeSessionFile, writeSessionFile } from "./file-io.ts";
+import { SESSION_FILES } from "./files.ts";
+
+const CANCEL = SESSION_FILES.cancelRequest;
 
 /** Ask the session's orchestrator to cancel the run (monitor, home screen, launcher signals). */
 export function requestCancel(sessionDir: string, by: CancelRequest["by"], signal?: CancelRequest["signal"]): void {
-  const req: CancelRequest = { at: new Date().toISOString(), by, ...(signal ? { signal } : {}) };
-  writeJsonAtomic(join(sessionDir, CANCEL_REQUEST_FILE), CancelRequest.parse(req));
+  writeSessionFile(sessionDir, CANCEL, { at: new Date().toISOString(), by, ...(signal ? { signal } : {}) });
 }
 
 export type TakenCancel = { request: CancelRequest | null };
@@ -18,29 +17,14 @@ export type TakenCancel = { request: CancelRequest | null };
  * null when the file was there but unreadable (still a cancel: someone asked for it).
  */
 export function takeCancelRequest(sessionDir: string): TakenCancel | null {
-  const text = claimFile(join(sessionDir, CANCEL_REQUEST_FILE));
-  if (text === null) return null;
-  try {
-    const parsed = CancelRequest.safeParse(JSON.parse(text));
-    return { request: parsed.success ? parsed.data : null };
-  } catch {
-    return { request: null };
-  }
+  const taken = takeSessionFile(sessionDir, CANCEL);
+  return taken === null ? null : { request: taken.ok ? taken.value : null };
 }
 
-/** The pending cancel request as it reads now: absent, valid, or not (yet) valid JSON. */
+/** The pending cancel request as it reads now: absent, valid, or not (yet) valid. */
 export function peekCancelRequest(sessionDir: string): "none" | "valid" | "invalid" {
-  let text: string;
-  try {
-    text = readFileSync(join(sessionDir, CANCEL_REQUEST_FILE), "utf8");
-  } catch {
-    return "none";
-  }
-  try {
-    return CancelRequest.safeParse(JSON.parse(text)).success ? "valid" : "invalid";
-  } catch {
-    return "invalid";
-  }
+  const r = inspectSessionFile(sessionDir, CANCEL);
+  return r.ok ? "valid" : r.missing ? "none" : "invalid";
 }
 
 /** Drop a cancel request nobody applied (before a resume: the user asked to go on). */

@@ -2,6 +2,8 @@ import { linkSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
+import { readRegularFile } from "../effects/fs/read-regular.ts";
+import { parseJsonText } from "./syntax.ts";
 import { liveOrchestrator, ownPidRecord, recordAlive } from "./liveness.ts";
 import { sessionId } from "./paths.ts";
 import { gitDirs } from "../effects/git/repo.ts";
@@ -21,12 +23,10 @@ export const checkoutLockPath = (projectDir: string) => join(gitDirs(projectDir)
 let tmpCount = 0;
 
 function readHolder(path: string): CheckoutHolder | null {
-  try {
-    const r = Holder.safeParse(JSON.parse(readFileSync(path, "utf8")));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
+  const read = readRegularFile(path, 64 * 1024);
+  const parsed = read.ok ? parseJsonText(read.text) : null;
+  const r = parsed?.ok ? Holder.safeParse(parsed.data) : null;
+  return r?.success ? r.data : null;
 }
 
 /** The holder still runs: its launcher, or the session's orchestrator it handed the run to. */

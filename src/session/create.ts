@@ -2,7 +2,8 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AgentmuxError } from "../errors.ts";
 import { InvalidSessionName, SessionNameTaken, SessionNotCreated } from "./errors.ts";
-import { writeFileAtomic, writeJsonAtomic } from "../effects/fs/atomic.ts";
+import { writeSessionFile } from "./file-io.ts";
+import { SESSION_FILES } from "./files.ts";
 import { initialState, type NewSession } from "./initial-state.ts";
 import type { State } from "../schema/state.ts";
 import { F, PHASE_DIRS, sessionsRoot } from "./paths.ts";
@@ -103,12 +104,12 @@ function populate(dir: string, id: string, o: CreateSessionOptions): { id: strin
     ...(o.configPath ? { config_path: o.configPath } : {}),
     ...(o.keepSession ? { keep_session: true } : {}),
   };
-  writeFileAtomic(join(dir, F.requirements), requirementsMarkdown(o.request));
-  if (o.reviewFindings !== undefined) writeFileAtomic(join(dir, F.fixRequest), o.reviewFindings.trimEnd() + "\n");
+  writeSessionFile(dir, SESSION_FILES.requirements, requirementsMarkdown(o.request));
+  if (o.reviewFindings !== undefined) writeSessionFile(dir, SESSION_FILES.fixRequest, o.reviewFindings.trimEnd() + "\n");
   writeFileSync(join(dir, F.toolEvents), "");
-  writeJsonAtomic(join(dir, F.toolEventState), { applied_offset: 0 });
+  writeSessionFile(dir, SESSION_FILES.toolEventState, { applied_offset: 0 });
   writeFileSync(join(dir, F.createdFiles), "");
   writeFileSync(join(dir, F.orchestratorLog), "");
-  writeJsonAtomic(join(dir, F.state), state);
+  writeSessionFile(dir, SESSION_FILES.state, state);
   return { id, dir, state };
 }

@@ -1,4 +1,5 @@
 import { defineError } from "../errors.ts";
+import { formatProblem, type Problem } from "./problems.ts";
 
 /** What can go wrong with a session folder or the choice of a session, as data. */
 
@@ -46,21 +47,24 @@ export const SessionNameTaken = defineError("SessionNameTaken", "session", (d: {
   hint: `resume it with: agentmux resume ${d.id}`,
 }));
 
-/** A session file is missing (`reason` undefined) or unreadable. */
-export const SessionFileUnreadable = defineError("SessionFileUnreadable", "session", (d: { name: string; dir: string; path: string; reason?: string }) => ({
-  message: d.reason === undefined ? `no ${d.name} in ${d.dir}` : `cannot read ${d.name}: ${d.reason}`,
+/** A session file that should be there is not. */
+export const SessionFileMissing = defineError("SessionFileMissing", "session", (d: { path: string; name: string }) => ({
+  message: `no ${d.name} here`,
   where: d.path,
-  hint: "is this an agentmux session folder? see `agentmux sessions`",
+  hint: "is this an agentmux session folder? see: agentmux sessions",
 }));
 
-export const SessionFileNotJson = defineError("SessionFileNotJson", "artifact", (d: { name: string; path: string; reason: string }) => ({
-  message: `${d.name} is not valid JSON: ${d.reason}`,
+/** A session file does not read as its registry entry says (unreadable, bad syntax, a bad field): the problems name line, column or field. */
+export const SessionFileInvalid = defineError("SessionFileInvalid", "artifact", (d: { path: string; name: string; problems: Problem[] }) => ({
+  message: d.problems.map(formatProblem).join("; "),
   where: d.path,
+  hint: `check it with: agentmux validate ${d.path}`,
 }));
 
-export const SessionFileInvalid = defineError("SessionFileInvalid", "artifact", (d: { name: string; path: string; field: string; issue: string }) => ({
-  message: `${d.name} field ${d.field}: ${d.issue}`,
-  where: `${d.path}#${d.field}`,
+/** agentmux was about to write a session file that breaks its own contract (nothing was written). */
+export const SessionFileRefused = defineError("SessionFileRefused", "internal", (d: { path: string; name: string; problems: Problem[] }) => ({
+  message: `refused to write an invalid ${d.name} (nothing was written): ${d.problems.map(formatProblem).join("; ")}`,
+  where: d.path,
 }));
 
 /** An orchestrator (`pid`) runs the session; `attach` / `stop` are the commands to offer. */

@@ -3,6 +3,9 @@ import { join, relative, resolve, sep } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { SimFileUnreadable, SimSessionUnknown, SimThinkInvalid } from "./errors.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
+import type { State } from "../schema/state.ts";
+import { readOptionalSessionFile } from "../session/file-io.ts";
+import { SESSION_FILES } from "../session/files.ts";
 import { PHASE_DIRS } from "../session/paths.ts";
 import type { SimScenario } from "../schema/sim-scenario.ts";
 import { OnceState, parseScenario } from "./scenario.ts";
@@ -88,12 +91,8 @@ export class SimSession {
   write(rel: string, content: string): void {
     writeFileAtomic(this.path(rel), content);
   }
-  /** The session's state.json, loosely (the sim only reads a few fields). */
-  state(): Record<string, unknown> {
-    try {
-      return JSON.parse(this.read("state.json")) as Record<string, unknown>;
-    } catch {
-      return {};
-    }
+  /** The session's state.json when it reads as valid (the sim only reads a few fields). */
+  state(): Partial<State> {
+    return readOptionalSessionFile(this.dir, SESSION_FILES.state) ?? {};
   }
 }

@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { readRegularFile } from "../effects/fs/read-regular.ts";
+import { formatProblem } from "../session/problems.ts";
+import { parseJsonText } from "../session/syntax.ts";
 import { z } from "zod";
 import { McpConfigUnusable } from "./errors.ts";
 import { McpClientConfig, type McpStdioServer } from "../schema/mcp-client-config.ts";
@@ -7,13 +9,10 @@ export type ToolOutcome = { ok: boolean; text: string };
 
 /** Read `--mcp-config FILE` (claude's shape); the `agentmux` server, else the first one. */
 export function loadMcpConfig(file: string): { name: string; server: McpStdioServer } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new McpConfigUnusable({ file, reason: (e as Error).message });
-  }
-  const parsed = McpClientConfig.safeParse(raw);
+  const read = readRegularFile(file);
+  const json = read.ok ? parseJsonText(read.text) : { ok: false as const, problems: [{ path: "", message: read.message }] };
+  if (!json.ok) throw new McpConfigUnusable({ file, reason: json.problems.map(formatProblem).join("; ") });
+  const parsed = McpClientConfig.safeParse(json.data);
   if (!parsed.success) {
     throw new McpConfigUnusable({ file, problems: z.prettifyError(parsed.error).replace(/\n/g, "; ") });
   }

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import YAML from "yaml";
-import { writeFileAtomic, writeJsonAtomic } from "../effects/fs/atomic.ts";
 import { changedFiles } from "../effects/git/changes.ts";
 import { readPreexisting, runOwnChanges } from "../effects/git/preexisting.ts";
 import { fileDiff } from "../effects/git/diff.ts";
 import { draftCommitMessage } from "../effects/git/message.ts";
 import { ChangesText } from "../schema/artifacts/completion.ts";
 import type { State } from "../schema/state.ts";
+import { readOptionalSessionFile, writeSessionFile } from "../session/file-io.ts";
+import { SESSION_FILES } from "../session/files.ts";
 import { F } from "../session/paths.ts";
 import { blessed, createScreen, linesToContent } from "./blessed.ts";
 import { overlay, question } from "./overlay.ts";
@@ -29,13 +29,8 @@ const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : 
 export function initialMessage(dir: string, state: State): string {
   const fromReview = Object.values(state.review_results ?? {}).find((r) => r.commit_message?.trim())?.commit_message;
   if (fromReview) return fromReview.trim();
-  let planOverview: string | undefined;
-  try {
-    const plan = YAML.parse(read(join(dir, F.planYaml)));
-    if (typeof plan?.plan_overview === "string") planOverview = plan.plan_overview;
-  } catch {
-    // an unreadable plan only loses the message body
-  }
+  // an unreadable plan only loses the message body
+  const planOverview = readOptionalSessionFile(dir, SESSION_FILES.planYaml)?.plan_overview;
   return draftCommitMessage({ requirements: read(join(dir, F.requirements)), planOverview, featureSlug: state.feature_name ?? basename(dir), issueNumber: state.issue_number });
 }
 
@@ -152,7 +147,7 @@ export async function runPanel(dir: string): Promise<number> {
   }));
   screen.key(["a"], guard(() => {
     const approval = buildApproval(files, excluded, message);
-    writeJsonAtomic(join(dir, F.approval), approval);
+    writeSessionFile(dir, SESSION_FILES.approval, approval);
     confirmation = `✓ Approved: committing ${files.length - approval.exclude_files.length} file(s)${approval.exclude_files.length ? `, ${approval.exclude_files.length} excluded` : ""}.`;
     finish(0);
   }));
@@ -162,7 +157,7 @@ export async function runPanel(dir: string): Promise<number> {
       editor(screen, "What should change?", initial, (text) => {
         if (text === null) return close();
         if (!ChangesText.safeParse(text).success) return ask(text);
-        writeFileAtomic(join(dir, F.changes), changesContent(text));
+        writeSessionFile(dir, SESSION_FILES.changes, changesContent(text));
         confirmation = "↻ Changes requested: the pipeline goes back to planning with your notes.";
         finish(0);
       });

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { renderPrompt } from "../../src/prompts/render.ts";
-import { SessionFileInvalid, SessionFileNotJson } from "../../src/session/errors.ts";
+import { SessionFileInvalid } from "../../src/session/errors.ts";
 import { removeDir } from "../helpers/tmp.ts";
 import { caseFor, makeSession, options, type Fixture } from "./fixture.ts";
 
@@ -54,8 +54,8 @@ test("a malformed state.json is an error naming the file and field", () => {
     }
   })();
   expect(bad).toBeInstanceOf(SessionFileInvalid);
-  expect((bad as InstanceType<typeof SessionFileInvalid>).data).toMatchObject({ name: "state.json", field: "research_tasks.x" });
-  expect((bad as Error).message).toMatch(/^state\.json field research_tasks\.x: /);
+  expect((bad as InstanceType<typeof SessionFileInvalid>).data).toMatchObject({ name: "state.json", problems: [{ path: "research_tasks.x" }] });
+  expect((bad as Error).message).toStartWith('research_tasks.x: must be one of "dispatched", "done", got "finished"');
   f.write("state.json", "{ not json");
-  expect(() => renderPrompt(options(f, caseFor("architect")))).toThrow(SessionFileNotJson);
+  expect(() => renderPrompt(options(f, caseFor("architect")))).toThrow(/JSON syntax error at line 1, column 3/);
 });

@@ -80,7 +80,7 @@ describe("status / sessions / clean", () => {
     writeFileSync(join(d, ".agentmux/.sessions/20250302-100000-new/state.json"), JSON.stringify({ ...stateIn("planning"), phase: "lunch" }));
     const r = cli(d, ["status", "20250302-100000-new"]);
     expect(r.code).toBe(1);
-    expect(r.err).toContain("state.json field phase");
+    expect(r.err).toContain('state.json: phase: must be one of "product_management"');
   });
 
   test("clean refuses without --force when not a TTY and changes nothing", () => {

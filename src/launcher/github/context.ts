@@ -1,6 +1,9 @@
-import { appendFileSync, readFileSync, statSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { defineError } from "../../errors.ts";
+import { readRegularFile } from "../../effects/fs/read-regular.ts";
+import { formatProblem } from "../../session/problems.ts";
+import { parseJsonText } from "../../session/syntax.ts";
 import { checkRepoSlug } from "../../effects/gh.ts";
 import { ActionInputs, INPUT_NAMES } from "../../schema/github-action.ts";
 
@@ -83,12 +86,10 @@ export function readInputs(env: Env): ActionInputs {
 const MAX_PAYLOAD = 25 * 1024 * 1024;
 
 export function readPayload(path: string): unknown {
-  try {
-    if (statSync(path).size > MAX_PAYLOAD) throw new Error(`larger than ${MAX_PAYLOAD / 1024 / 1024} MB`);
-    return JSON.parse(readFileSync(path, "utf8"));
-  } catch (e) {
-    throw new PayloadUnreadable({ path, reason: (e as Error).message });
-  }
+  const read = readRegularFile(path, MAX_PAYLOAD);
+  const parsed = read.ok ? parseJsonText(read.text) : { ok: false as const, problems: [{ path: "", message: read.message }] };
+  if (!parsed.ok) throw new PayloadUnreadable({ path, reason: parsed.problems.map(formatProblem).join("; ") });
+  return parsed.data;
 }
 
 /** Step outputs (`key=value` lines in GITHUB_OUTPUT); values are agentmux's own, one line each. */

@@ -8,56 +8,18 @@ import { PHASES, ROLE_TOOLS, ROLES, TOOL_PHASES, TOOLS, WORKFLOW_EVENTS } from "
 import { RuntimeState, ToolEventState } from "../../schema/runtime.ts";
 import { State } from "../../schema/state.ts";
 import { ToolEventLine, ToolInputs } from "../../schema/tool-events.ts";
-import { F, LAST_COMPLETION, SESSIONS_DIR } from "../../session/paths.ts";
+import { SESSION_FILES } from "../../session/files.ts";
+import { LAST_COMPLETION, SESSIONS_DIR } from "../../session/paths.ts";
 import { fieldRows, jsonSchemaOf, markdownTable, rowsTable } from "./schema-table.ts";
 import { movesTable, stateDiagram } from "./state-diagram.ts";
 
-/** What each session file is for (keys of F in src/session/paths.ts; the docs test requires all). */
-export const SESSION_FILES: Record<keyof typeof F, string> = {
-  state: "workflow state; written only by the orchestrator, atomically",
-  runtime: "tmux session, socket and pane ids of the agents",
-  toolEvents: "one JSON line per MCP tool call (appended whole, under a lock)",
-  toolEventsLock: "lock for appends to tool_events.jsonl",
-  paneEnvDir: "an agent pane's environment, in a 0600 file the pane sources and deletes before its program starts (never in an argv)",
-  toolEventState: "byte offset of tool_events.jsonl the orchestrator has applied",
-  createdFiles: "files that appeared in the session folder, in order",
-  orchestratorLog: "the orchestrator's log (look here first when a run misbehaves)",
-  requirements: "the request as given",
-  context: "project and session facts every prompt references",
-  pmPrompt: "product manager prompt (with --product-manager)",
-  architectPrompt: "architect prompt",
-  architecture: "the architecture the architect writes",
-  research: "one folder per research topic: request.md, prompt.md, summary.md, detail.md",
-  plannerPrompt: "planner prompt",
-  changesPrompt: "planner prompt after a change request",
-  planYaml: "the plan (contract below)",
-  planMd: "the plan in prose",
-  executionPlan: "groups of sub-plans, serial or parallel, derived from plan.yaml",
-  designerPrompt: "designer prompt (when a sub-plan needs design)",
-  design: "the design the designer writes",
-  coderWholePrompt: "prompt for a single coder that takes the whole plan",
-  fixRequest: "aggregated review findings for the fix round",
-  fixPrompt: "coder prompt for the fix round",
-  reviewMd: "aggregated review",
-  summaryPrompt: "summary prompt",
-  summary: "the summary shown in the approval panel",
-  approval: "approve decision (contract below)",
-  changes: "change request in Markdown; sends the run back to planning",
-  assumptions: "assumptions, open questions and blockers agents recorded for the user (headless runs decide instead of asking)",
-  runtimeDir: "agentmux-internal runtime files (MCP configs, readiness markers, pane exits)",
-  paneExits: "pane-exit notifications from tmux hooks",
-  mcpReadyDir: "per-agent MCP server readiness markers",
-  panelRequest: "a UI asks for the approval panel again (consumed by the orchestrator)",
-  preexisting: "uncommitted files already in the working tree at start, with their content ids: left out of the run's commit unless the run changes them",
-  toolCalls: "every agentmux tool call, accepted or refused (a refused submit counts as the agent's work)",
-};
 
 const section = (title: string, schema: z.ZodType, note: string, io: "input" | "output" = "output") =>
   [`### ${title}`, "", note, "", rowsTable(fieldRows(jsonSchemaOf(schema, io)), false), ""].join("\n");
 
 /** docs/protocol.md, generated from src/schema and src/session/paths.ts. */
 export function protocolDoc(): string {
-  const layout = Object.entries(F).map(([k, rel]) => [`\`${rel}\``, SESSION_FILES[k as keyof typeof F]]);
+  const layout = Object.values(SESSION_FILES).map((f) => [`\`${f.path}\``, f.syntax, f.by.join(", "), f.about]);
   const events = Object.entries(WORKFLOW_EVENTS).map(([e, label]) => [`\`${e}\``, label]);
   const tools = TOOLS.map((t) => [
     `\`${t}\``,
@@ -75,7 +37,7 @@ export function protocolDoc(): string {
     "",
     "## Layout",
     "",
-    markdownTable(["path (in the session folder)", "what it is"], layout),
+    markdownTable(["path (in the session folder)", "syntax", "written by", "what it is"], layout),
     "",
     `Phase folders: ${["01_product_management", "02_architecting", "03_research", "04_planning", "05_design", "06_implementation", "07_review", "08_completion"].map((d) => `\`${d}/\``).join(", ")}.`,
     "Per sub-plan N: `04_planning/plan_N.md`, `tasks_N.md`, `06_implementation/coder_prompt_N.md`, `done_N.json` (completion artifact), `done_N` (marker).",

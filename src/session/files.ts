@@ -1,0 +1,95 @@
+/**
+ * The registry of session files: every file agentmux reads or writes in a session folder (and
+ * the project's .last_completion.json) has one entry — its path, its syntax, the zod schema
+ * its content must satisfy, who writes it and what it is for. Reading and writing structured
+ * files goes through file-io.ts, which validates in both directions; docs/protocol.md's layout
+ * table is generated from here.
+ */
+import { z } from "zod";
+import { Approval, ChangesText, LastCompletion } from "../schema/artifacts/completion.ts";
+import { DoneArtifact } from "../schema/artifacts/done.ts";
+import { ExecutionPlan, Plan } from "../schema/artifacts/plan.ts";
+import { Review } from "../schema/artifacts/review.ts";
+import { CANCEL_REQUEST_FILE, CancelRequest } from "../schema/cancel-request.ts";
+import { RuntimeState, ToolEventState } from "../schema/runtime.ts";
+import { State } from "../schema/state.ts";
+import { ToolEventLine } from "../schema/tool-events.ts";
+import { F, LAST_COMPLETION, doneArtifact, reviewYaml } from "./paths.ts";
+
+export type Syntax = "json" | "yaml" | "jsonl" | "markdown" | "text" | "folder";
+/** Who writes a file: the pure orchestrator's effects, the launcher, an agent, the MCP server, a UI, tmux hooks. */
+export type Writer = "orchestrator" | "launcher" | "agent" | "mcp" | "ui" | "tmux";
+
+export type SessionFile<T = unknown> = {
+  /** relative to the session folder (or, for `root: "project"`, to the project) */
+  readonly path: string;
+  readonly syntax: Syntax;
+  /** what the content must be (for jsonl: one line) */
+  readonly schema: z.ZodType<T>;
+  readonly by: readonly Writer[];
+  readonly about: string;
+  readonly root?: "session" | "project";
+};
+
+const file = <T>(path: string, syntax: Syntax, schema: z.ZodType<T>, by: readonly Writer[], about: string): SessionFile<T> => ({ path, syntax, schema, by, about });
+const text = (path: string, by: readonly Writer[], about: string) => file(path, "text", z.string(), by, about);
+const markdown = (path: string, by: readonly Writer[], about: string) => file(path, "markdown", z.string(), by, about);
+const folder = (path: string, by: readonly Writer[], about: string) => file(path, "folder", z.never(), by, about);
+/** Markdown an agent must write with content: blank is not done. */
+export const NonBlank = z.string().refine((s) => s.trim().length > 0, "is empty; it must have content");
+const written = (path: string, about: string) => file(path, "markdown", NonBlank, ["agent"], about);
+
+/** Every fixed-path session file; the keys of F (paths.ts) plus the internal runtime files. */
+export const SESSION_FILES = {
+  state: file(F.state, "json", State, ["orchestrator", "launcher"], "workflow state; written only by agentmux, atomically"),
+  runtime: file(F.runtime, "json", RuntimeState, ["launcher", "orchestrator"], "tmux session, socket and pane ids of the agents"),
+  toolEvents: file(F.toolEvents, "jsonl", ToolEventLine, ["mcp"], "one JSON line per MCP tool call (appended whole, under a lock)"),
+  toolEventsLock: text(F.toolEventsLock, ["mcp"], "lock for appends to tool_events.jsonl"),
+  toolEventState: file(F.toolEventState, "json", ToolEventState, ["orchestrator", "launcher"], "byte offset of tool_events.jsonl the orchestrator has applied"),
+  createdFiles: text(F.createdFiles, ["orchestrator"], "files that appeared in the session folder, in order"),
+  orchestratorLog: text(F.orchestratorLog, ["orchestrator", "launcher"], "the orchestrator's log (look here first when a run misbehaves)"),
+  requirements: file(F.requirements, "markdown", NonBlank, ["launcher", "agent"], "the request as given"),
+  context: markdown(F.context, ["launcher"], "project and session facts every prompt references"),
+  pmPrompt: markdown(F.pmPrompt, ["orchestrator"], "product manager prompt (with --product-manager)"),
+  architectPrompt: markdown(F.architectPrompt, ["orchestrator"], "architect prompt"),
+  architecture: written(F.architecture, "the architecture the architect writes"),
+  research: folder(F.research, ["orchestrator", "agent"], "one folder per research topic: request.md, prompt.md, summary.md, detail.md"),
+  plannerPrompt: markdown(F.plannerPrompt, ["orchestrator"], "planner prompt"),
+  changesPrompt: markdown(F.changesPrompt, ["orchestrator"], "planner prompt after a change request"),
+  planYaml: file(F.planYaml, "yaml", Plan, ["agent"], "the plan (contract below)"),
+  planMd: markdown(F.planMd, ["agent"], "the plan in prose"),
+  executionPlan: file(F.executionPlan, "yaml", ExecutionPlan, ["orchestrator"], "groups of sub-plans, serial or parallel, derived from plan.yaml"),
+  designerPrompt: markdown(F.designerPrompt, ["orchestrator"], "designer prompt (when a sub-plan needs design)"),
+  design: written(F.design, "the design the designer writes"),
+  coderWholePrompt: markdown(F.coderWholePrompt, ["orchestrator"], "prompt for a single coder that takes the whole plan"),
+  fixRequest: markdown(F.fixRequest, ["orchestrator", "launcher"], "aggregated review findings for the fix round"),
+  fixPrompt: markdown(F.fixPrompt, ["orchestrator"], "coder prompt for the fix round"),
+  reviewMd: markdown(F.reviewMd, ["orchestrator"], "aggregated review"),
+  summaryPrompt: markdown(F.summaryPrompt, ["orchestrator"], "summary prompt"),
+  summary: written(F.summary, "the summary shown in the approval panel"),
+  approval: file(F.approval, "json", Approval, ["ui"], "approve decision (contract below)"),
+  changes: file(F.changes, "markdown", ChangesText, ["ui"], "change request in Markdown; sends the run back to planning"),
+  runtimeDir: folder(F.runtimeDir, ["launcher", "orchestrator", "mcp"], "agentmux-internal runtime files (MCP configs, readiness markers, pane exits)"),
+  paneExits: text(F.paneExits, ["tmux"], "pane-exit notifications from tmux hooks"),
+  mcpReadyDir: folder(F.mcpReadyDir, ["mcp"], "per-agent MCP server readiness markers"),
+  panelRequest: text(F.panelRequest, ["ui"], "a UI asks for the approval panel again (consumed by the orchestrator)"),
+  cancelRequest: file(CANCEL_REQUEST_FILE, "json", CancelRequest, ["ui", "launcher"], "a UI or the launcher asks the orchestrator to cancel the run (consumed once)"),
+} satisfies Record<keyof typeof F | "cancelRequest", SessionFile>;
+
+/** `06_implementation/done_<N>.json`: a coder's completion artifact. */
+export const doneFile = (n: number): SessionFile<DoneArtifact> => file(doneArtifact(n), "json", DoneArtifact, ["agent"], "a coder's completion artifact");
+/** `07_review/review_<role>.yaml`: one reviewer's review. */
+export const reviewFile = (role: string): SessionFile<Review> => file(reviewYaml(role), "yaml", Review, ["agent"], "one reviewer's review");
+
+/** `<project>/.agentmux/.last_completion.json`, written after a commit (outside the session folder). */
+export const LAST_COMPLETION_FILE: SessionFile<LastCompletion> = { ...file(LAST_COMPLETION, "json", LastCompletion, ["orchestrator"], "the last commit agentmux made"), root: "project" };
+
+/** The registry entry of a session-relative path, for the files whose content is checked (JSON and YAML). */
+export function sessionFileAt(path: string): SessionFile | undefined {
+  const fixed = Object.values(SESSION_FILES).find((f) => f.path === path);
+  if (fixed) return fixed;
+  const done = /^06_implementation\/done_(\d+)\.json$/.exec(path);
+  if (done) return doneFile(Number(done[1]));
+  const review = /^07_review\/review_([A-Za-z0-9_-]+)\.yaml$/.exec(path);
+  return review ? reviewFile(review[1]!) : undefined;
+}
