@@ -1,5 +1,5 @@
 import { readRegularFile } from "../effects/fs/read-regular.ts";
-import { parseStructured } from "../session/syntax.ts";
+import { parseMapping } from "../session/syntax.ts";
 import { KIND_SPECS, type ArtifactKind, type ArtifactValue, type Problem } from "./kinds.ts";
 import { zodProblems } from "./problems.ts";
 
@@ -16,7 +16,7 @@ export function parseArtifact<K extends ArtifactKind>(kind: K, text: string): Ar
     if (text.trim().length === 0) return { ok: false, problems: [{ path: "", message: `${kind} is empty; it must have content` }] };
     return { ok: true, value: text as ArtifactValue<K> };
   }
-  const parsed = parseStructured(spec.syntax, text);
+  const parsed = parseMapping(spec.syntax, text);
   if (!parsed.ok) return parsed;
   const result = spec.schema.safeParse(parsed.data);
   if (!result.success) return { ok: false, problems: zodProblems(result.error, parsed.data) };

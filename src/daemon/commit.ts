@@ -10,7 +10,7 @@ import { completeApproval } from "../effects/git/complete.ts";
 import { prBody } from "../effects/gh.ts";
 import { section } from "../effects/git/message.ts";
 import type { Logger } from "../effects/log.ts";
-import { readPreexisting } from "../effects/git/preexisting.ts";
+import { readPreexisting } from "../session/read.ts";
 
 const read = (p: string) => (existsSync(p) ? readFileSync(p, "utf8") : undefined);
 

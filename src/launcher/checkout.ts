@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import type { Config } from "../schema/config.ts";
 import type { State } from "../schema/state.ts";
-import { writeJsonAtomic } from "../effects/fs/atomic.ts";
+import { writeSessionFile } from "../session/file-io.ts";
+import { SESSION_FILES } from "../session/files.ts";
 import { resolveBaseRef, type BaseRef } from "../effects/git/base-ref.ts";
 import { listFiles } from "../effects/git/errors.ts";
 import { pullBaseBranch } from "../effects/git/pull-base.ts";
@@ -85,13 +86,13 @@ async function setUpWorktree(o: CheckoutInput, worktree: string, state: State): 
     o.out(`agentmux: setting up the worktree: ${setup.length} command(s) (output in ${join(o.sessionDir, F.orchestratorLog)})`);
     await runWorktreeSetup(worktree, o.config.worktree, runEnv(state), sessionLogger(o.sessionDir));
   }
-  if (copy.length || setup.length) writeJsonAtomic(join(o.sessionDir, F.preexisting), await snapshotUncommitted(worktree));
+  if (copy.length || setup.length) writeSessionFile(o.sessionDir, SESSION_FILES.preexisting, await snapshotUncommitted(worktree));
 }
 
 async function inPlace(o: CheckoutInput, branch: string, base: BaseRef | null): Promise<State> {
   const start = await startRefOf(o.projectDir);
   const preexisting = await snapshotUncommitted(o.projectDir);
-  writeJsonAtomic(join(o.sessionDir, F.preexisting), preexisting);
+  writeSessionFile(o.sessionDir, SESSION_FILES.preexisting, preexisting);
   const from = await switchToNewBranch(o.projectDir, branch, base);
   const here = start.branch ?? (start.commit ? `the detached commit ${start.commit.slice(0, 7)}` : "an unborn branch");
   if (!base) o.out(`agentmux: no base branch found (github.base_branch is not set; no main or master): ${branch} starts from ${here}`);

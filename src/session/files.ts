@@ -11,14 +11,16 @@ import { DoneArtifact } from "../schema/artifacts/done.ts";
 import { ExecutionPlan, Plan } from "../schema/artifacts/plan.ts";
 import { Review } from "../schema/artifacts/review.ts";
 import { CANCEL_REQUEST_FILE, CancelRequest } from "../schema/cancel-request.ts";
+import { PreexistingChanges } from "../schema/preexisting.ts";
 import { RuntimeState, ToolEventState } from "../schema/runtime.ts";
 import { State } from "../schema/state.ts";
+import { ToolCallLine } from "../schema/tool-calls.ts";
 import { ToolEventLine } from "../schema/tool-events.ts";
 import { F, LAST_COMPLETION, doneArtifact, reviewYaml } from "./paths.ts";
 
 export type Syntax = "json" | "yaml" | "jsonl" | "markdown" | "text" | "folder";
 /** Who writes a file: the pure orchestrator's effects, the launcher, an agent, the MCP server, a UI, tmux hooks. */
-export type Writer = "orchestrator" | "launcher" | "agent" | "mcp" | "ui" | "tmux";
+export type Writer = "orchestrator" | "launcher" | "agent" | "mcp" | "ui" | "tmux-hook";
 
 export type SessionFile<T = unknown> = {
   /** relative to the session folder (or, for `root: "project"`, to the project) */
@@ -69,9 +71,13 @@ export const SESSION_FILES = {
   summary: written(F.summary, "the summary shown in the approval panel"),
   approval: file(F.approval, "json", Approval, ["ui"], "approve decision (contract below)"),
   changes: file(F.changes, "markdown", ChangesText, ["ui"], "change request in Markdown; sends the run back to planning"),
+  assumptions: markdown(F.assumptions, ["orchestrator", "agent"], "assumptions, open questions and blockers agents recorded for the user (headless runs decide instead of asking)"),
   runtimeDir: folder(F.runtimeDir, ["launcher", "orchestrator", "mcp"], "agentmux-internal runtime files (MCP configs, readiness markers, pane exits)"),
-  paneExits: text(F.paneExits, ["tmux"], "pane-exit notifications from tmux hooks"),
+  paneExits: text(F.paneExits, ["tmux-hook"], "pane-exit notifications from tmux hooks"),
   mcpReadyDir: folder(F.mcpReadyDir, ["mcp"], "per-agent MCP server readiness markers"),
+  paneEnvDir: folder(F.paneEnvDir, ["launcher", "orchestrator"], "an agent pane's environment, in a 0600 file the pane sources and deletes before its program starts (never in an argv)"),
+  preexisting: file(F.preexisting, "json", PreexistingChanges, ["launcher"], "uncommitted files already in the working tree at start, with their content ids: left out of the run's commit unless the run changes them"),
+  toolCalls: file(F.toolCalls, "jsonl", ToolCallLine, ["mcp"], "every agentmux tool call, accepted or refused (a refused submit counts as the agent's work)"),
   panelRequest: text(F.panelRequest, ["ui"], "a UI asks for the approval panel again (consumed by the orchestrator)"),
   cancelRequest: file(CANCEL_REQUEST_FILE, "json", CancelRequest, ["ui", "launcher"], "a UI or the launcher asks the orchestrator to cancel the run (consumed once)"),
 } satisfies Record<keyof typeof F | "cancelRequest", SessionFile>;

@@ -1,6 +1,8 @@
+import type { PreexistingChanges } from "../schema/preexisting.ts";
 import type { RuntimeState } from "../schema/runtime.ts";
 import type { State } from "../schema/state.ts";
-import { readOptionalSessionFile, readSessionFile } from "./file-io.ts";
+import { inspectSessionFile, readOptionalSessionFile, readSessionFile, SessionFileInvalid } from "./file-io.ts";
+import { join } from "node:path";
 import { SESSION_FILES } from "./files.ts";
 
 /** state.json, validated; a missing or invalid one is a named error naming the file and the field. */
@@ -8,3 +10,15 @@ export const readState = (dir: string): State => readSessionFile(dir, SESSION_FI
 
 /** runtime_state.json is optional (finished or never-started sessions have none); a bad one is ignored. */
 export const readRuntime = (dir: string): RuntimeState | undefined => readOptionalSessionFile(dir, SESSION_FILES.runtime);
+
+/**
+ * What a session recorded at start (F.preexisting): none for worktree runs and older sessions;
+ * an unreadable record is an error (a commit must not guess which files are the user's).
+ */
+export function readPreexisting(dir: string): PreexistingChanges {
+  const f = SESSION_FILES.preexisting;
+  const r = inspectSessionFile(dir, f);
+  if (r.ok) return r.value;
+  if (r.missing) return [];
+  throw new SessionFileInvalid({ path: join(dir, f.path), name: f.path, problems: r.problems });
+}

@@ -16,13 +16,15 @@ export function parseJsonText(text: string): Parsed {
   }
 }
 
-/**
- * A structured file's text to data: JSON or YAML (alias bombs refused), never empty, and a
- * mapping at the top level (every structured session file is one).
- */
+/** A structured file's text to data: JSON or YAML (alias bombs refused), never empty. */
 export function parseStructured(syntax: "json" | "yaml", text: string): Parsed {
   if (text.trim().length === 0) return { ok: false, problems: [{ path: "", message: "file is empty" }] };
-  const parsed = syntax === "json" ? parseJsonText(text) : parseYamlSafe(text);
+  return syntax === "json" ? parseJsonText(text) : parseYamlSafe(text);
+}
+
+/** As parseStructured, and the top level must be a mapping (every artifact is one). */
+export function parseMapping(syntax: "json" | "yaml", text: string): Parsed {
+  const parsed = parseStructured(syntax, text);
   if (!parsed.ok) return parsed;
   const data = parsed.data;
   if (data === null || typeof data !== "object" || Array.isArray(data)) {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { changedFiles } from "../effects/git/changes.ts";
-import { readPreexisting, runOwnChanges } from "../effects/git/preexisting.ts";
+import { runOwnChanges } from "../effects/git/preexisting.ts";
 import { fileDiff } from "../effects/git/diff.ts";
 import { draftCommitMessage } from "../effects/git/message.ts";
 import { ChangesText } from "../schema/artifacts/completion.ts";
@@ -13,7 +13,7 @@ import { blessed, createScreen, linesToContent } from "./blessed.ts";
 import { overlay, question } from "./overlay.ts";
 import { editor } from "./editor.ts";
 import { editExternally } from "./external-editor.ts";
-import { readRuntime, readState } from "../session/read.ts";
+import { readPreexisting, readRuntime, readState } from "../session/read.ts";
 import { seg } from "../views/line.ts";
 import { markdownLines } from "../views/markdown.ts";
 import { titleOf } from "../views/monitor.ts";

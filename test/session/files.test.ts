@@ -115,3 +115,11 @@ test("no raw JSON reads of files in src/: every JSON file is read through a chec
   const raw = sources(SRC).filter((f) => /JSON\.parse\(\s*readFileSync/.test(code(readFileSync(f, "utf8"))));
   expect(raw.map((f) => relative(SRC, f))).toEqual([]);
 });
+
+test("a file whose schema is a list (preexisting_changes.json) round-trips", () => {
+  const d = join(root, "list");
+  mkdirSync(d, { recursive: true });
+  const changes = [{ path: "notes.txt", oid: null, mode: 0 }];
+  writeSessionFile(d, SESSION_FILES.preexisting, changes);
+  expect(readSessionFile(d, SESSION_FILES.preexisting)).toEqual(changes);
+});

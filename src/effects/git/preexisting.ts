@@ -1,7 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { F } from "../../session/paths.ts";
-import { z } from "zod";
+import { PreexistingChanges } from "../../schema/preexisting.ts";
 import { changedFiles, type FileChange } from "./changes.ts";
 import { lstatFile, worktreeBlob } from "./head-tree.ts";
 
@@ -11,8 +9,7 @@ import { lstatFile, worktreeBlob } from "./head-tree.ts";
  * changes, so a file still in exactly this state at commit time is left out of the commit
  * and stays in the working tree as the user left it.
  */
-export const PreexistingChanges = z.array(z.object({ path: z.string(), oid: z.string().nullable(), mode: z.number().int() }));
-export type PreexistingChanges = z.infer<typeof PreexistingChanges>;
+export { PreexistingChanges };
 
 export async function snapshotUncommitted(root: string): Promise<PreexistingChanges> {
   return (await changedFiles(root)).map((c) => ({ path: c.path, ...contentOf(root, c.path) }));
@@ -37,10 +34,4 @@ export function runOwnChanges(root: string, changes: FileChange[], before: Preex
     else own.push(c);
   }
   return { own, untouched };
-}
-
-/** What a session recorded at start (F.preexisting); none for worktree runs and older sessions. */
-export function readPreexisting(sessionDir: string): PreexistingChanges {
-  const p = join(sessionDir, F.preexisting);
-  return existsSync(p) ? PreexistingChanges.parse(JSON.parse(readFileSync(p, "utf8"))) : [];
 }

@@ -1,0 +1,8 @@
+import { z } from "zod";
+
+/**
+ * `.runtime/preexisting_changes.json`: uncommitted files that were already in the working tree
+ * when a run started — the path and its content then (blob id and mode; null oid = deleted).
+ */
+export const PreexistingChanges = z.array(z.object({ path: z.string(), oid: z.string().nullable(), mode: z.number().int() }));
+export type PreexistingChanges = z.infer<typeof PreexistingChanges>;
