@@ -49,6 +49,7 @@ const now = () => new Date().toISOString();
  */
 export class TurnWatcher {
   private readonly panes = new Map<string, Pane>();
+  private readonly early = new Set<string>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private ticking = false;
 
@@ -68,7 +69,7 @@ export class TurnWatcher {
     if (p) {
       p.inTurn = true;
       p.changedAt = performance.now();
-    }
+    } else this.early.add(agent); // accepted before the first look at its pane
   }
 
   /** The agent is at its idle prompt with no turn under way (a reminder may go in). */
@@ -113,7 +114,7 @@ export class TurnWatcher {
         settleMs: Math.max(prov.ready.settle_ms, 100),
         screen: "",
         changedAt: performance.now(),
-        inTurn: false,
+        inTurn: this.early.delete(w.agent),
         busy: false,
         dialogCounts: prov.dialogs.map(() => 0),
         limitCount: 0,

@@ -9,6 +9,7 @@ import { makeTmpDir } from "../helpers/tmp.ts";
 import { join } from "node:path";
 import { homedir } from "node:os";
 import { AgentRuntime } from "../../src/daemon/agents.ts";
+import { TurnWatcher } from "../../src/daemon/turns.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { Layout } from "../../src/effects/tmux/layout.ts";
 import { PaneWriter, type DeliverOptions, type DeliveryResult } from "../../src/effects/tmux/deliver.ts";
@@ -24,6 +25,7 @@ import { writeState } from "../../src/session/write.ts";
 import { REPO_ROOT, privateSocket } from "../helpers/tmp.ts";
 import { LOCAL_PREFIX, writeSetupFiles, type CliDef } from "./clis.ts";
 import { startMockServer, type MockServer } from "./mock-server.ts";
+import type { MockBehaviour } from "./mock-turns.ts";
 
 /** A PaneWriter that keeps every delivery's text and result, so the test can time and count them. */
 export class RecordingWriter extends PaneWriter {
@@ -50,6 +52,7 @@ export type Run = {
   runtime: AgentRuntime;
   writer: RecordingWriter;
   events: Event[];
+  turns: TurnWatcher;
   log: string[];
   dialogs: DialogHit[];
   /** ms from launch until the provider's ready pattern first showed (null: never) */
@@ -66,7 +69,7 @@ function git(cwd: string, ...args: string[]): void {
 }
 
 /** Build everything up to (not including) the launch. */
-export async function prepareRun(cli: CliDef, binary: string): Promise<Run> {
+export async function prepareRun(cli: CliDef, binary: string, behaviour: MockBehaviour = {}): Promise<Run> {
   // runs live in the (non-root) user's own home, outside /tmp: as users run agentmux
   const base = process.env.REAL_CLI_RUNS || join(homedir(), ".cache", "agentmux-real-cli", "runs");
   mkdirSync(base, { recursive: true, mode: 0o700 });
@@ -80,7 +83,7 @@ export async function prepareRun(cli: CliDef, binary: string): Promise<Run> {
   git(repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "add", "README.md");
   git(repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "init");
 
-  const mock = startMockServer(join(root, "mock-requests.jsonl"));
+  const mock = startMockServer(join(root, "mock-requests.jsonl"), behaviour);
   const setup = cli.setup({ home, repo, mockUrl: mock.url });
   writeSetupFiles(setup);
   // the test config layer (--config): this CLI for every role, its local binary, the mock's env
@@ -104,6 +107,7 @@ export async function prepareRun(cli: CliDef, binary: string): Promise<Run> {
   const log: string[] = [];
   const writer = new RecordingWriter(tmux, (m) => log.push(`${Math.round(performance.now())} ${m}`));
   const events: Event[] = [];
+  let turns: TurnWatcher | null = null;
   const runtime = new AgentRuntime({
     sessionDir,
     projectDir: repo,
@@ -117,8 +121,13 @@ export async function prepareRun(cli: CliDef, binary: string): Promise<Run> {
     selfCommand: [process.execPath, join(REPO_ROOT, "src", "main.ts")],
     log: (m) => log.push(`${Math.round(performance.now())} ${m}`),
     push: (e) => events.push(e),
+    onTurn: (a) => turns?.turnStarted(a),
+    isIdle: (a) => turns?.isIdle(a) ?? true,
+    turnEnd: (a) => turns?.lastTurnEnd(a) ?? null,
   });
-  return { root, repo, home, sessionDir, socket, tmux, config, state, mock, runtime, writer, events, log, dialogs: [], readyAtMs: null, mcpReadyAtMs: null, launchedAt: 0, stopMonitor: () => {} };
+  // agentmux's own turn-end detection on the CLI's pane (started by tests that need it)
+  turns = new TurnWatcher({ tmux, watched: () => runtime.watched(), push: (e) => events.push(e), log: (m) => log.push(`${Math.round(performance.now())} ${m}`), stuckAfterMs: 0 });
+  return { root, repo, home, sessionDir, socket, tmux, config, state, mock, runtime, writer, events, log, turns, dialogs: [], readyAtMs: null, mcpReadyAtMs: null, launchedAt: 0, stopMonitor: () => {} };
 }
 
 /** Launch the architect as agents.ts does and start watching its pane for dialogs and readiness. */

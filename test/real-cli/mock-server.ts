@@ -10,7 +10,7 @@ import { appendFileSync } from "node:fs";
 import { anthropicResponse, anthropicTurn } from "./mock-anthropic.ts";
 import { geminiJsonSchema, geminiResponse, geminiTurn } from "./mock-gemini.ts";
 import { openaiResponse, openaiTurn } from "./mock-openai.ts";
-import { decideTurn, type TurnAnswer, type TurnInput } from "./mock-turns.ts";
+import { decideTurn, PROMPT_REFERENCE_RE, type MockBehaviour, type TurnAnswer, type TurnInput } from "./mock-turns.ts";
 
 export type Api = "anthropic" | "openai" | "gemini" | "other";
 
@@ -61,9 +61,10 @@ function otherResponse(method: string, url: URL): Response {
 }
 
 /** Start the mock; `logFile` receives one JSON line per request. */
-export function startMockServer(logFile: string): MockServer {
+export function startMockServer(logFile: string, behaviour: MockBehaviour = {}): MockServer {
   const requests: MockRequest[] = [];
   let seq = 0;
+  let forgot = false;
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -82,9 +83,11 @@ export function startMockServer(logFile: string): MockServer {
       if (api === "anthropic") input = anthropicTurn(body);
       else if (api === "openai") input = openaiTurn(body);
       else if (api === "gemini") input = geminiTurn(body);
-      const answer = api === "other" ? null : decideTurn(input);
       // a chat turn offers tools; title requests (claude, codex) and gemini's router do not
       const turn = api !== "other" && input.offered.length > 0 && !(api === "gemini" && geminiJsonSchema(body));
+      const forget = turn && !!behaviour.forgetFirstSubmit && !forgot && PROMPT_REFERENCE_RE.test(input.lastUserText) && input.toolResult === null;
+      if (forget) forgot = true;
+      const answer = api === "other" ? null : decideTurn(input, forget);
       const record: MockRequest = {
         seq: ++seq,
         t: new Date().toISOString(),

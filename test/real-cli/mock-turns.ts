@@ -36,8 +36,26 @@ export function findOffered(offered: OfferedTool[], base: string): OfferedTool |
   return offered.find((t) => t.name === base || t.name.endsWith(`_${base}`));
 }
 
-/** The mock model's behaviour. Titles, routers and plain prompts get text; prompt references get the role's submit tool. */
-export function decideTurn(input: TurnInput): TurnAnswer {
+/** How the mock misbehaves: `forgetFirstSubmit` ends the first prompt's turn with text only. */
+export type MockBehaviour = { forgetFirstSubmit?: boolean };
+
+/** What a reminder from agentmux asks for: the submit tool it names (in any CLI's spelling). */
+export const REMINDER_RE = /Your task is not complete until you call `[^`]*?(submit_[a-z_]+)`/;
+
+/**
+ * The mock model's behaviour. Titles, routers and plain prompts get text; prompt references get
+ * the role's submit tool — or, once with `forget`, a text answer that ends the turn without it
+ * (as a model that says "Done!" does); agentmux's reminder then gets the tool it names.
+ */
+export function decideTurn(input: TurnInput, forget = false): TurnAnswer {
+  const reminder = REMINDER_RE.exec(input.lastUserText);
+  if (input.toolResult === null && reminder) {
+    const tool = findOffered(input.offered, reminder[1]!);
+    if (tool) return { kind: "tool", tool, args: {} };
+  }
+  if (forget && input.toolResult === null && PROMPT_REFERENCE_RE.test(input.lastUserText)) {
+    return { kind: "text", text: "MOCK-FORGOT Done! I wrote the file and everything is ready." };
+  }
   if (input.toolResult !== null) {
     return { kind: "text", text: `MOCK-DONE tool result received: ${input.toolResult.replace(/\s+/g, " ").slice(0, 120)}` };
   }

@@ -16,6 +16,9 @@ import { settingsFrom } from "../../src/config/settings.ts";
 import { readToolLines } from "../../src/bus/tool-lines.ts";
 import { toolLineToEvent } from "../../src/bus/tool-events.ts";
 import { transition } from "../../src/orchestrator/transition.ts";
+import { deliverNudge } from "../../src/daemon/agent-io.ts";
+import { toolNameFor } from "../../src/providers/resolve.ts";
+import type { State } from "../../src/schema/state.ts";
 import { F, mcpReadyFile } from "../../src/session/paths.ts";
 import { killTmuxServer, makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -44,6 +47,7 @@ let runs: Run[] = [];
 afterEach(async () => {
   for (const r of runs) {
     r.stopMonitor();
+    r.turns.stop();
     await r.runtime.kill("architect").catch(() => {});
     killTmuxServer(r.socket);
     r.mock.stop();
@@ -130,5 +134,40 @@ for (const cli of CLIS) {
           `delivery p50 ${percentile(ms, 50)} ms p90 ${percentile(ms, 90)} max ${Math.max(...ms)} ms, submit attempts ${JSON.stringify(attempts)}`,
       );
     }, 300_000);
+
+    test(`${cli.name}: a turn that ends without the submit tool is seen, reminded by name, and the reminder gets the submit (#12.1, #12.2)`, async () => {
+      const run = await prepareRun(cli, bin!, { forgetFirstSubmit: true });
+      runs.push(run);
+      await launchArchitect(run, cli);
+      run.turns.start();
+      const settings = settingsFrom(run.config, { headless: true });
+      let state: State = { ...run.state, agents: { architect: { role: "architect", label: "[architect] architecture", status: "working", since: run.state.updated_at, provider: cli.name } } };
+      run.runtime.sendPrompt("architect", F.architectPrompt);
+      const ended = await waitFor("the turn end without a submit", () => run.events.find((e) => e.type === "agent_turn_ended"), { timeoutMs: 180_000, intervalMs: 50 }).catch((e) => {
+        throw new Error(`${(e as Error).message}${dump(run)}`);
+      });
+      const seenAt = performance.now();
+      expect(run.mock.requests.some((r) => r.turn && r.answer?.kind === "text" && r.answer.text.startsWith("MOCK-FORGOT"))).toBe(true);
+      expect(readToolLines(join(run.sessionDir, F.toolEvents), 0)).toEqual([]);
+      // the pure orchestrator decides; the daemon's reminder path delivers
+      const r = transition(state, ended, settings);
+      state = r.state;
+      expect(state.agents!.architect).toMatchObject({ status: "idle_without_submit", idle_turns: 1 });
+      const nudge = r.effects.find((e) => e.type === "nudge_agent");
+      expect(nudge).toMatchObject({ tool: "submit_architecture", attempt: 1, decide: true });
+      deliverNudge(run.runtime, nudge as Extract<typeof r.effects[number], { type: "nudge_agent" }>);
+      const lines = await waitFor("submit_architecture after the reminder", () => {
+        const got = readToolLines(join(run.sessionDir, F.toolEvents), 0).filter((l) => l.value?.tool === "submit_architecture");
+        return got.length ? got : null;
+      }, { timeoutMs: 120_000, intervalMs: 50 }).catch((e) => {
+        throw new Error(`${(e as Error).message}${dump(run)}`);
+      });
+      const submitMs = Math.round(performance.now() - seenAt);
+      expect(lines.length).toBe(1);
+      const reminder = run.mock.requests.find((q) => q.turn && q.lastUserText.includes("Your task is not complete until you call"));
+      expect(reminder!.lastUserText).toContain(`\`${toolNameFor(cli.name, "submit_architecture")}\``);
+      const accepted = run.log.find((l) => l.includes("reminder 1/2 accepted by architect"));
+      console.log(`[real-cli] ${cli.name} forgotten submit: ${accepted?.replace(/^\d+ /, "") ?? "(no latency logged)"}; reminder → submit_architecture ${submitMs} ms`);
+    }, 400_000);
   });
 }
