@@ -72,6 +72,8 @@ export const CLIS: CliDef[] = [
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
         DISABLE_TELEMETRY: "1",
         DISABLE_ERROR_REPORTING: "1",
+        // a 429 is shown at once instead of after ten retries (the suite's limit test)
+        CLAUDE_CODE_MAX_RETRIES: "0",
       },
     }),
     dialogs: [
@@ -102,6 +104,8 @@ export const CLIS: CliDef[] = [
         `base_url = "${mockUrl}/v1"`,
         `env_key = "MOCK_API_KEY"`,
         `wire_api = "responses"`,
+        `request_max_retries = 0`,
+        `stream_max_retries = 0`,
         ``,
       ].join("\n");
       return {

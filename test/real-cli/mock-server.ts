@@ -60,11 +60,22 @@ function otherResponse(method: string, url: URL): Response {
   return notFound();
 }
 
+/** HTTP 429 in each API's error shape, saying when to try again. */
+function rateLimited(api: Api): Response {
+  const message = "Rate limit reached for requests. Please try again in 2s.";
+  const body =
+    api === "anthropic" ? { type: "error", error: { type: "rate_limit_error", message } }
+    : api === "gemini" ? { error: { code: 429, message, status: "RESOURCE_EXHAUSTED" } }
+    : { error: { message, type: "rate_limit_exceeded", code: "rate_limit_exceeded" } };
+  return new Response(JSON.stringify(body), { status: 429, headers: { "content-type": "application/json" } });
+}
+
 /** Start the mock; `logFile` receives one JSON line per request. */
 export function startMockServer(logFile: string, behaviour: MockBehaviour = {}): MockServer {
   const requests: MockRequest[] = [];
   let seq = 0;
   let forgot = false;
+  let limited = false;
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -103,8 +114,15 @@ export function startMockServer(logFile: string, behaviour: MockBehaviour = {}):
         answer: turn ? answer : answer && answer.kind === "tool" ? { kind: "text", text: "MOCK-REPLY side request" } : answer,
         body,
       };
+      // limitFirstTurn: the first prompt's turn is answered 429, as an exhausted quota is
+      const limit = turn && !!behaviour.limitFirstTurn && !limited && PROMPT_REFERENCE_RE.test(input.lastUserText) && input.toolResult === null;
+      if (limit) {
+        limited = true;
+        record.answer = { kind: "text", text: "MOCK-429" };
+      }
       requests.push(record);
       appendFileSync(logFile, JSON.stringify(record) + "\n");
+      if (limit) return rateLimited(api);
       if (api === "other") return otherResponse(req.method, url);
       // only chat turns may call tools: a side request (title, router) always gets text
       const reply: TurnAnswer = record.answer!;

@@ -37,7 +37,7 @@ export function findOffered(offered: OfferedTool[], base: string): OfferedTool |
 }
 
 /** How the mock misbehaves: `forgetFirstSubmit` ends the first prompt's turn with text only. */
-export type MockBehaviour = { forgetFirstSubmit?: boolean };
+export type MockBehaviour = { forgetFirstSubmit?: boolean; limitFirstTurn?: boolean };
 
 /** What a reminder from agentmux asks for: the submit tool it names (in any CLI's spelling). */
 export const REMINDER_RE = /Your task is not complete until you call `[^`]*?(submit_[a-z_]+)`/;

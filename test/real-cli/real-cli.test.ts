@@ -169,5 +169,38 @@ for (const cli of CLIS) {
       const accepted = run.log.find((l) => l.includes("reminder 1/2 accepted by architect"));
       console.log(`[real-cli] ${cli.name} forgotten submit: ${accepted?.replace(/^\d+ /, "") ?? "(no latency logged)"}; reminder → submit_architecture ${submitMs} ms`);
     }, 400_000);
+
+    // Not yet passing: claude (CLAUDE_CODE_MAX_RETRIES=0) got the mock's 429 but agentmux saw no
+    // turn end within 180 s (its screen after a 429 still has to be captured and its limit and
+    // idle patterns checked against it); codex and gemini were not run yet. The sim covers the
+    // whole limit path (test/fault/misbehave.test.ts).
+    test.todo(`${cli.name}: a 429 at the start of the turn is seen as a usage limit, waited out, and the run goes on (#12.4)`, async () => {
+      const run = await prepareRun(cli, bin!, { limitFirstTurn: true });
+      runs.push(run);
+      await launchArchitect(run, cli);
+      run.turns.start();
+      const settings = settingsFrom(run.config, { headless: true });
+      let state: State = { ...run.state, agents: { architect: { role: "architect", label: "[architect] architecture", status: "working", since: run.state.updated_at, provider: cli.name, prompt: { path: F.architectPrompt, template: "architect", vars: {} } } } };
+      const t0 = performance.now();
+      run.runtime.sendPrompt("architect", F.architectPrompt);
+      const seen = await waitFor("the usage limit at the turn's end", () => run.events.find((e) => e.type === "agent_rate_limited" || e.type === "agent_turn_ended"), { timeoutMs: 180_000, intervalMs: 50 }).catch((e) => {
+        throw new Error(`${(e as Error).message}${dump(run)}`);
+      });
+      const limitMs = Math.round(performance.now() - t0);
+      expect(seen.type, `${JSON.stringify(seen)}${dump(run)}`).toBe("agent_rate_limited");
+      let r = transition(state, seen, settings);
+      state = r.state;
+      expect(state.agents!.architect).toMatchObject({ status: "rate_limited" });
+      const limit = state.agents!.architect!.limit!;
+      // the watchdog's reset (here at once): the agent is told to continue its prompt
+      r = transition(state, { type: "limit_reset", at: new Date().toISOString(), agent: "architect" }, settings);
+      const notice = r.effects.find((e) => e.type === "notify_agent") as { text: string } | undefined;
+      expect(notice!.text).toStartWith("The usage limit has reset. Continue your task");
+      run.runtime.notify("architect", notice!.text);
+      await waitFor("submit_architecture after the reset", () => readToolLines(join(run.sessionDir, F.toolEvents), 0).some((l) => l.value?.tool === "submit_architecture"), { timeoutMs: 120_000, intervalMs: 50 }).catch((e) => {
+        throw new Error(`${(e as Error).message}${dump(run)}`);
+      });
+      console.log(`[real-cli] ${cli.name} 429: limit seen ${limitMs} ms after the prompt ("${limit.text}", reset ${limit.reset_at ?? "not shown"}); submit after the continue notice ${Math.round(performance.now() - t0 - limitMs)} ms`);
+    }, 400_000);
   });
 }
