@@ -31,6 +31,7 @@ export async function run(args: ParsedArgs<typeof validate>): Promise<number> {
   if (!isFile) throw new NotAFile({ file });
   const result = await readArtifact(kind, resolve(file));
   if (result.ok && kind === "approval" && !(await approvalExcludesOk(file))) return 1;
+  if (result.ok && kind === "review" && !(await reviewAnchorsOk(file))) return 1;
   if (result.ok) {
     process.stdout.write(`✓ ${file}: valid ${kind}\n`);
     return 0;
@@ -52,21 +53,46 @@ async function approvalExcludesOk(file: string): Promise<boolean> {
 }
 
 /**
+ * A review's line comments point into the run's diff, as submit_review checks: the diff of the
+ * session the file belongs to (its work folder, minus what was uncommitted before the run), else
+ * the working tree of the repository around the file.
+ */
+async function reviewAnchorsOk(file: string): Promise<boolean> {
+  const parsed = await readArtifact("review", resolve(file));
+  const comments = parsed.ok ? (parsed.value.comments ?? []) : [];
+  if (!comments.length) return true;
+  const where = await workOf(resolve(file));
+  if (!where.work) {
+    process.stdout.write(`${file}: comments: cannot check the line comments: the file is in no session and no git repository (their files must be in a run's diff)\n`);
+    return false;
+  }
+  const { anchorProblems, runDiff } = await import("../artifacts/anchors.ts");
+  const problems = anchorProblems(comments, await runDiff(where.work, where.session ?? undefined));
+  for (const p of problems) process.stdout.write(`${file}: ${p.path}: ${p.message}\n`);
+  return problems.length === 0;
+}
+
+/**
  * The repository an approval.json's exclusions apply to: the work folder of the session it
  * belongs to (its worktree, else its project), else the repository around the file, else none
  * (then only the checks that need no repository run).
  */
 async function approvalRepo(file: string): Promise<string | null> {
+  return (await workOf(file)).work;
+}
+
+/** The session a file belongs to (a folder above it with state.json) and its work folder, else the repository around the file. */
+async function workOf(file: string): Promise<{ work: string | null; session: string | null }> {
   for (let d = dirname(file); dirname(d) !== d; d = dirname(d)) {
     if (!existsSync(join(d, F.state))) continue;
     try {
       const s = readState(d);
       const work = s.worktree_path ?? s.main_repo_dir ?? s.project_dir;
-      if (work && existsSync(work)) return work;
+      if (work && existsSync(work)) return { work, session: d };
     } catch {
       // not a readable session: fall through to the repository around the file
     }
     break;
   }
-  return findRepoRoot(dirname(file)).catch(() => null);
+  return { work: await findRepoRoot(dirname(file)).catch(() => null), session: null };
 }

@@ -8,6 +8,7 @@ import { resolveRole, toolNameForAgent } from "../providers/resolve.ts";
 import { parseFileText, SessionFileRefused } from "../session/file-io.ts";
 import { sessionFileAt } from "../session/files.ts";
 import { tasksFile } from "../session/paths.ts";
+import { fileBlobId } from "../effects/git/blob-id.ts";
 import type { AgentRuntime } from "./agents.ts";
 import { attention, deliverNudge } from "./agent-io.ts";
 import { interruptionNote } from "./interruption.ts";
@@ -28,7 +29,7 @@ export type InterpretContext = {
 };
 
 /** Effects that only touch files: safe to re-run from the outbox after a crash. */
-export const FILE_EFFECTS = new Set(["write_file", "append_file", "delete_file", "delete_matching", "write_prompt", "check_off_tasks", "log"]);
+export const FILE_EFFECTS = new Set(["write_file", "append_file", "delete_file", "delete_matching", "write_prompt", "check_off_tasks", "record_baseline", "log"]);
 
 const inSession = (ctx: InterpretContext, rel: string) => {
   const abs = join(ctx.sessionDir, rel);
@@ -98,6 +99,11 @@ export async function interpret(effect: Effect, ctx: InterpretContext): Promise<
       });
       const note = effect.interrupted ? await interruptionNote(ctx.workDir, ctx.sessionDir, effect.vars) : "";
       return writeFileAtomic(inSession(ctx, effect.path), text + note);
+    }
+    case "record_baseline": {
+      if (existsSync(inSession(ctx, effect.path))) return;
+      const files = Object.fromEntries(effect.files.map((f) => [f, fileBlobId(join(ctx.workDir, f))]));
+      return checkedWrite(ctx, effect.path, JSON.stringify({ round: effect.round, files }, null, 2) + "\n");
     }
     case "check_off_tasks":
       return checkOffTasks(ctx, effect.plan_index, effect.tasks);

@@ -5,6 +5,8 @@ import { formatProblem } from "../artifacts/problems.ts";
 import { REVIEWER_ROLES, type ReviewerRole, type ToolName } from "../schema/catalog.ts";
 import type { State } from "../schema/state.ts";
 import type { ResearchType } from "../schema/artifacts/research.ts";
+import type { LineComment } from "../schema/artifacts/review.ts";
+import type { DoneArtifact } from "../schema/artifacts/done.ts";
 import type { ToolInput, ToolPayload } from "../schema/tool-events.ts";
 import { F, doneArtifact, researchDir, reviewYaml } from "../session/paths.ts";
 import type { McpEnv } from "./env.ts";
@@ -26,6 +28,18 @@ async function checkFile(tool: string, ctx: ToolContext, kind: ArtifactKind, rel
   const file = join(ctx.env.sessionDir, rel);
   const r = await readArtifact(kind, file);
   return r.ok ? undefined : refusedFile(tool, file, r.problems, `Fix ${rel} and call ${tool} again.`);
+}
+
+/** Line comments must point into the run's diff (git is loaded only for a review that has some). */
+async function lineCommentProblems(comments: LineComment[], ctx: ToolContext): Promise<Problem[]> {
+  const { anchorProblems, runDiff } = await import("../artifacts/anchors.ts");
+  return anchorProblems(comments, await runDiff(ctx.workDir, ctx.env.sessionDir));
+}
+
+/** A fix round's `comments_addressed`: known ids of this round, each one's file changed since the review. */
+async function addressedProblems(done: DoneArtifact, ctx: ToolContext): Promise<Problem[]> {
+  const { checkAddressed } = await import("../artifacts/addressed.ts");
+  return checkAddressed(done.comments_addressed ?? [], { state: ctx.state, sessionDir: ctx.env.sessionDir, workDir: ctx.workDir });
 }
 
 function dispatch<T extends ResearchType>(type: T) {
@@ -58,8 +72,14 @@ export const TOOL_HANDLERS: ToolHandlers = {
     const file = join(ctx.env.sessionDir, reviewYaml(role));
     const r = await readArtifact("review", file);
     if (!r.ok) return refusedFile("submit_review", file, r.problems, `Fix ${reviewYaml(role)} and call submit_review again.`);
+    const comments = r.value.comments ?? [];
+    if (comments.length) {
+      const bad = await lineCommentProblems(comments, ctx);
+      if (bad.length) return refusedFile("submit_review", file, bad, `Anchor each comment to lines of a file the run changed, as the file is now (fix ${reviewYaml(role)}), and call submit_review again.`);
+    }
     const n = r.value.findings.length;
-    return { ok: true, payload: { role }, text: `Review recorded for ${role}: verdict ${r.value.verdict}${n ? ` (${n} finding${n === 1 ? "" : "s"})` : ""}.` };
+    const counted = [n ? `${n} finding${n === 1 ? "" : "s"}` : "", comments.length ? `${comments.length} line comment${comments.length === 1 ? "" : "s"}` : ""].filter(Boolean).join(", ");
+    return { ok: true, payload: { role }, text: `Review recorded for ${role}: verdict ${r.value.verdict}${counted ? ` (${counted})` : ""}.` };
   },
   async submit_done(ctx, input) {
     const n = input.subplan_index;
@@ -72,6 +92,7 @@ export const TOOL_HANDLERS: ToolHandlers = {
     const fixRound = ctx.state.phase === "fixing";
     const allowPartial = !fixRound && (ctx.state.execution_groups ?? []).some((g) => g.plans.some((p) => p.index === n && p.allow_partial === true));
     const problems = await checkDoneArtifact(r.value, { workDir: ctx.workDir, subplanIndex: n, allowPartial, fixRound });
+    if (fixRound || r.value.comments_addressed?.length) problems.push(...(await addressedProblems(r.value, ctx)));
     if (problems.length) {
       const unfinished = problems.some((p) => p.path === "status");
       return refusedFile("submit_done", file, problems, unfinished ? "Do what the lines above say." : `Make the claims true (do the work, or correct ${rel}) and call submit_done again.`);

@@ -1,9 +1,10 @@
 import type { Review } from "../schema/artifacts/review.ts";
 import { severityCounts } from "../schema/artifacts/review.ts";
-import type { OpenFinding, ReviewLoopCap, ReviewResult, State } from "../schema/state.ts";
+import type { OpenFinding, ReviewComment, ReviewLoopCap, ReviewResult, State } from "../schema/state.ts";
+import { commentLines } from "./line-comments.ts";
 
-/** A review as Markdown: verdict line, summary, findings, suggested commit message. */
-export function reviewMarkdown(r: Review): string {
+/** A review as Markdown: verdict line, summary, findings, line comments (with their ids), suggested commit message. */
+export function reviewMarkdown(r: Review, comments: readonly ReviewComment[] = []): string {
   const out = [`verdict: ${r.verdict}`, "", "## Summary", "", r.summary.trim()];
   if (r.findings.length) {
     out.push("", "## Findings");
@@ -14,6 +15,7 @@ export function reviewMarkdown(r: Review): string {
       out.push(`- Issue: ${f.issue.trim()}`, `- Recommendation: ${f.recommendation.trim()}`);
     });
   }
+  if (comments.length) out.push("", "## Line comments", "", ...commentLines(comments));
   if (r.commit_message?.trim()) out.push("", "## Suggested Commit Message", "", r.commit_message.trim());
   return out.join("\n") + "\n";
 }
@@ -24,7 +26,7 @@ const short = (s: string, n: number) => {
   return one.length > n ? `${one.slice(0, n - 1)}…` : one;
 };
 
-export function reviewResult(r: Review): ReviewResult & { text: string } {
+export function reviewResult(r: Review, comments: readonly ReviewComment[] = []): ReviewResult & { text: string } {
   const open: OpenFinding[] = r.findings.slice(0, MAX_KEPT_FINDINGS).map((f) => ({
     ...(f.severity ? { severity: f.severity } : {}),
     ...(f.location ? { location: short(f.location, 120) } : {}),
@@ -33,9 +35,9 @@ export function reviewResult(r: Review): ReviewResult & { text: string } {
   return {
     verdict: r.verdict,
     summary: r.summary.trim(),
-    counts: severityCounts(r.findings),
+    counts: severityCounts([...r.findings, ...(r.comments ?? [])]),
     ...(r.commit_message?.trim() ? { commit_message: r.commit_message.trim() } : {}),
-    text: reviewMarkdown(r),
+    text: reviewMarkdown(r, comments),
     ...(r.verdict === "fail" ? { findings: open } : {}),
   };
 }

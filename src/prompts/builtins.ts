@@ -4,7 +4,7 @@ import { doneArtifact, planFile, researchDir, tasksFile } from "../session/paths
 import { contractFields } from "./contracts.ts";
 import { fileBlock, readSessionFile } from "./expand.ts";
 import { BadPromptVar, IncludedFileMissing, MissingPromptVar, NoSubmitTool } from "./errors.ts";
-import { projectInstructions, researchHandoff } from "./session-context.ts";
+import { lineCommentsSection, projectInstructions, researchHandoff } from "./session-context.ts";
 import type { RenderOptions } from "./render.ts";
 
 /** What a built-in placeholder sees: the render options, with the tool namer as `tool`. */
@@ -73,6 +73,7 @@ export const BUILTINS: Record<string, (ctx: BuiltinContext) => string> = {
   user_ask_tool: (c) =>
     c.askTool ? `the \`${c.askTool}\` tool` : "a direct question in your reply (end your turn and wait for the user's answer)",
   research_handoff: (c) => researchHandoff(c.sessionDir, c.template),
+  line_comments: (c) => lineCommentsSection(c.sessionDir, c.workDir),
   project_instructions: (c) => projectInstructions(c.projectDir, c.template, c.role),
   submit_tool: submitTool,
   roles_table: () => ROLES.map((r) => `- \`${r}\` — ${ROLE_DUTIES[r]}`).join("\n"),

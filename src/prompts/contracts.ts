@@ -64,6 +64,7 @@ const NOTES: Record<ContractName, Record<string, string>> = {
     "tests.files": "number of test files you added or changed",
     "tests.cases": "number of test cases in them",
     issues_fixed: 'fix rounds only: counts per severity, e.g. {"high": 2, "total": 2}',
+    comments_addressed: 'fix rounds only: ids of the line comments you addressed, e.g. ["logic-1"]; each one\'s file must have changed',
     timestamp: "ISO 8601 time",
   },
   review: {
@@ -73,6 +74,13 @@ const NOTES: Record<ContractName, Record<string, string>> = {
     "findings[].location": "file:line or a component name",
     "findings[].issue": "what is wrong and why it matters",
     "findings[].recommendation": "the concrete change that resolves it",
+    comments: "problems on particular lines of a changed file, anchored there (at most 100)",
+    "comments[].file": "a file the change touched, relative to the project as git diff shows it",
+    "comments[].line": "the line, counted in the file as it is now (or give start_line and end_line)",
+    "comments[].start_line": "first line of a range (with end_line)",
+    "comments[].end_line": "last line of a range, inclusive",
+    "comments[].body": "what is wrong there and what to do",
+    "comments[].suggestion": "replacement text for the commented lines, if you have one",
     commit_message: "on pass: a Conventional Commits message for the whole change (e.g. feat(auth): add rate limiting)",
   },
   research_dispatch: {

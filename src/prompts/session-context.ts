@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { State } from "../schema/state.ts";
+import { join, resolve, sep } from "node:path";
+import { State, roundComments } from "../schema/state.ts";
+import { lineCommentsMarkdown } from "../schema/artifacts/line-comments-md.ts";
 import { inspectSessionFile, SessionFileInvalid } from "../session/file-io.ts";
 import { SESSION_FILES } from "../session/files.ts";
 import type { Role } from "../schema/catalog.ts";
@@ -10,6 +11,46 @@ import { COMMAND_TEMPLATES } from "./templates.ts";
 
 /** state.json as far as the research handoff reads it. */
 const RESEARCH_STATUS = { ...SESSION_FILES.state, schema: State.pick({ research_tasks: true, web_research_tasks: true }) };
+/** state.json as far as the fix prompt's line comments read it. */
+const COMMENT_STATUS = { ...SESSION_FILES.state, schema: State.pick({ review_comments: true, review_iteration: true }).partial() };
+
+/** A work-dir file's lines as they are now (null: missing, unreadable or not inside the work dir). */
+export function workFileLines(workDir: string, file: string): string[] | null {
+  const root = resolve(workDir);
+  const abs = resolve(root, file);
+  if (!abs.startsWith(root + sep)) return null;
+  try {
+    const lines = readFileSync(abs, "utf8").split("\n");
+    if (lines.at(-1) === "") lines.pop();
+    return lines;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The line comments of the current fix round (state.json), grouped by file, with the lines of
+ * the file as it is now around each one. Comments of failing reviews must be addressed.
+ */
+export function lineCommentsSection(sessionDir: string, workDir: string): string {
+  const state = inspectSessionFile(sessionDir, COMMENT_STATUS);
+  if (!state.ok && !state.missing) throw new SessionFileInvalid({ path: join(sessionDir, F.state), name: F.state, problems: state.problems });
+  const s = state.ok ? state.value : null;
+  const comments = s ? roundComments({ review_comments: s.review_comments, review_iteration: s.review_iteration ?? 0 }) : [];
+  if (!comments.length) return "No line comments in this round.";
+  const md = comments.map((c) => ({
+    id: c.id,
+    file: c.file,
+    start_line: c.start_line,
+    end_line: c.end_line,
+    severity: c.severity,
+    by: c.reviewer,
+    note: c.addressed_in !== undefined ? "addressed by the fixer" : c.blocking ? "must be addressed" : "suggestion",
+    body: c.body,
+    ...(c.suggestion ? { suggestion: c.suggestion } : {}),
+  }));
+  return lineCommentsMarkdown(md, (file) => workFileLines(workDir, file)).replace(/^## Line comments\n\n/, "").trimEnd();
+}
 
 /**
  * The research handoff block: topics whose status in state.json is `done` AND whose

@@ -13,6 +13,11 @@ export const Effect = z.discriminatedUnion("type", [
   z.object({ type: z.literal("delete_file"), path: z.string() }),
   /** delete files in a session folder whose names match a regex (e.g. stale done markers) */
   z.object({ type: z.literal("delete_matching"), dir: z.string(), pattern: z.string() }),
+  /**
+   * write `path` (once: an existing file is kept, so a replay never moves the baseline) with the
+   * git blob id of each of `files` in the work directory as they are now (FileBaseline)
+   */
+  z.object({ type: z.literal("record_baseline"), path: z.string(), round: z.number().int().min(0), files: z.array(z.string()) }),
   /** render an assets/prompts template (session files inlined) and write it to `path` */
   z.object({
     type: z.literal("write_prompt"),

@@ -14,6 +14,8 @@ export const SimScenario = z.strictObject({
   reviewers: z.array(ReviewerRole).min(1).optional(),
   review_fail_once: z.boolean().optional(),
   review_fail_always: z.boolean().optional(),
+  /** reviewer_logic's first review fails with two line comments (one line, one range) instead of a finding */
+  line_comments: z.boolean().optional(),
   malformed_plan_once: z.boolean().optional(),
   gate_refuse_once: z.boolean().optional(),
   commit_message: z.boolean().optional(),

@@ -76,6 +76,36 @@ export const OpenFinding = z.object({
 });
 export type OpenFinding = z.infer<typeof OpenFinding>;
 
+/**
+ * A line comment the run keeps (state.review_comments): a reviewer's (review YAML `comments`),
+ * a pull request review's (a GitHub round), with the id prompts and completion artifacts use.
+ * `round` is the review round that made it (1 = the first review), which is also the fix round
+ * it goes to when its review fails.
+ */
+export const ReviewComment = z.object({
+  id: z.string(),
+  /** the reviewer role, or `@login` for a pull request review */
+  reviewer: z.string(),
+  round: z.number().int().min(0),
+  /** its review failed: the fixer must deal with it (a passing review's comments are suggestions) */
+  blocking: z.boolean(),
+  file: z.string(),
+  start_line: z.number().int().min(1),
+  end_line: z.number().int().min(1),
+  severity: z.string(),
+  body: z.string(),
+  suggestion: z.string().optional(),
+  /** the fix round whose fixer addressed it (its completion artifact said so and the file changed) */
+  addressed_in: z.number().int().min(1).optional(),
+  /** GitHub round: the review comment it came from (the reply goes to its thread) */
+  github_id: z.number().int().optional(),
+});
+export type ReviewComment = z.infer<typeof ReviewComment>;
+
+/** The line comments a fix round works on (and its follow-up review checks): those of the review round before it. */
+export const roundComments = (state: { review_comments?: ReviewComment[]; review_iteration: number }): ReviewComment[] =>
+  (state.review_comments ?? []).filter((c) => c.round === state.review_iteration);
+
 export const ReviewResult = z.object({
   verdict: z.enum(["pass", "fail"]),
   summary: z.string(),
@@ -164,6 +194,8 @@ export const State = z.object({
   active_reviews: z.record(z.string(), z.enum(["pending", "completed", "killed"])).optional(),
   review_results: z.record(z.string(), ReviewResult).optional(),
   review_loop_cap: ReviewLoopCap.optional(),
+  /** every line comment of every review round, in the order they came */
+  review_comments: z.array(ReviewComment).optional(),
   agents: z.record(z.string(), AgentInfo).optional(),
   history: z.array(HistoryEntry).optional(),
   /** byte offset in tool_events.jsonl up to which events are applied (authoritative copy) */

@@ -11,12 +11,14 @@ import { DoneArtifact } from "../schema/artifacts/done.ts";
 import { ExecutionPlan, Plan } from "../schema/artifacts/plan.ts";
 import { Review } from "../schema/artifacts/review.ts";
 import { CANCEL_REQUEST_FILE, CancelRequest } from "../schema/cancel-request.ts";
+import { FileBaseline } from "../schema/file-baseline.ts";
+import { PanelComments } from "../schema/panel-comments.ts";
 import { PreexistingChanges } from "../schema/preexisting.ts";
 import { RuntimeState, ToolEventState } from "../schema/runtime.ts";
 import { State } from "../schema/state.ts";
 import { ToolCallLine } from "../schema/tool-calls.ts";
 import { ToolEventLine } from "../schema/tool-events.ts";
-import { F, LAST_COMPLETION, doneArtifact, reviewYaml } from "./paths.ts";
+import { F, LAST_COMPLETION, commentBaseline, doneArtifact, reviewYaml } from "./paths.ts";
 
 export type Syntax = "json" | "yaml" | "jsonl" | "markdown" | "text" | "folder";
 /** Who writes a file: the pure orchestrator's effects, the launcher, an agent, the MCP server, a UI, tmux hooks. */
@@ -79,6 +81,7 @@ export const SESSION_FILES = {
   preexisting: file(F.preexisting, "json", PreexistingChanges, ["launcher"], "uncommitted files already in the working tree at start, with their content ids: left out of the run's commit unless the run changes them"),
   toolCalls: file(F.toolCalls, "jsonl", ToolCallLine, ["mcp"], "every agentmux tool call, accepted or refused (a refused submit counts as the agent's work)"),
   panelRequest: text(F.panelRequest, ["ui"], "a UI asks for the approval panel again (consumed by the orchestrator)"),
+  panelComments: file(F.panelComments, "json", PanelComments, ["ui"], "the line comments the user is writing in the approval panel's diff view (kept until the decision is written, then put into changes.md or dropped)"),
   cancelRequest: file(CANCEL_REQUEST_FILE, "json", CancelRequest, ["ui", "launcher"], "a UI or the launcher asks the orchestrator to cancel the run (consumed once)"),
 } satisfies Record<keyof typeof F | "cancelRequest", SessionFile>;
 
@@ -86,6 +89,10 @@ export const SESSION_FILES = {
 export const doneFile = (n: number): SessionFile<DoneArtifact> => file(doneArtifact(n), "json", DoneArtifact, ["agent"], "a coder's completion artifact");
 /** `07_review/review_<role>.yaml`: one reviewer's review. */
 export const reviewFile = (role: string): SessionFile<Review> => file(reviewYaml(role), "yaml", Review, ["agent"], "one reviewer's review");
+
+/** `07_review/baseline_<round>.json`: the blob ids of the files a fix round's line comments are about, before the fixer starts. */
+export const baselineFile = (round: number): SessionFile<FileBaseline> =>
+  file(commentBaseline(round), "json", FileBaseline, ["orchestrator"], "blob ids of the files a fix round's line comments are about, taken before the fixer starts (an addressed comment's file must change)");
 
 /** `<project>/.agentmux/.last_completion.json`, written after a commit (outside the session folder). */
 export const LAST_COMPLETION_FILE: SessionFile<LastCompletion> = { ...file(LAST_COMPLETION, "json", LastCompletion, ["orchestrator"], "the last commit agentmux made"), root: "project" };
@@ -97,5 +104,7 @@ export function sessionFileAt(path: string): SessionFile | undefined {
   const done = /^06_implementation\/done_(\d+)\.json$/.exec(path);
   if (done) return doneFile(Number(done[1]));
   const review = /^07_review\/review_([A-Za-z0-9_-]+)\.yaml$/.exec(path);
-  return review ? reviewFile(review[1]!) : undefined;
+  if (review) return reviewFile(review[1]!);
+  const baseline = /^07_review\/baseline_(\d+)\.json$/.exec(path);
+  return baseline ? baselineFile(Number(baseline[1])) : undefined;
 }

@@ -43,6 +43,8 @@ export const F = {
   paneEnvDir: ".runtime/env",
   /** written by a UI that wants the approval panel shown again; consumed by the orchestrator */
   panelRequest: ".runtime/panel_request",
+  /** the line comments the user is writing in the completion panel, kept until the decision is written */
+  panelComments: ".runtime/panel_comments.json",
   /** uncommitted files already in the working tree at start (left out of the run's commit) */
   preexisting: ".runtime/preexisting_changes.json",
   /** every agentmux tool call, accepted or refused, one JSON line each (activity for the watchdog) */
@@ -69,6 +71,8 @@ export const auditLog = "06_implementation/audit.log";
 export const reviewYaml = (role: string) => `07_review/review_${role}.yaml`;
 export const reviewPrompt = (short: string) => `07_review/review_${short}_prompt.md`;
 export const reviewArchive = (iteration: number, role: string) => `07_review/review_${iteration}_${role}.md`;
+/** the blob ids of the files a fix round's line comments are about, before the fixer starts */
+export const commentBaseline = (round: number) => `07_review/baseline_${round}.json`;
 export const researchDir = (type: "code" | "web", topic: string) => `03_research/${type}-${topic}`;
 export const mcpReadyFile = (agent: string) => `${F.mcpReadyDir}/${agent.replace(/[^A-Za-z0-9_.-]/g, "_")}.ready`;
 

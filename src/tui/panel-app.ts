@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { changedFiles } from "../effects/git/changes.ts";
 import { runOwnChanges } from "../effects/git/preexisting.ts";
@@ -14,6 +14,10 @@ import { overlay, question } from "./overlay.ts";
 import { editor } from "./editor.ts";
 import { editExternally } from "./external-editor.ts";
 import { readPreexisting, readRuntime, readState } from "../session/read.ts";
+import { diffViewer } from "./diff-viewer.ts";
+import { lineCommentsMarkdown } from "../schema/artifacts/line-comments-md.ts";
+import type { PanelComments } from "../schema/panel-comments.ts";
+import type { InlineComment } from "../views/diff-view.ts";
 import { seg } from "../views/line.ts";
 import { markdownLines } from "../views/markdown.ts";
 import { titleOf } from "../views/monitor.ts";
@@ -32,6 +36,42 @@ export function initialMessage(dir: string, state: State): string {
   // an unreadable plan only loses the message body
   const planOverview = readOptionalSessionFile(dir, SESSION_FILES.planYaml)?.plan_overview;
   return draftCommitMessage({ requirements: read(join(dir, F.requirements)), planOverview, featureSlug: state.feature_name ?? basename(dir), issueNumber: state.issue_number });
+}
+
+/** The reviewers' line comments on `file`, as the diff view draws them. */
+export function reviewerComments(state: State, file: string): InlineComment[] {
+  return (state.review_comments ?? [])
+    .filter((c) => c.file === file)
+    .map((c) => ({
+      id: c.id,
+      by: c.reviewer,
+      severity: c.severity,
+      body: c.body,
+      start_line: c.start_line,
+      end_line: c.end_line,
+      note: c.addressed_in !== undefined ? `✓ addressed in fix round ${c.addressed_in}` : `round ${c.round}${c.blocking ? "" : ", suggestion"}`,
+    }));
+}
+
+/** The user's comments being written (kept across a quit and a reopen of the panel). */
+const readDrafts = (dir: string): PanelComments => readOptionalSessionFile(dir, SESSION_FILES.panelComments) ?? [];
+
+/** A work file's lines as they are now (null: gone or unreadable), for the context in changes.md. */
+function fileLinesNow(work: string, file: string): string[] | null {
+  try {
+    const lines = readFileSync(join(work, file), "utf8").split("\n");
+    if (lines.at(-1) === "") lines.pop();
+    return lines;
+  } catch {
+    return null;
+  }
+}
+
+/** changes.md's line comments section for the user's comments (empty when there are none). */
+export function userCommentsMarkdown(work: string, drafts: PanelComments): string {
+  const sorted = [...drafts].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+  const md = sorted.map((c, i) => ({ id: `user-${i + 1}`, file: c.file, start_line: c.line, end_line: c.line, by: "you", body: c.body }));
+  return lineCommentsMarkdown(md, (f) => fileLinesNow(work, f));
 }
 
 /** The folder git works in: the worktree, else the project (…/.agentmux/.sessions/<id> → project). */
@@ -57,6 +97,16 @@ export async function runPanel(dir: string): Promise<number> {
   let modal = false;
   const feature = titleOf(state);
   const summaryMd = read(join(dir, F.summary)) || "_no summary was written_";
+  let drafts = readDrafts(dir);
+  const saveDrafts = () => {
+    if (drafts.length) writeSessionFile(dir, SESSION_FILES.panelComments, drafts);
+    else rmSync(join(dir, F.panelComments), { force: true });
+  };
+  const commentCounts = () => {
+    const n = new Map<string, number>();
+    for (const c of [...(state.review_comments ?? []), ...drafts]) n.set(c.file, (n.get(c.file) ?? 0) + 1);
+    return n;
+  };
 
   // beside the monitor on a narrow terminal the panel takes the whole window (given back on exit)
   const socket = process.env.TMUX_PANE ? readRuntime(dir)?.tmux_socket : undefined;
@@ -94,7 +144,7 @@ export async function runPanel(dir: string): Promise<number> {
     firstRow = Math.max(0, Math.min(firstRow, files.length - rows));
     const shown = files.length > rows ? ` · ${firstRow + 1}–${Math.min(files.length, firstRow + rows)} of ${files.length}` : "";
     list.setLabel(` Changed files${shown} `);
-    list.setContent(linesToContent(fileLines(files, excluded, cursor, inner(list)).slice(firstRow, firstRow + rows)));
+    list.setContent(linesToContent(fileLines(files, excluded, cursor, inner(list), commentCounts()).slice(firstRow, firstRow + rows)));
     msg.setContent(linesToContent(message.split("\n").map((l) => [seg(l)])));
     help.setContent(linesToContent(keys));
     screen.render();
@@ -126,8 +176,24 @@ export async function runPanel(dir: string): Promise<number> {
     const f = files[cursor];
     if (!f) return;
     open();
-    const diff = await fileDiff(work, f.path).catch((e) => `cannot show the diff: ${(e as Error).message}`);
-    overlay(screen, ` ${f.path} `, linesToContent(diffLines(diff, (screen.width as number) - 4)), close, { tagged: true });
+    let diff: string;
+    try {
+      diff = await fileDiff(work, f.path);
+    } catch (e) {
+      return overlay(screen, ` ${f.path} `, linesToContent(diffLines(`cannot show the diff: ${(e as Error).message}`, (screen.width as number) - 4)), close, { tagged: true });
+    }
+    diffViewer(screen, {
+      path: f.path,
+      diff,
+      comments: reviewerComments(state, f.path),
+      mine: () => drafts.filter((c) => c.file === f.path).map((c) => ({ by: "you", body: c.body, start_line: c.line, end_line: c.line, mine: true })),
+      setMine: (line, body) => {
+        drafts = drafts.filter((c) => !(c.file === f.path && c.line === line));
+        if (body) drafts.push({ file: f.path, line, body });
+        saveDrafts();
+      },
+      onClose: close,
+    });
   }));
   screen.key(["e"], guard(() => {
     open();
@@ -145,19 +211,29 @@ export async function runPanel(dir: string): Promise<number> {
     } else notice = r.error;
     close();
   }));
-  screen.key(["a"], guard(() => {
+  const approve = () => {
     const approval = buildApproval(files, excluded, message);
     writeSessionFile(dir, SESSION_FILES.approval, approval);
+    rmSync(join(dir, F.panelComments), { force: true });
     confirmation = `✓ Approved: committing ${files.length - approval.exclude_files.length} file(s)${approval.exclude_files.length ? `, ${approval.exclude_files.length} excluded` : ""}.`;
     finish(0);
+  };
+  screen.key(["a"], guard(() => {
+    if (!drafts.length) return approve();
+    open();
+    // approving drops the line comments: say so before they are gone
+    question(screen, `Approve and drop your ${drafts.length} line comment(s)? (r sends them with a change request) y/N`, (yes) => (yes ? approve() : close()));
   }));
   screen.key(["r"], guard(() => {
     open();
+    const withComments = drafts.length ? ` (your ${drafts.length} line comment(s) go with it)` : "";
     const ask = (initial: string) =>
-      editor(screen, "What should change?", initial, (text) => {
+      editor(screen, `What should change?${withComments}`, initial, (text) => {
         if (text === null) return close();
-        if (!ChangesText.safeParse(text).success) return ask(text);
-        writeSessionFile(dir, SESSION_FILES.changes, changesContent(text));
+        const content = changesContent(text, userCommentsMarkdown(work, drafts));
+        if (!ChangesText.safeParse(content).success) return ask(text);
+        writeSessionFile(dir, SESSION_FILES.changes, content);
+        rmSync(join(dir, F.panelComments), { force: true });
         confirmation = "↻ Changes requested: the pipeline goes back to planning with your notes.";
         finish(0);
       });

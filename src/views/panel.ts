@@ -18,16 +18,24 @@ export function panelHeader(feature: string, files: ChangedFile[], excluded: Set
  * The checklist: `[x] M path` (kept) or `[ ] M path` (excluded, dimmed); `›` marks the cursor.
  * A path too long for the width keeps its end (`…/backends/store.ts`): the file name is what tells files apart.
  */
-export function fileLines(files: ChangedFile[], excluded: Set<string>, cursor: number, width: number): Line[] {
+export function fileLines(files: ChangedFile[], excluded: Set<string>, cursor: number, width: number, comments: ReadonlyMap<string, number> = new Map()): Line[] {
   if (!files.length) return [[seg("no changed files", "dim")]];
   return files.map((f, i) => {
     const out = excluded.has(f.path);
     const [m, st] = MARK[f.status];
     const here = i === cursor;
-    const room = Math.max(2, width - 8);
+    const n = comments.get(f.path) ?? 0;
+    const tag = n ? ` ✎${n}` : "";
+    const room = Math.max(2, width - 8 - tag.length);
     const path = cells(f.path) > room ? "…" + tailCells(f.path, room - 1) : f.path;
     return fit(
-      [seg(here ? "› " : "  ", "bold"), seg(out ? "[ ] " : "[x] ", out ? "dim" : "green"), seg(m + " ", st), seg(path, ...((out ? ["dim"] : []) as Style[]), ...((here ? ["inverse"] : []) as Style[]))],
+      [
+        seg(here ? "› " : "  ", "bold"),
+        seg(out ? "[ ] " : "[x] ", out ? "dim" : "green"),
+        seg(m + " ", st),
+        seg(path, ...((out ? ["dim"] : []) as Style[]), ...((here ? ["inverse"] : []) as Style[])),
+        seg(tag, "yellow"),
+      ],
       width,
     );
   });
@@ -51,5 +59,11 @@ export function buildApproval(files: ChangedFile[], excluded: Set<string>, messa
   });
 }
 
-/** changes.md content: the user's text with exactly one trailing newline. */
-export const changesContent = (text: string) => text.replace(/\s+$/, "") + "\n";
+/**
+ * changes.md content: the user's text with exactly one trailing newline, then the line comments
+ * section (schema/artifacts/line-comments-md.ts) when the user commented on diff lines.
+ */
+export function changesContent(text: string, lineComments = ""): string {
+  const said = text.replace(/\s+$/, "") || (lineComments ? "Address the line comments below." : "");
+  return said + "\n" + (lineComments ? "\n" + lineComments : "");
+}

@@ -127,7 +127,7 @@ describe("review", () => {
   });
   test("fail without findings", () => {
     expect(problems(parseArtifact("review", yaml({ verdict: "fail", summary: "bad" })))).toEqual([
-      { path: "findings", message: "a failing review must list at least one finding" },
+      { path: "findings", message: "a failing review must list at least one finding (or a line comment)" },
     ]);
   });
   test("bad verdict", () => {

@@ -61,6 +61,23 @@ describe("agentmux validate", () => {
     expect(validate([]).code).toBe(2);
   });
 
+  test("a review's line comments are checked against the diff of the repository around it, like submit_review does (#14.1)", () => {
+    const git = (...a: string[]) => Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t.invalid", ...a], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+    git("init", "-q", "-b", "main");
+    mkdirSync(join(dir, "src"));
+    writeFileSync(join(dir, "src/a.ts"), "one\ntwo\n");
+    git("add", ".");
+    git("commit", "-q", "-m", "init");
+    const f = join(dir, "review_reviewer_logic.yaml");
+    writeFileSync(f, yaml({ verdict: "fail", summary: "s", comments: [{ file: "src/a.ts", line: 3, severity: "high", body: "b" }] }));
+    expect(validate([f])).toEqual({ code: 1, out: `${f}: comments[0].file: "src/a.ts" is not a file this run changed (changed: review_reviewer_logic.yaml); put remarks about other files in findings\n`, err: "" });
+    writeFileSync(join(dir, "src/a.ts"), "one\ntwo\n");
+    writeFileSync(join(dir, "src/a.ts"), "one\ntwo!\n");
+    expect(validate([f])).toEqual({ code: 1, out: `${f}: comments[0].line: line 3 is past the end of src/a.ts (2 lines as it is now)\n`, err: "" });
+    writeFileSync(join(dir, "src/a.ts"), "one\ntwo!\nthree\n");
+    expect(validate([f])).toEqual({ code: 0, out: `✓ ${f}: valid review\n`, err: "" });
+  });
+
   test.skipIf(!existsSync(BINARY))("the compiled binary gives the same results", () => {
     const f = join(dir, "done_1.json");
     writeFileSync(f, json({ status: "SUCCESS" }));

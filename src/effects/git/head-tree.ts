@@ -1,5 +1,5 @@
 import * as git from "isomorphic-git";
-import { createHash } from "node:crypto";
+import { blobOid } from "./blob-id.ts";
 import { lstatSync, readFileSync, readlinkSync, type BigIntStats } from "node:fs";
 
 export type TreeEntry = { oid: string; mode: number };
@@ -26,10 +26,7 @@ export async function flattenTree(fs: any, dir: string, oid: string, cache: obje
   return out;
 }
 
-/** The git blob id of some content. */
-export function blobOid(content: Uint8Array): string {
-  return createHash("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
-}
+export { blobOid };
 
 /** A working-tree file as git would store it: its mode and blob oid (symlinks store their target). */
 export function worktreeBlob(abs: string, st: BigIntStats): TreeEntry {

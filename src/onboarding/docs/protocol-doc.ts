@@ -4,6 +4,7 @@ import { DoneArtifact } from "../../schema/artifacts/done.ts";
 import { Plan } from "../../schema/artifacts/plan.ts";
 import { ResearchRequest, ResearchType } from "../../schema/artifacts/research.ts";
 import { Review } from "../../schema/artifacts/review.ts";
+import { lineCommentsMarkdown } from "../../schema/artifacts/line-comments-md.ts";
 import { PHASES, ROLE_TOOLS, ROLES, TOOL_PHASES, TOOLS, WORKFLOW_EVENTS } from "../../schema/catalog.ts";
 import { RuntimeState, ToolEventState } from "../../schema/runtime.ts";
 import { State } from "../../schema/state.ts";
@@ -71,8 +72,13 @@ export function protocolDoc(): string {
     "## Artifact contracts",
     "",
     section("04_planning/plan.yaml", Plan, "Written by the planner, checked by `submit_plan`. The sub-plans of one parallel group must not own a file in common."),
-    section("07_review/review_<role>.yaml", Review, "Written by each reviewer, checked by `submit_review`."),
-    section("06_implementation/done_N.json", DoneArtifact, "A coder's completion artifact: `submit_done` is accepted only when its status is `SUCCESS` (`PARTIAL` when its sub-plan in plan.yaml says `allow_partial: true`, never in a fix round; `FAILED` never), the files it claims exist and its claimed changes are real in the working tree."),
+    section(
+      "07_review/review_<role>.yaml",
+      Review,
+      "Written by each reviewer, checked by `submit_review` (and `agentmux validate`): a line comment's `file` must be one the run changed (not deleted) and its lines must exist in the file as it is now. Older reviews without `comments` stay valid; a failing review needs a finding or a line comment.",
+    ),
+    lineCommentsDoc(),
+    section("06_implementation/done_N.json", DoneArtifact, "A coder's completion artifact: `submit_done` is accepted only when its status is `SUCCESS` (`PARTIAL` when its sub-plan in plan.yaml says `allow_partial: true`, never in a fix round; `FAILED` never), the files it claims exist and its claimed changes are real in the working tree. In a fix round, every id in `comments_addressed` must be a line comment of the round whose file changed since the round began (`07_review/baseline_<round>.json` holds the files' blob ids from before the fixer started); the comments left out are shown to the follow-up reviewers as not addressed."),
     section(
       "research request (research_dispatch_code, research_dispatch_web)",
       ToolInputs.research_dispatch_code,
@@ -86,5 +92,30 @@ export function protocolDoc(): string {
     ),
     section("08_completion/approval.json", Approval, "The approval panel (or you) writes it to approve; `changes.md` instead requests changes."),
     section(".agentmux/.last_completion.json", LastCompletion, "Written after the commit."),
+  ].join("\n");
+}
+
+/** How line comments travel: ids, the fix prompt, changes.md (one format, shown by example). */
+function lineCommentsDoc(): string {
+  const example = lineCommentsMarkdown(
+    [{ id: "user-1", file: "src/app.js", start_line: 12, end_line: 12, severity: "medium", by: "you", body: "Rename `count`: it holds a total." }],
+    () => ["import { a } from \"./a.js\";", "", "export function total(items) {", ...Array.from({ length: 7 }, (_, i) => `  // step ${i + 1}`), "  const a = 1;", "  let count = 0;", "  for (const i of items) count += i;", "  return count;", "}"],
+  );
+  return [
+    "### Line comments: ids, the fix prompt and changes.md",
+    "",
+    "agentmux keeps every review's line comments in `state.json` (`review_comments`) with an id per reviewer (`logic-1`, `quality-2`; a pull",
+    "request review's are `gh-<n>`). A failing review's comments go to the fix round: the fix prompt lists them grouped by file, with the",
+    "lines around each as the file is now (`▶` marks the commented lines); the fixer names the ones it addressed in `comments_addressed`,",
+    "and the follow-up reviewers see which it did.",
+    "",
+    "The approval panel's diff view shows them at their lines; there `c` adds your own comment on a line. *Request changes* then writes",
+    "`08_completion/changes.md` as your text followed by a `## Line comments` section in the same format, which the re-planning prompt",
+    "includes as it is:",
+    "",
+    "````markdown",
+    example.trimEnd(),
+    "````",
+    "",
   ].join("\n");
 }

@@ -1,6 +1,7 @@
 import { REVIEWER_ROLES, reviewerShort, type ReviewerRole } from "../../schema/catalog.ts";
 import { F, reviewArchive, reviewPrompt, reviewYaml } from "../../session/paths.ts";
 import { consolidatedReview, fixRequestMarkdown, loopCapSummary, openFindings, reviewResult } from "../review-files.ts";
+import { commentsOfReview } from "../line-comments.ts";
 import type { Step } from "../step.ts";
 import type { PhaseHandler } from "../types.ts";
 
@@ -94,11 +95,14 @@ export const reviewing: PhaseHandler = {
         step.log(`submit_review from ${event.role} ignored: ${active[event.role] ? "already " + active[event.role] : "not nominated"}`);
         return true;
       }
-      const result = reviewResult(event.review);
+      const known = step.state.review_comments ?? [];
+      const comments = commentsOfReview(event.role, event.review, step.state.review_iteration + 1, known);
+      const result = reviewResult(event.review, comments);
       step.emit({ type: "write_file", path: reviewArchive(step.state.review_iteration, event.role), content: result.text });
       step.set({
         active_reviews: { ...active, [event.role]: "completed" },
         review_results: { ...(step.state.review_results ?? {}), [event.role]: result },
+        ...(comments.length ? { review_comments: [...known, ...comments] } : {}),
       });
       // A finished reviewer is closed at once, except the one that may write the summary.
       if (event.role !== nominatedReviewers(step)[0]) step.kill(event.role);

@@ -20,6 +20,8 @@ export const DoneArtifact = z.object({
     cases: z.number().int().min(0),
   }),
   issues_fixed: z.record(z.string(), z.number().int().min(0)).optional(),
+  /** fix rounds: the ids of the line comments this round addressed (each one's file must have changed since the review) */
+  comments_addressed: z.array(z.string().trim().min(1, "must be a comment id such as logic-1")).optional(),
   timestamp: z.string().optional(),
 });
 export type DoneArtifact = z.infer<typeof DoneArtifact>;

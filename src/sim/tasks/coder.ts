@@ -5,6 +5,7 @@ import { classify } from "../git-head.ts";
 import { countTests, isTestFile, writeOwnedFile } from "../code-writer.ts";
 import { sessionSlug } from "../naming.ts";
 import { TaskFailed, writeArtifact, type TaskIO } from "./types.ts";
+import { parseLineComments } from "../../schema/artifacts/line-comments-md.ts";
 
 const MAX_TRIES = 3;
 
@@ -85,8 +86,8 @@ function firstFinding(text: string): string {
   return line.replace(/[*`]/g, "").trim().slice(0, 100);
 }
 
-/** Fixer: edit the first owned source file (and its test) for the review findings, then submit_done(1). */
-export async function fixer(io: TaskIO): Promise<void> {
+/** Fixer: edit the first owned source file (and its test) for the review findings, and the file of each line comment its prompt lists; then submit_done(1). */
+export async function fixer(io: TaskIO, prompt = ""): Promise<void> {
   const request = io.s.readOr(F.fixRequest, "");
   const round = Number(io.s.state().review_iteration ?? 1) || 1;
   let owned: string[];
@@ -99,12 +100,15 @@ export async function fixer(io: TaskIO): Promise<void> {
   const source = owned.find((f) => !isTestFile(f)) ?? owned[0]!;
   const stem = source.replace(/^.*\//, "").replace(/\.[^.]+$/, "");
   const test = owned.find((f) => isTestFile(f) && f.includes(stem));
-  const touched = test ? [source, test] : [source];
+  const comments = parseLineComments(prompt).filter((c) => c.id && c.note !== "suggestion");
+  const touched = [...new Set([...(test ? [source, test] : [source]), ...comments.map((c) => c.file)])];
   const label = `fix round ${round}: ${firstFinding(request)}`;
   for (const file of touched) {
     await io.think();
     io.say(`● ${writeOwnedFile(io.s.env.workDir, file, { title: label, owned, change: label })} ${file}`);
   }
   const findings = (request.match(/^#+\s*Finding/gim) ?? []).length || 1;
-  await reportDone(io, 1, touched, [`Address review findings (round ${round})`], { issues_fixed: { total: findings } });
+  const addressed = comments.map((c) => c.id!);
+  if (addressed.length) io.say(`● addressed line comments ${addressed.join(", ")}`);
+  await reportDone(io, 1, touched, [`Address review findings (round ${round})`], { issues_fixed: { total: findings + comments.length }, ...(addressed.length ? { comments_addressed: addressed } : {}) });
 }

@@ -1,4 +1,5 @@
 import { Plan, type PlanInput } from "../../schema/artifacts/plan.ts";
+import { LINE_COMMENTS_HEADING, parseLineComments } from "../../schema/artifacts/line-comments-md.ts";
 
 type SubplanInput = PlanInput["subplans"][number];
 
@@ -52,8 +53,13 @@ export function defaultPlan(slug: string, request: string, opts: { parallel?: bo
 
 /** A re-plan after the user asked for changes: one subplan editing the files the last plan owned. */
 export function changesPlan(previous: Plan | null, slug: string, changes: string, opts: { design?: boolean }): PlanInput {
-  const files = previous ? [...new Set(previous.subplans.flatMap((s) => s.owned_files))] : [`src/${slug}.js`, `test/${slug}.test.js`];
-  const ask = changes.replace(/\s+/g, " ").trim().slice(0, 160) || "the requested changes";
+  const comments = parseLineComments(changes);
+  const before = [...new Set(previous ? previous.subplans.flatMap((s) => s.owned_files) : [`src/${slug}.js`, `test/${slug}.test.js`])];
+  // a line comment on a file is a change to that file: the sub-plan owns it
+  const files = [...new Set([...before, ...comments.map((c) => c.file)])];
+  const text = changes.split(LINE_COMMENTS_HEADING)[0]!;
+  const ask = text.replace(/\s+/g, " ").trim().slice(0, 160) || (comments.length ? "the line comments" : "the requested changes");
+  const commentTasks = comments.map((c) => `Address the comment on ${c.file} ${c.start_line === c.end_line ? `line ${c.start_line}` : `lines ${c.start_line}–${c.end_line}`}: ${c.body.replace(/\s+/g, " ").slice(0, 200)}`);
   return {
     version: 2,
     plan_overview: `Follow-up: ${ask}`,
@@ -70,7 +76,7 @@ export function changesPlan(previous: Plan | null, slug: string, changes: string
         dependencies: "the previous implementation",
         implementation_approach: "Edit the files the previous plan created; keep their tests passing.",
         acceptance_criteria: [`The change is visible in ${files[0]}`],
-        tasks: [`Apply change: ${ask}`],
+        tasks: [`Apply change: ${ask}`, ...commentTasks],
       },
     ],
   };

@@ -28,7 +28,7 @@ export function taskFor(rel: string, prompt: string): Task | null {
     case "06_implementation/coder_prompt_whole.md":
       return { name: "coder (whole plan)", run: (io) => coder(io, "whole", prompt) };
     case "07_review/fix_prompt.md":
-      return { name: "fixer", run: fixer };
+      return { name: "fixer", run: (io) => fixer(io, prompt) };
     case "08_completion/summary_prompt.md":
       return { name: "summary", run: summary };
   }
