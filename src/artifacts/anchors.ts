@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, join, normalize, sep } from "node:path";
 import { changedFiles, type FileChange } from "../effects/git/changes.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
-import { readPreexisting, runOwnChanges } from "../effects/git/preexisting.ts";
+import { runOwnChanges } from "../effects/git/preexisting.ts";
+import { readPreexisting } from "../session/read.ts";
 import { anchorLines, type LineComment } from "../schema/artifacts/review.ts";
 import type { Problem } from "./kinds.ts";
 

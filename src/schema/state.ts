@@ -78,13 +78,13 @@ export type OpenFinding = z.infer<typeof OpenFinding>;
 
 /**
  * A line comment the run keeps (state.review_comments): a reviewer's (review YAML `comments`),
- * a pull request review's (a GitHub round), with the id prompts and completion artifacts use.
+ * with the id prompts and completion artifacts use.
  * `round` is the review round that made it (1 = the first review), which is also the fix round
  * it goes to when its review fails.
  */
 export const ReviewComment = z.object({
   id: z.string(),
-  /** the reviewer role, or `@login` for a pull request review */
+  /** the reviewer role */
   reviewer: z.string(),
   round: z.number().int().min(0),
   /** its review failed: the fixer must deal with it (a passing review's comments are suggestions) */
@@ -97,8 +97,6 @@ export const ReviewComment = z.object({
   suggestion: z.string().optional(),
   /** the fix round whose fixer addressed it (its completion artifact said so and the file changed) */
   addressed_in: z.number().int().min(1).optional(),
-  /** GitHub round: the review comment it came from (the reply goes to its thread) */
-  github_id: z.number().int().optional(),
 });
 export type ReviewComment = z.infer<typeof ReviewComment>;
 

@@ -2,7 +2,7 @@
 import { blessed, linesToContent } from "./blessed.ts";
 import { escapeTags } from "../views/line.ts";
 import { inertLine } from "../schema/inert-text.ts";
-import { editor } from "./overlay.ts";
+import { editor } from "./editor.ts";
 import { diffRows, diffView, nextCommentable, type InlineComment } from "../views/diff-view.ts";
 
 type Screen = blessed.Widgets.Screen;

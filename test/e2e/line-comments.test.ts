@@ -34,7 +34,7 @@ test("a review with two line comments → a fix prompt with their context → bo
 
   const prompt = readFileSync(join(dir, "07_review/fix_prompt.md"), "utf8");
   const source = readFileSync(join(dir, "07_review/baseline_1.json"), "utf8");
-  expect(JSON.parse(source).files).toHaveProperty(one.file);
+  expect(Object.keys(JSON.parse(source).files)).toEqual([one.file, two.file]);
   // grouped by file, each comment with the lines around it as they were when the fixer started
   expect(prompt).toContain(`### \`${one.file}\``);
   expect(prompt).toContain("#### [logic-1] line 4 · medium · reviewer_logic · must be addressed");

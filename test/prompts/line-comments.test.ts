@@ -78,3 +78,10 @@ describe("the Markdown form round-trips (changes.md, the fix prompt)", () => {
     expect(parseLineComments("no section here\n### `a`\n#### line 1\nx")).toEqual([]);
   });
 });
+
+test("a prompt with two Line comments sections (fix_request.md's one-line list, then the one with context) gives the comments once", () => {
+  const listed = "## Line comments\n\n- [logic-1] src/a.js line 2 (medium): Fix.\n";
+  const full = lineCommentsMarkdown([{ id: "logic-1", file: "src/a.js", start_line: 2, end_line: 2, severity: "medium", by: "reviewer_logic", body: "Fix." }], () => ["a", "b", "c"]);
+  const back = parseLineComments(`# Fix\n\n${listed}\n## Background\n\ntext\n\n${full}\n## Finishing\n\n### \`not/a/comment.js\`\n\n#### line 1\n\nno`);
+  expect(back).toEqual([{ id: "logic-1", file: "src/a.js", start_line: 2, end_line: 2, severity: "medium", by: "reviewer_logic", body: "Fix." }]);
+});

@@ -104,8 +104,8 @@ function lineCommentsDoc(): string {
   return [
     "### Line comments: ids, the fix prompt and changes.md",
     "",
-    "agentmux keeps every review's line comments in `state.json` (`review_comments`) with an id per reviewer (`logic-1`, `quality-2`; a pull",
-    "request review's are `gh-<n>`). A failing review's comments go to the fix round: the fix prompt lists them grouped by file, with the",
+    "agentmux keeps every review's line comments in `state.json` (`review_comments`) with an id per reviewer (`logic-1`, `quality-2`).",
+    "A failing review's comments go to the fix round: the fix prompt lists them grouped by file, with the",
     "lines around each as the file is now (`▶` marks the commented lines); the fixer names the ones it addressed in `comments_addressed`,",
     "and the follow-up reviewers see which it did.",
     "",

@@ -90,11 +90,14 @@ const FILE_HEAD = /^### `([^`]+)`\s*$/;
 const COMMENT_HEAD = /^#### (?:\[([^\]\s]+)\] )?lines? (\d+)(?:\s*[–-]\s*(\d+))?(?: · (.*))?$/;
 const FENCE = /^(`{3,})(\w*)\s*$/;
 
-/** The comments of a Markdown text's "Line comments" section (none when it has no such section). */
+/**
+ * The comments of a Markdown text's "Line comments" sections (none when it has none). A prompt
+ * may hold more than one such section (fix_request.md lists the comments in one line each, with
+ * no `###` file headings, before the section with their context): each is read.
+ */
 export function parseLineComments(markdown: string): LineCommentMd[] {
   const lines = markdown.split("\n");
-  const startAt = lines.findIndex((l) => l.trim() === LINE_COMMENTS_HEADING);
-  if (startAt < 0) return [];
+  let inSection = false;
   const out: LineCommentMd[] = [];
   let file: string | null = null;
   let cur: (LineCommentMd & { text: string[]; sugg: string[] | null }) | null = null;
@@ -105,9 +108,15 @@ export function parseLineComments(markdown: string): LineCommentMd[] {
     out.push({ ...c, body, ...(sugg ? { suggestion: sugg.join("\n") } : {}) });
     cur = null;
   };
-  for (let i = startAt + 1; i < lines.length; i++) {
+  for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
-    if (/^#{1,2} /.test(l)) break;
+    if (/^#{1,2} /.test(l)) {
+      flush();
+      inSection = l.trim() === LINE_COMMENTS_HEADING;
+      file = null;
+      continue;
+    }
+    if (!inSection) continue;
     const f = FILE_HEAD.exec(l);
     if (f) {
       flush();
