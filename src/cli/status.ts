@@ -4,6 +4,7 @@ import type { ParsedArgs } from "./args.ts";
 import type { status } from "./specs/sessions.ts";
 import { resolveSession } from "../session/resolve.ts";
 import { F } from "../session/paths.ts";
+import { lastHeartbeat } from "../session/liveness.ts";
 import { archiveDirOf } from "../session/archive.ts";
 import { findProjectDir } from "../session/project.ts";
 import { countLines, readSessionData } from "../session/data.ts";
@@ -19,10 +20,16 @@ const mtime = (path: string) => {
   }
 };
 
+/** A stopped orchestrator's last sign of life: its log or its heartbeat, whichever is later. */
+function lastSignOfLife(dir: string): number | undefined {
+  const times = [mtime(join(dir, F.orchestratorLog)), lastHeartbeat(dir)].filter((t): t is number => t !== undefined);
+  return times.length ? Math.max(...times) : undefined;
+}
+
 async function load(arg: string | undefined): Promise<StatusInput> {
   const s = await resolveSession(findProjectDir(), arg);
   const data = readSessionData(s.dir);
-  return { ...data, id: s.id, live: s.live, toolEvents: countLines(join(s.dir, F.toolEvents)), now: Date.now(), lastSeen: mtime(join(s.dir, F.orchestratorLog)) };
+  return { ...data, id: s.id, live: s.live, toolEvents: countLines(join(s.dir, F.toolEvents)), now: Date.now(), lastSeen: lastSignOfLife(s.dir) };
 }
 
 function render(d: StatusInput): string {

@@ -27,7 +27,7 @@ import { isGone } from "../effects/tmux/errors.ts";
 import { releaseCheckout } from "../session/checkout-lock.ts";
 import { archiveSession } from "../session/archive.ts";
 import { SessionFolderGone, sessionFolderPresent, writeLiveState } from "../session/folder-gone.ts";
-import { ORCHESTRATOR_PID, liveOrchestrator, writeOrchestratorPid } from "../session/liveness.ts";
+import { ORCHESTRATOR_PID, liveOrchestrator, touchHeartbeat, writeOrchestratorPid } from "../session/liveness.ts";
 import { TurnWatcher } from "./turns.ts";
 import { ToolCallTail } from "../bus/tool-calls.ts";
 
@@ -101,7 +101,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const created = new CreatedFilesLog(sessionDir);
   if (first?.type === "resume") await loop.catchUp(readToolLines(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0));
   const tail = new ToolTail(sessionDir, loop.state.tool_cursor ?? 0, (line) => loop.pushTool(line));
-  const watchdog = startWatchdog({ config, headless: state.headless === true, loop, log, tmuxGone: () => tmuxLoss.check() });
+  const watchdog = startWatchdog({ config, headless: state.headless === true, loop, log, tmuxGone: () => tmuxLoss.check(), beat: () => touchHeartbeat(sessionDir) });
   const onSignal = (sig: string) => loop.push({ type: "cancel", at: new Date().toISOString(), reason: `the orchestrator received ${sig}` });
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => onSignal(sig));
   // the session folder deleted under the run (rm -rf, an agent's git clean -xdf): stop, write nothing

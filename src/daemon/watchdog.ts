@@ -10,6 +10,8 @@ type WatchdogOptions = {
   log: Logger;
   /** true when the run's tmux session is gone (TmuxLoss reports it, once) */
   tmuxGone: () => Promise<boolean>;
+  /** marks the orchestrator alive (each tick), so a SIGKILL loses at most one tick of run time */
+  beat: () => void;
 };
 
 const now = () => new Date().toISOString();
@@ -45,6 +47,7 @@ export function startWatchdog(o: WatchdogOptions): { stop(): void } {
 
   const tick = async () => {
     if (o.loop.finished) return;
+    o.beat();
     const s = o.loop.state;
     const t = Date.now();
     if (runS > 0 && !runTimedOut && runActiveMs(s, t, started) > runS * 1000) {

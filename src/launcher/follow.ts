@@ -53,7 +53,7 @@ export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print
   const raw = spinner ? spinner.print : print;
   // causes, branches and review findings are untrusted text: every progress line prints inert
   const out = (l: string) => raw(inertText(l));
-  const printer = new ProgressPrinter(o.sessionDir, o.progress, out, spinner?.status);
+  const printer = new ProgressPrinter(o.sessionDir, o.progress, out, spinner?.status, o.state.decision_waits ?? 0);
   const stopGrace = cancelOnSignals(o, orch, signals);
   const timer = setInterval(() => printer.poll(), 100);
   const { code, signal } = await orch.exited;

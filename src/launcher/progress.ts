@@ -25,11 +25,13 @@ export class ProgressPrinter {
   private awaiting = false;
   last: State | null = null;
 
+  /** `waitsBefore`: decision waits of the state the run (or resume) started from — already announced then */
   constructor(
     private readonly dir: string,
     private readonly mode: ProgressMode,
     private readonly out: (line: string) => void,
     private readonly status?: (text: string) => void,
+    private waitsBefore = 0,
   ) {}
 
   poll(): void {
@@ -79,10 +81,15 @@ export class ProgressPrinter {
     else if (a.status === "idle_without_submit") this.emit({ kind: "agent_reminded", agent: key, reminders: a.idle_turns ?? 1 }, `${at}  ◔ ${a.label} ended its turn without its submit; reminder ${a.idle_turns ?? 1} sent`);
   }
 
-  /** Once each time the run starts waiting for a decision: where to write it (nobody sees a panel). */
+  /**
+   * Once each time the run starts waiting for a decision: where to write it (nobody sees a panel).
+   * The wait count catches a wait decided between two polls; the flag serves older states.
+   */
   private decision(s: State): void {
     const waiting = s.phase === "completing" && s.awaiting_decision === true;
-    if (waiting && !this.awaiting) {
+    const newWait = s.decision_waits !== undefined ? s.decision_waits > this.waitsBefore : waiting && !this.awaiting;
+    if (s.decision_waits !== undefined) this.waitsBefore = Math.max(this.waitsBefore, s.decision_waits);
+    if (newWait) {
       const approval = join(s.feature_dir, F.approval);
       const changes = join(s.feature_dir, F.changes);
       this.emit(

@@ -11,7 +11,7 @@ import type { State } from "../schema/state.ts";
 import type { Config } from "../schema/config.ts";
 import { F } from "../session/paths.ts";
 import { follow, startProcesses, type Launched } from "./launch.ts";
-import { liveOrchestrator } from "../session/liveness.ts";
+import { lastHeartbeat, liveOrchestrator } from "../session/liveness.ts";
 import type { ProgressMode } from "./progress.ts";
 import { writeState } from "../session/write.ts";
 import { readState } from "../session/read.ts";
@@ -25,7 +25,14 @@ import { CheckoutBusy } from "./errors.ts";
 export function resumeFacts(sessionDir: string): ResumeFacts {
   const has = (p: string) => existsSync(join(sessionDir, p));
   const pmDone = readToolLines(join(sessionDir, F.toolEvents), 0).some((l) => l.value?.tool === "submit_pm_done");
-  return { pmDone, hasArchitecture: has(F.architecture), hasExecutionPlan: has(F.executionPlan), hasDesign: has(F.design) };
+  const beat = lastHeartbeat(sessionDir);
+  return {
+    pmDone,
+    hasArchitecture: has(F.architecture),
+    hasExecutionPlan: has(F.executionPlan),
+    hasDesign: has(F.design),
+    ...(beat === undefined ? {} : { lastAliveAt: new Date(beat).toISOString() }),
+  };
 }
 
 /**

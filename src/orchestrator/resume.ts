@@ -8,6 +8,8 @@ export type ResumeFacts = {
   hasArchitecture: boolean;
   hasExecutionPlan: boolean;
   hasDesign: boolean;
+  /** the last orchestrator's last sign of life (its heartbeat), ISO; a killed one wrote no state at the end */
+  lastAliveAt?: string;
 };
 
 const ORDER: Phase[] = ["product_management", "architecting", "planning", "designing", "implementing", "reviewing", "fixing", "completing"];
@@ -58,8 +60,10 @@ export function prepareResume(state: State, facts: ResumeFacts, at: string): Sta
   const agents = Object.fromEntries(
     Object.entries(state.agents ?? {}).map(([k, a]) => [k, a.status === "done" ? a : { ...a, status: "exited" as const, since: at, interrupted: true }]),
   );
-  // the run's time limit counts every orchestrator lifetime: the last one ended at its last update
-  const lived = Date.parse(state.updated_at) - Date.parse(state.active_since ?? state.created_at ?? state.updated_at);
+  // the run's time limit counts every orchestrator lifetime: the last one ended at its last
+  // update or its last heartbeat, whichever came later
+  const ended = Math.max(Date.parse(state.updated_at), Date.parse(facts.lastAliveAt ?? "") || 0);
+  const lived = ended - Date.parse(state.active_since ?? state.created_at ?? state.updated_at);
   const active_ms = (state.active_ms ?? 0) + (Number.isFinite(lived) && lived > 0 ? lived : 0);
   return Step.resumed({ ...rest, active_ms, agents, updated_at: at, updated_by: "pipeline" }, phase, at);
 }

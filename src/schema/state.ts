@@ -206,6 +206,8 @@ export const State = z.object({
   applied_tool_events: z.number().int().min(0).optional(),
   /** completing waits for the user's decision (the approval panel, or a decision file when headless) */
   awaiting_decision: z.boolean().optional(),
+  /** how many times the run started waiting for a decision: a follower that polls state sees every wait, even one decided within a poll */
+  decision_waits: z.number().int().min(0).optional(),
   /** set when approval.json was accepted; later decisions are ignored */
   approved_at: z.string().optional(),
   /** the accepted approval.json (re-used to retry the commit after a restart) */

@@ -80,6 +80,7 @@ export const SESSION_FILES = {
   paneEnvDir: folder(F.paneEnvDir, ["launcher", "orchestrator"], "an agent pane's environment, in a 0600 file the pane sources and deletes before its program starts (never in an argv)"),
   preexisting: file(F.preexisting, "json", PreexistingChanges, ["launcher"], "uncommitted files already in the working tree at start, with their content ids: left out of the run's commit unless the run changes them"),
   toolCalls: file(F.toolCalls, "jsonl", ToolCallLine, ["mcp"], "every agentmux tool call, accepted or refused (a refused submit counts as the agent's work)"),
+  heartbeat: text(F.heartbeat, ["orchestrator"], "empty; its modification time is the live orchestrator's last tick (a killed run's time counts up to it)"),
   panelRequest: text(F.panelRequest, ["ui"], "a UI asks for the approval panel again (consumed by the orchestrator)"),
   panelComments: file(F.panelComments, "json", PanelComments, ["ui"], "the line comments the user is writing in the approval panel's diff view (kept until the decision is written, then put into changes.md or dropped)"),
   cancelRequest: file(CANCEL_REQUEST_FILE, "json", CancelRequest, ["ui", "launcher"], "a UI or the launcher asks the orchestrator to cancel the run (consumed once)"),

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { ownStartToken, sameProcessAlive } from "../effects/process/identity.ts";
@@ -41,4 +41,28 @@ export function liveOrchestrator(sessionDir: string): number | null {
     return null;
   }
   return r && recordAlive(r, sessionDir) ? r.pid : null;
+}
+
+/** Marks this orchestrator alive now (the heartbeat file's mtime); never throws. */
+export function touchHeartbeat(sessionDir: string): void {
+  const path = join(sessionDir, F.heartbeat);
+  const t = new Date();
+  try {
+    utimesSync(path, t, t);
+  } catch {
+    try {
+      closeSync(openSync(path, "a"));
+    } catch {
+      // a session folder being removed: nothing to mark
+    }
+  }
+}
+
+/** When an orchestrator of this session last marked itself alive (ms), if ever. */
+export function lastHeartbeat(sessionDir: string): number | undefined {
+  try {
+    return statSync(join(sessionDir, F.heartbeat)).mtimeMs;
+  } catch {
+    return undefined;
+  }
 }

@@ -49,6 +49,8 @@ export const F = {
   preexisting: ".runtime/preexisting_changes.json",
   /** every agentmux tool call, accepted or refused, one JSON line each (activity for the watchdog) */
   toolCalls: ".runtime/tool_calls.jsonl",
+  /** touched by the live orchestrator every watchdog tick: when a killed orchestrator stopped */
+  heartbeat: ".runtime/alive",
 } as const;
 
 export const PHASE_DIRS = [

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { isolatedBinary, killTmuxServer } from "../e2e/harness.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { lastHeartbeat } from "../../src/session/liveness.ts";
 import { alive, jsonEvents, orchestratorPid, readState, spawnBinary, startDemo, waitForState } from "./harness.ts";
 
 let bin: string;
@@ -129,8 +130,10 @@ describe("conversations and time across resumes", () => {
 
   test("run_timeout_s counts the run's time across resumes (#17.10)", async () => {
     const run = startDemo(bin, { scenario: "stall=coder", thinkMs: 0, sockets, config: { watchdog: { stuck_after_s: 0, run_timeout_s: 12 } } });
-    const { dir } = await waitForState(run, "the stalled coder", (s) => s.agents?.coder?.status === "working");
-    await Bun.sleep(2000);
+    const { dir, state } = await waitForState(run, "the stalled coder", (s) => s.agents?.coder?.status === "working");
+    // the orchestrator writes no state while the coder stalls: its heartbeat says how long it lived
+    const since = Date.parse(state.active_since);
+    await waitFor("2.5 s of heartbeats", () => (lastHeartbeat(dir) ?? 0) - since > 2500, { timeoutMs: 30_000, intervalMs: 50 });
     const pid = orchestratorPid(dir)!;
     process.kill(pid, "SIGKILL");
     await run.done;
@@ -139,7 +142,7 @@ describe("conversations and time across resumes", () => {
     expect(r.code).toBe(1);
     const s = readState(dir);
     expect(s.interruption_cause).toBe("the run exceeded its time limit (watchdog.run_timeout_s = 12, counted across resumes)");
-    expect(s.active_ms).toBeGreaterThan(2000);
+    expect(s.active_ms).toBeGreaterThan(2500);
     // the resumed orchestrator stopped once the two lifetimes together reached the limit
     const total = s.active_ms + (Date.parse(s.updated_at) - Date.parse(s.active_since));
     expect(total).toBeGreaterThanOrEqual(12_000);

@@ -147,4 +147,15 @@ describe("conversations", () => {
     const again = prepareResume({ ...apply(resumed, ev.resume()).state, phase: "failed", updated_at: "2024-01-02T00:00:10.000Z" }, FACTS, "2024-01-03T00:00:00.000Z");
     expect(again.active_ms! - lived).toBeGreaterThan(0);
   });
+
+  test("a killed orchestrator's lifetime ends at its last heartbeat when that is later than its last state write", () => {
+    const { state, ev } = reach("architecting");
+    const since = Date.parse(state.active_since!);
+    const beat = new Date(since + 7_000).toISOString();
+    expect(prepareResume(state, { ...FACTS, lastAliveAt: beat }, "2024-01-02T00:00:00.000Z").active_ms).toBe(7_000);
+    // a heartbeat older than the last write (clock skew, an old file) never shortens the lifetime
+    const lived = Date.parse(state.updated_at) - since;
+    const old = new Date(since - 60_000).toISOString();
+    expect(prepareResume(state, { ...FACTS, lastAliveAt: old }, "2024-01-02T00:00:00.000Z").active_ms).toBe(lived);
+  });
 });

@@ -32,3 +32,12 @@ test("a failed commit forgets the approval, so a resume waits for a decision aga
   expect(r.state.phase).toBe("completing");
   expect(ofType(r.effects, "commit")).toHaveLength(0);
 });
+
+test("every wait for a decision is counted, so a follower polling state sees a wait decided between two polls", () => {
+  const { state, ev, s } = reach("completing");
+  expect(state).toMatchObject({ awaiting_decision: true, decision_waits: 1 });
+  const failed = apply(state, { type: "commit_failed", at: "2024-01-02T00:00:00.000Z", error: "x" }, s).state;
+  const again = apply(prepareResume(failed, facts, "2024-01-03T00:00:00.000Z"), ev.resume(), s).state;
+  expect(again).toMatchObject({ awaiting_decision: true, decision_waits: 2 });
+  expect(apply(again, ev.approve(), s).state).toMatchObject({ awaiting_decision: undefined, decision_waits: 2 });
+});

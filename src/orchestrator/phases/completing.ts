@@ -40,10 +40,11 @@ export const completing: PhaseHandler = {
       }
       return;
     }
-    step.set({ awaiting_decision: true });
-    step.emit({ type: "show_completion_panel" });
-    // once per wait: the bell, a desktop notification and a status-line message (daemon/attention.ts)
+    step.set({ awaiting_decision: true, decision_waits: (step.state.decision_waits ?? 0) + 1 });
+    // once per wait: the bell, a desktop notification and a status-line message (daemon/attention.ts);
+    // before the panel, whose drawing covers the message when it opens in the window on screen
     if (!step.settings.headless) step.emit({ type: "attention", text: "the run waits for your approval" });
+    step.emit({ type: "show_completion_panel" });
   },
 
   on(step, event) {
