@@ -14,6 +14,9 @@
  *              sum (subtracting the sum would count two coders working at once twice and hide
  *              overhead); agent_sum_ms is printed too. An agent's own start-up (before its
  *              prompt is accepted) counts as overhead: it is the price of driving a CLI in tmux.
+ * per_handoff_ms  overhead_ms ÷ the prompts delivered in the run (every prompt is a handoff: from
+ *              the start or an agent's result to the next prompt accepted), median over the runs;
+ *              unlike overhead_ms it stays comparable when a change adds or removes a prompt.
  * peak_rss_mb  the orchestrator process's VmHWM (/proc/<pid>/status, polled every 20 ms until it
  *              exits), max over the runs.
  *
@@ -135,7 +138,7 @@ if (import.meta.main) {
   for (let i = 0; i < runs; i++) {
     const r = await once(i);
     results.push(r);
-    console.log(`run ${i + 1}: wall ${Math.round(r.wall)} ms, agents working ${Math.round(r.agentUnion)} ms (sum ${Math.round(r.agentSum)} ms over ${r.agents} prompts), overhead ${Math.round(r.wall - r.agentUnion)} ms, orchestrator peak RSS ${(r.peakKb / 1024).toFixed(1)} MB${FORGET ? `, reminders ${JSON.stringify(r.nudges)}` : ""}`);
+    console.log(`run ${i + 1}: wall ${Math.round(r.wall)} ms, agents working ${Math.round(r.agentUnion)} ms (sum ${Math.round(r.agentSum)} ms over ${r.agents} prompts), overhead ${Math.round(r.wall - r.agentUnion)} ms (${Math.round((r.wall - r.agentUnion) / r.agents)} ms per handoff), orchestrator peak RSS ${(r.peakKb / 1024).toFixed(1)} MB${FORGET ? `, reminders ${JSON.stringify(r.nudges)}` : ""}`);
     if (FORGET && r.nudges.length !== 1) throw new Error(`run ${i + 1}: expected one reminder, the log has ${r.nudges.length}`);
   }
   console.log(JSON.stringify({
@@ -143,6 +146,8 @@ if (import.meta.main) {
     runs,
     wall_ms: Math.round(median(results.map((r) => r.wall))),
     overhead_ms: Math.round(median(results.map((r) => r.wall - r.agentUnion))),
+    per_handoff_ms: Math.round(median(results.map((r) => (r.wall - r.agentUnion) / r.agents))),
+    handoffs: median(results.map((r) => r.agents)),
     agent_union_ms: Math.round(median(results.map((r) => r.agentUnion))),
     agent_sum_ms: Math.round(median(results.map((r) => r.agentSum))),
     peak_rss_mb: Math.round((Math.max(...results.map((r) => r.peakKb)) / 1024) * 10) / 10,

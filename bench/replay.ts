@@ -1,12 +1,16 @@
 /**
  * Replay benchmark (issue #3): how long it takes to rebuild state from 100,000 tool events —
  * read tool_events.jsonl (readToolLines), turn each line into an event (toolLineToEvent, which
- * reads the artifacts a tool vouched for) and apply the pure transition.
+ * reads the artifacts a tool vouched for) and apply the pure transition — against the floor,
+ * measured in the same process and alternating with it: reading the same file and JSON.parse of
+ * each of its lines. replay_ratio = replay ÷ floor (medians over REPLAY_ROUNDS, default 3) is
+ * what compares between runs on a loaded machine; the absolute figures swing with the load.
  *
- *   bun bench/replay.ts            → last line: {"bench":"replay","events":100000,"replay_ms":…}
+ *   bun bench/replay.ts            → last line: {"bench":"replay","events":100000,"replay_ms":…,"replay_ratio":…}
  *   REPLAY_TOPICS=20000 bun bench/replay.ts   (more distinct research topics: a bigger state)
+ *   REPLAY_EVENTS=2000 REPLAY_ROUNDS=1 bun bench/replay.ts   (a quick check that it runs)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
@@ -19,8 +23,9 @@ import type { Event } from "../src/schema/events.ts";
 import { ROLES } from "../src/schema/catalog.ts";
 import { F, doneArtifact, reviewYaml } from "../src/session/paths.ts";
 
-const TOTAL = 100_000;
-const TOPICS = Number(process.env.REPLAY_TOPICS ?? 2_000);
+const TOTAL = Number(process.env.REPLAY_EVENTS ?? 100_000);
+const TOPICS = Number(process.env.REPLAY_TOPICS ?? Math.min(2_000, Math.floor(TOTAL / 10)));
+const ROUNDS = Number(process.env.REPLAY_ROUNDS ?? 3);
 
 const dir = mkdtempSync(join(tmpdir(), "amx-bench-replay-"));
 const sessionDir = join(dir, ".agentmux", ".sessions", "20240101-000000-bench");
@@ -65,27 +70,58 @@ const settings: Settings = {
   max_review_iterations: 3, skip_final_approval: true, commit_on_loop_cap: false, single_coder: false, keep_session: false,
   role_agents: Object.fromEntries(ROLES.map((r) => [r, { provider: "sim", model: null }])),
 };
-let state = initialState({ featureDir: sessionDir, sessionName: "bench", featureName: "bench", projectDir: dir, productManager: false, at: new Date(t).toISOString() });
-state = transition(state, { type: "start", at: new Date(t).toISOString() }, settings).state;
+const started = transition(
+  initialState({ featureDir: sessionDir, sessionName: "bench", featureName: "bench", projectDir: dir, productManager: false, at: new Date(t).toISOString() }),
+  { type: "start", at: new Date(t).toISOString() },
+  settings,
+).state;
+const toolEvents = join(sessionDir, F.toolEvents);
 
-// — the measured replay —
-const t0 = performance.now();
-const read = readToolLines(join(sessionDir, F.toolEvents), 0);
-const t1 = performance.now();
-const evs: Event[] = [];
-for (const l of read) evs.push(await toolLineToEvent(l.value!, sessionDir));
-const t2 = performance.now();
-let effects = 0;
-for (const e of evs) {
-  const r = transition(state, e, settings);
-  state = r.state;
-  effects += r.effects.length;
+/** The floor: the least any replay must do — read the same file and JSON.parse each line. */
+function floor(): number {
+  const t0 = performance.now();
+  let n = 0;
+  for (const l of readFileSync(toolEvents, "utf8").split("\n")) if (l) n += JSON.parse(l) ? 1 : 0;
+  const ms = performance.now() - t0;
+  if (n !== TOTAL) throw new Error(`floor: expected ${TOTAL} lines, parsed ${n}`);
+  return ms;
 }
-const t3 = performance.now();
 
-rmSync(dir, { recursive: true, force: true });
-if (read.length !== TOTAL) throw new Error(`expected ${TOTAL} lines, read ${read.length}`);
-if (state.phase !== "reviewing" || !state.awaiting_summary) throw new Error(`the replayed run should await the summary, got ${state.phase}`);
+/** The measured replay: read, to events, transitions. */
+async function replay() {
+  const t0 = performance.now();
+  const read = readToolLines(toolEvents, 0);
+  const t1 = performance.now();
+  const evs: Event[] = [];
+  for (const l of read) evs.push(await toolLineToEvent(l.value!, sessionDir));
+  const t2 = performance.now();
+  let state = started;
+  let effects = 0;
+  for (const e of evs) {
+    const r = transition(state, e, settings);
+    state = r.state;
+    effects += r.effects.length;
+  }
+  const t3 = performance.now();
+  if (read.length !== TOTAL) throw new Error(`expected ${TOTAL} lines, read ${read.length}`);
+  if (state.phase !== "reviewing" || !state.awaiting_summary) throw new Error(`the replayed run should await the summary, got ${state.phase}`);
+  return { total: t3 - t0, read: t1 - t0, toEvents: t2 - t1, transitions: t3 - t2, agents: Object.keys(state.agents ?? {}).length, effects };
+}
+
+// floor and replay alternate in one process, so both see the same machine load
+const floors: number[] = [];
+const replays: Awaited<ReturnType<typeof replay>>[] = [];
+try {
+  for (let i = 0; i < ROUNDS; i++) {
+    floors.push(floor());
+    replays.push(await replay());
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
 const ms = (x: number) => Math.round(x * 10) / 10;
-console.error(`read ${ms(t1 - t0)} ms, to events ${ms(t2 - t1)} ms, transitions ${ms(t3 - t2)} ms; ${TOPICS} topics, ${Object.keys(state.agents ?? {}).length} agents in state, ${effects} effects`);
-console.log(JSON.stringify({ bench: "replay", events: read.length, replay_ms: ms(t3 - t0), read_ms: ms(t1 - t0), to_events_ms: ms(t2 - t1), transition_ms: ms(t3 - t2), topics: TOPICS, target_ms: 1000 }));
+const median = <T>(xs: T[], by: (x: T) => number) => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)]!;
+const r = median(replays, (x) => x.total);
+const floorMs = median(floors, (x) => x);
+console.error(`replay ${replays.map((x) => ms(x.total)).join(", ")} ms; floor ${floors.map(ms).join(", ")} ms; median replay: read ${ms(r.read)} ms, to events ${ms(r.toEvents)} ms, transitions ${ms(r.transitions)} ms; ${TOPICS} topics, ${r.agents} agents in state, ${r.effects} effects`);
+console.log(JSON.stringify({ bench: "replay", events: TOTAL, replay_ms: ms(r.total), floor_ms: ms(floorMs), replay_ratio: Math.round((r.total / floorMs) * 100) / 100, read_ms: ms(r.read), to_events_ms: ms(r.toEvents), transition_ms: ms(r.transitions), topics: TOPICS, rounds: ROUNDS, target_ratio: 3 }));

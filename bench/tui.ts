@@ -4,7 +4,10 @@
  *   home_first_render_ms     spawn `agentmux` (home) → the sessions table is on screen
  *   update_ms                state.json rewritten → the monitor shows the new phase
  *   status_10k_ms            `agentmux status <id>` on a session with 10,000 tool events (wall time)
- * Medians over several runs. Last line: one JSON object.
+ *   status_floor_ms          its floor, alternating with it: a fresh process of the same bun that
+ *                            reads the same tool_events.jsonl and JSON.parses each line
+ *   status_ratio             status_10k_ms ÷ status_floor_ms: what compares between runs
+ * Medians over BENCH_RUNS runs (default 7). Last line: one JSON object.
  */
 import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +16,7 @@ import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../test/he
 import { stateIn, writeSession } from "../test/tui/fixtures.ts";
 import { isolatedBinary, Screen } from "../test/tui/tmux-screen.ts";
 
-const RUNS = 7;
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (x: number) => Math.round(x * 10) / 10;
 const bin = isolatedBinary();
@@ -52,13 +55,21 @@ for (let i = 0; i < RUNS; i++) {
   killTmuxServer(h.socket);
 }
 
+// the floor of a status command: a fresh process of the same runtime that reads the same
+// tool_events.jsonl and JSON.parses each line; alternating with status, so both see the same load
+const FLOOR = `let n = 0; for (const l of require("node:fs").readFileSync(${JSON.stringify(join(dir, "tool_events.jsonl"))}, "utf8").split("\\n")) if (l) n += JSON.parse(l) ? 1 : 0; if (n !== 10000) process.exit(3);`;
 const status: number[] = [];
+const floor: number[] = [];
 for (let i = 0; i < RUNS + 3; i++) {
-  const t0 = performance.now();
+  let t0 = performance.now();
   const p = Bun.spawnSync([bin, "status", "20250301-100000-bench"], { cwd: project, stdout: "pipe", stderr: "pipe", env: { ...process.env, AGENTMUX_TMUX_SOCKET: privateSocket() } });
   const ms = performance.now() - t0;
   if (p.exitCode !== 0 || !p.stdout.toString().includes("Tool calls 10000")) throw new Error(`status failed: ${p.stderr}`);
-  if (i >= 3) status.push(ms);
+  t0 = performance.now();
+  const f = Bun.spawnSync([process.execPath, "-e", FLOOR], { cwd: project, stdout: "pipe", stderr: "pipe" });
+  const floorMs = performance.now() - t0;
+  if (f.exitCode !== 0) throw new Error(`the floor failed: ${f.stderr}`);
+  if (i >= 3) status.push(ms), floor.push(floorMs); // the first runs warm the page cache
 }
 removeDir(project);
 removeDir(join(bin, ".."));
@@ -66,10 +77,13 @@ console.log(`monitor first render: ${monitor.map(round).join(", ")} ms`);
 console.log(`home first render:    ${home.map(round).join(", ")} ms`);
 console.log(`update:               ${update.map(round).join(", ")} ms`);
 console.log(`status (10k events):  ${status.map(round).join(", ")} ms`);
+console.log(`floor (10k events):   ${floor.map(round).join(", ")} ms`);
 console.log(JSON.stringify({
   bench: "tui",
   monitor_first_render_ms: round(median(monitor)),
   home_first_render_ms: round(median(home)),
   update_ms: round(median(update)),
   status_10k_ms: round(median(status)),
+  status_floor_ms: round(median(floor)),
+  status_ratio: Math.round((median(status) / median(floor)) * 100) / 100,
 }));

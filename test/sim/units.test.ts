@@ -5,6 +5,7 @@ import { KeyDecoder } from "../../src/sim/terminal/keys.ts";
 import { view, inputText } from "../../src/sim/terminal/screen.ts";
 import { moduleSlug, requestLine } from "../../src/sim/naming.ts";
 import { promptPathIn, taskFor } from "../../src/sim/tasks/route.ts";
+import { assertValidPlan, defaultPlan } from "../../src/sim/tasks/plan-builder.ts";
 
 test("KeyDecoder: a bracketed paste split across chunks is one paste event; keys around it decode", () => {
   const d = new KeyDecoder();
@@ -31,7 +32,8 @@ test("parseScenario: switches, values, short reviewer names; bad input names the
     crash: "coder",
   });
   expect(parseScenario("")).toEqual({});
-  for (const bad of ["unknown_switch", "slow_start=soon", "reviewers=logic+nobody"]) {
+  expect(parseScenario("coders=4")).toEqual({ coders: 4 });
+  for (const bad of ["unknown_switch", "slow_start=soon", "reviewers=logic+nobody", "coders=1", "coders=many"]) {
     let err: unknown;
     try {
       parseScenario(bad);
@@ -68,4 +70,14 @@ test("route: tasks come from session-relative prompt paths only", () => {
   expect(promptPathIn('Read and follow the instructions in "/a b/it\'s \\"q\\"/x.md"')).toBe('/a b/it\'s "q"/x.md');
   expect(promptPathIn('Research on t is complete. Read "/s p/03_research/code-t/summary.md" and continue.')).toBe("/s p/03_research/code-t/summary.md");
   expect(promptPathIn("Research on t is complete.")).toBeNull();
+});
+
+test("defaultPlan with coders=4: subplans 1–4 in one parallel group on disjoint files, then the entry point depending on all four", () => {
+  const plan = defaultPlan("greeting", "Add a greeting", { coders: 4 });
+  assertValidPlan(plan);
+  expect(plan.groups.map((g) => [g.mode, g.plans.map((p) => p.index)])).toEqual([["parallel", [1, 2, 3, 4]], ["serial", [5]]]);
+  const files = plan.subplans.slice(0, 4).flatMap((s) => s.owned_files);
+  expect(new Set(files).size).toBe(8);
+  expect(plan.subplans[4]!.dependencies).toEqual(["subplan 1", "subplan 2", "subplan 3", "subplan 4"]);
+  expect(defaultPlan("greeting", "Add a greeting", { parallel: true }).groups[0]!.plans.map((p) => p.index)).toEqual([1, 2]);
 });

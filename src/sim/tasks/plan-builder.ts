@@ -18,11 +18,12 @@ function subplan(index: number, title: string, files: string[], scope: string, d
 
 /**
  * The default plan: one serial group with one subplan owning `src/<slug>.js` + its test.
- * Scenario `parallel`: g1 (parallel) runs subplans 1 and 2 on disjoint files, then g2 (serial) subplan 3.
+ * Scenario `parallel`: g1 (parallel) runs subplans 1 and 2 (`coders=<n>`: 1 to n) on disjoint
+ * files, then g2 (serial) one more subplan, the entry point, which depends on them all.
  */
-export function defaultPlan(slug: string, request: string, opts: { parallel?: boolean; design?: boolean }): PlanInput {
+export function defaultPlan(slug: string, request: string, opts: { parallel?: boolean; coders?: number; design?: boolean }): PlanInput {
   const core = subplan(1, `Core ${slug} module`, [`src/${slug}.js`, `test/${slug}.test.js`], `Implement: ${request}`, "none");
-  if (!opts.parallel) {
+  if (!opts.parallel && !opts.coders) {
     return {
       version: 2,
       plan_overview: `${request}: one module and its tests, built by one coder.`,
@@ -33,21 +34,26 @@ export function defaultPlan(slug: string, request: string, opts: { parallel?: bo
       subplans: [core],
     };
   }
-  const format = subplan(2, `${slug} formatting`, [`src/${slug}_format.js`, `test/${slug}_format.test.js`], `Formatting helpers for: ${request}`, "none");
-  format.isolation_rationale = "Owns different files from subplan 1, so both can run at once.";
-  core.isolation_rationale = "Owns different files from subplan 2.";
-  const index = subplan(3, `${slug} entry point`, [`src/${slug}_index.js`, `test/${slug}_index.test.js`], `Wire the pieces of: ${request}`, ["subplan 1", "subplan 2"]);
+  const coders = opts.coders ?? 2;
+  const parts = [core];
+  for (let n = 2; n <= coders; n++) {
+    const name = n === 2 ? `${slug}_format` : `${slug}_part${n}`;
+    parts.push(subplan(n, n === 2 ? `${slug} formatting` : `${slug} part ${n}`, [`src/${name}.js`, `test/${name}.test.js`], `${n === 2 ? "Formatting helpers" : `Part ${n}`} for: ${request}`, "none"));
+  }
+  for (const p of parts) p.isolation_rationale = `Owns different files from subplans ${parts.filter((q) => q !== p).map((q) => q.index).join(", ")}, so they can run at once.`;
+  const last = coders + 1;
+  const index = subplan(last, `${slug} entry point`, [`src/${slug}_index.js`, `test/${slug}_index.test.js`], `Wire the pieces of: ${request}`, parts.map((p) => `subplan ${p.index}`));
   return {
     version: 2,
-    plan_overview: `${request}: two independent modules in parallel, then an entry point.`,
+    plan_overview: `${request}: ${coders === 2 ? "two" : coders} independent modules in parallel, then an entry point.`,
     needs_design: !!opts.design,
     needs_docs: false,
     doc_files: [],
     groups: [
-      { group_id: "g1", mode: "parallel", plans: [{ index: 1, name: core.title }, { index: 2, name: format.title }] },
-      { group_id: "g2", mode: "serial", plans: [{ index: 3, name: index.title }] },
+      { group_id: "g1", mode: "parallel", plans: parts.map((p) => ({ index: p.index, name: p.title })) },
+      { group_id: "g2", mode: "serial", plans: [{ index: last, name: index.title }] },
     ],
-    subplans: [core, format, index],
+    subplans: [...parts, index],
   };
 }
 

@@ -33,7 +33,7 @@ export async function planner(io: TaskIO, opts: { changes: boolean; prompt: stri
     }
     plan = changesPlan(previous, slug, changes, { design: scenario.design });
   } else {
-    plan = defaultPlan(slug, request, { parallel: scenario.parallel, design: scenario.design });
+    plan = defaultPlan(slug, request, { parallel: scenario.parallel, ...(scenario.coders ? { coders: scenario.coders } : {}), design: scenario.design });
   }
   assertValidPlan(plan);
   await io.think();

@@ -1,0 +1,53 @@
+/**
+ * The benchmarks (bench/*.ts) are run by hand and their figures are never asserted here; this
+ * only checks that each one still runs on a tiny input and ends with one JSON line holding its
+ * fields — the ratios measured in the same run included (#15.4).
+ */
+import { expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { BINARY, REPO_ROOT } from "../helpers/tmp.ts";
+
+function lastJson(stdout: string): Record<string, unknown> {
+  const last = stdout.trim().split("\n").pop() ?? "";
+  return JSON.parse(last) as Record<string, unknown>;
+}
+
+async function bench(name: string, args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
+  const p = Bun.spawn([process.execPath, join(REPO_ROOT, "bench", `${name}.ts`), ...args], { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  expect(code, `bench/${name}.ts exited ${code}:\n${out}\n${err}`).toBe(0);
+  return lastJson(out);
+}
+
+const finite = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v > 0;
+
+test("bench/replay.ts prints replay_ms, its floor and replay_ratio measured in the same run", async () => {
+  const r = await bench("replay", [], { REPLAY_EVENTS: "2000", REPLAY_ROUNDS: "1" });
+  expect(r).toMatchObject({ bench: "replay", events: 2000 });
+  for (const k of ["replay_ms", "floor_ms", "replay_ratio"]) expect(finite(r[k]), k).toBe(true);
+  expect(r.replay_ratio).toBeCloseTo((r.replay_ms as number) / (r.floor_ms as number), 0);
+}, 120_000);
+
+test.skipIf(!existsSync(BINARY))("bench/tui.ts prints status_10k_ms, its floor and status_ratio", async () => {
+  const r = await bench("tui", [], { BENCH_RUNS: "1" });
+  expect(r.bench).toBe("tui");
+  for (const k of ["monitor_first_render_ms", "home_first_render_ms", "update_ms", "status_10k_ms", "status_floor_ms", "status_ratio"]) expect(finite(r[k]), k).toBe(true);
+}, 180_000);
+
+test.skipIf(!existsSync(BINARY))("bench/pipeline.ts prints overhead_ms and per_handoff_ms (overhead over the prompts delivered)", async () => {
+  const r = await bench("pipeline", ["1"], {});
+  expect(r.bench).toBe("pipeline");
+  for (const k of ["wall_ms", "overhead_ms", "per_handoff_ms", "handoffs"]) expect(finite(r[k]), k).toBe(true);
+  expect(Math.abs((r.per_handoff_ms as number) - (r.overhead_ms as number) / (r.handoffs as number))).toBeLessThanOrEqual(1);
+}, 180_000);
+
+test.skipIf(!existsSync(BINARY))("bench/footprint.ts sees five live agents and prints the RSS of agentmux's own processes", async () => {
+  const r = await bench("footprint", ["1"], { BENCH_THINK_MS: "1000" });
+  expect(r).toMatchObject({ bench: "footprint", agents: 5, runs: 1 });
+  for (const k of ["agentmux_rss_mb", "pss_mb"]) expect(finite(r[k]), k).toBe(true);
+  expect(Number.isFinite(r.per_agent_mb), "per_agent_mb").toBe(true); // can be ≤ 0: no process per agent
+  // the launcher, the monitor and the orchestrator were sampled; the agents were not counted
+  expect(Object.keys(r.processes as object)).toEqual(expect.arrayContaining(["demo", "monitor", "orchestrate"]));
+  expect(Object.keys(r.processes as object)).not.toContain("sim-agent");
+}, 180_000);
