@@ -5,6 +5,7 @@ import { chain, formatLiteral, paneCommand, pinWindowArgs } from "./session.ts";
 import { NEW_PANE, NEW_WINDOW, PANE_DEAD, PANE_ID, PANE_START, PANE_TITLE, SESSION_PANE, WINDOW_OF_PANE, WINDOW_WIDTH } from "./formats.ts";
 import { capturePane } from "./ops.ts";
 import { dropEnvFile, writeEnvFile } from "./env-file.ts";
+import { inertLine } from "../../schema/inert-text.ts";
 
 export type LayoutOptions = {
   session: string;
@@ -129,7 +130,7 @@ export class Layout {
 
   async setLabel(pane: string, label: string): Promise<void> {
     // tmux refuses over-long commands, and reads an argument ending in ";" as a separator
-    const short = label.replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, LABEL_MAX);
+    const short = inertLine(label).slice(0, LABEL_MAX);
     const clean = short.endsWith(";") ? `${short.slice(0, -1)}\\;` : short;
     // select-pane -T expands formats (and runs #(…) jobs); an option value is never expanded
     await this.tmux.run(chain([["set-option", "-p", "-t", pane, "@label", clean], ["select-pane", "-t", pane, "-T", formatLiteral(clean)]]));
