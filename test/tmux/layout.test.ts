@@ -101,6 +101,15 @@ describe("Layout", () => {
     await expect(f.layout.show([a, a])).rejects.toBeInstanceOf(DuplicatePane);
   });
 
+  test("a label with escape sequences and controls loses them whole (the one sanitizer), in the border and the title", async () => {
+    const f = await fixture();
+    const a = (await idle(f, "a")).pane;
+    await f.layout.show([a]);
+    await f.layout.setLabel(a, "[coder] \x1b]0;pwned\x07fix\x1b[2J \x1b]52;c;ZXZpbA==\x07it\u202e\tnow\rok");
+    expect((await pipelineRows(f)).find((r) => r.pane === a)!.label).toBe("[coder] fix it now ok");
+    expect(await f.layout.title(a)).toBe("[coder] fix it now ok");
+  });
+
   test("kill removes a visible pane, rebalances, and marks the exit expected", async () => {
     const f = await fixture();
     const a = (await idle(f, "a")).pane;

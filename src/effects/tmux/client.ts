@@ -27,7 +27,7 @@ export async function setSessionPrefix(tmux: Tmux, session: string, key: string)
  */
 export async function prefixFor(env: Record<string, string | undefined> = process.env): Promise<string> {
   if (!env.TMUX) return "C-b";
-  const r = await runProcess(["tmux", "show-options", "-gv", "prefix"], { env: { TMUX: env.TMUX } }).catch(() => null);
+  const r = await runProcess(["tmux", "show-options", "-gv", "prefix"], { env: { TMUX: env.TMUX }, timeoutMs: 2000 }).catch(() => null);
   const outer = r && r.code === 0 ? r.stdout.trim() : "C-b";
   return outer === "C-b" ? "C-a" : "C-b";
 }
