@@ -100,3 +100,27 @@ test("agentmux issue pulls the base branch first; github.push without pull_reque
   expect(result.pr_url).toBeNull();
   expect(result.notes).toContain("no pull request: github.pull_request is false");
 }, 180_000);
+
+test("pull requests on but gh not logged in: said once at the start, the branch is still pushed, and the result says why there is no PR", async () => {
+  const root = makeTmpDir();
+  const repo = join(root, "repo");
+  expect((await runBinary(bin, ["demo", "--ci", "--dir", repo], { socket })).code).toBe(0);
+  const origin = join(root, "origin.git");
+  git(root, "init", "-q", "--bare", origin);
+  git(repo, "remote", "add", "origin", origin);
+  const fake = writeFakeGh(join(root, "gh"));
+  writeFileSync(join(root, "gh.yaml"), stringify({ github: { pull_request: true, push: true } }));
+  const r = await runBinary(bin, ["run", "--ci", "--json", "--config", join(root, "gh.yaml"), "Add a farewell helper"], {
+    cwd: repo,
+    socket,
+    env: { PATH: fake.path, FAKE_GH_AUTH_EXIT: "1" },
+  });
+  if (r.code !== 0) console.error(r.stdout, r.stderr);
+  expect(r.code).toBe(0);
+  const said = "agentmux: gh is not installed or not logged in: no pull request will be opened; the branch will be pushed to origin (github.push)";
+  expect(r.stdout.split("\n").filter((l) => l === said)).toHaveLength(1);
+  const result = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((e) => e.kind === "result");
+  expect(git(origin, "rev-parse", result.branch)).toBe(git(repo, "rev-parse", result.branch));
+  expect(result.notes).toContain("no pull request: gh is not installed or not logged in (gh auth login)");
+  expect(fake.calls().some((c) => c[0] === "pr")).toBe(false);
+}, 180_000);

@@ -3,7 +3,8 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { fileDiff } from "../../src/effects/git/diff.ts";
 import { lineDiff } from "../../src/effects/git/line-diff.ts";
-import { draftCommitMessage } from "../../src/effects/git/message.ts";
+import { completeApproval } from "../../src/effects/git/complete.ts";
+import { draftCommitMessage, fitCommitMessage } from "../../src/effects/git/message.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { gitCli, gitCliResult, makeRepo } from "./fixture.ts";
 
@@ -33,6 +34,43 @@ describe("draftCommitMessage", () => {
     expect(m).toStartWith("feat: implement a very long");
     expect(m.split("\n")[0]).toMatch(/ [a-z]+\.\.\. \(#1234\)$/); // cut at a word boundary
     expect(draftCommitMessage({ requirements: long, featureSlug: "x", issueNumber: 1234 })).toBe(m);
+  });
+});
+
+describe("a 1 MB request never becomes a 1 MB commit message (#18.20)", () => {
+  const words = (n: number) => Array.from({ length: n }, (_, i) => ["rate", "limit", "token", "bucket"][i % 4]).join(" ");
+
+  test("fitCommitMessage: subject cut at a word to 200, body to 16,000 at a line, each cut said; short ones unchanged", () => {
+    expect(fitCommitMessage("feat: small\n\nbody\n")).toBe("feat: small\n\nbody");
+    const huge = fitCommitMessage(`feat: ${words(200_000)}`);
+    const [subject, ...rest] = huge.split("\n");
+    expect(subject!.length).toBeLessThanOrEqual(200);
+    expect(subject).toEndWith("...");
+    expect(huge.length).toBeLessThan(16_400);
+    expect(rest.join("\n")).toMatch(/\[… \d+ more characters cut\]$/);
+    const body = fitCommitMessage(`feat: x\n\n${Array.from({ length: 50_000 }, (_, i) => `line ${i}`).join("\n")}`);
+    expect(body.length).toBeLessThan(16_400);
+    expect(body).toContain("line 0\nline 1\n");
+  });
+
+  test("completeApproval commits a bounded message from a 1 MB request, plan and approval", async () => {
+    const base = makeTmpDir("amx-bigmsg-");
+    dirs.push(base);
+    const dir = await makeRepo({ "a.txt": "a\n" }, base);
+    const sessionDir = join(dir, ".agentmux/.sessions/s");
+    fs.mkdirSync(sessionDir, { recursive: true });
+    const request = words(250_000); // ~1.3 MB on one line
+    for (const approval of [{ action: "approve" as const, exclude_files: [] }, { action: "approve" as const, exclude_files: [], commit_message: request }]) {
+      fs.writeFileSync(join(dir, "a.txt"), `${Math.random()}\n`);
+      const r = await completeApproval({
+        workDir: dir, mainRepoDir: dir, sessionDir, featureName: "big", branch: "feature/big", approval,
+        draft: { requirements: `# Requirements\n\n## Initial Request\n\n${request}\n`, planOverview: request },
+        push: false, pullRequest: { enabled: false, base: null, draft: false, title: "t", body: "b" },
+      });
+      const message = gitCli(dir, "log", "-1", "--format=%B", r.hash);
+      expect(message.length).toBeLessThan(16_500);
+      expect(message.split("\n")[0]!.length).toBeLessThanOrEqual(200);
+    }
   });
 });
 
