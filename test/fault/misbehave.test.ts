@@ -8,7 +8,7 @@ import { basename, join } from "node:path";
 import { isolatedBinary, killTmuxServer } from "../e2e/harness.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { lastHeartbeat } from "../../src/session/liveness.ts";
-import { alive, jsonEvents, orchestratorPid, readState, spawnBinary, startDemo, waitForState } from "./harness.ts";
+import { alive, fsckProblems, jsonEvents, orchestratorPid, readState, spawnBinary, startDemo, waitForState } from "./harness.ts";
 
 let bin: string;
 const sockets: string[] = [];
@@ -41,6 +41,7 @@ async function succeeds(run: ReturnType<typeof startDemo>): Promise<{ dir: strin
   expect(r.code).toBe(0);
   expect(resultOf(r.stdout)).toMatchObject({ outcome: "success", exit_code: 0 });
   const dir = sessionOf(run.repo, r.stdout);
+  expect(fsckProblems(run.repo)).toBe("");
   return { dir, stdout: r.stdout, state: readState(dir) };
 }
 
@@ -126,6 +127,7 @@ describe("conversations and time across resumes", () => {
     expect(readFileSync(join(dir, "06_implementation/coder_prompt_1.md"), "utf8")).toContain("An earlier attempt at this task was interrupted");
     writeFileSync(join(dir, ".runtime/cancel_request"), JSON.stringify({ at: new Date().toISOString(), by: "test" }));
     expect((await again.done).code).toBe(130);
+    expect(fsckProblems(run.repo)).toBe("");
   }, 150_000);
 
   test("run_timeout_s counts the run's time across resumes (#17.10)", async () => {

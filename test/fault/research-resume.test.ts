@@ -4,7 +4,7 @@ import { basename, join } from "node:path";
 import { parse, stringify } from "yaml";
 import { isolatedBinary, killTmuxServer } from "../e2e/harness.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { alive, jsonEvents, orchestratorPid, readState, spawnBinary, startDemo, toolLines, unparsableFiles, waitForState } from "./harness.ts";
+import { alive, fsckProblems, jsonEvents, orchestratorPid, readState, spawnBinary, startDemo, toolLines, unparsableFiles, waitForState } from "./harness.ts";
 
 let bin: string;
 const sockets: string[] = [];
@@ -43,4 +43,5 @@ test("SIGKILL while research is dispatched, then resume: the unfinished topic's 
   expect(toolLines(dir).filter((l) => l.tool === "submit_research_done")).toHaveLength(1);
   expect(readFileSync(join(dir, "03_research/code-existing-code/summary.md"), "utf8").trim()).not.toBe("");
   expect(unparsableFiles(dir)).toEqual([]);
+  expect(fsckProblems(run.repo)).toBe("");
 }, 240_000);

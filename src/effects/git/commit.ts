@@ -65,7 +65,7 @@ export async function commitChanges(
     const baseTree = head ? (await git.readCommit({ fs, dir: root, oid: head, cache })).commit.tree : null;
     const tree = await updateTree(fs, root, baseTree, treeChanges, cache);
     const parents = head ? [head] : [];
-    const hash = await writeVerifiedCommit(fs, root, { tree, parents, baseTree, message, author, branch: opts.branch });
+    const hash = await writeVerifiedCommit(fs, root, { tree, parents, baseTree, message, author, branch: opts.branch }, cache);
     return { hash, short: hash.slice(0, 7), files: staged.map((c) => c.path), leftAlone: untouched, notes };
   } catch (e) {
     throw wrapGitError(e, "commit", root);
@@ -81,11 +81,12 @@ async function writeVerifiedCommit(
   fs: any,
   root: string,
   o: { tree: string; parents: string[]; baseTree: string | null; message: string; author: Author; branch: string },
+  cache: object,
 ): Promise<string> {
   const timestamp = Math.floor(Date.now() / 1000);
   const who = { ...o.author, timestamp, timezoneOffset: new Date(timestamp * 1000).getTimezoneOffset() };
   const hash = await git.writeCommit({ fs, dir: root, commit: { tree: o.tree, parent: o.parents, author: who, committer: who, message: o.message + "\n" } });
-  await verifyNewCommit(fs, root, gitDirs(root).commondir, { commit: hash, tree: o.tree, parents: o.parents, baseTree: o.baseTree });
+  await verifyNewCommit(fs, root, gitDirs(root).commondir, { commit: hash, tree: o.tree, parents: o.parents, baseTree: o.baseTree }, cache);
   await flushDeferred();
   await git.writeRef({ fs, dir: root, ref: `refs/heads/${o.branch}`, value: hash, force: true });
   return hash;

@@ -55,7 +55,7 @@ export function forgetVerifiedObjects(): void {
  * Read an object back and check it is what its id says: a loose object must inflate and hash
  * to its id; a packed one must be readable through the pack. Throws ObjectUnreadable.
  */
-export async function readBackObject(fs: any, dir: string, gitdir: string, oid: string): Promise<{ type: string; object: Uint8Array }> {
+export async function readBackObject(fs: any, dir: string, gitdir: string, oid: string, cache: object = {}): Promise<{ type: string; object: Uint8Array }> {
   const loose = `${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
   let raw: Buffer | null = null;
   try {
@@ -69,6 +69,6 @@ export async function readBackObject(fs: any, dir: string, gitdir: string, oid: 
     const nul = wrapped.indexOf(0);
     return { type: wrapped.toString("latin1", 0, wrapped.indexOf(32)), object: wrapped.subarray(nul + 1) };
   }
-  const r = await git.readObject({ fs, dir, oid, format: "content" });
+  const r = await git.readObject({ fs, dir, oid, format: "content", cache });
   return { type: r.type, object: r.object as Uint8Array };
 }
