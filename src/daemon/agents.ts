@@ -1,3 +1,4 @@
+import { countMatches } from "./screen-facts.ts";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../schema/config.ts";
@@ -129,6 +130,7 @@ export class AgentRuntime {
     const needsMcp = ROLE_TOOLS[a.role].length > 0 && a.resolved.provider.mcp !== "none";
     const readyFile = join(this.o.sessionDir, mcpReadyFile(agent));
     let pastedAt = 0;
+    const limits = a.resolved.provider.limits.map((l) => new RegExp(l, "m"));
     this.o.writer
       .deliver(a.pane, text, {
         submit: a.resolved.provider.submit,
@@ -139,6 +141,8 @@ export class AgentRuntime {
         // a tool call after the paste means the agent took the prompt (and acted on it)
         onPasted: () => void (pastedAt = performance.now()),
         acted: () => pastedAt > 0 && (this.o.lastToolCall?.(agent) ?? 0) > pastedAt,
+        // a CLI out of quota answers at once with its limit screen, never busy: that took the prompt
+        answered: (pasted, screen) => limits.some((re) => countMatches(re, screen) > countMatches(re, pasted)),
       })
       .then((r) => {
         if (this.agents.get(agent)?.pane !== a.pane) return onDone?.(false);

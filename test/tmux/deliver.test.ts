@@ -71,6 +71,20 @@ describe("PaneWriter.deliver", () => {
     expect(submitted()).toEqual([TEXT]);
   });
 
+  test("a CLI that answers the prompt at once with a usage limit took it: no retry Enter, not stuck", async () => {
+    // a status line that always says ready and a transcript that repeats the whole prompt (a
+    // wide pane): only the new limit line shows that the prompt was taken
+    const { pane, submitted, writer } = await receiver(["--limit-after-submit"]);
+    const limit = /usage limit reached/g;
+    const count = (s: string) => s.match(limit)?.length ?? 0;
+    const r = await writer.deliver(pane, TEXT, {
+      ...options({ ready: { pattern: "\\[sim\\] ready", busy_pattern: null } }),
+      answered: (pasted, now) => count(now) > count(pasted),
+    });
+    expect(r).toMatchObject({ ok: true, attempts: 1 });
+    expect(submitted()).toEqual([TEXT]);
+  });
+
   test("an ignored first Enter is resent", async () => {
     const { pane, submitted, writer } = await receiver(["--ignore-first-enter"]);
     const r = await writer.deliver(pane, TEXT, options());

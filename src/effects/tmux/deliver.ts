@@ -18,6 +18,11 @@ export type DeliverOptions = {
    * the agent went back to idle; no retry Enter is sent then
    */
   acted?: () => boolean;
+  /**
+   * the screen after the submit shows the CLI's answer to the prompt (a usage-limit or API
+   * error line that was not there when the text was pasted): the prompt was taken
+   */
+  answered?: (pasted: string, now: string) => boolean;
 };
 /** `exited`: the pane's program ended during the delivery (its exit is reported on its own). */
 export type DeliveryResult = { ok: true; ms: number; attempts: number } | { ok: false; reason: string; screen: string; exited?: boolean };
@@ -139,7 +144,7 @@ export class PaneWriter {
         const sign = submitSign(gate, before, pasted, snap, text);
         // "the text left" twice in a row: one look may catch a redraw half done
         gone = sign === "gone" ? gone + 1 : 0;
-        if (sign === "busy" || gone >= 2 || opts.acted?.()) return attempt;
+        if (sign === "busy" || gone >= 2 || opts.acted?.() || opts.answered?.(pasted.screen, snap.screen)) return attempt;
         if (performance.now() > deadline) break;
         await Bun.sleep(POLL_MS);
       }
