@@ -27,6 +27,7 @@ export async function buildBinary(outfile: string, target?: string): Promise<voi
     entrypoints: ["src/main.ts"],
     compile: target ? ({ outfile, target } as any) : { outfile },
     minify: true,
+    splitting: true,
     bytecode: true,
     format: "esm",
     sourcemap: "none",

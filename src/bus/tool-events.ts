@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { formatProblem, readArtifact, zodProblems } from "../artifacts/index.ts";
+import { readArtifact } from "../artifacts/parse.ts";
+import { formatProblem, zodProblems } from "../artifacts/problems.ts";
 import type { Event } from "../schema/events.ts";
 import { TypedToolEventLine, type ToolEventLine } from "../schema/tool-events.ts";
 import { F, doneArtifact, reviewYaml } from "../session/paths.ts";

@@ -1,7 +1,5 @@
 import { join } from "node:path";
 import { readArtifact } from "../artifacts/parse.ts";
-import { changedFiles } from "../effects/git/changes.ts";
-import { fileDiff } from "../effects/git/diff.ts";
 import { F } from "../session/paths.ts";
 
 const MAX_PATCH = 12_000;
@@ -23,6 +21,8 @@ async function ownedFiles(sessionDir: string, vars: Record<string, string>): Pro
  */
 export async function interruptionNote(workDir: string, sessionDir: string, vars: Record<string, string>): Promise<string> {
   const owned = await ownedFiles(sessionDir, vars);
+  // git (isomorphic-git) loads only here, when an agent is relaunched: the orchestrator stays small
+  const [{ changedFiles }, { fileDiff }] = await Promise.all([import("../effects/git/changes.ts"), import("../effects/git/diff.ts")]);
   let changes: { path: string; status: string }[] = [];
   try {
     changes = await changedFiles(workDir);

@@ -6,7 +6,7 @@ import { readRegularFile } from "../effects/fs/read-regular.ts";
 import { parseJsonText } from "./syntax.ts";
 import { liveOrchestrator, ownPidRecord, recordAlive } from "./liveness.ts";
 import { sessionId } from "./paths.ts";
-import { gitDirs } from "../effects/git/repo.ts";
+import { gitDirs } from "../effects/git/dirs.ts";
 
 /**
  * A run owns the checkout it works in: `agentmux-checkout.lock` in the checkout's own git dir

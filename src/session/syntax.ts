@@ -1,7 +1,7 @@
-import { stringify } from "yaml";
 import { locateJsonError } from "./json-locate.ts";
 import type { Problem } from "./problems.ts";
 import { parseYamlSafe } from "./yaml-safe.ts";
+import { yamlLib } from "./yaml-lib.ts";
 
 export type Parsed = { ok: true; data: unknown } | { ok: false; problems: Problem[] };
 
@@ -35,5 +35,5 @@ export function parseMapping(syntax: "json" | "yaml", text: string): Parsed {
 
 /** Data as the text of a JSON (pretty, newline-terminated) or YAML file. */
 export function formatStructured(syntax: "json" | "yaml", value: unknown): string {
-  return syntax === "json" ? JSON.stringify(value, null, 2) + "\n" : stringify(value);
+  return syntax === "json" ? JSON.stringify(value, null, 2) + "\n" : yamlLib().stringify(value);
 }

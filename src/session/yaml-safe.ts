@@ -1,4 +1,5 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from "yaml";
+import type { Document, Node } from "yaml";
+import { yamlLib } from "./yaml-lib.ts";
 import type { Problem } from "./problems.ts";
 
 /** Past this many values, aliases that multiply a document are an alias bomb ("billion laughs"). */
@@ -11,7 +12,7 @@ export type YamlResult = { ok: true; data: unknown } | { ok: false; problems: Pr
  * self-referring aliases by the key that holds them, before anything is expanded in memory.
  */
 export function parseYamlSafe(text: string): YamlResult {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const doc = yamlLib().parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     return {
       ok: false,
@@ -29,6 +30,7 @@ export function parseYamlSafe(text: string): YamlResult {
 
 /** The first key whose value expands past the limit through aliases, or an alias inside its own anchor. */
 function aliasProblem(doc: Document): Problem | undefined {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yamlLib();
   const sizes = new Map<Node, number>();
   const open = new Set<Node>();
   let literal = 0;
@@ -71,6 +73,7 @@ function aliasProblem(doc: Document): Problem | undefined {
 
 /** The deepest key whose value alone is past the limit (where the bomb goes off). */
 function biggest(node: unknown, sizes: Map<Node, number>, doc: Document, path = ""): string {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yamlLib();
   const resolved = isAlias(node) ? node.resolve(doc) : node;
   if (!isMap(resolved) && !isSeq(resolved)) return path;
   for (const [i, item] of resolved.items.entries()) {

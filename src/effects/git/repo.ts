@@ -1,5 +1,5 @@
 import * as git from "isomorphic-git";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { AgentmuxError } from "../../errors.ts";
 import { GitOperationFailed, NotAGitRepo } from "./errors.ts";
@@ -15,21 +15,7 @@ export async function findRepoRoot(dir: string): Promise<string> {
   throw new NotAGitRepo({ start });
 }
 
-export type GitDirs = { gitdir: string; commondir: string };
-
-/** Per-worktree git dir and the shared common dir (equal in an ordinary repository). */
-export function gitDirs(root: string): GitDirs {
-  const dotgit = join(root, ".git");
-  if (statSync(dotgit).isDirectory()) return { gitdir: dotgit, commondir: dotgit };
-  const gitdir = resolve(root, readFileSync(dotgit, "utf8").trim().replace(/^gitdir:\s*/, ""));
-  let commondir = gitdir;
-  try {
-    commondir = resolve(gitdir, readFileSync(join(gitdir, "commondir"), "utf8").trim());
-  } catch {
-    // a plain `.git` file pointing at a separate git dir (git init --separate-git-dir)
-  }
-  return { gitdir, commondir };
-}
+export { gitDirs, type GitDirs } from "./dirs.ts";
 
 /** The commit HEAD points at, or null in a repository without commits. */
 export async function headCommit(dir: string): Promise<string | null> {
