@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeJsonAtomic } from "../../src/effects/fs/atomic.ts";
 import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { at, stateIn, writeSession } from "./fixtures.ts";
@@ -101,4 +103,20 @@ test("l shows an agent's output over the whole window (the monitor's pane is zoo
   await scr.tmux.run(["send-keys", "-t", monitor, "Escape"]);
   await waitFor("the zoom is given back", async () => (await zoomed()) === "0 44");
   await waitFor("the monitor again", async () => (await cap()).includes("▶ architecting"));
+});
+
+test("the monitor runs on JSC's interpreter (#15.2): it restarted itself in place with BUN_JSC_useJIT=0, and draws and follows state.json as before", async () => {
+  socket = privateSocket();
+  const project = tmp("amx-mon-lean-");
+  const dir = writeSession(project, "s1", stateIn("implementing"));
+  const scr = new Screen(socket);
+  await scr.start([bin, "monitor", dir], project, { width: 44, height: 30 });
+  await scr.until("the monitor", (x) => x.includes("▶ implementing"));
+  // the pane runs a shell (see Screen.start) whose child is the monitor: the same process after execve
+  const shell = (await scr.tmux.run(["display-message", "-p", "-t", "t", "#{pane_pid}"])).trim();
+  const child = readFileSync(`/proc/${shell}/task/${shell}/children`, "utf8").trim().split(/\s+/)[0]!;
+  expect(readFileSync(`/proc/${child}/cmdline`, "utf8").split("\0").slice(1, 3)).toEqual(["monitor", dir]);
+  expect(readFileSync(`/proc/${child}/environ`, "utf8").split("\0")).toContain("BUN_JSC_useJIT=0");
+  writeJsonAtomic(join(dir, "state.json"), { ...stateIn("reviewing"), feature_dir: dir });
+  await scr.until("the next phase", (x) => x.includes("▶ reviewing"));
 });
