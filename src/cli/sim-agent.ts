@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { ParsedArgs } from "./args.ts";
 import type { simAgent } from "./specs/internal.ts";
 import { PromptFileMissing } from "./errors.ts";
-import { SimConversationIdInvalid } from "../sim/errors.ts";
+import { SimConversationIdInvalid, SimTranscriptFormatInvalid } from "../sim/errors.ts";
 
 export async function run(args: ParsedArgs<typeof simAgent>): Promise<number> {
   const [{ simEnvFromProcess }, { SimMcp, loadMcpConfig }] = await Promise.all([import("../sim/context.ts"), import("../sim/mcp-client.ts")]);
@@ -13,6 +13,9 @@ export async function run(args: ParsedArgs<typeof simAgent>): Promise<number> {
     if (!/^[A-Za-z0-9_.-]{1,80}$/.test(id)) throw new SimConversationIdInvalid({ id, flag: resume ? "--resume" : "--session-id" });
     env.conversation = { id, resumed: resume !== undefined };
   }
+  const transcript = args.flags.transcript ?? "claude";
+  if (transcript !== "claude" && transcript !== "codex") throw new SimTranscriptFormatInvalid({ value: transcript });
+  env.transcript = transcript;
   const mcpFile = args.flags["mcp-config"];
   const mcp = mcpFile ? new SimMcp(loadMcpConfig(mcpFile).server) : null;
   const prompt = args.flags.prompt;

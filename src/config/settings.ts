@@ -36,5 +36,6 @@ export function settingsFrom(config: Config, opts: { keepSession?: boolean; head
     nudge_backoff_ms: config.watchdog.nudge_backoff_s * 1000,
     restarts: config.watchdog.restarts,
     questions: config.headless.questions,
+    limits: { max_cost_usd: config.limits.max_cost_usd, max_tokens: config.limits.max_tokens },
   };
 }

@@ -29,6 +29,7 @@ import { archiveSession } from "../session/archive.ts";
 import { SessionFolderGone, sessionFolderPresent, writeLiveState } from "../session/folder-gone.ts";
 import { ORCHESTRATOR_PID, liveOrchestrator, touchHeartbeat, writeOrchestratorPid } from "../session/liveness.ts";
 import { TurnWatcher } from "./turns.ts";
+import { UsageWatcher } from "./usage.ts";
 import { ToolCallTail } from "../bus/tool-calls.ts";
 
 /**
@@ -73,7 +74,11 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const calls = new ToolCallTail(sessionDir, (c) => loop.push({ type: "agent_tool_call", at: c.at, agent: c.agent, tool: c.tool, ok: c.ok, ...(c.message ? { message: c.message } : {}) }));
   const agents = new AgentRuntime({
     sessionDir, projectDir, workDir, sessionName, config, tmux, layout, writer,
-    controlPane: runtime.control_pane, selfCommand: selfCommand(), log, push: (e) => loop.push(e),
+    controlPane: runtime.control_pane, selfCommand: selfCommand(), log,
+    push: (e) => {
+      if (e.type === "conversation_captured") usage.remember(e.agent, e.id);
+      loop.push(e);
+    },
     state: () => loop.state,
     onTurn: (a) => turns.turnStarted(a),
     isIdle: (a) => turns.isIdle(a),
@@ -81,6 +86,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     lastToolCall: (a) => calls.lastCallAt(a),
     runEnv: runEnv(state),
   });
+  const usage = new UsageWatcher({ sessionDir, config, state: () => loop.state, push: (e) => loop.push(e), log });
   turns = new TurnWatcher({ tmux, watched: () => agents.watched(), push: (e) => loop.push(e), log, stuckAfterMs: config.watchdog.stuck_after_s * 1000 });
   agents.persist();
   loop = new OrchestratorLoop(state, settings, {
@@ -117,6 +123,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     tail.start();
     calls.start();
     turns.start();
+    usage.start();
     result = first ? await loop.run(null) : { code: state.phase === "done" ? 0 : 1, cleanup: false };
   } catch (e) {
     // A bug, not an expected outcome: record it as a failed run with its cause, then stop.
@@ -129,6 +136,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     }
     result = { code: 1, cleanup: false };
   } finally {
+    usage.stop();
     clearInterval(folderWatch);
     watchdog.stop();
     turns.stop();
@@ -138,6 +146,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     created.stop();
     exits.close();
   }
+  // the last turns' figures: read once more after the run ended (recorded in a finished run too)
+  for (const e of usage.poll()) await loop.step(e).catch((err) => log(`could not record usage: ${(err as Error).message}`));
   state = loop.state;
   log(`orchestrator finished: exit ${result.code}${result.cleanup ? ", removing the session folder" : ""}`);
   reportResult(result.code, state);

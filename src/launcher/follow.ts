@@ -1,3 +1,5 @@
+import type { State } from "../schema/state.ts";
+import { usageLine, usageTotal } from "../views/usage.ts";
 import { join } from "node:path";
 import { F, sessionId } from "../session/paths.ts";
 import { requestCancel } from "../session/cancel.ts";
@@ -47,6 +49,12 @@ async function startSpinner(): Promise<{ print: (l: string) => void; status: (te
   };
 }
 
+/** The result line's usage: the run's tokens and estimated cost (USD), null when none could be read. */
+function usageJson(s: State) {
+  const u = usageTotal(s);
+  return u ? { tokens: u.tokens, input: u.input, cached: u.cached, cache_write: u.cache_write, output: u.output, cost_usd: Math.round(u.cost_usd * 1e6) / 1e6, unpriced: u.unpriced, budget_reached: s.budget_reached?.text ?? null } : null;
+}
+
 /** Headless: print progress until the orchestrator exits; returns its exit code. */
 export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print: (l: string) => void, signals: StopSignals): Promise<number> {
   const spinner = o.progress === "plain" && process.stdout.isTTY ? await startSpinner() : null;
@@ -67,7 +75,7 @@ export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print
   const outcome = outcomeFrom(report, o.sessionDir, printer.last ?? o.state, o.startedAt, { pid: orch.child.pid, code, signal });
   const s = outcome.state ?? o.state;
   if (o.progress === "json") {
-    raw(terminalJson({ kind: "result", outcome: outcome.kind, exit_code: outcome.code, session: sessionId(s.feature_dir), commit: s.commit_hash ?? null, branch: s.feature_branch ?? null, pr_url: s.pr_url ?? null, cause: s.interruption_cause ?? null, review_loop_cap: s.review_loop_cap ?? null, notes: s.completion_notes ?? [] }));
+    raw(terminalJson({ kind: "result", outcome: outcome.kind, exit_code: outcome.code, session: sessionId(s.feature_dir), commit: s.commit_hash ?? null, branch: s.feature_branch ?? null, pr_url: s.pr_url ?? null, cause: s.interruption_cause ?? null, review_loop_cap: s.review_loop_cap ?? null, notes: s.completion_notes ?? [], usage: usageJson(s) }));
   } else {
     out("");
     for (const p of phaseDurations(s.history ?? [])) out(`  ${p.phase.padEnd(18)} ${(p.ms / 1000).toFixed(1)} s`);
@@ -75,6 +83,8 @@ export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print
     if (outcome.kind === "success") for (const n of s.completion_notes ?? []) out(`note: ${n}`);
     else out(`${outcome.kind}: ${s.interruption_cause ?? ""}\nresume with: ${s.interruption_resume_command ?? `agentmux resume ${sessionId(s.feature_dir)}`}\nlog: ${join(s.feature_dir, F.orchestratorLog)}`);
     for (const l of loopCapLines(s.review_loop_cap)) out(l);
+    const used = usageTotal(s);
+    if (used) out(`usage: ${usageLine(used)}${s.budget_reached ? ` (budget reached: ${s.budget_reached.text})` : ""}`);
   }
   return outcome.code;
 }

@@ -1,3 +1,4 @@
+import { usageLine, usageTotal } from "../views/usage.ts";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { State } from "../schema/state.ts";
@@ -77,6 +78,7 @@ export function goodbyeText(o: Outcome, fallback: State, startedAt: number, colo
       branch: s.feature_branch,
       notes: s.completion_notes ?? [],
       elapsedMs: Date.now() - startedAt,
+      ...(usageTotal(s) ? { usage: usageLine(usageTotal(s)!) } : {}),
       resumeCommand: s.interruption_resume_command ?? `agentmux resume ${sessionId(s.feature_dir)}`,
       reason: s.interruption_cause,
       logPath: existsSync(join(s.feature_dir, F.orchestratorLog)) ? join(s.feature_dir, F.orchestratorLog) : null,

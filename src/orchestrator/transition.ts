@@ -4,6 +4,7 @@ import type { State } from "../schema/state.ts";
 import { HopLimit, IllegalMark, IllegalMove } from "./errors.ts";
 import { HANDLERS, RESEARCH_OWNER } from "./phases/index.ts";
 import { handleAgentEvent } from "./agent-events.ts";
+import { recordUsage } from "./usage.ts";
 import { Step } from "./step.ts";
 import type { Entry, Result, Settings } from "./types.ts";
 
@@ -36,6 +37,9 @@ function handleRuntime(step: Step, event: Event): boolean {
       return true;
     case "run_lost":
       step.fail(event.reason);
+      return true;
+    case "usage_read":
+      recordUsage(step, event, true);
       return true;
     case "tool_rejected":
       step.log(`tool event ${event.tool} rejected: ${event.reason}`);
@@ -74,7 +78,13 @@ export function transition(state: State, event: Event, settings: Settings): Resu
 }
 
 function run(state: State, event: Event, settings: Settings): Result {
-  if (state.phase === "done" || state.phase === "failed") return { state, effects: [] };
+  if (state.phase === "done" || state.phase === "failed") {
+    if (event.type !== "usage_read") return { state, effects: [] };
+    // a finished run's last turns are read after it ended: figures are facts in any phase
+    const step = new Step(state, event.at, settings, "pipeline");
+    recordUsage(step, event, false);
+    return { state: step.state, effects: step.effects };
+  }
   const step = new Step(state, event.at, settings, HANDLER_NAMES[state.phase] ?? "pipeline");
   const handler = HANDLERS[state.phase];
   if (event.type === "start" || event.type === "resume") {

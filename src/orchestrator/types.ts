@@ -27,6 +27,8 @@ export type Settings = {
   nudge_backoff_ms?: number;
   /** restarts of an agent whose pane exited unexpectedly (watchdog.restarts) */
   restarts?: number;
+  /** a per-run budget (limits.max_cost_usd / max_tokens) */
+  limits?: { max_cost_usd: number | null; max_tokens: number | null };
   /** headless: what a question gets (headless.questions) */
   questions?: "decide" | "fail";
 };

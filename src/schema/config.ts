@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Pricing, UsageLimits, UsageSource } from "./usage.ts";
 import { ROLES } from "./catalog.ts";
 import { SOCKET_NAME_RE } from "./tmux-names.ts";
 
@@ -116,6 +117,8 @@ export const Provider = z.strictObject({
   /** regexes (JavaScript syntax) for the CLI's usage-limit, rate-limit and overload screens */
   limits: z.array(regex).default([]),
   conversation: Conversation.nullable().default(null),
+  /** where the CLI records its token usage per conversation (read by conversation id; tried in order) */
+  usage: z.array(UsageSource).default([]),
 });
 export type Provider = z.infer<typeof Provider>;
 
@@ -198,6 +201,10 @@ export const Config = z.strictObject({
       copy: z.array(str).default([]),
     })
     .default({ setup: [], setup_timeout_s: 600, copy: [] }),
+  /** USD per million tokens by model, for the estimated cost of a run (shown in the monitor, status and summaries) */
+  pricing: Pricing.default({ checked: "2026-11-23", models: {} }),
+  /** a per-run budget: at the limit the agents are paused and you are asked; a headless run fails with the figure */
+  limits: UsageLimits.default({ max_cost_usd: null, max_tokens: null }),
   /** the simulated agent (provider `sim`): scenario switches for tests and the demo */
   sim: z
     .strictObject({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ReviewerRole } from "./catalog.ts";
+import { UsageRecord } from "./usage.ts";
 import { Plan } from "./artifacts/plan.ts";
 import { Review } from "./artifacts/review.ts";
 import { DoneArtifact } from "./artifacts/done.ts";
@@ -55,6 +56,8 @@ export const Event = z.discriminatedUnion("type", [
   z.object({ type: z.literal("limit_reset"), at, agent: z.string() }),
   /** the agent called an agentmux tool; a refused call carries the refusal */
   z.object({ type: z.literal("agent_tool_call"), at, agent: z.string(), tool: z.string(), ok: z.boolean(), message: z.string().optional() }),
+  /** token figures of an agent's CLI conversation, read from the CLI's own records (transcript, rollout) */
+  z.object({ type: z.literal("usage_read"), at, conversation: z.string(), record: UsageRecord }),
   /** the agent's CLI conversation id, captured from its own session files */
   z.object({ type: z.literal("conversation_captured"), at, agent: z.string(), id: z.string() }),
   z.object({ type: z.literal("cancel"), at, reason: z.string() }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UsageRecord } from "./usage.ts";
 import { Phase, ReviewerRole, Role, WorkflowEvent } from "./catalog.ts";
 import { Approval } from "./artifacts/completion.ts";
 import { Effect } from "./effects.ts";
@@ -192,6 +193,10 @@ export const State = z.object({
   active_reviews: z.record(z.string(), z.enum(["pending", "completed", "killed"])).optional(),
   review_results: z.record(z.string(), ReviewResult).optional(),
   review_loop_cap: ReviewLoopCap.optional(),
+  /** token usage and estimated cost per CLI conversation (by its id), read from the CLIs' own records */
+  usage: z.record(z.string(), UsageRecord).optional(),
+  /** the run reached limits.max_cost_usd or max_tokens: what it had used then */
+  budget_reached: z.object({ at: z.string(), text: z.string() }).optional(),
   /** every line comment of every review round, in the order they came */
   review_comments: z.array(ReviewComment).optional(),
   agents: z.record(z.string(), AgentInfo).optional(),

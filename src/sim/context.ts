@@ -21,6 +21,8 @@ export type SimEnv = {
   thinkMs: number;
   /** the conversation this agent continues or starts (--resume / --session-id) */
   conversation?: { id: string; resumed: boolean };
+  /** how it records its token usage per turn (sim/transcript.ts) */
+  transcript?: "claude" | "codex";
 };
 
 /** Where a simulated conversation keeps its turns (one line per submitted prompt). */

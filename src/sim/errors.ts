@@ -33,3 +33,9 @@ export const SimConversationIdInvalid = defineError("SimConversationIdInvalid", 
   where: d.flag,
   hint: "letters, digits, dot, dash and underscore, at most 80",
 }));
+
+export const SimTranscriptFormatInvalid = defineError("SimTranscriptFormatInvalid", "usage", (d: { value: string }) => ({
+  message: `not a transcript format: ${JSON.stringify(d.value)}`,
+  where: "--transcript",
+  hint: "claude or codex",
+}));

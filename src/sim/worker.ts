@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { SimSession, conversationFile, sessionOf, type SimEnv } from "./context.ts";
 import { appendLine } from "../effects/fs/atomic.ts";
+import { recordTurn } from "./transcript.ts";
 import type { SimMcp, ToolOutcome } from "./mcp-client.ts";
 import { promptPathIn, taskFor } from "./tasks/route.ts";
 import { TaskFailed, type TaskIO } from "./tasks/types.ts";
@@ -47,7 +48,12 @@ export class SimWorker {
   submit(line: string): void {
     this.hooks.say(`› ${line}`);
     const c = this.env.conversation;
-    if (c && this.env.sessionDir) appendLine(conversationFile(this.env.sessionDir, c.id), line.slice(0, 500));
+    if (c && this.env.sessionDir) {
+      const log = conversationFile(this.env.sessionDir, c.id);
+      appendLine(log, line.slice(0, 500));
+      const turn = readFileSync(log, "utf8").split("\n").filter(Boolean).length;
+      recordTurn(this.env.transcript ?? "claude", { sessionDir: this.env.sessionDir, id: c.id, cwd: this.env.workDir, turn });
+    }
     if (this.busy) {
       this.queue.push(line);
       this.hooks.say("● queued until the current task is done");

@@ -14,6 +14,8 @@ export type GoodbyeData = {
   logPath?: string | null;
   /** what the completion skipped or could not do (no push, no PR, checkout not restored), with why */
   notes?: string[];
+  /** tokens and estimated cost of the run (views/usage.ts usageLine) */
+  usage?: string;
 };
 
 const LOGO = ["▄▀█ █▀▀ █▀▀ █▄ █ ▀█▀   █▀▄▀█ █ █ ▀▄▀", "█▀█ █▄█ ██▄ █ ▀█  █    █ ▀ █ █▄█ █ █"];
@@ -45,11 +47,13 @@ export function goodbyeLines(kind: GoodbyeKind, d: GoodbyeData, width: number): 
     row("Branch", d.branch);
     for (const n of d.notes ?? []) row("Note", n, "yellow");
     if (d.elapsedMs !== undefined) row("Elapsed", duration(d.elapsedMs));
+    row("Usage", d.usage);
     out.push([], [seg("  Thanks for building with agentmux.", "dim")]);
   } else {
     if (kind === "failed") row("Reason", d.reason ?? "unknown", "red");
     row("Session", d.session);
     if (d.elapsedMs !== undefined) row("Elapsed", duration(d.elapsedMs));
+    row("Usage", d.usage);
     row("Resume", d.resumeCommand, "cyan");
     row("Log", d.logPath ?? undefined);
   }

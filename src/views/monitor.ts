@@ -1,3 +1,4 @@
+import { costText, tokensText, usageByAgent, usageTotal } from "./usage.ts";
 import { join } from "node:path";
 import { eventLabel } from "../schema/catalog.ts";
 import type { State } from "../schema/state.ts";
@@ -89,7 +90,8 @@ export function monitorView(d: MonitorInput, size: Size): Line[] {
   const rows = agentRows(state, d.runtime);
   if (rows.length) {
     top.push(section("AGENTS", w));
-    rows.forEach((r, i) => top.push(...agentLines(r, i === d.selected)));
+    const used = usageByAgent(state);
+    rows.forEach((r, i) => top.push(...agentLines(r, i === d.selected, used[r.key])));
   }
   top.push(...researchLines(state, d.now, w));
   const keys = keyBar(monitorKeys(state, d.prefix), w, 1);
@@ -103,7 +105,9 @@ export function monitorView(d: MonitorInput, size: Size): Line[] {
   const started = ms(state.created_at) ?? ms(state.history?.[0]?.at) ?? d.now;
   const endAt = state.phase === "done" || state.phase === "failed" ? (ms(state.updated_at) ?? d.now) : d.now;
   lines.push([seg("─".repeat(w), "dim")]);
-  lines.push([seg(`◷ ${clock(endAt - started)}`, "cyan"), seg(" │ ", "dim"), seg(state.session_name, "dim")]);
+  const total = usageTotal(state);
+  const spend = total ? [seg(`Σ ${tokensText(total.tokens)} tok ${costText(total)}`, state.budget_reached ? "yellow" : "white"), seg(" │ ", "dim")] : [];
+  lines.push([seg(`◷ ${clock(endAt - started)}`, "cyan"), seg(" │ ", "dim"), ...spend, seg(state.session_name, "dim")]);
   lines.push(...keys);
   return lines.slice(-size.height).map((l) => fit(l, w));
 }

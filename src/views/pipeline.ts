@@ -1,3 +1,4 @@
+import { costText, tokensText, type UsageSum } from "./usage.ts";
 import { eventLabel, type Phase } from "../schema/catalog.ts";
 import type { AgentInfo, State } from "../schema/state.ts";
 import type { RuntimeState } from "../schema/runtime.ts";
@@ -122,7 +123,7 @@ export function agentNote(a: AgentInfo, status: AgentInfo["status"] = a.status):
 }
 
 /** Two lines per agent: `● label [ WORKING ]` and dim `provider/model`. */
-export function agentLines(row: AgentRow, selected: boolean): Line[] {
+export function agentLines(row: AgentRow, selected: boolean, usage?: UsageSum): Line[] {
   const st = STATUS_STYLE[row.status];
   const first: Line = [
     seg(selected ? "›" : " ", "bold"),
@@ -133,6 +134,7 @@ export function agentLines(row: AgentRow, selected: boolean): Line[] {
   const model = row.info.model ? row.info.model.replace(new RegExp(`^${row.info.provider ?? ""}-`), "") : undefined;
   const second: Line = [seg("    " + [row.info.provider ?? "?", model].filter(Boolean).join("/"), "dim")];
   const note = row.status === "working" || row.status === "starting" ? "" : agentNote(row.info, row.status);
+  if (usage) second.push(seg(` · ${tokensText(usage.tokens)} tok ${costText(usage)}`, "dim"));
   if (note) second.push(seg(` · ${note}`, st));
   return [first, second];
 }

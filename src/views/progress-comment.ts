@@ -1,3 +1,4 @@
+import { usageLine, usageTotal } from "./usage.ts";
 import type { State } from "../schema/state.ts";
 import { inertLine } from "../schema/inert-text.ts";
 import { failedAt, phaseLabel, stagesOf } from "./pipeline.ts";
@@ -106,6 +107,8 @@ export function progressComment(d: ProgressCommentInput): string {
     if (agents.length) out.push(...agents, "");
     const reviews = reviewLines(d.state);
     if (reviews.length) out.push(...reviews, "");
+    const used = usageTotal(d.state);
+    if (used) out.push(`Usage: ${usageLine(used)} (estimated from the agents' own records)`, "");
   } else if (!d.end) out.push("Setting up the runner…", "");
   if (d.end) out.push(...endLines(d.end, elapsed, d.state, d.artifact), "");
   return out.join("\n");

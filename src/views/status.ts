@@ -4,7 +4,8 @@ import { fit, seg, type Line, type Style } from "./line.ts";
 import { titleOf } from "./monitor.ts";
 import { STATUS_LABEL, STATUS_STYLE, agentNote, agentRows, phaseLabel } from "./pipeline.ts";
 import { age, duration, hhmm, ms, when } from "./time.ts";
-import { padCells } from "./width.ts";
+import { cutCells, padCells } from "./width.ts";
+import { costText, tokensText, usageByAgent, usageLine, usageTotal, type UsageSum } from "./usage.ts";
 
 /** `lastSeen`: the orchestrator's last sign of life (its log's mtime), ms — when a stopped run stopped. */
 export type StatusInput = SessionData & { id: string; live: boolean; toolEvents: number; now: number; lastSeen?: number };
@@ -30,6 +31,10 @@ export function resumeCommand(d: StatusInput): string | undefined {
 /** `agentmux status --json`: a stable object (fields are only added, never renamed). */
 export function statusJson(d: StatusInput) {
   const s = d.state;
+  const byAgent = usageByAgent(s);
+  const total = usageTotal(s);
+  const figures = (u: UsageSum | undefined) =>
+    u ? { input: u.input, cached: u.cached, cache_write: u.cache_write, output: u.output, tokens: u.tokens, cost_usd: Math.round(u.cost_usd * 1e6) / 1e6, unpriced: u.unpriced, models: u.models } : null;
   const stopped = stoppedAt(d);
   const end = stopped ?? d.now;
   const started = ms(s.created_at) ?? ms(s.history?.[0]?.at);
@@ -63,7 +68,13 @@ export function statusJson(d: StatusInput) {
       question: r.info.question ?? null, limit: r.info.limit ?? null, idle_turns: r.info.idle_turns ?? 0,
       restarts: r.info.restarts ?? 0, exit_status: r.info.exit_status ?? null, last_screen: r.info.last_screen ?? null,
       conversation_id: r.info.conversation_id ?? null, detail: agentNote(r.info, r.status) || null,
+      usage: figures(byAgent[r.key]),
     })),
+    /** tokens and estimated cost (USD) of the whole run, from the CLIs' own records; null when none could be read */
+    usage: figures(total ?? undefined),
+    /** the same per agent (a finished run lists no agents, but their usage stays) */
+    usage_by_agent: Object.fromEntries(Object.entries(byAgent).map(([k, u]) => [k, figures(u)!])),
+    budget_reached: s.budget_reached?.text ?? null,
     tmux: d.runtime ? { session: d.runtime.tmux_session, socket: d.runtime.tmux_socket ?? null } : null,
     groups: {
       total: s.implementation_group_total, index: s.implementation_group_index, mode: s.implementation_group_mode,
@@ -106,6 +117,9 @@ export function statusView(d: StatusInput, width: number): Line[] {
   if (s.commit_hash) out.push(kv("Commit", s.commit_hash));
   if (s.pr_url) out.push(kv("PR", s.pr_url));
   out.push(kv("Tool calls", String(d.toolEvents)));
+  const total = usageTotal(s);
+  if (total) out.push(kv("Usage", usageLine(total)));
+  if (s.budget_reached) out.push(kv("Budget", s.budget_reached.text, "yellow"));
   if (j.timeline.length) {
     out.push([], head("Timeline"));
     for (const t of j.timeline)
@@ -121,6 +135,11 @@ export function statusView(d: StatusInput, width: number): Line[] {
       for (const line of a.status === "exited" || a.status === "stuck" ? (a.last_screen ?? []).slice(-5) : []) out.push([seg(`    │ ${line}`, "dim")]);
     }
     if (j.tmux && j.live) out.push([seg(`  attach: agentmux attach ${j.id}`, "dim")]);
+  }
+  const used = Object.entries(usageByAgent(s));
+  if (used.length) {
+    out.push([], head("Usage"));
+    for (const [agent, u] of used) out.push([seg(`  ${padCells(cutCells(s.agents?.[agent]?.label ?? agent, 28), 28)} `), seg(`${tokensText(u.tokens).padStart(6)} tokens  `), seg(costText(u).padStart(8)), seg(`  ${u.models.join(", ")}`, "dim")]);
   }
   if (s.implementation_group_total > 0) {
     out.push([], head("Groups"));

@@ -46,6 +46,7 @@ function sample(type: EventType, phase: Phase, ev: Events): Event {
     case "limit_reset": return ev.limitReset(live);
     case "agent_tool_call": return ev.toolCall(live);
     case "conversation_captured": return ev.conversation(live);
+    case "usage_read": return ev.usage(live);
   }
 }
 
@@ -80,6 +81,9 @@ const research: Partial<Record<EventType, (p: Phase) => Row>> = {
 
 /** Rows that differ from "ignored"; runtime rows apply to every live phase. */
 function row(phase: Phase, type: EventType): Row {
+  if ((phase === "done" || phase === "failed") && type === "usage_read")
+    // a finished run's last figures are still recorded, nothing else happens (#14.2)
+    return { to: phase, check: (r, b) => { expect({ ...r.state, usage: undefined }).toEqual({ ...b, usage: undefined }); expect(Object.keys(r.state.usage!)).toHaveLength(1); expect(r.effects).toEqual([]); } };
   if (phase === "done" || phase === "failed") return { to: phase, check: (r, b) => { expect(r.state).toBe(b); expect(r.effects).toEqual([]); } };
   const live = LIVE_AGENT[phase];
   switch (type) {
@@ -124,6 +128,8 @@ function row(phase: Phase, type: EventType): Row {
     case "agent_active":
       return { to: phase, check: (r, b) => (live ? expect(r.state.agents![live]!.status).toBe("working") : ignored!(r, b)) };
     case "tool_rejected": return { to: phase, check: ignored };
+    case "usage_read":
+      return { to: phase, check: (r) => expect(r.state.usage!["0b6a4c8e-1111-4222-8333-944455556666"]).toMatchObject({ provider: "claude", cost_usd: 0.5 }) };
   }
   const handled: Partial<Record<Phase, Partial<Record<EventType, Row>>>> = {
     product_management: {
@@ -197,7 +203,7 @@ function row(phase: Phase, type: EventType): Row {
 describe("every (phase, event) pair", () => {
   test("the table covers every phase and every event type", () => {
     expect(PHASES.length).toBe(10);
-    expect(EVENT_TYPES.length).toBe(30);
+    expect(EVENT_TYPES.length).toBe(31);
   });
   for (const phase of PHASES) {
     describe(phase, () => {

@@ -46,6 +46,7 @@ AGENTMUX_AGENT, AGENTMUX_SIM_SCENARIO (comma-separated switches), AGENTMUX_SIM_T
     prompt: { type: "string", value: "FILE", values: "files", help: "batch mode: do the task in FILE and exit 0 when done" },
     "session-id": { type: "string", value: "ID", help: "start conversation ID (kept in <session>/.runtime/sim/conversations/)" },
     resume: { type: "string", value: "ID", help: "continue conversation ID" },
+    transcript: { type: "string", value: "FORMAT", help: "record token usage like claude (the default) or codex, in <session>/.runtime/sim/<format>/" },
   },
   args: [],
 });

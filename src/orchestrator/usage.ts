@@ -1,0 +1,32 @@
+import type { Event } from "../schema/events.ts";
+import { totalOf } from "../schema/usage.ts";
+import type { Step } from "./step.ts";
+
+type UsageEvent = Extract<Event, { type: "usage_read" }>;
+
+export const usd = (n: number) => `$${n < 10 ? n.toFixed(2) : n.toFixed(0)}`;
+const tokens = (n: number) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${Math.round(n / 1000)}k` : String(n));
+
+/**
+ * A conversation's figures are facts: recorded in any phase, a finished run's too (its last
+ * turns are read after the run ends). At the run's budget a headless run fails with the figure;
+ * otherwise the user is told once, and the agents go on only if the user lets them.
+ */
+export function recordUsage(step: Step, event: UsageEvent, live: boolean): void {
+  const usage = { ...(step.state.usage ?? {}), [event.conversation]: event.record };
+  step.set({ usage });
+  const limits = step.settings.limits;
+  if (!live || !limits || step.state.budget_reached) return;
+  const total = totalOf(Object.values(usage));
+  const over =
+    limits.max_cost_usd !== null && total.cost_usd >= limits.max_cost_usd
+      ? `the run has used an estimated ${usd(total.cost_usd)} of its ${usd(limits.max_cost_usd)} budget (limits.max_cost_usd)`
+      : limits.max_tokens !== null && total.tokens >= limits.max_tokens
+        ? `the run has used ${tokens(total.tokens)} tokens (${total.tokens}) of its ${tokens(limits.max_tokens)} budget (limits.max_tokens)`
+        : null;
+  if (!over) return;
+  step.set({ budget_reached: { at: event.at, text: over } });
+  step.log(`budget reached: ${over}`);
+  if (step.settings.headless) return step.fail(`budget reached: ${over}`);
+  step.emit({ type: "attention", text: `agentmux: budget reached — ${over}` });
+}

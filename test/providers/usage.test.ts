@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { claudeUsage, findClaudeTranscript } from "../../src/providers/usage/claude.ts";
+import { codexUsage, findCodexRollout } from "../../src/providers/usage/codex.ts";
+import { costOf, priceFor } from "../../src/providers/usage/price.ts";
+import { UsageReader } from "../../src/providers/usage/read.ts";
+import { recordTurn } from "../../src/sim/transcript.ts";
+import { loadConfig } from "../../src/config/load.ts";
+import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
+
+/** #14.2: token usage from claude transcripts and codex rollouts, priced from the config's table. */
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(removeDir));
+const tmp = () => {
+  const d = makeTmpDir("amx-usage-");
+  dirs.push(d);
+  return d;
+};
+const lines = (...o: object[]) => o.map((x) => JSON.stringify(x)).join("\n") + "\n";
+
+describe("claude transcripts", () => {
+  const msg = (id: string, req: string, usage: object, model = "claude-sonnet-4-5-20250929") => ({ type: "assistant", requestId: req, message: { id, model, usage } });
+  test("a message streamed over several lines counts once (its last line); user lines, broken lines and synthetic models are skipped", () => {
+    const text =
+      lines(
+        { type: "user", message: { role: "user", content: "hi" } },
+        msg("m1", "r1", { input_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 50, output_tokens: 1 }),
+        msg("m1", "r1", { input_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 50, output_tokens: 40 }),
+        msg("m2", "r2", { input_tokens: 5, output_tokens: 7 }),
+        msg("m3", "r3", { input_tokens: 0, output_tokens: 0 }, "<synthetic>"),
+      ) + '{"type":"assistant","message":{"usage":{"input_tok';
+    expect(claudeUsage(text)).toEqual({ input: 15, cached: 100, cache_write: 50, output: 47, model: "claude-sonnet-4-5-20250929" });
+    expect(claudeUsage(lines({ type: "user", message: {} }))).toBeNull();
+  });
+});
+
+describe("codex rollouts", () => {
+  test("the last running total counts; cached input is taken out of input; the model comes from turn_context", () => {
+    const tc = (input: number, cached: number, output: number) => ({ type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: 3, total_tokens: input + output } } } });
+    const text = lines({ type: "session_meta", payload: { id: "x" } }, { type: "turn_context", payload: { model: "gpt-5-codex" } }, tc(100, 40, 10), { type: "event_msg", payload: { type: "token_count", info: null } }, tc(300, 200, 30));
+    expect(codexUsage(text)).toEqual({ input: 100, cached: 200, cache_write: 0, output: 30, model: "gpt-5-codex" });
+    expect(codexUsage(lines({ type: "session_meta", payload: {} }))).toBeNull();
+  });
+});
+
+describe("finding a conversation's file", () => {
+  test("claude: projects/<any folder>/<id>.jsonl; codex: sessions/Y/M/D/rollout-*-<id>.jsonl; the reader re-reads a file only when it changed", () => {
+    const session = tmp();
+    recordTurn("claude", { sessionDir: session, id: "c-1", cwd: "/w/p", turn: 1 });
+    recordTurn("codex", { sessionDir: session, id: "x-1", cwd: "/w/p", turn: 1, at: "2026-11-23T10:00:00.000Z" });
+    recordTurn("codex", { sessionDir: session, id: "x-1", cwd: "/w/p", turn: 2, at: "2026-11-23T10:01:00.000Z" });
+    expect(findClaudeTranscript(join(session, ".runtime/sim/claude"), "c-1")).toBe(join(session, ".runtime/sim/claude/projects/-w-p/c-1.jsonl"));
+    expect(findClaudeTranscript(join(session, ".runtime/sim/claude"), "nope")).toBeNull();
+    expect(findCodexRollout(join(session, ".runtime/sim/codex"), "x-1")).toBe(join(session, ".runtime/sim/codex/sessions/2026/11/23/rollout-2026-11-23T10-00-00-x-1.jsonl"));
+    const sources = [{ format: "claude" as const, home: "{session}/.runtime/sim/claude" }, { format: "codex" as const, home: "{session}/.runtime/sim/codex" }];
+    const reader = new UsageReader();
+    expect(reader.read("x-1", sources, { sessionDir: session, env: {} })).toMatchObject({ source: "codex", input: 6000, cached: 12000, output: 1000, model: "gpt-5-codex" });
+    expect(reader.read("c-1", sources, { sessionDir: session, env: {} })).toMatchObject({ source: "claude", input: 1200, cached: 8000, cache_write: 2000, output: 300 });
+    recordTurn("claude", { sessionDir: session, id: "c-1", cwd: "/w/p", turn: 2 });
+    expect(reader.read("c-1", sources, { sessionDir: session, env: {} })).toMatchObject({ input: 2400, output: 600 });
+    expect(reader.read("unknown", sources, { sessionDir: session, env: {} })).toBeNull();
+  });
+
+  test("without a home, claude's is CLAUDE_CONFIG_DIR (the provider's env first) and codex's CODEX_HOME", () => {
+    const home = tmp();
+    mkdirSync(join(home, "projects/-x"), { recursive: true });
+    writeFileSync(join(home, "projects/-x/id-9.jsonl"), lines({ type: "assistant", message: { id: "m", model: "claude-opus-4-5", usage: { input_tokens: 1, output_tokens: 2 } } }));
+    expect(new UsageReader().read("id-9", [{ format: "claude", home: null }], { sessionDir: "/s", env: { CLAUDE_CONFIG_DIR: home } })).toMatchObject({ input: 1, output: 2, model: "claude-opus-4-5" });
+    expect(new UsageReader().read("id-9", [{ format: "codex", home: null }], { sessionDir: "/s", env: { CODEX_HOME: home } })).toBeNull();
+  });
+});
+
+describe("prices", () => {
+  const { config } = loadConfig({ projectDir: "/nonexistent-amx-usage" });
+  test("the built-in table prices the common models; the longest prefix wins; unknown models have no price", () => {
+    expect(config.pricing.checked).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(priceFor("claude-sonnet-4-5-20250929", config.pricing)).toEqual({ input: 3, output: 15, cached: 0.3, cache_write: 3.75 });
+    expect(priceFor("claude-sonnet-5-5", config.pricing)!.cached).toBe(0.1);
+    expect(priceFor("gpt-5-mini-2026", config.pricing)!.input).toBe(0.25);
+    expect(priceFor("GPT-5-codex", config.pricing)!.input).toBe(1.25);
+    expect(priceFor("llama-3", config.pricing)).toBeNull();
+    expect(priceFor(null, config.pricing)).toBeNull();
+  });
+  test("cost: each kind of token at its rate (cache rates default to the input rate)", () => {
+    expect(costOf({ input: 1_000_000, cached: 2_000_000, cache_write: 1_000_000, output: 100_000 }, { input: 3, output: 15, cached: 0.3, cache_write: 3.75 })).toBeCloseTo(3 + 0.6 + 3.75 + 1.5, 9);
+    expect(costOf({ input: 0, cached: 1_000_000, cache_write: 1_000_000, output: 0 }, { input: 2, output: 4 })).toBe(4);
+    expect(costOf({ input: 1, cached: 0, cache_write: 0, output: 0 }, null)).toBeNull();
+  });
+});
