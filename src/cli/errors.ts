@@ -67,7 +67,10 @@ export const NeedsTerminal = defineError("NeedsTerminal", "usage", (d: { command
 
 export const FileNotFound = defineError("FileNotFound", "usage", (d: { file: string }) => ({ message: "file not found", where: d.file, hint: "check the path" }));
 
-export const NotAFile = defineError("NotAFile", "usage", (d: { file: string }) => ({ message: "is not a file", where: d.file }));
+export const NotAFile = defineError("NotAFile", "usage", (d: { file: string; kind: "a directory" | "a FIFO" | "a socket" | "a device" | "not a regular file" }) => ({
+  message: d.kind === "not a regular file" ? "is not a regular file; agentmux reads only regular files" : `is ${d.kind}, not a regular file; agentmux reads only regular files`,
+  where: d.file,
+}));
 
 export const InvalidThinkMs = defineError("InvalidThinkMs", "usage", (d: { given: string }) => ({
   message: `--think-ms must be a number of milliseconds, got "${d.given}"`,

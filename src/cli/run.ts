@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readRegularFile } from "../effects/fs/read-regular.ts";
 import { basename, resolve } from "node:path";
 import { isHeadless, startRun, type StartOptions } from "../launcher/start.ts";
 import { InvalidSessionName } from "../session/errors.ts";
-import { EmptyRequest, hasVisibleText } from "../session/request.ts";
+import { EmptyRequest, hasVisibleText, RequestFileUnreadable } from "../session/request.ts";
 import { sessionNameProblem } from "../session/slug.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { run as spec } from "./specs/start.ts";
@@ -16,7 +17,10 @@ export async function run({ flags, positionals }: ParsedArgs<typeof spec>): Prom
   let request = text;
   let slugSource: string | undefined;
   if (positionals.length === 1 && text.endsWith(".md") && existsSync(text)) {
-    request = readFileSync(text, "utf8");
+    // a FIFO or a device named like a request would block or fill memory: regular files only
+    const read = readRegularFile(text);
+    if (!read.ok) throw new RequestFileUnreadable({ file: text, reason: read.message });
+    request = read.text;
     slugSource = basename(text, ".md");
     if (!hasVisibleText(request)) throw new EmptyRequest({ where: text, length: [...request].length });
   }

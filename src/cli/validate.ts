@@ -1,4 +1,4 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, statSync, type Stats } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { F } from "../session/paths.ts";
 import { readState } from "../session/read.ts";
@@ -22,13 +22,13 @@ export async function run(args: ParsedArgs<typeof validate>): Promise<number> {
     if (!inferred) throw new ArtifactKindUnknown({ file, kinds: ARTIFACT_KINDS });
     kind = inferred;
   }
-  let isFile = false;
+  let st: Stats;
   try {
-    isFile = statSync(file).isFile();
+    st = statSync(file);
   } catch {
     throw new FileNotFound({ file });
   }
-  if (!isFile) throw new NotAFile({ file });
+  if (!st.isFile()) throw new NotAFile({ file, kind: kindOf(st) });
   const result = await readArtifact(kind, resolve(file));
   if (result.ok && kind === "approval" && !(await approvalExcludesOk(file))) return 1;
   if (result.ok && kind === "review" && !(await reviewAnchorsOk(file))) return 1;
@@ -38,6 +38,13 @@ export async function run(args: ParsedArgs<typeof validate>): Promise<number> {
   }
   for (const p of result.problems) process.stdout.write(p.path ? `${file}: ${p.path}: ${p.message}\n` : `${file}: ${p.message}\n`);
   return 1;
+}
+
+function kindOf(st: Stats): "a directory" | "a FIFO" | "a socket" | "a device" | "not a regular file" {
+  if (st.isDirectory()) return "a directory";
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isSocket()) return "a socket";
+  return st.isCharacterDevice() || st.isBlockDevice() ? "a device" : "not a regular file";
 }
 
 /** The commit's own check of exclude_files: what the commit would refuse, validate refuses. */

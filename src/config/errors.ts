@@ -37,7 +37,7 @@ export const ConfigFileNotFound = defineError("ConfigFileNotFound", "config", (d
 }));
 
 export const ConfigUnreadable = defineError("ConfigUnreadable", "config", (d: { file: string; reason: string }) => ({
-  message: `${d.file}: cannot read: ${d.reason}`,
+  message: `${d.file}: ${d.reason}`,
   where: "config",
 }));
 

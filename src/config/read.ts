@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readRegularFile } from "../effects/fs/read-regular.ts";
+import { aliasProblem } from "../session/yaml-safe.ts";
 import { extname } from "node:path";
 import { parseDocument } from "yaml";
 import { describeValue } from "./validate.ts";
@@ -9,7 +10,8 @@ const EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
 
 /**
  * Parse one config text (YAML 1.2, which also reads JSON). An empty file is `{}`; syntax
- * errors name the file, line and column; a top level that is not a mapping is an error.
+ * errors name the file, line and column; an alias bomb names the key that holds it; a top
+ * level that is not a mapping is an error.
  */
 export function parseConfigText(text: string, file: string): Tree {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
@@ -19,7 +21,9 @@ export function parseConfigText(text: string, file: string): Tree {
     const detail = err.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
     throw new ConfigYamlSyntax({ file, line: pos?.line, col: pos?.col, detail });
   }
-  const data: unknown = doc.toJS();
+  const bomb = aliasProblem(doc);
+  if (bomb) throw new ConfigInvalid({ issues: [{ file, problem: `${bomb.path || "(top level)"}: ${bomb.message}` }] });
+  const data: unknown = doc.toJS({ maxAliasCount: -1 });
   if (data === null || data === undefined) return {};
   if (typeof data !== "object" || Array.isArray(data)) {
     throw new ConfigInvalid({ issues: [{ file, problem: `(top level): must be a mapping of keys to values, got ${describeValue(data)}` }] });
@@ -32,14 +36,9 @@ export function readConfigFile(path: string, display: string): Tree {
   if (!EXTENSIONS.has(extname(path).toLowerCase())) {
     throw new ConfigFileType({ file: display, ext: extname(path) });
   }
-  if (!existsSync(path)) {
-    throw new ConfigFileNotFound({ file: display });
-  }
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    throw new ConfigUnreadable({ file: display, reason: (e as Error).message }, { cause: e });
-  }
-  return parseConfigText(text, display);
+  // only a regular file, at most 16 MB: a FIFO or /dev/zero is refused at once, never read
+  const read = readRegularFile(path);
+  if (!read.ok && read.reason === "missing") throw new ConfigFileNotFound({ file: display });
+  if (!read.ok) throw new ConfigUnreadable({ file: display, reason: read.message });
+  return parseConfigText(read.text, display);
 }

@@ -16,3 +16,10 @@ export const EmptyRequest = defineError("EmptyRequest", "usage", (d: { where: st
   where: d.where,
   hint: 'describe the change, e.g. agentmux "Add rate limiting to the API"',
 }));
+
+/** A request file (`agentmux run request.md`) that is not a regular file or too large (exit 2). */
+export const RequestFileUnreadable = defineError("RequestFileUnreadable", "usage", (d: { file: string; reason: string }) => ({
+  message: d.reason,
+  where: d.file,
+  hint: "give the request as text, or a regular Markdown file",
+}));

@@ -29,7 +29,7 @@ export function parseYamlSafe(text: string): YamlResult {
 }
 
 /** The first key whose value expands past the limit through aliases, or an alias inside its own anchor. */
-function aliasProblem(doc: Document): Problem | undefined {
+export function aliasProblem(doc: Document): Problem | undefined {
   const { isAlias, isMap, isPair, isScalar, isSeq } = yamlLib();
   const sizes = new Map<Node, number>();
   const open = new Set<Node>();

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { AgentmuxError } from "../../src/errors.ts";
-import { ConfigFileNotFound, ConfigInvalid, ConfigYamlSyntax, UnknownProvider } from "../../src/config/errors.ts";
+import { ConfigFileNotFound, ConfigInvalid, ConfigUnreadable, ConfigYamlSyntax, UnknownProvider } from "../../src/config/errors.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 
 let root: string;
@@ -201,5 +201,13 @@ describe("errors name the file and the key path", () => {
   test("unsupported extension", () => {
     const f = write(join(root, "conf.toml"), "x = 1\n");
     expect(loadError(f).message).toContain('unsupported config file type ".toml"');
+  });
+
+  test("a config file over the size limit is refused before it is read, naming the file and its size", () => {
+    const f = write(join(root, "huge.yaml"), "version: 2\n");
+    truncateSync(f, 17 * 1024 * 1024); // sparse: no disk used
+    const e = loadError(f);
+    expect(e).toBeInstanceOf(ConfigUnreadable);
+    expect(e.data).toEqual({ file: f, reason: `is ${17 * 1024 * 1024} bytes; the limit is ${16 * 1024 * 1024}` });
   });
 });

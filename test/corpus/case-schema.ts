@@ -23,6 +23,8 @@ export const CorpusCase = z.strictObject({
   worktree: z.record(z.string(), z.string()).default({}),
   /** symlinks to create after the commit: path → target */
   symlinks: z.record(z.string(), z.string()).default({}),
+  /** named pipes (FIFOs) to create in the work folder; nothing ever writes to them */
+  fifos: z.array(z.string()).default([]),
   /** files under the fake HOME (outside the snapshot), e.g. .config/agentmux/config.yaml */
   home_files: z.record(z.string(), z.string()).default({}),
   args: z.array(z.string()).default([]),

@@ -53,6 +53,10 @@ async function setUp(c: CorpusCase): Promise<Ctx & { base: string; canary: strin
     fs.mkdirSync(dirname(join(work, link)), { recursive: true });
     fs.symlinkSync(expand(target), join(work, link));
   }
+  for (const fifo of c.fifos) {
+    fs.mkdirSync(dirname(join(work, fifo)), { recursive: true });
+    if (Bun.spawnSync(["mkfifo", join(work, fifo)]).exitCode !== 0) throw new Error(`mkfifo ${fifo} failed`);
+  }
   writeTree(home, c.home_files, expand);
   return { base, work, home, socket, canary, expand };
 }
