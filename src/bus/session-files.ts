@@ -83,7 +83,7 @@ export class SessionFileWatcher {
       this.watcher = watch(this.sessionDir, { recursive: true }, () => this.check());
       this.watcher.on("error", () => {}); // the folder deleted: the poll goes on, the daemon notices
     } catch (e) {
-      this.log(`file watch unavailable (${(e as Error).message}); polling only`);
+      this.log(`file watch unavailable (${(e as Error).message}); polling only`, { level: "warn" });
     }
     this.timer = setInterval(() => this.check(), 250);
     this.check();

@@ -10,6 +10,8 @@ import { findProjectDir } from "../session/project.ts";
 import { countLines, readSessionData } from "../session/data.ts";
 import { colorEnabled, toAnsi } from "../views/line.ts";
 import { statusJson, statusView, type StatusInput } from "../views/status.ts";
+import { logLines } from "../views/log.ts";
+import { readLog } from "../session/log.ts";
 import { terminalJson } from "../schema/inert-text.ts";
 
 const mtime = (path: string) => {
@@ -38,8 +40,19 @@ function render(d: StatusInput): string {
   return statusView(d, width).map((l) => toAnsi(l, { color })).join("\n") + "\n";
 }
 
+/** `status --log`: the orchestrator's log, readable (or, with --json, its records). */
+async function printLog(arg: string | undefined, json: boolean): Promise<number> {
+  const s = await resolveSession(findProjectDir(), arg);
+  const dir = existsSync(join(s.dir, F.orchestratorLog)) ? s.dir : archiveDirOf(s.dir);
+  const records = readLog(dir);
+  if (json) process.stdout.write(records.map((r) => JSON.stringify(r)).join("\n") + (records.length ? "\n" : ""));
+  else process.stdout.write(logLines(records).map((l) => toAnsi(l, { color: colorEnabled(process.stdout) })).join("\n") + "\n");
+  return 0;
+}
+
 export async function run(a: ParsedArgs<typeof status>): Promise<number> {
   const arg = a.positionals[0];
+  if (a.flags.log) return printLog(arg, a.flags.json);
   const first = await load(arg);
   if (a.flags.json) {
     process.stdout.write(terminalJson(statusJson(first), 2) + "\n");

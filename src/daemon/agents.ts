@@ -97,7 +97,12 @@ export class AgentRuntime {
     const capture = !!conv && conv.capture !== "none" && !conversation && !lo.batchPrompt;
     this.agents.set(agent, { pane, pid, role, resolved, prompted: false, env: { ...resolved.provider.env, ...spec.env }, launchedAt: Date.now(), capture });
     this.byPane.set(pane, agent);
-    this.o.log(`launched ${agent} (${resolved.providerName}${resolved.model ? "/" + resolved.model : ""}${conversation ? `, conversation ${conversation.id}${conversation.resume ? " resumed" : ""}` : ""}) in ${pane}: ${spec.argv.join(" ").slice(0, 300)}`);
+    this.o.log(`launched ${agent} (${resolved.providerName}${resolved.model ? "/" + resolved.model : ""}${conversation ? `, conversation ${conversation.id}${conversation.resume ? " resumed" : ""}` : ""}) in ${pane}: ${spec.argv.join(" ").slice(0, 300)}`, {
+      event: "agent_launched",
+      agent,
+      pane,
+      data: { provider: resolved.providerName, model: resolved.model, argv: spec.argv, ...(conversation ? { conversation: conversation.id, resumed: conversation.resume } : {}) },
+    });
     if (conversation && !conversation.resume) this.o.push({ type: "conversation_captured", at: now(), agent, id: conversation.id });
     if (lo.batchPrompt) this.o.push({ type: "agent_active", at: now(), agent });
     if (slot >= 0) {
@@ -151,17 +156,17 @@ export class AgentRuntime {
           this.o.push({ type: "agent_active", at: now(), agent });
           if (a.capture) this.captureConversation(agent, a, text);
         } else if (r.exited) {
-          this.o.log(`delivery to ${agent} stopped: ${r.reason} (its exit is handled as such)`);
+          this.o.log(`delivery to ${agent} stopped: ${r.reason} (its exit is handled as such)`, { level: "warn", event: "delivery_failed", agent, pane: a.pane, data: { reason: r.reason, exited: true } });
         } else {
           const fix = this.o.tmux.attachCommand(this.o.sessionName, { pane: a.pane });
-          this.o.log(`delivery to ${agent} failed: ${r.reason}\n${r.screen}`);
+          this.o.log(`delivery to ${agent} failed: ${r.reason}\n${r.screen}`, { level: "warn", event: "delivery_failed", agent, pane: a.pane, data: { reason: r.reason } });
           // the CLI's own words say why (gemini: "Security Warning: Skipping … settings file …")
           const said = cliWarning(r.screen);
           this.o.push({ type: "agent_stuck", at: now(), agent, reason: `${r.reason}${said ? `; the CLI says: ${said}` : ""}; to fix by hand: ${fix}` });
         }
         onDone?.(r.ok);
       })
-      .catch((e) => this.o.log(`delivery to ${agent} crashed: ${(e as Error).stack}`));
+      .catch((e) => this.o.log(`delivery to ${agent} crashed: ${(e as Error).message}`, { level: "error", event: "delivery_failed", agent, error: (e as Error).stack }));
   }
 
   /** codex: find the session id it picked for this agent (its files name our prompt), for a few seconds. */
@@ -261,7 +266,7 @@ export class AgentRuntime {
     const screen = (await lastScreen(this.o.tmux, a.pane)) ?? "";
     const dialog = a.resolved.provider.dialogs.find((d) => new RegExp(d.detect, "m").test(screen)) ?? a.resolved.provider.dialogs[0];
     const keys = dialog?.dismiss ?? ["Escape"];
-    this.o.log(`dismissing ${agent}'s dialog with ${keys.join(" ")}`);
+    this.o.log(`dismissing ${agent}'s dialog with ${keys.join(" ")}`, { event: "dialog_answered", agent, pane: a.pane, data: { keys } });
     await sendKeys(this.o.tmux, a.pane, keys).catch((e) => this.o.log(`could not dismiss ${agent}'s dialog: ${(e as Error).message}`));
   }
 

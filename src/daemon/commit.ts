@@ -20,7 +20,7 @@ function decisionAside(sessionDir: string, log: Logger): string {
     const aside = setDecisionAside(sessionDir);
     return aside ? ` (the decision ${F.approval} was moved to ${aside}; resume the run to decide again)` : "";
   } catch (e) {
-    log(`could not move ${F.approval} aside: ${(e as Error).message}`);
+    log(`could not move ${F.approval} aside: ${(e as Error).message}`, { level: "warn" });
     return ` (the decision is still in ${F.approval})`;
   }
 }
@@ -74,13 +74,13 @@ export async function runCommit(
         }),
       },
     });
-    for (const w of r.warnings) o.log(`completion: ${w}`);
+    for (const w of r.warnings) o.log(`completion: ${w}`, { level: "warn" });
     for (const n of r.notes) o.log(`completion: ${n}`);
-    o.log(`committed ${r.short} on ${r.branch}${r.prUrl ? `, PR ${r.prUrl}` : ""}`);
+    o.log(`committed ${r.short} on ${r.branch}${r.prUrl ? `, PR ${r.prUrl}` : ""}`, { event: "committed", data: { commit: r.short, branch: r.branch, pr_url: r.prUrl } });
     const notes = [...r.warnings, ...r.notes];
     return { type: "committed", at: at(), hash: r.short, branch: r.branch, pr_url: r.prUrl, ...(notes.length ? { notes } : {}) };
   } catch (e) {
-    o.log(`commit failed: ${(e as Error).stack ?? e}`);
+    o.log(`commit failed: ${(e as Error).message ?? String(e)}`, { level: "error", event: "commit_failed", error: (e as Error).stack ?? String(e) });
     return { type: "commit_failed", at: at(), error: `${(e as Error).message ?? String(e)}${decisionAside(o.sessionDir, o.log)}` };
   }
 }

@@ -68,7 +68,7 @@ export class OrchestratorLoop {
     this.state = r.state;
     const finish = r.effects.find((e) => e.type === "finish");
     this.result = { code: finish?.type === "finish" ? finish.code : 1, cleanup: false };
-    this.log(`run lost: ${reason}`);
+    this.log(`run lost: ${reason}`, { level: "error", event: "run_lost", data: { reason } });
     this.wake?.();
   }
 
@@ -76,7 +76,7 @@ export class OrchestratorLoop {
   async replayOutbox(): Promise<void> {
     const pending = this.state.outbox ?? [];
     if (!pending.length) return;
-    this.log(`re-running ${pending.length} effect(s) left by an interrupted transition`);
+    this.log(`re-running ${pending.length} effect(s) left by an interrupted transition`, { event: "effects_replayed", data: { count: pending.length } });
     for (const e of pending) {
       if (FILE_EFFECTS.has(e.type) || e.type === "commit" || e.type === "finish") await this.run1(e);
     }
@@ -92,7 +92,7 @@ export class OrchestratorLoop {
    */
   async catchUp(lines: ToolLine[]): Promise<void> {
     if (!lines.length) return;
-    this.log(`applying ${lines.length} tool call(s) made while the orchestrator was not running`);
+    this.log(`applying ${lines.length} tool call(s) made while the orchestrator was not running`, { event: "tool_calls_replayed", data: { count: lines.length } });
     this.catchingUp = true;
     try {
       for (const line of lines) if (!this.result) await this.applyTool(line);
@@ -150,7 +150,13 @@ export class OrchestratorLoop {
       return this.lose(e.message);
     }
     this.state = next;
-    this.log(`event ${event.type}${"agent" in event ? ` (${event.agent})` : ""}: ${before} → ${next.phase} [${next.last_event}]${r.effects.length ? `, ${r.effects.length} effect(s)` : ""}`);
+    const agent = "agent" in event ? event.agent : undefined;
+    this.log(`event ${event.type}${agent ? ` (${agent})` : ""}: ${before} → ${next.phase} [${next.last_event}]${r.effects.length ? `, ${r.effects.length} effect(s)` : ""}`, {
+      event: "transition",
+      agent,
+      phase: next.phase,
+      data: { type: event.type, from: before, last_event: next.last_event, effects: r.effects.length },
+    });
     for (const effect of r.effects) {
       if (this.result) break;
       await this.run1(effect);
@@ -167,7 +173,7 @@ export class OrchestratorLoop {
       await interpret(effect, { ...this.ctx, finish: (code, cleanup) => (this.result = { code, cleanup }) });
     } catch (e) {
       const msg = (e as Error).message ?? String(e);
-      this.log(`effect ${effect.type} failed: ${(e as Error).stack ?? msg}`);
+      this.log(`effect ${effect.type} failed: ${msg}`, { level: "error", event: "effect_failed", error: (e as Error).stack ?? msg, data: { effect: effect.type } });
       if (await this.ctx.explained?.(e)) return;
       this.push({ type: "effect_failed", at: new Date().toISOString(), effect: effect.type, error: msg });
     }

@@ -64,7 +64,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   if (!runtime?.control_pane) throw new NoControlPane({ dir: sessionDir });
   const tmux = new Tmux(runtime.tmux_socket ?? tmuxSocket(config.tmux.socket));
   const sessionName = state.session_name;
-  log(`orchestrator ${process.pid} starting in phase ${state.phase} (${state.last_event})`);
+  log(`orchestrator ${process.pid} starting in phase ${state.phase} (${state.last_event})`, { event: "orchestrator_started", phase: state.phase, data: { pid: process.pid, last_event: state.last_event } });
 
   const layout = await Layout.open(tmux, { session: sessionName, controlPane: runtime.control_pane, controlWidth: config.tmux.control_width, envDir: join(sessionDir, F.paneEnvDir) });
   const writer = new PaneWriter(tmux, log);
@@ -102,7 +102,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     : ({ type: state.history?.length === 1 && state.last_event === "feature_created" ? "start" : "resume", at: new Date().toISOString() } as const);
   const exitsFile = join(sessionDir, F.paneExits);
   await installExitHooks(tmux, sessionName, exitsFile);
-  const exits = watchPaneExits(exitsFile, (pane, status) => tmuxLoss.paneExited(pane, (p) => void agents.paneExited(p, status).catch((e) => log(`pane exit ${p}: ${(e as Error).message}`))), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p) });
+  const exits = watchPaneExits(exitsFile, (pane, status) => tmuxLoss.paneExited(pane, (p) => void agents.paneExited(p, status).catch((e) => log(`pane exit ${p}: ${(e as Error).message}`, { level: "warn", pane: p }))), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p) });
   const files = new SessionFileWatcher(sessionDir, (e) => loop.push(e), log, undefined, () => loop.state.phase === "completing");
   const created = new CreatedFilesLog(sessionDir);
   if (first?.type === "resume") await loop.catchUp(readToolLines(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0));
@@ -128,7 +128,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   } catch (e) {
     // A bug, not an expected outcome: record it as a failed run with its cause, then stop.
     const error = `${(e as Error).name ?? "Error"}: ${(e as Error).message ?? String(e)}`;
-    log(`orchestrator crashed: ${(e as Error).stack ?? error}`);
+    log(`orchestrator crashed: ${error}`, { level: "error", event: "orchestrator_crashed", error: (e as Error).stack ?? error });
     try {
       await loop.step({ type: "effect_failed", at: new Date().toISOString(), effect: "orchestrator", error });
     } catch {
@@ -149,7 +149,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   // the last turns' figures: read once more after the run ended (recorded in a finished run too)
   for (const e of usage.poll()) await loop.step(e).catch((err) => log(`could not record usage: ${(err as Error).message}`));
   state = loop.state;
-  log(`orchestrator finished: exit ${result.code}${result.cleanup ? ", removing the session folder" : ""}`);
+  log(`orchestrator finished: exit ${result.code}${result.cleanup ? ", removing the session folder" : ""}`, { event: "orchestrator_finished", data: { code: result.code, cleanup: result.cleanup } });
   reportResult(result.code, state);
   await killSession(tmux, sessionName).catch(() => {});
   if (!state.worktree_path) releaseCheckout(projectDir, sessionDir);
@@ -159,7 +159,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     try {
       archiveSession(sessionDir);
     } catch (e) {
-      log(`could not archive the session: ${(e as Error).message}`);
+      log(`could not archive the session: ${(e as Error).message}`, { level: "warn" });
     }
     rmSync(sessionDir, { recursive: true, force: true });
   }
@@ -168,7 +168,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   if (result.code === 0 && result.cleanup && state.worktree_path) {
     // the work is committed on its branch: the worktree folder has done its job
     const { removeWorktree } = await import("../effects/git/worktree.ts");
-    await removeWorktree(projectDir, state.worktree_path).catch((e) => log(`could not remove the worktree ${state.worktree_path}: ${(e as Error).message}`));
+    await removeWorktree(projectDir, state.worktree_path).catch((e) => log(`could not remove the worktree ${state.worktree_path}: ${(e as Error).message}`, { level: "warn" }));
   }
   return result.code;
 }

@@ -56,7 +56,7 @@ export class TurnWatcher {
   constructor(private readonly o: TurnWatcherOptions) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.tick().catch((e) => this.o.log(`turn watcher: ${(e as Error).message}`)), this.o.pollMs ?? 250);
+    this.timer = setInterval(() => void this.tick().catch((e) => this.o.log(`turn watcher: ${(e as Error).message}`, { level: "warn", event: "watchdog" })), this.o.pollMs ?? 250);
   }
 
   stop(): void {
@@ -166,11 +166,11 @@ export class TurnWatcher {
       const tail = tailLines(screen, 20).join("\n");
       const limitAtEnd = p.limitLine && p.limits.some((re) => re.test(tail));
       if (limitAtEnd) {
-        this.o.log(`${agent}: its turn ended on a usage limit: ${p.limitLine}`);
+        this.o.log(`${agent}: its turn ended on a usage limit: ${p.limitLine}`, { level: "warn", event: "watchdog", agent, data: { limit: p.limitLine } });
         this.o.push({ type: "agent_rate_limited", at: now(), agent, text: p.limitLine!, reset_at: parseResetTime(p.limitLine!, new Date()) });
       } else {
         const question = questionAtEnd(screen, p.gate.ready);
-        this.o.log(`${agent}: turn ended (screen settled ${Math.round(t - p.changedAt)} ms)${question ? `, asking: ${question}` : ""}`);
+        this.o.log(`${agent}: turn ended (screen settled ${Math.round(t - p.changedAt)} ms)${question ? `, asking: ${question}` : ""}`, { event: "watchdog", agent, data: { turn_ended: true, ...(question ? { question } : {}) } });
         this.o.push({ type: "agent_turn_ended", at: now(), agent, ...(question ? { question } : {}) });
       }
       p.limitLine = null;
@@ -178,7 +178,7 @@ export class TurnWatcher {
     if (this.o.stuckAfterMs > 0 && !p.stuck && t - p.changedAt > this.o.stuckAfterMs) {
       p.stuck = true;
       const s = Math.round(this.o.stuckAfterMs / 1000);
-      this.o.log(`watchdog: ${agent} shows no output for ${s} s`);
+      this.o.log(`watchdog: ${agent} shows no output for ${s} s`, { level: "warn", event: "watchdog", agent, data: { silent_s: s } });
       this.o.push({ type: "agent_stuck", at: now(), agent, reason: `no output and no tool call for ${s} s` });
     }
   }

@@ -73,6 +73,6 @@ export function startWatchdog(o: WatchdogOptions): { stop(): void } {
     lastTmuxCheck = t;
     await o.tmuxGone();
   };
-  const timer = setInterval(() => void tick().catch((e) => o.log(`watchdog: ${(e as Error).message}`)), 500);
+  const timer = setInterval(() => void tick().catch((e) => o.log(`watchdog: ${(e as Error).message}`, { level: "warn", event: "watchdog" })), 500);
   return { stop: () => clearInterval(timer) };
 }

@@ -1,14 +1,26 @@
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
+import type { LogFields, LogRecord } from "../schema/log.ts";
 import { F } from "../session/paths.ts";
 
-export type Logger = (message: string) => void;
+/** Log one message; `fields` name what happened (`event`) and to whom (schema/log.ts). */
+export type Logger = (msg: string, fields?: LogFields) => void;
 
-/** Timestamped lines in the session's orchestrator.log (and stderr when AGENTMUX_DEBUG is set). */
+/** One record as its JSON line, keys in their documented order. */
+export function logLine(msg: string, fields: LogFields = {}, now = new Date()): string {
+  const { level = "info", event = "note", agent, phase, pane, error, data } = fields;
+  const record: LogRecord = { ts: now.toISOString(), level, event, msg, agent, phase, pane, error, data };
+  return JSON.stringify(record) + "\n";
+}
+
+/**
+ * The session's orchestrator.log, one JSON record per line (schema/log.ts); with
+ * AGENTMUX_DEBUG set, each line also goes to stderr.
+ */
 export function sessionLogger(sessionDir: string): Logger {
   const path = join(sessionDir, F.orchestratorLog);
-  return (message: string) => {
-    const line = `${new Date().toISOString()} ${message}\n`;
+  return (msg, fields) => {
+    const line = logLine(msg, fields);
     try {
       appendFileSync(path, line);
     } catch {

@@ -15,7 +15,7 @@ export type Orchestrator = Pick<Detached, "child" | "exited"> & { report: Promis
 export function spawnOrchestrator(sessionDir: string, cwd: string): Orchestrator {
   const { child, exited, result } = spawnDetached([...selfCommand(), "orchestrate", sessionDir], {
     cwd,
-    outputFile: join(sessionDir, F.orchestratorLog),
+    outputFile: join(sessionDir, F.orchestratorOutput),
     resultPipe: true,
     env: { AGENTMUX_RESULT_FD: "3", TMUX: undefined, TMUX_PANE: undefined },
   });

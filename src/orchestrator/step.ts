@@ -44,8 +44,9 @@ export class Step {
     this.effects.push(...effects);
   }
 
-  log(message: string): void {
-    this.emit({ type: "log", message });
+  /** A note for the orchestrator's log, about `agent` when given. */
+  log(message: string, agent?: string): void {
+    this.emit({ type: "log", message, ...(agent ? { agent } : {}) });
   }
 
   /** Ask for a move to another phase, entered once this handler returns (refused unless in the move table). */

@@ -77,7 +77,7 @@ export const Effect = z.discriminatedUnion("type", [
   z.object({ type: z.literal("commit"), approval: Approval, suggested_message: z.string().optional() }),
   /** the orchestrator's bookkeeping after a verified submit_done: tick these tasks in tasks_<N>.md */
   z.object({ type: z.literal("check_off_tasks"), plan_index: z.number().int().min(1), tasks: z.array(z.string()) }),
-  z.object({ type: z.literal("log"), message: z.string() }),
+  z.object({ type: z.literal("log"), message: z.string(), agent: z.string().optional() }),
   /** end the run: exit code, and whether to delete the session folder */
   z.object({ type: z.literal("finish"), code: z.number().int(), cleanup: z.boolean() }),
 ]);

@@ -12,6 +12,7 @@ import { ExecutionPlan, Plan } from "../schema/artifacts/plan.ts";
 import { Review } from "../schema/artifacts/review.ts";
 import { CANCEL_REQUEST_FILE, CancelRequest } from "../schema/cancel-request.ts";
 import { FileBaseline } from "../schema/file-baseline.ts";
+import { LogRecord } from "../schema/log.ts";
 import { PanelComments } from "../schema/panel-comments.ts";
 import { PreexistingChanges } from "../schema/preexisting.ts";
 import { RuntimeState, ToolEventState } from "../schema/runtime.ts";
@@ -51,7 +52,8 @@ export const SESSION_FILES = {
   toolEventsLock: text(F.toolEventsLock, ["mcp"], "lock for appends to tool_events.jsonl"),
   toolEventState: file(F.toolEventState, "json", ToolEventState, ["orchestrator", "launcher"], "byte offset of tool_events.jsonl the orchestrator has applied"),
   createdFiles: text(F.createdFiles, ["orchestrator"], "files that appeared in the session folder, in order"),
-  orchestratorLog: text(F.orchestratorLog, ["orchestrator", "launcher"], "the orchestrator's log (look here first when a run misbehaves)"),
+  orchestratorLog: file(F.orchestratorLog, "jsonl", LogRecord, ["orchestrator", "launcher"], "the orchestrator's log, one JSON record per line (below); `agentmux status --log` shows it readably — look here first when a run misbehaves"),
+  orchestratorOutput: text(F.orchestratorOutput, ["launcher"], "what the orchestrator process printed itself, e.g. a runtime's crash report (orchestrator.log stays JSON lines)"),
   requirements: file(F.requirements, "markdown", NonBlank, ["launcher", "agent"], "the request as given"),
   context: markdown(F.context, ["launcher"], "project and session facts every prompt references"),
   pmPrompt: markdown(F.pmPrompt, ["orchestrator"], "product manager prompt (with --product-manager)"),

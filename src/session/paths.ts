@@ -12,6 +12,8 @@ export const F = {
   toolEventState: "tool_event_state.json",
   createdFiles: "created_files.log",
   orchestratorLog: "orchestrator.log",
+  /** what the orchestrator process itself printed (a runtime's crash report); the log stays JSONL */
+  orchestratorOutput: "orchestrator.out",
   requirements: "requirements.md",
   context: "context.md",
   pmPrompt: "01_product_management/product_manager_prompt.md",

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readLog } from "../../src/session/log.ts";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
@@ -39,7 +40,7 @@ test("product manager, research on demand and a designer, all played by the simu
   expect(readFileSync(join(dir, "requirements.md"), "utf8")).toContain("## Acceptance Criteria"); // rewritten by the PM
   // the researcher ran in its own pane and left the agents list once its topic was done
   expect(state.agents["code-researcher:existing-code"]).toBeUndefined();
-  expect(readFileSync(join(dir, "orchestrator.log"), "utf8")).toContain("launched code-researcher:existing-code");
+  expect(readLog(dir).filter((r) => r.event === "agent_launched").map((r) => r.agent)).toContain("code-researcher:existing-code");
   // completed research is handed to the planner
   expect(readFileSync(join(dir, "04_planning/planner_prompt.md"), "utf8")).toContain("existing-code");
 }, 180_000);
@@ -50,11 +51,11 @@ test("agents that are hard to talk to: a trust dialog, a slow start, an early En
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
   const dir = join(s.repo, ".agentmux", ".sessions", readdirSync(join(s.repo, ".agentmux", ".sessions")).find((d) => d.includes("farewell"))!);
-  const log = readFileSync(join(dir, "orchestrator.log"), "utf8");
+  const log = readLog(dir);
   // every interactive agent's trust dialog was answered (architect, planner, coder, reviewer)
-  expect((log.match(/answering "Trust this folder/g) ?? []).length).toBeGreaterThanOrEqual(4);
-  // no delivery failed (a failure is logged as "delivery to <agent> failed")
-  expect(log).not.toContain("delivery to");
+  expect(log.filter((r) => r.event === "dialog_answered" && String(r.data?.dialog).startsWith("Trust this folder")).length).toBeGreaterThanOrEqual(4);
+  // no delivery failed
+  expect(log.filter((r) => r.event === "delivery_failed")).toEqual([]);
   const state = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
   expect(Object.values(state.agents as Record<string, { status: string }>).some((a) => a.status === "stuck")).toBe(false);
 }, 180_000);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readLog } from "../../src/session/log.ts";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -81,7 +82,7 @@ describe("the commit window (compiled binary, private tmux)", () => {
     const filler = fillUntil(fsys.dir, 2 * 1024 * 1024);
     const failed = await run.done;
     expect(failed.code).toBe(1);
-    expect(readFileSync(join(dir, "orchestrator.log"), "utf8")).toMatch(/commit failed: .*ENOSPC/);
+    expect(readLog(dir).find((r) => r.event === "commit_failed")).toMatchObject({ level: "error", error: expect.stringContaining("ENOSPC") });
     // no empty or torn object was left, and no branch points at a missing object
     expectFsckClean(run.repo);
     expect(git(run.repo, "rev-parse", BRANCH)).toBe(git(run.repo, "rev-parse", "main"));

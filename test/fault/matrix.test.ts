@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readLog } from "../../src/session/log.ts";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { git, isolatedBinary, killTmuxServer, type RunResult } from "../e2e/harness.ts";
@@ -146,16 +147,16 @@ describe("SIGKILL of the orchestrator, then agentmux resume (compiled binary, pr
       expect(state.review_iteration).toBe(1);
 
       // tool calls made while no orchestrator ran are applied before the phase is re-entered
-      const log = readFileSync(join(o.dir, "orchestrator.log"), "utf8");
-      const afterResume = log.slice(log.lastIndexOf("starting in phase"));
+      const log = readLog(o.dir);
+      const afterResume = log.slice(log.findLastIndex((r) => r.event === "orchestrator_started"));
       if (o.pendingAtResume > 0) {
-        const applied = afterResume.indexOf(`applying ${o.pendingAtResume} tool call(s) made while the orchestrator was not running`);
-        expect(applied).toBeGreaterThan(0);
-        expect(applied).toBeLessThan(afterResume.indexOf("event resume:"));
+        const applied = afterResume.findIndex((r) => r.event === "tool_calls_replayed");
+        expect(afterResume[applied]?.data).toEqual({ count: o.pendingAtResume });
+        expect(applied).toBeLessThan(afterResume.findIndex((r) => r.event === "transition" && r.data?.type === "resume"));
       }
       if (c.firstLaunch) {
         expect(o.pendingAtResume).toBeGreaterThan(0);
-        expect(/launched (\S+) /.exec(afterResume)?.[1]).toBe(c.firstLaunch);
+        expect(afterResume.find((r) => r.event === "agent_launched")?.agent).toBe(c.firstLaunch);
       }
 
       // no half-written file anywhere in the session folder, and an intact repository

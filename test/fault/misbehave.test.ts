@@ -3,6 +3,7 @@
  * headless: each alone and combined ends in a commit without a person, or fails with the cause.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readLog } from "../../src/session/log.ts";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { isolatedBinary, killTmuxServer } from "../e2e/harness.ts";
@@ -19,7 +20,7 @@ afterAll(() => sockets.forEach(killTmuxServer));
 
 const resultOf = (stdout: string) => jsonEvents(stdout).find((e) => e.kind === "result");
 const sessionOf = (repo: string, stdout: string) => join(repo, ".agentmux/.sessions", resultOf(stdout).session);
-const log = (dir: string) => readFileSync(join(dir, "orchestrator.log"), "utf8");
+const log = (dir: string) => readLog(dir);
 
 /** A second simulated CLI, as a user would configure a fallback provider. */
 const SIM2 = {
@@ -72,7 +73,7 @@ describe("misbehaving agents end in a commit without a person", () => {
     const run = startDemo(bin, { scenario: "rate_limit=architect,limit_reset_s=600", thinkMs: 0, sockets, config: { providers: { sim2: SIM2 }, roles: { architect: { fallback: ["sim2"] } } } });
     const { dir, state, stdout } = await succeeds(run);
     expect(state.agents.architect).toMatchObject({ provider: "sim2", fallen_from: ["sim"] });
-    expect(log(dir)).toContain("restarting it on the fallback provider sim2");
+    expect(log(dir).filter((r) => r.event === "state_machine" && r.agent === "architect" && r.msg.includes("restarting it on the fallback provider sim2"))).toHaveLength(1);
     expect(jsonEvents(stdout).filter((e) => e.kind === "agent_fallback")).toMatchObject([{ agent: "architect", from: "sim", to: "sim2" }]);
   }, 150_000);
 
@@ -87,7 +88,7 @@ describe("misbehaving agents end in a commit without a person", () => {
   test("permission=coder headless: the dialog is dismissed (declined), the coder goes on, the run commits", async () => {
     const { dir } = await succeeds(startDemo(bin, { scenario: "permission=coder", thinkMs: 0, sockets }));
     expect(readFileSync(join(dir, "assumptions.md"), "utf8")).toMatch(/\[coder\] .* asks permission: .*\[sim\] permission: run `npm test`/);
-    expect(log(dir)).toContain("dismissing coder's dialog with Escape");
+    expect(log(dir).find((r) => r.event === "dialog_answered" && r.agent === "coder")?.data).toEqual({ keys: ["Escape"] });
   }, 150_000);
 
   test("crash_midway=coder: the relaunched coder is told what the interrupted attempt changed and does not redo it (#18.19)", async () => {
@@ -119,7 +120,7 @@ describe("conversations and time across resumes", () => {
     process.kill(orchestratorPid(dir)!, "SIGKILL");
     await run.done;
     const again = spawnBinary(bin, ["resume", basename(dir), "--ci", "--json"], { cwd: run.repo, socket: run.socket });
-    await waitFor("the coder relaunched in its conversation", () => log(dir).includes(`conversation ${id} resumed`), { timeoutMs: 60_000, intervalMs: 50 });
+    await waitFor("the coder relaunched in its conversation", () => log(dir).some((r) => r.event === "agent_launched" && r.agent === "coder" && r.data?.conversation === id && r.data?.resumed === true), { timeoutMs: 60_000, intervalMs: 50 });
     await waitForState(run, "the resumed coder at work", (s) => s.agents?.coder?.status === "working");
     expect(readState(dir).agents.coder.conversation_id).toBe(id);
     const turns = readFileSync(join(dir, `.runtime/sim/conversations/${id}.log`), "utf8").trim().split("\n");

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readLog } from "../../src/session/log.ts";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { stringify } from "yaml";
@@ -32,7 +33,7 @@ describe("interruptions: a closed agent pane, a stuck agent, a live session, a c
     const s = readState(dir);
     expect(s.phase).toBe("done");
     expect(s.agents.coder.restarts).toBe(1);
-    expect(readFileSync(join(dir, "orchestrator.log"), "utf8")).toMatch(/the \[coder\] .* pane exited/);
+    expect(readLog(dir).filter((r) => r.event === "state_machine" && r.agent === "coder" && /pane exited/.test(r.msg)).length).toBeGreaterThan(0);
     expect(git(run.repo, "log", "-1", "--format=%H", s.feature_branch)).toStartWith(s.commit_hash);
     expect(unparsableFiles(dir)).toEqual([]);
     expect(fsckProblems(run.repo)).toBe("");

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readLog } from "../../src/session/log.ts";
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parse, stringify } from "yaml";
@@ -38,8 +39,9 @@ test("SIGKILL while research is dispatched, then resume: the unfinished topic's 
   expect(state.phase).toBe("done");
   expect(state.research_tasks).toEqual({ "existing-code": "done" });
   // the resumed orchestrator launched the researcher again (the architect's re-dispatch alone is a repeat)
-  const afterResume = log.slice(log.lastIndexOf("starting in phase"));
-  expect(afterResume).toMatch(/launched code-researcher:existing-code /);
+  const records = readLog(dir);
+  const afterResume = records.slice(records.findLastIndex((r) => r.event === "orchestrator_started"));
+  expect(afterResume.filter((r) => r.event === "agent_launched").map((r) => r.agent)).toContain("code-researcher:existing-code");
   expect(toolLines(dir).filter((l) => l.tool === "submit_research_done")).toHaveLength(1);
   expect(readFileSync(join(dir, "03_research/code-existing-code/summary.md"), "utf8").trim()).not.toBe("");
   expect(unparsableFiles(dir)).toEqual([]);

@@ -10,6 +10,7 @@ finished and failed sessions, without tmux. [session] is an id, a path, or (defa
   flags: {
     json: { type: "boolean", help: "print one JSON object (stable field names)" },
     watch: { type: "boolean", help: "redraw whenever the session's files change (Ctrl-C to stop)" },
+    log: { type: "boolean", help: "print the orchestrator's log, one readable line per record (with --json: the records)" },
   },
   args: [session],
 });

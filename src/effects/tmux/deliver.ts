@@ -1,4 +1,5 @@
 import type { ReadyGate, SubmitStrategy } from "../../schema/config.ts";
+import type { Logger } from "../log.ts";
 import type { Tmux } from "./runner.ts";
 import { inertLine } from "../../schema/inert-text.ts";
 import { TmuxTargetNotFound, isGone } from "./errors.ts";
@@ -42,7 +43,7 @@ class DeliveryFailure extends Error {
  */
 export class PaneWriter {
   private readonly queues = new Map<string, Promise<unknown>>();
-  constructor(private readonly tmux: Tmux, private readonly log: (msg: string) => void = () => {}) {}
+  constructor(private readonly tmux: Tmux, private readonly log: Logger = () => {}) {}
 
   deliver(pane: string, text: string, opts: DeliverOptions): Promise<DeliveryResult> {
     const prev = this.queues.get(pane) ?? Promise.resolve();
@@ -69,11 +70,11 @@ export class PaneWriter {
       await this.waitReady(pane, opts, started);
       const attempts = await this.pasteAndSubmit(pane, text, opts);
       const ms = Math.round(performance.now() - started);
-      this.log(`delivered to ${pane} in ${ms} ms (${attempts} submit attempt${attempts > 1 ? "s" : ""})`);
+      this.log(`delivered to ${pane} in ${ms} ms (${attempts} submit attempt${attempts > 1 ? "s" : ""})`, { event: "delivered", pane, data: { ms, attempts } });
       return { ok: true, ms, attempts };
     } catch (e) {
       if (e instanceof DeliveryFailure) {
-        this.log(`delivery to ${pane} failed: ${e.reason}`);
+        this.log(`delivery to ${pane} failed: ${e.reason}`, { level: "warn", event: "delivery_failed", pane, data: { reason: e.reason } });
         return { ok: false, reason: e.reason, screen: e.screen, ...(e.exited ? { exited: true } : {}) };
       }
       const last = await snapshot(this.tmux, pane).catch(() => null);
@@ -100,7 +101,7 @@ export class PaneWriter {
       }
       const dialog = trustDialogs.find((t) => t.re.test(snap.screen));
       if (dialog) {
-        this.log(`answering "${dialog.detect}" in ${pane} with ${dialog.keys.join(" ")}`);
+        this.log(`answering "${dialog.detect}" in ${pane} with ${dialog.keys.join(" ")}`, { event: "dialog_answered", pane, data: { dialog: dialog.detect, keys: dialog.keys } });
         await this.tmux.run(["send-keys", "-t", pane, ...dialog.keys]);
         await this.until(pane, deadline, (s) => !dialog.re.test(s.screen), `the trust dialog "${dialog.detect}" did not go away`);
         stableSince = performance.now();

@@ -6,6 +6,7 @@ import { ResearchRequest, ResearchType } from "../../schema/artifacts/research.t
 import { Review } from "../../schema/artifacts/review.ts";
 import { lineCommentsMarkdown } from "../../schema/artifacts/line-comments-md.ts";
 import { PHASES, ROLE_TOOLS, ROLES, TOOL_PHASES, TOOLS, WORKFLOW_EVENTS } from "../../schema/catalog.ts";
+import { LOG_EVENTS, LogRecord } from "../../schema/log.ts";
 import { RuntimeState, ToolEventState } from "../../schema/runtime.ts";
 import { State } from "../../schema/state.ts";
 import { ToolEventLine, ToolInputs } from "../../schema/tool-events.ts";
@@ -63,6 +64,13 @@ export function protocolDoc(): string {
     section("runtime_state.json", RuntimeState, "The tmux runtime's view."),
     section("tool_event_state.json", ToolEventState, "Replay cursor for tool_events.jsonl."),
     section("tool_events.jsonl (one line)", ToolEventLine, "Appended by the MCP server after it has validated the agent's files."),
+    section(
+      "orchestrator.log (one line)",
+      LogRecord,
+      "One JSON object per line, keys in this order; programs match `event` (and `agent`, `data`), people read `msg`. `agentmux status <id> --log` prints it one readable line per record.",
+    ),
+    markdownTable(["event", "what happened"], Object.entries(LOG_EVENTS).map(([e, what]) => [`\`${e}\``, what])),
+    "",
     "## MCP tools",
     "",
     "A tool called by a role it does not belong to, or outside its phases, is refused with a message to the agent and is not recorded.",

@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+/**
+ * The orchestrator's log (orchestrator.log): one JSON object per line with stable keys —
+ * `ts`, `level`, `event`, `msg`, then `agent`, `phase`, `pane`, `error`, `data` when they
+ * apply. `event` says what happened in a word a program can match; `msg` says it in a
+ * sentence for people. Tests and tools read records, never the sentence.
+ */
+export const LOG_EVENTS = {
+  orchestrator_started: "an orchestrator process took the run (fresh or resumed); `phase`, `data.pid`, `data.last_event`",
+  orchestrator_finished: "the orchestrator ended the run; `data.code`, `data.cleanup` (the session folder is removed)",
+  orchestrator_crashed: "an unexpected exception ended the orchestrator; `error`",
+  transition: "an event moved the state machine; `agent`, `phase` (after), `data.type`, `data.from`, `data.last_event`, `data.effects`",
+  state_machine: "a note from the state machine itself (a `log` effect): a rejected tool call, an ignored event, an agent's trouble",
+  effects_replayed: "effects an interrupted transition left were run again at start; `data.count`",
+  tool_calls_replayed: "tool calls made while no orchestrator ran were applied at start; `data.count`",
+  effect_failed: "an effect could not be carried out; `data.effect`, `error`",
+  run_lost: "the run cannot go on (its session folder or tmux session is gone); `data.reason`",
+  agent_launched: "an agent's pane started; `agent`, `pane`, `data.provider`, `data.model`, `data.argv`",
+  delivered: "a prompt or note was pasted and accepted; `pane`, `data.ms`, `data.attempts`",
+  delivery_failed: "a prompt could not be delivered (or the agent exited meanwhile); `agent` or `pane`, `data.reason`",
+  dialog_answered: "a trust or other known dialog was answered or dismissed; `agent` or `pane`, `data.keys`",
+  committed: "the approved change was committed; `data.commit`, `data.branch`, `data.pr_url`",
+  commit_failed: "the commit failed; `error`",
+  watchdog: "the watchdog saw something: an agent without output, a turn that ended, a limit",
+  note: "anything else, in words",
+} as const;
+
+export type LogEvent = keyof typeof LOG_EVENTS;
+export const LogEvent = z.enum(Object.keys(LOG_EVENTS) as [LogEvent, ...LogEvent[]]);
+export const LogLevel = z.enum(["debug", "info", "warn", "error"]);
+export type LogLevel = z.infer<typeof LogLevel>;
+
+export const LogRecord = z.strictObject({
+  ts: z.string().describe("when, ISO 8601 UTC with milliseconds"),
+  level: LogLevel.describe("how much it matters"),
+  event: LogEvent.describe("what happened, as a stable word (table below)"),
+  msg: z.string().describe("what happened, as a sentence for people"),
+  agent: z.string().optional().describe("the agent it concerns (`coder:2`, `reviewer_logic`…)"),
+  phase: z.string().optional().describe("the workflow phase (after a transition)"),
+  pane: z.string().optional().describe("the tmux pane it concerns (`%7`)"),
+  error: z.string().optional().describe("a stack trace or error message"),
+  data: z.record(z.string(), z.unknown()).optional().describe("the event's details (table below)"),
+});
+export type LogRecord = z.infer<typeof LogRecord>;
+
+/** What a caller adds to a message: everything but the time stamp. */
+export type LogFields = Partial<Omit<LogRecord, "ts" | "msg">>;
