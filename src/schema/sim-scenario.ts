@@ -41,6 +41,13 @@ export const SimScenario = z.strictObject({
   rate_limit: role.optional(),
   /** with rate_limit: the reset time the limit screen shows, in seconds from now (default 2) */
   limit_reset_s: z.coerce.number().int().min(0).optional(),
+  /**
+   * Hold the tasks of these prompts (file names without `.md`: `planner_prompt`,
+   * `coder_prompt_2`, `review_logic_prompt`, `fix_prompt`…) busy until the release file
+   * `.runtime/sim/release/<name>` appears in the session folder — a test's window that never
+   * closes early (src/sim/scenario.ts releaseFile).
+   */
+  hold: z.array(z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be a prompt file's name without .md")).min(1).optional(),
 });
 
 /** The switches, for usage errors ("switches: …"). */
@@ -48,6 +55,7 @@ export const SIM_SWITCHES: string[] = Object.entries(SimScenario.shape).map(([k,
   const inner = (v as z.ZodOptional<z.ZodType>).unwrap();
   if (inner instanceof z.ZodBoolean) return k;
   if (k === "reviewers") return "reviewers=logic+quality+expert";
+  if (k === "hold") return "hold=<prompt>+<prompt>";
   return inner instanceof z.ZodString ? `${k}=<role>` : `${k}=<n>`;
 });
 export type SimScenario = z.infer<typeof SimScenario>;
@@ -66,6 +74,7 @@ export function parseScenarioText(text: string | string[] | undefined): { ok: tr
     const name = eq < 0 ? part : part.slice(0, eq).trim();
     const value = eq < 0 ? undefined : part.slice(eq + 1).trim();
     if (name === "reviewers") raw.reviewers = (value ?? "").split(/[+ ]/).filter(Boolean).map((r) => SHORT_REVIEWERS[r] ?? r);
+    else if (name === "hold") raw.hold = (value ?? "").split(/[+ ]/).filter(Boolean);
     else raw[name] = value === undefined ? true : value;
   }
   const parsed = SimScenario.safeParse(raw);

@@ -20,6 +20,11 @@ export function parseScenario(text: string | undefined, where?: string): SimScen
   return r.value;
 }
 
+/** The file that releases the tasks of prompt `name` held by the `hold` switch. */
+export function releaseFile(sessionDir: string, name: string): string {
+  return join(sessionDir, F.runtimeDir, "sim", "release", name);
+}
+
 /**
  * "Once" switches remember that they fired in `<session>/.runtime/sim/<key>`, so a
  * restarted agent (resume) behaves well the second time.

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
-import { relative } from "node:path";
+import { basename, relative } from "node:path";
 import { SimSession, conversationFile, sessionOf, type SimEnv } from "./context.ts";
 import { appendLine } from "../effects/fs/atomic.ts";
 import { recordTurn } from "./transcript.ts";
 import type { SimMcp, ToolOutcome } from "./mcp-client.ts";
 import { promptPathIn, taskFor } from "./tasks/route.ts";
+import { releaseFile } from "./scenario.ts";
 import { TaskFailed, type TaskIO } from "./tasks/types.ts";
 
 export type WorkerHooks = {
@@ -163,6 +164,7 @@ export class SimWorker {
         return await new Promise<boolean>(() => undefined);
       }
       if (!(await this.misbehave(session))) return false;
+      await this.holdIfAsked(session.dir, path);
       const prompt = readFileSync(path, "utf8");
       const rel = relative(session.dir, path);
       const task = taskFor(rel, prompt);
@@ -183,6 +185,17 @@ export class SimWorker {
     const next = this.queue.shift();
     if (next !== undefined) this.handle(next);
     return ok;
+  }
+
+  /** hold=<prompt>: stay busy on this prompt until its release file appears. */
+  private async holdIfAsked(sessionDir: string, path: string): Promise<void> {
+    const name = basename(path, ".md");
+    if (!this.env.scenario.hold?.includes(name)) return;
+    const file = releaseFile(sessionDir, name);
+    if (existsSync(file)) return;
+    this.hooks.say(`● held on ${name} until ${file} exists (scenario)`);
+    while (!existsSync(file)) await Bun.sleep(20);
+    this.hooks.say(`● released: ${name}`);
   }
 
   private io(session: SimSession): TaskIO {

@@ -129,7 +129,7 @@ describe.skipIf(!Bun.which("fish"))("fish", () => {
     expect(fishComplete("agentmux completions ").sort()).toEqual(["bash", "fish", "zsh"]);
     expect(fishComplete("agentmux --ver")).toEqual(["--version"]);
     expect(fishComplete("agentmux sessions ")).toEqual([]);
-    expect(fishComplete("agentmux status --").sort()).toEqual(["--help", "--json", "--watch"]);
+    expect(fishComplete("agentmux status --").sort()).toEqual(["--help", "--json", "--log", "--watch"]);
     expect(fishComplete("agentmux configure --role rev").sort()).toEqual(["reviewer_expert", "reviewer_logic", "reviewer_quality"]);
     expect(fishComplete("agentmux validate --kind execu")).toEqual(["execution_plan"]);
   });

@@ -79,7 +79,7 @@ describe("agentmux completions bash", () => {
       const expected = [...Object.entries(c.spec.flags).filter(([, f]) => !f.hidden).map(([n]) => `--${n}`), "--help"].sort();
       expect(complete(["agentmux", c.spec.name, "--"])).toEqual(expected);
     }
-    expect(complete(["agentmux", "status", "--"])).toEqual(["--help", "--json", "--watch"]);
+    expect(complete(["agentmux", "status", "--"])).toEqual(["--help", "--json", "--log", "--watch"]);
     expect(complete(["agentmux", "run", "--w"])).toEqual(["--worktree"]);
     expect(complete(["agentmux", "clean", "-"])).toEqual(["--force", "--help", "-f", "-h"]);
     expect(complete(["agentmux", "completions", "--"])).toEqual(["--help"]); // --list is internal

@@ -6,7 +6,7 @@ import { basename, join } from "node:path";
 import { git, isolatedBinary, killTmuxServer } from "../e2e/harness.ts";
 import { canMountTmpfs, fillUntil, mountTmpfs, type Tmpfs } from "../helpers/tmpfs.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { alive, fsckProblems, jsonEvents, orchestratorPid, readState, spawnBinary, startDemo, waitForState } from "./harness.ts";
+import { alive, fsckProblems, jsonEvents, orchestratorPid, readState, release, spawnBinary, startDemo, waitForState } from "./harness.ts";
 
 /**
  * The commit window: the orchestrator dies (SIGKILL) or the disk fills (ENOSPC) while it writes
@@ -37,15 +37,20 @@ function expectBlobReadsBack(repo: string, path: string, content: Buffer) {
 
 const expectFsckClean = (repo: string) => expect(fsckProblems(repo)).toBe("");
 
+/** The reviewers stay at work until released: the large file lands before the commit, however slow the machine. */
+const REVIEWS = ["review_logic_prompt", "review_quality_prompt", "review_expert_prompt"];
+const HOLD_REVIEWS = `hold=${REVIEWS.join("+")}`;
+
 describe("the commit window (compiled binary, private tmux)", () => {
   test("SIGKILL while a large file's object is being written: fsck clean, resume commits a readable blob", async () => {
     // incompressible, so writing its object takes long enough for the kill to land mid-write:
     // against the code before the fix, 2 MB tore the object in 3 of 4 trials, 4 MB in 4 of 4, 8 MB in 9 of 9
     const big = randomBytes(8 * 1024 * 1024);
     const oid = blobId(big);
-    const run = startDemo(bin, { scenario: "", thinkMs: 150, sockets });
+    const run = startDemo(bin, { scenario: HOLD_REVIEWS, thinkMs: 0, sockets });
     const { dir } = await waitForState(run, "the review", (s) => s.phase === "reviewing");
     writeFileSync(join(run.repo, "assets.bin"), big);
+    release(dir, REVIEWS);
     const pid = orchestratorPid(dir)!;
     const objDir = join(run.repo, ".git", "objects", oid.slice(0, 2));
     // the object (or its temp file) appears while it is written: kill at once
@@ -75,11 +80,12 @@ describe("the commit window (compiled binary, private tmux)", () => {
     const fsys = mountTmpfs(96 * 1024 * 1024)!;
     mounts.push(fsys);
     const big = randomBytes(12 * 1024 * 1024);
-    const run = startDemo(bin, { scenario: "", thinkMs: 150, sockets, dir: join(fsys.dir, "repo") });
+    const run = startDemo(bin, { scenario: HOLD_REVIEWS, thinkMs: 0, sockets, dir: join(fsys.dir, "repo") });
     const { dir } = await waitForState(run, "the review", (s) => s.phase === "reviewing");
     writeFileSync(join(run.repo, "assets.bin"), big);
     // room for the session's own small files, not for the large object
     const filler = fillUntil(fsys.dir, 2 * 1024 * 1024);
+    release(dir, REVIEWS);
     const failed = await run.done;
     expect(failed.code).toBe(1);
     expect(readLog(dir).find((r) => r.event === "commit_failed")).toMatchObject({ level: "error", error: expect.stringContaining("ENOSPC") });

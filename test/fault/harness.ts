@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { releaseFile } from "../../src/sim/scenario.ts";
 import { stringify } from "yaml";
 import { waitFor } from "../helpers/wait.ts";
 import { git, makeTmpDir, privateSocket, type RunResult } from "../e2e/harness.ts";
@@ -83,6 +84,14 @@ export function alive(pid: number): boolean {
 }
 
 /** Wait for the session folder, then for `when(state, dir)`; polls every 5 ms to catch short windows. */
+/** Let the sim agents held on these prompts (the `hold=` scenario switch) go on. */
+export function release(dir: string, names: string[]): void {
+  for (const name of names) {
+    mkdirSync(dirname(releaseFile(dir, name)), { recursive: true });
+    writeFileSync(releaseFile(dir, name), "");
+  }
+}
+
 export async function waitForState(run: Run, what: string, when: (s: any, dir: string) => boolean, timeoutMs = 90_000): Promise<{ dir: string; state: any }> {
   return waitFor(what, () => {
     const dir = sessionDir(run.repo);

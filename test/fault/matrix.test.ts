@@ -5,7 +5,7 @@ import { basename, join } from "node:path";
 import { git, isolatedBinary, killTmuxServer, type RunResult } from "../e2e/harness.ts";
 import { waitFor } from "../helpers/wait.ts";
 import {
-  alive, branchTree, fsckProblems, jsonEvents, orchestratorPid, readState, sessionDir, spawnBinary, startDemo, toolLines,
+  alive, branchTree, fsckProblems, jsonEvents, orchestratorPid, readState, release, sessionDir, spawnBinary, startDemo, toolLines,
   unparsableFiles, waitAgentsSettled, waitForState,
 } from "./harness.ts";
 
@@ -13,30 +13,38 @@ import {
  * The fault matrix: the orchestrator is SIGKILLed right after one event of the demo pipeline
  * (two parallel coders, a serial coder, three reviewers, a review that fails once), then
  * `agentmux resume` must finish the run with the same commit tree as an uninterrupted run,
- * every tool event applied once, and no half-written file.
+ * every tool event applied once, and no half-written file. The agents whose prompts a case
+ * names in `hold` stay at work until the test releases them after the kill (the sim's `hold=`
+ * switch), so each window stays open however slow the machine is.
  */
 const SCENARIO = "parallel,review_fail_once,reviewers=logic+quality+expert,commit_message";
-const THINK_MS = 250;
 const BRANCH = "feature/greeting-module";
+const REVIEWS = ["review_logic_prompt", "review_quality_prompt", "review_expert_prompt"];
 
 /** `firstLaunch`: the first agent the resumed orchestrator must start (work the orphaned agents finished is not redone). */
-type Case = { name: string; when: (s: any, dir: string) => boolean; firstLaunch?: string };
+type Case = { name: string; when: (s: any, dir: string) => boolean; hold?: string[]; firstLaunch?: string };
 const completed = (s: any) => Object.values(s.active_reviews ?? {}).filter((v) => v === "completed").length;
 
 const CASES: Case[] = [
-  { name: "mid-plan (planner working)", when: (s) => s.phase === "planning" && s.agents?.planner?.status === "working" },
-  { name: "right after plan_submitted", when: (s) => s.phase === "implementing" && s.last_event === "plan_written" && s.completed_subplans.length === 0 },
+  { name: "mid-plan (planner working)", when: (s) => s.phase === "planning" && s.agents?.planner?.status === "working", hold: ["planner_prompt"] },
+  {
+    name: "right after plan_submitted",
+    when: (s) => s.phase === "implementing" && s.last_event === "plan_written" && s.completed_subplans.length === 0,
+    hold: ["coder_prompt_1", "coder_prompt_2"],
+  },
   {
     name: "while both parallel coders work",
     when: (s) => s.phase === "implementing" && s.agents?.["coder:1"]?.status === "working" && s.agents?.["coder:2"]?.status === "working" && s.completed_subplans.length === 0,
+    hold: ["coder_prompt_1", "coder_prompt_2"],
     firstLaunch: "coder",
   },
-  { name: "between the two parallel coders' submit_done", when: (s) => s.phase === "implementing" && s.completed_subplans.length === 1 },
-  { name: "after the serial group's submit_done", when: (s) => s.phase === "reviewing" && s.review_iteration === 0 && completed(s) === 0 },
-  { name: "during review (one reviewer submitted)", when: (s) => s.phase === "reviewing" && s.review_iteration === 0 && completed(s) === 1 },
-  { name: "after the failing verdict (fixing)", when: (s) => s.phase === "fixing" },
-  { name: "while the fixer works", when: (s) => s.phase === "fixing" && s.agents?.coder?.status === "working", firstLaunch: "reviewer_logic" },
-  { name: "after the summary request", when: (s) => s.phase === "reviewing" && s.awaiting_summary === true },
+  { name: "between the two parallel coders' submit_done", when: (s) => s.phase === "implementing" && s.completed_subplans.length === 1, hold: ["coder_prompt_2"] },
+  { name: "after the serial group's submit_done", when: (s) => s.phase === "reviewing" && s.review_iteration === 0 && completed(s) === 0, hold: REVIEWS },
+  { name: "during review (one reviewer submitted)", when: (s) => s.phase === "reviewing" && s.review_iteration === 0 && completed(s) === 1, hold: REVIEWS.slice(1) },
+  { name: "after the failing verdict (fixing)", when: (s) => s.phase === "fixing", hold: ["fix_prompt"] },
+  { name: "while the fixer works", when: (s) => s.phase === "fixing" && s.agents?.coder?.status === "working", hold: ["fix_prompt"], firstLaunch: "reviewer_logic" },
+  { name: "after the summary request", when: (s) => s.phase === "reviewing" && s.awaiting_summary === true, hold: ["summary_prompt"] },
+  // no agent works at completing (the headless approval is agentmux's own): the window is the commit
   { name: "at completing (approval being written)", when: (s) => s.phase === "completing" },
 ];
 
@@ -64,7 +72,7 @@ function limiter(n: number) {
 }
 
 async function crashAndResume(c: Case): Promise<Outcome> {
-  const run = startDemo(bin, { scenario: SCENARIO, thinkMs: THINK_MS, sockets });
+  const run = startDemo(bin, { scenario: c.hold ? `${SCENARIO},hold=${c.hold.join("+")}` : SCENARIO, thinkMs: 0, sockets });
   const { dir } = await waitForState(run, c.name, c.when);
   const pid = orchestratorPid(dir);
   if (!pid) throw new Error(`${c.name}: no orchestrator pid file`);
@@ -72,6 +80,8 @@ async function crashAndResume(c: Case): Promise<Outcome> {
   const killed = await run.done;
   await waitFor("the orchestrator to be gone", () => !alive(pid));
   const killedAt = readState(dir);
+  // the held agents finish their work with no orchestrator, as orphaned agents do
+  release(dir, c.hold ?? []);
   await waitAgentsSettled(run.socket);
   const pendingAtResume = toolLines(dir).length - (killedAt.applied_tool_events ?? 0);
   const id = basename(dir);
@@ -83,7 +93,7 @@ beforeAll(() => {
   bin = isolatedBinary();
   const slot = limiter(3);
   reference = slot(async () => {
-    const run = startDemo(bin, { scenario: SCENARIO, thinkMs: THINK_MS, sockets });
+    const run = startDemo(bin, { scenario: SCENARIO, thinkMs: 0, sockets });
     const result = await run.done;
     return { dir: sessionDir(run.repo)!, repo: run.repo, result };
   });

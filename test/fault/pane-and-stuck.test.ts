@@ -5,7 +5,7 @@ import { basename, join } from "node:path";
 import { stringify } from "yaml";
 import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket } from "../e2e/harness.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { alive, fsckProblems, jsonEvents, orchestratorPid, readState, spawnBinary, startDemo, tmux, unparsableFiles, waitForState } from "./harness.ts";
+import { alive, fsckProblems, jsonEvents, orchestratorPid, readState, release, spawnBinary, startDemo, tmux, unparsableFiles, waitForState } from "./harness.ts";
 
 let bin: string;
 const sockets: string[] = [];
@@ -21,11 +21,12 @@ const status = (repo: string, socket: string, dir: string) => spawnBinary(bin, [
 
 describe("interruptions: a closed agent pane, a stuck agent, a live session, a closed terminal", () => {
   test("a coder pane killed with tmux kill-pane is restarted with its prompt: the run commits (exit 0), no resume needed", async () => {
-    const run = startDemo(bin, { scenario: "", thinkMs: 400, sockets });
+    const run = startDemo(bin, { scenario: "hold=coder_prompt_whole", thinkMs: 0, sockets });
     const { dir } = await waitForState(run, "the coder at work", (s) => s.phase === "implementing" && s.agents?.coder?.status === "working");
     const pane = JSON.parse(readFileSync(join(dir, "runtime_state.json"), "utf8")).panes.coder;
     expect(pane).toMatch(/^%\d+$/);
     expect(tmux(run.socket, "kill-pane", "-t", pane).code).toBe(0);
+    release(dir, ["coder_prompt_whole"]);
     const r = await run.done;
     if (r.code !== 0) console.error(r.stdout, r.stderr);
     expect(r.code).toBe(0);

@@ -2,6 +2,8 @@ import { afterEach, expect, test } from "bun:test";
 import { join } from "node:path";
 import { F, researchDir } from "../../src/session/paths.ts";
 import { BUN, SimWorld } from "./harness.ts";
+import { releaseFile } from "../../src/sim/scenario.ts";
+import { parseScenarioText } from "../../src/schema/sim-scenario.ts";
 import { REPO_ROOT } from "../helpers/tmp.ts";
 
 let w: SimWorld;
@@ -42,4 +44,20 @@ test("scenario research: the architect dispatches research, waits idle for the n
   await w.waitTool("submit_architecture");
   expect(w.read(F.architecture)).toContain("## Research used\n\n1. The code lives in src/.");
   expect(w.toolEvents().map((e) => e.tool)).toEqual(["research_dispatch_code", "submit_architecture"]);
+}, 30000);
+
+test("scenario hold=<prompt>: the agent stays at work on that prompt until its release file appears, then finishes", async () => {
+  w = await SimWorld.create();
+  const pane = await w.launch("architect", { scenario: "hold=architect_prompt" });
+  await w.waitScreen(pane, "[sim] ready");
+  await w.deliver(pane, w.prompt(F.architectPrompt));
+  await w.waitScreen(pane, /held on architect_prompt until .*release\/architect_prompt exists/);
+  expect(await w.title(pane)).toBe("sim: working");
+  expect(w.toolEvents()).toEqual([]);
+  expect(w.has(F.architecture)).toBe(false);
+  w.write(".runtime/sim/release/architect_prompt", "");
+  await w.waitTool("submit_architecture");
+  expect(releaseFile(w.sessionDir, "architect_prompt")).toBe(join(w.sessionDir, ".runtime/sim/release/architect_prompt"));
+  expect(parseScenarioText("hold=coder_prompt_1+fix_prompt")).toEqual({ ok: true, value: { hold: ["coder_prompt_1", "fix_prompt"] } });
+  expect(parseScenarioText("hold=../x").ok).toBe(false);
 }, 30000);

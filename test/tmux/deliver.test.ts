@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PaneWriter, type DeliverOptions } from "../../src/effects/tmux/deliver.ts";
 import { paneActivity } from "../../src/effects/tmux/screen.ts";
@@ -48,10 +48,13 @@ describe("PaneWriter.deliver", () => {
   });
 
   test("an Enter inside the early-enter window becomes a newline; the retry submits exactly", async () => {
-    // the first Enter lands well inside the window even on a loaded machine; the retry (after
-    // verify_ms) lands well after it
-    const { pane, submitted, writer } = await receiver(["--early-enter-ms", "1500"]);
-    const r = await writer.deliver(pane, TEXT, options({ submit: { delay_ms: 0, verify_ms: 2500 } }));
+    // the window stays open until the test closes it, after the receiver saw the first Enter
+    const { f, pane, submitted, writer } = await receiver(["--early-enter-until", "window-closed"]);
+    const closed = join(f.dir, "window-closed");
+    const delivery = writer.deliver(pane, TEXT, options({ submit: { delay_ms: 0, verify_ms: 500, retries: 10 } }));
+    await waitFor("an Enter that became a newline", () => existsSync(`${closed}.enters`));
+    writeFileSync(closed, "");
+    const r = await delivery;
     expect(r.ok).toBe(true);
     if (r.ok) expect(r.attempts).toBeGreaterThan(1);
     expect(submitted()).toEqual([TEXT]);
@@ -132,11 +135,12 @@ describe("PaneWriter.deliver", () => {
   });
 
   test("paneActivity reads busy and idle from the screen and title", async () => {
-    const { f, pane, writer } = await receiver(["--busy-ms", "1500"]);
+    const { f, pane, writer } = await receiver(["--busy-until", "done"]);
     await waitFor("idle", async () => (await paneActivity(f.layout, pane, GATE)) === "idle");
     const r = await writer.deliver(pane, TEXT, options());
     expect(r.ok).toBe(true);
     expect(await paneActivity(f.layout, pane, GATE)).toBe("busy");
+    writeFileSync(join(f.dir, "done"), "");
     await waitFor("idle again", async () => (await paneActivity(f.layout, pane, GATE)) === "idle", { timeoutMs: 5000 });
     expect(await paneActivity(f.layout, "%999", GATE)).toBe("unknown");
   });
