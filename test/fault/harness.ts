@@ -83,7 +83,6 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** Wait for the session folder, then for `when(state, dir)`; polls every 5 ms to catch short windows. */
 /** Let the sim agents held on these prompts (the `hold=` scenario switch) go on. */
 export function release(dir: string, names: string[]): void {
   for (const name of names) {
@@ -92,6 +91,7 @@ export function release(dir: string, names: string[]): void {
   }
 }
 
+/** Wait for the session folder, then for `when(state, dir)`; polls every 5 ms to catch short windows. */
 export async function waitForState(run: Run, what: string, when: (s: any, dir: string) => boolean, timeoutMs = 90_000): Promise<{ dir: string; state: any }> {
   return waitFor(what, () => {
     const dir = sessionDir(run.repo);
