@@ -69,6 +69,20 @@ describe("tmux stderr is classified once into named errors", () => {
     expect(classifyTmuxStderr("can't find pane: %99")).toBe("target-not-found");
     expect(classifyTmuxStderr("can't find window: @9")).toBe("target-not-found");
     expect(classifyTmuxStderr("duplicate session: a")).toBe("duplicate-session");
+    // the rest of tmux 3.0–3.7's wording for a gone server, session, window or pane (client.c,
+    // cmd-find.c, options.c, cmd-{set,show}-environment.c, cmd-attach-session.c)
+    expect(classifyTmuxStderr("server exited")).toBe("server-not-running");
+    expect(classifyTmuxStderr("server exited unexpectedly")).toBe("server-not-running");
+    expect(classifyTmuxStderr("lost server")).toBe("server-not-running");
+    expect(classifyTmuxStderr("no such session: b")).toBe("session-not-found");
+    expect(classifyTmuxStderr("no current session")).toBe("session-not-found");
+    expect(classifyTmuxStderr("no sessions")).toBe("session-not-found");
+    expect(classifyTmuxStderr("no such pane: %99")).toBe("target-not-found");
+    expect(classifyTmuxStderr("no such window: @9")).toBe("target-not-found");
+    expect(classifyTmuxStderr("no current pane")).toBe("target-not-found");
+    expect(classifyTmuxStderr("no current window")).toBe("target-not-found");
+    expect(classifyTmuxStderr("no current client")).toBe("target-not-found");
+    expect(classifyTmuxStderr("can't find client: /dev/pts/9")).toBe("target-not-found");
     expect(classifyTmuxStderr("unknown option -- z")).toBe("failed");
   });
 
@@ -83,6 +97,9 @@ describe("tmux stderr is classified once into named errors", () => {
     expect(await f.tmux.run(["kill-session", "-t", "=nope"]).catch((e) => e)).toBeInstanceOf(TmuxSessionNotFound);
     expect(await f.tmux.run(["select-pane", "-t", "%999"]).catch((e) => e)).toBeInstanceOf(TmuxTargetNotFound);
     expect(await f.tmux.run(["new-session", "-d", "-s", f.session]).catch((e) => e)).toBeInstanceOf(TmuxDuplicateSession);
+    expect(await f.tmux.run(["show-environment", "-t", "nope", "X"]).catch((e) => e)).toBeInstanceOf(TmuxSessionNotFound);
+    expect(await f.tmux.run(["set-option", "-t", "nope", "status", "off"]).catch((e) => e)).toBeInstanceOf(TmuxSessionNotFound);
+    expect(await f.tmux.run(["show-options", "-p", "-t", "%999"]).catch((e) => e)).toBeInstanceOf(TmuxTargetNotFound);
     const other = await f.tmux.run(["set-option", "-g", "no-such-option", "1"]).catch((e) => e);
     expect(other).toBeInstanceOf(TmuxCommandFailed);
     expect(isGone(e1)).toBe(true);

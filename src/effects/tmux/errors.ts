@@ -1,19 +1,25 @@
 import { defineError, type AgentmuxError } from "../../errors.ts";
 
 /**
- * What a failed tmux command means, read once from its stderr (tmux 3.2–3.5 wording):
- * the server is not there, the session is not there, a pane or window is not there, the
- * session already exists, or anything else.
+ * What a failed tmux command means, read once from its stderr: the server is not there, the
+ * session is not there, a pane, window or client is not there, the session already exists,
+ * or anything else. The wording is tmux 3.0–3.7's (client.c, cmd-find.c, options.c,
+ * cmd-set/show-environment.c, cmd-attach-session.c); the same thing has several phrasings
+ * depending on which command resolves the target.
  */
 export type TmuxFailureKind = "server-not-running" | "session-not-found" | "target-not-found" | "duplicate-session" | "failed";
 
-export function classifyTmuxStderr(stderr: string): TmuxFailureKind {
-  if (/no server running|error connecting to|server exited unexpectedly|lost server/i.test(stderr)) return "server-not-running";
+const KINDS: [TmuxFailureKind, RegExp][] = [
+  // "server exited [unexpectedly]" / "lost server": the server went away while the command ran
+  ["server-not-running", /no server running|error connecting to|server exited|lost server/i],
   // "no current target": the server is up but holds no session at all (e.g. while the last one closes)
-  if (/can't find session|session not found|no current target/i.test(stderr)) return "session-not-found";
-  if (/can't find (pane|window|client)|(pane|window) not found/i.test(stderr)) return "target-not-found";
-  if (/duplicate session/i.test(stderr)) return "duplicate-session";
-  return "failed";
+  ["session-not-found", /can't find session|session not found|no such session|no current session|no current target|^no sessions$/im],
+  ["target-not-found", /can't find (pane|window|client)|(pane|window) not found|no such (pane|window)|no current (pane|window|client)/i],
+  ["duplicate-session", /duplicate session/i],
+];
+
+export function classifyTmuxStderr(stderr: string): TmuxFailureKind {
+  return KINDS.find(([, re]) => re.test(stderr))?.[0] ?? "failed";
 }
 
 /** One failed tmux invocation: the socket, the arguments after `-L <socket>`, exit code and stderr. */
