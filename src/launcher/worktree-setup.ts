@@ -83,13 +83,20 @@ function collectAll(root: string, rel: string, out: string[]): void {
  * WorktreeSetupFailed with its exit code and last output lines.
  */
 export async function runWorktreeSetup(worktree: string, config: Config["worktree"], env: Record<string, string>, log: Logger, run: Runner = runProcess): Promise<void> {
+  const of = config.setup.length;
   for (const [index, command] of config.setup.entries()) {
-    log(`worktree setup ${index + 1}/${config.setup.length}: ${command}`);
+    log(`worktree setup ${index + 1}/${of}: ${command}`, { event: "worktree_setup", data: { index: index + 1, of, command } });
     const started = Date.now();
     const r = await run(["sh", "-c", command], { cwd: worktree, env, timeoutMs: config.setup_timeout_s * 1000 });
     const output = `${r.stdout}${r.stderr}`.trimEnd();
-    for (const line of output.split("\n").slice(-200)) if (line) log(`  | ${line}`);
-    log(`worktree setup ${index + 1}: ${r.timedOut ? "timed out" : `exit ${r.code}`} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const lines = output ? output.split("\n").slice(-200) : [];
+    const seconds = Number(((Date.now() - started) / 1000).toFixed(1));
+    const failed = r.code !== 0 || r.timedOut === true;
+    log(`worktree setup ${index + 1}: ${r.timedOut ? "timed out" : `exit ${r.code}`} after ${seconds} s${lines.map((l) => `\n  | ${l}`).join("")}`, {
+      level: failed ? "error" : "info",
+      event: "worktree_setup",
+      data: { index: index + 1, of, command, code: r.code, timed_out: r.timedOut === true, seconds, output: lines },
+    });
     if (r.code !== 0 || r.timedOut) {
       const tail = output.split("\n").slice(-15).join("\n");
       throw new WorktreeSetupFailed({ command, index, code: r.code, timedOut: r.timedOut === true, timeoutS: config.setup_timeout_s, output: tail });

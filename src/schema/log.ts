@@ -22,6 +22,7 @@ export const LOG_EVENTS = {
   dialog_answered: "a trust or other known dialog was answered or dismissed; `agent` or `pane`, `data.keys`",
   committed: "the approved change was committed; `data.commit`, `data.branch`, `data.pr_url`",
   commit_failed: "the commit failed; `error`",
+  worktree_setup: "a `worktree.setup` command starts (`data.index`, `data.of`, `data.command`) and ends (also `data.code`, `data.timed_out`, `data.seconds`, `data.output`: its last 200 lines)",
   watchdog: "the watchdog saw something: an agent without output, a turn that ended, a limit",
   note: "anything else, in words",
 } as const;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
+import { readLog } from "../../src/session/log.ts";
 import { removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { fsckProblems, jsonEvents, readState, spawnBinary } from "../fault/harness.ts";
@@ -61,12 +62,15 @@ test("files are copied and setup runs in the worktree before the first agent; ea
   expect(readFileSync(join(wtA, ".setup-port"), "utf8")).toBe("10");
   expect(envA).toMatchObject({ AGENTMUX_PORT_OFFSET: "10", AGENTMUX_MAIN_CHECKOUT: repo, AGENTMUX_WORK_DIR: wtA });
   const log = await waitFor("the architect's launch in the log", () => {
-    const text = readFileSync(join(dirA, "orchestrator.log"), "utf8");
-    return text.includes("launched architect") ? text : null;
+    const records = readLog(dirA);
+    return records.some((r) => r.event === "agent_launched" && r.agent === "architect") ? records : null;
   });
-  expect(log).toContain("worktree setup 1/1: " + SETUP);
-  expect(log).toContain("  | installing deps");
-  expect(log.indexOf("worktree setup 1: exit 0")).toBeLessThan(log.indexOf("launched architect"));
+  const setup = log.filter((r) => r.event === "worktree_setup");
+  expect(setup.map((r) => r.data)).toEqual([
+    { index: 1, of: 1, command: SETUP },
+    { index: 1, of: 1, command: SETUP, code: 0, timed_out: false, seconds: expect.any(Number), output: expect.arrayContaining(["installing deps"]) },
+  ]);
+  expect(log.indexOf(setup[1]!)).toBeLessThan(log.findIndex((r) => r.event === "agent_launched" && r.agent === "architect"));
 
   // a second run while the first is live: offset 20; the copied .env is not part of its commit
   const b = await spawnBinary(bin, ["run", "Add beta", "--worktree", "--ci", "--json", "--keep-session", "--config", config(repo, "b", { worktree, sim: { scenario: [] } })], { cwd: repo, socket }).done;

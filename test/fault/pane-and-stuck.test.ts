@@ -17,6 +17,9 @@ afterAll(() => sockets.forEach(killTmuxServer));
 const resume = (repo: string, socket: string, dir: string) => spawnBinary(bin, ["resume", basename(dir), "--ci", "--json"], { cwd: repo, socket }).done;
 const resultOf = (stdout: string) => jsonEvents(stdout).find((e) => e.kind === "result");
 
+/** The coder's prompt, whether the sim's plan gives one coder the whole plan or numbered sub-plans. */
+const CODER_PROMPTS = ["coder_prompt_whole", "coder_prompt_1", "coder_prompt_2"];
+
 const status = (repo: string, socket: string, dir: string) => spawnBinary(bin, ["status", basename(dir), "--json"], { cwd: repo, socket }).done;
 
 describe("interruptions: a closed agent pane, a stuck agent, a live session, a closed terminal", () => {
@@ -143,7 +146,8 @@ describe("interruptions: a closed agent pane, a stuck agent, a live session, a c
       version: 2,
       defaults: { provider: "sim", completion: { skip_final_approval: true } },
       github: { pull_request: false, push: false },
-      sim: { think_ms: 300, scenario: [] },
+      // the coder stays at work until released, so the launcher dies mid-run however fast the machine
+      sim: { think_ms: 0, scenario: [`hold=${CODER_PROMPTS.join("+")}`] },
     }));
     const launcher = spawnBinary(bin, ["run", "Add a greeting module with a unit test", "--ci", "--keep-session"], { cwd: repo, socket });
     const sessions = join(repo, ".agentmux/.sessions");
@@ -156,6 +160,7 @@ describe("interruptions: a closed agent pane, a stuck agent, a live session, a c
     launcher.proc.kill("SIGKILL");
     expect((await launcher.done).code).not.toBe(0);
     expect(alive(pid)).toBe(true);
+    release(dir, CODER_PROMPTS);
     await waitFor("the orchestrator to finish on its own", () => !alive(pid), { timeoutMs: 90_000, intervalMs: 100 });
     const st = await spawnBinary(bin, ["status", basename(dir), "--json"], { cwd: repo, socket }).done;
     expect(st.code).toBe(0);
