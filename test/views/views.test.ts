@@ -210,3 +210,25 @@ describe("panel pieces", () => {
     expect(plain(fileLines(files, new Set(["b.ts"]), 1, 40))).toEqual(["  [x] M a.ts", "› [ ] A b.ts"]);
   });
 });
+
+describe("usage in the monitor and status (#14.2)", () => {
+  const rec = (agent: string, cost_usd: number | null, input = 1000) => ({ agent, provider: "claude", model: "claude-sonnet-4-5", source: "claude" as const, input, cached: 20_000, cache_write: 0, output: 500, cost_usd });
+  const withUsage = { ...parallel, usage: { a: rec("coder:2", 0.12), b: rec("coder:3", null), c: rec("coder:2", 0.3, 4000) } };
+
+  test("each agent's tokens and cost under it; the run's total in the footer ('+': some had no price)", () => {
+    const text = plain(mon(withUsage, 60, 40)).join("\n");
+    expect(text).toContain("claude/sonnet-4 · 46k tok $0.42");
+    expect(text).toContain("codex · 22k tok no price");
+    expect(text).toMatch(/Σ 68k tok \$0\.42\+ │/);
+    expect(plain(mon(parallel, 60, 40)).join("\n")).not.toContain("Σ");
+  });
+
+  test("status --json: per agent and total; a run without figures says null", () => {
+    const d = { id: "s", dir: "/p/s", state: withUsage, created: [], live: false, toolEvents: 0, now: NOW };
+    const j = statusJson(d);
+    expect(j.usage).toEqual({ input: 6000, cached: 60_000, cache_write: 0, output: 1500, tokens: 67_500, cost_usd: 0.42, unpriced: 1, models: ["claude-sonnet-4-5"] });
+    expect(j.usage_by_agent["coder:2"]).toMatchObject({ tokens: 46_000, cost_usd: 0.42 });
+    expect(statusJson({ ...d, state: parallel }).usage).toBeNull();
+    expect(plain(statusView(d, 100)).join("\n")).toContain("Usage      68k tokens (6.0k in, 60k cached, 1.5k out) · $0.42+");
+  });
+});
