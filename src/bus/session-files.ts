@@ -5,6 +5,7 @@ import type { Event } from "../schema/events.ts";
 import { F } from "../session/paths.ts";
 import { peekCancelRequest, takeCancelRequest } from "../session/cancel.ts";
 import { panelRequested, takePanelRequest } from "../session/panel-request.ts";
+import { budgetGoOnRequested, takeBudgetGoOn } from "../session/budget-request.ts";
 import { cancelCause } from "../schema/cancel-request.ts";
 import { parseFileText } from "../session/file-io.ts";
 import { SESSION_FILES } from "../session/files.ts";
@@ -48,6 +49,11 @@ const CLAIMED: Claimed[] = [
     path: F.panelRequest,
     peek: (dir) => (panelRequested(dir) ? "valid" : "none"),
     take: (dir, at) => (takePanelRequest(dir) ? { type: "panel_requested", at } : null),
+  },
+  {
+    path: F.budgetGoOn,
+    peek: (dir) => (budgetGoOnRequested(dir) ? "valid" : "none"),
+    take: (dir, at) => (takeBudgetGoOn(dir) ? { type: "budget_go_on", at } : null),
   },
 ];
 

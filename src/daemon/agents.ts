@@ -65,10 +65,19 @@ export class AgentRuntime {
   /** panes whose program exited (kept by remain-on-exit, with their last screen) until relaunched */
   private readonly dead = new Map<string, string>();
   private panel: string | null = null;
+  /** the agents are stopped (SIGSTOP) until the user lets the run go on past its budget */
+  private paused = false;
+  /** launches and deliveries asked for while paused, made in order when the run goes on */
+  private held: (() => Promise<void> | void)[] = [];
 
   constructor(readonly o: AgentRuntimeOptions) {}
 
   async launch(agent: string, role: Role, label: string, lo: LaunchOptions = {}): Promise<void> {
+    if (this.paused) {
+      this.o.log(`${agent}: launch held while the run is paused at its budget`);
+      this.held.push(() => this.launch(agent, role, label, lo).catch((e) => this.o.log(`launch of ${agent} after the pause failed: ${(e as Error).message}`)));
+      return;
+    }
     // a relaunch takes the old pane's place on screen
     const old = this.agents.get(agent)?.pane ?? this.dead.get(agent);
     const slot = old ? this.o.layout.visiblePanes().indexOf(old) : -1;
@@ -124,6 +133,10 @@ export class AgentRuntime {
 
   /** Deliver `text` to the agent; resolves with whether it was accepted (never throws). */
   deliver(agent: string, text: string, onDone?: (ok: boolean) => void): void {
+    if (this.paused) {
+      this.held.push(() => this.deliver(agent, text, onDone));
+      return;
+    }
     const a = this.agents.get(agent);
     if (!a) {
       this.o.log(`cannot deliver to ${agent}: it has no pane`);
@@ -278,8 +291,35 @@ export class AgentRuntime {
     return this.agents.get(agent)?.resolved;
   }
 
-  /** Interactive agents for the TurnWatcher (researchers run in batch and are not watched). */
+  /**
+   * Stop (SIGSTOP) or continue (SIGCONT) every agent's process group: paused, an agent keeps its
+   * process, screen and conversation, and spends nothing. Each pane's program leads its group.
+   */
+  pause(stop: boolean): void {
+    this.paused = stop;
+    for (const [agent, v] of this.agents) {
+      try {
+        process.kill(-v.pid, stop ? "SIGSTOP" : "SIGCONT");
+      } catch (e) {
+        this.o.log(`could not ${stop ? "pause" : "continue"} ${agent} (pid ${v.pid}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+    }
+    this.o.log(`${stop ? "paused" : "continued"} ${this.agents.size} agent(s)`);
+    if (stop) return;
+    // in order: a held prompt goes to the pane its held launch makes
+    const held = this.held.splice(0);
+    void (async () => {
+      for (const run of held) await run();
+    })();
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Interactive agents for the TurnWatcher (researchers run in batch and are not watched); none while paused. */
   watched(): Watched[] {
+    if (this.paused) return [];
     return [...this.agents]
       .filter(([, v]) => v.role !== "code-researcher" && v.role !== "web-researcher")
       .map(([agent, v]) => ({ agent, pane: v.pane, provider: v.resolved.provider }));

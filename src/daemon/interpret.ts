@@ -123,6 +123,8 @@ export async function interpret(effect: Effect, ctx: InterpretContext): Promise<
       return ctx.runtime ? deliverNudge(ctx.runtime, effect) : undefined;
     case "dismiss_dialog":
       return ctx.runtime?.dismissDialog(effect.agent);
+    case "pause_agents":
+      return ctx.runtime?.pause(effect.pause);
     case "attention":
       return ctx.runtime ? attention(ctx.runtime, effect.text, effect.agent) : undefined;
     case "show_agents":

@@ -149,6 +149,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   // the last turns' figures: read once more after the run ended (recorded in a finished run too)
   for (const e of usage.poll()) await loop.step(e).catch((err) => log(`could not record usage: ${(err as Error).message}`));
   state = loop.state;
+  // a stopped process would not see the hang-up that ends the session
+  if (agents.isPaused) agents.pause(false);
   log(`orchestrator finished: exit ${result.code}${result.cleanup ? ", removing the session folder" : ""}`, { event: "orchestrator_finished", data: { code: result.code, cleanup: result.cleanup } });
   reportResult(result.code, state);
   await killSession(tmux, sessionName).catch(() => {});

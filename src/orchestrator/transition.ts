@@ -4,7 +4,7 @@ import type { State } from "../schema/state.ts";
 import { HopLimit, IllegalMark, IllegalMove } from "./errors.ts";
 import { HANDLERS, RESEARCH_OWNER } from "./phases/index.ts";
 import { handleAgentEvent } from "./agent-events.ts";
-import { recordUsage } from "./usage.ts";
+import { goOn, recordUsage, unpauseBeforeEnd } from "./usage.ts";
 import { Step } from "./step.ts";
 import type { Entry, Result, Settings } from "./types.ts";
 
@@ -26,7 +26,11 @@ export const MAX_HOPS = 20;
 
 function handleRuntime(step: Step, event: Event): boolean {
   switch (event.type) {
+    case "budget_go_on":
+      goOn(step);
+      return true;
     case "cancel":
+      unpauseBeforeEnd(step);
       step.fail(event.reason, "canceled");
       return true;
     case "timeout":

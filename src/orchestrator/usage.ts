@@ -25,8 +25,28 @@ export function recordUsage(step: Step, event: UsageEvent, live: boolean): void 
         ? `the run has used ${tokens(total.tokens)} tokens (${total.tokens}) of its ${tokens(limits.max_tokens)} budget (limits.max_tokens)`
         : null;
   if (!over) return;
-  step.set({ budget_reached: { at: event.at, text: over } });
   step.log(`budget reached: ${over}`);
-  if (step.settings.headless) return step.fail(`budget reached: ${over}`);
-  step.emit({ type: "attention", text: `agentmux: budget reached — ${over}` });
+  if (step.settings.headless) {
+    step.set({ budget_reached: { at: event.at, text: over } });
+    return step.fail(`budget reached: ${over}`);
+  }
+  step.set({ budget_reached: { at: event.at, text: over, paused: true } });
+  step.emit({ type: "pause_agents", pause: true });
+  step.emit({ type: "attention", text: `agentmux: budget reached, agents paused — ${over}. In the monitor: g goes on, c cancels.` });
+}
+
+/** The user lets a run paused at its budget go on: the agents continue; the budget is not checked again. */
+export function goOn(step: Step): void {
+  if (!step.state.budget_reached?.paused) return step.log("budget_go_on ignored: the run is not paused");
+  step.set({ budget_reached: { ...step.state.budget_reached, paused: false } });
+  step.emit({ type: "pause_agents", pause: false });
+  step.log("the user lets the run go on past its budget");
+}
+
+/** Before a paused run ends, its agents continue: a stopped process would not see the hang-up that ends it. */
+export function unpauseBeforeEnd(step: Step): void {
+  if (step.state.budget_reached?.paused) {
+    step.set({ budget_reached: { ...step.state.budget_reached, paused: false } });
+    step.emit({ type: "pause_agents", pause: false });
+  }
 }

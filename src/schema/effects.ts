@@ -66,6 +66,8 @@ export const Effect = z.discriminatedUnion("type", [
   }),
   /** dismiss the dialog an agent's CLI shows (its provider's keys for it) */
   z.object({ type: z.literal("dismiss_dialog"), agent: z.string() }),
+  /** stop every agent's processes (SIGSTOP) or let them go on (SIGCONT): the budget pause */
+  z.object({ type: z.literal("pause_agents"), pause: z.boolean() }),
   /** ask for a person's attention: bell, desktop notification (OSC 9/777), tmux message (with the agent's attach command) */
   z.object({ type: z.literal("attention"), text: z.string(), agent: z.string().optional() }),
   /** the content zone shows exactly these agents, in order (others are parked) */

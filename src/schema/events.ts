@@ -58,6 +58,8 @@ export const Event = z.discriminatedUnion("type", [
   z.object({ type: z.literal("agent_tool_call"), at, agent: z.string(), tool: z.string(), ok: z.boolean(), message: z.string().optional() }),
   /** token figures of an agent's CLI conversation, read from the CLI's own records (transcript, rollout) */
   z.object({ type: z.literal("usage_read"), at, conversation: z.string(), record: UsageRecord }),
+  /** the user lets a run paused at its budget go on (monitor `g`) */
+  z.object({ type: z.literal("budget_go_on"), at }),
   /** the agent's CLI conversation id, captured from its own session files */
   z.object({ type: z.literal("conversation_captured"), at, agent: z.string(), id: z.string() }),
   z.object({ type: z.literal("cancel"), at, reason: z.string() }),

@@ -196,7 +196,7 @@ export const State = z.object({
   /** token usage and estimated cost per CLI conversation (by its id), read from the CLIs' own records */
   usage: z.record(z.string(), UsageRecord).optional(),
   /** the run reached limits.max_cost_usd or max_tokens: what it had used then */
-  budget_reached: z.object({ at: z.string(), text: z.string() }).optional(),
+  budget_reached: z.object({ at: z.string(), text: z.string(), paused: z.boolean().optional() }).optional(),
   /** every line comment of every review round, in the order they came */
   review_comments: z.array(ReviewComment).optional(),
   agents: z.record(z.string(), AgentInfo).optional(),

@@ -84,6 +84,7 @@ export const SESSION_FILES = {
   toolCalls: file(F.toolCalls, "jsonl", ToolCallLine, ["mcp"], "every agentmux tool call, accepted or refused (a refused submit counts as the agent's work)"),
   heartbeat: text(F.heartbeat, ["orchestrator"], "empty; its modification time is the live orchestrator's last tick (a killed run's time counts up to it)"),
   panelRequest: text(F.panelRequest, ["ui"], "a UI asks for the approval panel again (consumed by the orchestrator)"),
+  budgetGoOn: text(F.budgetGoOn, ["ui"], "a UI lets a run paused at its budget (limits) go on (consumed by the orchestrator)"),
   panelComments: file(F.panelComments, "json", PanelComments, ["ui"], "the line comments the user is writing in the approval panel's diff view (kept until the decision is written, then put into changes.md or dropped)"),
   cancelRequest: file(CANCEL_REQUEST_FILE, "json", CancelRequest, ["ui", "launcher"], "a UI or the launcher asks the orchestrator to cancel the run (consumed once)"),
 } satisfies Record<keyof typeof F | "cancelRequest", SessionFile>;

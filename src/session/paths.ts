@@ -45,6 +45,8 @@ export const F = {
   paneEnvDir: ".runtime/env",
   /** written by a UI that wants the approval panel shown again; consumed by the orchestrator */
   panelRequest: ".runtime/panel_request",
+  /** written by a UI when the user lets a run paused at its budget go on; consumed by the orchestrator */
+  budgetGoOn: ".runtime/budget_go_on",
   /** the line comments the user is writing in the completion panel, kept until the decision is written */
   panelComments: ".runtime/panel_comments.json",
   /** uncommitted files already in the working tree at start (left out of the run's commit) */

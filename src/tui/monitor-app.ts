@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { Tmux } from "../effects/tmux/runner.ts";
 import { requestCancel } from "../session/cancel.ts";
 import { requestPanel } from "../session/panel-request.ts";
+import { requestBudgetGoOn } from "../session/budget-request.ts";
 import { capturePane, selectPane } from "../effects/tmux/ops.ts";
 import { sessionPrefix, setZoom } from "../effects/tmux/client.ts";
 import { keyName } from "../views/keys.ts";
@@ -22,6 +23,7 @@ const help = (prefix: string) => [
   `       or ${keyName(prefix)} then ←)`,
   "l      its recent output, full window",
   "a      open the approval panel (when it waits for you)",
+  "g      go on past the budget (when it paused the agents)",
   "c      cancel the run",
   `${keyName(prefix)} d  detach: the run goes on; agentmux attach`,
   "?      this help",
@@ -119,6 +121,9 @@ export async function runMonitor(dir: string): Promise<number> {
   screen.key(["a"], () => {
     // the orchestrator shows the panel (again) when the run waits for a decision
     if (!modal && data.state.awaiting_decision) requestPanel(dir);
+  });
+  screen.key(["g"], () => {
+    if (!modal && data.state.budget_reached?.paused) requestBudgetGoOn(dir);
   });
   screen.key(["?"], () => !modal && open((close) => overlay(screen, " keys ", help(prefix).join("\n"), close)));
   screen.key(["c", "C-c"], () => {

@@ -15,8 +15,10 @@ export type MonitorInput = SessionData & { now: number; selected?: number; prefi
 /** The monitor's one-line key bar; what does not fit its width is in `?` help. */
 export function monitorKeys(state: State, prefix = "C-b"): Key[] {
   const waiting = state.phase === "completing" && state.awaiting_decision === true;
+  const paused = state.budget_reached?.paused === true;
   return [
     { key: "?", label: "help" },
+    ...(paused ? [{ key: "g", label: "go on", drop: 1 }] : []),
     ...(waiting ? [{ key: "a", label: "approval", drop: 1 }] : []),
     { key: "Enter", label: "focus", drop: 3 },
     { key: "l", label: "output", drop: 2 },
@@ -85,6 +87,7 @@ export function monitorView(d: MonitorInput, size: Size): Line[] {
   const title = wrapText(titleOf(state), w - 3).slice(0, 2);
   top.push([seg("AM ", "cyan", "bold"), seg(title[0] ?? "", "bold")]);
   if (title[1]) top.push([seg("   "), seg(title[1], "bold")]);
+  if (state.budget_reached?.paused) top.push([seg("⏸ budget reached: agents paused", "yellow", "bold")], ...wrapText(state.budget_reached.text, w - 2).map((l): Line => [seg(`  ${l}`, "dim")]), [seg("  g: go on · c: cancel", "dim")]);
   if (state.phase === "completing" && state.awaiting_decision) top.push([seg("⏸ waiting for your approval", "yellow", "bold")], [seg("  a: open the approval panel", "dim")]);
   top.push(section("PIPELINE", w), ...pipelineLines(state));
   const rows = agentRows(state, d.runtime);

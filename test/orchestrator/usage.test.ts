@@ -24,16 +24,29 @@ describe("usage and the run's budget", () => {
     expect(r.state.interruption_cause).toBe("budget reached: the run has used an estimated $1.10 of its $1.00 budget (limits.max_cost_usd)");
   });
 
-  test("watched: max_tokens reached asks for attention once and the run goes on", () => {
+  test("watched: at max_tokens the agents are paused (not killed) and the user asked, once; g lets them go on; a cancel continues them first", () => {
     const { state, ev, s } = reach("implementing");
     const settings = { ...s, limits: { max_cost_usd: null, max_tokens: 50_000 } };
     let r = apply(state, ev.usage("coder", 0.1, "conv-1"), settings);
-    expect(ofType(r.effects, "attention")).toEqual([]);
+    expect(r.effects).toEqual([]);
     r = apply(r.state, ev.usage("planner", 0.1, "conv-2"), settings);
-    expect(r.state.budget_reached!.text).toBe("the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens)");
-    expect(ofType(r.effects, "attention").map((e) => e.text)).toEqual(["agentmux: budget reached — the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens)"]);
-    r = apply(r.state, ev.usage("planner", 0.2, "conv-2"), settings);
-    expect(ofType(r.effects, "attention")).toEqual([]);
+    expect(r.state.budget_reached).toEqual({ at: expect.any(String), text: "the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens)", paused: true });
+    expect(ofType(r.effects, "pause_agents")).toEqual([{ type: "pause_agents", pause: true }]);
+    expect(ofType(r.effects, "kill_agent")).toEqual([]);
+    expect(ofType(r.effects, "attention").map((e) => e.text)).toEqual(["agentmux: budget reached, agents paused — the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens). In the monitor: g goes on, c cancels."]);
+    const paused = r.state;
+    r = apply(paused, ev.usage("planner", 0.2, "conv-2"), settings);
+    expect(r.effects).toEqual([]);
+    r = apply(r.state, ev.goOn(), settings);
+    expect(r.state.budget_reached!.paused).toBe(false);
+    expect(ofType(r.effects, "pause_agents")).toEqual([{ type: "pause_agents", pause: false }]);
     expect(r.state.phase).toBe("implementing");
+    // the budget is not checked again once the user let the run go on
+    r = apply(r.state, ev.usage("coder", 0.3, "conv-3"), settings);
+    expect(r.effects).toEqual([]);
+    // canceling a paused run continues its agents before they are ended
+    r = apply(paused, ev.cancel(), settings);
+    expect(r.effects.map((e) => e.type).indexOf("pause_agents")).toBeLessThan(r.effects.map((e) => e.type).indexOf("finish"));
+    expect(r.state.phase).toBe("failed");
   });
 });

@@ -54,7 +54,7 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "pricing.models.<name>.cached": "input read from the prompt cache (default: the input rate)",
   "pricing.models.<name>.cache_write": "input written to the prompt cache, claude's 5-minute writes (default: the input rate)",
   limits: "a budget per run, over the tokens and estimated cost of every agent",
-  "limits.max_cost_usd": "estimated USD at which a headless run fails and a watched run asks for your attention (null: no limit)",
+  "limits.max_cost_usd": "estimated USD at which a headless run fails and a watched run pauses its agents and asks you (monitor g goes on) (null: no limit)",
   "limits.max_tokens": "tokens of every kind added up, same effect (null: no limit)",
   "providers.<name>.usage": "where the CLI records token usage per conversation, tried in order (none: its agents show no usage)",
   "providers.<name>.usage[].format": "claude (project transcripts) or codex (session rollouts)",

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse, stringify } from "yaml";
+import { killTmuxServer, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { git } from "../e2e/harness.ts";
+import { simProject } from "../e2e/sim-project.ts";
+import { isolatedBinary, Screen } from "./tmux-screen.ts";
+
+/**
+ * #14.2: a watched run that reaches limits.max_tokens pauses its agents (stopped, not killed),
+ * the monitor says so and asks; `g` lets the run go on to its commit.
+ */
+let bin = "";
+const sockets: string[] = [];
+const dirs: string[] = [];
+beforeAll(() => {
+  bin = isolatedBinary();
+  dirs.push(join(bin, ".."));
+});
+afterAll(() => {
+  sockets.forEach(killTmuxServer);
+  dirs.forEach(removeDir);
+});
+const socket = () => {
+  const s = privateSocket();
+  sockets.push(s);
+  return s;
+};
+/** The process state letter of a pid (`T`: stopped), or null when it is gone. */
+const procState = (pid: number) => {
+  try {
+    return /^\d+ \(.*\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+};
+
+test("at the budget the agents stop, the monitor asks; g lets the run go on to its commit", async () => {
+  const repo = simProject({ dirs }, 100);
+  const file = join(repo, ".agentmux/config.yaml");
+  writeFileSync(file, stringify({ ...parse(readFileSync(file, "utf8")), limits: { max_tokens: 20000 } }));
+  git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-qam", "budget");
+  const run = new Screen(socket());
+  await run.start([bin, "run", "Add alpha"], repo, { width: 160, height: 45 }, { AGENTMUX_TMUX_SOCKET: socket(), CI: "", NO_COLOR: "1" });
+  const screen = await run.until("the monitor says the agents are paused", (x) => x.includes("budget reached: agents paused"), 90_000);
+  expect(screen).toContain("g: go on · c: cancel");
+  expect(screen).toMatch(/of its 20k budget \(limits\.max_tokens\)/);
+  const root = join(repo, ".agentmux/.sessions");
+  const dir = join(root, readdirSync(root).find((n) => !n.startsWith("."))!);
+  const pids: number[] = Object.values(JSON.parse(readFileSync(join(dir, "runtime_state.json"), "utf8")).pids ?? {});
+  expect(pids.length).toBeGreaterThan(0);
+  // the live agents are stopped; an agent the run starts meanwhile waits for the go-on
+  const log = () => readFileSync(join(dir, "orchestrator.log"), "utf8");
+  await waitFor("the agents stopped or a launch held", () => pids.every((p) => procState(p) === "T" || procState(p) === null) && (pids.some((p) => procState(p) === "T") || log().includes("launch held while the run is paused")), { timeoutMs: 10_000 });
+  const before = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
+  expect(before.budget_reached.paused).toBe(true);
+  expect(before.phase).not.toBe("failed");
+
+  // the control pane is the monitor: g goes on
+  const control = JSON.parse(readFileSync(join(dir, "runtime_state.json"), "utf8")).control_pane;
+  const inner = new Screen(sockets.at(-1)!);
+  await inner.tmux.run(["send-keys", "-t", control, "g"]);
+  await waitFor("the agents running again", () => log().includes("the user lets the run go on past its budget") && pids.every((p) => procState(p) !== "T"), { timeoutMs: 15_000 });
+  const bye = await run.until("the run's end", (x) => x.includes("EXIT="), 120_000);
+  expect(bye).toContain("EXIT=0");
+  expect(bye).toMatch(/Usage\s+\S+ tokens/);
+  expect(existsSync(join(dir, ".runtime/budget_go_on"))).toBe(false);
+}, 240_000);
