@@ -74,7 +74,7 @@ export class AgentRuntime {
 
   async launch(agent: string, role: Role, label: string, lo: LaunchOptions = {}): Promise<void> {
     if (this.paused) {
-      this.o.log(`${agent}: launch held while the run is paused at its budget`);
+      this.o.log(`${agent}: launch held while the run is paused at its budget`, { event: "launch_held", agent });
       this.held.push(() => this.launch(agent, role, label, lo).catch((e) => this.o.log(`launch of ${agent} after the pause failed: ${(e as Error).message}`)));
       return;
     }
@@ -301,13 +301,13 @@ export class AgentRuntime {
       try {
         process.kill(-v.pid, stop ? "SIGSTOP" : "SIGCONT");
       } catch (e) {
-        this.o.log(`could not ${stop ? "pause" : "continue"} ${agent} (pid ${v.pid}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+        this.o.log(`could not ${stop ? "pause" : "continue"} ${agent} (pid ${v.pid}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { level: "warn", event: stop ? "agents_paused" : "agents_continued", agent, error: (e as Error).message });
       }
     }
-    this.o.log(`${stop ? "paused" : "continued"} ${this.agents.size} agent(s)`);
+    const held = stop ? [] : this.held.splice(0);
+    this.o.log(`${stop ? "paused" : "continued"} ${this.agents.size} agent(s)${held.length ? `; ${held.length} held launch(es) and prompt(s) now` : ""}`, { event: stop ? "agents_paused" : "agents_continued", data: { agents: [...this.agents.keys()], ...(stop ? {} : { held: held.length }) } });
     if (stop) return;
     // in order: a held prompt goes to the pane its held launch makes
-    const held = this.held.splice(0);
     void (async () => {
       for (const run of held) await run();
     })();

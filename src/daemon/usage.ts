@@ -2,10 +2,11 @@ import type { Config } from "../schema/config.ts";
 import type { Event } from "../schema/events.ts";
 import type { State } from "../schema/state.ts";
 import type { UsageRecord } from "../schema/usage.ts";
+import type { Logger } from "../effects/log.ts";
 import { UsageReader } from "../providers/usage/read.ts";
 import { costOf, priceFor } from "../providers/usage/price.ts";
 
-type Options = { sessionDir: string; config: Config; state: () => State; push: (e: Event) => void; log: (m: string) => void };
+type Options = { sessionDir: string; config: Config; state: () => State; push: (e: Event) => void; log: Logger };
 
 const same = (a: UsageRecord | undefined, b: UsageRecord) =>
   !!a && a.input === b.input && a.cached === b.cached && a.cache_write === b.cache_write && a.output === b.output && a.model === b.model && a.cost_usd === b.cost_usd && a.agent === b.agent;
@@ -42,7 +43,7 @@ export class UsageWatcher {
         const record: UsageRecord = { agent, provider: providerName!, model: u.model, source: u.source, ...figures, cost_usd: costOf(figures, priceFor(u.model, this.o.config.pricing)) };
         if (!same(state.usage?.[id], record)) out.push({ type: "usage_read", at: new Date().toISOString(), conversation: id, record });
       } catch (e) {
-        if (!this.failed.has(id)) this.o.log(`could not read ${agent}'s usage (conversation ${id}): ${(e as Error).message}`);
+        if (!this.failed.has(id)) this.o.log(`could not read ${agent}'s usage (conversation ${id}): ${(e as Error).message}`, { level: "warn", event: "usage_unreadable", agent, error: (e as Error).message, data: { conversation: id } });
         this.failed.add(id);
       }
     }

@@ -23,6 +23,10 @@ export const LOG_EVENTS = {
   committed: "the approved change was committed; `data.commit`, `data.branch`, `data.pr_url`",
   commit_failed: "the commit failed; `error`",
   worktree_setup: "a `worktree.setup` command starts (`data.index`, `data.of`, `data.command`) and ends (also `data.code`, `data.timed_out`, `data.seconds`, `data.output`: its last 200 lines)",
+  agents_paused: "a watched run reached its budget (limits): every agent's processes were stopped; `data.agents`",
+  agents_continued: "the user let a paused run go on (or it ended): the agents' processes were continued; `data.agents`, `data.held` (launches and prompts made now)",
+  launch_held: "an agent the run starts while paused at its budget waits for the go-on; `agent`",
+  usage_unreadable: "an agent's usage record (transcript, rollout) could not be read; `agent`, `error`, `data.conversation`",
   watchdog: "the watchdog saw something: an agent without output, a turn that ended, a limit",
   note: "anything else, in words",
 } as const;

@@ -52,8 +52,9 @@ test("at the budget the agents stop, the monitor asks; g lets the run go on to i
   const pids: number[] = Object.values(JSON.parse(readFileSync(join(dir, "runtime_state.json"), "utf8")).pids ?? {});
   expect(pids.length).toBeGreaterThan(0);
   // the live agents are stopped; an agent the run starts meanwhile waits for the go-on
-  const log = () => readFileSync(join(dir, "orchestrator.log"), "utf8");
-  await waitFor("the agents stopped or a launch held", () => pids.every((p) => procState(p) === "T" || procState(p) === null) && (pids.some((p) => procState(p) === "T") || log().includes("launch held while the run is paused")), { timeoutMs: 10_000 });
+  const events = () => readFileSync(join(dir, "orchestrator.log"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).event as string);
+  await waitFor("the agents stopped or a launch held", () => pids.every((p) => procState(p) === "T" || procState(p) === null) && (pids.some((p) => procState(p) === "T") || events().includes("launch_held")), { timeoutMs: 10_000 });
+  expect(events()).toContain("agents_paused");
   const before = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
   expect(before.budget_reached.paused).toBe(true);
   expect(before.phase).not.toBe("failed");
@@ -62,7 +63,7 @@ test("at the budget the agents stop, the monitor asks; g lets the run go on to i
   const control = JSON.parse(readFileSync(join(dir, "runtime_state.json"), "utf8")).control_pane;
   const inner = new Screen(sockets.at(-1)!);
   await inner.tmux.run(["send-keys", "-t", control, "g"]);
-  await waitFor("the agents running again", () => log().includes("the user lets the run go on past its budget") && pids.every((p) => procState(p) !== "T"), { timeoutMs: 15_000 });
+  await waitFor("the agents running again", () => events().includes("agents_continued") && pids.every((p) => procState(p) !== "T"), { timeoutMs: 15_000 });
   const bye = await run.until("the run's end", (x) => x.includes("EXIT="), 120_000);
   expect(bye).toContain("EXIT=0");
   expect(bye).toMatch(/Usage\s+\S+ tokens/);
