@@ -4,6 +4,8 @@
  * stdout is the protocol: nothing else may be written there (its help goes to stderr).
  */
 export async function run(): Promise<number> {
+  const { restartWithoutJit } = await import("../effects/process/lean.ts");
+  restartWithoutJit(["mcp-server"]);
   const { readMcpEnv } = await import("../mcp/env.ts");
   const env = readMcpEnv();
   const { serveStdio } = await import("../mcp/server.ts");

@@ -32,3 +32,12 @@ test.skipIf(!existsSync(BINARY))("the compiled binary serves the same tools, mar
   expect(refused.isError).toBe(true);
   expect(readEvents(fx.sessionDir)).toHaveLength(1);
 });
+
+test.skipIf(!existsSync(BINARY))("the compiled mcp-server runs on JSC's interpreter (#15.2): restarted in place with BUN_JSC_useJIT=0, it answers on the same stdio", async () => {
+  c = await connect(fx, { AGENTMUX_ROLE: "architect", AGENTMUX_AGENT: "architect" }, { binary: BINARY });
+  const { tools } = await c.client.listTools();
+  expect(tools.length).toBe(3);
+  const pid = c.pid()!;
+  expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(1, 2)).toEqual(["mcp-server"]);
+  expect(readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")).toContain("BUN_JSC_useJIT=0");
+});

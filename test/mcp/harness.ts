@@ -46,7 +46,7 @@ export async function makeFixture(): Promise<Fixture> {
   return { projectDir, sessionDir, setState, cleanup: () => removeDir(projectDir) };
 }
 
-export type Connected = { client: Client; stderr: () => string; close(): Promise<void> };
+export type Connected = { client: Client; stderr: () => string; close(): Promise<void>; pid: () => number | null };
 
 /** Spawns the real `agentmux mcp-server` (source via bun, or the compiled binary) and connects a real SDK client. */
 export async function connect(fx: Fixture, env: Record<string, string>, opts: { binary?: string } = {}): Promise<Connected> {
@@ -61,7 +61,7 @@ export async function connect(fx: Fixture, env: Record<string, string>, opts: { 
   transport.stderr?.on("data", (d) => (err += String(d)));
   const client = new Client({ name: "agentmux-test", version: "0" });
   await client.connect(transport);
-  return { client, stderr: () => err, close: () => client.close() };
+  return { client, stderr: () => err, close: () => client.close(), pid: () => transport.pid };
 }
 
 export function readEvents(sessionDir: string): any[] {

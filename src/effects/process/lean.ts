@@ -1,21 +1,33 @@
 import { selfCommand } from "./self.ts";
 
-/** JSC's switch for its JIT tiers; Bun reads JSC options from BUN_JSC_* variables at start. */
+/** JSC's switch for its JIT tiers; Bun reads JSC options from BUN_JSC_* variables as it starts. */
 export const JIT_VAR = "BUN_JSC_useJIT";
+/** Set to the pid for the restarted image only: it knows it is the restart (execve keeps the pid). */
+const RESTARTED_VAR = "AGENTMUX_INTERPRETED";
 
 /**
- * A long-lived process that mostly waits (the monitor) runs on JSC's interpreter: the JIT tiers
- * cost about 15 MB of RSS per process (measured: monitor 69 → 55 MB at idle) and buy nothing for
- * a program that redraws a few lines when a file changes (#15.2). JSC reads the option only as
- * it starts, so the process replaces itself once (execve: same pid, terminal and tmux pane) with
- * the option set, before it has done anything. Nothing happens when the option is set already
- * (by that restart, or by the user); where execve fails the process goes on with its JIT.
+ * A long-lived process that mostly waits (the monitor, the stdio MCP server of one agent) runs
+ * on JSC's interpreter: the JIT tiers cost about 14 MB of RSS per process (measured at idle:
+ * monitor 70 → 56 MB, mcp-server 57 → 48 MB) and buy nothing for a program that redraws a few
+ * lines or answers a tool call now and then (#15.2). Not for the orchestrator: replaying a long
+ * run's events takes 6–7× as long on the interpreter.
+ *
+ * JSC reads the option only as it starts, so the process replaces itself once (execve: same pid,
+ * terminal, pane and stdio) with the option set, before it has done anything. The restarted
+ * image takes the option out of its environment again, so that what it starts (an agent CLI
+ * built on bun, another agentmux) gets its JIT. Nothing happens when the user set the option;
+ * where execve fails the process goes on with its JIT.
  */
 export function restartWithoutJit(args: readonly string[]): void {
+  if (process.env[RESTARTED_VAR] === String(process.pid)) {
+    delete process.env[RESTARTED_VAR];
+    delete process.env[JIT_VAR];
+    return;
+  }
   if (process.env[JIT_VAR] !== undefined) return;
   const self = selfCommand();
   try {
-    process.execve?.(self[0]!, [...self, ...args], { ...process.env, [JIT_VAR]: "0" } as Record<string, string>);
+    process.execve?.(self[0]!, [...self, ...args], { ...process.env, [JIT_VAR]: "0", [RESTARTED_VAR]: String(process.pid) } as Record<string, string>);
   } catch {
     // no execve here: the same program, only larger
   }
