@@ -1,27 +1,33 @@
 import { expect, test } from "bun:test";
-import { join } from "node:path";
-import { REPO_ROOT } from "../helpers/tmp.ts";
+import { restartWithoutJit } from "../../src/effects/process/lean.ts";
+import { selfCommand } from "../../src/effects/process/self.ts";
 
-test("a process restarted on the interpreter takes the option out of its environment: what it starts gets its JIT back (#15.2)", () => {
-  // the restarted image, as execve leaves it: the option set, and its own pid as the restart mark
-  const script = `
-    process.env.BUN_JSC_useJIT = "0";
-    process.env.AGENTMUX_INTERPRETED = String(process.pid);
-    const { restartWithoutJit } = await import(${JSON.stringify(join(REPO_ROOT, "src/effects/process/lean.ts"))});
-    restartWithoutJit(["never-run"]);
-    const child = Bun.spawnSync(["env"]).stdout.toString();
-    console.log(JSON.stringify({ own: process.env.BUN_JSC_useJIT ?? null, child: /^(BUN_JSC_useJIT|AGENTMUX_INTERPRETED)=/m.test(child) }));`;
-  const p = Bun.spawnSync([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
-  expect(p.exitCode, p.stderr.toString()).toBe(0);
-  expect(JSON.parse(p.stdout.toString())).toEqual({ own: null, child: false });
+type Exec = { file: string; argv: string[]; env: Record<string, string> };
+const recorder = () => {
+  const calls: Exec[] = [];
+  return { calls, exec: (file: string, argv: string[], env: Record<string, string>) => void calls.push({ file, argv, env }) };
+};
+
+test("a process not yet restarted replaces itself with the same command line, BUN_JSC_useJIT=0 and its pid as the restart mark (#15.2)", () => {
+  const { calls, exec } = recorder();
+  restartWithoutJit(["monitor", "/s"], { PATH: "/bin" }, 42, exec);
+  expect(calls).toEqual([{ file: selfCommand()[0]!, argv: [...selfCommand(), "monitor", "/s"], env: { PATH: "/bin", BUN_JSC_useJIT: "0", AGENTMUX_INTERPRETED: "42" } }]);
 });
 
-test("a user's own BUN_JSC_useJIT is left alone: no restart", () => {
-  const script = `
-    const { restartWithoutJit } = await import(${JSON.stringify(join(REPO_ROOT, "src/effects/process/lean.ts"))});
-    restartWithoutJit(["never-run"]);
-    console.log(JSON.stringify({ jit: process.env.BUN_JSC_useJIT }));`;
-  const p = Bun.spawnSync([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe", env: { ...process.env, BUN_JSC_useJIT: "1" } });
-  expect(p.exitCode, p.stderr.toString()).toBe(0);
-  expect(JSON.parse(p.stdout.toString())).toEqual({ jit: "1" });
+test("the restarted image takes the option and the mark out of its environment (what it starts gets its JIT) and does not restart again", () => {
+  const { calls, exec } = recorder();
+  const env: Record<string, string | undefined> = { PATH: "/bin", BUN_JSC_useJIT: "0", AGENTMUX_INTERPRETED: "42" };
+  restartWithoutJit(["monitor"], env, 42, exec);
+  expect(calls).toEqual([]);
+  expect(env).toEqual({ PATH: "/bin" });
+});
+
+test("a mark left by another process (a parent's) is not this process's: it restarts; a user's own BUN_JSC_useJIT means no restart", () => {
+  const { calls, exec } = recorder();
+  restartWithoutJit(["mcp-server"], { AGENTMUX_INTERPRETED: "7" }, 42, exec);
+  expect(calls.map((c) => c.env.AGENTMUX_INTERPRETED)).toEqual(["42"]);
+  const user: Record<string, string | undefined> = { BUN_JSC_useJIT: "1" };
+  restartWithoutJit(["mcp-server"], user, 42, exec);
+  expect(calls).toHaveLength(1);
+  expect(user).toEqual({ BUN_JSC_useJIT: "1" });
 });

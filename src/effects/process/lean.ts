@@ -18,16 +18,21 @@ const RESTARTED_VAR = "AGENTMUX_INTERPRETED";
  * built on bun, another agentmux) gets its JIT. Nothing happens when the user set the option;
  * where execve fails the process goes on with its JIT.
  */
-export function restartWithoutJit(args: readonly string[]): void {
-  if (process.env[RESTARTED_VAR] === String(process.pid)) {
-    delete process.env[RESTARTED_VAR];
-    delete process.env[JIT_VAR];
+export function restartWithoutJit(
+  args: readonly string[],
+  env: Record<string, string | undefined> = process.env,
+  pid: number = process.pid,
+  exec: ((file: string, argv: string[], env: Record<string, string>) => void) | undefined = process.execve,
+): void {
+  if (env[RESTARTED_VAR] === String(pid)) {
+    delete env[RESTARTED_VAR];
+    delete env[JIT_VAR];
     return;
   }
-  if (process.env[JIT_VAR] !== undefined) return;
+  if (env[JIT_VAR] !== undefined || !exec) return;
   const self = selfCommand();
   try {
-    process.execve?.(self[0]!, [...self, ...args], { ...process.env, [JIT_VAR]: "0", [RESTARTED_VAR]: String(process.pid) } as Record<string, string>);
+    exec(self[0]!, [...self, ...args], { ...env, [JIT_VAR]: "0", [RESTARTED_VAR]: String(pid) } as Record<string, string>);
   } catch {
     // no execve here: the same program, only larger
   }
