@@ -16,8 +16,11 @@ type Pane = {
   settleMs: number;
   screen: string;
   changedAt: number;
-  /** a turn is under way: a prompt was accepted or the agent was seen busy */
+  /** a turn is under way: a prompt was accepted or, after one, the agent was seen busy */
   inTurn: boolean;
+  /** a prompt was accepted at least once: busy before that is the CLI starting (codex's title
+   * spins while its MCP servers boot), not a turn that could end without a submit */
+  prompted: boolean;
   busy: boolean;
   dialogCounts: number[];
   limitCount: number;
@@ -68,6 +71,7 @@ export class TurnWatcher {
     const p = this.panes.get(agent);
     if (p) {
       p.inTurn = true;
+      p.prompted = true;
       p.changedAt = performance.now();
     } else this.early.add(agent); // accepted before the first look at its pane
   }
@@ -106,6 +110,7 @@ export class TurnWatcher {
     let p = this.panes.get(w.agent);
     if (!p || p.pane !== w.pane) {
       const prov = w.provider;
+      const early = this.early.delete(w.agent);
       p = {
         pane: w.pane,
         gate: compileGate(prov.ready),
@@ -114,7 +119,8 @@ export class TurnWatcher {
         settleMs: Math.max(prov.ready.settle_ms, 100),
         screen: "",
         changedAt: performance.now(),
-        inTurn: this.early.delete(w.agent),
+        inTurn: early,
+        prompted: early,
         busy: false,
         dialogCounts: prov.dialogs.map(() => 0),
         limitCount: 0,
@@ -156,7 +162,7 @@ export class TurnWatcher {
     const busy = p.gate.isBusy({ screen, title });
     if (busy && !p.busy && !p.inTurn) this.o.push({ type: "agent_active", at: now(), agent });
     p.busy = busy;
-    if (busy) p.inTurn = true;
+    if (busy && p.prompted) p.inTurn = true;
     const ready = p.gate.ready ? p.gate.ready.test(screen) : true;
     const settled = t - p.changedAt >= (p.gate.ready ? p.settleMs : Math.max(p.settleMs, 2000));
     if (p.inTurn && !busy && !dialogOpen && ready && settled) {

@@ -73,7 +73,8 @@ export async function prepareRun(cli: CliDef, binary: string, behaviour: MockBeh
   // runs live in the (non-root) user's own home, outside /tmp: as users run agentmux
   const base = process.env.REAL_CLI_RUNS || join(homedir(), ".cache", "agentmux-real-cli", "runs");
   mkdirSync(base, { recursive: true, mode: 0o700 });
-  const root = makeTmpDir(`${cli.name}-`, base);
+  // AGENTMUX_REAL_CLI_KEEP: a folder the test helpers do not register, so it outlives the run
+  const root = process.env.AGENTMUX_REAL_CLI_KEEP ? realpathSync(mkdtempSync(join(base, `${cli.name}-`))) : makeTmpDir(`${cli.name}-`, base);
   const repo = join(root, "repo");
   const home = join(root, "home");
   mkdirSync(repo);

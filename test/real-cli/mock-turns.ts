@@ -20,6 +20,9 @@ export type TurnAnswer = { kind: "text"; text: string } | { kind: "tool"; tool: 
 /** agentmux's one-line prompt (src/prompts/render.ts PROMPT_REFERENCE). */
 export const PROMPT_REFERENCE_RE = /Read and follow the instructions in ("(?:[^"\\]|\\.)*"|\S+)/;
 
+/** agentmux's notice after a usage limit reset (orchestrator limitReset): "… Continue your task: read and follow the instructions in <path>. …" */
+export const CONTINUE_RE = /Continue your task: read and follow the instructions in (\S+?)\.?(?:\s|$)/;
+
 /**
  * Which submit tool each prompt file asks for, by the prompt file's name, with valid arguments
  * for agentmux's tool schema (src/schema/tool-events.ts ToolInputs).
@@ -59,7 +62,7 @@ export function decideTurn(input: TurnInput, forget = false): TurnAnswer {
   if (input.toolResult !== null) {
     return { kind: "text", text: `MOCK-DONE tool result received: ${input.toolResult.replace(/\s+/g, " ").slice(0, 120)}` };
   }
-  const ref = PROMPT_REFERENCE_RE.exec(input.lastUserText);
+  const ref = PROMPT_REFERENCE_RE.exec(input.lastUserText) ?? CONTINUE_RE.exec(input.lastUserText);
   if (ref) {
     const path = ref[1]!.startsWith('"') ? (JSON.parse(ref[1]!) as string) : ref[1]!;
     const rule = PROMPT_TOOLS.find((r) => r.file.test(path));

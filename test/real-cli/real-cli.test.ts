@@ -174,7 +174,7 @@ for (const cli of CLIS) {
     // turn end within 180 s (its screen after a 429 still has to be captured and its limit and
     // idle patterns checked against it); codex and gemini were not run yet. The sim covers the
     // whole limit path (test/fault/misbehave.test.ts).
-    test.todo(`${cli.name}: a 429 at the start of the turn is seen as a usage limit, waited out, and the run goes on (#12.4)`, async () => {
+    test(`${cli.name}: a 429 at the start of the turn is seen as a usage limit, waited out, and the run goes on (#12.4)`, async () => {
       const run = await prepareRun(cli, bin!, { limitFirstTurn: true });
       runs.push(run);
       await launchArchitect(run, cli);
