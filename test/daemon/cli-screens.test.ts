@@ -42,13 +42,23 @@ afterAll(() => {
   removeDir(root);
 });
 
-/** A pane that shows the fixture's screen under its title, then waits. */
-async function showScreen(name: string): Promise<string> {
+const SHOW = `printf '\\033]2;%s\\033\\\\' "$1"; clear; cat "$2"; exec tail -f /dev/null`;
+
+function screenArgs(name: string): string[] {
   const { title, screen } = fixture(name);
   const file = join(root, name);
   writeFileSync(file, screen);
-  const script = `printf '\\033]2;%s\\033\\\\' "$1"; clear; cat "$2"; exec tail -f /dev/null`;
-  return (await tmux.run(["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "screens", "sh", "-c", script, "sh", title, file])).trim();
+  return ["sh", "-c", SHOW, "sh", title, file];
+}
+
+/** A pane that shows the fixture's screen under its title, then waits. */
+async function showScreen(name: string): Promise<string> {
+  return (await tmux.run(["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "screens", ...screenArgs(name)])).trim();
+}
+
+/** The same pane shows another recorded screen (the CLI moved on). */
+async function switchScreen(pane: string, name: string): Promise<void> {
+  await tmux.run(["respawn-pane", "-k", "-t", pane, ...screenArgs(name)]);
 }
 
 /** The first turn event agentmux's TurnWatcher reports for a turn that ends on this screen. */
@@ -73,4 +83,36 @@ describe("usage limits the real CLIs showed are seen at the turn's end (#12.4)",
     expect(limited.text).toContain("API Error: Request rejected (429)");
     expect(Date.parse(limited.reset_at!) - Date.parse(limited.at)).toBeLessThan(10_000); // "try again in 2s"
   }, 20_000);
+
+  test("codex: 'exceeded retry limit, last status: 429 Too Many Requests' above its idle prompt", async () => {
+    const e = await turnEventFor("codex", "codex-429.txt");
+    expect(e).toMatchObject({ type: "agent_rate_limited", agent: "architect", reset_at: null });
+    expect((e as Extract<Event, { type: "agent_rate_limited" }>).text).toBe("■ exceeded retry limit, last status: 429 Too Many Requests");
+  }, 20_000);
+});
+
+describe("a CLI busy before its first prompt is starting, not in a turn", () => {
+  test("codex: the title spinner while its MCP servers boot ends no turn; the prompt's turn does", async () => {
+    const pane = await showScreen("codex-starting.txt");
+    const events: Event[] = [];
+    let looks = 0;
+    const watched = () => (looks++, [{ agent: "coder-1", pane, provider: providers.codex! }]);
+    const watcher = new TurnWatcher({ tmux, watched, push: (e) => events.push(e), log: () => {}, stuckAfterMs: 0, pollMs: 50 });
+    watcher.start();
+    try {
+      await waitFor("the starting screen seen busy", () => events.some((e) => e.type === "agent_active"), { timeoutMs: 15_000 });
+      await switchScreen(pane, "codex-idle.txt");
+      // the idle screen, looked at for well over codex's settle time (500 ms): no turn ended
+      const from = looks;
+      const since = performance.now();
+      await waitFor("the idle screen looked at for 2 s", () => looks - from >= 10 && performance.now() - since > 2_000, { timeoutMs: 20_000 });
+      expect(events.filter((e) => e.type === "agent_turn_ended")).toEqual([]);
+      expect(watcher.isIdle("coder-1")).toBe(true);
+      // the first prompt is accepted: its turn ends when the screen settles idle
+      watcher.turnStarted("coder-1");
+      await waitFor("the prompt's turn end", () => events.some((e) => e.type === "agent_turn_ended"), { timeoutMs: 15_000 });
+    } finally {
+      watcher.stop();
+    }
+  }, 60_000);
 });
