@@ -23,6 +23,13 @@ export type CliDef = {
   name: CliName;
   npm: string;
   setup(o: { home: string; repo: string; mockUrl: string }): CliSetup;
+  /**
+   * What the CLI does with an HTTP 429: `shown` — it gives up and shows an error that agentmux
+   * must read as a usage limit (claude and codex, told not to retry); `retried` — it retries by
+   * itself and shows only its spinner (gemini 0.61: immediately, ~15 requests/s, even with
+   * general.maxAttempts=1), so the agent just looks busy until the limit lifts.
+   */
+  on429: "shown" | "retried";
   /** every blocking screen text seen in reference/real-cli-behaviour.md §1.2, §1.5, §2.2, §2.5, §3.2, §3.5 */
   dialogs: string[];
 };
@@ -53,6 +60,7 @@ export const CLIS: CliDef[] = [
   {
     name: "claude",
     npm: "@anthropic-ai/claude-code",
+    on429: "shown",
     setup: ({ home, repo, mockUrl }) => ({
       files: [
         {
@@ -92,6 +100,7 @@ export const CLIS: CliDef[] = [
   {
     name: "codex",
     npm: "@openai/codex",
+    on429: "shown",
     setup: ({ home, mockUrl }) => {
       const codexHome = join(home, ".codex");
       // §2.1: a custom provider with env_key skips sign-in and speaks plain HTTP SSE
@@ -125,12 +134,14 @@ export const CLIS: CliDef[] = [
   {
     name: "gemini",
     npm: "@google/gemini-cli",
+    on429: "retried",
     setup: ({ home, mockUrl }) => ({
       files: [
         {
           // §3.2: the API-key auth type chosen, so neither auth screen shows; no usage statistics
+          // one attempt per request: a 429 is shown at once instead of retried (the suite's limit test)
           path: join(home, ".gemini", "settings.json"),
-          content: json({ security: { auth: { selectedType: "gemini-api-key" } }, privacy: { usageStatisticsEnabled: false } }),
+          content: json({ security: { auth: { selectedType: "gemini-api-key" } }, privacy: { usageStatisticsEnabled: false }, general: { maxAttempts: 1 } }),
         },
       ],
       env: { ...isolation(home, mockUrl), GEMINI_API_KEY: "mock-key", GOOGLE_GEMINI_BASE_URL: mockUrl },

@@ -18,12 +18,33 @@ export function anthropicTurn(body: any): TurnInput {
   const user = [...messages].reverse().find((m) => m?.role === "user");
   const offered = (Array.isArray(body?.tools) ? body.tools : []).map((t: any) => ({ name: String(t?.name ?? "") }));
   if (!user) return { lastUserText: "", toolResult: null, offered };
+  const thread = anthropicThread(messages);
   const blocks: any[] = Array.isArray(user.content) ? user.content : [{ type: "text", text: String(user.content ?? "") }];
   const result = blocks.find((b) => b?.type === "tool_result");
-  if (result) return { lastUserText: "", toolResult: textOf(result.content), offered };
+  if (result) return { lastUserText: "", toolResult: textOf(result.content), offered, thread };
   // the pasted prompt is the last text block that is not a system reminder
   const texts = blocks.filter((b) => b?.type === "text" && !String(b.text).startsWith("<system-reminder>"));
-  return { lastUserText: String(texts.at(-1)?.text ?? ""), toolResult: null, offered };
+  return { lastUserText: String(texts.at(-1)?.text ?? ""), toolResult: null, offered, thread };
+}
+
+const userText = (m: any): string =>
+  (Array.isArray(m?.content) ? m.content : [{ type: "text", text: String(m?.content ?? "") }])
+    .filter((b: any) => b?.type === "text" && !String(b.text).startsWith("<system-reminder>"))
+    .map((b: any) => String(b.text))
+    .at(-1) ?? "";
+
+/** The last user text in the conversation and how many tool results came after it. */
+function anthropicThread(messages: any[]): { text: string; toolResults: number } {
+  let toolResults = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role !== "user") continue;
+    const blocks: any[] = Array.isArray(m.content) ? m.content : [];
+    toolResults += blocks.filter((b) => b?.type === "tool_result").length;
+    const text = userText(m);
+    if (text.trim()) return { text, toolResults };
+  }
+  return { text: "", toolResults };
 }
 
 export function anthropicResponse(answer: TurnAnswer, body: any): Response {

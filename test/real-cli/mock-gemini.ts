@@ -12,10 +12,16 @@ export function geminiTurn(body: any): TurnInput {
   );
   const user = [...contents].reverse().find((c) => c?.role === "user");
   const parts: any[] = Array.isArray(user?.parts) ? user.parts : [];
+  const textOf = (c: any): string => (Array.isArray(c?.parts) ? c.parts : []).filter((p: any) => typeof p?.text === "string").map((p: any) => p.text as string).at(-1) ?? "";
+  const at = contents.findLastIndex((c) => c?.role === "user" && textOf(c).trim() && !(c.parts as any[]).some((p) => p?.functionResponse));
+  const thread = {
+    text: at >= 0 ? textOf(contents[at]) : "",
+    toolResults: contents.slice(at + 1).flatMap((c) => (c?.role === "user" && Array.isArray(c.parts) ? c.parts : [])).filter((p: any) => p?.functionResponse).length,
+  };
   const response = parts.find((p) => p?.functionResponse);
-  if (response) return { lastUserText: "", toolResult: JSON.stringify(response.functionResponse.response ?? {}), offered };
+  if (response) return { lastUserText: "", toolResult: JSON.stringify(response.functionResponse.response ?? {}), offered, thread };
   const texts = parts.filter((p) => typeof p?.text === "string").map((p) => p.text as string);
-  return { lastUserText: texts.at(-1) ?? "", toolResult: null, offered };
+  return { lastUserText: texts.at(-1) ?? "", toolResult: null, offered, thread };
 }
 
 /** The JSON schema a non-chat request (router, next-speaker check) asks the answer to follow, if any. */

@@ -24,9 +24,11 @@ export function openaiTurn(body: any): TurnInput {
   const input: any[] = Array.isArray(body?.input) ? body.input : [];
   const offered = offeredTools(body?.tools);
   const last = input.at(-1);
-  if (last?.type === "function_call_output") return { lastUserText: "", toolResult: contentText(last.output), offered };
+  const at = input.findLastIndex((i) => i?.role === "user" && contentText(i.content).trim());
+  const thread = { text: at >= 0 ? contentText(input[at].content) : "", toolResults: input.slice(at + 1).filter((i) => i?.type === "function_call_output").length };
+  if (last?.type === "function_call_output") return { lastUserText: "", toolResult: contentText(last.output), offered, thread };
   const user = [...input].reverse().find((i) => i?.role === "user");
-  return { lastUserText: user ? contentText(user.content) : "", toolResult: null, offered };
+  return { lastUserText: user ? contentText(user.content) : "", toolResult: null, offered, thread };
 }
 
 export function openaiResponse(answer: TurnAnswer, body: any): Response {

@@ -10,7 +10,8 @@ import { appendFileSync } from "node:fs";
 import { anthropicResponse, anthropicTurn } from "./mock-anthropic.ts";
 import { geminiJsonSchema, geminiResponse, geminiTurn } from "./mock-gemini.ts";
 import { openaiResponse, openaiTurn } from "./mock-openai.ts";
-import { decideTurn, PROMPT_REFERENCE_RE, type MockBehaviour, type TurnAnswer, type TurnInput } from "./mock-turns.ts";
+import { CONTINUE_RE, decideTurn, findOffered, MOCK_QUESTION, PROMPT_REFERENCE_RE, REMINDER_RE, type MockBehaviour, type TurnAnswer, type TurnInput } from "./mock-turns.ts";
+import { workFor, writeCall } from "./mock-work.ts";
 
 export type Api = "anthropic" | "openai" | "gemini" | "other";
 
@@ -70,12 +71,59 @@ function rateLimited(api: Api): Response {
   return new Response(JSON.stringify(body), { status: 429, headers: { "content-type": "application/json" } });
 }
 
+const pathOf = (ref: string) => (ref.startsWith('"') ? (JSON.parse(ref) as string) : ref);
+
+/**
+ * behaviour.work: the answer for a turn of a prompt's conversation — its next file write, then
+ * its submit tool, then text — counted by the tool results since the prompt. Each prompt's steps
+ * are fixed when the model first sees it. Null: not a prompt with work (decideTurn answers).
+ */
+function workAnswers(behaviour: MockBehaviour) {
+  const steps = new Map<string, TurnAnswer[]>();
+  let forgot = false;
+  /** the prompt reference a question was asked about, until the question is answered */
+  let asked: { prompt: string; path: string } | null = null;
+  return (input: TurnInput): TurnAnswer | null => {
+    const text = input.thread?.text ?? "";
+    if (!behaviour.work || REMINDER_RE.test(text)) return null;
+    const ref = PROMPT_REFERENCE_RE.exec(text) ?? CONTINUE_RE.exec(text);
+    let path = ref ? pathOf(ref[1]!) : null;
+    if (ref && behaviour.askOf?.test(path!) && !asked && input.toolResult === null && input.thread!.toolResults === 0) {
+      asked = { prompt: text, path: path! };
+      return { kind: "text", text: MOCK_QUESTION };
+    }
+    // the answer to the question (any user text that is not a prompt): the asked prompt's work
+    if (!ref && asked && asked.prompt !== text) path = asked.path;
+    if (!path) return null;
+    let list = steps.get(text);
+    if (!list) {
+      const work = workFor(path);
+      if (!work) return null;
+      const submit = work.submit && findOffered(input.offered, work.submit.tool);
+      list = [
+        ...work.files.flatMap((f) => writeCall(input.offered, f)).map((c): TurnAnswer => ({ kind: "tool", ...c })),
+        ...(submit ? [{ kind: "tool", tool: submit, args: work.submit!.args } as TurnAnswer] : []),
+      ];
+      if (submit && behaviour.forgetSubmitOf?.test(path) && !forgot) {
+        forgot = true;
+        list[list.length - 1] = { kind: "text", text: "MOCK-FORGOT Done! I wrote the files and everything is ready." };
+      }
+      steps.set(text, list);
+    }
+    const i = input.thread!.toolResults;
+    if (!ref && i >= list.length - 1) asked = null; // the asked role's work is done: other conversations' texts are theirs
+    return list[i] ?? { kind: "text", text: `MOCK-DONE ${input.toolResult?.replace(/\s+/g, " ").slice(0, 120) ?? ""}` };
+  };
+}
+
 /** Start the mock; `logFile` receives one JSON line per request. */
 export function startMockServer(logFile: string, behaviour: MockBehaviour = {}): MockServer {
   const requests: MockRequest[] = [];
   let seq = 0;
   let forgot = false;
-  let limited = false;
+  /** when the first 429 was answered (0: not yet) */
+  let limited = 0;
+  const work = workAnswers(behaviour);
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -98,7 +146,7 @@ export function startMockServer(logFile: string, behaviour: MockBehaviour = {}):
       const turn = api !== "other" && input.offered.length > 0 && !(api === "gemini" && geminiJsonSchema(body));
       const forget = turn && !!behaviour.forgetFirstSubmit && !forgot && PROMPT_REFERENCE_RE.test(input.lastUserText) && input.toolResult === null;
       if (forget) forgot = true;
-      const answer = api === "other" ? null : decideTurn(input, forget);
+      const answer = api === "other" ? null : (turn ? work(input) : null) ?? decideTurn(input, forget);
       const record: MockRequest = {
         seq: ++seq,
         t: new Date().toISOString(),
@@ -115,9 +163,10 @@ export function startMockServer(logFile: string, behaviour: MockBehaviour = {}):
         body,
       };
       // limitFirstTurn: the first prompt's turn is answered 429, as an exhausted quota is
-      const limit = turn && !!behaviour.limitFirstTurn && !limited && PROMPT_REFERENCE_RE.test(input.lastUserText) && input.toolResult === null;
+      // gemini retries a 429 by itself: every retry of that prompt within limitMs gets one too
+      const limit = turn && !!behaviour.limitFirstTurn && (limited === 0 || Date.now() - limited < (behaviour.limitMs ?? 0)) && PROMPT_REFERENCE_RE.test(input.lastUserText) && input.toolResult === null;
       if (limit) {
-        limited = true;
+        limited ||= Date.now();
         record.answer = { kind: "text", text: "MOCK-429" };
       }
       requests.push(record);

@@ -13,6 +13,8 @@ export type TurnInput = {
   /** the text of the tool result the last user message carries, or null */
   toolResult: string | null;
   offered: OfferedTool[];
+  /** the conversation's last user text (a prompt, reminder or notice) and how many tool results followed it */
+  thread?: { text: string; toolResults: number };
 };
 
 export type TurnAnswer = { kind: "text"; text: string } | { kind: "tool"; tool: OfferedTool; args: Record<string, unknown> };
@@ -39,8 +41,18 @@ export function findOffered(offered: OfferedTool[], base: string): OfferedTool |
   return offered.find((t) => t.name === base || t.name.endsWith(`_${base}`));
 }
 
-/** How the mock misbehaves: `forgetFirstSubmit` ends the first prompt's turn with text only. */
-export type MockBehaviour = { forgetFirstSubmit?: boolean; limitFirstTurn?: boolean };
+/**
+ * How the mock behaves. `forgetFirstSubmit` ends the first prompt's turn with text only;
+ * `limitFirstTurn` answers it 429. `work`: each prompt's role does its work through the CLI's own
+ * file tools before its submit tool (mock-work.ts), for whole pipelines; `forgetSubmitOf`: the
+ * first prompt whose file matches writes its files, then ends its turn without the submit tool;
+ * `askOf`: the first prompt whose file matches is answered with a question; whatever the user
+ * says next, the role then does its work.
+ */
+export type MockBehaviour = { forgetFirstSubmit?: boolean; limitFirstTurn?: boolean; limitMs?: number; work?: boolean; forgetSubmitOf?: RegExp; askOf?: RegExp };
+
+/** The question the mock asks (behaviour.askOf): it ends the turn, as a model waiting for the user does. */
+export const MOCK_QUESTION = "MOCK-ASK Should the greeting say Hello or Hi?";
 
 /** What a reminder from agentmux asks for: the submit tool it names (in any CLI's spelling). */
 export const REMINDER_RE = /Your task is not complete until you call `[^`]*?(submit_[a-z_]+)`/;

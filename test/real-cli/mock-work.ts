@@ -1,0 +1,123 @@
+/**
+ * What the scripted model does for each of agentmux's prompts in a whole pipeline: the files the
+ * role writes (through the CLI's own file tool: claude `Write`, gemini `write_file`, codex a
+ * shell command) and the submit tool it calls after them. The content follows agentmux's
+ * contracts (src/schema/artifacts), so the submit tools accept it.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { parse, stringify } from "yaml";
+import { Plan } from "../../src/schema/artifacts/plan.ts";
+import { defaultPlan } from "../../src/sim/tasks/plan-builder.ts";
+import { doneArtifact, F, reviewYaml } from "../../src/session/paths.ts";
+import type { OfferedTool } from "./mock-turns.ts";
+
+export type FileWrite = { path: string; content: string };
+export type Work = { files: FileWrite[]; submit: { tool: string; args: Record<string, unknown> } | null };
+
+const SLUG = "greeting";
+
+/** The session folder and the folder the agents work in, from a prompt file's absolute path. */
+function where(promptPath: string): { session: string; work: string } {
+  const session = dirname(dirname(promptPath));
+  let work = session.replace(/\/\.agentmux\/\.sessions\/[^/]+$/, "");
+  try {
+    const state = JSON.parse(readFileSync(join(session, F.state), "utf8")) as { worktree_path?: string; project_dir?: string };
+    work = state.worktree_path ?? state.project_dir ?? work;
+  } catch {
+    // no state.json yet: the repository above .agentmux
+  }
+  return { session, work };
+}
+
+const ARCHITECTURE = [
+  "# Architecture",
+  "",
+  "## Solution overview",
+  `A small module \`src/${SLUG}.js\` greets; \`test/${SLUG}.test.js\` proves it.`,
+  "",
+  "## Components",
+  `- \`${SLUG}\`: a pure function with a default input.`,
+  "",
+  "## Interfaces",
+  `- \`${SLUG}(name?: string): string\``,
+  "",
+  "## Risks",
+  "- Low: the change is additive.",
+  "",
+].join("\n");
+
+function ownedFiles(session: string): string[] {
+  try {
+    return Plan.parse(parse(readFileSync(join(session, F.planYaml), "utf8"))).subplans.flatMap((s) => s.owned_files);
+  } catch {
+    return [`src/${SLUG}.js`, `test/${SLUG}.test.js`];
+  }
+}
+
+const source = (file: string) =>
+  /(^|\/)test\//.test(file)
+    ? `import { test } from "node:test";\nimport assert from "node:assert";\nimport { ${SLUG} } from "../src/${SLUG}.js";\n\ntest("greets", () => assert.equal(${SLUG}("you"), "Hello, you!"));\n`
+    : `export function ${SLUG}(name = "world") {\n  return \`Hello, \${name}!\`;\n}\n`;
+
+/** The role's work for a prompt file, or null when the path is not one of agentmux's prompts. */
+export function workFor(promptPath: string): Work | null {
+  const { session, work } = where(promptPath);
+  const rel = promptPath.slice(session.length + 1);
+  if (rel === F.architectPrompt) {
+    return { files: [{ path: join(session, F.architecture), content: ARCHITECTURE }], submit: { tool: "submit_architecture", args: { reviewers: ["reviewer_logic"] } } };
+  }
+  if (rel === F.plannerPrompt) {
+    const plan = defaultPlan(SLUG, "Add a greeting module", {});
+    return { files: [{ path: join(session, F.planYaml), content: stringify(plan) }], submit: { tool: "submit_plan", args: {} } };
+  }
+  const coder = /^06_implementation\/coder_prompt_(\d+)\.md$/.exec(rel);
+  if (coder) {
+    const n = Number(coder[1]);
+    const files = ownedFiles(session);
+    const done = {
+      subplan_index: n,
+      status: "SUCCESS",
+      tasks_completed: files.map((f) => `Wrote ${f}`),
+      files_created: files.filter((f) => !existsSync(join(work, f))),
+      files_modified: files.filter((f) => existsSync(join(work, f))),
+      tests: { files: files.filter((f) => /(^|\/)test\//.test(f)).length, cases: 1 },
+    };
+    return {
+      files: [...files.map((f) => ({ path: join(work, f), content: source(f) })), { path: join(session, doneArtifact(n)), content: JSON.stringify(done, null, 2) + "\n" }],
+      submit: { tool: "submit_done", args: { subplan_index: n } },
+    };
+  }
+  const review = /^07_review\/review_(logic|quality|expert)_prompt\.md$/.exec(rel);
+  if (review) {
+    const role = `reviewer_${review[1]}`;
+    const yaml = stringify({ verdict: "pass", summary: `${role} checked the greeting module: it does what was asked.`, findings: [] });
+    return { files: [{ path: join(session, reviewYaml(role)), content: yaml }], submit: { tool: "submit_review", args: { role } } };
+  }
+  if (rel === F.summaryPrompt) {
+    const text = "# Summary\n\n## What was implemented\n\n- A greeting module and its test.\n\n## Deviations from plan\n\n- None.\n";
+    return { files: [{ path: join(session, F.summary), content: text }], submit: null };
+  }
+  return null;
+}
+
+/**
+ * The CLI's own tool call that writes `f`: claude `Write` (it refuses to overwrite a file it has
+ * not read: `read` first), gemini `write_file`, codex `exec_command` with a here-document.
+ */
+export function writeCall(offered: OfferedTool[], f: FileWrite): { tool: OfferedTool; args: Record<string, unknown> }[] {
+  const by = (name: string) => offered.find((t) => t.name === name);
+  const write = by("Write");
+  if (write) {
+    const read = by("Read");
+    return [...(existsSync(f.path) && read ? [{ tool: read, args: { file_path: f.path } }] : []), { tool: write, args: { file_path: f.path, content: f.content } }];
+  }
+  const gemini = by("write_file");
+  if (gemini) return [{ tool: gemini, args: { file_path: f.path, content: f.content } }];
+  const shell = by("exec_command") ?? by("shell");
+  if (shell) {
+    const cmd = `mkdir -p '${dirname(f.path)}' && cat > '${f.path}' <<'AMX_EOF'\n${f.content}AMX_EOF`;
+    return [{ tool: shell, args: shell.name === "shell" ? { command: ["bash", "-lc", cmd] } : { cmd } }];
+  }
+  return [];
+}
