@@ -31,8 +31,11 @@ export function lineMatching(screen: string, re: RegExp): string | null {
   return null;
 }
 
-/** Lines that are decoration, not what the agent said: rules, boxes, empty prompts, hints. */
-const CHROME = /^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝▔▁-]*$|^\s*[›>❯*](\s|\u00a0)*$|^\s*[✻✽✶✢·*]\s+\w+ for \d|Worked for \d|for shortcuts|esc to (interrupt|cancel)|Type your message/;
+/**
+ * Lines that are decoration, not what the agent said: rules, boxes, empty prompts, hints,
+ * claude's right-aligned effort level above its box (`◐ medium · /effort`).
+ */
+const CHROME = /^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝▔▁-]*$|^\s*[›>❯*](\s|\u00a0)*$|^\s*[✻✽✶✢·*]\s+\w+ for \d|Worked for \d|for shortcuts|esc to (interrupt|cancel)|Type your message|^\s*\S?\s*\w+ · \/effort$/;
 
 /**
  * The question the agent's turn ended with: the last line the agent wrote above its idle input

@@ -36,7 +36,7 @@ describe("agentmux config (compiled binary, built-in config embedded)", () => {
     const parsed = parse(r.stdout);
     expect(parsed.defaults.max_review_iterations).toBe(5);
     expect(parsed.providers.sim.command).toBe("@self");
-    expect(parsed.providers.claude.ready.pattern).toBe("^❯(?:[ \\u00a0]*|\\u00a0.*)\\n─+\\n(?!.*esc to interrupt).*$");
+    expect(parsed.providers.claude.ready.pattern).toBe("^❯(?:[ \\u00a0]*|\\u00a0(?!\\[Pasted text).*)\\n─+\\n(?!.*esc to interrupt).*$");
   });
 
   test("--json prints {config, origins}; --config is the last layer", () => {

@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { TurnWatcher } from "../../src/daemon/turns.ts";
+import { compileGate } from "../../src/effects/tmux/screen.ts";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
 import type { Provider } from "../../src/schema/config.ts";
 import type { Event } from "../../src/schema/events.ts";
@@ -88,6 +89,24 @@ describe("usage limits the real CLIs showed are seen at the turn's end (#12.4)",
     const e = await turnEventFor("codex", "codex-429.txt");
     expect(e).toMatchObject({ type: "agent_rate_limited", agent: "architect", reset_at: null });
     expect((e as Extract<Event, { type: "agent_rate_limited" }>).text).toBe("■ exceeded retry limit, last status: 429 Too Many Requests");
+  }, 20_000);
+});
+
+describe("claude's input box: empty, a placeholder, or text", () => {
+  const box = (line: string) => ["● Done.", "─".repeat(40), line, "─".repeat(40), "  ⏵⏵ accept edits on (shift+tab to cycle) · ← for agents"].join("\n");
+  test("empty and 'Resend your message to try again' are ready; typed or pasted text is not", () => {
+    const ready = compileGate(providers.claude!.ready).ready!;
+    expect(ready.test(box("❯\u00a0"))).toBe(true);
+    expect(ready.test(box("❯\u00a0Resend your message to try again"))).toBe(true);
+    expect(ready.test(box("❯ Read and follow the instructions in \"/x/p.md\""))).toBe(false);
+    expect(ready.test(box("❯\u00a0[Pasted text #1]"))).toBe(false);
+  });
+});
+
+describe("a turn that ends with a question is seen as one (#12.3)", () => {
+  test("claude: the answer's last line asks, above 'Churned for 0s · done' and the empty box", async () => {
+    const e = await turnEventFor("claude", "claude-question.txt");
+    expect(e).toMatchObject({ type: "agent_turn_ended", question: "MOCK-ASK Should the greeting say Hello or Hi?" });
   }, 20_000);
 });
 

@@ -83,17 +83,23 @@ function workAnswers(behaviour: MockBehaviour) {
   let forgot = false;
   /** the prompt reference a question was asked about, until the question is answered */
   let asked: { prompt: string; path: string } | null = null;
+  /** the prompt file each submit tool was last asked for, so a reminder naming it redoes that work */
+  const promptOf = new Map<string, string>();
   return (input: TurnInput): TurnAnswer | null => {
     const text = input.thread?.text ?? "";
-    if (!behaviour.work || REMINDER_RE.test(text)) return null;
-    const ref = PROMPT_REFERENCE_RE.exec(text) ?? CONTINUE_RE.exec(text);
-    let path = ref ? pathOf(ref[1]!) : null;
+    if (!behaviour.work) return null;
+    const reminder = REMINDER_RE.exec(text);
+    const ref = reminder ? null : PROMPT_REFERENCE_RE.exec(text) ?? CONTINUE_RE.exec(text);
+    let path = ref ? pathOf(ref[1]!) : reminder ? promptOf.get(reminder[1]!) ?? null : null;
+    if (reminder && !path) return null;
+    const tool = ref && workFor(path!)?.submit?.tool;
+    if (tool) promptOf.set(tool, path!);
     if (ref && behaviour.askOf?.test(path!) && !asked && input.toolResult === null && input.thread!.toolResults === 0) {
       asked = { prompt: text, path: path! };
       return { kind: "text", text: MOCK_QUESTION };
     }
     // the answer to the question (any user text that is not a prompt): the asked prompt's work
-    if (!ref && asked && asked.prompt !== text) path = asked.path;
+    if (!ref && !reminder && asked && asked.prompt !== text) path = asked.path;
     if (!path) return null;
     let list = steps.get(text);
     if (!list) {
@@ -104,14 +110,14 @@ function workAnswers(behaviour: MockBehaviour) {
         ...work.files.flatMap((f) => writeCall(input.offered, f)).map((c): TurnAnswer => ({ kind: "tool", ...c })),
         ...(submit ? [{ kind: "tool", tool: submit, args: work.submit!.args } as TurnAnswer] : []),
       ];
-      if (submit && behaviour.forgetSubmitOf?.test(path) && !forgot) {
+      if (submit && !reminder && behaviour.forgetSubmitOf?.test(path) && !forgot) {
         forgot = true;
         list[list.length - 1] = { kind: "text", text: "MOCK-FORGOT Done! I wrote the files and everything is ready." };
       }
       steps.set(text, list);
     }
     const i = input.thread!.toolResults;
-    if (!ref && i >= list.length - 1) asked = null; // the asked role's work is done: other conversations' texts are theirs
+    if (!ref && !reminder && i >= list.length - 1) asked = null; // the asked role's work is done: other conversations' texts are theirs
     return list[i] ?? { kind: "text", text: `MOCK-DONE ${input.toolResult?.replace(/\s+/g, " ").slice(0, 120) ?? ""}` };
   };
 }

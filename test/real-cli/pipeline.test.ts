@@ -8,7 +8,7 @@
  *   sudo REAL_CLI_PREFIX=/work/real-cli bash scripts/real-cli-as-user.sh test/real-cli/pipeline.test.ts
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { F } from "../../src/session/paths.ts";
@@ -35,6 +35,21 @@ afterEach(() => {
 /** Lines of the orchestrator log that say how long things took, for the report. */
 function timings(log: string): string[] {
   return log.split("\n").filter((l) => /delivered to|reminder \d\/\d accepted|turn ended|launched |answered by policy|ended its turn without/.test(l)).map((l) => l.replace(/ in %\d+: .*/, "").slice(0, 200));
+}
+
+async function recordScreens(socket: string, file: string, on: () => boolean): Promise<void> {
+  const last = new Map<string, string>();
+  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { stdout: "pipe", stderr: "ignore", env: { PATH: process.env.PATH ?? "", TMUX: "" } }).stdout.toString();
+  while (on()) {
+    for (const line of tmux("list-panes", "-a", "-F", "#{pane_id}\t#{pane_title}").split("\n").filter(Boolean)) {
+      const [pane, title] = line.split("\t");
+      const screen = tmux("capture-pane", "-p", "-J", "-t", pane!).split("\n").map((l) => l.trimEnd()).filter(Boolean).join("\n");
+      if (last.get(pane!) === screen) continue;
+      last.set(pane!, screen);
+      appendFileSync(file, `=== ${new Date().toISOString()} ${pane} ${title}\n${screen}\n`);
+    }
+    await Bun.sleep(200);
+  }
 }
 
 for (const cli of CLIS) {
@@ -72,6 +87,10 @@ for (const cli of CLIS) {
       const layer = join(root, "real-cli.config.json");
       writeFileSync(layer, JSON.stringify({ defaults: { provider: cli.name }, providers: { [cli.name]: { command: bin, env: setup.env } }, watchdog: { nudge_backoff_s: 1 } }, null, 2));
 
+      // AGENTMUX_REAL_CLI_KEEP: every pane's screen as it changes, for a look afterwards
+      let watching = keep;
+      if (keep) void recordScreens(socket, join(root, "screens.txt"), () => watching);
+      cleanup.push(() => void (watching = false));
       const t0 = performance.now();
       const p = Bun.spawn([isolatedBinary(), "run", "--ci", "--json", "--keep-session", "--config", layer, REQUEST], {
         cwd: repo,
