@@ -16,6 +16,15 @@ export function makeTmpDir(prefix = "amx-test-", base = tmpdir()): string {
   return dir;
 }
 
+/**
+ * A temp dir left for a person to look at after the run (the real-CLI suite's
+ * AGENTMUX_REAL_CLI_KEEP: screens and model requests); when `keep` is false, an ordinary
+ * makeTmpDir that the disposal removes.
+ */
+export function makeDirToKeep(prefix: string, base: string, keep: boolean): string {
+  return keep ? realpathSync(mkdtempSync(join(base, prefix))) : makeTmpDir(prefix, base);
+}
+
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   made.dirs.delete(dir);

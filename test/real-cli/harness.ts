@@ -4,8 +4,8 @@
  * code src/app/agents.ts runs) launching the architect on the CLI under test. A screen monitor
  * records every dialog text it ever sees and when the ready prompt first showed.
  */
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { makeTmpDir } from "../helpers/tmp.ts";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { makeDirToKeep } from "../helpers/tmp.ts";
 import { join } from "node:path";
 import { homedir } from "node:os";
 import { AgentRuntime } from "../../src/daemon/agents.ts";
@@ -74,7 +74,7 @@ export async function prepareRun(cli: CliDef, binary: string, behaviour: MockBeh
   const base = process.env.REAL_CLI_RUNS || join(homedir(), ".cache", "agentmux-real-cli", "runs");
   mkdirSync(base, { recursive: true, mode: 0o700 });
   // AGENTMUX_REAL_CLI_KEEP: a folder the test helpers do not register, so it outlives the run
-  const root = process.env.AGENTMUX_REAL_CLI_KEEP ? realpathSync(mkdtempSync(join(base, `${cli.name}-`))) : makeTmpDir(`${cli.name}-`, base);
+  const root = makeDirToKeep(`${cli.name}-`, base, !!process.env.AGENTMUX_REAL_CLI_KEEP);
   const repo = join(root, "repo");
   const home = join(root, "home");
   mkdirSync(repo);

@@ -8,12 +8,12 @@
  *   sudo REAL_CLI_PREFIX=/work/real-cli bash scripts/real-cli-as-user.sh test/real-cli/pipeline.test.ts
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { F } from "../../src/session/paths.ts";
 import { readToolLines } from "../../src/bus/tool-lines.ts";
-import { isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { isolatedBinary, killTmuxServer, makeDirToKeep, privateSocket, removeDir } from "../helpers/tmp.ts";
 import { availability, ENABLED } from "./available.ts";
 import { CLIS, writeSetupFiles } from "./clis.ts";
 import { startMockServer, type MockServer } from "./mock-server.ts";
@@ -61,7 +61,7 @@ for (const cli of CLIS) {
       const base = process.env.REAL_CLI_RUNS || join(homedir(), ".cache", "agentmux-real-cli", "runs");
       mkdirSync(base, { recursive: true, mode: 0o700 });
       const keep = !!process.env.AGENTMUX_REAL_CLI_KEEP;
-      const root = keep ? realpathSync(mkdtempSync(join(base, `pipeline-${cli.name}-`))) : makeTmpDir(`pipeline-${cli.name}-`, base);
+      const root = makeDirToKeep(`pipeline-${cli.name}-`, base, keep);
       const repo = join(root, "repo");
       const home = join(root, "home");
       mkdirSync(repo);
