@@ -108,7 +108,7 @@ export async function interpret(effect: Effect, ctx: InterpretContext): Promise<
     case "check_off_tasks":
       return checkOffTasks(ctx, effect.plan_index, effect.tasks);
     case "log":
-      return ctx.log(effect.message, { event: "state_machine", agent: effect.agent });
+      return ctx.log(effect.message, { event: "state_machine", agent: effect.agent, ...(effect.note ? { data: { note: effect.note, ...effect.data } } : {}) });
     case "launch_agent":
       return ctx.runtime?.launch(effect.agent, effect.role, effect.label, {
         ...(effect.batch_prompt ? { batchPrompt: effect.batch_prompt } : {}),

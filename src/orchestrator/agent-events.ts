@@ -28,7 +28,7 @@ function rePrompt(step: Step, key: string): void {
 export function markStuck(step: Step, key: string, reason: string): void {
   const a = step.agents()[key]!;
   step.setAgent(key, { status: "stuck", note: reason });
-  step.log(`${key} is stuck: ${reason}`, key);
+  step.log("stuck", `${key} is stuck: ${reason}`, { agent: key, data: { reason } });
   if (step.settings.headless) return step.fail(`the ${a.label} agent is stuck: ${reason}`);
   step.emit({ type: "attention", agent: key, text: `${a.label} is stuck: ${clip(reason, 200)}` });
 }
@@ -39,7 +39,7 @@ function asks(step: Step, key: string, q: Omit<AgentQuestion, "at">, dialog: boo
   const what = q.kind === "permission" ? "asks permission" : "asks";
   if (!step.settings.headless) {
     step.setAgent(key, { status: "needs_input", question: { ...q, text: clip(q.text, 500), at: step.at } });
-    step.log(`${key} ${what}: ${clip(q.text)}`, key);
+    step.log("question", `${key} ${what}: ${clip(q.text)}`, { agent: key, data: { kind: q.kind, headless: false } });
     step.emit({ type: "attention", agent: key, text: `${a.label} ${what}: ${clip(q.text, 200)}` });
     return;
   }
@@ -52,7 +52,7 @@ function asks(step: Step, key: string, q: Omit<AgentQuestion, "at">, dialog: boo
   if (dialog) step.emit({ type: "dismiss_dialog", agent: key });
   step.emit({ type: "append_file", path: F.assumptions, content: `- ${step.at} ${a.label} ${what}: ${clip(q.text)} (unattended run: told to decide)` });
   step.emit({ type: "notify_agent", agent: key, text: q.kind === "permission" ? deniedText(file) : decideText(file) });
-  step.log(`${key} ${what} in a headless run; answered by policy (headless.questions = decide)`, key);
+  step.log("question", `${key} ${what} in a headless run; answered by policy (headless.questions = decide)`, { agent: key, data: { kind: q.kind, headless: true } });
 }
 
 function turnEnded(step: Step, e: EventOf<"agent_turn_ended">): void {
@@ -82,7 +82,7 @@ function turnEnded(step: Step, e: EventOf<"agent_turn_ended">): void {
     decide: step.settings.headless === true || !mayAsk,
     delay_ms: n === 1 ? 0 : backoff * 2 ** (n - 2),
   });
-  step.log(`${e.agent} ended its turn without ${what}: reminder ${n}/${limit}`, e.agent);
+  step.log("reminder", `${e.agent} ended its turn without ${what}: reminder ${n}/${limit}`, { agent: e.agent, data: { attempt: n, limit, owed: owed.tool ?? owed.file } });
 }
 
 function nextFallback(step: Step, a: AgentInfo): string | undefined {
@@ -102,11 +102,11 @@ function rateLimited(step: Step, e: EventOf<"agent_rate_limited">): void {
     });
     step.emit({ type: "launch_agent", agent: e.agent, role: a.role, label: a.label, provider: next });
     rePrompt(step, e.agent);
-    step.log(`${e.agent} hit a usage limit on ${a.provider} (${limit.text}); restarting it on the fallback provider ${next}`, e.agent);
+    step.log("usage_limit", `${e.agent} hit a usage limit on ${a.provider} (${limit.text}); restarting it on the fallback provider ${next}`, { agent: e.agent, data: { from: a.provider, fallback: next } });
     return;
   }
   step.setAgent(e.agent, { status: "rate_limited", limit });
-  step.log(`${e.agent} hit a usage limit (${limit.text}); waiting ${e.reset_at ? `until ${e.reset_at}` : "to retry (watchdog.limit_retry_s)"}`, e.agent);
+  step.log("usage_limit", `${e.agent} hit a usage limit (${limit.text}); waiting ${e.reset_at ? `until ${e.reset_at}` : "to retry (watchdog.limit_retry_s)"}`, { agent: e.agent, data: { reset_at: e.reset_at ?? null } });
 }
 
 function limitReset(step: Step, e: EventOf<"limit_reset">): void {
@@ -123,7 +123,7 @@ function paneExited(step: Step, e: EventOf<"pane_exited">, owner: string | undef
   const screen = (e.screen ?? []).filter((l) => l.trim()).slice(-12);
   const exit = { exit_status: e.exit_status ?? "", last_screen: screen };
   const how = `the ${a.label} pane exited${e.exit_status ? ` with status ${e.exit_status}` : ""}${e.detail ? ` (${e.detail})` : ""}`;
-  if (screen.length) step.log(`${how}; its last screen:\n${screen.map((l) => `  │ ${l}`).join("\n")}`, e.agent);
+  step.log("agent_exited", screen.length ? `${how}; its last screen:\n${screen.map((l) => `  │ ${l}`).join("\n")}` : how, { agent: e.agent, data: { exit_status: e.exit_status ?? null, screen } });
   if (a.role === "code-researcher" || a.role === "web-researcher") {
     researcherCrashed(step, e.agent, owner);
     step.setAgent(e.agent, { status: "exited", ...exit });
@@ -132,7 +132,7 @@ function paneExited(step: Step, e: EventOf<"pane_exited">, owner: string | undef
   const n = (a.restarts ?? 0) + 1;
   const max = step.settings.restarts ?? 2;
   if (n <= max && a.prompt) {
-    step.log(`${how}: restarting it with its prompt (${n}/${max})`, e.agent);
+    step.log("restart", `${how}: restarting it with its prompt (${n}/${max})`, { agent: e.agent, data: { restart: n, of: max } });
     step.setAgent(e.agent, { status: "starting", restarts: n, ...exit, idle_turns: 0, note: `restarted (${n}/${max}) after ${how.slice(4)}` });
     const provider = a.fallen_from?.length ? { provider: a.provider } : {};
     step.emit({ type: "launch_agent", agent: e.agent, role: a.role, label: a.label, ...provider, ...(a.conversation_id ? { conversation: a.conversation_id } : {}) });

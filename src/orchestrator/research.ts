@@ -35,7 +35,7 @@ export function handleResearch(step: Step, event: Event, owner: { agent: string;
     const field = tasksField(event.research_type);
     const tasks = step.state[field] ?? {};
     if (tasks[event.topic] === "done" || (tasks[event.topic] === "dispatched" && researcherLive(step, event.research_type, event.topic))) {
-      step.log(`research ${event.research_type}/${event.topic} already ${tasks[event.topic]}; ignoring the repeat`);
+      step.log("ignored", `research ${event.research_type}/${event.topic} already ${tasks[event.topic]}; ignoring the repeat`, { data: { event: event.type, topic: event.topic } });
       return true;
     }
     // a new topic, or one whose researcher is gone (an interrupted run): (re)start it
@@ -70,7 +70,7 @@ export function relaunchResearch(step: Step): void {
   for (const type of ["code", "web"] as const) {
     for (const [topic, status] of Object.entries(step.state[tasksField(type)] ?? {})) {
       if (status !== "dispatched" || researcherLive(step, type, topic)) continue;
-      step.log(`research ${type}/${topic} was interrupted; starting its researcher again`);
+      step.log("research_restart", `research ${type}/${topic} was interrupted; starting its researcher again`, { data: { type, topic } });
       launchResearcher(step, type, topic);
     }
   }

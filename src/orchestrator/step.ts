@@ -1,4 +1,5 @@
 import type { Effect } from "../schema/effects.ts";
+import type { StateNote } from "../schema/log.ts";
 import type { Phase, Role, WorkflowEvent } from "../schema/catalog.ts";
 import { isPhaseMark, isPhaseMove } from "../schema/moves.ts";
 import type { AgentInfo, AgentStatus, State } from "../schema/state.ts";
@@ -44,9 +45,9 @@ export class Step {
     this.effects.push(...effects);
   }
 
-  /** A note for the orchestrator's log, about `agent` when given. */
-  log(message: string, agent?: string): void {
-    this.emit({ type: "log", message, ...(agent ? { agent } : {}) });
+  /** A note for the orchestrator's log: what it is about (`note`, a stable word), in words, and about which agent. */
+  log(note: StateNote, message: string, o: { agent?: string; data?: Record<string, unknown> } = {}): void {
+    this.emit({ type: "log", note, message, ...(o.agent ? { agent: o.agent } : {}), ...(o.data ? { data: o.data } : {}) });
   }
 
   /** Ask for a move to another phase, entered once this handler returns (refused unless in the move table). */

@@ -46,7 +46,7 @@ function handleRuntime(step: Step, event: Event): boolean {
       recordUsage(step, event, true);
       return true;
     case "tool_rejected":
-      step.log(`tool event ${event.tool} rejected: ${event.reason}`);
+      step.log("tool_rejected", `tool event ${event.tool} rejected: ${event.reason}`, { data: { tool: event.tool, reason: event.reason } });
       return true;
     default:
       return handleAgentEvent(step, event, RESEARCH_OWNER[step.state.phase]);
@@ -74,7 +74,7 @@ export function transition(state: State, event: Event, settings: Settings): Resu
     if (settings.on_bug !== "fail_run" || !(e instanceof IllegalMove || e instanceof IllegalMark || e instanceof HopLimit)) throw e;
     // the event's own changes are dropped: the run fails from the state before it
     const step = new Step(state, event.at, settings, "pipeline");
-    step.log(`state machine bug on event ${event.type}: ${e.name}: ${e.message}`);
+    step.log("bug", `state machine bug on event ${event.type}: ${e.name}: ${e.message}`, { data: { event: event.type, error: `${e.name}: ${e.message}` } });
     step.fail(`internal error on event ${event.type}: ${e.message} (a bug in agentmux)`);
     step.set({ updated_at: event.at, updated_by: "pipeline" });
     return { state: step.state, effects: step.effects };
@@ -97,7 +97,7 @@ function run(state: State, event: Event, settings: Settings): Result {
     handler.enter(step, entryOf(state, event));
   }
   else if (!handleRuntime(step, event) && !handler.on(step, event)) {
-    step.log(`event ${event.type} ignored in phase ${state.phase}`);
+    step.log("ignored", `event ${event.type} ignored in phase ${state.phase}`, { data: { event: event.type } });
   }
   const path: Phase[] = [state.phase];
   for (let move = step.advance(); move; move = step.advance()) {

@@ -25,7 +25,7 @@ export function recordUsage(step: Step, event: UsageEvent, live: boolean): void 
         ? `the run has used ${tokens(total.tokens)} tokens (${total.tokens}) of its ${tokens(limits.max_tokens)} budget (limits.max_tokens)`
         : null;
   if (!over) return;
-  step.log(`budget reached: ${over}`);
+  step.log("budget", `budget reached: ${over}`, { data: { over } });
   if (step.settings.headless) {
     step.set({ budget_reached: { at: event.at, text: over } });
     return step.fail(`budget reached: ${over}`);
@@ -37,10 +37,10 @@ export function recordUsage(step: Step, event: UsageEvent, live: boolean): void 
 
 /** The user lets a run paused at its budget go on: the agents continue; the budget is not checked again. */
 export function goOn(step: Step): void {
-  if (!step.state.budget_reached?.paused) return step.log("budget_go_on ignored: the run is not paused");
+  if (!step.state.budget_reached?.paused) return step.log("ignored", "budget_go_on ignored: the run is not paused", { data: { event: "budget_go_on" } });
   step.set({ budget_reached: { ...step.state.budget_reached, paused: false } });
   step.emit({ type: "pause_agents", pause: false });
-  step.log("the user lets the run go on past its budget");
+  step.log("budget", "the user lets the run go on past its budget", { data: { go_on: true } });
 }
 
 /** Before a paused run ends, its agents continue: a stopped process would not see the hang-up that ends it. */

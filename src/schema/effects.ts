@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Role } from "./catalog.ts";
 import { Approval } from "./artifacts/completion.ts";
+import { StateNote } from "./log.ts";
 
 /**
  * What the pure orchestrator asks the world to do. Interpreted in one place (app/interpret.ts);
@@ -79,7 +80,8 @@ export const Effect = z.discriminatedUnion("type", [
   z.object({ type: z.literal("commit"), approval: Approval, suggested_message: z.string().optional() }),
   /** the orchestrator's bookkeeping after a verified submit_done: tick these tasks in tasks_<N>.md */
   z.object({ type: z.literal("check_off_tasks"), plan_index: z.number().int().min(1), tasks: z.array(z.string()) }),
-  z.object({ type: z.literal("log"), message: z.string(), agent: z.string().optional() }),
+  /** a note for the orchestrator's log: `note` says what it is about (schema/log.ts STATE_NOTES), `data` its details */
+  z.object({ type: z.literal("log"), message: z.string(), agent: z.string().optional(), note: StateNote.optional(), data: z.record(z.string(), z.unknown()).optional() }),
   /** end the run: exit code, and whether to delete the session folder */
   z.object({ type: z.literal("finish"), code: z.number().int(), cleanup: z.boolean() }),
 ]);

@@ -11,7 +11,7 @@ export const LOG_EVENTS = {
   orchestrator_finished: "the orchestrator ended the run; `data.code`, `data.cleanup` (the session folder is removed)",
   orchestrator_crashed: "an unexpected exception ended the orchestrator; `error`",
   transition: "an event moved the state machine; `agent`, `phase` (after), `data.type`, `data.from`, `data.last_event`, `data.effects`",
-  state_machine: "a note from the state machine itself (a `log` effect): a rejected tool call, an ignored event, an agent's trouble",
+  state_machine: "a note from the state machine itself (a `log` effect): a rejected tool call, an ignored event, an agent's trouble; `agent`, `data.note` (table below)",
   effects_replayed: "effects an interrupted transition left were run again at start; `data.count`",
   tool_calls_replayed: "tool calls made while no orchestrator ran were applied at start; `data.count`",
   effect_failed: "an effect could not be carried out; `data.effect`, `error`",
@@ -30,6 +30,29 @@ export const LOG_EVENTS = {
   watchdog: "the watchdog saw something: an agent without output, a turn that ended, a limit",
   note: "anything else, in words",
 } as const;
+
+/**
+ * What a `state_machine` record is about: `data.note`, a stable word (the other `data` keys
+ * are the note's details). The state machine's `log` effect carries it.
+ */
+export const STATE_NOTES = {
+  stuck: "an agent is stuck; `data.reason`",
+  question: "an agent asks a question or permission; `data.kind`, `data.headless` (answered by policy)",
+  reminder: "an agent ended its turn without its submit: a reminder goes out; `data.attempt`, `data.limit`, `data.owed` (tool or file)",
+  usage_limit: "an agent hit a usage limit; `data.fallback` (the provider it restarts on) or `data.reset_at`",
+  agent_exited: "an agent's pane exited; `data.exit_status`, `data.screen` (its last lines)",
+  restart: "an exited agent is restarted with its prompt; `data.restart`, `data.of`",
+  submit_refused: "a coder's submit_done was not accepted (the verification gate); `data.plan`, `data.reason`",
+  ignored: "an event or request the current phase has no use for; `data.event`",
+  fix_round: "a fix round ended: the line comments it addressed; `data.round`, `data.addressed`, `data.not_addressed`",
+  loop_cap: "review failed at the loop cap; `data.iterations`, `data.decision`",
+  research_restart: "an interrupted research topic starts again; `data.type`, `data.topic`",
+  budget: "the run reached its budget (limits; `data.over`), or the user lets it go on past it (`data.go_on`)",
+  tool_rejected: "a tool line was rejected when applied; `data.tool`, `data.reason`",
+  bug: "the state machine refused its own move (a bug in agentmux); `data.error`",
+} as const;
+export type StateNote = keyof typeof STATE_NOTES;
+export const StateNote = z.enum(Object.keys(STATE_NOTES) as [StateNote, ...StateNote[]]);
 
 export type LogEvent = keyof typeof LOG_EVENTS;
 export const LogEvent = z.enum(Object.keys(LOG_EVENTS) as [LogEvent, ...LogEvent[]]);

@@ -10,6 +10,7 @@ import { readToolLines } from "../../src/bus/tool-lines.ts";
 import { initialState } from "../../src/session/initial-state.ts";
 import type { Event } from "../../src/schema/events.ts";
 import type { State } from "../../src/schema/state.ts";
+import type { LogFields } from "../../src/schema/log.ts";
 import type { ToolName } from "../../src/schema/catalog.ts";
 import { F, doneArtifact, reviewYaml } from "../../src/session/paths.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -57,11 +58,14 @@ const FAST = { intervalMs: 1 };
 /** Crash the loop: the write-ahead state of the event stamped `at` is written, then the process "dies". */
 export type Crash = { at: string };
 
+/** What the loop logged: the record's fields without its time stamp. */
+export type LogEntry = LogFields & { msg: string };
+
 /**
  * Run items [from..] on a fresh loop built from state.json, like a restarted orchestrator.
  * Returns the index of the next item to feed, or null when the run finished.
  */
-export async function segment(o: { root: string; sessionDir: string; items: Item[]; from: number; stopAfter?: number; crash?: Crash; log: string[] }): Promise<{ next: number; result: { code: number; cleanup: boolean } | null }> {
+export async function segment(o: { root: string; sessionDir: string; items: Item[]; from: number; stopAfter?: number; crash?: Crash; log: LogEntry[] }): Promise<{ next: number; result: { code: number; cleanup: boolean } | null }> {
   const { config } = loadConfig({ projectDir: o.root, env: { HOME: o.root } });
   let crashed = false;
   const persist = (s: State) => {
@@ -73,7 +77,7 @@ export async function segment(o: { root: string; sessionDir: string; items: Item
   };
   let loop!: OrchestratorLoop;
   const ctx = {
-    sessionDir: o.sessionDir, projectDir: o.root, workDir: o.root, config, runtime: null, log: (m: string) => void o.log.push(m),
+    sessionDir: o.sessionDir, projectDir: o.root, workDir: o.root, config, runtime: null, log: (msg: string, fields?: LogFields) => void o.log.push({ msg, ...fields }),
     commit: async () => loop.push({ type: "committed", at: "2030-01-01T00:00:00.000Z", hash: "abc1234", branch: "feature/rate-limit", pr_url: null }),
   };
   loop = new OrchestratorLoop(readState(o.sessionDir), settings({ skip_final_approval: true }), ctx, ctx.log, persist);

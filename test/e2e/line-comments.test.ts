@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { readLog } from "../../src/session/log.ts";
 import { isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, runBinary } from "./harness.ts";
 
 /**
@@ -46,6 +47,7 @@ test("a review with two line comments → a fix prompt with their context → bo
   // the follow-up reviewer saw the fixer's claims
   const followup = readFileSync(join(dir, "07_review/review_logic_prompt.md"), "utf8");
   expect(followup).toContain("#### [logic-1] line 4 · medium · reviewer_logic · addressed by the fixer");
+  expect(readLog(dir).filter((r) => r.data?.note === "fix_round").map((r) => r.data)).toEqual([{ note: "fix_round", round: 1, addressed: ["logic-1", "logic-2"], not_addressed: [] }]);
   expect(existsSync(join(dir, "07_review/review_0_reviewer_logic.md"))).toBe(true);
   expect(readFileSync(join(dir, "07_review/review_0_reviewer_logic.md"), "utf8")).toContain(`- [logic-1] ${one.file} line 4 (medium):`);
 }, 180_000);

@@ -37,7 +37,7 @@ describe("interruptions: a closed agent pane, a stuck agent, a live session, a c
     const s = readState(dir);
     expect(s.phase).toBe("done");
     expect(s.agents.coder.restarts).toBe(1);
-    expect(readLog(dir).filter((r) => r.event === "state_machine" && r.agent === "coder" && /pane exited/.test(r.msg)).length).toBeGreaterThan(0);
+    expect(readLog(dir).filter((r) => r.event === "state_machine" && r.agent === "coder" && r.data?.note === "agent_exited").length).toBeGreaterThan(0);
     expect(git(run.repo, "log", "-1", "--format=%H", s.feature_branch)).toStartWith(s.commit_hash);
     expect(unparsableFiles(dir)).toEqual([]);
     expect(fsckProblems(run.repo)).toBe("");

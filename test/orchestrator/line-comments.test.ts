@@ -44,7 +44,7 @@ describe("line comments through the review loop", () => {
     expect(r.state.phase).toBe("reviewing");
     const byId = Object.fromEntries(r.state.review_comments!.map((c) => [c.id, c.addressed_in]));
     expect(byId).toEqual({ "quality-1": 1, "logic-1": 1, "logic-2": undefined });
-    expect(ofType(r.effects, "log").map((e) => e.message)).toContain("fix round 1 addressed 2 of 3 line comment(s) (quality-1, logic-1); not addressed: logic-2");
+    expect(ofType(r.effects, "log").filter((e) => e.note === "fix_round").map((e) => e.data)).toEqual([{ round: 1, addressed: ["quality-1", "logic-1"], not_addressed: ["logic-2"] }]);
 
     // round 2: a new comment of the same reviewer continues its numbering
     r = apply(r.state, { type: "review_submitted", at: at(), role: "reviewer_logic", review: review("fail", [{ file: "src/part1.ts", line: 9, severity: "high", body: "Still wrong." }]) });

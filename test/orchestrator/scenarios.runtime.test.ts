@@ -135,7 +135,7 @@ describe("interruptions", () => {
     expect(r.state.agents!.reviewer_quality).toMatchObject({ status: "stuck", note: "Enter not accepted after 3 tries", since: r.state.updated_at });
     expect(r.state.phase).toBe("reviewing");
     expect(r.effects).toEqual([
-      { type: "log", message: "reviewer_quality is stuck: Enter not accepted after 3 tries" },
+      { type: "log", note: "stuck", agent: "reviewer_quality", data: { reason: "Enter not accepted after 3 tries" }, message: "reviewer_quality is stuck: Enter not accepted after 3 tries" },
       { type: "attention", agent: "reviewer_quality", text: "[reviewer] quality · round 1 is stuck: Enter not accepted after 3 tries" },
     ]);
     r = apply(r.state, ev.active("reviewer_quality"));

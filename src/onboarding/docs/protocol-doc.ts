@@ -6,7 +6,7 @@ import { ResearchRequest, ResearchType } from "../../schema/artifacts/research.t
 import { Review } from "../../schema/artifacts/review.ts";
 import { lineCommentsMarkdown } from "../../schema/artifacts/line-comments-md.ts";
 import { PHASES, ROLE_TOOLS, ROLES, TOOL_PHASES, TOOLS, WORKFLOW_EVENTS } from "../../schema/catalog.ts";
-import { LOG_EVENTS, LogRecord } from "../../schema/log.ts";
+import { LOG_EVENTS, LogRecord, STATE_NOTES } from "../../schema/log.ts";
 import { RuntimeState, ToolEventState } from "../../schema/runtime.ts";
 import { State } from "../../schema/state.ts";
 import { ToolEventLine, ToolInputs } from "../../schema/tool-events.ts";
@@ -70,6 +70,10 @@ export function protocolDoc(): string {
       "One JSON object per line, keys in this order; programs match `event` (and `agent`, `data`), people read `msg`. `agentmux status <id> --log` prints it one readable line per record.",
     ),
     markdownTable(["event", "what happened"], Object.entries(LOG_EVENTS).map(([e, what]) => [`\`${e}\``, what])),
+    "",
+    "A `state_machine` record's `data.note` says what the state machine noted:",
+    "",
+    markdownTable(["note", "what it is about"], Object.entries(STATE_NOTES).map(([n, what]) => [`\`${n}\``, what])),
     "",
     "## MCP tools",
     "",

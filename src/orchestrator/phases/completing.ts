@@ -74,7 +74,7 @@ export const completing: PhaseHandler = {
     }
     if (event.type === "changes_written") {
       if (step.state.approved_at) {
-        step.log("changes.md ignored: the run was already approved");
+        step.log("ignored", "changes.md ignored: the run was already approved", { data: { event: event.type } });
         return true;
       }
       step.killWhere(() => true);
@@ -99,7 +99,7 @@ export const completing: PhaseHandler = {
     if (event.type === "panel_requested") {
       // the user closed the panel without deciding (or it never showed): bring it back
       if (step.state.awaiting_decision && !step.state.approved_at) step.emit({ type: "show_completion_panel" });
-      else step.log("panel request ignored: no decision is awaited");
+      else step.log("ignored", "panel request ignored: no decision is awaited", { data: { event: event.type } });
       return true;
     }
     return false;

@@ -65,7 +65,7 @@ export function refusedStatus(step: Step, e: EventOf<"coder_done">, o: { allowPa
   const why = e.artifact && doneStatusRefusal(e.artifact.status, { subplanIndex: e.subplan_index, ...o });
   if (!why) return false;
   const text = `submit_done for plan ${e.subplan_index} was not accepted: ${doneArtifact(e.subplan_index)} status ${why}`;
-  step.log(text);
+  step.log("submit_refused", text, { agent: o.agent, data: { plan: e.subplan_index, reason: why } });
   if (step.liveAgents((k) => k === o.agent).length) step.emit({ type: "notify_agent", agent: o.agent, text });
   return true;
 }
@@ -101,7 +101,7 @@ export function recordDone(step: Step, e: EventOf<"coder_done">): void {
 export const implementing: PhaseHandler = {
   enter(step, entry) {
     if (!groups(step).length) {
-      step.log("implementing entered without an execution plan");
+      step.log("bug", "implementing entered without an execution plan", { data: { error: "no execution plan" } });
       step.fail("no execution plan: plan.yaml was never accepted");
       return;
     }
@@ -125,7 +125,7 @@ export const implementing: PhaseHandler = {
     if (event.type !== "coder_done") return false;
     const id = String(event.subplan_index);
     if (!step.state.implementation_active_plan_ids.includes(id)) {
-      step.log(`submit_done for plan ${id} ignored: active plans are [${step.state.implementation_active_plan_ids.join(", ")}]`);
+      step.log("ignored", `submit_done for plan ${id} ignored: active plans are [${step.state.implementation_active_plan_ids.join(", ")}]`, { data: { event: "coder_done", plan: id } });
       return true;
     }
     const entry = groups(step).flatMap((g) => g.plans).find((p) => p.index === event.subplan_index);

@@ -37,7 +37,9 @@ function loopCap(step: Step, iter: number): void {
   const decision = !step.settings.skip_final_approval ? "ask" : step.settings.commit_on_loop_cap ? "commit" : "fail";
   step.set({ review_loop_cap: { iterations: iter, decision, open_findings: open } });
   if (decision !== "fail") {
-    step.log(`review failed at the loop cap (${iter} fix iterations); completing with the failing verdicts (${decision === "ask" ? "the approval panel shows them" : "committing anyway: defaults.completion.commit_on_loop_cap"})`);
+    step.log("loop_cap", `review failed at the loop cap (${iter} fix iterations); completing with the failing verdicts (${decision === "ask" ? "the approval panel shows them" : "committing anyway: defaults.completion.commit_on_loop_cap"})`, {
+      data: { iterations: iter, decision },
+    });
     step.moveTo("completing", "review_failed");
     return;
   }
@@ -92,7 +94,7 @@ export const reviewing: PhaseHandler = {
     if (event.type === "review_submitted") {
       const active = step.state.active_reviews ?? {};
       if (active[event.role] !== "pending") {
-        step.log(`submit_review from ${event.role} ignored: ${active[event.role] ? "already " + active[event.role] : "not nominated"}`);
+        step.log("ignored", `submit_review from ${event.role} ignored: ${active[event.role] ? "already " + active[event.role] : "not nominated"}`, { data: { event: event.type, role: event.role } });
         return true;
       }
       const known = step.state.review_comments ?? [];
