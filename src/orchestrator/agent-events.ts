@@ -171,8 +171,10 @@ export function handleAgentEvent(step: Step, event: Event, researchOwner: string
       if (event.ok) {
         if (a.status !== "working") step.setAgent(event.agent, { status: "working", question: undefined, note: undefined });
       } else {
-        // a refused submit is work, not a turn end: the reminders start over, naming the refusal
-        step.setAgent(event.agent, { status: "working", refusal: clip(event.message ?? "refused", 300), idle_turns: 0, question: undefined });
+        // a refused submit is work, not a turn end: the reminders start over, naming the refusal;
+        // the same refusal as last time is no progress (a reminder only made it call the tool again)
+        const refusal = clip(event.message ?? "refused", 300);
+        step.setAgent(event.agent, { status: "working", refusal, idle_turns: refusal === a.refusal ? a.idle_turns : 0, question: undefined });
       }
       return true;
     }

@@ -42,6 +42,23 @@ describe("turn ends without the submit: reminders, then stuck", () => {
     expect(ofType(r.effects, "nudge_agent")[0]).toMatchObject({ attempt: 1, refusal: "submit_architecture was refused: architecture.md is empty" });
   });
 
+  test("the same refusal again is no progress: the reminders go on counting, then the agent is stuck (seen with real claude)", () => {
+    const { state, ev } = reach("architecting");
+    const refused = "submit_architecture was refused: architecture.md has a problem: file not found";
+    let r = drive(state, [ev.toolCall("architect", false, "submit_architecture", refused), ev.turnEnded("architect")]);
+    expect(ofType(r.effects, "nudge_agent")[0]).toMatchObject({ attempt: 1, refusal: refused });
+    // the reminder only makes it call the tool again, refused the same way
+    r = drive(r.state, [ev.active("architect"), ev.toolCall("architect", false, "submit_architecture", refused), ev.turnEnded("architect")]);
+    expect(ofType(r.effects, "nudge_agent")[0]).toMatchObject({ attempt: 2 });
+    r = drive(r.state, [ev.active("architect"), ev.toolCall("architect", false, "submit_architecture", refused), ev.turnEnded("architect")]);
+    expect(r.state.agents!.architect).toMatchObject({ status: "stuck" });
+    // a different refusal is progress: the count starts over
+    const { state: s2, ev: e2 } = reach("architecting");
+    r = drive(s2, [e2.toolCall("architect", false, "submit_architecture", refused), e2.turnEnded("architect"), e2.active("architect")]);
+    r = drive(r.state, [e2.toolCall("architect", false, "submit_architecture", "submit_architecture was refused: architecture.md is empty"), e2.turnEnded("architect")]);
+    expect(ofType(r.effects, "nudge_agent")[0]).toMatchObject({ attempt: 1 });
+  });
+
   test("what an agent owes: its tool and file; nothing while its research runs, once it submitted, or for the summary file", () => {
     const { state, ev } = reach("architecting");
     expect(owedSubmit(state, "architect")).toEqual({ tool: "submit_architecture", file: "02_architecting/architecture.md" });
