@@ -35,17 +35,23 @@ export function lineMatching(screen: string, re: RegExp): string | null {
  * Lines that are decoration, not what the agent said: rules, boxes, empty prompts, hints,
  * claude's right-aligned effort level above its box (`◐ medium · /effort`).
  */
-const CHROME = /^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝▔▁-]*$|^\s*[›>❯*](\s|\u00a0)*$|^\s*[✻✽✶✢·*]\s+\w+ for \d|Worked for \d|for shortcuts|esc to (interrupt|cancel)|Type your message|^\s*\S?\s*\w+ · \/effort$/;
+const CHROME = /^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝▔▁-]*$|^\s*[›>❯*](\s|\u00a0)*$|^\s*[✻✽✶✢·*]\s+\w+ for \d|Worked for <?\d|for shortcuts|esc to (interrupt|cancel)|Type your message|^\s*\S?\s*\w+ · \/effort$/;
 
 /**
  * The question the agent's turn ended with: the last line the agent wrote above its idle input
- * prompt (the ready pattern), when it ends with a question mark. Null otherwise.
+ * prompt (the ready pattern's last match), when it ends with a question mark. Null otherwise.
  */
 export function questionAtEnd(screen: string, ready: RegExp | null): string | null {
   let text = screen;
   if (ready) {
-    const m = new RegExp(ready.source, "m").exec(screen);
-    if (m) text = screen.slice(0, m.index);
+    // the last match: codex's ready pattern (`› `) also matches the submitted prompt above the answer
+    const g = new RegExp(ready.source, "gm");
+    let at = -1;
+    for (let m = g.exec(screen); m; m = g.exec(screen)) {
+      at = m.index;
+      if (m[0] === "") g.lastIndex++;
+    }
+    if (at >= 0) text = screen.slice(0, at);
   }
   const lines = text.split("\n").map((l) => l.trim()).filter((l) => l && !CHROME.test(l));
   const last = lines.at(-1);

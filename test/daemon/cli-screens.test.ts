@@ -108,6 +108,11 @@ describe("a turn that ends with a question is seen as one (#12.3)", () => {
     const e = await turnEventFor("claude", "claude-question.txt");
     expect(e).toMatchObject({ type: "agent_turn_ended", question: "MOCK-ASK Should the greeting say Hello or Hi?" });
   }, 20_000);
+
+  test("codex: the answer's last line asks, above 'Worked for <1s • 14:05'", async () => {
+    const e = await turnEventFor("codex", "codex-question.txt");
+    expect(e).toMatchObject({ type: "agent_turn_ended", question: "MOCK-ASK Should the greeting say Hello or Hi?" });
+  }, 20_000);
 });
 
 describe("a CLI busy before its first prompt is starting, not in a turn", () => {

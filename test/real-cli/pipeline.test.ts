@@ -32,10 +32,14 @@ afterEach(() => {
   cleanup = [];
 });
 
-/** Lines of the orchestrator log that say how long things took, for the report. */
-function timings(log: string): string[] {
-  return log.split("\n").filter((l) => /delivered to|reminder \d\/\d accepted|turn ended|launched |answered by policy|ended its turn without/.test(l)).map((l) => l.replace(/ in %\d+: .*/, "").slice(0, 200));
+/** The orchestrator log's messages (JSON lines: ts, msg, …), as "<time> <msg>". */
+function messages(log: string): string[] {
+  return log.split("\n").filter((l) => l.startsWith("{")).map((l) => {
+    const r = JSON.parse(l) as { ts: string; msg: string };
+    return `${r.ts.slice(11, 23)} ${r.msg}`;
+  });
 }
+
 
 async function recordScreens(socket: string, file: string, on: () => boolean): Promise<void> {
   const last = new Map<string, string>();
@@ -106,7 +110,7 @@ for (const cli of CLIS) {
 
       const sessions = join(repo, ".agentmux", ".sessions");
       const dir = existsSync(sessions) ? join(sessions, readdirSync(sessions).find((d) => d.includes("greeting")) ?? "") : "";
-      const log = dir && existsSync(join(dir, "orchestrator.log")) ? readFileSync(join(dir, "orchestrator.log"), "utf8") : "(no orchestrator.log)";
+      const log = dir && existsSync(join(dir, "orchestrator.log")) ? messages(readFileSync(join(dir, "orchestrator.log"), "utf8")).join("\n") : "(no orchestrator.log)";
       const why = `exit ${code}\n--- stdout ---\n${stdout.slice(-4000)}\n--- stderr ---\n${stderr.slice(-2000)}\n--- orchestrator.log ---\n${log.slice(-8000)}`;
       expect(code, why).toBe(0);
 
@@ -126,7 +130,7 @@ for (const cli of CLIS) {
       expect(log, why).toMatch(/coder\S* ended its turn without calling submit_done: reminder 1\//);
       expect(mock.requests.some((r) => r.turn && r.lastUserText.includes("Your task is not complete until you call"))).toBe(true);
 
-      console.log(`[real-cli] ${cli.name} pipeline: wall ${wallMs} ms, exit ${code}, ${mock.requests.filter((r) => r.turn).length} model turns\n  ${timings(log).join("\n  ")}`);
+      console.log(`[real-cli] ${cli.name} pipeline: wall ${wallMs} ms, exit ${code}, ${mock.requests.filter((r) => r.turn).length} model turns\n  ${log.split("\n").filter((l) => /delivered to|reminder \d\/\d accepted|turn ended|launched |answered by policy|ended its turn without/.test(l)).map((l) => l.replace(/ in %\d+: .*/, "").slice(0, 200)).join("\n  ")}`);
     }, 1_600_000);
   });
 }
