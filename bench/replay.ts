@@ -1,7 +1,8 @@
 /**
  * Replay benchmark (issue #3): how long it takes to rebuild state from 100,000 tool events —
- * read tool_events.jsonl (readToolLines), turn each line into an event (toolLineToEvent, which
- * reads the artifacts a tool vouched for) and apply the pure transition — against the floor,
+ * read tool_events.jsonl (readToolLines), turn each line into an event (toolLineToEvent: checks
+ * the line's seal, role and phase, reads the snapshot a tool vouched for) and apply the pure
+ * transition, line by line as the orchestrator does (the phase check needs the state) — against the floor,
  * measured in the same process and alternating with it: reading the same file and JSON.parse of
  * each of its lines. replay_ratio = replay ÷ floor (medians over REPLAY_ROUNDS, default 3) is
  * what compares between runs on a loaded machine; the absolute figures swing with the load.
@@ -19,8 +20,9 @@ import { toolLineToEvent } from "../src/bus/tool-events.ts";
 import { initialState } from "../src/session/initial-state.ts";
 import { transition } from "../src/orchestrator/transition.ts";
 import type { Settings } from "../src/orchestrator/types.ts";
-import type { Event } from "../src/schema/events.ts";
-import { ROLES } from "../src/schema/catalog.ts";
+import { ROLES, type Role } from "../src/schema/catalog.ts";
+import { loadSealKey, sealLine } from "../src/bus/tool-seal.ts";
+import { writeSnapshot } from "../src/mcp/snapshot.ts";
 import { F, doneArtifact, reviewYaml } from "../src/session/paths.ts";
 
 const TOTAL = Number(process.env.REPLAY_EVENTS ?? 100_000);
@@ -43,27 +45,33 @@ writeFileSync(join(sessionDir, F.planYaml), stringify(plan));
 for (const n of [1, 2, 3]) writeFileSync(join(sessionDir, doneArtifact(n)), JSON.stringify({ status: "SUCCESS", tasks_completed: ["t"], files_created: [`src/p${n}.ts`], files_modified: [], tests: { files: 1, cases: 1 } }));
 writeFileSync(join(sessionDir, reviewYaml("reviewer_logic")), stringify({ verdict: "pass", summary: "ok", findings: [] }));
 
-// — tool_events.jsonl: research pairs, ignored duplicates, then the rest of a real run —
+// — tool_events.jsonl as the endpoint writes it (sealed, with snapshots): research pairs,
+// ignored duplicates, then the rest of a real run —
+const key = loadSealKey(sessionDir);
+const snap = (rel: string) => writeSnapshot(sessionDir, readFileSync(join(sessionDir, rel)), rel);
+const ROLE_OF: Record<string, Role> = { research_dispatch_code: "architect", submit_research_done: "code-researcher", submit_architecture: "architect", submit_plan: "planner", submit_done: "coder", submit_review: "reviewer_logic" };
 let t = Date.UTC(2024, 0, 1);
-const line = (tool: string, payload: object) => JSON.stringify({ tool, timestamp: new Date((t += 10)).toISOString(), payload });
+let seq = 0;
+const line = (tool: string, payload: object) =>
+  sealLine(key, JSON.stringify({ tool, timestamp: new Date((t += 10)).toISOString(), payload, agent: ROLE_OF[tool], role: ROLE_OF[tool], seq: ++seq }));
 const dispatch = (topic: string) => line("research_dispatch_code", { topic, context: "c", questions: ["q"], scope_hints: null, research_type: "code" });
 const done = (topic: string) => line("submit_research_done", { topic, type: "code" });
-const tail = [
+const tail = () => [
   line("submit_architecture", { reviewers: ["reviewer_logic"] }),
-  line("submit_plan", {}),
-  line("submit_done", { subplan_index: 2 }),
-  line("submit_done", { subplan_index: 2 }),
-  line("submit_done", { subplan_index: 1 }),
-  line("submit_done", { subplan_index: 3 }),
-  line("submit_review", { role: "reviewer_logic" }),
+  line("submit_plan", { snapshot: snap(F.planYaml) }),
+  line("submit_done", { subplan_index: 2, snapshot: snap(doneArtifact(2)) }),
+  line("submit_done", { subplan_index: 2, snapshot: snap(doneArtifact(2)) }),
+  line("submit_done", { subplan_index: 1, snapshot: snap(doneArtifact(1)) }),
+  line("submit_done", { subplan_index: 3, snapshot: snap(doneArtifact(3)) }),
+  line("submit_review", { role: "reviewer_logic", snapshot: snap(reviewYaml("reviewer_logic")) }),
 ];
 const lines: string[] = [];
 for (let i = 0; i < TOPICS; i++) lines.push(dispatch(`topic-${i}`), done(`topic-${i}`));
-for (let i = 0; lines.length < TOTAL - tail.length; i++) {
+for (let i = 0; lines.length < TOTAL - 7; i++) {
   const topic = `topic-${i % TOPICS}`;
   lines.push(i % 2 ? dispatch(topic) : done(topic)); // a finished topic: both are ignored
 }
-lines.push(...tail);
+lines.push(...tail()); // sealed last: their seqs follow the research lines
 writeFileSync(join(sessionDir, F.toolEvents), lines.join("\n") + "\n");
 
 const settings: Settings = {
@@ -92,17 +100,21 @@ async function replay() {
   const t0 = performance.now();
   const read = readToolLines(toolEvents, 0);
   const t1 = performance.now();
-  const evs: Event[] = [];
-  for (const l of read) evs.push(await toolLineToEvent(l.value!, sessionDir));
-  const t2 = performance.now();
   let state = started;
   let effects = 0;
-  for (const e of evs) {
-    const r = transition(state, e, settings);
-    state = r.state;
+  let toEvents = 0;
+  for (const l of read) {
+    const a = performance.now();
+    const o = await toolLineToEvent(l.value!, l.text, { sessionDir, key, phase: state.phase, appliedSeq: state.tool_seq ?? 0 });
+    toEvents += performance.now() - a;
+    if ("skip" in o) continue;
+    if (o.event.type === "tool_rejected") throw new Error(`line rejected: ${o.event.reason}`);
+    const r = transition(state, o.event, settings);
+    state = { ...r.state, tool_seq: o.seq };
     effects += r.effects.length;
   }
   const t3 = performance.now();
+  const t2 = t1 + toEvents;
   if (read.length !== TOTAL) throw new Error(`expected ${TOTAL} lines, read ${read.length}`);
   if (state.phase !== "reviewing" || !state.awaiting_summary) throw new Error(`the replayed run should await the summary, got ${state.phase}`);
   return { total: t3 - t0, read: t1 - t0, toEvents: t2 - t1, transitions: t3 - t2, agents: Object.keys(state.agents ?? {}).length, effects };

@@ -28,7 +28,17 @@ export function parseArtifact<K extends ArtifactKind>(kind: K, text: string): Ar
  * device) or one past the size limit is a problem, not an exception or a hang.
  */
 export async function readArtifact<K extends ArtifactKind>(kind: K, absPath: string): Promise<ArtifactResult<K>> {
+  const r = await readArtifactBytes(kind, absPath);
+  return r.ok ? { ok: true, value: r.value } : r;
+}
+
+/**
+ * Like readArtifact, and also returns the bytes of exactly the text that was validated (the file
+ * is read once), so a caller can keep a copy of precisely what it checked.
+ */
+export async function readArtifactBytes<K extends ArtifactKind>(kind: K, absPath: string): Promise<(ArtifactResult<K> & { ok: false }) | { ok: true; value: ArtifactValue<K>; bytes: Buffer }> {
   const read = readRegularFile(absPath);
   if (!read.ok) return { ok: false, problems: [{ path: "", message: read.message }] };
-  return parseArtifact(kind, read.text);
+  const r = parseArtifact(kind, read.text);
+  return r.ok ? { ok: true, value: r.value, bytes: Buffer.from(read.text, "utf8") } : r;
 }

@@ -1,46 +1,86 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readArtifact } from "../artifacts/parse.ts";
+import { parseArtifact } from "../artifacts/parse.ts";
 import { formatProblem, zodProblems } from "../artifacts/problems.ts";
+import type { ArtifactKind, ArtifactValue } from "../artifacts/kinds.ts";
+import { ROLE_TOOLS, TOOL_PHASES, type Phase } from "../schema/catalog.ts";
 import type { Event } from "../schema/events.ts";
-import { TypedToolEventLine, type ToolEventLine } from "../schema/tool-events.ts";
-import { F, doneArtifact, reviewYaml } from "../session/paths.ts";
+import { TypedToolEventLine, type Snapshot, type ToolEventLine } from "../schema/tool-events.ts";
+import { checkSeal, type SealKey } from "./tool-seal.ts";
 
-const rejected = (line: ToolEventLine, reason: string): Event => ({ type: "tool_rejected", at: line.timestamp, tool: line.tool, reason });
+/** What applying a line checks against: the run's seal key, its phase now, the last applied seq. */
+export type ApplyContext = { sessionDir: string; key: SealKey; phase: Phase; appliedSeq: number };
+
+/** A line becomes an event (with its seq when sealed), or is skipped: its seq was applied already. */
+export type LineOutcome = { event: Event; seq?: number } | { skip: true; seq: number };
+
+const rejected = (line: Pick<ToolEventLine, "timestamp" | "tool">, reason: string): { event: Event } => ({
+  event: { type: "tool_rejected", at: line.timestamp, tool: line.tool, reason },
+});
+
+type Read<K extends ArtifactKind> = { ok: true; value: ArtifactValue<K> } | { ok: false; reason: string };
+
+/** The snapshot the endpoint kept, checked against its hash and parsed as `kind`. */
+function readSnapshot<K extends ArtifactKind>(sessionDir: string, kind: K, snap: Snapshot | undefined, what: string): Read<K> {
+  if (!snap) return { ok: false, reason: `${what}: the line names no snapshot of the validated file` };
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(sessionDir, snap.path));
+  } catch (e) {
+    return { ok: false, reason: `${what}: its snapshot ${snap.path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+  }
+  if (createHash("sha256").update(bytes).digest("hex") !== snap.sha256) return { ok: false, reason: `${what}: its snapshot ${snap.path} was changed after the call was accepted (SHA-256 differs)` };
+  const r = parseArtifact(kind, bytes.toString("utf8"));
+  return r.ok ? r : { ok: false, reason: `${what}: ${r.problems.map(formatProblem).join("; ")}` };
+}
 
 /**
- * Turn one tool_events.jsonl line into a workflow event, reading the artifact the tool vouched
- * for (plan.yaml, review YAML, done_<N>.json) so that transitions never touch the disk.
+ * Turn one tool_events.jsonl line into a workflow event. The line must be sealed by the run's
+ * endpoint (an agent appending by hand cannot make a seal), its role must own the tool and the
+ * run's phase must still accept it; the artifact it vouches for is read from the snapshot the
+ * endpoint took when it validated the call, never from the agent's file as it is now. Anything
+ * else is a `tool_rejected` event naming why — never a half event.
  */
-export async function toolLineToEvent(raw: ToolEventLine, sessionDir: string): Promise<Event> {
+export async function toolLineToEvent(raw: ToolEventLine, text: string, ctx: ApplyContext): Promise<LineOutcome> {
+  if (!raw.seal || raw.seq === undefined || !raw.agent || !raw.role || !checkSeal(ctx.key, text)) {
+    return rejected(raw, "the line carries no valid agentmux seal: it was not written by this run's MCP endpoint (appended by hand or by another program), so it is ignored");
+  }
+  const seq = raw.seq;
+  if (seq <= ctx.appliedSeq) return { skip: true, seq };
+  const out = (event: Event): LineOutcome => ({ event, seq });
+  const no = (reason: string): LineOutcome => ({ ...rejected(raw, reason), seq });
+  if (!ROLE_TOOLS[raw.role].includes(raw.tool)) return no(`${raw.agent} (${raw.role}) may not call ${raw.tool}`);
+  if (!TOOL_PHASES[raw.tool].includes(ctx.phase)) return no(`${raw.tool} is not accepted in the ${ctx.phase} phase (the run moved on after the call was accepted)`);
   const checked = TypedToolEventLine.safeParse(raw);
-  if (!checked.success) return rejected(raw, zodProblems(checked.error, raw).map(formatProblem).join("; "));
+  if (!checked.success) return no(zodProblems(checked.error, raw).map(formatProblem).join("; "));
   const line = checked.data;
   const at = line.timestamp;
   switch (line.tool) {
     case "submit_pm_done":
-      return { type: "pm_done", at };
+      return out({ type: "pm_done", at });
     case "submit_architecture":
-      return { type: "architecture_submitted", at, ...(line.payload.reviewers ? { reviewers: line.payload.reviewers } : {}) };
+      return out({ type: "architecture_submitted", at, ...(line.payload.reviewers ? { reviewers: line.payload.reviewers } : {}) });
     case "submit_plan": {
-      const r = await readArtifact("plan", join(sessionDir, F.planYaml));
-      return r.ok ? { type: "plan_submitted", at, plan: r.value } : rejected(raw, `plan.yaml: ${r.problems.map(formatProblem).join("; ")}`);
+      const r = readSnapshot(ctx.sessionDir, "plan", line.payload.snapshot, "plan.yaml");
+      return r.ok ? out({ type: "plan_submitted", at, plan: r.value }) : no(r.reason);
     }
     case "submit_review": {
       const { role } = line.payload;
-      const r = await readArtifact("review", join(sessionDir, reviewYaml(role)));
-      return r.ok ? { type: "review_submitted", at, role, review: r.value } : rejected(raw, `review_${role}.yaml: ${r.problems.map(formatProblem).join("; ")}`);
+      const r = readSnapshot(ctx.sessionDir, "review", line.payload.snapshot, `review_${role}.yaml`);
+      return r.ok ? out({ type: "review_submitted", at, role, review: r.value }) : no(r.reason);
     }
     case "submit_done": {
       const { subplan_index } = line.payload;
-      const r = await readArtifact("done", join(sessionDir, doneArtifact(subplan_index)));
-      return { type: "coder_done", at, subplan_index, ...(r.ok ? { artifact: r.value } : {}) };
+      const r = readSnapshot(ctx.sessionDir, "done", line.payload.snapshot, `done_${subplan_index}.json`);
+      return r.ok ? out({ type: "coder_done", at, subplan_index, artifact: r.value }) : no(r.reason);
     }
     case "submit_research_done":
-      return { type: "research_done", at, research_type: line.payload.type, topic: line.payload.topic };
+      return out({ type: "research_done", at, research_type: line.payload.type, topic: line.payload.topic });
     case "research_dispatch_code":
     case "research_dispatch_web": {
       const { research_type, topic, context, questions, scope_hints } = line.payload;
-      return { type: "research_dispatched", at, research_type, topic, context, questions, scope_hints };
+      return out({ type: "research_dispatched", at, research_type, topic, context, questions, scope_hints });
     }
   }
 }

@@ -1,11 +1,12 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { readFrom } from "../effects/fs/read-range.ts";
 import { basename } from "node:path";
 import { locateJsonError } from "../artifacts/json-locate.ts";
 import { formatProblem, zodProblems } from "../artifacts/problems.ts";
 import { ToolEventLine } from "../schema/tool-events.ts";
 
-export type ToolLine = { value: ToolEventLine | null; error?: string; end: number };
+/** One complete line: its parsed envelope (or why not), its raw text (the seal covers it) and the byte offset after it. */
+export type ToolLine = { value: ToolEventLine | null; error?: string; text: string; end: number };
 
 /**
  * The complete lines of tool_events.jsonl after byte offset `from`. A trailing partial line
@@ -37,6 +38,35 @@ export function readToolLines(path: string, from: number): ToolLine[] {
   return out;
 }
 
+/**
+ * The lines a resumed orchestrator has not applied: from `cursor`, unless the file no longer
+ * fits the cursor — shorter than it (truncated), gone (deleted), or the cursor no longer ends a
+ * line (replaced by another file) — then from the start, with the reason in `reset` (the
+ * consumer skips lines applied before by their seq).
+ */
+export function readToolLinesForResume(path: string, cursor: number): { lines: ToolLine[]; reset?: string } {
+  if (cursor <= 0) return { lines: readToolLines(path, 0) };
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return { lines: [], reset: "was deleted" };
+  }
+  let reset: string | undefined;
+  if (size < cursor) reset = `was truncated (${size} bytes, ${cursor} had been applied)`;
+  else {
+    const fd = openSync(path, "r");
+    try {
+      const b = Buffer.alloc(1);
+      readSync(fd, b, 0, 1, cursor - 1);
+      if (b[0] !== 0x0a) reset = "was replaced by another file (the applied position no longer ends a line)";
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return { lines: readToolLines(path, reset ? 0 : cursor), ...(reset ? { reset } : {}) };
+}
+
 /** Newlines in the first `upTo` bytes, read in 64 KB pieces (the log can be large). */
 function countNewlines(path: string, upTo: number): number {
   const fd = openSync(path, "r");
@@ -61,12 +91,12 @@ function parseLine(text: string, end: number): ToolLine {
     raw = JSON.parse(text);
   } catch (e) {
     const at = locateJsonError(text);
-    return { value: null, error: at ? `not JSON: column ${at.column}: ${at.message}` : `not JSON: ${(e as Error).message}`, end };
+    return { value: null, error: at ? `not JSON: column ${at.column}: ${at.message}` : `not JSON: ${(e as Error).message}`, text, end };
   }
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    return { value: null, error: 'not a JSON object with "tool", "timestamp" and "payload"', end };
+    return { value: null, error: 'not a JSON object with "tool", "timestamp" and "payload"', text, end };
   }
   const parsed = ToolEventLine.safeParse(raw);
-  if (!parsed.success) return { value: null, error: zodProblems(parsed.error, raw).map(formatProblem).join("; "), end };
-  return { value: parsed.data, end };
+  if (!parsed.success) return { value: null, error: zodProblems(parsed.error, raw).map(formatProblem).join("; "), text, end };
+  return { value: parsed.data, text, end };
 }

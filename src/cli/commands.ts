@@ -45,6 +45,7 @@ const table: CommandEntry[] = [
   entry(setup.validate, () => import("./validate.ts")),
   entry(setup.config, () => import("./config.ts")),
   entry(setup.doctor, () => import("./doctor.ts")),
+  entry(setup.preferences, () => import("./preferences.ts")),
   entry(setup.completions, () => import("./completions.ts")),
   entry(internal.githubAction, () => import("./github-action.ts")),
   entry(internal.orchestrate, () => import("./orchestrate.ts")),

@@ -11,10 +11,11 @@ import type { Tmux } from "../effects/tmux/runner.ts";
 import { selectPane } from "../effects/tmux/ops.ts";
 import { deadPaneStatus, lastScreen, sendKeys } from "../effects/tmux/agent-ops.ts";
 import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
+import type { AgentTokens } from "../mcp/identity.ts";
 import { resolveRole, type ResolvedAgent } from "../providers/resolve.ts";
 import { codexHomeOf, findCodexSession } from "../providers/conversation.ts";
 import { PROMPT_REFERENCE } from "../prompts/render.ts";
-import { F, mcpReadyFile } from "../session/paths.ts";
+import { F } from "../session/paths.ts";
 import { writeRuntime } from "../session/write.ts";
 import type { Logger } from "../effects/log.ts";
 import type { Watched } from "./turns.ts";
@@ -44,6 +45,8 @@ export type AgentRuntimeOptions = {
   turnEnd?: (agent: string) => { endedAt: number; settledAt: number } | null;
   /** added to every agent's environment (session/run-env.ts: AGENTMUX_PORT_OFFSET, …) */
   runEnv?: Record<string, string>;
+  /** the run's MCP endpoint: each launch gets a fresh token for it (revoked when the agent goes) */
+  mcp: { tokens: AgentTokens; url: () => string };
 };
 
 export type LaunchOptions = { batchPrompt?: string; provider?: string; conversation?: string };
@@ -89,17 +92,19 @@ export class AgentRuntime {
       if (lo.conversation) conversation = { id: lo.conversation, resume: true };
       else if (conv.start.length) conversation = { id: crypto.randomUUID(), resume: false };
     }
-    rmSync(join(this.o.sessionDir, mcpReadyFile(agent)), { force: true });
+    const token = this.o.mcp.tokens.issue(agent, role, this.o.workDir);
     const spec = buildLaunch(resolved, {
       sessionDir: this.o.sessionDir,
       projectDir: this.o.projectDir,
       workDir: this.o.workDir,
       agentKey: agent,
       selfCommand: this.o.selfCommand,
+      mcp: { url: this.o.mcp.url(), token },
       ...(lo.batchPrompt ? { batchPrompt: join(this.o.sessionDir, lo.batchPrompt) } : {}),
       ...(conversation ? { conversation } : {}),
     });
     writeLaunchFiles(spec);
+    // the env (with the token for CLIs that read it there) reaches the pane through a 0600 file, never argv
     const command = spec.stdinFile ? ["sh", "-c", 'exec "$@" < "$0"', spec.stdinFile, ...spec.argv] : spec.argv;
     const exitFile = join(this.o.sessionDir, F.paneExits);
     const { pane, pid } = await this.o.layout.createPane({ command, env: { ...this.o.runEnv, ...spec.env }, cwd: spec.cwd, label, exitFile });
@@ -146,7 +151,7 @@ export class AgentRuntime {
     const first = !a.prompted;
     a.prompted = true;
     const needsMcp = ROLE_TOOLS[a.role].length > 0 && a.resolved.provider.mcp !== "none";
-    const readyFile = join(this.o.sessionDir, mcpReadyFile(agent));
+    const tokens = this.o.mcp.tokens;
     let pastedAt = 0;
     const limits = a.resolved.provider.limits.map((l) => new RegExp(l, "m"));
     this.o.writer
@@ -155,7 +160,8 @@ export class AgentRuntime {
         ready: a.resolved.provider.ready,
         trust: a.resolved.provider.trust,
         first,
-        ...(first && needsMcp ? { waitFirst: () => existsSync(readyFile) } : {}),
+        // the MCP-ready gate: the endpoint has seen this agent's initialize and tools/list
+        ...(first && needsMcp ? { waitFirst: () => tokens.ready(agent) } : {}),
         // a tool call after the paste means the agent took the prompt (and acted on it)
         onPasted: () => void (pastedAt = performance.now()),
         acted: () => pastedAt > 0 && (this.o.lastToolCall?.(agent) ?? 0) > pastedAt,
@@ -163,7 +169,13 @@ export class AgentRuntime {
         answered: (pasted, screen) => limits.some((re) => countMatches(re, screen) > countMatches(re, pasted)),
       })
       .then((r) => {
-        if (this.agents.get(agent)?.pane !== a.pane) return onDone?.(false);
+        // the agent may be gone already because it took the prompt and finished at once (its
+        // submit reaches the in-process endpoint within milliseconds): the delivery still happened
+        if (this.agents.get(agent)?.pane !== a.pane) return onDone?.(r.ok);
+        if (r.ok && first && needsMcp) {
+          const link = tokens.link(agent);
+          if (link?.readyAt) this.o.log(`${agent}: MCP ready ${link.readyAt - link.issuedAt} ms after launch${link.bridgePid ? ` (stdio bridge pid ${link.bridgePid})` : ""}`);
+        }
         if (r.ok) {
           this.o.onTurn?.(agent);
           this.o.push({ type: "agent_active", at: now(), agent });
@@ -203,6 +215,7 @@ export class AgentRuntime {
   }
 
   async kill(agent: string): Promise<void> {
+    this.o.mcp.tokens.revoke(agent);
     const deadPane = this.dead.get(agent);
     if (deadPane) {
       this.dead.delete(agent);
@@ -257,6 +270,7 @@ export class AgentRuntime {
     if (this.o.layout.isExpectedExit(pane)) return;
     const agent = this.byPane.get(pane);
     if (!agent) return;
+    this.o.mcp.tokens.revoke(agent);
     this.agents.delete(agent);
     this.byPane.delete(pane);
     this.dead.set(agent, pane);
@@ -281,6 +295,29 @@ export class AgentRuntime {
     const keys = dialog?.dismiss ?? ["Escape"];
     this.o.log(`dismissing ${agent}'s dialog with ${keys.join(" ")}`, { event: "dialog_answered", agent, pane: a.pane, data: { keys } });
     await sendKeys(this.o.tmux, a.pane, keys).catch((e) => this.o.log(`could not dismiss ${agent}'s dialog: ${(e as Error).message}`));
+  }
+
+  /** Live agents whose MCP client reaches the endpoint through a stdio bridge process. */
+  bridges(): { agent: string; pid: number }[] {
+    const out: { agent: string; pid: number }[] = [];
+    for (const agent of this.agents.keys()) {
+      const pid = this.o.mcp.tokens.link(agent)?.bridgePid;
+      if (pid) out.push({ agent, pid });
+    }
+    return out;
+  }
+
+  /**
+   * The agent's MCP connection died and cannot come back on its own (its CLI does not restart a
+   * dead stdio server): the agent is handed to the orchestrator's restart path as an exited
+   * pane — relaunched in its place with a fresh token and prompted again.
+   */
+  mcpLost(agent: string, why: string): void {
+    const a = this.agents.get(agent);
+    if (!a) return;
+    this.o.log(`${agent}: ${why}; restarting the agent`);
+    this.o.mcp.tokens.revoke(agent);
+    this.o.push({ type: "pane_exited", at: now(), agent, detail: why });
   }
 
   paneOf(agent: string): string | undefined {

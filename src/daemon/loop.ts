@@ -5,12 +5,13 @@ import { transition } from "../orchestrator/transition.ts";
 import type { Settings } from "../orchestrator/types.ts";
 import { toolLineToEvent } from "../bus/tool-events.ts";
 import type { ToolLine } from "../bus/tool-lines.ts";
+import type { SealKey } from "../bus/tool-seal.ts";
 import { FILE_EFFECTS, interpret, type InterpretContext } from "./interpret.ts";
 import { writeState } from "../session/write.ts";
 import { SessionFolderGone } from "../session/folder-gone.ts";
 import type { Logger } from "../effects/log.ts";
 
-type Item = { kind: "event"; event: Event } | { kind: "tool"; line: ToolLine };
+type Item = { kind: "event"; event: Event } | { kind: "tool"; line: ToolLine } | { kind: "tool_reset"; cause: string };
 
 export type LoopContext = Omit<InterpretContext, "finish"> & {
   /**
@@ -18,6 +19,8 @@ export type LoopContext = Omit<InterpretContext, "finish"> & {
    * is gone: TmuxLoss says so once, instead of whichever effect failed first).
    */
   explained?: (error: unknown) => Promise<boolean>;
+  /** the run's seal key: only lines the endpoint sealed are applied (bus/tool-seal.ts) */
+  sealKey: SealKey;
 };
 
 /**
@@ -46,6 +49,14 @@ export class OrchestratorLoop {
 
   pushTool(line: ToolLine): void {
     this.enqueue({ kind: "tool", line });
+  }
+
+  /**
+   * tool_events.jsonl was truncated, replaced or deleted under the run: read it again from its
+   * start. Sealed lines carry a run-wide `seq`, so lines applied before are skipped, not re-applied.
+   */
+  pushToolReset(cause: string): void {
+    this.enqueue({ kind: "tool_reset", cause });
   }
 
   get finished(): boolean {
@@ -122,20 +133,40 @@ export class OrchestratorLoop {
         continue;
       }
       if (item.kind === "event") await this.apply(item.event);
-      else await this.applyTool(item.line);
+      else if (item.kind === "tool") await this.applyTool(item.line);
+      else this.resetTools(item.cause);
     }
     return this.result;
   }
 
-  private async applyTool(line: ToolLine): Promise<void> {
-    if (line.end <= (this.state.tool_cursor ?? 0)) return;
-    const event: Event = line.value
-      ? await toolLineToEvent(line.value, this.ctx.sessionDir)
-      : { type: "tool_rejected", at: new Date().toISOString(), tool: "(unreadable line)", reason: line.error ?? "malformed" };
-    await this.apply(event, line.end);
+  resetTools(cause: string): void {
+    this.log(`tool_events.jsonl ${cause}: reading it again from the start; lines up to seq ${this.state.tool_seq ?? 0} are applied already and are skipped`);
+    this.save({ ...this.state, tool_cursor: 0 });
   }
 
-  private async apply(event: Event, cursor?: number): Promise<void> {
+  /** Persist a state that only moves the tool cursor; a vanished session folder ends the run. */
+  private save(next: State): void {
+    try {
+      this.persist(next);
+      this.state = next;
+    } catch (e) {
+      if (!(e instanceof SessionFolderGone)) throw e;
+      this.lose(e.message);
+    }
+  }
+
+  private async applyTool(line: ToolLine): Promise<void> {
+    if (line.end <= (this.state.tool_cursor ?? 0)) return;
+    if (!line.value) {
+      // a torn or malformed line: reported, and reading goes on with the next complete line
+      return this.apply({ type: "tool_rejected", at: new Date().toISOString(), tool: "(unreadable line)", reason: line.error ?? "malformed" }, line.end);
+    }
+    const r = await toolLineToEvent(line.value, line.text, { sessionDir: this.ctx.sessionDir, key: this.ctx.sealKey, phase: this.state.phase, appliedSeq: this.state.tool_seq ?? 0 });
+    if ("skip" in r) return this.save({ ...this.state, tool_cursor: line.end });
+    await this.apply(r.event, line.end, r.seq);
+  }
+
+  private async apply(event: Event, cursor?: number, seq?: number): Promise<void> {
     const before = this.state.phase;
     const r = transition(this.state, event, this.settings);
     const next: State = { ...r.state, outbox: r.effects.length ? r.effects : undefined };
@@ -143,6 +174,7 @@ export class OrchestratorLoop {
       next.tool_cursor = cursor;
       next.applied_tool_events = (next.applied_tool_events ?? 0) + 1;
     }
+    if (seq !== undefined) next.tool_seq = seq;
     try {
       this.persist(next);
     } catch (e) {

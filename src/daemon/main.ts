@@ -7,13 +7,13 @@ import { Layout } from "../effects/tmux/layout.ts";
 import { PaneWriter } from "../effects/tmux/deliver.ts";
 import { killSession } from "../effects/tmux/ops.ts";
 import { installExitHooks, watchPaneExits } from "../effects/tmux/exits.ts";
-import { F } from "../session/paths.ts";
+import { F, projectOfSession } from "../session/paths.ts";
 import { runEnv } from "../session/run-env.ts";
 import { FinalReport, type State } from "../schema/state.ts";
 import { privateMcpDir } from "../providers/mcp.ts";
 import { SessionFileWatcher } from "../bus/session-files.ts";
 import { ToolTail } from "../bus/tool-tail.ts";
-import { readToolLines } from "../bus/tool-lines.ts";
+import { readToolLinesForResume } from "../bus/tool-lines.ts";
 import { CreatedFilesLog } from "../bus/created-files.ts";
 import { AgentRuntime } from "./agents.ts";
 import { sessionLogger } from "../effects/log.ts";
@@ -31,6 +31,7 @@ import { ORCHESTRATOR_PID, liveOrchestrator, touchHeartbeat, writeOrchestratorPi
 import { TurnWatcher } from "./turns.ts";
 import { UsageWatcher } from "./usage.ts";
 import { ToolCallTail } from "../bus/tool-calls.ts";
+import { startMcpHost, watchMcp } from "./mcp-host.ts";
 
 /**
  * The launcher that started this orchestrator gets the final state on an extra pipe
@@ -70,6 +71,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const writer = new PaneWriter(tmux, log);
   let loop!: OrchestratorLoop;
   const tmuxLoss = new TmuxLoss(tmux, sessionName, (e) => loop.push(e));
+  // the run's one MCP endpoint lives here; its paths come from where this session folder is
+  const mcp = startMcpHost({ sessionDir, projectDir: projectOfSession(sessionDir) ?? projectDir, state: () => loop?.state ?? state, log });
   let turns!: TurnWatcher;
   const calls = new ToolCallTail(sessionDir, (c) => loop.push({ type: "agent_tool_call", at: c.at, agent: c.agent, tool: c.tool, ok: c.ok, ...(c.message ? { message: c.message } : {}) }));
   const agents = new AgentRuntime({
@@ -85,12 +88,13 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     turnEnd: (a) => turns.lastTurnEnd(a),
     lastToolCall: (a) => calls.lastCallAt(a),
     runEnv: runEnv(state),
+    mcp: { tokens: mcp.tokens, url: () => mcp.endpoint.url },
   });
   const usage = new UsageWatcher({ sessionDir, config, state: () => loop.state, push: (e) => loop.push(e), log });
   turns = new TurnWatcher({ tmux, watched: () => agents.watched(), push: (e) => loop.push(e), log, stuckAfterMs: config.watchdog.stuck_after_s * 1000 });
   agents.persist();
   loop = new OrchestratorLoop(state, settings, {
-    sessionDir, projectDir, workDir, config, runtime: agents, log, headless: state.headless === true,
+    sessionDir, projectDir, workDir, config, runtime: agents, log, headless: state.headless === true, sealKey: mcp.sealKey,
     explained: async (e) => isGone(e) && (await tmuxLoss.check()),
     // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small
     commit: async (effect) => loop.push(await (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
@@ -105,8 +109,16 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const exits = watchPaneExits(exitsFile, (pane, status) => tmuxLoss.paneExited(pane, (p) => void agents.paneExited(p, status).catch((e) => log(`pane exit ${p}: ${(e as Error).message}`, { level: "warn", pane: p }))), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p) });
   const files = new SessionFileWatcher(sessionDir, (e) => loop.push(e), log, undefined, () => loop.state.phase === "completing");
   const created = new CreatedFilesLog(sessionDir);
-  if (first?.type === "resume") await loop.catchUp(readToolLines(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0));
-  const tail = new ToolTail(sessionDir, loop.state.tool_cursor ?? 0, (line) => loop.pushTool(line));
+  if (first?.type === "resume") {
+    const pending = readToolLinesForResume(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0);
+    if (pending.reset) loop.resetTools(pending.reset);
+    await loop.catchUp(pending.lines);
+  }
+  const tail = new ToolTail(sessionDir, loop.state.tool_cursor ?? 0, (line) => loop.pushTool(line), (cause) => loop.pushToolReset(cause));
+  const mcpWatch = watchMcp({
+    endpoint: mcp.endpoint, bridges: () => agents.bridges(), restartAgent: async (a, why) => agents.mcpLost(a, why), log,
+    fail: (error) => loop.push({ type: "effect_failed", at: new Date().toISOString(), effect: "mcp endpoint", error }),
+  });
   const watchdog = startWatchdog({ config, headless: state.headless === true, loop, log, tmuxGone: () => tmuxLoss.check(), beat: () => touchHeartbeat(sessionDir) });
   const onSignal = (sig: string) => loop.push({ type: "cancel", at: new Date().toISOString(), reason: `the orchestrator received ${sig}` });
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => onSignal(sig));
@@ -138,6 +150,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   } finally {
     usage.stop();
     clearInterval(folderWatch);
+    mcpWatch.stop();
+    mcp.stop();
     watchdog.stop();
     turns.stop();
     calls.stop();

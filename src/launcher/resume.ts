@@ -16,6 +16,7 @@ import type { ProgressMode } from "./progress.ts";
 import { writeState } from "../session/write.ts";
 import { readState } from "../session/read.ts";
 import { readToolLines } from "../bus/tool-lines.ts";
+import { checkSeal, loadSealKey } from "../bus/tool-seal.ts";
 import { dropCancelRequest } from "../session/cancel.ts";
 import { StopSignals } from "./signals.ts";
 import { acquireCheckout, releaseCheckout } from "../session/checkout-lock.ts";
@@ -24,7 +25,9 @@ import { CheckoutBusy } from "./errors.ts";
 /** What exists on disk for resume inference. */
 export function resumeFacts(sessionDir: string): ResumeFacts {
   const has = (p: string) => existsSync(join(sessionDir, p));
-  const pmDone = readToolLines(join(sessionDir, F.toolEvents), 0).some((l) => l.value?.tool === "submit_pm_done");
+  // only calls the run's endpoint sealed count: a line appended by hand says nothing
+  const key = loadSealKey(sessionDir);
+  const pmDone = readToolLines(join(sessionDir, F.toolEvents), 0).some((l) => l.value?.tool === "submit_pm_done" && checkSeal(key, l.text));
   const beat = lastHeartbeat(sessionDir);
   return {
     pmDone,

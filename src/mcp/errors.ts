@@ -1,28 +1,24 @@
 import { defineError, type ErrorText } from "../errors.ts";
 
-/** An `agentmux mcp-server` started with AGENTMUX_* variables it cannot use (exit 2, naming the variable). */
-export type McpEnvProblem =
-  | { variable: "AGENTMUX_SESSION_DIR"; problem: "unset" }
-  | { variable: "AGENTMUX_SESSION_DIR" | "AGENTMUX_PROJECT_DIR"; problem: "not-a-directory"; value: string }
-  | { variable: "AGENTMUX_ROLE"; problem: "unknown-role"; value: string; valid: readonly string[] }
-  | { variable: "AGENTMUX_ALLOWED_TOOLS"; problem: "unknown-tools"; values: string[]; valid: readonly string[] };
+/** An `agentmux mcp-server` (the stdio bridge) started with AGENTMUX_* variables it cannot use (exit 2, naming the variable). */
+export type McpBridgeEnvProblem =
+  | { variable: "AGENTMUX_MCP_URL" | "AGENTMUX_MCP_TOKEN"; problem: "unset" }
+  | { variable: "AGENTMUX_MCP_URL"; problem: "not-a-url" | "not-local"; value: string }
+  | { variable: "AGENTMUX_MCP_TOKEN"; problem: "not-a-token" };
 
-function text(d: McpEnvProblem): ErrorText {
+function text(d: McpBridgeEnvProblem): ErrorText {
   const where = `mcp-server: ${d.variable}`;
+  const hint = "agentmux sets it in the MCP config it writes for each agent; `agentmux mcp-server` is only the stdio fallback for a CLI that cannot reach the run's HTTP endpoint";
   switch (d.problem) {
     case "unset":
-      return { message: "is not set", where, hint: "agentmux sets it in the MCP config it writes for each agent; set it to a session folder (.agentmux/.sessions/<id>)" };
-    case "not-a-directory":
-      return {
-        message: `${d.value} is not a directory`,
-        where,
-        hint: d.variable === "AGENTMUX_SESSION_DIR" ? "point it at an existing session folder" : "point it at the agent's work directory",
-      };
-    case "unknown-role":
-      return { message: `unknown role "${d.value}"`, where, hint: `valid roles: ${d.valid.join(", ")}` };
-    case "unknown-tools":
-      return { message: `unknown tool ${d.values.map((u) => `"${u}"`).join(", ")}`, where, hint: `valid tools: ${d.valid.join(", ")}` };
+      return { message: "is not set", where, hint };
+    case "not-a-url":
+      return { message: `"${d.value}" is not a URL`, where, hint };
+    case "not-local":
+      return { message: `"${d.value}" is not an http URL on 127.0.0.1`, where, hint };
+    case "not-a-token":
+      return { message: "is not an agentmux agent token (64 hex digits)", where, hint };
   }
 }
 
-export const McpEnvInvalid = defineError("McpEnvInvalid", "usage", text);
+export const McpBridgeEnvInvalid = defineError("McpBridgeEnvInvalid", "usage", text);

@@ -1,40 +1,29 @@
-import { join } from "node:path";
-import { readArtifact } from "../artifacts/parse.ts";
-import { formatProblem } from "../artifacts/problems.ts";
 import { ROLE_TOOLS, TOOL_PHASES, type ToolName } from "../schema/catalog.ts";
 import type { State } from "../schema/state.ts";
-import { F } from "../session/paths.ts";
-import type { McpEnv } from "./env.ts";
+import type { AgentIdentity } from "./identity.ts";
 
-/** A tool call either goes ahead with the session state, or is refused with a message for the agent. */
-export type Gate = { ok: true; state: State } | { ok: false; message: string };
+/** A tool call either goes ahead, or is refused with a message for the agent. */
+export type Gate = { ok: true } | { ok: false; message: string };
 
 const NOTHING = "Nothing was recorded.";
 
 /**
- * Refuses calls this agent may not make: tools not served to it, tools outside its role, and
- * tools called while state.json's phase does not accept them — so an event is never consumed
- * in the wrong phase.
+ * Refuses calls this agent may not make: tools outside its role (the role comes from the
+ * token, i.e. from the orchestrator's launch record), tools not served to it, and tools called
+ * while the run's phase does not accept them — so an event is never consumed in the wrong phase.
+ * The state is the orchestrator's own (in memory), not state.json as an agent might have edited it.
  */
-export async function admitCall(env: McpEnv, tool: ToolName, input: Record<string, unknown>): Promise<Gate> {
-  if (env.role && !ROLE_TOOLS[env.role].includes(tool)) {
-    const own = ROLE_TOOLS[env.role];
+export function admitCall(who: AgentIdentity, tool: ToolName, input: object, state: State): Gate {
+  if (!ROLE_TOOLS[who.role].includes(tool)) {
+    const own = ROLE_TOOLS[who.role];
     return {
       ok: false,
-      message: `${tool} is not allowed for the ${env.role} role. ${own.length ? `The ${env.role} may call: ${own.join(", ")}.` : `The ${env.role} has no agentmux tools.`} ${NOTHING}`,
+      message: `${tool} is not allowed for the ${who.role} role. ${own.length ? `The ${who.role} may call: ${own.join(", ")}.` : `The ${who.role} has no agentmux tools.`} ${NOTHING}`,
     };
   }
-  if (!env.tools.includes(tool)) {
-    return { ok: false, message: `${tool} is not enabled for this agent (enabled: ${env.tools.join(", ") || "none"}). ${NOTHING}` };
+  if (!who.tools.includes(tool)) {
+    return { ok: false, message: `${tool} is not enabled for this agent (enabled: ${who.tools.join(", ") || "none"}). ${NOTHING}` };
   }
-  const read = await readArtifact("state", join(env.sessionDir, F.state));
-  if (!read.ok) {
-    return {
-      ok: false,
-      message: `${tool} cannot run: the session state ${join(env.sessionDir, F.state)} is unreadable (${read.problems.map(formatProblem).join("; ")}). ${NOTHING} Wait a moment and call again.`,
-    };
-  }
-  const state = read.value;
   const phases = TOOL_PHASES[tool];
   if (!phases.includes(state.phase)) {
     return {
@@ -47,7 +36,7 @@ export async function admitCall(env: McpEnv, tool: ToolName, input: Record<strin
     };
   }
   if (tool === "submit_done" && state.phase === "implementing") {
-    const index = String(input.subplan_index);
+    const index = String("subplan_index" in input ? input.subplan_index : "");
     const active = state.implementation_active_plan_ids;
     if (!active.includes(index)) {
       return {
@@ -56,5 +45,5 @@ export async function admitCall(env: McpEnv, tool: ToolName, input: Record<strin
       };
     }
   }
-  return { ok: true, state };
+  return { ok: true };
 }

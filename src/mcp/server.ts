@@ -1,29 +1,32 @@
-import { join } from "node:path";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { formatProblem, zodProblems } from "../artifacts/problems.ts";
-import { writeJsonAtomic } from "../effects/fs/atomic.ts";
 import { TOOLS, type ToolName } from "../schema/catalog.ts";
+import type { State } from "../schema/state.ts";
 import { ToolInputSchema, ToolInputs, type Preference, type ToolInput } from "../schema/tool-events.ts";
-import { mcpReadyFile } from "../session/paths.ts";
-import { VERSION } from "../version.ts";
+import { preferenceProblem, proposePreferences } from "../session/preferences.ts";
 import { TOOL_DESCRIPTIONS } from "./descriptions.ts";
-import type { McpEnv } from "./env.ts";
-import { appendToolEvent } from "./events.ts";
+import type { ToolEventLog } from "./events.ts";
 import { recordToolCall } from "./activity.ts";
 import { admitCall } from "./guard.ts";
-import { applyPreferences, preferenceProblem } from "./preferences.ts";
+import type { AgentIdentity, AgentLink } from "./identity.ts";
+import { textResult, type CallToolResult, type McpHandlers, type ToolDefinition } from "./protocol.ts";
 import { TOOL_HANDLERS, type ToolHandlers } from "./tools.ts";
 
-const log = (msg: string) => process.stderr.write(`agentmux mcp-server: ${msg}\n`);
-const reply = (text: string, isError = false): CallToolResult => ({ content: [{ type: "text", text }], ...(isError ? { isError: true } : {}) });
+/** What the tools need from the orchestrator hosting them — all from its own config and memory. */
+export type ToolHost = {
+  sessionDir: string;
+  /** the main repository (proposed preferences are kept there); never read from state.json */
+  projectDir: string;
+  /** the orchestrator's current state (phase, active subplans) */
+  state: () => State;
+  events: ToolEventLog;
+  log: (msg: string) => void;
+};
 
 /** The MCP tool list entry for one tool; its input schema is derived from ToolInputs. */
-export function toolDefinition(name: ToolName): Tool {
+export function toolDefinition(name: ToolName): ToolDefinition {
   const { $schema: _drop, ...schema } = z.toJSONSchema(ToolInputs[name], { io: "input" }) as Record<string, unknown>;
-  return { name, description: TOOL_DESCRIPTIONS[name], inputSchema: schema as Tool["inputSchema"] };
+  return { name, description: TOOL_DESCRIPTIONS[name], inputSchema: schema };
 }
 
 /** A tool's input parsed by its own schema, typed by the tool's name. */
@@ -34,112 +37,60 @@ export function parseToolInput<T extends ToolName>(tool: T, args: unknown): z.Zo
 const isToolName = (name: string): name is ToolName => (TOOLS as readonly string[]).includes(name);
 
 /** Runs one tool call end to end: admit, validate input, check the agent's file, record the event. */
-export async function callTool(env: McpEnv, name: string, args: unknown): Promise<CallToolResult> {
-  if (!isToolName(name)) return reply(`unknown tool "${name}"; this server offers: ${env.tools.join(", ")}`, true);
-  return runTool(env, name, args);
+export async function callTool(host: ToolHost, who: AgentIdentity, name: string, args: unknown): Promise<CallToolResult> {
+  if (!isToolName(name)) return textResult(`unknown tool "${name}"; agentmux offers you: ${who.tools.join(", ") || "none"}`, true);
+  try {
+    return await runTool(host, who, name, args);
+  } catch (e) {
+    host.log(`${who.agent}: ${name} failed inside agentmux: ${(e as Error)?.stack ?? String(e)}`);
+    return textResult(`${name} failed inside agentmux: ${(e as Error)?.message ?? String(e)}. Nothing was recorded; call it again.`, true);
+  }
 }
 
-async function runTool<T extends ToolName>(env: McpEnv, tool: T, args: unknown): Promise<CallToolResult> {
+async function runTool<T extends ToolName>(host: ToolHost, who: AgentIdentity, tool: T, args: unknown): Promise<CallToolResult> {
   const parsed = parseToolInput(tool, args ?? {});
   if (!parsed.success) {
     const lines = zodProblems(parsed.error, args).map((p) => `  ${formatProblem(p)}`);
-    return reply(`${tool} was refused: invalid arguments:\n${lines.join("\n")}\nNothing was recorded.`, true);
+    return textResult(`${tool} was refused: invalid arguments:\n${lines.join("\n")}\nNothing was recorded.`, true);
   }
   const input = parsed.data;
-  const gate = await admitCall(env, tool, input);
-  if (!gate.ok) return reply(gate.message, true);
+  const state = host.state();
+  const gate = admitCall(who, tool, input, state);
+  if (!gate.ok) return textResult(gate.message, true);
   const prefs: Preference[] = "preferences" in input && input.preferences ? input.preferences : [];
   const badPrefs = prefs.map((p, i) => [i, preferenceProblem(p)] as const).filter(([, m]) => m);
-  if (badPrefs.length) return reply(`${tool} was refused:\n${badPrefs.map(([i, m]) => `  preferences[${i}]: ${m}`).join("\n")}\nNothing was recorded.`, true);
-  const workDir = env.projectDir ?? gate.state.worktree_path ?? gate.state.project_dir ?? process.cwd();
+  if (badPrefs.length) return textResult(`${tool} was refused:\n${badPrefs.map(([i, m]) => `  preferences[${i}]: ${m}`).join("\n")}\nNothing was recorded.`, true);
   const handler: ToolHandlers[T] = TOOL_HANDLERS[tool];
-  const outcome = await handler({ env, state: gate.state, workDir }, input);
-  if (!outcome.ok) return reply(outcome.message, true);
-  let prefNote = "";
-  if (prefs.length) {
-    // preferences belong to the main project (prompts are read there), not to a worktree
-    const written = applyPreferences(gate.state.main_repo_dir ?? gate.state.project_dir ?? env.projectDir ?? workDir, prefs);
-    const total = Object.values(written).reduce((a, b) => a + b, 0);
-    prefNote = ` ${total} new preference${total === 1 ? "" : "s"} saved${total < prefs.length ? ` (${prefs.length - total} already known)` : ""}.`;
+  const outcome = await handler({ sessionDir: host.sessionDir, role: who.role, state, workDir: who.workDir }, input);
+  if (!outcome.ok) return textResult(outcome.message, true);
+  host.events.append(tool, outcome.payload, who);
+  return textResult(outcome.text + (prefs.length ? proposalNote(host, who, prefs) : ""));
+}
+
+/** Preferences an agent proposes are kept as proposals; the user approves them (`agentmux preferences`). */
+function proposalNote(host: ToolHost, who: AgentIdentity, prefs: Preference[]): string {
+  try {
+    const added = proposePreferences(host.projectDir, prefs, { role: who.role, agent: who.agent, session: host.sessionDir });
+    return ` ${prefs.length} preference${prefs.length === 1 ? "" : "s"} proposed${added < prefs.length ? ` (${prefs.length - added} already proposed)` : ""}; the user decides with \`agentmux preferences\`.`;
+  } catch (e) {
+    host.log(`${who.agent}: could not keep proposed preferences: ${(e as Error).message}`);
+    return " The proposed preferences could not be kept (the call itself was recorded).";
   }
-  appendToolEvent(env.sessionDir, tool, outcome.payload);
-  return reply(outcome.text + prefNote);
 }
 
-export type McpRuntime = {
-  server: Server;
-  /** call after a message has been written to the client (drops the readiness marker) */
-  afterSend(message: { id?: string | number }): void;
-  /** resolves when no tool call is running */
-  drained(): Promise<void>;
-};
-
-/**
- * The MCP server of one agent. After the first `tools/list` response has been written, the
- * readiness marker the orchestrator waits for (before prompting the pane) is dropped.
- */
-export function createMcpServer(env: McpEnv): McpRuntime {
-  const server = new Server({ name: "agentmux", version: VERSION }, { capabilities: { tools: {} } });
-  const listRequests = new Set<string | number>();
-  const running = new Set<Promise<unknown>>();
-  let marked = false;
-  server.setRequestHandler(ListToolsRequestSchema, async (_req, extra) => {
-    listRequests.add(extra.requestId);
-    return { tools: env.tools.map(toolDefinition) };
-  });
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const call = callTool(env, req.params.name, req.params.arguments).then(
-      (result) => {
-        log(`${req.params.name}: ${result.isError ? "refused" : "ok"}`);
-        const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
-        recordToolCall(env.sessionDir, env.agent, req.params.name, !result.isError, text);
-        return result;
-      },
-      (e) => {
-        log(`${req.params.name}: internal error: ${(e as Error)?.stack ?? String(e)}`);
-        return reply(`${req.params.name} failed inside agentmux: ${(e as Error)?.message ?? String(e)}. Nothing was recorded; call it again.`, true);
-      },
-    );
-    running.add(call);
-    try {
-      return await call;
-    } finally {
-      running.delete(call);
-    }
-  });
+/** The MCP handlers of one agent's connection, tracking the MCP-ready gate on its link. */
+export function agentHandlers(host: ToolHost, link: AgentLink): McpHandlers {
   return {
-    server,
-    afterSend(message) {
-      if (marked || message.id === undefined || !listRequests.has(message.id)) return;
-      marked = true;
-      const marker = join(env.sessionDir, mcpReadyFile(env.agent));
-      try {
-        writeJsonAtomic(marker, { pid: process.pid, at: new Date().toISOString(), tools: [...env.tools] });
-      } catch (e) {
-        log(`cannot write readiness marker ${marker}: ${(e as Error).message}`);
-      }
+    listTools: () => link.identity.tools.map(toolDefinition),
+    callTool: async (name, args) => {
+      const result = await callTool(host, link.identity, name, args);
+      // activity for the watchdog: a refused submit is the agent at work, not a turn end
+      recordToolCall(host.sessionDir, link.identity.agent, name, !result.isError, result.content.map((c) => c.text).join("\n"));
+      return result;
     },
-    async drained() {
-      while (running.size) await Promise.allSettled([...running]);
+    initialized: () => void (link.initializedAt ??= Date.now()),
+    listed: () => {
+      if (link.initializedAt !== undefined) link.readyAt ??= Date.now();
     },
   };
-}
-
-/** Serves MCP on stdin/stdout until stdin ends; resolves once in-flight calls have finished. */
-export async function serveStdio(env: McpEnv): Promise<void> {
-  const rt = createMcpServer(env);
-  const transport = new StdioServerTransport();
-  const send = transport.send.bind(transport);
-  transport.send = async (message) => {
-    await send(message);
-    rt.afterSend(message as { id?: string | number });
-  };
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-  });
-  await rt.server.connect(transport);
-  process.stdin.once("end", () => void transport.close());
-  await closed;
-  await rt.drained();
-  log("stdin closed; exiting");
 }

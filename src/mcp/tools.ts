@@ -1,46 +1,54 @@
 import { join } from "node:path";
-import type { ArtifactKind, Problem } from "../artifacts/kinds.ts";
-import { readArtifact } from "../artifacts/parse.ts";
+import type { ArtifactKind, ArtifactValue, Problem } from "../artifacts/kinds.ts";
+import { readArtifactBytes } from "../artifacts/parse.ts";
 import { formatProblem } from "../artifacts/problems.ts";
-import { REVIEWER_ROLES, type ReviewerRole, type ToolName } from "../schema/catalog.ts";
+import { REVIEWER_ROLES, type ReviewerRole, type Role, type ToolName } from "../schema/catalog.ts";
 import type { State } from "../schema/state.ts";
 import type { ResearchType } from "../schema/artifacts/research.ts";
 import type { LineComment } from "../schema/artifacts/review.ts";
 import type { DoneArtifact } from "../schema/artifacts/done.ts";
-import type { ToolInput, ToolPayload } from "../schema/tool-events.ts";
+import type { Snapshot, ToolInput, ToolPayload } from "../schema/tool-events.ts";
 import { F, doneArtifact, researchDir, reviewYaml } from "../session/paths.ts";
-import type { McpEnv } from "./env.ts";
+import { writeSnapshot } from "./snapshot.ts";
 
 /** A tool's verdict on the agent-written file: the payload to append and a reply, or a refusal. */
 export type ToolOutcome<T extends ToolName = ToolName> = { ok: true; payload: ToolPayload<T>; text: string } | { ok: false; message: string };
 
-export type ToolContext = { env: McpEnv; state: State; workDir: string };
+/** What a handler knows: the session, the caller's role (from its token), the run's state, and where the caller works. */
+export type ToolContext = { sessionDir: string; role: Role; state: State; workDir: string };
 
 /** Each tool's handler, typed by its name: it gets that tool's validated input and returns that tool's payload. */
 export type ToolHandlers = { [T in ToolName]: (ctx: ToolContext, input: ToolInput<T>) => Promise<ToolOutcome<T>> };
 
-function refusedFile(tool: string, file: string, problems: Problem[], retry: string): { ok: false; message: string } {
+type Refusal = { ok: false; message: string };
+
+function refusedFile(tool: string, file: string, problems: Problem[], retry: string): Refusal {
   const lines = problems.map((p) => `  ${formatProblem(p)}`).join("\n");
   return { ok: false, message: `${tool} was refused: ${file} has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}:\n${lines}\nNothing was recorded. ${retry}` };
 }
 
-async function checkFile(tool: string, ctx: ToolContext, kind: ArtifactKind, rel: string): Promise<{ ok: false; message: string } | undefined> {
-  const file = join(ctx.env.sessionDir, rel);
-  const r = await readArtifact(kind, file);
-  return r.ok ? undefined : refusedFile(tool, file, r.problems, `Fix ${rel} and call ${tool} again.`);
+type Checked<K extends ArtifactKind> = { ok: true; value: ArtifactValue<K>; bytes: Buffer; rel: string };
+
+async function checkFile<K extends ArtifactKind>(tool: string, ctx: ToolContext, kind: K, rel: string, retry = `Fix ${rel} and call ${tool} again.`): Promise<Refusal | Checked<K>> {
+  const file = join(ctx.sessionDir, rel);
+  const r = await readArtifactBytes(kind, file);
+  return r.ok ? { ok: true, value: r.value, bytes: r.bytes, rel } : refusedFile(tool, file, r.problems, retry);
 }
 
 /** Line comments must point into the run's diff (git is loaded only for a review that has some). */
 async function lineCommentProblems(comments: LineComment[], ctx: ToolContext): Promise<Problem[]> {
   const { anchorProblems, runDiff } = await import("../artifacts/anchors.ts");
-  return anchorProblems(comments, await runDiff(ctx.workDir, ctx.env.sessionDir));
+  return anchorProblems(comments, await runDiff(ctx.workDir, ctx.sessionDir));
 }
 
 /** A fix round's `comments_addressed`: known ids of this round, each one's file changed since the review. */
 async function addressedProblems(done: DoneArtifact, ctx: ToolContext): Promise<Problem[]> {
   const { checkAddressed } = await import("../artifacts/addressed.ts");
-  return checkAddressed(done.comments_addressed ?? [], { state: ctx.state, sessionDir: ctx.env.sessionDir, workDir: ctx.workDir });
+  return checkAddressed(done.comments_addressed ?? [], { state: ctx.state, sessionDir: ctx.sessionDir, workDir: ctx.workDir });
 }
+
+/** Keep the validated bytes: the orchestrator applies this copy, not the file as it is later. */
+const keep = (ctx: ToolContext, c: Checked<ArtifactKind>): Snapshot => writeSnapshot(ctx.sessionDir, c.bytes, c.rel);
 
 function dispatch<T extends ResearchType>(type: T) {
   return async (_ctx: ToolContext, input: ToolInput<"research_dispatch_code">) => ({
@@ -55,57 +63,55 @@ export const TOOL_HANDLERS: ToolHandlers = {
     return { ok: true, payload: {}, text: "Product management recorded as done." };
   },
   async submit_architecture(ctx, input) {
-    const bad = await checkFile("submit_architecture", ctx, "architecture", F.architecture);
-    if (bad) return bad;
+    const c = await checkFile("submit_architecture", ctx, "architecture", F.architecture);
+    if (!c.ok) return c;
     const reviewers = input.reviewers ? [...new Set(input.reviewers)] : undefined;
     return { ok: true, payload: reviewers ? { reviewers } : {}, text: `Architecture accepted${reviewers ? ` (reviewers: ${reviewers.join(", ")})` : ""}.` };
   },
   async submit_plan(ctx) {
-    const bad = await checkFile("submit_plan", ctx, "plan", F.planYaml);
-    return bad ?? { ok: true, payload: {}, text: "Plan accepted." };
+    const c = await checkFile("submit_plan", ctx, "plan", F.planYaml);
+    if (!c.ok) return c;
+    return { ok: true, payload: { snapshot: keep(ctx, c) }, text: "Plan accepted." };
   },
   async submit_review(ctx, input) {
-    const own = ctx.env.role && (REVIEWER_ROLES as readonly string[]).includes(ctx.env.role) ? (ctx.env.role as ReviewerRole) : undefined;
+    const own = (REVIEWER_ROLES as readonly string[]).includes(ctx.role) ? (ctx.role as ReviewerRole) : undefined;
     const role = input.role ?? own;
     if (!role) return { ok: false, message: `submit_review was refused: pass \`role\` (one of ${REVIEWER_ROLES.join(", ")}). Nothing was recorded.` };
     if (own && role !== own) return { ok: false, message: `submit_review was refused: you are ${own} and cannot submit the review of ${role}. Nothing was recorded.` };
-    const file = join(ctx.env.sessionDir, reviewYaml(role));
-    const r = await readArtifact("review", file);
-    if (!r.ok) return refusedFile("submit_review", file, r.problems, `Fix ${reviewYaml(role)} and call submit_review again.`);
-    const comments = r.value.comments ?? [];
+    const c = await checkFile("submit_review", ctx, "review", reviewYaml(role));
+    if (!c.ok) return c;
+    const comments = c.value.comments ?? [];
     if (comments.length) {
       const bad = await lineCommentProblems(comments, ctx);
-      if (bad.length) return refusedFile("submit_review", file, bad, `Anchor each comment to lines of a file the run changed, as the file is now (fix ${reviewYaml(role)}), and call submit_review again.`);
+      if (bad.length) return refusedFile("submit_review", join(ctx.sessionDir, c.rel), bad, `Anchor each comment to lines of a file the run changed, as the file is now (fix ${reviewYaml(role)}), and call submit_review again.`);
     }
-    const n = r.value.findings.length;
+    const n = c.value.findings.length;
     const counted = [n ? `${n} finding${n === 1 ? "" : "s"}` : "", comments.length ? `${comments.length} line comment${comments.length === 1 ? "" : "s"}` : ""].filter(Boolean).join(", ");
-    return { ok: true, payload: { role }, text: `Review recorded for ${role}: verdict ${r.value.verdict}${counted ? ` (${counted})` : ""}.` };
+    return { ok: true, payload: { role, snapshot: keep(ctx, c) }, text: `Review recorded for ${role}: verdict ${c.value.verdict}${counted ? ` (${counted})` : ""}.` };
   },
   async submit_done(ctx, input) {
     const n = input.subplan_index;
     const rel = doneArtifact(n);
-    const file = join(ctx.env.sessionDir, rel);
-    const r = await readArtifact("done", file);
-    if (!r.ok) return refusedFile("submit_done", file, r.problems, `Write ${rel} as your completion artifact and call submit_done again.`);
-    // isomorphic-git is loaded only when a coder submits, keeping server start-up fast
+    const c = await checkFile("submit_done", ctx, "done", rel, `Write ${rel} as your completion artifact and call submit_done again.`);
+    if (!c.ok) return c;
+    // isomorphic-git is loaded only when a coder submits
     const { checkDoneArtifact } = await import("../artifacts/gate.ts");
     const fixRound = ctx.state.phase === "fixing";
     const allowPartial = !fixRound && (ctx.state.execution_groups ?? []).some((g) => g.plans.some((p) => p.index === n && p.allow_partial === true));
-    const problems = await checkDoneArtifact(r.value, { workDir: ctx.workDir, subplanIndex: n, allowPartial, fixRound });
-    if (fixRound || r.value.comments_addressed?.length) problems.push(...(await addressedProblems(r.value, ctx)));
+    const problems = await checkDoneArtifact(c.value, { workDir: ctx.workDir, subplanIndex: n, allowPartial, fixRound });
+    if (fixRound || c.value.comments_addressed?.length) problems.push(...(await addressedProblems(c.value, ctx)));
     if (problems.length) {
       const unfinished = problems.some((p) => p.path === "status");
-      return refusedFile("submit_done", file, problems, unfinished ? "Do what the lines above say." : `Make the claims true (do the work, or correct ${rel}) and call submit_done again.`);
+      return refusedFile("submit_done", join(ctx.sessionDir, rel), problems, unfinished ? "Do what the lines above say." : `Make the claims true (do the work, or correct ${rel}) and call submit_done again.`);
     }
-    const partial = r.value.status === "PARTIAL" ? " (PARTIAL: the plan allows it)" : "";
-    return { ok: true, payload: { subplan_index: n }, text: `Subplan ${n} accepted as done${partial}.` };
+    const partial = c.value.status === "PARTIAL" ? " (PARTIAL: the plan allows it)" : "";
+    return { ok: true, payload: { subplan_index: n, snapshot: keep(ctx, c) }, text: `Subplan ${n} accepted as done${partial}.` };
   },
   async submit_research_done(ctx, input) {
-    const rel = `${researchDir(input.type, input.topic)}/summary.md`;
-    const bad = await checkFile("submit_research_done", ctx, "summary", rel);
-    if (bad) return bad;
-    const mine = ctx.env.role === "code-researcher" ? "code" : ctx.env.role === "web-researcher" ? "web" : undefined;
-    if (mine && mine !== input.type) return { ok: false, message: `submit_research_done was refused: you are the ${ctx.env.role} and cannot finish ${input.type} research. Nothing was recorded.` };
+    const mine = ctx.role === "code-researcher" ? "code" : ctx.role === "web-researcher" ? "web" : undefined;
+    if (mine && mine !== input.type) return { ok: false, message: `submit_research_done was refused: you are the ${ctx.role} and cannot finish ${input.type} research. Nothing was recorded.` };
+    const c = await checkFile("submit_research_done", ctx, "summary", `${researchDir(input.type, input.topic)}/summary.md`);
+    if (!c.ok) return c;
     return { ok: true, payload: { topic: input.topic, type: input.type, role_type: `${input.type}-researcher` }, text: `Research "${input.topic}" recorded as done.` };
   },
   research_dispatch_code: dispatch("code"),

@@ -143,19 +143,20 @@ function wiringSummary(config: Config, name: string, opts: DoctorOptions): strin
   const agent = { ...resolveRole(config, role), providerName: name, provider: config.providers[name]! };
   const ctx = { sessionDir: "<session>", projectDir: opts.projectDir, workDir: opts.projectDir, agentKey: role, selfCommand: opts.selfCommand, home: opts.home };
   const spec = buildLaunch(agent, ctx);
-  const mcp: Record<string, string> = {
-    claude: "MCP via --mcp-config <session>/.runtime/mcp/<agent>.claude.json + --allowedTools per role",
-    codex: 'MCP via -c mcp_servers.agentmux.* (default_tools_approval_mode="approve")',
-    gemini: "MCP via GEMINI_CLI_HOME=<private home> (your ~/.gemini linked, its settings merged; trust: true)",
-    qwen: "MCP via QWEN_CODE_SYSTEM_DEFAULTS_PATH=<session file> (trust: true)",
-    opencode: "MCP via OPENCODE_CONFIG_CONTENT",
-    copilot: "MCP via --additional-mcp-config @<session file>",
-    sim: "MCP via --mcp-config <session file>",
-    none: "no MCP wiring: completion tools unavailable",
+  const via: Record<string, string> = {
+    claude: "--mcp-config <session>/.runtime/mcp/<agent>.claude.json (0600) + --allowedTools per role",
+    codex: '-c mcp_servers.agentmux.url + bearer_token_env_var (default_tools_approval_mode="approve")',
+    gemini: "GEMINI_CLI_HOME=<private home> (your ~/.gemini linked, its settings merged; trust: true)",
+    qwen: "QWEN_CODE_SYSTEM_DEFAULTS_PATH=<private settings file> (trust: true)",
+    opencode: "OPENCODE_CONFIG_CONTENT",
+    copilot: "--additional-mcp-config @<session file> (0600)",
+    sim: "--mcp-config <session file>",
   };
+  const p = agent.provider;
+  const mcp = p.mcp === "none" ? "no MCP wiring: completion tools unavailable" : `MCP: the run's endpoint over ${p.mcp_transport === "http" ? "HTTP" : "stdio (agentmux mcp-server)"} via ${via[p.mcp]}`;
   const trust = preTrust(agent, opts.projectDir, opts.home).note;
   const model = agent.model ? `model ${agent.model}` : "model: CLI default";
-  return `${mcp[agent.provider.mcp]}; trust: ${trust}; ${model}; ${spec.argv.length} args`;
+  return `${mcp}; trust: ${trust}; ${model}; ${spec.argv.length} args`;
 }
 
 function installHint(name: string, npmPackage: string | null): string {

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, relative } from "node:path";
 import { homedir } from "node:os";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { ROLE_TOOLS } from "../schema/catalog.ts";
-import { mcpWiring, type LaunchContext } from "./mcp.ts";
+import { mcpWiring, type LaunchContext, type LaunchFile } from "./mcp.ts";
 import { toolNameForAgent, type ResolvedAgent } from "./resolve.ts";
 import { preTrust } from "./trust.ts";
 
@@ -11,11 +11,11 @@ export type { LaunchContext } from "./mcp.ts";
 
 export type LaunchSpec = {
   argv: string[];
-  /** added to the pane's environment (on top of agentmux's own) */
+  /** added to the pane's environment (on top of agentmux's own); reaches it through a 0600 file, never argv */
   env: Record<string, string>;
   cwd: string;
   /** files to write before launching (absolute paths); see writeLaunchFiles */
-  files: { path: string; content: string }[];
+  files: LaunchFile[];
   /** symlinks to make before launching (absolute paths) */
   links?: { path: string; target: string }[];
   /** batch mode "stdin": feed this file to the process's standard input */
@@ -95,7 +95,8 @@ function withMcpAllowances(agent: ResolvedAgent, args: string[]): string[] {
 
 /**
  * Write a launch's files atomically, each only when its content differs (CLIs cache approvals
- * by file content and mtime). An existing file keeps its permissions. Returns the paths written.
+ * by file content and mtime). A secret file (it holds a token) is always 0600; any other existing
+ * file keeps its permissions. Returns the paths written.
  */
 export function writeLaunchFiles(spec: Pick<LaunchSpec, "files" | "links">): string[] {
   for (const l of spec.links ?? []) {
@@ -112,8 +113,9 @@ export function writeLaunchFiles(spec: Pick<LaunchSpec, "files" | "links">): str
       mode = statSync(f.path).mode & 0o777;
     }
     mkdirSync(dirname(f.path), { recursive: true, mode: 0o700 }); // private: see privateMcpDir
-    writeFileAtomic(f.path, f.content);
-    if (mode !== null) chmodSync(f.path, mode);
+    writeFileAtomic(f.path, f.content, f.secret ? { mode: 0o600 } : {});
+    if (f.secret) chmodSync(f.path, 0o600);
+    else if (mode !== null) chmodSync(f.path, mode);
     written.push(f.path);
   }
   return written;

@@ -93,6 +93,12 @@ export const Provider = z.strictObject({
   env: z.record(z.string(), z.string()).default({}),
   /** how agentmux's MCP server is wired into this CLI */
   mcp: z.enum(["claude", "codex", "gemini", "opencode", "copilot", "qwen", "sim", "none"]).default("none"),
+  /**
+   * how the CLI reaches the run's MCP endpoint: `http` (streamable HTTP on 127.0.0.1, with the
+   * agent's token in a header) or `stdio` (the CLI spawns `agentmux mcp-server`, which forwards
+   * to the endpoint) for a CLI that cannot use HTTP
+   */
+  mcp_transport: z.enum(["http", "stdio"]).default("http"),
   trust: z.array(TrustDialog).default([]),
   /** pre-trust the working directory where the CLI supports it */
   pre_trust: z.boolean().default(true),

@@ -203,6 +203,8 @@ export const State = z.object({
   history: z.array(HistoryEntry).optional(),
   /** byte offset in tool_events.jsonl up to which events are applied (authoritative copy) */
   tool_cursor: z.number().int().min(0).optional(),
+  /** `seq` of the last sealed tool line applied: a rescan (log truncated or replaced) skips up to it */
+  tool_seq: z.number().int().min(0).optional(),
   /**
    * effects of the last transition not yet known to be done (write-ahead outbox): persisted with
    * the new state, cleared once interpreted, re-run on restart — all effects are idempotent

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ReviewerRole, ToolName } from "./catalog.ts";
+import { ReviewerRole, Role, ToolName } from "./catalog.ts";
 import { ResearchDispatch, ResearchType, TopicSlug, researchPayload } from "./artifacts/research.ts";
 
 /** A preference the user approved, appended to `.agentmux/prompts/agents/<target_role>.md`. */
@@ -29,21 +29,45 @@ export type ToolInput<T extends ToolName> = z.output<(typeof ToolInputs)[T]>;
 /** ToolInputs indexed so that a generic tool name keeps its own input type (`ToolInputSchema[T]`). */
 export const ToolInputSchema: { [T in ToolName]: z.ZodType<ToolInput<T>> } = ToolInputs;
 
-/** One line of `tool_events.jsonl` (seeds/shared-file-protocol.txt): the envelope, payload unchecked. */
+/**
+ * One line of `tool_events.jsonl` (seeds/shared-file-protocol.txt): the envelope, payload
+ * unchecked. agentmux's endpoint adds who made the call as it verified it (`agent`, `role` —
+ * never the token), a run-wide sequence number and a seal over the line (bus/tool-seal.ts);
+ * they are optional here so that a line without them parses and is then rejected by name.
+ */
 export const ToolEventLine = z.object({
   tool: ToolName,
   timestamp: z.string().min(1),
   payload: z.record(z.string(), z.unknown()),
+  /** the agent key the endpoint's token identified, e.g. "coder:2" */
+  agent: z.string().min(1).optional(),
+  /** that agent's role, from the orchestrator's launch record (not from anything the agent sent) */
+  role: Role.optional(),
+  /** 1, 2, 3… in the order the endpoint accepted the calls, across restarts of the run */
+  seq: z.number().int().min(1).optional(),
+  /** HMAC-SHA256 (hex) of the line's bytes before this field, keyed by the run's secret */
+  seal: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 export type ToolEventLine = z.infer<typeof ToolEventLine>;
 
-/** Payloads appended per tool (minimal signals; agents own the artifact files). */
+/**
+ * The exact bytes the endpoint validated, copied when it accepted the call: a path relative to
+ * the session folder (content-addressed, under `.runtime/snapshots/`) and their SHA-256. The
+ * orchestrator applies the snapshot, never the agent's file as it is later.
+ */
+export const Snapshot = z.object({
+  path: z.string().regex(/^\.runtime\/snapshots\/[0-9a-f]{64}\.[a-z]+$/, "must name a file in .runtime/snapshots/"),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type Snapshot = z.infer<typeof Snapshot>;
+
+/** Payloads appended per tool (minimal signals; agents own the artifact files; `snapshot`: see Snapshot). */
 export const ToolPayloads = {
   submit_pm_done: z.object({}),
   submit_architecture: z.object({ reviewers: z.array(ReviewerRole).optional() }),
-  submit_plan: z.object({}),
-  submit_review: z.object({ role: ReviewerRole }),
-  submit_done: z.object({ subplan_index: z.number().int().min(1) }),
+  submit_plan: z.object({ snapshot: Snapshot.optional() }),
+  submit_review: z.object({ role: ReviewerRole, snapshot: Snapshot.optional() }),
+  submit_done: z.object({ subplan_index: z.number().int().min(1), snapshot: Snapshot.optional() }),
   submit_research_done: z.object({ topic: TopicSlug, type: ResearchType, role_type: z.string().optional() }),
   research_dispatch_code: researchPayload("code"),
   research_dispatch_web: researchPayload("web"),
@@ -52,7 +76,7 @@ export type ToolPayload<T extends ToolName> = z.output<(typeof ToolPayloads)[T]>
 /** ToolPayloads indexed so that a generic tool name keeps its own payload type. */
 export const ToolPayloadSchema: { [T in ToolName]: z.ZodType<ToolPayload<T>> } = ToolPayloads;
 
-const lineOf = <T extends ToolName>(tool: T) => z.object({ tool: z.literal(tool), timestamp: z.string().min(1), payload: ToolPayloads[tool] });
+const lineOf = <T extends ToolName>(tool: T) => ToolEventLine.extend({ tool: z.literal(tool), payload: ToolPayloads[tool] });
 
 /** A tool_events.jsonl line whose payload is checked against its tool: `tool` narrows `payload`. */
 export const TypedToolEventLine = z.discriminatedUnion("tool", [

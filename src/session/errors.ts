@@ -100,3 +100,17 @@ export const NoControlPane = defineError("NoControlPane", "session", (d: { dir: 
   message: "runtime_state.json has no control pane: the tmux session was not set up",
   where: d.dir,
 }));
+
+/** `.agentmux/proposed_preferences.json` cannot be read or does not have its shape (nothing is guessed). */
+export const ProposalsUnreadable = defineError("ProposalsUnreadable", "session", (d: { file: string; problem: string }) => ({
+  message: `cannot read the proposed preferences: ${d.problem}`,
+  where: d.file,
+  hint: "fix or remove the file: it holds only proposals, nothing the runs depend on",
+}));
+
+/** The run's seal key file (.runtime/tool_seal.key) exists but does not hold a key. */
+export const SealKeyInvalid = defineError("SealKeyInvalid", "session", (d: { path: string }) => ({
+  message: "is not a seal key (64 hex digits)",
+  where: d.path,
+  hint: "remove it and resume: tool lines sealed with the old key are then refused, and their agents are asked again",
+}));

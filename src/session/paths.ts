@@ -2,6 +2,8 @@
 export const AGENTMUX_DIR = ".agentmux";
 export const SESSIONS_DIR = `${AGENTMUX_DIR}/.sessions`;
 export const LAST_COMPLETION = `${AGENTMUX_DIR}/.last_completion.json`;
+/** preferences agents proposed, waiting for the user (`agentmux preferences`) */
+export const PROPOSED_PREFERENCES = `${AGENTMUX_DIR}/proposed_preferences.json`;
 
 /** Session-relative file names fixed by the protocol (seeds/). */
 export const F = {
@@ -55,6 +57,10 @@ export const F = {
   toolCalls: ".runtime/tool_calls.jsonl",
   /** touched by the live orchestrator every watchdog tick: when a killed orchestrator stopped */
   heartbeat: ".runtime/alive",
+  /** the run's secret for sealing tool_events.jsonl lines (0600; never shown to agents) */
+  toolSealKey: ".runtime/tool_seal.key",
+  /** exact copies of the files the MCP endpoint validated, named in tool-event payloads */
+  snapshotsDir: ".runtime/snapshots",
 } as const;
 
 export const PHASE_DIRS = [
@@ -94,3 +100,10 @@ export const sessionId = (featureDir: string) => featureDir.replace(/\/+$/, "").
  * text; the simulated agent parses it back (src/sim/tasks/route.ts promptPathIn).
  */
 export const quotedPath = (path: string) => JSON.stringify(path);
+
+/** The project a session folder belongs to (`<project>/.agentmux/.sessions/<id>`), or null. */
+export const projectOfSession = (sessionDir: string): string | null => {
+  const parts = sessionDir.replace(/\/+$/, "").split("/");
+  if (parts.length < 4 || parts.at(-3) !== AGENTMUX_DIR || `${parts.at(-3)}/${parts.at(-2)}` !== SESSIONS_DIR) return null;
+  return parts.slice(0, -3).join("/") || "/";
+};

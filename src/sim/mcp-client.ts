@@ -3,12 +3,13 @@ import { formatProblem } from "../session/problems.ts";
 import { parseJsonText } from "../session/syntax.ts";
 import { z } from "zod";
 import { McpConfigUnusable } from "./errors.ts";
-import { McpClientConfig, type McpStdioServer } from "../schema/mcp-client-config.ts";
+import { AGENTMUX_DOWN, McpClientConfig, agentmuxDown, type McpServerEntry } from "../schema/mcp-client-config.ts";
 
-export type ToolOutcome = { ok: boolean; text: string };
+/** A tool call's outcome; `down`: agentmux could not be reached at all (nothing was recorded). */
+export type ToolOutcome = { ok: boolean; text: string; down?: boolean };
 
 /** Read `--mcp-config FILE` (claude's shape); the `agentmux` server, else the first one. */
-export function loadMcpConfig(file: string): { name: string; server: McpStdioServer } {
+export function loadMcpConfig(file: string): { name: string; server: McpServerEntry } {
   const read = readRegularFile(file);
   const json = read.ok ? parseJsonText(read.text) : { ok: false as const, problems: [{ path: "", message: read.message }] };
   if (!json.ok) throw new McpConfigUnusable({ file, reason: json.problems.map(formatProblem).join("; ") });
@@ -21,43 +22,48 @@ export function loadMcpConfig(file: string): { name: string; server: McpStdioSer
   return { name, server: servers[name]! };
 }
 
+/** A connection that could not be made at all (the run's orchestrator, hosting the endpoint, is gone). */
+const isUnreachable = (e: unknown) => /ECONNREFUSED|ECONNRESET|fetch failed|Unable to connect|socket connection was closed|ConnectionRefused/i.test(`${(e as Error)?.message ?? ""} ${String((e as { code?: unknown })?.code ?? "")} ${String((e as { cause?: unknown })?.cause ?? "")}`);
+
 /**
- * The simulated agent's MCP connection: spawned at startup like a real CLI does, with the
- * SDK client over stdio. The server's stderr is kept (last lines) instead of drawn on screen.
+ * The simulated agent's MCP connection, made at startup like a real CLI does, from the config
+ * agentmux generated for it: streamable HTTP to the run's endpoint with the agent's token in
+ * the Authorization header (or stdio: `agentmux mcp-server`), through the MCP SDK client.
  */
 export class SimMcp {
   private client: any;
   readonly ready: Promise<string[]>;
   readonly stderrTail: string[] = [];
 
-  constructor(readonly server: McpStdioServer) {
+  constructor(readonly server: McpServerEntry) {
     this.ready = this.connect();
     this.ready.catch(() => undefined);
   }
 
-  private async connect(): Promise<string[]> {
-    const [{ Client }, { StdioClientTransport }] = await Promise.all([
-      import("@modelcontextprotocol/sdk/client/index.js"),
-      import("@modelcontextprotocol/sdk/client/stdio.js"),
-    ]);
+  private async transport(): Promise<unknown> {
+    const s = this.server;
+    if ("url" in s) {
+      const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+      return new StreamableHTTPClientTransport(new URL(s.url), { requestInit: { headers: s.headers } });
+    }
+    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    Object.assign(env, this.server.env);
-    const transport = new StdioClientTransport({
-      command: this.server.command,
-      args: this.server.args,
-      env,
-      cwd: this.server.cwd,
-      stderr: "pipe",
-    });
-    transport.stderr?.on("data", (chunk: Buffer) => {
+    Object.assign(env, s.env);
+    const t = new StdioClientTransport({ command: s.command, args: s.args, env, cwd: s.cwd, stderr: "pipe" });
+    t.stderr?.on("data", (chunk: Buffer) => {
       for (const line of chunk.toString().split("\n").filter(Boolean)) {
         this.stderrTail.push(line);
         if (this.stderrTail.length > 20) this.stderrTail.shift();
       }
     });
+    return t;
+  }
+
+  private async connect(): Promise<string[]> {
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     this.client = new Client({ name: "agentmux-sim", version: "1.0.0" });
-    await this.client.connect(transport);
+    await this.client.connect(await this.transport());
     const tools = await this.client.listTools();
     return (tools.tools as { name: string }[]).map((t) => t.name);
   }
@@ -67,6 +73,7 @@ export class SimMcp {
     try {
       await this.ready;
     } catch (e) {
+      if (isUnreachable(e)) return { ok: false, down: true, text: agentmuxDown(name) };
       const tail = this.stderrTail.slice(-3).join(" | ");
       return { ok: false, text: `MCP server unavailable: ${(e as Error).message}${tail ? ` (${tail})` : ""}` };
     }
@@ -76,8 +83,9 @@ export class SimMcp {
         .filter((c) => c.type === "text")
         .map((c) => c.text ?? "")
         .join("\n");
-      return { ok: !res.isError, text };
+      return { ok: !res.isError, text, ...(res.isError && AGENTMUX_DOWN.test(text) ? { down: true } : {}) };
     } catch (e) {
+      if (isUnreachable(e)) return { ok: false, down: true, text: agentmuxDown(name) };
       return { ok: false, text: (e as Error).message };
     }
   }

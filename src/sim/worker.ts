@@ -6,7 +6,7 @@ import { recordTurn } from "./transcript.ts";
 import type { SimMcp, ToolOutcome } from "./mcp-client.ts";
 import { promptPathIn, taskFor } from "./tasks/route.ts";
 import { releaseFile } from "./scenario.ts";
-import { TaskFailed, type TaskIO } from "./tasks/types.ts";
+import { AgentmuxDown, TaskFailed, type TaskIO } from "./tasks/types.ts";
 
 export type WorkerHooks = {
   say(line: string): void;
@@ -233,6 +233,8 @@ export class SimWorker {
     const r: ToolOutcome = this.mcp ? await this.mcp.call(name, args) : { ok: false, text: "no MCP server configured (start with --mcp-config FILE)" };
     this.hooks.say(`${r.ok ? "✓" : "✗ tool error:"} ${name}: ${firstLine(r.text) || (r.ok ? "ok" : "refused")}`);
     if (!r.ok) for (const line of r.text.split("\n").slice(1, 6)) if (line.trim()) this.hooks.say(`    ${line.trim().slice(0, 160)}`);
+    // like a real agent told so: stop here; agentmux prompts again once the run is resumed
+    if (r.down) throw new AgentmuxDown(r.text);
     return r;
   }
 }

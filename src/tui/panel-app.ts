@@ -8,7 +8,8 @@ import { ChangesText } from "../schema/artifacts/completion.ts";
 import type { State } from "../schema/state.ts";
 import { readOptionalSessionFile, writeSessionFile } from "../session/file-io.ts";
 import { SESSION_FILES } from "../session/files.ts";
-import { F } from "../session/paths.ts";
+import { F, projectOfSession } from "../session/paths.ts";
+import { readProposals } from "../session/preferences.ts";
 import { blessed, createScreen, linesToContent } from "./blessed.ts";
 import { overlay, question } from "./overlay.ts";
 import { editor } from "./editor.ts";
@@ -82,6 +83,16 @@ export const workDirOf = (dir: string, s: State) => s.worktree_path ?? s.project
  * message; `a` writes 08_completion/approval.json, `r` writes 08_completion/changes.md.
  * Exits 0 after writing a decision, 130 when the user quits without one (nothing written).
  */
+/** Preferences agents proposed in this project, waiting for the user (0 when unreadable: the CLI says why). */
+function proposalCount(dir: string): number {
+  const project = projectOfSession(dir);
+  try {
+    return project ? readProposals(project).length : 0;
+  } catch {
+    return 0;
+  }
+}
+
 export async function runPanel(dir: string): Promise<number> {
   const state = readState(dir);
   const work = workDirOf(dir, state);
@@ -107,6 +118,7 @@ export async function runPanel(dir: string): Promise<number> {
     for (const c of [...(state.review_comments ?? []), ...drafts]) n.set(c.file, (n.get(c.file) ?? 0) + 1);
     return n;
   };
+  const proposals = proposalCount(dir);
 
   // beside the monitor on a narrow terminal the panel takes the whole window (given back on exit)
   const socket = process.env.TMUX_PANE ? readRuntime(dir)?.tmux_socket : undefined;
@@ -135,7 +147,7 @@ export async function runPanel(dir: string): Promise<number> {
     place(list, at.files);
     place(msg, at.message);
     place(help, at.keys);
-    header.setContent(linesToContent(notice ? [[seg(notice, "yellow")]] : panelHeader(feature, files, excluded, w)));
+    header.setContent(linesToContent(notice ? [[seg(notice, "yellow")]] : panelHeader(feature, files, excluded, w, proposals)));
     summary.setContent(linesToContent(markdownLines(summaryMd, inner(summary) - 1)));
     // the rows in view follow the cursor (scrolled only when it would leave the box)
     const rows = Math.max(1, (list.height as number) - 2);

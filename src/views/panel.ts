@@ -6,11 +6,13 @@ export type ChangedFile = { path: string; status: "added" | "modified" | "delete
 
 const MARK: Record<ChangedFile["status"], [string, Style]> = { added: ["A", "green"], modified: ["M", "yellow"], deleted: ["D", "red"] };
 
-export function panelHeader(feature: string, files: ChangedFile[], excluded: Set<string>, width: number): Line[] {
+/** `proposals`: preferences agents proposed that wait for the user (`agentmux preferences`). */
+export function panelHeader(feature: string, files: ChangedFile[], excluded: Set<string>, width: number, proposals = 0): Line[] {
   const kept = files.length - files.filter((f) => excluded.has(f.path)).length;
+  const prefs = proposals ? [seg(`  ·  ${proposals} proposed preference${proposals === 1 ? "" : "s"}: agentmux preferences`, "yellow")] : [];
   return [
     // the count before the title: a long title is what gets cut on a narrow screen
-    fit([seg("✓ implementation complete", "green", "bold"), seg(`  ·  ${kept}/${files.length} files to commit`, "dim"), seg("  ·  "), seg(feature, "bold")], width),
+    fit([seg("✓ implementation complete", "green", "bold"), seg(`  ·  ${kept}/${files.length} files to commit`, "dim"), ...prefs, seg("  ·  "), seg(feature, "bold")], width),
   ];
 }
 

@@ -5,7 +5,8 @@ import { area, localImports, sources, SRC } from "./imports.ts";
 /**
  * Which folders each folder of src/ may import. The folder says which process runs a file:
  * launcher/ runs in the user's terminal, daemon/ in the detached orchestrator, tui/ in the
- * blessed programs (monitor, home, panel), mcp/ in the MCP server, sim/ in the simulated agent;
+ * blessed programs (monitor, home, panel), mcp/ in the orchestrator (the run's MCP endpoint) and in
+ * the stdio bridge `agentmux mcp-server`, sim/ in the simulated agent;
  * the other folders are libraries they share. A new edge is a design decision: add it here.
  */
 const ALLOWED: Record<string, string[]> = {
@@ -26,7 +27,8 @@ const ALLOWED: Record<string, string[]> = {
   sim: ["schema", "session", "effects", "errors.ts", "artifacts"],
   views: ["schema", "session"],
   tui: ["schema", "session", "effects", "errors.ts", "artifacts", "views"],
-  daemon: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers"],
+  // daemon → mcp: the orchestrator hosts the run's one MCP endpoint (#15.1)
+  daemon: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "mcp"],
   launcher: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "onboarding", "views"],
   onboarding: ["schema", "session", "effects", "errors.ts", "artifacts", "config", "providers", "prompts"],
   completions: ["cli", "errors.ts"],

@@ -5,7 +5,7 @@ import git from "isomorphic-git";
 import YAML from "yaml";
 import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
 import { CorpusFile, type CorpusCase } from "./case-schema.ts";
-import { RUNNERS, type Ctx } from "./runners.ts";
+import { PREPARE, RUNNERS, type Ctx } from "./runners.ts";
 import { diffSnapshots, snapshot } from "./snapshot.ts";
 
 const CASES_DIR = join(import.meta.dir, "cases");
@@ -58,7 +58,9 @@ async function setUp(c: CorpusCase): Promise<Ctx & { base: string; canary: strin
     if (Bun.spawnSync(["mkfifo", join(work, fifo)]).exitCode !== 0) throw new Error(`mkfifo ${fifo} failed`);
   }
   writeTree(home, c.home_files, expand);
-  return { base, work, home, socket, canary, expand };
+  const ctx = { base, work, home, socket, canary, expand };
+  PREPARE[c.run]?.(c, ctx);
+  return ctx;
 }
 
 /** `path` is under the allowed prefix, or is a folder on the way to it. */

@@ -1,9 +1,12 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArtifact } from "../../src/artifacts/parse.ts";
 import { formatProblem } from "../../src/artifacts/problems.ts";
 import { readToolLines } from "../../src/bus/tool-lines.ts";
 import { toolLineToEvent } from "../../src/bus/tool-events.ts";
+import { loadSealKey, sealLine, type SealKey } from "../../src/bus/tool-seal.ts";
+import { writeSnapshot } from "../../src/mcp/snapshot.ts";
+import { ROLE_TOOLS, TOOL_PHASES, type Phase, type Role, type ToolName } from "../../src/schema/catalog.ts";
 import { commitChanges } from "../../src/effects/git/commit.ts";
 import { BORDER_FORMAT, createSession } from "../../src/effects/tmux/session.ts";
 import { LABEL_MAX, Layout } from "../../src/effects/tmux/layout.ts";
@@ -12,7 +15,7 @@ import { formatError, isAgentmuxError } from "../../src/errors.ts";
 import { TOOL_HANDLERS } from "../../src/mcp/tools.ts";
 import type { State } from "../../src/schema/state.ts";
 import { createSessionDir } from "../../src/session/create.ts";
-import { F } from "../../src/session/paths.ts";
+import { F, doneArtifact, reviewYaml } from "../../src/session/paths.ts";
 import { REPO_ROOT } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import type { CorpusCase } from "./case-schema.ts";
@@ -35,9 +38,52 @@ async function cli(c: CorpusCase, x: Ctx): Promise<Outcome> {
   return { code, output: out + err };
 }
 
+/** A phase in which the tool is accepted (the corpus is about the lines, not the run's progress). */
+const phaseOf = (tool: ToolName): Phase => TOOL_PHASES[tool][0]!;
+
+/**
+ * The corpus writes lines as the endpoint would, minus what only the endpoint can add: every
+ * line that is a JSON object with a `tool` and no `seal` is sealed here as the run's endpoint
+ * (agent/role: the tool's first role, a snapshot of the artifact it names as it is on disk),
+ * so the cases exercise what happens to the lines around a bad one. `"seal": "none"` keeps a
+ * line unsealed: a line an agent appended by hand.
+ */
+function sealCaseLines(path: string, key: SealKey): void {
+  if (!existsSync(path)) return;
+  const sessionDir = join(path, "..");
+  const text = readFileSync(path, "utf8");
+  let seq = 0;
+  const out = text.split("\n").map((line) => {
+    let v: any;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      return line;
+    }
+    if (!v || typeof v !== "object" || Array.isArray(v) || typeof v.tool !== "string" || (typeof v.seal === "string" && v.seal !== "none")) return line;
+    if (v.seal === "none") {
+      delete v.seal;
+      return JSON.stringify(v);
+    }
+    const role = (Object.keys(ROLE_TOOLS) as Role[]).find((r) => ROLE_TOOLS[r].includes(v.tool)) ?? "coder";
+    const file = snapshotSource(v.tool, v.payload);
+    if (file && existsSync(join(sessionDir, file)) && v.payload && typeof v.payload === "object") v.payload.snapshot = writeSnapshot(sessionDir, readFileSync(join(sessionDir, file)), file);
+    return sealLine(key, JSON.stringify({ ...v, agent: v.agent ?? role, role: v.role ?? role, seq: ++seq }));
+  });
+  writeFileSync(path, out.join("\n"));
+}
+
+function snapshotSource(tool: string, payload: any): string | null {
+  if (tool === "submit_plan") return F.planYaml;
+  if (tool === "submit_review" && typeof payload?.role === "string") return reviewYaml(payload.role);
+  if (tool === "submit_done" && Number.isInteger(payload?.subplan_index)) return doneArtifact(payload.subplan_index);
+  return null;
+}
+
 /** Every complete line of the session's tool_events.jsonl, as the bus sees it: an error or the event it becomes. */
 async function toolLines(_c: CorpusCase, x: Ctx): Promise<Outcome> {
   const sessionDir = join(x.work, SESSION);
+  const key = loadSealKey(sessionDir);
   const lines = readToolLines(join(sessionDir, F.toolEvents), 0);
   const out: string[] = [`${lines.length} complete line(s)`];
   let rejected = false;
@@ -47,7 +93,9 @@ async function toolLines(_c: CorpusCase, x: Ctx): Promise<Outcome> {
       out.push(`rejected (before byte ${l.end}): ${l.error}`);
       continue;
     }
-    const ev = await toolLineToEvent(l.value, sessionDir);
+    const r = await toolLineToEvent(l.value, l.text, { sessionDir, key, phase: phaseOf(l.value.tool), appliedSeq: 0 });
+    if ("skip" in r) continue;
+    const ev = r.event;
     if (ev.type === "tool_rejected") {
       rejected = true;
       out.push(`event tool_rejected ${ev.tool}: ${ev.reason}`);
@@ -58,8 +106,7 @@ async function toolLines(_c: CorpusCase, x: Ctx): Promise<Outcome> {
 
 /** The real submit_done handler: done_<N>.json is read, validated and checked against the work tree. */
 async function gate(c: CorpusCase, x: Ctx): Promise<Outcome> {
-  const env = { sessionDir: join(x.work, SESSION), projectDir: x.work, role: "coder" as const, agent: "coder-1", tools: ["submit_done" as const] };
-  const r = await TOOL_HANDLERS.submit_done({ env, state: {} as State, workDir: x.work }, { subplan_index: c.subplan });
+  const r = await TOOL_HANDLERS.submit_done({ sessionDir: join(x.work, SESSION), role: "coder", state: {} as State, workDir: x.work }, { subplan_index: c.subplan });
   return r.ok ? { outcome: "accepted", output: r.text } : { outcome: "refused", output: r.message };
 }
 
@@ -122,6 +169,11 @@ async function tmux(c: CorpusCase, x: Ctx): Promise<Outcome> {
     output: [`argument intact ${got === hostile}`, `label literal ${shown.includes(` ${hostile.slice(0, LABEL_MAX)} `)}`, `title literal ${title.replaceAll("##[", "#[") === hostile.slice(0, LABEL_MAX)}`, `label shown: ${shown.slice(0, 200)}`, `title shown: ${title.slice(0, 200)}`].join("\n"),
   };
 }
+
+/** Set-up a runner needs before the "nothing changed" snapshot is taken. */
+export const PREPARE: Partial<Record<CorpusCase["run"], (c: CorpusCase, x: Ctx) => void>> = {
+  "tool-lines": (_c, x) => sealCaseLines(join(x.work, SESSION, F.toolEvents), loadSealKey(join(x.work, SESSION))),
+};
 
 export const RUNNERS: Record<CorpusCase["run"], (c: CorpusCase, x: Ctx) => Promise<Outcome>> = {
   cli,

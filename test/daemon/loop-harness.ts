@@ -7,11 +7,13 @@ import { OrchestratorLoop } from "../../src/daemon/loop.ts";
 import { writeState } from "../../src/session/write.ts";
 import { readState } from "../../src/session/read.ts";
 import { readToolLines } from "../../src/bus/tool-lines.ts";
+import { loadSealKey, sealLine } from "../../src/bus/tool-seal.ts";
+import { writeSnapshot } from "../../src/mcp/snapshot.ts";
 import { initialState } from "../../src/session/initial-state.ts";
 import type { Event } from "../../src/schema/events.ts";
 import type { State } from "../../src/schema/state.ts";
 import type { LogFields } from "../../src/schema/log.ts";
-import type { ToolName } from "../../src/schema/catalog.ts";
+import { ROLE_TOOLS, type Role, type ToolName } from "../../src/schema/catalog.ts";
 import { F, doneArtifact, reviewYaml } from "../../src/session/paths.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { clock, makePlan, settings } from "../orchestrator/fixtures.ts";
@@ -76,13 +78,15 @@ export async function segment(o: { root: string; sessionDir: string; items: Item
     }
   };
   let loop!: OrchestratorLoop;
+  const key = loadSealKey(o.sessionDir);
   const ctx = {
-    sessionDir: o.sessionDir, projectDir: o.root, workDir: o.root, config, runtime: null, log: (msg: string, fields?: LogFields) => void o.log.push({ msg, ...fields }),
+    sessionDir: o.sessionDir, projectDir: o.root, workDir: o.root, config, runtime: null, log: (msg: string, fields?: LogFields) => void o.log.push({ msg, ...fields }), sealKey: key,
     commit: async () => loop.push({ type: "committed", at: "2030-01-01T00:00:00.000Z", hash: "abc1234", branch: "feature/rate-limit", pr_url: null }),
   };
   loop = new OrchestratorLoop(readState(o.sessionDir), settings({ skip_final_approval: true }), ctx, ctx.log, persist);
   await loop.replayOutbox();
   const path = join(o.sessionDir, F.toolEvents);
+  let seq = existsSync(path) ? readFileSync(path, "utf8").split("\n").filter(Boolean).length : 0;
   let pushedTo = loop.state.tool_cursor ?? 0;
   let result: { code: number; cleanup: boolean } | null = null;
   let failure: Error | null = null;
@@ -99,7 +103,12 @@ export async function segment(o: { root: string; sessionDir: string; items: Item
       writeFileSync(join(o.sessionDir, rel), content);
     }
     if ("tool" in item) {
-      appendLine(path, JSON.stringify({ tool: item.tool, timestamp: item.at, payload: item.payload }));
+      // as the endpoint records an accepted call: a snapshot of the file it vouches for, a sealed line
+      const src = item.tool === "submit_plan" ? F.planYaml : item.tool === "submit_review" ? reviewYaml(String(item.payload.role)) : item.tool === "submit_done" ? doneArtifact(Number(item.payload.subplan_index)) : null;
+      const payload = src ? { ...item.payload, snapshot: writeSnapshot(o.sessionDir, readFileSync(join(o.sessionDir, src)), src) } : item.payload;
+      const role = (Object.keys(ROLE_TOOLS) as Role[]).find((r) => ROLE_TOOLS[r].includes(item.tool))!;
+      const body = JSON.stringify({ tool: item.tool, timestamp: item.at, payload, agent: role, role, seq: ++seq });
+      appendLine(path, sealLine(key, body));
       for (const line of readToolLines(path, pushedTo)) loop.pushTool(line);
       pushedTo = existsSync(path) ? readFileSync(path).length : 0;
       await waitFor(`${item.tool} applied`, () => settled() || (loop.state.tool_cursor === pushedTo && !loop.state.outbox), FAST);

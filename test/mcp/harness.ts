@@ -2,8 +2,14 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import git from "isomorphic-git";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { Phase } from "../../src/schema/catalog.ts";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { loadSealKey, type SealKey } from "../../src/bus/tool-seal.ts";
+import { McpEndpoint } from "../../src/mcp/endpoint.ts";
+import { ToolEventLog } from "../../src/mcp/events.ts";
+import { AgentTokens } from "../../src/mcp/identity.ts";
+import { agentHandlers } from "../../src/mcp/server.ts";
+import type { Phase, Role, ToolName } from "../../src/schema/catalog.ts";
+import { readState } from "../../src/session/read.ts";
 import { F } from "../../src/session/paths.ts";
 import { makeTmpDir, removeDir, REPO_ROOT } from "../helpers/tmp.ts";
 
@@ -46,22 +52,34 @@ export async function makeFixture(): Promise<Fixture> {
   return { projectDir, sessionDir, setState, cleanup: () => removeDir(projectDir) };
 }
 
-export type Connected = { client: Client; stderr: () => string; close(): Promise<void>; pid: () => number | null };
+export type Endpoint = { endpoint: McpEndpoint; tokens: AgentTokens; key: SealKey; logs: string[]; stop(): void };
 
-/** Spawns the real `agentmux mcp-server` (source via bun, or the compiled binary) and connects a real SDK client. */
-export async function connect(fx: Fixture, env: Record<string, string>, opts: { binary?: string } = {}): Promise<Connected> {
-  const transport = new StdioClientTransport({
-    command: opts.binary ?? BUN,
-    args: opts.binary ? ["mcp-server"] : ["src/main.ts", "mcp-server"],
-    cwd: REPO_ROOT,
-    env: { ...(process.env as Record<string, string>), AGENTMUX_SESSION_DIR: fx.sessionDir, AGENTMUX_PROJECT_DIR: fx.projectDir, ...env },
-    stderr: "pipe",
-  });
-  let err = "";
-  transport.stderr?.on("data", (d) => (err += String(d)));
+/**
+ * The run's real MCP endpoint (as the orchestrator hosts it) for a fixture session: the state
+ * comes from the fixture's state.json (the orchestrator would give its own in-memory state).
+ */
+export function startEndpoint(fx: Fixture, o: { port?: number } = {}): Endpoint {
+  const key = loadSealKey(fx.sessionDir);
+  const logs: string[] = [];
+  const tokens = new AgentTokens();
+  const host = { sessionDir: fx.sessionDir, projectDir: fx.projectDir, state: () => readState(fx.sessionDir), events: new ToolEventLog(fx.sessionDir, key), log: (m: string) => void logs.push(m) };
+  const endpoint = McpEndpoint.start({ tokens, handlers: (link) => agentHandlers(host, link), log: host.log, ...(o.port ? { port: o.port } : {}) });
+  return { endpoint, tokens, key, logs, stop: () => endpoint.stop() };
+}
+
+export type Connected = { client: Client; token: string; close(): Promise<void> };
+
+/** A real SDK client over streamable HTTP, authenticated as a fresh agent of `role` (the token the orchestrator would issue at launch). */
+export async function connect(ep: Endpoint, role: Role, o: { agent?: string; workDir?: string; fx?: Fixture; tools?: readonly ToolName[] } = {}): Promise<Connected> {
+  const token = ep.tokens.issue(o.agent ?? role, role, o.workDir ?? o.fx?.projectDir ?? "/nonexistent", o.tools);
+  const client = await connectWithToken(ep.endpoint.url, token);
+  return { client, token, close: () => client.close() };
+}
+
+export async function connectWithToken(url: string, token: string): Promise<Client> {
   const client = new Client({ name: "agentmux-test", version: "0" });
-  await client.connect(transport);
-  return { client, stderr: () => err, close: () => client.close(), pid: () => transport.pid };
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  return client;
 }
 
 export function readEvents(sessionDir: string): any[] {

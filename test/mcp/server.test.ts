@@ -1,31 +1,35 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROLE_TOOLS, TOOLS } from "../../src/schema/catalog.ts";
-import { mcpReadyFile } from "../../src/session/paths.ts";
-import { waitFor } from "../helpers/wait.ts";
-import { BUN, connect, makeFixture, readEvents, textOf, write, type Connected, type Fixture } from "./harness.ts";
-import { REPO_ROOT } from "../helpers/tmp.ts";
+import { ROLE_TOOLS } from "../../src/schema/catalog.ts";
+import { PROPOSED_PREFERENCES } from "../../src/session/paths.ts";
+import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
+import { connect, connectWithToken, makeFixture, readEvents, startEndpoint, textOf, write, type Connected, type Endpoint, type Fixture } from "./harness.ts";
 
 let fx: Fixture;
+let ep: Endpoint;
 let open: Connected[] = [];
 beforeEach(async () => {
   fx = await makeFixture();
+  ep = startEndpoint(fx);
 });
 afterEach(async () => {
   await Promise.all(open.map((c) => c.close()));
   open = [];
+  ep.stop();
   fx.cleanup();
 });
-const conn = async (env: Record<string, string>) => {
-  const c = await connect(fx, env);
+const conn = async (role: Parameters<typeof connect>[1], o: Parameters<typeof connect>[2] = {}) => {
+  const c = await connect(ep, role, { fx, ...o });
   open.push(c);
   return c;
 };
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  fetch(ep.endpoint.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(body) });
 
 describe("tools/list", () => {
   test("lists exactly the role's tools, with JSON Schemas derived from the zod inputs", async () => {
-    const { client } = await conn({ AGENTMUX_ROLE: "planner" });
+    const { client } = await conn("planner");
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...ROLE_TOOLS.planner].sort());
     const dispatch = tools.find((t) => t.name === "research_dispatch_code")!;
@@ -35,46 +39,74 @@ describe("tools/list", () => {
     expect(dispatch.description).toContain("code researcher");
   });
 
-  test("AGENTMUX_ALLOWED_TOOLS narrows the list", async () => {
-    const { client } = await conn({ AGENTMUX_ROLE: "architect", AGENTMUX_ALLOWED_TOOLS: "submit_architecture" });
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["submit_architecture"]);
-  });
-
-  test("without a role or list, every tool is served; each schema carries the input fields", async () => {
-    const { client } = await conn({});
+  test("the launch record can narrow the list; each schema carries the input fields", async () => {
+    const { client } = await conn("coder", { tools: ["submit_done"] });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
-    const done = tools.find((t) => t.name === "submit_done")!;
-    expect(done.inputSchema.required).toEqual(["subplan_index"]);
-    expect((done.inputSchema.properties as any).subplan_index).toMatchObject({ type: "integer", minimum: 1 });
+    expect(tools.map((t) => t.name)).toEqual(["submit_done"]);
+    expect(tools[0]!.inputSchema.required).toEqual(["subplan_index"]);
+    expect((tools[0]!.inputSchema.properties as any).subplan_index).toMatchObject({ type: "integer", minimum: 1 });
   });
 
-  test("the readiness marker appears after tools/list, naming pid and tools", async () => {
-    const { client } = await conn({ AGENTMUX_ROLE: "coder", AGENTMUX_AGENT: "coder 2" });
-    const marker = join(fx.sessionDir, mcpReadyFile("coder 2"));
-    expect(existsSync(marker)).toBe(false);
+  test("the MCP-ready gate opens when the endpoint has seen this agent's initialize and tools/list", async () => {
+    const token = ep.tokens.issue("coder:2", "coder", fx.projectDir);
+    expect(ep.tokens.ready("coder:2")).toBe(false);
+    const client = await connectWithToken(ep.endpoint.url, token); // initialize + initialized
+    expect(ep.tokens.link("coder:2")?.initializedAt).toBeNumber();
+    expect(ep.tokens.ready("coder:2")).toBe(false);
     await client.listTools();
-    const ready = await waitFor("readiness marker", () => existsSync(marker) && JSON.parse(readFileSync(marker, "utf8")));
-    expect(ready.tools).toEqual(["submit_done"]);
-    expect(typeof ready.pid).toBe("number");
-    expect(Date.parse(ready.at)).not.toBeNaN();
+    expect(ep.tokens.ready("coder:2")).toBe(true);
+    expect(ep.tokens.ready("coder:1")).toBe(false);
+    await client.close();
   });
 });
 
-describe("refusals change nothing", () => {
-  test("a tool outside the role is refused", async () => {
+describe("who is calling: the token, nothing the agent can edit", () => {
+  test("no token, an unknown token and a revoked token are refused (401) and nothing runs", async () => {
+    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "0" } } };
+    expect((await post(init)).status).toBe(401);
+    expect((await post(init, { authorization: `Bearer ${"ab".repeat(32)}` })).status).toBe(401);
+    const old = ep.tokens.issue("architect", "architect", fx.projectDir);
+    expect((await post(init, { authorization: `Bearer ${old}` })).status).toBe(200);
+    ep.tokens.issue("architect", "architect", fx.projectDir); // relaunched: the old token is dead
+    const r = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "research_dispatch_code", arguments: { topic: "t", context: "c", questions: ["q"] } } }, { authorization: `Bearer ${old}` });
+    expect(r.status).toBe(401);
+    expect(((await r.json()) as any).error.message).toContain("no valid agent token");
+    expect(readEvents(fx.sessionDir)).toEqual([]);
+  });
+
+  test("browsers and other hosts are refused (DNS rebinding); only POST is served", async () => {
+    const token = ep.tokens.issue("architect", "architect", fx.projectDir);
+    const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
+    expect((await post(ping, { authorization: `Bearer ${token}`, origin: "https://evil.example" })).status).toBe(403);
+    expect((await post(ping, { authorization: `Bearer ${token}`, host: "evil.example" })).status).toBe(403);
+    expect((await fetch(ep.endpoint.url, { headers: { authorization: `Bearer ${token}` } })).status).toBe(405);
+    expect(await (await post(ping, { authorization: `Bearer ${token}` })).json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+  });
+
+  test("a coder's token cannot submit as the architect, whatever else it claims", async () => {
     write(fx.sessionDir, "02_architecting/architecture.md", "# Arch\n");
-    const { client } = await conn({ AGENTMUX_ROLE: "coder", AGENTMUX_ALLOWED_TOOLS: "submit_done,submit_architecture" });
+    const { client } = await conn("coder", { agent: "coder:1" });
     const r = await client.callTool({ name: "submit_architecture", arguments: {} });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toBe("submit_architecture is not allowed for the coder role. The coder may call: submit_done. Nothing was recorded.");
     expect(readEvents(fx.sessionDir)).toEqual([]);
   });
 
+  test("an accepted line names the agent and role the token identified, never the token", async () => {
+    const c = await conn("architect");
+    await c.client.callTool({ name: "research_dispatch_code", arguments: { topic: "t", context: "c", questions: ["q"] } });
+    const [line] = readEvents(fx.sessionDir);
+    expect(line).toMatchObject({ agent: "architect", role: "architect", seq: 1 });
+    expect(line.seal).toMatch(/^[0-9a-f]{64}$/);
+    expect(readFileSync(join(fx.sessionDir, "tool_events.jsonl"), "utf8")).not.toContain(c.token);
+  });
+});
+
+describe("refusals change nothing", () => {
   test("a tool in the wrong phase is refused with the current phase named", async () => {
     write(fx.sessionDir, "04_planning/plan.yaml", "version: 2\n");
     fx.setState("implementing");
-    const { client } = await conn({ AGENTMUX_ROLE: "planner" });
+    const { client } = await conn("planner");
     const r = await client.callTool({ name: "submit_plan", arguments: {} });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toContain('the pipeline is in the "implementing" phase, and submit_plan is only accepted during planning');
@@ -83,90 +115,69 @@ describe("refusals change nothing", () => {
   });
 
   test("invalid arguments name the field", async () => {
-    const { client } = await conn({ AGENTMUX_ROLE: "architect" });
+    const { client } = await conn("architect");
     const r = await client.callTool({ name: "research_dispatch_code", arguments: { topic: "Bad Topic", context: "c", questions: [] } });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toContain("topic: must be a lowercase slug");
     expect(textOf(r)).toContain("questions:");
     expect(readEvents(fx.sessionDir)).toEqual([]);
   });
-
-  test("a missing state.json refuses instead of guessing", async () => {
-    const { client } = await conn({ AGENTMUX_ROLE: "architect" });
-    Bun.spawnSync(["rm", join(fx.sessionDir, "state.json")]);
-    const r = await client.callTool({ name: "research_dispatch_web", arguments: { topic: "x", context: "c", questions: ["q"] } });
-    expect(r.isError).toBe(true);
-    expect(textOf(r)).toContain("file not found");
-    expect(readEvents(fx.sessionDir)).toEqual([]);
-  });
 });
 
-describe("preferences", () => {
-  test("are appended under ## Approved Preferences, deduplicated against the batch and the file", async () => {
-    write(fx.projectDir, ".agentmux/prompts/agents/coder.md", "# Coder notes\n\nKeep it short.\n\n## Approved Preferences\n\n- Use tabs\n\n## Other\n\ntext\n");
+describe("preferences an agent proposes stay proposals (#18.12)", () => {
+  test("they are kept in proposed_preferences.json, deduplicated, and never reach a prompt file", async () => {
+    write(fx.projectDir, ".agentmux/prompts/agents/coder.md", "# Coder notes\n");
     write(fx.sessionDir, "02_architecting/architecture.md", "# Arch\n");
-    const { client } = await conn({ AGENTMUX_ROLE: "architect" });
-    const r = await client.callTool({
-      name: "submit_architecture",
-      arguments: {
-        preferences: [
-          { target_role: "coder", bullet: "* use   TABS" },
-          { target_role: "coder", bullet: "Write tests first" },
-          { target_role: "coder", bullet: "- write tests  first" },
-          { target_role: "planner", bullet: "Small subplans" },
-        ],
-      },
-    });
+    const { client } = await conn("architect");
+    const prefs = [
+      { target_role: "coder", bullet: "* use   TABS" },
+      { target_role: "coder", bullet: "Use tabs" },
+      { target_role: "planner", bullet: "Small subplans" },
+    ];
+    const r = await client.callTool({ name: "submit_architecture", arguments: { preferences: prefs } });
     expect(r.isError).toBeFalsy();
-    expect(textOf(r)).toContain("2 new preferences saved (2 already known)");
-    const coder = readFileSync(join(fx.projectDir, ".agentmux/prompts/agents/coder.md"), "utf8");
-    expect(coder).toBe("# Coder notes\n\nKeep it short.\n\n## Approved Preferences\n\n- Use tabs\n- Write tests first\n\n## Other\n\ntext\n");
-    expect(readFileSync(join(fx.projectDir, ".agentmux/prompts/agents/planner.md"), "utf8")).toBe("## Approved Preferences\n\n- Small subplans\n");
+    expect(textOf(r)).toContain("3 preferences proposed (1 already proposed); the user decides with `agentmux preferences`");
+    expect(readFileSync(join(fx.projectDir, ".agentmux/prompts/agents/coder.md"), "utf8")).toBe("# Coder notes\n");
+    expect(existsSync(join(fx.projectDir, ".agentmux/prompts/agents/planner.md"))).toBe(false);
+    const file = JSON.parse(readFileSync(join(fx.projectDir, PROPOSED_PREFERENCES), "utf8"));
+    expect(file.proposals.map((p: any) => [p.target_role, p.bullet, p.proposed_by.role])).toEqual([
+      ["coder", "use TABS", "architect"],
+      ["planner", "Small subplans", "architect"],
+    ]);
     expect(readEvents(fx.sessionDir)).toHaveLength(1);
+  });
+
+  test("a path in agent-writable state.json never steers where the endpoint writes", async () => {
+    const elsewhere = makeTmpDir("amx-elsewhere-");
+    try {
+      fx.setState("architecting", { main_repo_dir: elsewhere, project_dir: elsewhere });
+      write(fx.sessionDir, "02_architecting/architecture.md", "# Arch\n");
+      const { client } = await conn("architect");
+      const r = await client.callTool({ name: "submit_architecture", arguments: { preferences: [{ target_role: "coder", bullet: "x" }] } });
+      expect(r.isError).toBeFalsy();
+      expect(existsSync(join(elsewhere, ".agentmux"))).toBe(false);
+      expect(existsSync(join(fx.projectDir, PROPOSED_PREFERENCES))).toBe(true);
+    } finally {
+      removeDir(elsewhere);
+    }
   });
 
   test("a target_role that is not a file name is refused before anything is written", async () => {
     write(fx.sessionDir, "02_architecting/architecture.md", "# Arch\n");
-    const { client } = await conn({ AGENTMUX_ROLE: "architect" });
+    const { client } = await conn("architect");
     const r = await client.callTool({ name: "submit_architecture", arguments: { preferences: [{ target_role: "../../evil", bullet: "x" }] } });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toContain('preferences[0]: target_role "../../evil" must be a role name');
     expect(readEvents(fx.sessionDir)).toEqual([]);
-    expect(existsSync(join(fx.projectDir, ".agentmux/prompts"))).toBe(false);
+    expect(existsSync(join(fx.projectDir, PROPOSED_PREFERENCES))).toBe(false);
   });
 });
 
 test("unicode, backticks and $HOME round-trip into the event payload unchanged", async () => {
-  const { client } = await conn({ AGENTMUX_ROLE: "architect" });
+  const { client } = await conn("architect");
   const context = "Ünïcödé ✓ 日本語 `rm -rf $HOME` \"quoted\" \\ $(whoami)";
   const r = await client.callTool({ name: "research_dispatch_web", arguments: { topic: "odd-input", context, questions: ["what is `$PATH`?"], scope_hints: "ñ" } });
   expect(r.isError).toBeFalsy();
   const [ev] = readEvents(fx.sessionDir);
   expect(ev.payload).toEqual({ topic: "odd-input", context, questions: ["what is `$PATH`?"], scope_hints: ["ñ"], research_type: "web" });
-});
-
-describe("process", () => {
-  test("exits on stdin EOF", async () => {
-    const proc = Bun.spawn([BUN, "src/main.ts", "mcp-server"], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, AGENTMUX_SESSION_DIR: fx.sessionDir },
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    proc.stdin.end();
-    expect(await proc.exited).toBe(0);
-    expect(await new Response(proc.stdout).text()).toBe("");
-  });
-
-  test("a missing or bad AGENTMUX_SESSION_DIR exits 2 with the reason on stderr", () => {
-    for (const [value, msg] of [[undefined, "AGENTMUX_SESSION_DIR: is not set"], ["/nonexistent/x", "/nonexistent/x is not a directory"]] as const) {
-      const env: Record<string, string | undefined> = { ...process.env, AGENTMUX_SESSION_DIR: value };
-      if (value === undefined) delete env.AGENTMUX_SESSION_DIR;
-      const r = Bun.spawnSync([BUN, "src/main.ts", "mcp-server"], { cwd: REPO_ROOT, env: env as Record<string, string>, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-      expect(r.exitCode).toBe(2);
-      expect(r.stderr.toString()).toContain(msg);
-      expect(r.stdout.toString()).toBe("");
-    }
-  });
 });

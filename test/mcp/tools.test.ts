@@ -1,27 +1,40 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import YAML from "yaml";
 import type { Phase, Role, ToolName } from "../../src/schema/catalog.ts";
 import { ToolEventLine, ToolPayloads } from "../../src/schema/tool-events.ts";
 import { validDone, validPlan } from "../artifacts/fixtures.ts";
-import { connect, makeFixture, readEvents, textOf, write, type Connected, type Fixture } from "./harness.ts";
+import { connect, makeFixture, readEvents, startEndpoint, textOf, write, type Connected, type Endpoint, type Fixture } from "./harness.ts";
 
 let fx: Fixture;
+let ep: Endpoint;
 let open: Connected[] = [];
 beforeEach(async () => {
   fx = await makeFixture();
+  ep = startEndpoint(fx);
 });
 afterEach(async () => {
   await Promise.all(open.map((c) => c.close()));
   open = [];
+  ep.stop();
   fx.cleanup();
 });
 const conn = async (role: Role) => {
-  const c = await connect(fx, { AGENTMUX_ROLE: role });
+  const c = await connect(ep, role, { fx });
   open.push(c);
   return c.client;
 };
+
+/** The snapshot the endpoint keeps of the exact bytes it validated (content-addressed). */
+const snap = (text: string, ext: string) => {
+  const sha256 = createHash("sha256").update(text).digest("hex");
+  return { path: `.runtime/snapshots/${sha256}.${ext}`, sha256 };
+};
+const PLAN = YAML.stringify(validPlan());
+const REVIEW = YAML.stringify({ verdict: "fail", summary: "s", findings: [{ issue: "i", recommendation: "r" }] });
+const DONE2 = JSON.stringify(validDone({ subplan_index: 2, files_created: ["src/new.ts"], files_modified: ["src/app.ts"] }));
 
 type Case = { tool: ToolName; role: Role; phase: Phase; args: Record<string, unknown>; files?: Record<string, string>; work?: () => void; payload: unknown; reply: string };
 
@@ -36,14 +49,14 @@ const CASES: Case[] = [
     payload: { reviewers: ["reviewer_logic", "reviewer_expert"] },
     reply: "Architecture accepted (reviewers: reviewer_logic, reviewer_expert).",
   },
-  { tool: "submit_plan", role: "planner", phase: "planning", args: {}, files: { "04_planning/plan.yaml": YAML.stringify(validPlan()) }, payload: {}, reply: "Plan accepted." },
+  { tool: "submit_plan", role: "planner", phase: "planning", args: {}, files: { "04_planning/plan.yaml": PLAN }, payload: { snapshot: snap(PLAN, "yaml") }, reply: "Plan accepted." },
   {
     tool: "submit_review",
     role: "reviewer_quality",
     phase: "reviewing",
     args: {},
-    files: { "07_review/review_reviewer_quality.yaml": YAML.stringify({ verdict: "fail", summary: "s", findings: [{ issue: "i", recommendation: "r" }] }) },
-    payload: { role: "reviewer_quality" },
+    files: { "07_review/review_reviewer_quality.yaml": REVIEW },
+    payload: { role: "reviewer_quality", snapshot: snap(REVIEW, "yaml") },
     reply: "Review recorded for reviewer_quality: verdict fail (1 finding).",
   },
   {
@@ -51,12 +64,12 @@ const CASES: Case[] = [
     role: "coder",
     phase: "implementing",
     args: { subplan_index: 2 },
-    files: { "06_implementation/done_2.json": JSON.stringify(validDone({ subplan_index: 2, files_created: ["src/new.ts"], files_modified: ["src/app.ts"] })) },
+    files: { "06_implementation/done_2.json": DONE2 },
     work: () => {
       writeFileSync(join(fx.projectDir, "src/new.ts"), "export {};\n");
       writeFileSync(join(fx.projectDir, "src/app.ts"), "export const app = 2;\n");
     },
-    payload: { subplan_index: 2 },
+    payload: { subplan_index: 2, snapshot: snap(DONE2, "json") },
     reply: "Subplan 2 accepted as done.",
   },
   {
@@ -103,6 +116,9 @@ describe("each tool's success path appends exactly one well-formed line", () => 
       expect(line.payload).toEqual(c.payload as any);
       expect(ToolPayloads[c.tool].safeParse(line.payload).success).toBe(true);
       expect(new Date(line.timestamp).toISOString()).toBe(line.timestamp);
+      // the snapshot holds exactly the bytes that were validated
+      const kept = (line.payload as { snapshot?: { path: string } }).snapshot;
+      if (kept) expect(readFileSync(join(fx.sessionDir, kept.path), "utf8")).toBe(Object.values(c.files ?? {})[0]!);
     });
   }
 });
@@ -177,7 +193,7 @@ describe("submit_done: the verification gate", () => {
     write(fx.sessionDir, "06_implementation/done_1.json", JSON.stringify({ ...done, files_created: ["src/feature.ts"] }));
     const ok = await client.callTool({ name: "submit_done", arguments: { subplan_index: 1 } });
     expect(textOf(ok)).toBe("Subplan 1 accepted as done.");
-    expect(readEvents(fx.sessionDir).map((e) => e.payload)).toEqual([{ subplan_index: 1 }]);
+    expect(readEvents(fx.sessionDir).map((e) => e.payload.subplan_index)).toEqual([1]);
   });
 
   test("FAILED is refused with what to do; PARTIAL only for a sub-plan the plan allows it for, never in a fix round", async () => {
@@ -200,7 +216,7 @@ describe("submit_done: the verification gate", () => {
 
     write(fx.sessionDir, "06_implementation/done_2.json", JSON.stringify(validDone({ status: "PARTIAL" })));
     expect(textOf(await client.callTool({ name: "submit_done", arguments: { subplan_index: 2 } }))).toBe("Subplan 2 accepted as done (PARTIAL: the plan allows it).");
-    expect(readEvents(fx.sessionDir).map((e) => e.payload)).toEqual([{ subplan_index: 2 }]);
+    expect(readEvents(fx.sessionDir).map((e) => e.payload.subplan_index)).toEqual([2]);
 
     fx.setState("fixing", { implementation_active_plan_ids: ["1"], execution_groups: [{ group_id: "g1", mode: "serial", plans: [{ index: 1, name: "one", allow_partial: true }] }] });
     write(fx.sessionDir, "06_implementation/done_1.json", JSON.stringify(validDone({ status: "PARTIAL" })));

@@ -48,7 +48,7 @@ describe("agentmux doctor with fake CLIs", () => {
     expect(report.ok).toBe(true);
     expect(text).toContain("✓ tmux: tmux 3.3a\n");
     expect(text).toContain(`✓ claude (all roles): ${join(bin, "claude")}: 2.1.197 (Claude Code)\n`);
-    expect(text).toContain("✓ claude wiring: MCP via --mcp-config");
+    expect(text).toContain("✓ claude wiring: MCP: the run's endpoint over HTTP via --mcp-config");
     expect(text).toContain(`✓ gh: ${join(bin, "gh")}: logged in\n`);
     expect(text).not.toContain("✗");
   });
@@ -63,7 +63,7 @@ describe("agentmux doctor with fake CLIs", () => {
     expect(report.ok).toBe(false);
     expect(text).toContain("✗ tmux: tmux 3.1c\n    fix: upgrade tmux to 3.2 or newer\n");
     expect(text).toContain('✗ codex (coder): "codex" not found on PATH\n    fix: install it: npm i -g @openai/codex');
-    expect(text).toContain("✓ codex wiring: MCP via -c mcp_servers.agentmux.*");
+    expect(text).toContain("✓ codex wiring: MCP: the run's endpoint over HTTP via -c mcp_servers.agentmux.url + bearer_token_env_var");
     expect(text).toContain("trust: pre-trusted per invocation (-c projects override)");
     // gh is optional: a run without it commits and pushes and says no pull request is opened
     expect(text).toContain(`○ gh: ${join(bin, "gh")}: not logged in (You are not logged into any GitHub hosts.); runs commit and push, but open no pull request\n    fix: run: gh auth login\n`);

@@ -15,22 +15,22 @@ beforeAll(() => {
   base = loadConfig({ projectDir: "/nonexistent-project", env: { HOME: "/nonexistent-home" } }).config;
 });
 
-function launch(provider: string, role: Role, extra: { batchPrompt?: string; agentKey?: string } = {}) {
+const URL = "http://127.0.0.1:41234/mcp";
+const TOKEN = "5e".repeat(32);
+const BEARER = { Authorization: `Bearer ${TOKEN}` };
+
+function launch(provider: string, role: Role, extra: { batchPrompt?: string; agentKey?: string; transport?: "http" | "stdio" } = {}) {
   const config = structuredClone(base);
   config.defaults.provider = provider;
+  if (extra.transport) config.providers[provider]!.mcp_transport = extra.transport;
   return buildLaunch(resolveRole(config, role), {
     sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: extra.agentKey ?? role, selfCommand: SELF, home: "/nonexistent-home", batchPrompt: extra.batchPrompt,
+    mcp: { url: URL, token: TOKEN },
   });
 }
 
-const serverEnv = (role: Role, agent: string = role) => ({
-  AGENTMUX_SESSION_DIR: S,
-  AGENTMUX_PROJECT_DIR: W,
-  AGENTMUX_ROLE: role,
-  AGENTMUX_AGENT: agent,
-  AGENTMUX_ALLOWED_TOOLS: ROLE_TOOLS[role].join(","),
-});
-const PLANNER_TOOLS = "research_dispatch_code,research_dispatch_web,submit_plan";
+/** The stdio fallback's server: `agentmux mcp-server`, told the endpoint and the token in its env. */
+const bridgeEnv = { AGENTMUX_MCP_URL: URL, AGENTMUX_MCP_TOKEN: TOKEN };
 // read-only roles run the git commands their prompts name in every common spelling (#12.12)
 const READ_ONLY = "Read,Glob,Grep,Bash(ls:*),Bash(cat:*),Bash(find:*),Bash(grep:*),Bash(git log:*),Bash(git diff:*),Bash(git status:*),Bash(git show:*),Bash(git ls-files:*),Bash(git rev-parse:*),Bash(git branch:*),Bash(git -C * log:*),Bash(git -C * diff:*),Bash(git -C * status:*),Bash(git -C * show:*),Bash(git -C * ls-files:*),Bash(git -C * rev-parse:*),Bash(git -C * branch:*),Bash(head:*),Bash(tail:*),Bash(wc:*),Bash(pwd)";
 
@@ -47,9 +47,8 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     expect(l.cwd).toBe(W);
     expect(l.files).toHaveLength(1);
     expect(l.files[0]!.path).toBe(`${S}/.runtime/mcp/planner.claude.json`);
-    expect(JSON.parse(l.files[0]!.content)).toEqual({
-      mcpServers: { agentmux: { type: "stdio", command: "/opt/agentmux", args: ["mcp-server"], env: serverEnv("planner"), alwaysLoad: true } },
-    });
+    expect(l.files[0]!.secret).toBe(true);
+    expect(JSON.parse(l.files[0]!.content)).toEqual({ mcpServers: { agentmux: { type: "http", url: URL, headers: BEARER, alwaysLoad: true } } });
   });
 
   test("codex", () => {
@@ -58,13 +57,13 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
       "codex", "-c", "check_for_update_on_startup=false",
       "--no-daemon", "-a", "never", "-s", "workspace-write",
       "--add-dir", S,
-      "-c", 'mcp_servers.agentmux.command="/opt/agentmux"',
-      "-c", 'mcp_servers.agentmux.args=["mcp-server"]',
-      "-c", `mcp_servers.agentmux.env={AGENTMUX_SESSION_DIR="${S}",AGENTMUX_PROJECT_DIR="${W}",AGENTMUX_ROLE="planner",AGENTMUX_AGENT="planner",AGENTMUX_ALLOWED_TOOLS="${PLANNER_TOOLS}"}`,
+      "-c", `mcp_servers.agentmux.url="${URL}"`,
+      "-c", 'mcp_servers.agentmux.bearer_token_env_var="AGENTMUX_MCP_TOKEN"',
       "-c", 'mcp_servers.agentmux.default_tools_approval_mode="approve"',
       "-c", `projects={"${W}"={trust_level="trusted"}}`,
     ]);
-    expect(l.env).toEqual({});
+    // the token reaches codex's environment (the pane's env file, 0600), never argv
+    expect(l.env).toEqual({ AGENTMUX_MCP_TOKEN: TOKEN });
     expect(l.files).toEqual([]);
   });
 
@@ -76,9 +75,10 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     expect(l.argv).toEqual(["gemini", "--approval-mode", "yolo", "--include-directories", S]);
     expect(l.env).toEqual({ GEMINI_CLI_HOME: home, GEMINI_CLI_TRUST_WORKSPACE: "true" });
     expect(l.files.map((f) => f.path)).toEqual([`${home}/.gemini/settings.json`]);
+    expect(l.files[0]!.secret).toBe(true);
     expect(JSON.parse(l.files[0]!.content)).toEqual({
       general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
-      mcpServers: { agentmux: { command: "/opt/agentmux", args: ["mcp-server"], env: serverEnv("planner"), trust: true } },
+      mcpServers: { agentmux: { httpUrl: URL, headers: BEARER, trust: true } },
     });
     // no ~/.gemini yet: its chats stay with the session, for --resume
     expect(l.links).toEqual([{ path: `${home}/.gemini/tmp`, target: `${S}/.runtime/gemini-tmp` }]);
@@ -89,7 +89,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     const file = `/nonexistent-home/.cache/agentmux/mcp/${S.split("/").pop()}/planner.qwen-settings.json`;
     expect(l.argv).toEqual(["qwen", "--approval-mode", "yolo", "--include-directories", S]);
     expect(l.env).toEqual({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: file });
-    expect(JSON.parse(l.files[0]!.content).mcpServers.agentmux).toEqual({ command: "/opt/agentmux", args: ["mcp-server"], env: serverEnv("planner"), trust: true });
+    expect(JSON.parse(l.files[0]!.content).mcpServers.agentmux).toEqual({ httpUrl: URL, headers: BEARER, trust: true });
     expect(JSON.parse(l.files[0]!.content).general.enableAutoUpdate).toBe(false);
   });
 
@@ -100,7 +100,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     expect(Object.keys(l.env)).toEqual(["OPENCODE_CONFIG_CONTENT"]);
     expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!)).toEqual({
       autoupdate: false,
-      mcp: { agentmux: { type: "local", command: ["/opt/agentmux", "mcp-server"], environment: serverEnv("planner"), enabled: true } },
+      mcp: { agentmux: { type: "remote", url: URL, headers: BEARER, enabled: true } },
     });
   });
 
@@ -109,24 +109,23 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     const file = `${S}/.runtime/mcp/planner.copilot.json`;
     expect(l.argv).toEqual(["copilot", "--allow-all-tools", "--additional-mcp-config", `@${file}`]);
     expect(l.env).toEqual({});
-    expect(JSON.parse(l.files[0]!.content)).toEqual({
-      mcpServers: { agentmux: { type: "local", command: "/opt/agentmux", args: ["mcp-server"], env: serverEnv("planner"), tools: ["*"] } },
-    });
+    expect(JSON.parse(l.files[0]!.content)).toEqual({ mcpServers: { agentmux: { type: "http", url: URL, headers: BEARER, tools: ["*"] } } });
   });
 
   test("sim", () => {
     const config = structuredClone(base);
     config.defaults.provider = "sim";
     config.sim = { think_ms: 250, scenario: ["review_fail_once", "crash=coder"] };
-    const l = buildLaunch(resolveRole(config, "planner"), { sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: "planner", selfCommand: ["/usr/bin/bun", "/src/main.ts"] });
+    const l = buildLaunch(resolveRole(config, "planner"), { sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: "planner", selfCommand: ["/usr/bin/bun", "/src/main.ts"], mcp: { url: URL, token: TOKEN } });
     const file = `${S}/.runtime/mcp/planner.sim.json`;
     expect(l.argv).toEqual(["/usr/bin/bun", "/src/main.ts", "sim-agent", "--mcp-config", file]);
+    // the sim's behaviour (not its identity: that is the token) comes from its env
     expect(l.env).toEqual({
       AGENTMUX_SESSION_DIR: S, AGENTMUX_PROJECT_DIR: W, AGENTMUX_ROLE: "planner", AGENTMUX_AGENT: "planner",
-      AGENTMUX_ALLOWED_TOOLS: PLANNER_TOOLS, AGENTMUX_SIM_SCENARIO: "review_fail_once,crash=coder", AGENTMUX_SIM_THINK_MS: "250",
+      AGENTMUX_SIM_SCENARIO: "review_fail_once,crash=coder", AGENTMUX_SIM_THINK_MS: "250",
     });
     const mcp = McpClientConfig.parse(JSON.parse(l.files[0]!.content));
-    expect(mcp.mcpServers.agentmux).toEqual({ type: "stdio", command: "/usr/bin/bun", args: ["/src/main.ts", "mcp-server"], env: { ...serverEnv("planner") } });
+    expect(mcp.mcpServers.agentmux).toEqual({ type: "http", url: URL, headers: BEARER });
   });
 });
 
@@ -152,11 +151,10 @@ describe("buildLaunch, every built-in provider × every role", () => {
         } else {
           expect(after).toEqual(roleArgs);
         }
-        // the agent's identity reaches its MCP server, in the form each CLI takes
-        const wiring = JSON.stringify(l.files.map((f) => JSON.parse(f.content))) + JSON.stringify(l.env) + l.argv.join(" ");
-        expect(wiring).toContain(role);
-        expect(wiring).toContain(key);
-        expect(wiring).toContain(`AGENTMUX_ALLOWED_TOOLS`);
+        // the agent's token reaches its CLI in a 0600 file or its env (a 0600 file the pane sources) — never argv
+        const secret = JSON.stringify(l.files.filter((f) => f.secret).map((f) => f.content)) + JSON.stringify(l.env);
+        expect(secret).toContain(TOKEN);
+        expect(l.argv.join(" ") + JSON.stringify(l.files.filter((f) => !f.secret))).not.toContain(TOKEN);
         const dir = provider === "gemini" || provider === "qwen" ? `/nonexistent-home/.cache/agentmux/mcp/${S.split("/").pop()}` : `${S}/.runtime/mcp`;
         for (const f of l.files) expect(f.path.startsWith(`${dir}/${key}.`)).toBe(true);
         expect(l.argv).not.toContain("--model");
@@ -211,4 +209,29 @@ test("the session folder is passed as an extra writable folder only when it is o
   expect(inside.argv).not.toContain("--add-dir");
   const outside = buildLaunch(resolveRole(base, "coder"), { sessionDir: "/repo/.agentmux/.sessions/x", projectDir: "/repo", workDir: "/repo-worktrees/x", agentKey: "coder", selfCommand: SELF, home: "/nonexistent-home" });
   expect(outside.argv.slice(outside.argv.indexOf("--add-dir"), outside.argv.indexOf("--add-dir") + 2)).toEqual(["--add-dir", "/repo/.agentmux/.sessions/x"]);
+});
+
+describe("mcp_transport: stdio (the fallback for a CLI that cannot use HTTP)", () => {
+  test("claude, gemini, copilot name `agentmux mcp-server` with the endpoint and token in its env (0600 files)", () => {
+    const claude = launch("claude", "coder", { transport: "stdio" });
+    expect(JSON.parse(claude.files[0]!.content).mcpServers.agentmux).toEqual({ type: "stdio", command: "/opt/agentmux", args: ["mcp-server"], env: bridgeEnv, alwaysLoad: true });
+    const gemini = launch("gemini", "coder", { transport: "stdio" });
+    expect(JSON.parse(gemini.files[0]!.content).mcpServers.agentmux).toEqual({ command: "/opt/agentmux", args: ["mcp-server"], env: bridgeEnv, trust: true });
+    const copilot = launch("copilot", "coder", { transport: "stdio" });
+    expect(JSON.parse(copilot.files[0]!.content).mcpServers.agentmux).toEqual({ type: "local", command: "/opt/agentmux", args: ["mcp-server"], env: bridgeEnv, tools: ["*"] });
+    for (const l of [claude, gemini, copilot]) expect(l.files.every((f) => f.secret)).toBe(true);
+  });
+
+  test("codex forwards the endpoint and token from its own environment with env_vars", () => {
+    const l = launch("codex", "coder", { transport: "stdio" });
+    expect(l.argv).toContain('mcp_servers.agentmux.env_vars=["AGENTMUX_MCP_URL","AGENTMUX_MCP_TOKEN"]');
+    expect(l.argv).toContain('mcp_servers.agentmux.command="/opt/agentmux"');
+    expect(l.argv.join(" ")).not.toContain(TOKEN);
+    expect(l.env).toEqual(bridgeEnv);
+  });
+
+  test("opencode: a local server in OPENCODE_CONFIG_CONTENT", () => {
+    const l = launch("opencode", "coder", { transport: "stdio" });
+    expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!).mcp.agentmux).toEqual({ type: "local", command: ["/opt/agentmux", "mcp-server"], environment: bridgeEnv, enabled: true });
+  });
 });

@@ -28,7 +28,9 @@ test("gemini runs in a private home (GEMINI_CLI_HOME) whose settings are the use
   const settings = JSON.parse(readFileSync(join(gh, ".gemini", "settings.json"), "utf8"));
   expect(settings.security.auth.selectedType).toBe("gemini-api-key");
   expect(Object.keys(settings.mcpServers).sort()).toEqual(["agentmux", "mine"]);
-  expect(settings.mcpServers.agentmux).toMatchObject({ command: "/opt/agentmux", trust: true });
+  // the run's endpoint with the agent's token: the settings file is 0600
+  expect(settings.mcpServers.agentmux).toMatchObject({ httpUrl: expect.stringContaining("/mcp"), trust: true });
+  expect(statSync(join(gh, ".gemini", "settings.json")).mode & 0o777).toBe(0o600);
   expect(readlinkSync(join(gh, ".gemini", "oauth_creds.json"))).toBe(join(home, ".gemini", "oauth_creds.json"));
   expect(readlinkSync(join(gh, ".gemini", "tmp"))).toBe(join(home, ".gemini", "tmp"));
   expect(readFileSync(join(home, ".gemini", "settings.json"), "utf8")).toBe(userSettings);

@@ -1,57 +1,81 @@
 /**
- * Opt-in checks against the real agent CLIs: AGENTMUX_REAL_CLI=1 and the CLI on PATH.
- * Each runs in a throwaway HOME / CODEX_HOME with auto-updaters off, and asks the CLI's own
- * `mcp list` whether it accepts the MCP wiring buildLaunch generates.
+ * Opt-in checks against the real agent CLIs: AGENTMUX_REAL_CLI=1 and the CLI on PATH (or in
+ * REAL_CLI_PREFIX/bin). Each runs in a throwaway HOME / CODEX_HOME with auto-updaters off, and
+ * asks the CLI's own `mcp list` whether it accepts the MCP wiring buildLaunch generates — with
+ * the run's real endpoint listening, so a CLI that connects shows agentmux as connected and the
+ * endpoint sees its initialize and tools/list under the agent's token.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { findOnPath } from "../../src/providers/doctor.ts";
 import { buildLaunch, writeLaunchFiles } from "../../src/providers/launch.ts";
 import { resolveRole } from "../../src/providers/resolve.ts";
+import { makeFixture, startEndpoint, type Endpoint, type Fixture } from "../mcp/harness.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
+import { LOCAL_PREFIX } from "../real-cli/clis.ts";
 
 const enabled = process.env.AGENTMUX_REAL_CLI === "1";
-const has = (cli: string) => enabled && findOnPath(cli, process.env.PATH ?? "") !== null;
+const binOf = (cli: string) => findOnPath(cli, process.env.PATH ?? "") ?? (process.env.REAL_CLI_PREFIX ? findOnPath(join(process.env.REAL_CLI_PREFIX, "bin", cli), "") : null);
+const has = (cli: string) => enabled && binOf(cli) !== null;
 
-let root: string;
-beforeEach(() => {
-  root = makeTmpDir("amx-realcli-");
+let fx: Fixture;
+let ep: Endpoint;
+/** the CLIs' home: not under /tmp — gemini skips a settings file below a group/other-writable folder */
+let home: string;
+beforeEach(async () => {
+  fx = await makeFixture();
+  ep = startEndpoint(fx);
+  mkdirSync(join(LOCAL_PREFIX, "runs"), { recursive: true, mode: 0o700 });
+  home = makeTmpDir("mcp-list-", join(LOCAL_PREFIX, "runs"));
+  mkdirSync(join(home, ".codex"));
 });
-afterEach(() => removeDir(root));
+afterEach(() => {
+  ep.stop();
+  fx.cleanup();
+  removeDir(home);
+});
 
 function launchFor(provider: string) {
+  const root = fx.projectDir;
   const config = loadConfig({ projectDir: root, env: { HOME: root } }).config;
   config.defaults.provider = provider;
+  const token = ep.tokens.issue("coder-1", "coder", root);
   const spec = buildLaunch(resolveRole(config, "coder"), {
-    sessionDir: join(root, "session"), projectDir: root, workDir: root, agentKey: "coder-1", selfCommand: ["/opt/agentmux"], home: join(root, "home"),
+    sessionDir: fx.sessionDir, projectDir: root, workDir: root, agentKey: "coder-1", selfCommand: ["/opt/agentmux"], home,
+    mcp: { url: ep.endpoint.url, token },
   });
   writeLaunchFiles(spec);
-  return spec;
+  return { spec, token };
 }
 
-function run(argv: string[], env: Record<string, string>) {
-  const p = Bun.spawnSync(argv, { cwd: root, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe", timeout: 60000 });
-  return { code: p.exitCode, out: p.stdout.toString() + p.stderr.toString() };
+/** Async: the endpoint answers from this process, so its event loop must keep running. */
+async function run(argv: string[], env: Record<string, string>) {
+  const p = Bun.spawn(argv, { cwd: fx.projectDir, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe", timeout: 60000 });
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code, out: out + err };
 }
 
-test.skipIf(!has("codex"))("codex mcp list accepts the -c overrides", () => {
-  const spec = launchFor("codex");
+test.skipIf(!has("codex"))("codex mcp list accepts the -c overrides: the endpoint URL and the token's env variable, no token in argv", async () => {
+  const { spec, token } = launchFor("codex");
   // keep only the -c pairs (the interactive-only flags do not apply to `mcp list`)
   const overrides: string[] = [];
   for (let i = 1; i < spec.argv.length; i++) if (spec.argv[i] === "-c") overrides.push("-c", spec.argv[++i]!);
-  const r = run(["codex", ...overrides, "mcp", "list", "--json"], { HOME: join(root, "home"), CODEX_HOME: join(root, "codex-home"), ...spec.env });
-  expect(r.code).toBe(0);
+  expect(overrides.join(" ")).not.toContain(token);
+  const r = await run([binOf("codex")!, ...overrides, "mcp", "list", "--json"], { HOME: home, CODEX_HOME: join(home, ".codex"), ...spec.env });
+  expect(r.code, r.out).toBe(0);
   const servers = JSON.parse(r.out.slice(r.out.indexOf("[")));
   const agentmux = servers.find((s: { name: string }) => s.name === "agentmux");
-  expect(agentmux).toBeDefined();
-  expect(JSON.stringify(agentmux)).toContain("/opt/agentmux");
+  expect(agentmux.transport).toMatchObject({ type: "streamable_http", url: ep.endpoint.url, bearer_token_env_var: "AGENTMUX_MCP_TOKEN" });
 });
 
-test.skipIf(!has("gemini"))("gemini mcp list sees the server from the session settings file", () => {
-  const spec = launchFor("gemini");
-  const r = run(["gemini", "mcp", "list"], { HOME: join(root, "home"), ...spec.env });
+test.skipIf(!has("gemini"))("gemini mcp list connects to the endpoint from the private settings file, with the agent's token", async () => {
+  const { spec } = launchFor("gemini");
+  const r = await run([binOf("gemini")!, "mcp", "list"], { HOME: home, ...spec.env });
   expect(r.code).toBe(0);
   expect(r.out).toContain("agentmux");
-  expect(r.out).toContain("/opt/agentmux mcp-server");
+  expect(r.out).toContain(ep.endpoint.url);
+  expect(r.out).toMatch(/Connected/);
+  expect(ep.tokens.link("coder-1")?.initializedAt).toBeNumber();
 });

@@ -79,20 +79,27 @@ describe("preTrust", () => {
 });
 
 describe("writeLaunchFiles", () => {
-  test("writes once, skips identical content, rewrites on change, keeps a file's mode", () => {
+  test("writes once, skips identical content, rewrites on change; a file holding a token is always 0600, others keep their mode", () => {
     const session = join(root, "session");
-    const spec = buildLaunch(resolveRole(config, "coder"), { sessionDir: session, projectDir: root, workDir: root, agentKey: "coder-1", selfCommand: ["/bin/agentmux"] });
+    const token = "ab".repeat(32);
+    const spec = buildLaunch(resolveRole(config, "coder"), { sessionDir: session, projectDir: root, workDir: root, agentKey: "coder-1", selfCommand: ["/bin/agentmux"], mcp: { url: "http://127.0.0.1:1/mcp", token } });
     const path = join(session, ".runtime", "mcp", "coder-1.claude.json");
     expect(writeLaunchFiles(spec)).toEqual([path]);
-    expect(JSON.parse(readFileSync(path, "utf8")).mcpServers.agentmux.env.AGENTMUX_AGENT).toBe("coder-1");
+    expect(JSON.parse(readFileSync(path, "utf8")).mcpServers.agentmux.headers.Authorization).toBe(`Bearer ${token}`);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
     const mtime = statSync(path).mtimeMs;
     expect(writeLaunchFiles(spec)).toEqual([]);
     expect(statSync(path).mtimeMs).toBe(mtime);
-    chmodSync(path, 0o600);
-    const changed = { files: [{ path, content: spec.files[0]!.content.replace("coder-1", "coder-9") }] };
+    chmodSync(path, 0o644);
+    const changed = { files: [{ ...spec.files[0]!, content: spec.files[0]!.content.replace(token, "cd".repeat(32)) }] };
     expect(writeLaunchFiles(changed)).toEqual([path]);
-    expect(readFileSync(path, "utf8")).toContain("coder-9");
+    expect(readFileSync(path, "utf8")).toContain("cd".repeat(32));
     expect(statSync(path).mode & 0o777).toBe(0o600);
+    const plain = join(root, "plain.json");
+    writeLaunchFiles({ files: [{ path: plain, content: "1" }] });
+    chmodSync(plain, 0o640);
+    writeLaunchFiles({ files: [{ path: plain, content: "2" }] });
+    expect(statSync(plain).mode & 0o777).toBe(0o640);
     expect(existsSync(join(root, ".claude.json"))).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * One real-CLI run: a temp git repo with a real agentmux session (phase architecting), a
- * private tmux server laid out as agentmux lays it out, and agentmux's own AgentRuntime (the
- * code src/app/agents.ts runs) launching the architect on the CLI under test. A screen monitor
+ * private tmux server laid out as agentmux lays it out, the run's MCP endpoint as the
+ * orchestrator hosts it, and agentmux's own AgentRuntime (src/daemon/agents.ts) launching the
+ * architect on the CLI under test. A screen monitor
  * records every dialog text it ever sees and when the ready prompt first showed.
  */
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -10,6 +11,7 @@ import { join } from "node:path";
 import { homedir } from "node:os";
 import { AgentRuntime } from "../../src/daemon/agents.ts";
 import { TurnWatcher } from "../../src/daemon/turns.ts";
+import { startMcpHost, type McpHost } from "../../src/daemon/mcp-host.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { Layout } from "../../src/effects/tmux/layout.ts";
 import { PaneWriter, type DeliverOptions, type DeliveryResult } from "../../src/effects/tmux/deliver.ts";
@@ -20,7 +22,7 @@ import type { Config } from "../../src/schema/config.ts";
 import type { Event } from "../../src/schema/events.ts";
 import type { State } from "../../src/schema/state.ts";
 import { createSessionDir } from "../../src/session/create.ts";
-import { F, mcpReadyFile } from "../../src/session/paths.ts";
+import { F } from "../../src/session/paths.ts";
 import { writeState } from "../../src/session/write.ts";
 import { REPO_ROOT, privateSocket } from "../helpers/tmp.ts";
 import { LOCAL_PREFIX, writeSetupFiles, type CliDef } from "./clis.ts";
@@ -50,6 +52,7 @@ export type Run = {
   state: State;
   mock: MockServer;
   runtime: AgentRuntime;
+  mcp: McpHost;
   writer: RecordingWriter;
   events: Event[];
   turns: TurnWatcher;
@@ -57,7 +60,7 @@ export type Run = {
   dialogs: DialogHit[];
   /** ms from launch until the provider's ready pattern first showed (null: never) */
   readyAtMs: number | null;
-  /** ms from launch until agentmux's MCP server for the pane wrote its readiness marker */
+  /** ms from launch until the run's MCP endpoint saw the agent's initialize and tools/list */
   mcpReadyAtMs: number | null;
   launchedAt: number;
   stopMonitor(): void;
@@ -109,6 +112,8 @@ export async function prepareRun(cli: CliDef, binary: string, behaviour: MockBeh
   const writer = new RecordingWriter(tmux, (m) => log.push(`${Math.round(performance.now())} ${m}`));
   const events: Event[] = [];
   let turns: TurnWatcher | null = null;
+  // the run's MCP endpoint, hosted as the orchestrator hosts it (its state: this run's)
+  const mcp = startMcpHost({ sessionDir, projectDir: repo, state: () => state, log: (m) => log.push(`${Math.round(performance.now())} ${m}`) });
   const runtime = new AgentRuntime({
     sessionDir,
     projectDir: repo,
@@ -125,10 +130,11 @@ export async function prepareRun(cli: CliDef, binary: string, behaviour: MockBeh
     onTurn: (a) => turns?.turnStarted(a),
     isIdle: (a) => turns?.isIdle(a) ?? true,
     turnEnd: (a) => turns?.lastTurnEnd(a) ?? null,
+    mcp: { tokens: mcp.tokens, url: () => mcp.endpoint.url },
   });
   // agentmux's own turn-end detection on the CLI's pane (started by tests that need it)
   turns = new TurnWatcher({ tmux, watched: () => runtime.watched(), push: (e) => events.push(e), log: (m) => log.push(`${Math.round(performance.now())} ${m}`), stuckAfterMs: 0 });
-  return { root, repo, home, sessionDir, socket, tmux, config, state, mock, runtime, writer, events, log, turns, dialogs: [], readyAtMs: null, mcpReadyAtMs: null, launchedAt: 0, stopMonitor: () => {} };
+  return { root, repo, home, sessionDir, socket, tmux, config, state, mock, runtime, writer, events, log, turns, mcp, dialogs: [], readyAtMs: null, mcpReadyAtMs: null, launchedAt: 0, stopMonitor: () => {} };
 }
 
 /** Launch the architect as agents.ts does and start watching its pane for dialogs and readiness. */
@@ -137,7 +143,6 @@ export async function launchArchitect(run: Run, cli: CliDef): Promise<string> {
   await run.runtime.launch("architect", "architect", "[architect] architecture");
   const pane = run.runtime.paneOf("architect")!;
   const gate = compileGate(run.config.providers[cli.name]!.ready);
-  const readyFile = join(run.sessionDir, mcpReadyFile("architect"));
   let stopped = false;
   let title = "";
   run.stopMonitor = () => void (stopped = true);
@@ -152,7 +157,7 @@ export async function launchArchitect(run: Run, cli: CliDef): Promise<string> {
         if ((snap.screen.includes(d) || snap.title.includes(d)) && !run.dialogs.some((h) => h.text === d)) run.dialogs.push({ text: d, atMs: at, screen: snap.screen });
       }
       if (run.readyAtMs === null && gate.ready?.test(snap.screen)) run.readyAtMs = at;
-      if (run.mcpReadyAtMs === null && existsSync(readyFile)) run.mcpReadyAtMs = at;
+      if (run.mcpReadyAtMs === null && run.mcp.tokens.ready("architect")) run.mcpReadyAtMs = at;
       await Bun.sleep(process.env.AGENTMUX_REAL_CLI_KEEP ? 10 : 50);
     }
   })();

@@ -18,7 +18,7 @@ import { transition } from "../../src/orchestrator/transition.ts";
 import { deliverNudge } from "../../src/daemon/agent-io.ts";
 import { toolNameFor } from "../../src/providers/resolve.ts";
 import type { State } from "../../src/schema/state.ts";
-import { F, mcpReadyFile } from "../../src/session/paths.ts";
+import { F } from "../../src/session/paths.ts";
 import { killTmuxServer, removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { availability, ENABLED } from "./available.ts";
@@ -33,6 +33,7 @@ afterEach(async () => {
     r.stopMonitor();
     r.turns.stop();
     await r.runtime.kill("architect").catch(() => {});
+    r.mcp.stop();
     killTmuxServer(r.socket);
     r.mock.stop();
     if (!process.env.AGENTMUX_REAL_CLI_KEEP) removeDir(r.root);
@@ -52,7 +53,6 @@ for (const cli of CLIS) {
       const run = await prepareRun(cli, bin!);
       runs.push(run);
       await launchArchitect(run, cli);
-      const readyFile = join(run.sessionDir, mcpReadyFile("architect"));
 
       // 1: the architect prompt reference; the mock answers with the submit tool call
       const t0 = performance.now();
@@ -61,7 +61,8 @@ for (const cli of CLIS) {
       const first = run.writer.results[0]!;
       expect(first.result, dump(run)).toMatchObject({ ok: true });
       const firstMs = Math.round(performance.now() - t0);
-      expect(existsSync(readyFile)).toBe(true);
+      // the MCP-ready gate: the endpoint saw the CLI's initialize and tools/list before the first prompt
+      expect(run.mcp.tokens.ready("architect")).toBe(true);
 
       const toolEvents = join(run.sessionDir, F.toolEvents);
       const lines = await waitFor("a tool_events.jsonl line", () => {
@@ -72,7 +73,11 @@ for (const cli of CLIS) {
       });
       expect(lines.length).toBe(1);
       expect(lines[0]!.value!.tool).toBe("submit_architecture");
-      const event = await toolLineToEvent(lines[0]!.value!, run.sessionDir);
+      // sealed by the endpoint, naming the agent its token identified
+      expect(lines[0]!.value).toMatchObject({ agent: "architect", role: "architect", seq: 1 });
+      const applied = await toolLineToEvent(lines[0]!.value!, lines[0]!.text, { sessionDir: run.sessionDir, key: run.mcp.sealKey, phase: run.state.phase, appliedSeq: 0 });
+      if ("skip" in applied) throw new Error("the line was skipped");
+      const event = applied.event;
       expect(event.type).toBe("architecture_submitted");
       const next = transition(run.state, event, settingsFrom(run.config));
       expect(next.state.phase).toBe("planning");

@@ -27,8 +27,8 @@ test("slow_start=<ms>: nothing is drawn and input is ignored for that long", asy
   w = await SimWorld.create();
   const started = Date.now();
   const pane = await w.launch("architect", { scenario: "slow_start=1500" });
-  // the agent is running (its MCP server answers) but its screen is still blank
-  await waitFor("MCP readiness marker", () => w.has(".runtime/mcp/architect.ready"), { timeoutMs: 10000 });
+  // the agent is running (its MCP connection is made) but its screen is still blank
+  await waitFor("the endpoint to see the agent's initialize and tools/list", () => w.tokens.ready("architect"), { timeoutMs: 10000 });
   expect((await w.screen(pane)).trim()).toBe("");
   await w.paste(pane, "typed too early");
   await w.enter(pane);

@@ -4,7 +4,13 @@ import { join } from "node:path";
 import git from "isomorphic-git";
 import { writeJsonAtomic, writeFileAtomic } from "../../src/effects/fs/atomic.ts";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
-import type { Phase } from "../../src/schema/catalog.ts";
+import { loadSealKey } from "../../src/bus/tool-seal.ts";
+import { McpEndpoint } from "../../src/mcp/endpoint.ts";
+import { ToolEventLog } from "../../src/mcp/events.ts";
+import { AgentTokens } from "../../src/mcp/identity.ts";
+import { agentHandlers } from "../../src/mcp/server.ts";
+import type { Phase, Role } from "../../src/schema/catalog.ts";
+import { readState } from "../../src/session/read.ts";
 import { ToolEventLine } from "../../src/schema/tool-events.ts";
 import { F } from "../../src/session/paths.ts";
 import { killTmuxServer, makeTmpDir, privateSocket, removeDir, REPO_ROOT } from "../helpers/tmp.ts";
@@ -15,17 +21,23 @@ const MAIN = join(REPO_ROOT, "src", "main.ts");
 
 /**
  * One simulated-agent world: a real git repo (one commit), a session folder with state.json
- * and requirements.md, a private tmux server, and helpers to launch `agentmux sim-agent`
- * in a pane with a real MCP server behind it.
+ * and requirements.md, a private tmux server, the run's real MCP endpoint, and helpers to
+ * launch `agentmux sim-agent` in a pane connected to it through its generated MCP config.
  */
 export class SimWorld {
   readonly tmux = new Tmux(privateSocket());
   private panes = 0;
   private readonly exitFiles = new Map<string, string>();
+  /** the run's MCP endpoint, as the orchestrator would host it (state from state.json) */
+  readonly endpoint: McpEndpoint;
+  readonly tokens = new AgentTokens();
   private constructor(
     readonly projectDir: string,
     readonly sessionDir: string,
-  ) {}
+  ) {
+    const host = { sessionDir, projectDir, state: () => readState(sessionDir), events: new ToolEventLog(sessionDir, loadSealKey(sessionDir)), log: () => {} };
+    this.endpoint = McpEndpoint.start({ tokens: this.tokens, handlers: (link) => agentHandlers(host, link), log: () => {} });
+  }
 
   static async create(request = "Add a greeting helper"): Promise<SimWorld> {
     const projectDir = makeTmpDir("amx-sim-");
@@ -90,23 +102,22 @@ export class SimWorld {
       .map((l) => ToolEventLine.parse(JSON.parse(l)));
   }
 
-  mcpConfig(role: string, agent = role, binary?: string): string {
+  /**
+   * The MCP config agentmux writes for an agent: the endpoint's URL with a fresh token for
+   * (agent, role) — or, with `stdio`, `agentmux mcp-server` (source or `binary`) bridging to it.
+   */
+  mcpConfig(role: Role, agent: string = role, o: { binary?: string; stdio?: boolean } = {}): string {
     const file = this.path(`.runtime/mcp-${agent}.json`);
-    writeJsonAtomic(file, {
-      mcpServers: {
-        agentmux: {
-          type: "stdio",
-          command: binary ?? BUN,
-          args: binary ? ["mcp-server"] : [MAIN, "mcp-server"],
-          env: { AGENTMUX_SESSION_DIR: this.sessionDir, AGENTMUX_PROJECT_DIR: this.projectDir, AGENTMUX_ROLE: role, AGENTMUX_AGENT: agent },
-        },
-      },
-    });
+    const token = this.tokens.issue(agent, role, this.projectDir);
+    const server = o.stdio
+      ? { type: "stdio", command: o.binary ?? BUN, args: o.binary ? ["mcp-server"] : [MAIN, "mcp-server"], env: { AGENTMUX_MCP_URL: this.endpoint.url, AGENTMUX_MCP_TOKEN: token } }
+      : { type: "http", url: this.endpoint.url, headers: { Authorization: `Bearer ${token}` } };
+    writeJsonAtomic(file, { mcpServers: { agentmux: server } });
     return file;
   }
 
   /** Start `agentmux sim-agent` in a new pane (cwd = project); returns the pane id. */
-  async launch(role: string, opts: { scenario?: string; agent?: string; mcp?: boolean; width?: number; thinkMs?: number; binary?: string } = {}): Promise<string> {
+  async launch(role: Role, opts: { scenario?: string; agent?: string; mcp?: boolean; width?: number; thinkMs?: number; binary?: string; stdio?: boolean } = {}): Promise<string> {
     const agent = opts.agent ?? role;
     const env = {
       AGENTMUX_SESSION_DIR: this.sessionDir,
@@ -118,7 +129,7 @@ export class SimWorld {
     };
     const exitFile = this.path(`.runtime/exit-${this.panes}`);
     const cli = opts.binary ? [opts.binary] : [BUN, MAIN];
-    const sim = [...cli, "sim-agent", ...(opts.mcp === false ? [] : ["--mcp-config", this.mcpConfig(role, agent, opts.binary)])];
+    const sim = [...cli, "sim-agent", ...(opts.mcp === false ? [] : ["--mcp-config", this.mcpConfig(role, agent, { binary: opts.binary, stdio: opts.stdio })])];
     const argv = ["sh", "-c", '"$@"; echo $? > "$0.tmp" && mv "$0.tmp" "$0"', exitFile, ...sim];
     const envArgs = Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
     const size = ["-x", String(opts.width ?? 160), "-y", "45"];
@@ -190,6 +201,7 @@ export class SimWorld {
   }
 
   cleanup(): void {
+    this.endpoint.stop();
     killTmuxServer(this.tmux.socket);
     removeDir(this.projectDir);
   }

@@ -7,13 +7,14 @@ import { DoneArtifact } from "../../src/schema/artifacts/done.ts";
 import { Plan } from "../../src/schema/artifacts/plan.ts";
 import { Review } from "../../src/schema/artifacts/review.ts";
 import { F, doneArtifact, reviewPrompt, reviewYaml } from "../../src/session/paths.ts";
+import type { Role } from "../../src/schema/catalog.ts";
 import { SimWorld } from "./harness.ts";
 import { PLAN_ONE } from "./plans.ts";
 
 let w: SimWorld;
 afterEach(() => w?.cleanup());
 
-async function start(role: string, scenario: string): Promise<string> {
+async function start(role: Role, scenario: string): Promise<string> {
   const pane = await w.launch(role, { scenario });
   await w.waitScreen(pane, "[sim] ready");
   return pane;
@@ -26,7 +27,7 @@ test("gate_refuse_once: the first done_1.json claims a file never written; after
   const pane = await start("coder", "gate_refuse_once");
   await w.deliver(pane, w.prompt("06_implementation/coder_prompt_1.md"));
   const [ev] = await w.waitTool("submit_done");
-  expect(ev!.payload).toEqual({ subplan_index: 1 });
+  expect(ev!.payload).toMatchObject({ subplan_index: 1, snapshot: { sha256: expect.any(String) } });
   const screen = await w.waitScreen(pane, "✓ coder 1 done");
   expect(screen).toContain("✗ tool error: submit_done");
   expect(screen).toContain("src/greeting_extra.js");
@@ -68,8 +69,10 @@ test("review_fail_once: reviewer_logic fails its first review with one finding, 
   expect(first.findings).toHaveLength(1);
   expect(first.findings[0]!.location).toBe("src/greeting.js:4");
   expect(Review.parse(parse(w.read(reviewYaml("reviewer_quality")))).verdict).toBe("pass");
-  // the next review round (a new prompt to the same pane) passes
+  // the next review round (a new prompt to the same pane) passes; each round starts without
+  // the reviewers' files, as the orchestrator's reviewing phase removes them
   await w.waitScreen(logic, "✓ reviewer_logic done");
+  fs.rmSync(w.path(reviewYaml("reviewer_logic")));
   await w.deliver(logic, w.prompt(reviewPrompt("logic"), "Re-check the previous findings.\n"));
   await w.waitTool("submit_review", 3);
   expect(Review.parse(parse(w.read(reviewYaml("reviewer_logic")))).verdict).toBe("pass");
@@ -80,6 +83,7 @@ test("review_fail_always: every review fails", async () => {
   w.setState("reviewing");
   const pane = await start("reviewer_expert", "review_fail_always");
   for (let i = 1; i <= 2; i++) {
+    fs.rmSync(w.path(reviewYaml("reviewer_expert")), { force: true }); // a new round, as the orchestrator starts it
     await w.deliver(pane, w.prompt(reviewPrompt("expert")));
     await w.waitTool("submit_review", i);
     expect(Review.parse(parse(w.read(reviewYaml("reviewer_expert")))).verdict).toBe("fail");
@@ -102,7 +106,7 @@ test("fix_prompt.md: the fixer edits the owned source and its test, reports them
   const pane = await start("coder", "");
   await w.deliver(pane, w.prompt(F.fixPrompt));
   const [ev] = await w.waitTool("submit_done");
-  expect(ev!.payload).toEqual({ subplan_index: 1 });
+  expect(ev!.payload).toMatchObject({ subplan_index: 1, snapshot: { sha256: expect.any(String) } });
   const done = DoneArtifact.parse(JSON.parse(w.read(doneArtifact(1))));
   expect(done.files_modified).toEqual(["src/greeting.js", "test/greeting.test.js"]);
   expect(done.files_created).toEqual([]);

@@ -6,6 +6,7 @@ import { DoneArtifact } from "../../src/schema/artifacts/done.ts";
 import { Plan } from "../../src/schema/artifacts/plan.ts";
 import { Review } from "../../src/schema/artifacts/review.ts";
 import { F, doneArtifact, reviewPrompt, reviewYaml } from "../../src/session/paths.ts";
+import type { Role } from "../../src/schema/catalog.ts";
 import { SimWorld } from "./harness.ts";
 import { PLAN_ONE } from "./plans.ts";
 
@@ -13,7 +14,7 @@ let w: SimWorld;
 afterEach(() => w?.cleanup());
 
 /** Launch an agent, deliver one prompt, wait until it reports its task done. */
-async function runTask(role: string, promptRel: string, opts: { scenario?: string; body?: string } = {}): Promise<string> {
+async function runTask(role: Role, promptRel: string, opts: { scenario?: string; body?: string } = {}): Promise<string> {
   const pane = await w.launch(role, { scenario: opts.scenario });
   await w.waitScreen(pane, "[sim] ready");
   await w.deliver(pane, w.prompt(promptRel, opts.body));
@@ -93,7 +94,7 @@ test("coder N implements subplan N in the repo, writes a truthful done_N.json an
   w.setState("implementing", { last_event: "plan_written" });
   await runTask("coder", "06_implementation/coder_prompt_1.md");
   const [ev] = await w.waitTool("submit_done");
-  expect(ev!.payload).toEqual({ subplan_index: 1 });
+  expect(ev!.payload).toMatchObject({ subplan_index: 1, snapshot: { sha256: expect.any(String) } });
   const done = DoneArtifact.parse(JSON.parse(w.read(doneArtifact(1))));
   expect(done.status).toBe("SUCCESS");
   expect(done.files_created).toEqual(["src/greeting.js", "test/greeting.test.js"]);
@@ -123,7 +124,7 @@ test("reviewer writes review_reviewer_<short>.yaml (with commit_message) and cal
   w.setState("reviewing", { last_event: "implementation_completed" });
   await runTask("reviewer_quality", reviewPrompt("quality"), { scenario: "commit_message" });
   const [ev] = await w.waitTool("submit_review");
-  expect(ev!.payload).toEqual({ role: "reviewer_quality" });
+  expect(ev!.payload).toMatchObject({ role: "reviewer_quality", snapshot: { sha256: expect.any(String) } });
   const review = Review.parse(parse(w.read(reviewYaml("reviewer_quality"))));
   expect(review.verdict).toBe("pass");
   expect(review.commit_message).toBe("feat: add a greeting helper");

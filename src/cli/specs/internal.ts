@@ -53,15 +53,15 @@ AGENTMUX_AGENT, AGENTMUX_SIM_SCENARIO (comma-separated switches), AGENTMUX_SIM_T
 
 export const mcpServer = command({
   name: "mcp-server",
-  summary: "the stdio MCP server agent CLIs spawn (submit_* tools)",
+  summary: "the stdio bridge to the run's MCP endpoint (for a CLI that cannot use HTTP)",
   hidden: true,
-  usage: ["mcp-server   (spawned by agent CLIs; speaks MCP on stdin/stdout)"],
-  about: `Environment:
-  AGENTMUX_SESSION_DIR     session folder (required)
-  AGENTMUX_PROJECT_DIR     the agent's work directory (project root or worktree)
-  AGENTMUX_ROLE            the agent's role; limits the tools it may call
-  AGENTMUX_AGENT           agent name for the readiness marker (default: the role)
-  AGENTMUX_ALLOWED_TOOLS   comma list of tools to serve (default: the role's tools)`,
+  usage: ["mcp-server   (spawned by an agent CLI; speaks MCP on stdin/stdout)"],
+  about: `The stdio fallback of the run's MCP endpoint (providers.<name>.mcp_transport: stdio):
+every message is forwarded to the endpoint the orchestrator serves on 127.0.0.1.
+
+Environment (set by agentmux in the agent's MCP config):
+  AGENTMUX_MCP_URL     the run's endpoint, http://127.0.0.1:<port>/mcp
+  AGENTMUX_MCP_TOKEN   the agent's secret token (names the agent and its role)`,
   flags: {},
   args: [],
   helpToStderr: true,

@@ -83,3 +83,21 @@ ${Object.entries(COMPLETION_LINES)
   .map(([shell, { rc, line }]) => `  ${shell.padEnd(5)} ${rc.padEnd(27)} ${line}`)
   .join("\n")}`,
 });
+
+export const preferences = command({
+  name: "preferences",
+  summary: "review the standing preferences agents proposed: approve or reject them",
+  usage: ["preferences [list] [--json]", "preferences approve <id>… | --all", "preferences reject <id>… | --all"],
+  about: `Agents may propose standing preferences for a role (a bullet such as "Write tests first" for
+the coder) when they submit their work. A proposal changes nothing until you approve it here: an
+approved preference is added to .agentmux/prompts/agents/<role>.md under "## Approved Preferences",
+which every later run's prompt for that role includes. Rejected proposals are dropped.`,
+  flags: {
+    all: { type: "boolean", help: "approve or reject every pending proposal" },
+    json: { type: "boolean", help: "list the proposals as JSON" },
+  },
+  args: [
+    { name: "action", about: "list, approve or reject", choices: ["list", "approve", "reject"] },
+    { name: "id", about: "a proposal id (as listed)", variadic: true },
+  ],
+});

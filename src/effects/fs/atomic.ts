@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync, appendFileSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync, appendFileSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
 
 let counter = 0;
@@ -7,15 +7,14 @@ let counter = 0;
  * Write a durable file atomically: a temp file in the same folder, fsync, rename.
  * Readers see either the old or the new content, never a half-written file.
  */
-export function writeFileAtomic(path: string, content: string | Uint8Array): void {
+export function writeFileAtomic(path: string, content: string | Uint8Array, opts: { mode?: number } = {}): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
   let fd: number | undefined;
   try {
-    fd = openSync(tmp, "w", 0o644);
-    const buf = typeof content === "string" ? Buffer.from(content) : content;
-    for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
+    fd = openSync(tmp, "w", opts.mode ?? 0o644);
+    writeAll(fd, typeof content === "string" ? Buffer.from(content) : content);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
@@ -29,6 +28,52 @@ export function writeFileAtomic(path: string, content: string | Uint8Array): voi
     }
     rmSync(tmp, { force: true });
     throw e;
+  }
+}
+
+function writeAll(fd: number, data: Uint8Array, position?: number): void {
+  for (let done = 0; done < data.length; ) {
+    const n = writeSync(fd, data, done, data.length - done, position === undefined ? null : position + done);
+    if (n <= 0) throw new Error("write made no progress");
+    done += n;
+  }
+}
+
+/**
+ * Append one record line to a log that other code reads line by line, so that a failure can
+ * never glue two records together or leave half a record behind:
+ *   - the record starts on a fresh line (a torn last line — a crash or a full disk mid-append —
+ *     is terminated first, and stays a malformed line of its own for the reader to report);
+ *   - the bytes are written and fsynced before this returns;
+ *   - when the write fails, the file is cut back to its old length and the error is thrown,
+ *     so the caller never reports a record as written that is not.
+ * Callers racing across processes hold `withFileLock`.
+ */
+export function appendRecord(path: string, record: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const fd = openSync(path, "a+");
+  try {
+    const size = fstatSync(fd).size;
+    let fresh = true;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, size - 1);
+      fresh = last[0] === 0x0a;
+    }
+    const data = Buffer.from(`${fresh ? "" : "\n"}${record.replace(/\n+$/, "")}\n`);
+    try {
+      writeAll(fd, data);
+      fsyncSync(fd);
+    } catch (e) {
+      try {
+        ftruncateSync(fd, size);
+      } catch {
+        /* the reader reports what is left as a torn line */
+      }
+      throw e;
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 

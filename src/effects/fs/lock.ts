@@ -1,12 +1,34 @@
-import { closeSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+
+/** How long a waiter keeps trying, and when a held lock counts as abandoned. */
+export const LOCK_WAIT_MS = 10_000;
+export const LOCK_STALE_MS = 2_000;
+
+function holderGone(lockPath: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(lockPath, "utf8").trim());
+  } catch {
+    return false; // vanished or unreadable: the next attempt decides
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
 
 /**
- * A cross-process lock based on O_EXCL lock files. A lock older than `staleMs`
- * (its holder died) is broken. Synchronous: held only around tiny critical sections.
+ * A cross-process lock based on O_EXCL lock files holding the holder's pid. A lock is broken
+ * when its holder is dead, or when it is older than `staleMs`; `staleMs` is well below the
+ * waiters' `timeoutMs`, so a crashed holder never makes a waiter give up. Synchronous: held only
+ * around tiny critical sections (one append, one small file rewrite).
  */
 export function withFileLock<T>(lockPath: string, fn: () => T, opts: { timeoutMs?: number; staleMs?: number } = {}): T {
-  const timeoutMs = opts.timeoutMs ?? 5000;
-  const staleMs = opts.staleMs ?? 10000;
+  const timeoutMs = opts.timeoutMs ?? LOCK_WAIT_MS;
+  const staleMs = Math.min(opts.staleMs ?? LOCK_STALE_MS, timeoutMs / 2);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -14,10 +36,10 @@ export function withFileLock<T>(lockPath: string, fn: () => T, opts: { timeoutMs
       writeSync(fd, String(process.pid));
       closeSync(fd);
       break;
-    } catch (e: any) {
-      if (e?.code !== "EEXIST") throw e;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException)?.code !== "EEXIST") throw e;
       try {
-        if (Date.now() - statSync(lockPath).mtimeMs > staleMs) rmSync(lockPath, { force: true });
+        if (Date.now() - statSync(lockPath).mtimeMs > staleMs || holderGone(lockPath)) rmSync(lockPath, { force: true });
       } catch {
         /* vanished between calls: retry */
       }

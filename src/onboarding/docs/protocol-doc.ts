@@ -11,6 +11,7 @@ import { RuntimeState, ToolEventState } from "../../schema/runtime.ts";
 import { State } from "../../schema/state.ts";
 import { ToolEventLine, ToolInputs } from "../../schema/tool-events.ts";
 import { SESSION_FILES } from "../../session/files.ts";
+import { mcpEndpointDoc } from "./mcp-doc.ts";
 import { LAST_COMPLETION, SESSIONS_DIR } from "../../session/paths.ts";
 import { fieldRows, jsonSchemaOf, markdownTable, rowsTable } from "./schema-table.ts";
 import { movesTable, stateDiagram } from "./state-diagram.ts";
@@ -34,7 +35,7 @@ export function protocolDoc(): string {
     "# Protocol: the session folder",
     "",
     `Agents and agentmux talk only through files in \`${SESSIONS_DIR}/<YYYYMMDD-HHMMSS-slug>/\` and through MCP tools served by`,
-    "`agentmux mcp-server`. Every durable file is written atomically (temp file + rename).",
+    "the run's MCP endpoint (below). Every durable file is written atomically (temp file + rename).",
     `After a commit agentmux writes \`${LAST_COMPLETION}\` (contract below).`,
     "",
     "## Layout",
@@ -63,7 +64,8 @@ export function protocolDoc(): string {
     section("state.json", State, "Owned by the orchestrator; nothing else writes it."),
     section("runtime_state.json", RuntimeState, "The tmux runtime's view."),
     section("tool_event_state.json", ToolEventState, "Replay cursor for tool_events.jsonl."),
-    section("tool_events.jsonl (one line)", ToolEventLine, "Appended by the MCP server after it has validated the agent's files."),
+    section("tool_events.jsonl (one line)", ToolEventLine, "Appended by the run's MCP endpoint after it has validated the agent's files (see the endpoint section below)."),
+    ...mcpEndpointDoc(),
     section(
       "orchestrator.log (one line)",
       LogRecord,

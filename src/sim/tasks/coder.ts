@@ -46,6 +46,17 @@ async function reportDone(io: TaskIO, n: number, files: string[], tasks: string[
 }
 
 /**
+ * An earlier attempt at this very dispatch finished and wrote its completion artifact, but the
+ * call did not reach agentmux (it was down): submit it again rather than redo the work. (Every
+ * new dispatch starts with the done files removed, so an existing one is from this dispatch.)
+ */
+async function resubmitFinished(io: TaskIO, n: number): Promise<boolean> {
+  if (!io.s.has(doneArtifact(n))) return false;
+  io.say(`● ${doneArtifact(n)} is already written: an earlier attempt finished subplan ${n}; submitting it again`);
+  return (await io.tool("submit_done", { subplan_index: n })).ok;
+}
+
+/**
  * Files an interrupted earlier attempt already changed, from the prompt's "An earlier attempt at
  * this task was interrupted" section (a good agent reads it and does not redo that work).
  */
@@ -56,6 +67,7 @@ export function interruptedFiles(prompt: string): Set<string> {
 }
 
 async function implement(io: TaskIO, sub: Subplan, prompt: string): Promise<void> {
+  if (await resubmitFinished(io, sub.index)) return;
   const { workDir, scenario, role, agent } = io.s.env;
   const kept = interruptedFiles(prompt);
   for (const file of sub.owned_files) {
@@ -88,6 +100,7 @@ function firstFinding(text: string): string {
 
 /** Fixer: edit the first owned source file (and its test) for the review findings, and the file of each line comment its prompt lists; then submit_done(1). */
 export async function fixer(io: TaskIO, prompt = ""): Promise<void> {
+  if (await resubmitFinished(io, 1)) return;
   const request = io.s.readOr(F.fixRequest, "");
   const round = Number(io.s.state().review_iteration ?? 1) || 1;
   let owned: string[];

@@ -20,6 +20,9 @@ export type Task = { name: string; run(io: TaskIO): Promise<void> };
 /** A task that could not finish (a refused tool after its retries, a missing input). */
 export class TaskFailed extends Error {}
 
+/** agentmux itself could not be reached: the task stops and waits to be prompted again (after resume). */
+export class AgentmuxDown extends TaskFailed {}
+
 /** Call a tool that must succeed; a refusal stops the task with the tool's message. */
 export async function mustCall(io: TaskIO, name: string, args: Record<string, unknown>): Promise<string> {
   const r = await io.tool(name, args);

@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { SealKeyInvalid } from "../session/errors.ts";
+import { F } from "../session/paths.ts";
+
+/**
+ * Tool-event lines are sealed: the MCP endpoint (inside the orchestrator) ends each line it
+ * appends with `"seal":"<hex>"`, an HMAC-SHA256 over the line's bytes before the seal, keyed
+ * by the run's secret. A line written by anything else (an agent appending by hand, an old
+ * `mcp-server`) has no valid seal and is rejected when applied. The key lives in
+ * `.runtime/tool_seal.key` (0600) so a resumed orchestrator can check lines accepted before
+ * a crash; it never appears in argv, env, prompts or logs.
+ */
+export type SealKey = Buffer;
+
+const SEAL_HEAD = ',"seal":"';
+/** `,"seal":"` + 64 hex digits + `"}` */
+const SEAL_LEN = SEAL_HEAD.length + 64 + 2;
+
+/** The session's seal key, created (0600, exclusively) on first use. */
+export function loadSealKey(sessionDir: string): SealKey {
+  const path = join(sessionDir, F.toolSealKey);
+  try {
+    const hex = readFileSync(path, "utf8").trim();
+    if (/^[0-9a-f]{64}$/.test(hex)) return Buffer.from(hex, "hex");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const key = randomBytes(32);
+  try {
+    const fd = openSync(path, "wx", 0o600);
+    try {
+      writeSync(fd, key.toString("hex") + "\n");
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    // another process created it first (or a bad file is in the way): use what is there
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    const hex = readFileSync(path, "utf8").trim();
+    if (!/^[0-9a-f]{64}$/.test(hex)) throw new SealKeyInvalid({ path });
+    chmodSync(path, 0o600);
+    return Buffer.from(hex, "hex");
+  }
+  return key;
+}
+
+// one keyed HMAC state per key, copied per line: ~5× cheaper than a new HMAC each time
+const keyed = new WeakMap<SealKey, Bun.CryptoHasher>();
+function mac(key: SealKey, body: string): string {
+  let base = keyed.get(key);
+  if (!base) keyed.set(key, (base = new Bun.CryptoHasher("sha256", key)));
+  return base.copy().update(body).digest("hex");
+}
+
+/** `{…}` → `{…,"seal":"<hex>"}`: the seal covers every byte of the object before it. */
+export function sealLine(key: SealKey, objectJson: string): string {
+  if (!objectJson.endsWith("}")) throw new Error("sealLine: not a JSON object");
+  return `${objectJson.slice(0, -1)},"seal":"${mac(key, objectJson)}"}`;
+}
+
+/** Whether a raw line (without its newline) carries a valid seal under `key`. */
+export function checkSeal(key: SealKey, line: string): boolean {
+  const at = line.length - SEAL_LEN;
+  if (at < 1 || !line.startsWith(SEAL_HEAD, at) || !line.endsWith('"}')) return false;
+  // a plain comparison: the verifier runs on files, there is no one to time it against
+  return mac(key, line.slice(0, at) + "}") === line.slice(at + SEAL_HEAD.length, -2);
+}

@@ -1,0 +1,78 @@
+import { loadSealKey, type SealKey } from "../bus/tool-seal.ts";
+import { McpEndpoint } from "../mcp/endpoint.ts";
+import { ToolEventLog } from "../mcp/events.ts";
+import { AgentTokens } from "../mcp/identity.ts";
+import { agentHandlers } from "../mcp/server.ts";
+import type { State } from "../schema/state.ts";
+import type { Logger } from "../effects/log.ts";
+
+export type McpHost = { endpoint: McpEndpoint; tokens: AgentTokens; sealKey: SealKey; stop(): void };
+
+/**
+ * The run's MCP endpoint, hosted in the orchestrator: one HTTP server on 127.0.0.1 for every
+ * agent, a token per agent, and the sealed tool-event log it appends to. Paths come from the
+ * orchestrator's own start (the session folder it was given), never from state.json; the
+ * phase and active subplans from its state in memory.
+ */
+export function startMcpHost(o: { sessionDir: string; projectDir: string; state: () => State; log: Logger }): McpHost {
+  const sealKey = loadSealKey(o.sessionDir);
+  const events = new ToolEventLog(o.sessionDir, sealKey, o.state().tool_seq ?? 0);
+  const tokens = new AgentTokens();
+  const host = { sessionDir: o.sessionDir, projectDir: o.projectDir, state: o.state, events, log: o.log };
+  const endpoint = McpEndpoint.start({ tokens, handlers: (link) => agentHandlers(host, link), log: o.log });
+  o.log(`MCP endpoint listening on ${endpoint.url}`);
+  return { endpoint, tokens, sealKey, stop: () => endpoint.stop() };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+};
+
+/**
+ * A dead endpoint or stdio bridge is noticed within seconds, said in the log, and recovered:
+ * the endpoint is started again on its port (the agents' configs name it; if the port is gone
+ * the run stops with that cause), an agent whose bridge process died is restarted with its
+ * last prompt. Without this a lost connection surfaced only as a stuck agent much later.
+ */
+export function watchMcp(o: {
+  endpoint: McpEndpoint;
+  bridges: () => { agent: string; pid: number }[];
+  restartAgent: (agent: string, why: string) => Promise<void>;
+  fail: (error: string) => void;
+  log: Logger;
+  everyMs?: number;
+}): { stop(): void } {
+  let busy = false;
+  const restarting = new Set<string>();
+  const tick = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      if (!(await o.endpoint.healthy())) {
+        o.log(`MCP endpoint on port ${o.endpoint.port} stopped answering; starting it again`);
+        try {
+          o.endpoint.restart();
+          o.log(`MCP endpoint answering again on ${o.endpoint.url}`);
+        } catch (e) {
+          o.fail(`the MCP endpoint could not be started again on port ${o.endpoint.port}: ${(e as Error).message}`);
+        }
+      }
+      for (const b of o.bridges()) {
+        if (alive(b.pid) || restarting.has(b.agent)) continue;
+        restarting.add(b.agent);
+        o.restartAgent(b.agent, `its MCP bridge (agentmux mcp-server, pid ${b.pid}) died`)
+          .catch((e) => o.log(`restarting ${b.agent} failed: ${(e as Error).message}`))
+          .finally(() => restarting.delete(b.agent));
+      }
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), o.everyMs ?? 2000);
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,148 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { z } from "zod";
+import { writeFileAtomic, writeJsonAtomic } from "../effects/fs/atomic.ts";
+import { withFileLock } from "../effects/fs/lock.ts";
+import type { Preference } from "../schema/tool-events.ts";
+import { ProposalsUnreadable } from "./errors.ts";
+import { AGENTMUX_DIR, PROPOSED_PREFERENCES } from "./paths.ts";
+
+export const PREFERENCES_HEADING = "## Approved Preferences";
+const ROLE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+export const preferenceFile = (projectDir: string, role: string) => join(projectDir, AGENTMUX_DIR, "prompts", "agents", `${role}.md`);
+
+/** The dedup key of a bullet: one leading -, * or + stripped, whitespace collapsed, case-folded. */
+export function normalizeBullet(text: string): string {
+  return text.trim().replace(/^[-*+]\s*/, "").replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+/** Why a preference cannot be applied (checked before anything is written), or undefined. */
+export function preferenceProblem(p: Preference): string | undefined {
+  if (!ROLE_FILE_NAME.test(p.target_role)) return `target_role "${p.target_role}" must be a role name such as "coder" (letters, digits, _ and -)`;
+  return undefined;
+}
+
+function withBullets(existing: string, bullets: string[]): string {
+  const lines = existing.length ? existing.replace(/\n+$/, "").split("\n") : [];
+  const heading = lines.findIndex((l) => l.trim() === PREFERENCES_HEADING);
+  const added = bullets.map((b) => `- ${b}`);
+  if (heading < 0) return [...lines, ...(lines.length ? [""] : []), PREFERENCES_HEADING, "", ...added].join("\n") + "\n";
+  let end = lines.length;
+  for (let i = heading + 1; i < lines.length; i++) {
+    if (/^#{1,2}\s/.test(lines[i]!)) {
+      end = i;
+      break;
+    }
+  }
+  while (end > heading + 1 && lines[end - 1]!.trim() === "") end--;
+  const after = lines.slice(end);
+  while (after.length && after[0]!.trim() === "") after.shift();
+  return [...lines.slice(0, end), ...added, ...(after.length ? ["", ...after] : [])].join("\n") + "\n";
+}
+
+/**
+ * Appends approved preferences (the user's decision: `agentmux preferences approve`) to `<project>/.agentmux/prompts/agents/<role>.md` under
+ * `## Approved Preferences`, skipping bullets already present (in the file or earlier in the batch).
+ * Returns how many bullets were written per role.
+ */
+export function applyPreferences(projectDir: string, prefs: readonly Preference[]): Record<string, number> {
+  const byRole = new Map<string, string[]>();
+  for (const p of prefs) {
+    const bullet = p.bullet.trim().replace(/^[-*+]\s*/, "").replace(/\s+/g, " ").trim();
+    if (!bullet || !p.target_role.trim()) continue;
+    byRole.set(p.target_role.trim(), [...(byRole.get(p.target_role.trim()) ?? []), bullet]);
+  }
+  const written: Record<string, number> = {};
+  for (const [role, bullets] of byRole) {
+    const file = preferenceFile(projectDir, role);
+    mkdirSync(dirname(file), { recursive: true });
+    written[role] = withFileLock(`${file}.lock`, () => {
+      const existing = existsSync(file) ? readFileSync(file, "utf8") : "";
+      const seen = new Set(existing.split("\n").filter((l) => /^\s*[-*+]\s/.test(l)).map(normalizeBullet));
+      const fresh: string[] = [];
+      for (const b of bullets) {
+        const key = normalizeBullet(b);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        fresh.push(b);
+      }
+      if (fresh.length) writeFileAtomic(file, withBullets(existing, fresh));
+      return fresh.length;
+    });
+  }
+  return written;
+}
+
+/** A preference an agent proposed; it reaches prompts only once the user approves it. */
+export const Proposal = z.object({
+  /** stable per (target_role, bullet): the handle the user approves or rejects by */
+  id: z.string().regex(/^[0-9a-f]{8}$/),
+  target_role: z.string(),
+  bullet: z.string(),
+  proposed_by: z.object({ role: z.string(), agent: z.string(), session: z.string() }),
+  at: z.string(),
+});
+export type Proposal = z.infer<typeof Proposal>;
+const ProposalFile = z.object({ version: z.literal(1), proposals: z.array(Proposal) });
+
+export const proposalsFile = (projectDir: string) => join(projectDir, PROPOSED_PREFERENCES);
+const proposalId = (role: string, bullet: string) => createHash("sha256").update(`${role}\n${normalizeBullet(bullet)}`).digest("hex").slice(0, 8);
+
+/** The pending proposals (an unreadable file is an error naming it, never an empty list). */
+export function readProposals(projectDir: string): Proposal[] {
+  const file = proposalsFile(projectDir);
+  if (!existsSync(file)) return [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new ProposalsUnreadable({ file, problem: `not JSON: ${(e as Error).message}` });
+  }
+  const parsed = ProposalFile.safeParse(raw);
+  if (!parsed.success) throw new ProposalsUnreadable({ file, problem: parsed.error.issues.map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`).join("; ") });
+  return parsed.data.proposals;
+}
+
+function updateProposals<T>(projectDir: string, fn: (list: Proposal[]) => { next: Proposal[]; result: T }): T {
+  const file = proposalsFile(projectDir);
+  mkdirSync(dirname(file), { recursive: true });
+  return withFileLock(`${file}.lock`, () => {
+    const { next, result } = fn(readProposals(projectDir));
+    writeJsonAtomic(file, { version: 1, proposals: next });
+    return result;
+  });
+}
+
+/** Keep agent-proposed preferences for the user; returns how many were new. */
+export function proposePreferences(projectDir: string, prefs: readonly Preference[], by: Proposal["proposed_by"]): number {
+  return updateProposals(projectDir, (list) => {
+    const next = [...list];
+    let added = 0;
+    for (const p of prefs) {
+      const role = p.target_role.trim();
+      const bullet = p.bullet.trim().replace(/^[-*+]\s*/, "").replace(/\s+/g, " ").trim();
+      if (!role || !bullet) continue;
+      const id = proposalId(role, bullet);
+      if (next.some((x) => x.id === id)) continue;
+      next.push({ id, target_role: role, bullet, proposed_by: by, at: new Date().toISOString() });
+      added++;
+    }
+    return { next, result: added };
+  });
+}
+
+/**
+ * The user's decision on proposals (`ids` empty: all of them): approved ones are written to the
+ * role prompt files, both kinds leave the list. Returns the decided proposals and the ids not found.
+ */
+export function decideProposals(projectDir: string, ids: readonly string[], approve: boolean): { decided: Proposal[]; unknown: string[] } {
+  return updateProposals(projectDir, (list) => {
+    const wanted = ids.length ? new Set(ids) : new Set(list.map((p) => p.id));
+    const decided = list.filter((p) => wanted.has(p.id));
+    const unknown = [...wanted].filter((id) => !list.some((p) => p.id === id));
+    if (approve && decided.length) applyPreferences(projectDir, decided);
+    return { next: list.filter((p) => !wanted.has(p.id)), result: { decided, unknown } };
+  });
+}

@@ -1,0 +1,109 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { BINARY, REPO_ROOT } from "../helpers/tmp.ts";
+import { BUN, makeFixture, readEvents, startEndpoint, textOf, write, type Endpoint, type Fixture } from "./harness.ts";
+
+/**
+ * The stdio fallback (`agentmux mcp-server`, for a CLI that cannot use HTTP): a bridge that
+ * forwards every message to the run's endpoint with the agent's token from its env.
+ */
+let fx: Fixture;
+let ep: Endpoint;
+let clients: Client[] = [];
+beforeEach(async () => {
+  fx = await makeFixture();
+  ep = startEndpoint(fx);
+});
+afterEach(async () => {
+  await Promise.all(clients.map((c) => c.close().catch(() => {})));
+  clients = [];
+  ep.stop();
+  fx.cleanup();
+});
+
+const cmd = (binary?: string) => (binary ? { command: binary, args: ["mcp-server"] } : { command: BUN, args: ["src/main.ts", "mcp-server"] });
+
+async function bridge(env: Record<string, string>, binary?: string): Promise<{ client: Client; stderr: () => string; pid: () => number | null }> {
+  const transport = new StdioClientTransport({ ...cmd(binary), cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? "", ...env }, stderr: "pipe" });
+  let err = "";
+  transport.stderr?.on("data", (d) => (err += String(d)));
+  const client = new Client({ name: "agentmux-test", version: "0" });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, stderr: () => err, pid: () => transport.pid };
+}
+
+for (const [label, binary] of [["source", undefined], ["compiled binary", BINARY]] as const) {
+  describe.skipIf(binary !== undefined && !existsSync(binary))(`agentmux mcp-server (${label})`, () => {
+    test("serves the token's agent: its tools, the MCP-ready gate, its calls recorded as that agent", async () => {
+      const token = ep.tokens.issue("architect", "architect", fx.projectDir);
+      const { client } = await bridge({ AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN: token }, binary);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(["research_dispatch_code", "research_dispatch_web", "submit_architecture"]);
+      expect(ep.tokens.ready("architect")).toBe(true);
+      expect(ep.tokens.link("architect")?.bridgePid).toBeNumber();
+      const r = await client.callTool({ name: "research_dispatch_code", arguments: { topic: "bin", context: "ctx `$HOME` ✓", questions: ["q"] } });
+      expect(textOf(r)).toContain('code research on "bin" dispatched');
+      expect(readEvents(fx.sessionDir).map((e) => [e.agent, e.role, e.payload.context])).toEqual([["architect", "architect", "ctx `$HOME` ✓"]]);
+    });
+
+    test("a process with another agent's env cannot submit as that role: the token decides, AGENTMUX_ROLE is ignored", async () => {
+      write(fx.sessionDir, "02_architecting/architecture.md", "# Arch\n");
+      const coder = ep.tokens.issue("coder:1", "coder", fx.projectDir);
+      const { client } = await bridge({ AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN: coder, AGENTMUX_ROLE: "architect", AGENTMUX_AGENT: "architect" }, binary);
+      const r = await client.callTool({ name: "submit_architecture", arguments: {} });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toContain("not allowed for the coder role");
+      expect(readEvents(fx.sessionDir)).toEqual([]);
+    });
+
+    test("when the endpoint is gone (orchestrator down), a call is answered with a clear retry-later error", async () => {
+      const token = ep.tokens.issue("architect", "architect", fx.projectDir);
+      const { client } = await bridge({ AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN: token }, binary);
+      ep.stop();
+      const r = await client.callTool({ name: "submit_architecture", arguments: {} });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toStartWith("agentmux is not running (its orchestrator stopped), so submit_architecture was not recorded. Your files are kept.");
+      expect(textOf(r)).toContain("call submit_architecture again");
+    });
+  });
+}
+
+describe("agentmux mcp-server process", () => {
+  test.skipIf(!existsSync(BINARY))("the compiled bridge runs on JSC's interpreter (#15.2): restarted in place with BUN_JSC_useJIT=0, it answers on the same stdio", async () => {
+    const token = ep.tokens.issue("architect", "architect", fx.projectDir);
+    const { client, pid } = await bridge({ AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN: token }, BINARY);
+    expect((await client.listTools()).tools.length).toBe(3);
+    const p = pid()!;
+    expect(readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").slice(1, 2)).toEqual(["mcp-server"]);
+    expect(readFileSync(`/proc/${p}/environ`, "utf8").split("\0")).toContain("BUN_JSC_useJIT=0");
+  });
+
+  test("exits on stdin EOF and writes nothing to stdout", async () => {
+    const token = ep.tokens.issue("architect", "architect", fx.projectDir);
+    const proc = Bun.spawn([BUN, "src/main.ts", "mcp-server"], { cwd: REPO_ROOT, env: { ...process.env, AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN: token }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    proc.stdin.end();
+    expect(await proc.exited).toBe(0);
+    expect(await new Response(proc.stdout).text()).toBe("");
+  });
+
+  test("a missing or bad endpoint or token exits 2 naming the variable", () => {
+    const good = { AGENTMUX_MCP_URL: "http://127.0.0.1:9/mcp", AGENTMUX_MCP_TOKEN: "ab".repeat(32) };
+    const cases: [Record<string, string | undefined>, string][] = [
+      [{ ...good, AGENTMUX_MCP_URL: undefined }, "AGENTMUX_MCP_URL: is not set"],
+      [{ ...good, AGENTMUX_MCP_URL: "http://example.com/mcp" }, "is not an http URL on 127.0.0.1"],
+      [{ ...good, AGENTMUX_MCP_TOKEN: undefined }, "AGENTMUX_MCP_TOKEN: is not set"],
+      [{ ...good, AGENTMUX_MCP_TOKEN: "architect" }, "is not an agentmux agent token"],
+    ];
+    for (const [vars, msg] of cases) {
+      const env: Record<string, string> = { PATH: process.env.PATH ?? "" };
+      for (const [k, v] of Object.entries(vars)) if (v !== undefined) env[k] = v;
+      const r = Bun.spawnSync([BUN, "src/main.ts", "mcp-server"], { cwd: REPO_ROOT, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr.toString()).toContain(msg);
+      expect(r.stdout.toString()).toBe("");
+    }
+  });
+});
