@@ -26,18 +26,37 @@ const short = (s: string, n: number) => {
   return one.length > n ? `${one.slice(0, n - 1)}…` : one;
 };
 
-export function reviewResult(r: Review, comments: readonly ReviewComment[] = []): ReviewResult & { text: string } {
+/** How much of a review state.json keeps (#18.20): the full text lives in its archive file. */
+export const MAX_KEPT_SUMMARY = 2000;
+export const MAX_KEPT_TEXT = 64 * 1024;
+
+/** At most `max` characters of `text`, cut at a line end, with where the rest is. */
+function clipped(text: string, max: number, file: string): string {
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf("\n", max);
+  const head = text.slice(0, cut > max / 2 ? cut : max);
+  return `${head}\n\n… (the review is ${text.length} characters; the rest is in ${file})\n`;
+}
+
+/**
+ * What state.json keeps of a review: verdict, a bounded summary and rendered text, the counts,
+ * the open findings (capped) and `file`, the archive holding the review in full — a huge review
+ * is never stored twice (or at all) in state.json, which every event rewrites.
+ */
+export function reviewResult(r: Review, file: string, comments: readonly ReviewComment[] = []): ReviewResult & { text: string; file: string } {
   const open: OpenFinding[] = r.findings.slice(0, MAX_KEPT_FINDINGS).map((f) => ({
     ...(f.severity ? { severity: f.severity } : {}),
     ...(f.location ? { location: short(f.location, 120) } : {}),
     issue: short(f.issue, 300),
   }));
+  const summary = r.summary.trim();
   return {
     verdict: r.verdict,
-    summary: r.summary.trim(),
+    summary: summary.length > MAX_KEPT_SUMMARY ? `${summary.slice(0, MAX_KEPT_SUMMARY - 1)}…` : summary,
     counts: severityCounts([...r.findings, ...(r.comments ?? [])]),
     ...(r.commit_message?.trim() ? { commit_message: r.commit_message.trim() } : {}),
-    text: reviewMarkdown(r, comments),
+    text: clipped(reviewMarkdown(r, comments), MAX_KEPT_TEXT, file),
+    file,
     ...(r.verdict === "fail" ? { findings: open } : {}),
   };
 }

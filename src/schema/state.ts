@@ -110,8 +110,10 @@ export const ReviewResult = z.object({
   summary: z.string(),
   counts: z.record(z.string(), z.number()).optional(),
   commit_message: z.string().optional(),
-  /** the review rendered as Markdown (aggregated into fix_request.md and review.md) */
+  /** the review rendered as Markdown (aggregated into fix_request.md and review.md); at most 64 KB, the rest in `file` */
   text: z.string().optional(),
+  /** the review's archive (07_review/review_<iteration>_<role>.md), which holds it in full */
+  file: z.string().optional(),
   /** a failing review's findings */
   findings: z.array(OpenFinding).optional(),
 });

@@ -1,6 +1,6 @@
 import { REVIEWER_ROLES, reviewerShort, type ReviewerRole } from "../../schema/catalog.ts";
 import { F, reviewArchive, reviewPrompt, reviewYaml } from "../../session/paths.ts";
-import { consolidatedReview, fixRequestMarkdown, loopCapSummary, openFindings, reviewResult } from "../review-files.ts";
+import { consolidatedReview, fixRequestMarkdown, loopCapSummary, openFindings, reviewMarkdown, reviewResult } from "../review-files.ts";
 import { commentsOfReview } from "../line-comments.ts";
 import type { Step } from "../step.ts";
 import type { PhaseHandler } from "../types.ts";
@@ -99,8 +99,10 @@ export const reviewing: PhaseHandler = {
       }
       const known = step.state.review_comments ?? [];
       const comments = commentsOfReview(event.role, event.review, step.state.review_iteration + 1, known);
-      const result = reviewResult(event.review, comments);
-      step.emit({ type: "write_file", path: reviewArchive(step.state.review_iteration, event.role), content: result.text });
+      const archive = reviewArchive(step.state.review_iteration, event.role);
+      const result = reviewResult(event.review, archive, comments);
+      // the archive holds the review in full; state.json keeps a bounded copy that names it
+      step.emit({ type: "write_file", path: archive, content: reviewMarkdown(event.review, comments) });
       step.set({
         active_reviews: { ...active, [event.role]: "completed" },
         review_results: { ...(step.state.review_results ?? {}), [event.role]: result },
