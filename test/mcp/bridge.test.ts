@@ -1,9 +1,12 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { BINARY, REPO_ROOT } from "../helpers/tmp.ts";
 import { BUN, makeFixture, readEvents, startEndpoint, textOf, write, type Endpoint, type Fixture } from "./harness.ts";
+
+// each test starts bun processes: on a loaded 2-core machine that alone can take seconds
+setDefaultTimeout(30_000);
 
 /**
  * The stdio fallback (`agentmux mcp-server`, for a CLI that cannot use HTTP): a bridge that
@@ -89,7 +92,7 @@ describe("agentmux mcp-server process", () => {
     expect(await new Response(proc.stdout).text()).toBe("");
   });
 
-  test("a missing or bad endpoint or token exits 2 naming the variable", () => {
+  test("a missing or bad endpoint or token exits 2 naming the variable", async () => {
     const good = { AGENTMUX_MCP_URL: "http://127.0.0.1:9/mcp", AGENTMUX_MCP_TOKEN: "ab".repeat(32) };
     const cases: [Record<string, string | undefined>, string][] = [
       [{ ...good, AGENTMUX_MCP_URL: undefined }, "AGENTMUX_MCP_URL: is not set"],
@@ -97,13 +100,18 @@ describe("agentmux mcp-server process", () => {
       [{ ...good, AGENTMUX_MCP_TOKEN: undefined }, "AGENTMUX_MCP_TOKEN: is not set"],
       [{ ...good, AGENTMUX_MCP_TOKEN: "architect" }, "is not an agentmux agent token"],
     ];
-    for (const [vars, msg] of cases) {
+    // one process per case, concurrently and without blocking the test's event loop
+    const runs = cases.map(async ([vars, msg]) => {
       const env: Record<string, string> = { PATH: process.env.PATH ?? "" };
       for (const [k, v] of Object.entries(vars)) if (v !== undefined) env[k] = v;
-      const r = Bun.spawnSync([BUN, "src/main.ts", "mcp-server"], { cwd: REPO_ROOT, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-      expect(r.exitCode).toBe(2);
-      expect(r.stderr.toString()).toContain(msg);
-      expect(r.stdout.toString()).toBe("");
+      const p = Bun.spawn([BUN, "src/main.ts", "mcp-server"], { cwd: REPO_ROOT, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+      const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+      return { code, out, err, msg };
+    });
+    for (const r of await Promise.all(runs)) {
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(r.msg);
+      expect(r.out).toBe("");
     }
   });
 });
