@@ -11,8 +11,10 @@ import { ConfigInvalid, UnknownProvider } from "./errors.ts";
 
 export type LoadedConfig = {
   config: Config;
-  /** dot path of every leaf of `config` → the layer and file that set it */
-  origins: Record<string, Origin>;
+  /** dot path of every leaf of `config` → the layer and file that set it (built on first use) */
+  readonly origins: Record<string, Origin>;
+  /** the layer and file that set one leaf (or the nearest ancestor a layer set as a whole) */
+  originOf(path: string): Origin;
   /** the files that were read, lowest layer first (the built-in layer is "(built-in)") */
   files: string[];
 };
@@ -76,9 +78,20 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   }
   const config = parsed.data;
   checkProviders(config, origins);
-  const all: Record<string, Origin> = {};
-  for (const path of leafPaths(config)) all[path] = originOf(origins, path);
-  return { config, origins: all, files };
+  // every leaf's origin is only printed by `agentmux config`; a run asks for one or two
+  let all: Record<string, Origin> | undefined;
+  return {
+    config,
+    files,
+    get origins() {
+      if (!all) {
+        all = {};
+        for (const path of leafPaths(config)) all[path] = originOf(origins, path);
+      }
+      return all;
+    },
+    originOf: (path) => originOf(origins, path),
+  };
 }
 
 function checkProviders(config: Config, origins: Record<string, Origin>): void {

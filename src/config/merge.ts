@@ -21,8 +21,8 @@ export function mergeLayer(base: Tree, over: Tree, origin: Origin, origins: Orig
       out[key] = mergeLayer(current, value, origin, origins, path);
       continue;
     }
-    // A replaced subtree loses the provenance of everything under it.
-    dropUnder(origins, path);
+    // A replaced value loses the provenance of everything under it.
+    if (current !== undefined) dropLeaves(origins, current, path);
     out[key] = structuredClone(value);
     recordLeaves(value, path, origin, origins);
   }
@@ -37,8 +37,14 @@ function recordLeaves(value: unknown, path: string, origin: Origin, origins: Ori
   origins[path] = origin;
 }
 
-function dropUnder(origins: Origins, path: string): void {
-  for (const key of Object.keys(origins)) if (key === path || key.startsWith(path + ".")) delete origins[key];
+/**
+ * Forget the origins recorded for `value` at `path` (its leaves are the only paths recorded
+ * under it). Walking the value, not every recorded origin, keeps a merge linear: a layer with
+ * 250,000 providers was quadratic here.
+ */
+function dropLeaves(origins: Origins, value: unknown, path: string): void {
+  delete origins[path];
+  if (isMap(value)) for (const [k, v] of Object.entries(value)) dropLeaves(origins, v, joinPath(path, k));
 }
 
 /** Every leaf path of a parsed value: scalars, lists and empty maps. */

@@ -1,7 +1,6 @@
 import { readRegularFile } from "../effects/fs/read-regular.ts";
-import { aliasProblem } from "../session/yaml-safe.ts";
+import { aliasProblem, parseYamlDocument, RESERVED_KEY_MESSAGE, reservedKeyPath } from "../session/yaml-safe.ts";
 import { extname } from "node:path";
-import { parseDocument } from "yaml";
 import { describeValue } from "./validate.ts";
 import { ConfigFileNotFound, ConfigFileType, ConfigInvalid, ConfigUnreadable, ConfigYamlSyntax } from "./errors.ts";
 import type { Tree } from "./merge.ts";
@@ -10,11 +9,11 @@ const EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
 
 /**
  * Parse one config text (YAML 1.2, which also reads JSON). An empty file is `{}`; syntax
- * errors name the file, line and column; an alias bomb names the key that holds it; a top
- * level that is not a mapping is an error.
+ * errors name the file, line and column; an alias bomb and a `__proto__` key name the key
+ * that holds them; a top level that is not a mapping is an error.
  */
 export function parseConfigText(text: string, file: string): Tree {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const doc = parseYamlDocument(text);
   const err = doc.errors[0];
   if (err) {
     const pos = err.linePos?.[0];
@@ -23,6 +22,8 @@ export function parseConfigText(text: string, file: string): Tree {
   }
   const bomb = aliasProblem(doc);
   if (bomb) throw new ConfigInvalid({ issues: [{ file, problem: `${bomb.path || "(top level)"}: ${bomb.message}` }] });
+  const reserved = reservedKeyPath(doc.contents);
+  if (reserved !== undefined) throw new ConfigInvalid({ issues: [{ file, problem: `${reserved}: ${RESERVED_KEY_MESSAGE}` }] });
   const data: unknown = doc.toJS({ maxAliasCount: -1 });
   if (data === null || data === undefined) return {};
   if (typeof data !== "object" || Array.isArray(data)) {

@@ -1,7 +1,7 @@
 import { ROLES } from "../schema/catalog.ts";
 import type { Config } from "../schema/config.ts";
 import type { Settings } from "../orchestrator/types.ts";
-import type { Origins } from "./merge.ts";
+import type { Origin } from "./merge.ts";
 import { resolveRole } from "../providers/resolve.ts";
 
 /** The workflow settings the pure orchestrator needs, resolved once from config. */
@@ -10,13 +10,13 @@ import { resolveRole } from "../providers/resolve.ts";
  * `defaults.completion.skip_final_approval: false`, in which case the run waits for
  * approval.json / changes.md written by a person or a bot.
  */
-export function skipFinalApproval(config: Config, origins: Origins | undefined, headless: boolean): boolean {
-  const explicit = origins?.["defaults.completion.skip_final_approval"];
+export function skipFinalApproval(config: Config, originOf: ((path: string) => Origin) | undefined, headless: boolean): boolean {
+  const explicit = originOf?.("defaults.completion.skip_final_approval");
   if (config.defaults.completion.skip_final_approval) return true;
   return headless && (!explicit || explicit.layer === "built-in");
 }
 
-export function settingsFrom(config: Config, opts: { keepSession?: boolean; headless?: boolean; origins?: Origins } = {}): Settings {
+export function settingsFrom(config: Config, opts: { keepSession?: boolean; headless?: boolean; originOf?: (path: string) => Origin } = {}): Settings {
   const role_agents: Settings["role_agents"] = {};
   for (const role of ROLES) {
     const r = resolveRole(config, role);
@@ -25,7 +25,7 @@ export function settingsFrom(config: Config, opts: { keepSession?: boolean; head
   }
   return {
     max_review_iterations: config.defaults.max_review_iterations,
-    skip_final_approval: skipFinalApproval(config, opts.origins, opts.headless === true),
+    skip_final_approval: skipFinalApproval(config, opts.originOf, opts.headless === true),
     commit_on_loop_cap: config.defaults.completion.commit_on_loop_cap,
     single_coder: resolveRole(config, "coder").provider.single_coder,
     keep_session: opts.keepSession ?? config.defaults.keep_session,

@@ -59,8 +59,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   let state = readState(sessionDir);
   const projectDir = state.main_repo_dir ?? state.project_dir!;
   const workDir = state.worktree_path ?? projectDir;
-  const { config, origins } = loadConfig({ projectDir, ...(state.config_path ? { configPath: state.config_path } : {}) });
-  const settings = settingsFrom(config, { keepSession: state.keep_session, headless: state.headless, origins });
+  const { config, originOf } = loadConfig({ projectDir, ...(state.config_path ? { configPath: state.config_path } : {}) });
+  const settings = settingsFrom(config, { keepSession: state.keep_session, headless: state.headless, originOf });
   const runtime = readRuntime(sessionDir);
   if (!runtime?.control_pane) throw new NoControlPane({ dir: sessionDir });
   const tmux = new Tmux(runtime.tmux_socket ?? tmuxSocket(config.tmux.socket));

@@ -29,6 +29,12 @@ test("bench/replay.ts prints replay_ms, its floor and replay_ratio measured in t
   expect(r.replay_ratio).toBeCloseTo((r.replay_ms as number) / (r.floor_ms as number), 0);
 }, 120_000);
 
+test("bench/config.ts prints load_ms, tenth_load_ms and scaling_ratio measured in the same run", async () => {
+  const r = await bench("config", [], { CONFIG_PROVIDERS: "200" });
+  expect(r).toMatchObject({ bench: "config", providers: 200 });
+  for (const k of ["load_ms", "tenth_load_ms", "scaling_ratio"]) expect(typeof r[k], k).toBe("number");
+}, 120_000);
+
 test.skipIf(!existsSync(BINARY))("bench/tui.ts prints status_10k_ms, its floor and status_ratio", async () => {
   const r = await bench("tui", [], { BENCH_RUNS: "1" });
   expect(r.bench).toBe("tui");

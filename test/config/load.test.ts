@@ -158,6 +158,9 @@ describe("errors name the file and the key path", () => {
     expect(e.exitCode).toBe(2);
     projectFile("defaults:\n  provider: claude\ndefaults:\n  model: x\n");
     expect(loadError().message).toBe(".agentmux/config.yaml:3:1: YAML syntax error: Map keys must be unique");
+    // at any depth, in a map inside a list too (checked in one pass, not key against key)
+    projectFile("providers:\n  mine:\n    command: x\n    trust:\n      - detect: a\n        detect: b\n");
+    expect(loadError().message).toBe(".agentmux/config.yaml:6:9: YAML syntax error: Map keys must be unique");
     projectFile("");
     const json = write(join(root, "c.json"), '{"defaults": {\n  "model": "x",\n  "provider" "claude"}}');
     expect(loadError(json).message).toMatch(new RegExp(`^${json}:3:\\d+: YAML syntax error: `));
@@ -209,5 +212,15 @@ describe("errors name the file and the key path", () => {
     const e = loadError(f);
     expect(e).toBeInstanceOf(ConfigUnreadable);
     expect(e.data).toEqual({ file: f, reason: `is ${17 * 1024 * 1024} bytes; the limit is ${16 * 1024 * 1024}` });
+  });
+
+  test("__proto__ as a provider name is an error naming file and key (it was dropped silently)", () => {
+    projectFile("providers:\n  __proto__:\n    command: echo\nroles:\n  coder:\n    provider: __proto__\n");
+    const e = loadError();
+    expect(e).toBeInstanceOf(ConfigInvalid);
+    expect(e.data).toEqual({ issues: [{ file: ".agentmux/config.yaml", problem: 'providers.__proto__: "__proto__" cannot be a key or a name (JavaScript reserves it); rename it' }] });
+    projectFile("");
+    const json = write(join(root, "c.json"), '{"providers": {"mine": {"command": "x", "env": {"__proto__": "y"}}}}');
+    expect(loadError(json).message).toBe(`${json}: providers.mine.env.__proto__: "__proto__" cannot be a key or a name (JavaScript reserves it); rename it`);
   });
 });

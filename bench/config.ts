@@ -1,0 +1,39 @@
+/**
+ * Loading a config with very many providers (#18.20: 250,000 took 300 s): loadConfig — read,
+ * parse with the duplicate-key, alias-bomb and `__proto__` checks, validate, merge, resolve —
+ * at N and at N/10 in the same run. A linear loader gives scaling_ratio ≈ 10; a quadratic one
+ * ≈ 100. Usage: bun bench/config.ts   (CONFIG_PROVIDERS=250000 by default)
+ * Last line: {"bench":"config","providers":250000,"load_ms":…,"tenth_load_ms":…,"scaling_ratio":…}
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../src/config/load.ts";
+
+function configText(providers: number): string {
+  const lines = ["version: 2", "providers:"];
+  for (let i = 0; i < providers; i++) lines.push(`  p${i}:`, `    command: cli-${i}`, `    args: ["--flag"]`);
+  lines.push("roles:", `  coder:`, `    provider: p${providers - 1}`);
+  return lines.join("\n") + "\n";
+}
+
+function load(dir: string, providers: number): number {
+  const file = join(dir, `config-${providers}.yaml`);
+  writeFileSync(file, configText(providers));
+  const t = performance.now();
+  const loaded = loadConfig({ projectDir: dir, configPath: file, env: { HOME: dir, XDG_CONFIG_HOME: join(dir, "xdg") } });
+  const ms = performance.now() - t;
+  if (loaded.config.roles.coder?.provider !== `p${providers - 1}`) throw new Error("the config did not load as written");
+  return ms;
+}
+
+const providers = Number(process.env.CONFIG_PROVIDERS ?? 250_000);
+const dir = mkdtempSync(join(tmpdir(), "amx-bench-config-"));
+try {
+  const tenth = load(dir, Math.max(1, Math.round(providers / 10)));
+  const full = load(dir, providers);
+  const round = (x: number) => Math.round(x * 10) / 10;
+  console.log(JSON.stringify({ bench: "config", providers, load_ms: Math.round(full), tenth_load_ms: Math.round(tenth), scaling_ratio: round(full / tenth) }));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
