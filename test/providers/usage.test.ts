@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeUsage, findClaudeTranscript } from "../../src/providers/usage/claude.ts";
 import { codexUsage, findCodexRollout } from "../../src/providers/usage/codex.ts";
@@ -41,6 +41,9 @@ describe("codex rollouts", () => {
     const text = lines({ type: "session_meta", payload: { id: "x" } }, { type: "turn_context", payload: { model: "gpt-5-codex" } }, tc(100, 40, 10), { type: "event_msg", payload: { type: "token_count", info: null } }, tc(300, 200, 30));
     expect(codexUsage(text)).toEqual({ input: 100, cached: 200, cache_write: 0, output: 30, model: "gpt-5-codex" });
     expect(codexUsage(lines({ type: "session_meta", payload: {} }))).toBeNull();
+    // newer codex also reports cache writes, a part of input_tokens like the cached ones
+    const writes = { type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { input_tokens: 100, cached_input_tokens: 30, cache_write_input_tokens: 20, output_tokens: 4 } } } };
+    expect(codexUsage(lines(writes))).toEqual({ input: 50, cached: 30, cache_write: 20, output: 4, model: null });
   });
 });
 
@@ -86,5 +89,15 @@ describe("prices", () => {
     expect(costOf({ input: 1_000_000, cached: 2_000_000, cache_write: 1_000_000, output: 100_000 }, { input: 3, output: 15, cached: 0.3, cache_write: 3.75 })).toBeCloseTo(3 + 0.6 + 3.75 + 1.5, 9);
     expect(costOf({ input: 0, cached: 1_000_000, cache_write: 1_000_000, output: 0 }, { input: 2, output: 4 })).toBe(4);
     expect(costOf({ input: 1, cached: 0, cache_write: 0, output: 0 }, null)).toBeNull();
+  });
+});
+
+describe("records the real CLIs wrote (test/fixtures/usage)", () => {
+  const fixture = (name: string) => readFileSync(join(import.meta.dir, "../fixtures/usage", name), "utf8");
+  test("claude 2.1: the streamed message's final usage", () => {
+    expect(claudeUsage(fixture("claude-transcript.jsonl"))).toEqual({ input: 10, cached: 0, cache_write: 0, output: 12, model: "claude-opus-5-5" });
+  });
+  test("codex 0.169: the running total and the turn's model", () => {
+    expect(codexUsage(fixture("codex-rollout.jsonl"))).toEqual({ input: 10, cached: 0, cache_write: 0, output: 5, model: "mock-model" });
   });
 });

@@ -26,8 +26,10 @@ export function codexUsage(text: string): Parsed | null {
     else if (o?.type === "event_msg" && p?.type === "token_count" && p.info?.total_token_usage) total = p.info.total_token_usage;
   }
   if (!total) return null;
+  // cached (and, in newer codex, cache-write) tokens are parts of input_tokens
   const cached = Math.min(n(total.cached_input_tokens), n(total.input_tokens));
-  return { input: n(total.input_tokens) - cached, cached, cache_write: 0, output: n(total.output_tokens), model };
+  const written = Math.min(n(total.cache_write_input_tokens), n(total.input_tokens) - cached);
+  return { input: n(total.input_tokens) - cached - written, cached, cache_write: written, output: n(total.output_tokens), model };
 }
 
 /** The rollout of session `id` (its file name ends with the id), newest day first. */
