@@ -84,6 +84,11 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     expect(l.links).toEqual([{ path: `${home}/.gemini/tmp`, target: `${S}/.runtime/gemini-tmp` }]);
   });
 
+  test("gemini stays interactive in a CI job (CI=true made 0.61 start headless and exit 42)", () => {
+    const config = loadConfig({ projectDir: "/nonexistent-project", env: { HOME: "/nonexistent-home", CI: "true", GITHUB_ACTIONS: "true" } }).config;
+    expect(config.providers.gemini!.env).toMatchObject({ GEMINI_CLI_INTEGRATION_TEST: "true" });
+  });
+
   test("qwen", () => {
     const l = launch("qwen", "planner");
     const file = `/nonexistent-home/.cache/agentmux/mcp/${S.split("/").pop()}/planner.qwen-settings.json`;
