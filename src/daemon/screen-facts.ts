@@ -33,9 +33,10 @@ export function lineMatching(screen: string, re: RegExp): string | null {
 
 /**
  * Lines that are decoration, not what the agent said: rules, boxes, empty prompts, hints,
- * claude's right-aligned effort level above its box (`◐ medium · /effort`).
+ * claude's right-aligned effort level above its box (`◐ medium · /effort`), gemini's mode and
+ * MCP line above its box (`YOLO Ctrl+Y … 1 MCP server`).
  */
-const CHROME = /^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝▔▁-]*$|^\s*[›>❯*](\s|\u00a0)*$|^\s*[✻✽✶✢·*]\s+\w+ for \d|Worked for <?\d|for shortcuts|esc to (interrupt|cancel)|Type your message|^\s*\S?\s*\w+ · \/effort$/;
+const CHROME = /^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝▔▁-]*$|^\s*[›>❯*](\s|\u00a0)*$|^\s*[✻✽✶✢·*]\s+\w+ for \d|Worked for <?\d|for shortcuts|esc to (interrupt|cancel)|Type your message|^\s*\S?\s*\w+ · \/effort$|^\s*(YOLO|auto-accept edits) |\d+ MCP servers?$|Press Ctrl\+O to expand/;
 
 /**
  * The question the agent's turn ended with: the last line the agent wrote above its idle input

@@ -103,9 +103,21 @@ describe("claude's input box: empty, a placeholder, or text", () => {
   });
 });
 
+describe("a prompt the CLI holds back is not a finished turn", () => {
+  test("gemini: 'Queued (press ↑ to edit)' while its MCP servers start is busy, though the title says Ready", () => {
+    const { title, screen } = fixture("gemini-queued.txt");
+    expect(compileGate(providers.gemini!.ready).isBusy({ title, screen })).toBe(true);
+  });
+});
+
 describe("a turn that ends with a question is seen as one (#12.3)", () => {
   test("claude: the answer's last line asks, above 'Churned for 0s · done' and the empty box", async () => {
     const e = await turnEventFor("claude", "claude-question.txt");
+    expect(e).toMatchObject({ type: "agent_turn_ended", question: "MOCK-ASK Should the greeting say Hello or Hi?" });
+  }, 20_000);
+
+  test("gemini: the answer's last line asks, above its '? for shortcuts' and 'YOLO Ctrl+Y … 1 MCP server' lines", async () => {
+    const e = await turnEventFor("gemini", "gemini-question.txt");
     expect(e).toMatchObject({ type: "agent_turn_ended", question: "MOCK-ASK Should the greeting say Hello or Hi?" });
   }, 20_000);
 
