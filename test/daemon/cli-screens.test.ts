@@ -108,6 +108,13 @@ describe("a prompt the CLI holds back is not a finished turn", () => {
     const { title, screen } = fixture("gemini-queued.txt");
     expect(compileGate(providers.gemini!.ready).isBusy({ title, screen })).toBe(true);
   });
+
+  test("gemini: the prompt out of the queue but no turn started yet (no '> ' echo below 'Prompts will be queued') is busy", () => {
+    const gate = compileGate(providers.gemini!.ready);
+    expect(gate.isBusy(fixture("gemini-dequeued.txt"))).toBe(true);
+    // once the prompt shows in the transcript, the line above no longer says busy
+    expect(gate.isBusy(fixture("gemini-question.txt"))).toBe(false);
+  });
 });
 
 describe("a turn that ends with a question is seen as one (#12.3)", () => {
