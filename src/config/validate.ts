@@ -70,28 +70,43 @@ export function knownKeys(path: readonly PropertyKey[], schema: z.ZodType = Conf
   return [];
 }
 
-const suggestion = (key: string, path: readonly PropertyKey[]) => {
+/** Keys of the Python agentmux's config (`*`: any provider or role name); `config migrate` converts them. */
+const LEGACY_KEYS = [
+  "defaults.session_name", "defaults.skip_final_approval", "defaults.require_final_approval", "defaults.tier", "defaults.profile",
+  "defaults.compression", "defaults.completion.require_final_approval", "providers.*.trust_snippet", "providers.*.trust_key",
+  "providers.*.batch_command", "providers.*.batch_subcommand", "providers.*.role_args.reviewer", "roles.*.tier", "roles.*.profile", "roles.reviewer", "launchers",
+].map((k) => k.split("."));
+
+export function isLegacyKey(path: readonly PropertyKey[]): boolean {
+  return LEGACY_KEYS.some((k) => k.length === path.length && k.every((part, i) => part === "*" || part === String(path[i])));
+}
+
+const suggestion = (key: string, path: readonly PropertyKey[], file: string) => {
+  if (isLegacyKey([...path, key])) return ` — a key of the Python agentmux; convert the file with: agentmux config migrate ${file}`;
   const s = didYouMean(key, knownKeys(path));
   return s ? ` — did you mean ${s}?` : "";
 };
 
 /** One line per problem: `<key path>: <what is wrong>`. */
-export function describeIssues(issues: z.core.$ZodIssue[], data: unknown): string[] {
+export function describeIssues(issues: z.core.$ZodIssue[], data: unknown, file = "<file>"): string[] {
   const lines: string[] = [];
   for (const issue of issues) {
     const path = issue.path;
     switch (issue.code) {
       case "unrecognized_keys":
-        for (const key of issue.keys) lines.push(`${dotted([...path, key])}: unknown key${suggestion(key, path)}`);
+        for (const key of issue.keys) lines.push(`${dotted([...path, key])}: unknown key${suggestion(key, path, file)}`);
         break;
       case "invalid_type": {
         const value = valueAt(data, path);
         lines.push(`${dotted(path)}: expected ${issue.expected}, got ${value === undefined ? "nothing" : describeValue(value)}`);
         break;
       }
-      case "invalid_value":
-        lines.push(`${dotted(path)}: ${issue.message} (got ${JSON.stringify(valueAt(data, path))})`);
+      case "invalid_value": {
+        const got = valueAt(data, path);
+        const legacy = path.length === 1 && path[0] === "version" && got === 1 ? ` — version 1 is the Python agentmux's format; convert the file with: agentmux config migrate ${file}` : "";
+        lines.push(`${dotted(path)}: ${issue.message} (got ${JSON.stringify(got)})${legacy}`);
         break;
+      }
       case "too_small":
       case "too_big": {
         const v = valueAt(data, path);
@@ -106,7 +121,7 @@ export function describeIssues(issues: z.core.$ZodIssue[], data: unknown): strin
       case "invalid_key": {
         const key = String(path.at(-1) ?? "");
         const roles = knownKeys(path.slice(0, -1));
-        lines.push(`${dotted(path)}: unknown key (expected one of the role names${roles.length ? `: ${roles.join(", ")}` : ""})${suggestion(key, path.slice(0, -1))}`);
+        lines.push(`${dotted(path)}: unknown key (expected one of the role names${roles.length ? `: ${roles.join(", ")}` : ""})${suggestion(key, path.slice(0, -1), file)}`);
         break;
       }
       default:
@@ -119,5 +134,5 @@ export function describeIssues(issues: z.core.$ZodIssue[], data: unknown): strin
 /** Validate one layer's data on its own; throws naming the file and every bad key. */
 export function validateLayer(file: string, data: unknown): void {
   const r = PartialConfig.safeParse(data);
-  if (!r.success) throw new ConfigInvalid({ issues: describeIssues(r.error.issues, data).map((problem) => ({ file, problem })) });
+  if (!r.success) throw new ConfigInvalid({ issues: describeIssues(r.error.issues, data, file).map((problem) => ({ file, problem })) });
 }

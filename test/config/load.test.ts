@@ -184,8 +184,10 @@ describe("errors name the file and the key path", () => {
   });
 
   test("version other than 2", () => {
-    projectFile("version: 1\n");
-    expect(loadError().message).toBe(".agentmux/config.yaml: version: must be 2 (got 1)");
+    projectFile("version: 3\n");
+    expect(loadError().message).toBe(".agentmux/config.yaml: version: must be 2 (got 3)");
+    projectFile("version: 1\n"); // the Python agentmux's format
+    expect(loadError().message).toBe(".agentmux/config.yaml: version: must be 2 (got 1) — version 1 is the Python agentmux's format; convert the file with: agentmux config migrate .agentmux/config.yaml");
   });
 
   test("a new provider without a command names the file that defined it", () => {

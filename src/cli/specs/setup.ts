@@ -36,14 +36,24 @@ validated before it is written; on an error nothing changes.`,
 
 export const config = command({
   name: "config",
-  summary: "print the resolved configuration and where each value came from",
+  summary: "print the resolved configuration, or convert the Python agentmux's config",
+  usage: ["config [--json] [--config PATH]", "config migrate <file> [--write]"],
   about: `Print the resolved configuration and where each value came from:
-built-in → ~/.config/agentmux/config.yaml → .agentmux/config.yaml → --config PATH.`,
+built-in → ~/.config/agentmux/config.yaml → .agentmux/config.yaml → --config PATH.
+
+config migrate <file> converts a config of the Python agentmux to this one: the converted
+YAML goes to stdout (comments kept), and each key that was renamed or could not be carried
+over is named on stderr with why. --write replaces the file instead (the original is kept
+as <file>.bak). Exit 1 when the result still has problems (nothing is written then).`,
   flags: {
     json: { type: "boolean", help: 'print {"config": …, "origins": {"<key path>": {"layer", "file"}}}' },
+    write: { type: "boolean", help: "migrate: replace the file with the converted config (the original is kept as <file>.bak)" },
     ...CONFIG_FLAG,
   },
-  args: [],
+  args: [
+    { name: "action", about: "what to do", choices: ["migrate"] },
+    { name: "file", about: "the Python agentmux config to convert", values: "files" },
+  ],
 });
 
 export const doctor = command({

@@ -145,6 +145,8 @@ export function configurationDoc(): string {
     "`agentmux config` prints the resolved values and the layer each came from; `agentmux init` writes a project file with only what differs",
     "from the defaults; `agentmux configure --role R --provider P --model M` edits it in place (comments kept).",
     "Editors that speak yaml-language-server complete keys from `.agentmux/config.schema.json`, which `init` writes.",
+    "A config of the Python agentmux is converted by `agentmux config migrate <file>` (to stdout; `--write` replaces the file and keeps",
+    "`<file>.bak`): comments stay, and every key it renamed or could not carry over is named on stderr with why.",
     "",
     "## Keys",
     "",
