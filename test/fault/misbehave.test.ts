@@ -3,6 +3,7 @@
  * headless: each alone and combined ends in a commit without a person, or fails with the cause.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SIM_SWITCHES } from "../../src/schema/sim-scenario.ts";
 import { readLog } from "../../src/session/log.ts";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -160,7 +161,7 @@ test("a bad --scenario is refused up front (exit 2) naming the switches, and cre
   const r = await spawnBinary(bin, ["demo", "--ci", "--dir", dir, "--scenario", "bogus"], { socket: "amx-unused" }).done;
   expect(r.code).toBe(2);
   expect(r.stderr).toContain('Unrecognized key: "bogus"');
-  expect(r.stderr).toContain("switches: parallel, design,");
+  expect(r.stderr).toContain(`switches: ${SIM_SWITCHES.join(", ")}`);
   expect(r.stderr).toContain("forget_submit=<role>");
   expect(existsSync(dir)).toBe(false);
 });
