@@ -13,7 +13,7 @@ import { deadPaneStatus, lastScreen, sendKeys } from "../effects/tmux/agent-ops.
 import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
 import type { AgentTokens } from "../mcp/identity.ts";
 import { resolveRole, type ResolvedAgent } from "../providers/resolve.ts";
-import { codexHomeOf, findCodexSession } from "../providers/conversation.ts";
+import { codexHomeOf, codexNeedle, findCodexSession } from "../providers/conversation.ts";
 import { PROMPT_REFERENCE } from "../prompts/render.ts";
 import { F } from "../session/paths.ts";
 import { writeRuntime } from "../session/write.ts";
@@ -197,7 +197,7 @@ export class AgentRuntime {
   /** codex: find the session id it picked for this agent (its files name our prompt), for a few seconds. */
   private captureConversation(agent: string, a: AgentPane, text: string): void {
     a.capture = false;
-    const needle = text.replace(/^.* /, "");
+    const needle = codexNeedle(text);
     let tries = 0;
     const look = () => {
       if (this.agents.get(agent) !== a) return;

@@ -37,6 +37,12 @@ export function findCodexSession(codexHome: string, sinceMs: number, needle: str
   return null;
 }
 
+/**
+ * What only this agent sent, as it appears in its rollout: the prompt line it was given, as
+ * the JSON string codex stores it in (a quoted path's quotes and backslashes escaped again).
+ */
+export const codexNeedle = (promptLine: string): string => JSON.stringify(promptLine).slice(1, -1);
+
 /** CODEX_HOME as the launched CLI sees it: the provider's env, else the process env, else ~/.codex. */
 export function codexHomeOf(env: Record<string, string>): string {
   return env.CODEX_HOME || process.env.CODEX_HOME || join(env.HOME || process.env.HOME || homedir(), ".codex");

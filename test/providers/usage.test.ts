@@ -101,3 +101,20 @@ describe("records the real CLIs wrote (test/fixtures/usage)", () => {
     expect(codexUsage(fixture("codex-rollout.jsonl"))).toEqual({ input: 10, cached: 0, cache_write: 0, output: 5, model: "mock-model" });
   });
 });
+
+describe("codex's session id is found by the prompt line it was given", () => {
+  test("the line as codex stores it (JSON-escaped: a quoted path's quotes too) is found in its rollout; the bare last word is not", async () => {
+    const { codexNeedle, findCodexSession } = await import("../../src/providers/conversation.ts");
+    const { PROMPT_REFERENCE } = await import("../../src/prompts/render.ts");
+    const home = tmp();
+    const line = PROMPT_REFERENCE("/w/my project/.agentmux/.sessions/s/02_architecting/architect_prompt.md");
+    const id = "01a208b7-7ea7-7eb1-9940-7869859927b7";
+    mkdirSync(join(home, "sessions/2026/11/23"), { recursive: true });
+    writeFileSync(
+      join(home, `sessions/2026/11/23/rollout-2026-11-23T14-02-52-${id}.jsonl`),
+      lines({ type: "session_meta", payload: { id } }, { type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: line }] } }),
+    );
+    expect(findCodexSession(home, Date.now() - 60_000, codexNeedle(line))).toBe(id);
+    expect(findCodexSession(home, Date.now() - 60_000, line.replace(/^.* /, ""))).toBeNull();
+  });
+});
