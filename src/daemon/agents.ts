@@ -52,6 +52,7 @@ export type AgentRuntimeOptions = {
 export type LaunchOptions = { batchPrompt?: string; provider?: string; conversation?: string };
 
 type AgentPane = { pane: string; pid: number; role: Role; resolved: ResolvedAgent; prompted: boolean; env: Record<string, string>; launchedAt: number; capture: boolean };
+type Started = { pane: AgentPane; conversation?: { id: string; resume: boolean }; argv: string[] };
 
 const now = () => new Date().toISOString();
 
@@ -72,6 +73,8 @@ export class AgentRuntime {
   private paused = false;
   /** launches and deliveries asked for while paused, made in order when the run goes on */
   private held: (() => Promise<void> | void)[] = [];
+  /** panes started ahead for the next phase (#15.3), by agent key, until launch takes them over */
+  private readonly prestarts = new Map<string, { role: Role; pending: Promise<Started | null> }>();
 
   constructor(readonly o: AgentRuntimeOptions) {}
 
@@ -81,10 +84,28 @@ export class AgentRuntime {
       this.held.push(() => this.launch(agent, role, label, lo).catch((e) => this.o.log(`launch of ${agent} after the pause failed: ${(e as Error).message}`)));
       return;
     }
+    // a pre-started pane for exactly this launch is taken over: its CLI is up, its MCP client connected
+    const pre = await this.takePrestart(agent, role, lo);
+    if (pre) return this.adopt(agent, pre, label);
     // a relaunch takes the old pane's place on screen
     const old = this.agents.get(agent)?.pane ?? this.dead.get(agent);
     const slot = old ? this.o.layout.visiblePanes().indexOf(old) : -1;
     await this.kill(agent);
+    const started = await this.spawn(agent, role, label, lo);
+    this.agents.set(agent, started.pane);
+    this.byPane.set(started.pane.pane, agent);
+    this.announce(agent, started);
+    if (lo.batchPrompt) this.o.push({ type: "agent_active", at: now(), agent });
+    if (slot >= 0) {
+      const visible = this.o.layout.visiblePanes().filter((p) => p !== old);
+      visible.splice(Math.min(slot, visible.length), 0, started.pane.pane);
+      await this.o.layout.show(visible);
+    }
+    this.persist();
+  }
+
+  /** Start the agent's CLI in a new parked pane with a fresh token (not yet an agent of the run). */
+  private async spawn(agent: string, role: Role, label: string, lo: LaunchOptions): Promise<Started> {
     const resolved = resolveRole(this.o.config, role, lo.provider);
     const conv = resolved.provider.conversation;
     let conversation: { id: string; resume: boolean } | undefined;
@@ -109,21 +130,87 @@ export class AgentRuntime {
     const exitFile = join(this.o.sessionDir, F.paneExits);
     const { pane, pid } = await this.o.layout.createPane({ command, env: { ...this.o.runEnv, ...spec.env }, cwd: spec.cwd, label, exitFile });
     const capture = !!conv && conv.capture !== "none" && !conversation && !lo.batchPrompt;
-    this.agents.set(agent, { pane, pid, role, resolved, prompted: false, env: { ...resolved.provider.env, ...spec.env }, launchedAt: Date.now(), capture });
-    this.byPane.set(pane, agent);
-    this.o.log(`launched ${agent} (${resolved.providerName}${resolved.model ? "/" + resolved.model : ""}${conversation ? `, conversation ${conversation.id}${conversation.resume ? " resumed" : ""}` : ""}) in ${pane}: ${spec.argv.join(" ").slice(0, 300)}`, {
+    return {
+      pane: { pane, pid, role, resolved, prompted: false, env: { ...resolved.provider.env, ...spec.env }, launchedAt: Date.now(), capture },
+      ...(conversation ? { conversation } : {}),
+      argv: spec.argv,
+    };
+  }
+
+  /** The agent_launched record (bench/pipeline.ts reads "launched <agent> (…) in %N") and the conversation it starts. */
+  private announce(agent: string, s: Started, prestartedMs?: number): void {
+    const { resolved, pane } = s.pane;
+    const c = s.conversation;
+    const note = prestartedMs === undefined ? "" : ` (pre-started ${prestartedMs} ms before)`;
+    this.o.log(`launched ${agent} (${resolved.providerName}${resolved.model ? "/" + resolved.model : ""}${c ? `, conversation ${c.id}${c.resume ? " resumed" : ""}` : ""}) in ${pane}${note}: ${s.argv.join(" ").slice(0, 300)}`, {
       event: "agent_launched",
       agent,
       pane,
-      data: { provider: resolved.providerName, model: resolved.model, argv: spec.argv, ...(conversation ? { conversation: conversation.id, resumed: conversation.resume } : {}) },
+      data: { provider: resolved.providerName, model: resolved.model, argv: s.argv, ...(c ? { conversation: c.id, resumed: c.resume } : {}), ...(prestartedMs === undefined ? {} : { prestarted_ms: prestartedMs }) },
     });
-    if (conversation && !conversation.resume) this.o.push({ type: "conversation_captured", at: now(), agent, id: conversation.id });
-    if (lo.batchPrompt) this.o.push({ type: "agent_active", at: now(), agent });
-    if (slot >= 0) {
-      const visible = this.o.layout.visiblePanes().filter((p) => p !== old);
-      visible.splice(Math.min(slot, visible.length), 0, pane);
-      await this.o.layout.show(visible);
-    }
+    if (c && !c.resume) this.o.push({ type: "conversation_captured", at: now(), agent, id: c.id });
+  }
+
+  /**
+   * Pre-start an agent the next phase will launch (#15.3), parked in the hidden window: its CLI
+   * starts and its MCP client connects while the current phase works, and `launch` takes it
+   * over. Not while the run is paused at its budget; a failure only costs the head start.
+   */
+  prestart(agent: string, role: Role): void {
+    if (this.paused || this.prestarts.has(agent) || this.agents.has(agent)) return;
+    const pending: Promise<Started | null> = this.spawn(agent, role, `[pre-started] ${agent}`, {}).then(
+      (s) => {
+        this.o.log(`pre-started ${agent} (${s.pane.resolved.providerName}) in ${s.pane.pane} for the next phase`, { event: "agent_prestarted", agent, pane: s.pane.pane, data: { provider: s.pane.resolved.providerName } });
+        return s;
+      },
+      (e) => {
+        this.o.log(`pre-starting ${agent} failed (it starts when its phase does): ${(e as Error).message}`, { level: "warn", event: "agent_prestarted", agent, error: (e as Error).message });
+        if (this.prestarts.get(agent)?.pending === pending) this.prestarts.delete(agent);
+        return null;
+      },
+    );
+    this.prestarts.set(agent, { role, pending });
+  }
+
+  /** Agents pre-started and not yet taken over. */
+  prestarted(): string[] {
+    return [...this.prestarts.keys()];
+  }
+
+  /** A pre-start no longer needed (the run went another way): its pane is closed, its token revoked. */
+  async dropPrestart(agent: string, why: string): Promise<void> {
+    const p = this.prestarts.get(agent);
+    if (!p) return;
+    this.prestarts.delete(agent);
+    const s = await p.pending;
+    if (!s) return;
+    if (!this.agents.has(agent)) this.o.mcp.tokens.revoke(agent);
+    this.o.log(`closed the pre-started ${agent} (${s.pane.pane}): ${why}`, { event: "prestart_dropped", agent, pane: s.pane.pane, data: { why } });
+    await this.o.layout.kill(s.pane.pane).catch(() => {});
+  }
+
+  /** The pre-started pane for this launch, if one is held, alive, and started the same way. */
+  private async takePrestart(agent: string, role: Role, lo: LaunchOptions): Promise<Started | null> {
+    const p = this.prestarts.get(agent);
+    if (!p) return null;
+    this.prestarts.delete(agent);
+    const s = await p.pending;
+    if (!s) return null;
+    const same = p.role === role && !lo.batchPrompt && !lo.conversation && (!lo.provider || lo.provider === s.pane.resolved.providerName);
+    if (same && (await this.o.layout.isAlive(s.pane.pane))) return s;
+    const why = same ? "its CLI exited" : "this launch differs";
+    this.o.log(`not using the pre-started ${agent} (${s.pane.pane}): ${why}`, { event: "prestart_dropped", agent, pane: s.pane.pane, data: { why } });
+    this.o.mcp.tokens.revoke(agent);
+    await this.o.layout.kill(s.pane.pane).catch(() => {});
+    return null;
+  }
+
+  private async adopt(agent: string, s: Started, label: string): Promise<void> {
+    await this.kill(agent, { keepToken: true });
+    this.agents.set(agent, s.pane);
+    this.byPane.set(s.pane.pane, agent);
+    await this.o.layout.setLabel(s.pane.pane, label).catch(() => {});
+    this.announce(agent, s, Date.now() - s.pane.launchedAt);
     this.persist();
   }
 
@@ -214,8 +301,9 @@ export class AgentRuntime {
     await this.o.layout.show(panes);
   }
 
-  async kill(agent: string): Promise<void> {
-    this.o.mcp.tokens.revoke(agent);
+  async kill(agent: string, o: { keepToken?: boolean } = {}): Promise<void> {
+    // a held pre-start owns the agent's current token (the agent's earlier pane has none left)
+    if (!o.keepToken && !this.prestarts.has(agent)) this.o.mcp.tokens.revoke(agent);
     const deadPane = this.dead.get(agent);
     if (deadPane) {
       this.dead.delete(agent);
@@ -334,6 +422,8 @@ export class AgentRuntime {
    */
   pause(stop: boolean): void {
     this.paused = stop;
+    // a pre-started CLI is a start nobody may use: closed rather than stopped
+    if (stop) for (const agent of this.prestarted()) void this.dropPrestart(agent, "the run is paused at its budget");
     for (const [agent, v] of this.agents) {
       try {
         process.kill(-v.pid, stop ? "SIGSTOP" : "SIGCONT");

@@ -21,6 +21,8 @@ export type LoopContext = Omit<InterpretContext, "finish"> & {
   explained?: (error: unknown) => Promise<boolean>;
   /** the run's seal key: only lines the endpoint sealed are applied (bus/tool-seal.ts) */
   sealKey: SealKey;
+  /** an item was applied and its effects ran (not while catching up): the state as it now is */
+  applied?: (s: State) => void;
 };
 
 /**
@@ -197,6 +199,7 @@ export class OrchestratorLoop {
       this.state = { ...this.state, outbox: undefined };
       this.persist(this.state);
     }
+    if (!this.catchingUp) this.ctx.applied?.(this.state);
   }
 
   private async run1(effect: Effect): Promise<void> {

@@ -32,6 +32,7 @@ import { TurnWatcher } from "./turns.ts";
 import { UsageWatcher } from "./usage.ts";
 import { ToolCallTail } from "../bus/tool-calls.ts";
 import { startMcpHost, watchMcp } from "./mcp-host.ts";
+import { Prestarter } from "./prestart.ts";
 
 /**
  * The launcher that started this orchestrator gets the final state on an extra pipe
@@ -91,6 +92,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     mcp: { tokens: mcp.tokens, url: () => mcp.endpoint.url },
   });
   const usage = new UsageWatcher({ sessionDir, config, state: () => loop.state, push: (e) => loop.push(e), log });
+  const prestarter = new Prestarter({ runtime: agents, config, log });
   turns = new TurnWatcher({ tmux, watched: () => agents.watched(), push: (e) => loop.push(e), log, stuckAfterMs: config.watchdog.stuck_after_s * 1000 });
   agents.persist();
   loop = new OrchestratorLoop(state, settings, {
@@ -98,6 +100,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     explained: async (e) => isGone(e) && (await tmuxLoss.check()),
     // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small
     commit: async (effect) => loop.push(await (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
+    // pre-started handoffs: decided once the effects of each step ran (kills before starts)
+    applied: (s) => prestarter.update(s),
   }, log, (s) => writeLiveState(sessionDir, s));
   await loop.replayOutbox();
 

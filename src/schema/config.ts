@@ -99,6 +99,11 @@ export const Provider = z.strictObject({
    * to the endpoint) for a CLI that cannot use HTTP
    */
   mcp_transport: z.enum(["http", "stdio"]).default("http"),
+  /**
+   * start this CLI for the next phase while the current one works, so a handoff costs only the
+   * prompt (#15.3); false for a provider that bills for a start that is never used
+   */
+  prestart: z.boolean().default(true),
   trust: z.array(TrustDialog).default([]),
   /** pre-trust the working directory where the CLI supports it */
   pre_trust: z.boolean().default(true),
@@ -211,6 +216,13 @@ export const Config = z.strictObject({
   pricing: Pricing.default({ checked: "2026-11-23", models: {} }),
   /** a per-run budget: at the limit the agents are paused and you are asked; a headless run fails with the figure */
   limits: UsageLimits.default({ max_cost_usd: null, max_tokens: null }),
+  /** pre-started handoffs: agents of the next phase started ahead, parked in the hidden window */
+  prestart: z
+    .strictObject({
+      /** at most this many pre-started panes at once (each is a live CLI: memory); 0 never pre-starts */
+      max_panes: z.number().int().min(0).max(8).default(2),
+    })
+    .default({ max_panes: 2 }),
   /** the simulated agent (provider `sim`): scenario switches for tests and the demo */
   sim: z
     .strictObject({

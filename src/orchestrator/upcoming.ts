@@ -1,0 +1,47 @@
+import { REVIEWER_ROLES, type ReviewerRole, type Role } from "../schema/catalog.ts";
+import type { State } from "../schema/state.ts";
+
+/** An agent the next phase will launch, under the key and role the phase will use. */
+export type UpcomingAgent = { agent: string; role: Role };
+
+const live = (s: State, agent: string) => {
+  const a = s.agents?.[agent];
+  return !!a && a.status !== "done" && a.status !== "exited";
+};
+
+function reviewers(s: State): ReviewerRole[] {
+  const n = (s.reviewer_nominations ?? []).filter((r) => (REVIEWER_ROLES as readonly string[]).includes(r));
+  return n.length ? n : ["reviewer_logic"];
+}
+
+/**
+ * The agents the phase after this one will start, when that is already certain from the state
+ * alone (pre-started handoffs, #15.3): the product manager works → the architect; the architect
+ * works → the planner; the last implementation group or a fix round works → the nominated
+ * reviewers. Nothing while the next step depends on a result not in yet (the plan decides the
+ * coders, a verdict decides the fixer), while waiting on the user, or after the run ended.
+ * Agents already live are left out. Pure: the daemon decides which of these to pre-start.
+ */
+export function upcomingAgents(s: State): UpcomingAgent[] {
+  if (s.awaiting_decision || s.awaiting_summary) return [];
+  const out: UpcomingAgent[] = [];
+  switch (s.phase) {
+    case "product_management":
+      out.push({ agent: "architect", role: "architect" });
+      break;
+    case "architecting":
+      out.push({ agent: "planner", role: "planner" });
+      break;
+    case "implementing": {
+      const last = s.implementation_single_coder === true || (s.implementation_group_total > 0 && s.implementation_group_index >= s.implementation_group_total);
+      if (last && s.implementation_active_plan_ids.length > 0) out.push(...reviewers(s).map((r) => ({ agent: r, role: r })));
+      break;
+    }
+    case "fixing":
+      if (s.review_iteration > 0) out.push(...reviewers(s).map((r) => ({ agent: r, role: r })));
+      break;
+    default:
+      break;
+  }
+  return out.filter((u) => !live(s, u.agent));
+}

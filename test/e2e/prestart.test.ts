@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { readLog } from "../../src/session/log.ts";
+import type { LogRecord } from "../../src/schema/log.ts";
+import { isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, runBinary } from "./harness.ts";
+
+/**
+ * Pre-started handoffs (#15.3) through the compiled binary: the simulated agent, switched to
+ * `prestart: true`, with a slow start (as a real CLI has) so that a pre-start has something to win.
+ */
+let bin: string;
+const sockets: string[] = [];
+beforeAll(() => {
+  bin = isolatedBinary();
+});
+afterAll(() => sockets.forEach(killTmuxServer));
+
+async function scratch(scenario: string[], maxPanes: number) {
+  const socket = privateSocket();
+  sockets.push(socket);
+  const root = makeTmpDir();
+  const repo = join(root, "repo");
+  expect((await runBinary(bin, ["demo", "--ci", "--dir", repo], { socket })).code).toBe(0);
+  writeFileSync(join(root, "prestart.yaml"), stringify({ sim: { scenario }, providers: { sim: { prestart: true } }, prestart: { max_panes: maxPanes } }));
+  return { socket, repo, config: join(root, "prestart.yaml") };
+}
+
+const sessionOf = (repo: string, slug: string) => join(repo, ".agentmux", ".sessions", readdirSync(join(repo, ".agentmux", ".sessions")).find((d) => d.includes(slug))!);
+
+/** The most pre-started panes held at once, replaying the log's records in order. */
+function peakHeld(log: LogRecord[]): number {
+  const held = new Set<string>();
+  let peak = 0;
+  for (const r of log) {
+    if (r.event === "agent_prestarted" && !r.error) held.add(r.agent!);
+    if (r.event === "prestart_dropped" || (r.event === "agent_launched" && r.data?.prestarted_ms !== undefined)) held.delete(r.agent!);
+    peak = Math.max(peak, held.size);
+  }
+  return peak;
+}
+
+test("the planner and the reviewers start while the phase before works; the handoff takes them over; never more than max_panes at once", async () => {
+  const s = await scratch(["parallel", "review_fail_once", "reviewers=logic+quality+expert", "slow_start=800"], 2);
+  const r = await runBinary(bin, ["run", "--ci", "--json", "--keep-session", "--config", s.config, "Add a farewell module"], { cwd: s.repo, socket: s.socket });
+  if (r.code !== 0) console.error(r.stdout, r.stderr);
+  expect(r.code).toBe(0);
+  const log = readLog(sessionOf(s.repo, "farewell"));
+  const prestarted = log.filter((x) => x.event === "agent_prestarted").map((x) => x.agent);
+  const adopted = log.filter((x) => x.event === "agent_launched" && x.data?.prestarted_ms !== undefined).map((x) => x.agent);
+  // the planner was started during architecting and taken over at the handoff
+  expect(prestarted).toContain("planner");
+  expect(adopted).toContain("planner");
+  const planner = log.findIndex((x) => x.event === "agent_prestarted" && x.agent === "planner");
+  const archDone = log.findIndex((x) => x.event === "transition" && x.data?.type === "architecture_submitted");
+  expect(planner).toBeLessThan(archDone);
+  // reviewers: three nominated, two pre-started (the cap) in each round's run-up, all taken over
+  expect(prestarted.filter((a) => a?.startsWith("reviewer_")).length).toBe(4);
+  expect(adopted.filter((a) => a?.startsWith("reviewer_")).length).toBe(4);
+  expect(peakHeld(log)).toBeLessThanOrEqual(2);
+  // every pre-start was used: none was closed unused, none left behind
+  expect(log.filter((x) => x.event === "prestart_dropped")).toEqual([]);
+  expect(prestarted.length).toBe(adopted.length);
+}, 240_000);
+
+test("a pre-start the run does not use is closed: the architect fails for good, the pre-started planner goes with the run", async () => {
+  const s = await scratch(["crash=architect", "slow_start=300"], 2);
+  const r = await runBinary(bin, ["run", "--ci", "--json", "--keep-session", "--config", s.config, "Add a goodbye module"], { cwd: s.repo, socket: s.socket });
+  expect(r.code).toBe(1);
+  const log = readLog(sessionOf(s.repo, "goodbye"));
+  expect(log.some((x) => x.event === "agent_prestarted" && x.agent === "planner")).toBe(true);
+  const dropped = log.filter((x) => x.event === "prestart_dropped");
+  expect(dropped.map((x) => [x.agent, x.data?.why])).toEqual([["planner", "the run ended"]]);
+  expect(log.some((x) => x.event === "agent_launched" && x.agent === "planner")).toBe(false);
+}, 240_000);
