@@ -7,19 +7,19 @@
  * submit) — and times it until the delivery is accepted.
  *
  *   cold_ms        the planner's CLI is started at the handoff (what a run does today)
- *   prestarted_ms  the planner's CLI was started beforehand, while the architect worked, and
- *                  was ready (prompt on screen, MCP connected) at the handoff: the prompt
- *                  delivery alone, what a pre-started handoff (#15.3) costs; target ≤ 500
+ *   prestarted_ms  the planner was pre-started (AgentRuntime.prestart, as the orchestrator does
+ *                  while the architect works) and its MCP client connected by the handoff, where
+ *                  launch takes the pane over: the prompt delivery alone (#15.3); target ≤ 500
  * Medians over the runs, per CLI. Needs the CLIs (scripts/install-real-clis.sh) and, like the
  * real-CLI suite, an ordinary user with HOME outside /tmp:
  *   runuser -u amx-real-cli -- env HOME=/home/amx-real-cli PATH=$PATH REAL_CLI_PREFIX=/work/real-cli \
  *     node_modules/.bin/bun bench/handoff.ts [runs=3] [claude,codex,gemini]
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { readToolLines } from "../src/bus/tool-lines.ts";
-import { F, mcpReadyFile } from "../src/session/paths.ts";
+import { F } from "../src/session/paths.ts";
 import { killTmuxServer, removeDir } from "../test/helpers/tmp.ts";
 import { waitFor } from "../test/helpers/wait.ts";
 import { CLIS, findCli, type CliDef } from "../test/real-cli/clis.ts";
@@ -37,15 +37,17 @@ async function handoff(cli: CliDef, bin: string, prestart: boolean): Promise<num
     writeFileSync(planner, "# Planner\n\nWrite 04_planning/plan.yaml, then call submit_plan.\n");
     await launchArchitect(run, cli);
     if (prestart) {
-      await run.runtime.launch("planner", "planner", "[planner] plan");
-      // ready as a pre-started agent would be at the handoff: its MCP server connected
-      await waitFor("the pre-started planner's MCP connection", () => existsSync(join(run.sessionDir, mcpReadyFile("planner"))), { timeoutMs: 120_000, intervalMs: 20 });
+      // pre-started as the orchestrator does while the architect works (#15.3); ready as it would
+      // be at the handoff: its MCP client connected to the run's endpoint
+      run.runtime.prestart("planner", "planner");
+      await waitFor("the pre-started planner's MCP connection", () => run.mcp.tokens.ready("planner"), { timeoutMs: 120_000, intervalMs: 20 });
     }
     run.runtime.sendPrompt("architect", F.architectPrompt);
     const events = join(run.sessionDir, F.toolEvents);
     const line = await waitFor("submit_architecture", () => readToolLines(events, 0).find((l) => l.value?.tool === "submit_architecture")?.value ?? null, { timeoutMs: 180_000, intervalMs: 5 });
     const toolAt = Date.parse(line.timestamp);
-    if (!prestart) await run.runtime.launch("planner", "planner", "[planner] plan");
+    // the handoff: a cold start, or the pre-started pane taken over
+    await run.runtime.launch("planner", "planner", "[planner] plan");
     run.runtime.sendPrompt("planner", F.plannerPrompt);
     const delivered = await waitFor("the planner's prompt accepted", () => run.writer.results.find((r) => r.text.includes(F.plannerPrompt)) ?? null, { timeoutMs: 180_000, intervalMs: 5 });
     const ms = Date.now() - toolAt;

@@ -86,7 +86,6 @@ export const reviewArchive = (iteration: number, role: string) => `07_review/rev
 /** the blob ids of the files a fix round's line comments are about, before the fixer starts */
 export const commentBaseline = (round: number) => `07_review/baseline_${round}.json`;
 export const researchDir = (type: "code" | "web", topic: string) => `03_research/${type}-${topic}`;
-export const mcpReadyFile = (agent: string) => `${F.mcpReadyDir}/${agent.replace(/[^A-Za-z0-9_.-]/g, "_")}.ready`;
 
 /** Pure data: plain string joins, so the pure orchestrator can import this file. */
 export const sessionsRoot = (projectDir: string) => `${projectDir.replace(/\/+$/, "")}/${SESSIONS_DIR}`;
