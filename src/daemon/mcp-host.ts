@@ -48,12 +48,17 @@ export function watchMcp(o: {
   everyMs?: number;
 }): { stop(): void } {
   let busy = false;
+  let stopped = false;
   const restarting = new Set<string>();
   const tick = async () => {
-    if (busy) return;
+    if (busy || stopped) return;
     busy = true;
     try {
-      if (!(await o.endpoint.healthy())) {
+      const healthy = await o.endpoint.healthy();
+      // the run ended while the check was in flight: the endpoint was stopped on purpose, and one
+      // started again now would keep the finished orchestrator alive
+      if (stopped) return;
+      if (!healthy) {
         o.log(`MCP endpoint on port ${o.endpoint.port} stopped answering; starting it again`);
         try {
           o.endpoint.restart();
@@ -62,7 +67,7 @@ export function watchMcp(o: {
           o.fail(`the MCP endpoint could not be started again on port ${o.endpoint.port}: ${(e as Error).message}`);
         }
       }
-      for (const b of o.bridges()) {
+      for (const b of stopped ? [] : o.bridges()) {
         if (alive(b.pid) || restarting.has(b.agent)) continue;
         restarting.add(b.agent);
         o.restartAgent(b.agent, `its MCP bridge (agentmux mcp-server, pid ${b.pid}) died`)
@@ -74,5 +79,10 @@ export function watchMcp(o: {
     }
   };
   const timer = setInterval(() => void tick(), o.everyMs ?? 2000);
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
 }

@@ -103,3 +103,23 @@ describe("a dead MCP bridge or endpoint is noticed and recovered (#18.5)", () =>
     }
   });
 });
+
+test("a health check in flight when the run ends never starts the stopped endpoint again (the finished orchestrator must exit)", async () => {
+  let answer: (ok: boolean) => void = () => {};
+  let checks = 0;
+  let restarts = 0;
+  const endpoint = {
+    port: 1,
+    url: "http://127.0.0.1:1/mcp",
+    healthy: () => new Promise<boolean>((r) => ((answer = r), checks++)),
+    restart: () => void restarts++,
+  } as unknown as Parameters<typeof watchMcp>[0]["endpoint"];
+  const watch = watchMcp({ endpoint, bridges: () => [], restartAgent: async () => {}, fail: () => {}, log: () => {}, everyMs: 10 });
+  await waitFor("a health check in flight", () => checks > 0);
+  watch.stop(); // the run ended; its endpoint is stopped next and stops answering
+  answer(false);
+  await new Promise((r) => setImmediate(r)); // the in-flight check's continuation has run by now
+  expect(restarts).toBe(0);
+  expect(checks).toBe(1);
+});
+
