@@ -15,6 +15,7 @@
  *                  agents − total at the last sample with one live agent before it) ÷ the
  *                  difference in agents, median over the runs
  * processes        per command, the largest VmHWM (its own peak RSS) over the runs, MB
+ * at_peak          per command, its processes' RSS in the sample of agentmux_rss_mb (median run), MB
  */
 import { copyFileSync, chmodSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -55,7 +56,7 @@ export function processesOf(exe: string, withPss = false): Proc[] {
 
 const isAgent = (p: Proc) => p.command === "sim-agent";
 
-type Sample = { agents: number; rssKb: number; pssKb: number; mcpServers: number };
+type Sample = { agents: number; rssKb: number; pssKb: number; mcpServers: number; byCommand: Record<string, number> };
 type RunResult = { peak: Sample; perAgentKb: number; hwm: Map<string, number>; maxAgents: number };
 
 async function once(bin: string, i: number): Promise<RunResult> {
@@ -75,6 +76,7 @@ async function once(bin: string, i: number): Promise<RunResult> {
         rssKb: own.reduce((n, x) => n + x.rssKb, 0),
         pssKb: own.reduce((n, x) => n + x.pssKb, 0),
         mcpServers: own.filter((x) => x.command === "mcp-server").length,
+        byCommand: own.reduce<Record<string, number>>((m, x) => ((m[x.command] = (m[x.command] ?? 0) + x.rssKb), m), {}),
       });
     }, 25);
     const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
@@ -105,8 +107,9 @@ if (import.meta.main) {
       const r = await once(bin, i);
       results.push(r);
       const per = [...r.hwm].map(([c, kb]) => `${c} ${mb(kb)}`).join(", ");
-      console.log(`run ${i + 1}: peak ${mb(r.peak.rssKb)} MB RSS (${mb(r.peak.pssKb)} MB PSS) with ${r.peak.agents} live agents and ${r.peak.mcpServers} mcp-server processes; at most ${r.maxAgents} live agents; per extra agent ${mb(r.perAgentKb)} MB; peak per process (VmHWM, MB): ${per}`);
+      console.log(`run ${i + 1}: peak ${mb(r.peak.rssKb)} MB RSS (${mb(r.peak.pssKb)} MB PSS) with ${r.peak.agents} live agents and ${r.peak.mcpServers} mcp-server processes; at most ${r.maxAgents} live agents; per extra agent ${mb(r.perAgentKb)} MB; at the peak (MB): ${Object.entries(r.peak.byCommand).map(([c, kb]) => `${c} ${mb(kb)}`).join(", ")}; peak per process (VmHWM, MB): ${per}`);
     }
+    const mid = [...results].sort((a, b) => a.peak.rssKb - b.peak.rssKb)[Math.floor(results.length / 2)]!;
     const processes: Record<string, number> = {};
     for (const r of results) for (const [c, kb] of r.hwm) processes[c] = Math.max(processes[c] ?? 0, mb(kb));
     console.log(JSON.stringify({
@@ -117,6 +120,7 @@ if (import.meta.main) {
       pss_mb: mb(median(results.map((r) => r.peak.pssKb))),
       mcp_server_processes: Math.max(...results.map((r) => r.peak.mcpServers)),
       processes,
+      at_peak: Object.fromEntries(Object.entries(mid.peak.byCommand).map(([c, kb]) => [c, mb(kb)])),
       runs,
     }));
   } finally {
