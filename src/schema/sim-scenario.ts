@@ -10,9 +10,9 @@ const ms = z.coerce.number().int().min(0, "must be a whole number of millisecond
  */
 export const SimScenario = z.strictObject({
   parallel: z.boolean().optional(),
+  design: z.boolean().optional(),
   /** with parallel (implied): this many coders in the first, parallel group (default 2) */
   coders: z.coerce.number().int().min(2, "must be at least 2").max(9, "must be at most 9").optional(),
-  design: z.boolean().optional(),
   reviewers: z.array(ReviewerRole).min(1).optional(),
   review_fail_once: z.boolean().optional(),
   review_fail_always: z.boolean().optional(),
