@@ -27,7 +27,7 @@
  * orchestrator logs it ("reminder 1/2 accepted by architect N ms after its screen settled");
  * median over the runs (target ≤ 2000 ms). nudge_after_detect_ms: from the turn end being seen.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -125,10 +125,16 @@ async function once(i: number): Promise<{ wall: number; agentUnion: number; agen
   const wall = performance.now() - t0;
   clearInterval(sampler);
   Bun.spawnSync(["tmux", "-L", socket, "kill-server"], { stdout: "ignore", stderr: "ignore", env });
-  if (code !== 0) throw new Error(`run ${i} failed (exit ${code}):\n${stdout}\n${stderr}`);
-  const session = JSON.parse(stdout.split("\n").filter((l) => l.startsWith('{"kind":"result"')).pop()!).session;
-  const intervals = agentIntervals(join(repo, ".agentmux/.sessions", session));
-  const nudges = nudgeLatencies(join(repo, ".agentmux/.sessions", session));
+  let intervals: Interval[];
+  let nudges: { settle: number; detect: number }[];
+  try {
+    if (code !== 0) throw new Error(`run ${i} failed (exit ${code}):\n${stdout}\n${stderr}`);
+    const session = JSON.parse(stdout.split("\n").filter((l) => l.startsWith('{"kind":"result"')).pop()!).session;
+    intervals = agentIntervals(join(repo, ".agentmux/.sessions", session));
+    nudges = nudgeLatencies(join(repo, ".agentmux/.sessions", session));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
   return { wall, agentUnion: unionMs(intervals), agentSum: intervals.reduce((n, x) => n + x.to - x.from, 0), peakKb, agents: intervals.length, nudges };
 }
 
