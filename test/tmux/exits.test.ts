@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { installExitHooks, watchPaneExits, type ExitWatcher } from "../../src/effects/tmux/exits.ts";
 import { killTmuxServer } from "../helpers/tmp.ts";
@@ -43,11 +44,15 @@ describe("pane exits", () => {
   test("an agent that exits mid-task is reported once (hook, or the poll when tmux misses it)", async () => {
     const { f, exits } = await setup();
     const record = join(f.dir, "rec.jsonl");
-    const { pane } = await f.layout.createPane({ command: receiverCommand(record, ["--exit-after-submit"]), env: {}, cwd: f.dir, label: "[sim] crashy" });
+    // the agent crashes once the test says so: after its prompt was accepted, however slow the machine
+    const crash = join(f.dir, "crash-now");
+    const { pane } = await f.layout.createPane({ command: receiverCommand(record, ["--exit-when", crash]), env: {}, cwd: f.dir, label: "[sim] crashy" });
     await f.layout.show([pane]);
     const gate = ReadyGate.parse({ pattern: "^›\\s*$", settle_ms: 100, timeout_ms: 10000 });
     const r = await new PaneWriter(f.tmux).deliver(pane, "Read and follow the instructions in /x.md", { submit: SubmitStrategy.parse({ delay_ms: 20 }), ready: gate, trust: [], first: true });
     expect(r.ok).toBe(true);
+    expect(exits).toEqual([]);
+    writeFileSync(crash, "");
     await waitFor("exit reported", () => exits.includes(pane));
     expect(exits).toEqual([pane]);
     // remain-on-exit keeps the dead pane on screen for the user
