@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { findOnPath } from "../../src/providers/doctor.ts";
@@ -14,7 +15,6 @@ import { buildLaunch, writeLaunchFiles } from "../../src/providers/launch.ts";
 import { resolveRole } from "../../src/providers/resolve.ts";
 import { makeFixture, startEndpoint, type Endpoint, type Fixture } from "../mcp/harness.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
-import { LOCAL_PREFIX } from "../real-cli/clis.ts";
 
 const enabled = process.env.AGENTMUX_REAL_CLI === "1";
 const binOf = (cli: string) => findOnPath(cli, process.env.PATH ?? "") ?? (process.env.REAL_CLI_PREFIX ? findOnPath(join(process.env.REAL_CLI_PREFIX, "bin", cli), "") : null);
@@ -27,8 +27,10 @@ let home: string;
 beforeEach(async () => {
   fx = await makeFixture();
   ep = startEndpoint(fx);
-  mkdirSync(join(LOCAL_PREFIX, "runs"), { recursive: true, mode: 0o700 });
-  home = makeTmpDir("mcp-list-", join(LOCAL_PREFIX, "runs"));
+  // in the user's own home, as the real-CLI suite's runs (the CLIs' install folder may be root's)
+  const runs = process.env.REAL_CLI_RUNS || join(homedir(), ".cache", "agentmux-real-cli", "runs");
+  mkdirSync(runs, { recursive: true, mode: 0o700 });
+  home = makeTmpDir("mcp-list-", runs);
   mkdirSync(join(home, ".codex"));
 });
 afterEach(() => {
@@ -68,7 +70,7 @@ test.skipIf(!has("codex"))("codex mcp list accepts the -c overrides: the endpoin
   const servers = JSON.parse(r.out.slice(r.out.indexOf("[")));
   const agentmux = servers.find((s: { name: string }) => s.name === "agentmux");
   expect(agentmux.transport).toMatchObject({ type: "streamable_http", url: ep.endpoint.url, bearer_token_env_var: "AGENTMUX_MCP_TOKEN" });
-});
+}, 120_000); // a real CLI starts in seconds on a loaded machine
 
 test.skipIf(!has("gemini"))("gemini mcp list connects to the endpoint from the private settings file, with the agent's token", async () => {
   const { spec } = launchFor("gemini");
@@ -78,4 +80,4 @@ test.skipIf(!has("gemini"))("gemini mcp list connects to the endpoint from the p
   expect(r.out).toContain(ep.endpoint.url);
   expect(r.out).toMatch(/Connected/);
   expect(ep.tokens.link("coder-1")?.initializedAt).toBeNumber();
-});
+}, 120_000);
