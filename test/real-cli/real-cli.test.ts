@@ -193,7 +193,7 @@ for (const cli of CLIS) {
     // claude and codex are told not to retry (CLAUDE_CODE_MAX_RETRIES=0, request_max_retries=0)
     // and show their error, which agentmux must read as a limit; gemini retries by itself (the
     // mock answers every retry within limitMs with 429 too) and only its spinner shows.
-    test(`${cli.name}: a 429 at the start of the turn is seen as a usage limit, waited out, and the run goes on (#12.4)`, async () => {
+    test(`${cli.name}: a 429 at the start of the turn ${cli.on429 === "shown" ? "is seen as a usage limit and waited out" : "is retried by the CLI itself"}, and the run goes on (#12.4)`, async () => {
       const run = await prepareRun(cli, bin!, { limitFirstTurn: true, limitMs: cli.on429 === "retried" ? 10_000 : 60_000 });
       runs.push(run);
       await launchArchitect(run, cli);
