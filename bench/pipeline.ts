@@ -57,8 +57,15 @@ export function agentIntervals(sessionDir: string): Interval[] {
   const summaryAt = existsSync(summaryPath) ? statSync(summaryPath).mtimeMs : NaN;
   const paneAgent = new Map<string, string>();
   const out: Interval[] = [];
-  for (const line of log) {
-    const at = Date.parse(line.slice(0, 24));
+  for (const raw of log) {
+    // orchestrator.log is JSON lines ({ts, msg, …}); older logs were "<ISO time> <message>"
+    let at = Date.parse(raw.slice(0, 24));
+    let line = raw;
+    if (raw.startsWith("{")) {
+      const rec = JSON.parse(raw) as { ts: string; msg: string };
+      at = Date.parse(rec.ts);
+      line = `${rec.ts} ${rec.msg}`;
+    }
     const launched = /launched (\S+) \(.*?\) in (%\d+)/.exec(line);
     if (launched) paneAgent.set(launched[2]!, launched[1]!);
     const delivered = /delivered to (%\d+) in (\d+) ms/.exec(line);
