@@ -15,11 +15,12 @@ import { FileBaseline } from "../schema/file-baseline.ts";
 import { LogRecord } from "../schema/log.ts";
 import { PanelComments } from "../schema/panel-comments.ts";
 import { PreexistingChanges } from "../schema/preexisting.ts";
+import { ProposalFile } from "../schema/proposals.ts";
 import { RuntimeState, ToolEventState } from "../schema/runtime.ts";
 import { State } from "../schema/state.ts";
 import { ToolCallLine } from "../schema/tool-calls.ts";
 import { ToolEventLine } from "../schema/tool-events.ts";
-import { F, LAST_COMPLETION, commentBaseline, doneArtifact, reviewYaml } from "./paths.ts";
+import { F, LAST_COMPLETION, PROPOSED_PREFERENCES, commentBaseline, doneArtifact, reviewYaml } from "./paths.ts";
 
 export type Syntax = "json" | "yaml" | "jsonl" | "markdown" | "text" | "folder";
 /** Who writes a file: the pure orchestrator's effects, the launcher, an agent, the MCP server, a UI, tmux hooks. */
@@ -99,6 +100,9 @@ export const reviewFile = (role: string): SessionFile<Review> => file(reviewYaml
 /** `07_review/baseline_<round>.json`: the blob ids of the files a fix round's line comments are about, before the fixer starts. */
 export const baselineFile = (round: number): SessionFile<FileBaseline> =>
   file(commentBaseline(round), "json", FileBaseline, ["orchestrator"], "blob ids of the files a fix round's line comments are about, taken before the fixer starts (an addressed comment's file must change)");
+
+/** `<project>/.agentmux/proposed_preferences.json`: agent-proposed preferences waiting for the user. */
+export const PROPOSALS_FILE: SessionFile<ProposalFile> = { ...file(PROPOSED_PREFERENCES, "json", ProposalFile, ["mcp", "ui"], "preferences agents proposed, until the user approves or rejects them"), root: "project" };
 
 /** `<project>/.agentmux/.last_completion.json`, written after a commit (outside the session folder). */
 export const LAST_COMPLETION_FILE: SessionFile<LastCompletion> = { ...file(LAST_COMPLETION, "json", LastCompletion, ["orchestrator"], "the last commit agentmux made"), root: "project" };

@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { z } from "zod";
-import { writeFileAtomic, writeJsonAtomic } from "../effects/fs/atomic.ts";
+import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { withFileLock } from "../effects/fs/lock.ts";
 import type { Preference } from "../schema/tool-events.ts";
 import { ProposalsUnreadable } from "./errors.ts";
+import { inspectSessionFile, writeSessionFile } from "./file-io.ts";
+import { PROPOSALS_FILE } from "./files.ts";
+import type { Proposal } from "../schema/proposals.ts";
 import { AGENTMUX_DIR, PROPOSED_PREFERENCES } from "./paths.ts";
 
 export const PREFERENCES_HEADING = "## Approved Preferences";
@@ -75,34 +77,17 @@ export function applyPreferences(projectDir: string, prefs: readonly Preference[
   return written;
 }
 
-/** A preference an agent proposed; it reaches prompts only once the user approves it. */
-export const Proposal = z.object({
-  /** stable per (target_role, bullet): the handle the user approves or rejects by */
-  id: z.string().regex(/^[0-9a-f]{8}$/),
-  target_role: z.string(),
-  bullet: z.string(),
-  proposed_by: z.object({ role: z.string(), agent: z.string(), session: z.string() }),
-  at: z.string(),
-});
-export type Proposal = z.infer<typeof Proposal>;
-const ProposalFile = z.object({ version: z.literal(1), proposals: z.array(Proposal) });
+export { Proposal } from "../schema/proposals.ts";
 
 export const proposalsFile = (projectDir: string) => join(projectDir, PROPOSED_PREFERENCES);
 const proposalId = (role: string, bullet: string) => createHash("sha256").update(`${role}\n${normalizeBullet(bullet)}`).digest("hex").slice(0, 8);
 
 /** The pending proposals (an unreadable file is an error naming it, never an empty list). */
 export function readProposals(projectDir: string): Proposal[] {
-  const file = proposalsFile(projectDir);
-  if (!existsSync(file)) return [];
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new ProposalsUnreadable({ file, problem: `not JSON: ${(e as Error).message}` });
-  }
-  const parsed = ProposalFile.safeParse(raw);
-  if (!parsed.success) throw new ProposalsUnreadable({ file, problem: parsed.error.issues.map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`).join("; ") });
-  return parsed.data.proposals;
+  const r = inspectSessionFile(projectDir, PROPOSALS_FILE);
+  if (r.ok) return r.value.proposals;
+  if (r.missing) return [];
+  throw new ProposalsUnreadable({ file: proposalsFile(projectDir), problem: r.problems.map((p) => `${p.path || "(top)"}: ${p.message}`).join("; ") });
 }
 
 function updateProposals<T>(projectDir: string, fn: (list: Proposal[]) => { next: Proposal[]; result: T }): T {
@@ -110,7 +95,7 @@ function updateProposals<T>(projectDir: string, fn: (list: Proposal[]) => { next
   mkdirSync(dirname(file), { recursive: true });
   return withFileLock(`${file}.lock`, () => {
     const { next, result } = fn(readProposals(projectDir));
-    writeJsonAtomic(file, { version: 1, proposals: next });
+    writeSessionFile(projectDir, PROPOSALS_FILE, { version: 1, proposals: next });
     return result;
   });
 }

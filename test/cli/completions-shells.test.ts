@@ -2,13 +2,16 @@
  * The zsh and fish scripts in the real shells: zsh interactively in a private tmux server
  * (TAB pressed, screen read back), fish through its own `complete -C` query.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { killTmuxServer, makeTmpDir, privateSocket, REPO_ROOT, removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
 import { COMPLETION_LINES } from "../../src/onboarding/completions.ts";
+
+// each test starts real shells (bash, zsh, fish) and the binary: seconds on a loaded machine
+setDefaultTimeout(30_000);
 
 const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
 const MAIN = join(REPO_ROOT, "src", "main.ts");
