@@ -82,4 +82,4 @@ test("eight processes racing for a checkout with a stale lock: exactly one wins"
   expect(outcomes.filter((o) => o === "won")).toHaveLength(1);
   expect(outcomes.filter((o) => o === "lost")).toHaveLength(7);
   racers.forEach((r) => r.stdin.end());
-});
+}, 60_000); // eight bun processes starting at once: seconds on a loaded 2-core machine
