@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "../helpers/wait.ts";
-import { removeDir } from "../helpers/tmp.ts";
 import { jsonEvents, readState, sessionDir, spawnBinary } from "../fault/harness.ts";
-import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, runBinary, tmuxServerRunning } from "./harness.ts";
+import { git, makeTmpDir, privateSocket, runBinary, tmuxServerRunning } from "./harness.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 /**
  * #11.1: a cancel request is consumed once. Before the fix, `resume` found the old
  * `.runtime/cancel_request` and canceled itself again within 100 ms, forever.
  * Each way a user cancels a headless run, in each phase, then `resume --ci` reaches a commit.
  */
-let bin: string;
-const sockets: string[] = [];
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => {
-  sockets.forEach(killTmuxServer);
-  dirs.forEach(removeDir);
-});
+const scope = binaryScope();
+const { sockets, dirs } = scope;
 
 type Way = "SIGINT" | "SIGTERM" | "SIGHUP" | "monitor";
 const CAUSE: Record<Way, string> = {
@@ -37,7 +28,7 @@ async function cancelThenResume(phase: string, way: Way): Promise<void> {
   const root = makeTmpDir("amx-cancel-");
   dirs.push(root);
   const repo = join(root, "repo");
-  const run = spawnBinary(bin, ["demo", "--ci", "--json", "--keep-session", "--dir", repo, "--think-ms", "250"], { socket });
+  const run = spawnBinary(scope.bin, ["demo", "--ci", "--json", "--keep-session", "--dir", repo, "--think-ms", "250"], { socket });
   const dir = await waitFor(`the run to reach ${phase}`, () => {
     const d = sessionDir(repo);
     const s = d ? readState(d) : null;
@@ -53,7 +44,7 @@ async function cancelThenResume(phase: string, way: Way): Promise<void> {
   expect(jsonEvents(first.stdout).find((e) => e.kind === "result")).toMatchObject({ outcome: "canceled", exit_code: 130, cause: CAUSE[way] });
   expect(tmuxServerRunning(socket)).toBe(false); // orchestrator and panes stopped, session kept
 
-  const resumed = await runBinary(bin, ["resume", "--ci", "--json"], { cwd: repo, socket, timeoutMs: 90_000 });
+  const resumed = await runBinary(scope.bin, ["resume", "--ci", "--json"], { cwd: repo, socket, timeoutMs: 90_000 });
   if (resumed.code !== 0) console.error(phase, way, resumed.stdout, resumed.stderr);
   expect({ phase, way, code: resumed.code }).toEqual({ phase, way, code: 0 });
   const result = jsonEvents(resumed.stdout).find((e) => e.kind === "result");

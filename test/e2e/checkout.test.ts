@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { alive, fsckProblems, jsonEvents, orchestratorPid, readState, spawnBinary } from "../fault/harness.ts";
-import { git, isolatedBinary, killTmuxServer, privateSocket } from "./harness.ts";
+import { git, privateSocket } from "./harness.ts";
 import { simProject } from "./sim-project.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 /**
  * #11.7 and #18.17 through the compiled binary: a run commits only its own changes, starts its
  * branch from the base branch on a name nobody uses, and gives the checkout back as it found it.
  */
-let bin: string;
-const sockets: string[] = [];
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => {
-  sockets.forEach(killTmuxServer);
-  dirs.forEach(removeDir);
-});
+const scope = binaryScope();
+const { sockets, dirs } = scope;
 
 const t = (repo: string, ...args: string[]) => git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args);
 const filesOf = (repo: string, ref: string) => git(repo, "show", "--name-only", "--format=", ref).split("\n").filter(Boolean).sort();
@@ -30,7 +21,7 @@ const resultOf = (stdout: string) => jsonEvents(stdout).find((e) => e.kind === "
 function run(repo: string, request: string, extra: string[] = []) {
   const socket = privateSocket();
   sockets.push(socket);
-  return { socket, ...spawnBinary(bin, ["run", request, "--ci", "--json", "--keep-session", ...extra], { cwd: repo, socket }) };
+  return { socket, ...spawnBinary(scope.bin, ["run", request, "--ci", "--json", "--keep-session", ...extra], { cwd: repo, socket }) };
 }
 
 test("two unrelated uncommitted files are not in the run's commit and are still there, unchanged, afterwards", async () => {
@@ -97,7 +88,7 @@ test("a branch with the run's name holding someone's commits is left alone: the 
   await waitFor("the orchestrator to be gone", () => !alive(pid));
   expect(killed.stdout).toContain("agentmux: a branch feature/add-alpha exists already; this run uses feature/add-alpha-2");
   expect(readState(dir).feature_branch).toBe("feature/add-alpha-2");
-  const resumed = await spawnBinary(bin, ["resume", basename(dir), "--ci", "--json"], { cwd: repo, socket: first.socket }).done;
+  const resumed = await spawnBinary(scope.bin, ["resume", basename(dir), "--ci", "--json"], { cwd: repo, socket: first.socket }).done;
   if (resumed.code !== 0) console.error(resumed.stdout, resumed.stderr);
   expect(resumed.code).toBe(0);
   expect(resultOf(resumed.stdout).branch).toBe("feature/add-alpha-2");

@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { jsonEvents, readState, spawnBinary } from "../fault/harness.ts";
-import { git, isolatedBinary, killTmuxServer, privateSocket } from "./harness.ts";
+import { git, privateSocket } from "./harness.ts";
 import { simProject } from "./sim-project.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 /**
  * #11.2: a second `agentmux run` in a checkout where a run is live switched the branch under
  * the first run and committed its files. A run owns its checkout: the second one works in a
  * worktree of its own and says so; each commit holds only its own run's files.
  */
-let bin: string;
-const sockets: string[] = [];
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => {
-  sockets.forEach(killTmuxServer);
-  dirs.forEach(removeDir);
-});
+const scope = binaryScope();
+const { sockets, dirs } = scope;
 
 const filesOf = (repo: string, branch: string) => git(repo, "show", "--name-only", "--format=", branch).split("\n").filter(Boolean).sort();
 
@@ -30,13 +21,13 @@ test("two concurrent `run --ci` in one checkout: the second works in its own wor
   const repo = simProject({ dirs });
   const socket = privateSocket();
   sockets.push(socket);
-  const a = spawnBinary(bin, ["run", "Add alpha", "--ci", "--json", "--keep-session"], { cwd: repo, socket });
+  const a = spawnBinary(scope.bin, ["run", "Add alpha", "--ci", "--json", "--keep-session"], { cwd: repo, socket });
   const sessions = join(repo, ".agentmux/.sessions");
   await waitFor("run A implementing", () => {
     const id = readdirSync(sessions).find((n) => n.endsWith("add-alpha"));
     return id && readState(join(sessions, id))?.phase === "implementing";
   }, { timeoutMs: 60_000, intervalMs: 20 });
-  const b = spawnBinary(bin, ["run", "Add beta", "--ci", "--json", "--keep-session"], { cwd: repo, socket });
+  const b = spawnBinary(scope.bin, ["run", "Add beta", "--ci", "--json", "--keep-session"], { cwd: repo, socket });
   const [ra, rb] = await Promise.all([a.done, b.done]);
   if (ra.code !== 0 || rb.code !== 0) console.error(ra, rb);
   expect([ra.code, rb.code]).toEqual([0, 0]);

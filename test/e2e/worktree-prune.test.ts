@@ -1,34 +1,25 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import { removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { alive, fsckProblems, orchestratorPid, readState, spawnBinary } from "../fault/harness.ts";
-import { git, isolatedBinary, killTmuxServer, privateSocket } from "./harness.ts";
+import { git, privateSocket } from "./harness.ts";
 import { simProject } from "./sim-project.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 /**
  * #17.1: a `--worktree` run started from a linked worktree pruned the main checkout's live
  * worktrees (its keep-list held only the linked worktree's sessions).
  */
-let bin: string;
-const sockets: string[] = [];
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => {
-  sockets.forEach(killTmuxServer);
-  dirs.forEach(removeDir);
-});
+const scope = binaryScope();
+const { sockets, dirs } = scope;
 
 test("a --worktree run from a linked worktree leaves the main checkout's live worktree alone", async () => {
   const repo = simProject({ dirs }, 0, ["stall=architect"]);
   const socket = privateSocket();
   sockets.push(socket);
-  const live = spawnBinary(bin, ["run", "Add alpha", "--worktree", "--ci", "--name", "live-wt"], { cwd: repo, socket });
+  const live = spawnBinary(scope.bin, ["run", "Add alpha", "--worktree", "--ci", "--name", "live-wt"], { cwd: repo, socket });
   const dir = join(repo, ".agentmux/.sessions/live-wt");
   const { worktree_path: livePath } = await waitFor("the live run's worktree", () => {
     const s = existsSync(join(dir, "state.json")) ? readState(dir) : null;
@@ -40,7 +31,7 @@ test("a --worktree run from a linked worktree leaves the main checkout's live wo
   git(repo, "worktree", "add", "-q", linked, "-b", "mywork");
   const extra = join(repo, "..", "no-stall.yaml");
   writeFileSync(extra, stringify({ sim: { scenario: [] } }));
-  const other = await spawnBinary(bin, ["run", "Add beta", "--worktree", "--ci", "--config", extra], { cwd: linked, socket }).done;
+  const other = await spawnBinary(scope.bin, ["run", "Add beta", "--worktree", "--ci", "--config", extra], { cwd: linked, socket }).done;
   if (other.code !== 0) console.error(other.stdout, other.stderr);
   expect(other.code).toBe(0);
   expect(other.stdout).not.toContain("removed the orphaned worktree");

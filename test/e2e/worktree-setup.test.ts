@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { readLog } from "../../src/session/log.ts";
-import { removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { fsckProblems, jsonEvents, readState, spawnBinary } from "../fault/harness.ts";
-import { git, isolatedBinary, killTmuxServer, privateSocket, processesMentioning } from "./harness.ts";
+import { git, privateSocket, processesMentioning } from "./harness.ts";
 import { simProject } from "./sim-project.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 /** #14.3: `worktree.copy`, `worktree.setup` and AGENTMUX_PORT_OFFSET for --worktree runs. */
-let bin: string;
-const sockets: string[] = [];
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => {
-  sockets.forEach(killTmuxServer);
-  dirs.forEach(removeDir);
-});
+const scope = binaryScope();
+const { sockets, dirs } = scope;
 
 const SETUP = `echo "installing deps"; printf '%s' "$AGENTMUX_PORT_OFFSET" > .setup-port; test -f .env`;
 
@@ -53,7 +44,7 @@ test("files are copied and setup runs in the worktree before the first agent; ea
   const socket = privateSocket();
   sockets.push(socket);
   const worktree = { copy: [".env", "config/*.local.json", "missing/*.txt"], setup: [SETUP] };
-  const a = spawnBinary(bin, ["run", "Add alpha", "--worktree", "--ci", "--name", "stalled", "--config", config(repo, "a", { worktree })], { cwd: repo, socket });
+  const a = spawnBinary(scope.bin, ["run", "Add alpha", "--worktree", "--ci", "--name", "stalled", "--config", config(repo, "a", { worktree })], { cwd: repo, socket });
   const dirA = join(repo, ".agentmux/.sessions/stalled");
   const envA = await waitFor("the stalled run's architect", () => (existsSync(join(dirA, "state.json")) ? agentEnv(dirA, "architect") : null), { timeoutMs: 60_000, intervalMs: 50 });
   const wtA = readState(dirA).worktree_path;
@@ -73,7 +64,7 @@ test("files are copied and setup runs in the worktree before the first agent; ea
   expect(log.indexOf(setup[1]!)).toBeLessThan(log.findIndex((r) => r.event === "agent_launched" && r.agent === "architect"));
 
   // a second run while the first is live: offset 20; the copied .env is not part of its commit
-  const b = await spawnBinary(bin, ["run", "Add beta", "--worktree", "--ci", "--json", "--keep-session", "--config", config(repo, "b", { worktree, sim: { scenario: [] } })], { cwd: repo, socket }).done;
+  const b = await spawnBinary(scope.bin, ["run", "Add beta", "--worktree", "--ci", "--json", "--keep-session", "--config", config(repo, "b", { worktree, sim: { scenario: [] } })], { cwd: repo, socket }).done;
   if (b.code !== 0) console.error(b.stdout, b.stderr);
   expect(b.code).toBe(0);
   expect(b.stdout).toContain("agentmux: copied into the worktree: .env, config/dev.local.json");
@@ -93,7 +84,7 @@ test("a failing setup command stops the run before any agent starts, with its ou
   const socket = privateSocket();
   sockets.push(socket);
   const before = git(repo, "branch", "--list");
-  const r = await spawnBinary(bin, ["run", "Add alpha", "--worktree", "--ci", "--config", config(repo, "bad", { worktree: { setup: ["echo fetching; echo 'registry unreachable' >&2; exit 3"] } })], { cwd: repo, socket }).done;
+  const r = await spawnBinary(scope.bin, ["run", "Add alpha", "--worktree", "--ci", "--config", config(repo, "bad", { worktree: { setup: ["echo fetching; echo 'registry unreachable' >&2; exit 3"] } })], { cwd: repo, socket }).done;
   expect(r.code).toBe(1);
   expect(r.stderr).toContain("worktree setup command 1 (echo fetching; echo 'registry unreachable' >&2; exit 3) failed with exit code 3; its last output:");
   expect(r.stderr).toContain("registry unreachable");

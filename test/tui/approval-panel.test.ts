@@ -1,32 +1,20 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { makeTmpDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
-import { isolatedBinary, Screen } from "./tmux-screen.ts";
+import { Screen } from "./tmux-screen.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 /**
  * #11.4: quitting the approval panel (q → y) left the run in completing with an empty pane and
  * no way back. Now the monitor's `a`, `agentmux attach` and the home screen bring it back, and
  * approving from an attach (#11.5) ends with the commit on screen, not a bare `[exited]`.
  */
-let bin = "";
-const sockets: string[] = [];
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => {
-  sockets.forEach(killTmuxServer);
-  dirs.forEach(removeDir);
-});
-const socket = () => {
-  const s = privateSocket();
-  sockets.push(s);
-  return s;
-};
+const scope = binaryScope();
+const { dirs } = scope;
+const socket = scope.socket;
 
 function session(repo: string): { id: string; dir: string; state: any } | null {
   const root = join(repo, ".agentmux", ".sessions");
@@ -56,7 +44,7 @@ test("quit the panel, monitor a brings it back; quit again, detach; home a → a
   const inner = new Tmux(innerSocket);
   const env = { AGENTMUX_TMUX_SOCKET: innerSocket, CI: "", NO_COLOR: "1" };
   const run = new Screen(socket());
-  await run.start([bin, "demo", "--approve", "--dir", repo, "--think-ms", "0"], root, { width: 160, height: 45 }, env);
+  await run.start([scope.bin, "demo", "--approve", "--dir", repo, "--think-ms", "0"], root, { width: 160, height: 45 }, env);
   await run.until("the approval panel", (x) => x.includes(PANEL), 60_000);
   const s = session(repo)!;
   expect(s.state).toMatchObject({ phase: "completing", awaiting_decision: true });
@@ -82,7 +70,7 @@ test("quit the panel, monitor a brings it back; quit again, detach; home a → a
   expect(detached).toContain("Detached. The run goes on in the background.");
 
   const home = new Screen(socket());
-  await home.start([bin], repo, { width: 160, height: 45 }, env);
+  await home.start([scope.bin], repo, { width: 160, height: 45 }, env);
   await home.until("the home screen", (x) => x.includes(s.id));
   await home.keys("a");
   await home.until("the panel again (home a → attach)", (x) => x.includes(PANEL), 15_000);

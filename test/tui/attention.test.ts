@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { makeTmpDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { isolatedBinary, Screen } from "./tmux-screen.ts";
+import { Screen } from "./tmux-screen.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 setDefaultTimeout(120_000);
 
@@ -12,22 +13,9 @@ setDefaultTimeout(120_000);
  * terminal attached to it gets one bell, one OSC 9 and one OSC 777 notification and a tmux
  * status-line message — once for the wait, however often the monitor redraws.
  */
-let bin = "";
-const sockets: string[] = [];
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => {
-  sockets.forEach(killTmuxServer);
-  dirs.forEach(removeDir);
-});
-const socket = () => {
-  const s = privateSocket();
-  sockets.push(s);
-  return s;
-};
+const scope = binaryScope();
+const { dirs } = scope;
+const socket = scope.socket;
 const count = (text: string, what: string) => text.split(what).length - 1;
 
 test("approval waiting: one bell, one OSC 9, one OSC 777 and a status-line message on the attached terminal", async () => {
@@ -36,7 +24,7 @@ test("approval waiting: one bell, one OSC 9, one OSC 777 and a status-line messa
   const bytes = join(root, "terminal.bytes");
   const inner = socket();
   const scr = new Screen(socket());
-  await scr.start([bin, "demo", "--approve", "--dir", join(root, "repo"), "--think-ms", "0"], root, { width: 200, height: 40 }, { AGENTMUX_TMUX_SOCKET: inner, CI: "" });
+  await scr.start([scope.bin, "demo", "--approve", "--dir", join(root, "repo"), "--think-ms", "0"], root, { width: 200, height: 40 }, { AGENTMUX_TMUX_SOCKET: inner, CI: "" });
   // everything written to the user's terminal (the outer pane), byte for byte
   await scr.tmux.run(["pipe-pane", "-o", "-t", "t", `cat >> '${bytes}'`]);
   // with tmux's status line off, the message takes the window's last row until the panel,

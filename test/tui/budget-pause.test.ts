@@ -1,33 +1,20 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
-import { killTmuxServer, privateSocket, removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { git } from "../e2e/harness.ts";
 import { simProject } from "../e2e/sim-project.ts";
-import { isolatedBinary, Screen } from "./tmux-screen.ts";
+import { Screen } from "./tmux-screen.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 /**
  * #14.2: a watched run that reaches limits.max_tokens pauses its agents (stopped, not killed),
  * the monitor says so and asks; `g` lets the run go on to its commit.
  */
-let bin = "";
-const sockets: string[] = [];
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => {
-  sockets.forEach(killTmuxServer);
-  dirs.forEach(removeDir);
-});
-const socket = () => {
-  const s = privateSocket();
-  sockets.push(s);
-  return s;
-};
+const scope = binaryScope();
+const { sockets, dirs } = scope;
+const socket = scope.socket;
 /** The process state letter of a pid (`T`: stopped), or null when it is gone. */
 const procState = (pid: number) => {
   try {
@@ -43,7 +30,7 @@ test("at the budget the agents stop, the monitor asks; g lets the run go on to i
   writeFileSync(file, stringify({ ...parse(readFileSync(file, "utf8")), limits: { max_tokens: 20000 } }));
   git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-qam", "budget");
   const run = new Screen(socket());
-  await run.start([bin, "run", "Add alpha"], repo, { width: 160, height: 45 }, { AGENTMUX_TMUX_SOCKET: socket(), CI: "", NO_COLOR: "1" });
+  await run.start([scope.bin, "run", "Add alpha"], repo, { width: 160, height: 45 }, { AGENTMUX_TMUX_SOCKET: socket(), CI: "", NO_COLOR: "1" });
   const screen = await run.until("the monitor says the agents are paused", (x) => x.includes("budget reached: agents paused"), 90_000);
   expect(screen).toContain("g: go on · c: cancel");
   const root = join(repo, ".agentmux/.sessions");

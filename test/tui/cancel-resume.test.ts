@@ -1,27 +1,19 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { makeTmpDir, privateSocket } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
-import { isolatedBinary, Screen } from "./tmux-screen.ts";
+import { Screen } from "./tmux-screen.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 /**
  * #11.1 in a terminal, the way a user meets it: an interactive demo canceled with the monitor's
  * `c` → `y` (goodbye, exit 130), then the home screen's `r` resumes it, attached, to a commit.
  * Before the fix the resumed run canceled itself again at once (the old cancel request).
  */
-let bin = "";
-const sockets: string[] = [];
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => {
-  sockets.forEach(killTmuxServer);
-  dirs.forEach(removeDir);
-});
+const scope = binaryScope();
+const { sockets, dirs } = scope;
 
 const socketPair = () => {
   const outer = privateSocket();
@@ -48,7 +40,7 @@ test("monitor c → y cancels an attached run; home r resumes it to a commit", a
   const { outer, inner } = socketPair();
   const env = { AGENTMUX_TMUX_SOCKET: inner, CI: "", NO_COLOR: "1" };
   const run = new Screen(outer);
-  await run.start([bin, "demo", "--dir", repo, "--think-ms", "300", "--keep-session"], root, { width: 160, height: 45 }, env);
+  await run.start([scope.bin, "demo", "--dir", repo, "--think-ms", "300", "--keep-session"], root, { width: 160, height: 45 }, env);
   const s = await waitFor("the coder at work", () => {
     const st = state(repo);
     return st?.phase === "implementing" && st.agents?.coder ? st : null;
@@ -66,7 +58,7 @@ test("monitor c → y cancels an attached run; home r resumes it to a commit", a
 
   const { outer: outer2 } = socketPair();
   const home = new Screen(outer2);
-  await home.start([bin], repo, { width: 160, height: 45 }, env);
+  await home.start([scope.bin], repo, { width: 160, height: 45 }, env);
   await home.until("the home screen", (x) => x.includes(s.id));
   await home.keys("r");
   const done = await home.until("the resumed run's goodbye", (x) => x.includes("EXIT="), 90_000);
@@ -84,14 +76,14 @@ test("home c → y cancels a live headless run (exit 130, cause says so); resume
   const repo = join(root, "repo");
   const { outer, inner } = socketPair();
   const env = { ...process.env, AGENTMUX_TMUX_SOCKET: inner, CI: "true", NO_COLOR: "1", TMUX: "" };
-  const headless = Bun.spawn([bin, "demo", "--ci", "--json", "--dir", repo, "--think-ms", "300", "--keep-session"], { env, stdout: "pipe", stderr: "pipe" });
+  const headless = Bun.spawn([scope.bin, "demo", "--ci", "--json", "--dir", repo, "--think-ms", "300", "--keep-session"], { env, stdout: "pipe", stderr: "pipe" });
   const out = new Response(headless.stdout).text();
   const s = await waitFor("the planner at work", () => {
     const st = state(repo);
     return st?.phase === "planning" ? st : null;
   }, { timeoutMs: 60_000, intervalMs: 20 });
   const home = new Screen(outer);
-  await home.start([bin], repo, { width: 160, height: 30 }, { AGENTMUX_TMUX_SOCKET: inner, CI: "", NO_COLOR: "1" });
+  await home.start([scope.bin], repo, { width: 160, height: 30 }, { AGENTMUX_TMUX_SOCKET: inner, CI: "", NO_COLOR: "1" });
   await home.until("the live session", (x) => x.includes(s.id) && x.includes("live"));
   await home.keys("c");
   await home.until("the cancel question", (x) => x.includes(`Cancel the run ${s.id}? y/N`));
@@ -100,7 +92,7 @@ test("home c → y cancels a live headless run (exit 130, cause says so); resume
   const result = (await out).split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((e) => e.kind === "result");
   expect(result).toMatchObject({ outcome: "canceled", exit_code: 130, cause: "canceled by the user (home screen)" });
   await home.keys("q");
-  const resumed = Bun.spawnSync([bin, "resume", s.id, "--ci"], { cwd: repo, env, stdout: "pipe", stderr: "pipe" });
+  const resumed = Bun.spawnSync([scope.bin, "resume", s.id, "--ci"], { cwd: repo, env, stdout: "pipe", stderr: "pipe" });
   expect(resumed.exitCode).toBe(0);
   expect(state(repo)).toMatchObject({ phase: "done" });
 }, 180_000);

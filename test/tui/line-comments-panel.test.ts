@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import YAML from "yaml";
-import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { makeTmpDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { isolatedBinary, Screen } from "./tmux-screen.ts";
+import { Screen } from "./tmux-screen.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 /**
  * #14.1 through the compiled binary: the completion panel's diff shows the reviewer's line
@@ -12,22 +13,9 @@ import { isolatedBinary, Screen } from "./tmux-screen.ts";
  * into changes.md, the re-planning prompt shows it with its context, and the next plan has a
  * task for it.
  */
-let bin = "";
-const sockets: string[] = [];
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => {
-  sockets.forEach(killTmuxServer);
-  dirs.forEach(removeDir);
-});
-const socket = () => {
-  const s = privateSocket();
-  sockets.push(s);
-  return s;
-};
+const scope = binaryScope();
+const { dirs } = scope;
+const socket = scope.socket;
 
 function sessionDir(repo: string): string | null {
   const root = join(repo, ".agentmux", ".sessions");
@@ -50,7 +38,7 @@ test("reviewer comments at their lines in the panel's diff; the user's comment g
   const repo = join(root, "repo");
   const env = { AGENTMUX_TMUX_SOCKET: socket(), CI: "", NO_COLOR: "1" };
   const run = new Screen(socket());
-  await run.start([bin, "demo", "--approve", "--dir", repo, "--think-ms", "0", "--scenario", "line_comments"], root, { width: 160, height: 45 }, env);
+  await run.start([scope.bin, "demo", "--approve", "--dir", repo, "--think-ms", "0", "--scenario", "line_comments"], root, { width: 160, height: 45 }, env);
   await run.until("the approval panel", (x) => x.includes(PANEL), 90_000);
   const dir = sessionDir(repo)!;
   const [one] = stateOf(dir).review_comments;

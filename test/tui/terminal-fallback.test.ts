@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
-import { isolatedBinary, Screen } from "./tmux-screen.ts";
+import { makeTmpDir, privateSocket } from "../helpers/tmp.ts";
+import { Screen } from "./tmux-screen.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 /**
  * #11.14: in a terminal tmux cannot drive (TERM=dumb, or a TERM it does not know), a run said
  * "Detached. The run goes on in the background" the moment it started. Now it shows its
  * progress right there, like a headless run, to the end.
  */
-let bin = "";
-const sockets: string[] = [];
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => {
-  sockets.forEach(killTmuxServer);
-  dirs.forEach(removeDir);
-});
+const scope = binaryScope();
+const { sockets, dirs } = scope;
 
 for (const [term, says] of [
   ["dumb", "this terminal (TERM=dumb) cannot show tmux: progress is shown here instead"],
@@ -31,7 +23,7 @@ for (const [term, says] of [
     const inner = privateSocket();
     sockets.push(outer, inner);
     const scr = new Screen(outer);
-    await scr.start([bin, "demo", "--dir", join(root, "repo"), "--think-ms", "0"], root, { width: 200, height: 50 }, { TERM: term, AGENTMUX_TMUX_SOCKET: inner, CI: "", NO_COLOR: "1" });
+    await scr.start([scope.bin, "demo", "--dir", join(root, "repo"), "--think-ms", "0"], root, { width: 200, height: 50 }, { TERM: term, AGENTMUX_TMUX_SOCKET: inner, CI: "", NO_COLOR: "1" });
     const out = await scr.until("the end of the run", (s) => s.includes("EXIT="), 90_000);
     expect(out.replace(/\n/g, "")).toContain(says);
     expect(out).not.toContain("Detached.");
