@@ -15,13 +15,19 @@ afterAll(() => {
   killTmuxServer(socket);
 });
 
-test("agentmux issue 42: request from the issue, commit pushed to origin, pull request that closes the issue", async () => {
+/** A demo repository (one committed run) with a bare repository as its origin. */
+async function demoWithOrigin(): Promise<{ root: string; repo: string; origin: string }> {
   const root = makeTmpDir();
   const repo = join(root, "repo");
   expect((await runBinary(bin, ["demo", "--ci", "--dir", repo], { socket })).code).toBe(0);
   const origin = join(root, "origin.git");
   git(root, "init", "-q", "--bare", origin);
   git(repo, "remote", "add", "origin", origin);
+  return { root, repo, origin };
+}
+
+test("agentmux issue 42: request from the issue, commit pushed to origin, pull request that closes the issue", async () => {
+  const { root, repo, origin } = await demoWithOrigin();
   gh = writeFakeGh(root);
   const issue = join(root, "issue.json");
   writeFileSync(issue, JSON.stringify({
@@ -63,12 +69,7 @@ test("agentmux issue 42: request from the issue, commit pushed to origin, pull r
 }, 180_000);
 
 test("agentmux issue pulls the base branch first; github.push without pull_request pushes, and the skipped PR is said", async () => {
-  const root = makeTmpDir();
-  const repo = join(root, "repo");
-  expect((await runBinary(bin, ["demo", "--ci", "--dir", repo], { socket })).code).toBe(0);
-  const origin = join(root, "origin.git");
-  git(root, "init", "-q", "--bare", origin);
-  git(repo, "remote", "add", "origin", origin);
+  const { root, repo, origin } = await demoWithOrigin();
   git(repo, "push", "-q", "origin", "main");
   // someone else moves main on GitHub: the local main is now behind
   const other = join(root, "other");
@@ -102,12 +103,7 @@ test("agentmux issue pulls the base branch first; github.push without pull_reque
 }, 180_000);
 
 test("pull requests on but gh not logged in: said once at the start, the branch is still pushed, and the result says why there is no PR", async () => {
-  const root = makeTmpDir();
-  const repo = join(root, "repo");
-  expect((await runBinary(bin, ["demo", "--ci", "--dir", repo], { socket })).code).toBe(0);
-  const origin = join(root, "origin.git");
-  git(root, "init", "-q", "--bare", origin);
-  git(repo, "remote", "add", "origin", origin);
+  const { root, repo, origin } = await demoWithOrigin();
   const fake = writeFakeGh(join(root, "gh"));
   writeFileSync(join(root, "gh.yaml"), stringify({ github: { pull_request: true, push: true } }));
   const r = await runBinary(bin, ["run", "--ci", "--json", "--config", join(root, "gh.yaml"), "Add a farewell helper"], {
