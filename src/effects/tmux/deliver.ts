@@ -3,7 +3,7 @@ import type { Logger } from "../log.ts";
 import type { Tmux } from "./runner.ts";
 import { inertLine } from "../../schema/inert-text.ts";
 import { TmuxTargetNotFound, isGone } from "./errors.ts";
-import { compileGate, pasteVisible, snapshot, submitSign, type Snapshot } from "./screen.ts";
+import { compileGate, pasteComplete, pasteVisible, snapshot, submitSign, type Snapshot } from "./screen.ts";
 
 export type DeliverOptions = {
   submit: SubmitStrategy;
@@ -30,6 +30,7 @@ export type DeliveryResult = { ok: true; ms: number; attempts: number } | { ok: 
 
 const POLL_MS = 10;
 const PASTE_SHOW_MS = 3000;
+const PASTE_WHOLE_MS = 500;
 
 class DeliveryFailure extends Error {
   constructor(readonly reason: string, readonly screen: string, readonly exited = false) {
@@ -130,7 +131,15 @@ export class PaneWriter {
     const before = await this.alive(pane);
     const buffer = `amx-${crypto.randomUUID()}`;
     await this.tmux.run(["load-buffer", "-b", buffer, "-", ";", "paste-buffer", "-p", "-d", "-b", buffer, "-t", pane], text);
-    const pasted = await this.until(pane, performance.now() + PASTE_SHOW_MS, (s) => pasteVisible(before.screen, s.screen, text), "the pasted text never showed in the input box");
+    // wait for the whole paste; a start that shows alone for long (its end shared with an older
+    // copy that scrolled off as it landed) is taken after PASTE_WHOLE_MS
+    const shown = performance.now();
+    const pasted = await this.until(
+      pane,
+      shown + PASTE_SHOW_MS,
+      (s) => pasteComplete(before.screen, s.screen, text) || (performance.now() - shown > PASTE_WHOLE_MS && pasteVisible(before.screen, s.screen, text)),
+      "the pasted text never showed in the input box",
+    );
     opts.onPasted?.();
     if (opts.submit.delay_ms > 0) await Bun.sleep(opts.submit.delay_ms);
     const tries = opts.submit.retries + 1;

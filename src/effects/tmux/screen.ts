@@ -81,6 +81,18 @@ export function pasteVisible(before: string, now: string, text: string): boolean
 }
 
 /**
+ * The whole paste is on screen: its end (or a paste placeholder) shows more often than before.
+ * A CLI that draws a paste as its chunks arrive shows the start first; comparing the submit's
+ * signs against such a half-drawn frame finds none of them (the end "appears" after Enter).
+ */
+export function pasteComplete(before: string, now: string, text: string): boolean {
+  const was = fragmentCounts(before, text);
+  const is = fragmentCounts(now, text);
+  const end = fragments(text).length - 1;
+  return is[end]! > was[end]! || is.at(-1)! > was.at(-1)!;
+}
+
+/**
  * Did the CLI take the submit? Any of: busy started; the ready prompt (an empty input box)
  * came back; the text left the screen. With no patterns configured, the screen line that held
  * the text must have changed to something without it.
