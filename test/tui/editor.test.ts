@@ -1,23 +1,19 @@
-import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../src/effects/fs/atomic.ts";
-import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { killTmuxServer, makeTmpDir, privateSocket } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { stateIn, writeSession } from "./fixtures.ts";
-import { isolatedBinary, Screen } from "./tmux-screen.ts";
+import { Screen } from "./tmux-screen.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 setDefaultTimeout(40_000);
 
 /** #11.11: the commit message in a real editor (cursor keys), and in the user's $EDITOR (compiled binary). */
-let bin = "";
+const scope = binaryScope();
+const { dirs } = scope;
 let socket = "";
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => dirs.forEach(removeDir));
 afterEach(() => killTmuxServer(socket));
 
 function completing(): { repo: string; dir: string } {
@@ -46,7 +42,7 @@ test("e: the cursor moves with the arrows, Home and End; Backspace, Delete and E
   socket = privateSocket();
   const { repo, dir } = completing();
   const scr = new Screen(socket);
-  await scr.start([bin, "panel", dir], repo, { width: 100, height: 30 });
+  await scr.start([scope.bin, "panel", dir], repo, { width: 100, height: 30 });
   await scr.until("the panel", (x) => x.includes("feat: add rate limiting") && x.includes("a approve"));
   await scr.keys("e");
   await scr.until("the editor", (x) => x.includes("Ctrl-S submits"));
@@ -76,7 +72,7 @@ test("E: the message opens in $EDITOR (the panel gives it the terminal and comes
   writeFileSync(fake, `#!/bin/sh\nprintf 'FAKE EDITOR on %s\\n' "$(head -1 "$1")"\nread answer\n{ printf 'from %s: ' "$answer"; cat "$1"; printf '\\nsecond line\\n'; } > "$1.new" && mv "$1.new" "$1"\n`);
   chmodSync(fake, 0o755);
   const scr = new Screen(socket);
-  await scr.start([bin, "panel", dir], repo, { width: 100, height: 30 }, { EDITOR: fake, VISUAL: "" });
+  await scr.start([scope.bin, "panel", dir], repo, { width: 100, height: 30 }, { EDITOR: fake, VISUAL: "" });
   await scr.until("the panel", (x) => x.includes("feat: add rate limiting") && x.includes("a approve"));
   await scr.keys("E");
   const inEditor = await scr.until("the editor has the terminal", (x) => x.includes("FAKE EDITOR on feat: add rate limiting"));
@@ -94,7 +90,7 @@ test("E with an editor that fails: the message is unchanged and the panel says w
   socket = privateSocket();
   const { repo, dir } = completing();
   const scr = new Screen(socket);
-  await scr.start([bin, "panel", dir], repo, { width: 100, height: 30 }, { EDITOR: "false", VISUAL: "" });
+  await scr.start([scope.bin, "panel", dir], repo, { width: 100, height: 30 }, { EDITOR: "false", VISUAL: "" });
   await scr.until("the panel", (x) => x.includes("a approve"));
   await scr.keys("E");
   await scr.until("the reason", (x) => x.includes("false exited with code 1: the message is unchanged"));

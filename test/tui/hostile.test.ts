@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
-import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { killTmuxServer, makeTmpDir, privateSocket } from "../helpers/tmp.ts";
 import { HOSTILE, isInert } from "../helpers/hostile.ts";
 import { at, stateIn, writeSession } from "./fixtures.ts";
-import { isolatedBinary, Screen } from "./tmux-screen.ts";
+import { Screen } from "./tmux-screen.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 setDefaultTimeout(30_000);
 
@@ -12,14 +13,9 @@ setDefaultTimeout(30_000);
  * full of terminal escapes (window title, clear screen, OSC 52 clipboard, C1, bidi) reach the
  * user's terminal only as inert text — in `agentmux status`, its JSON, `sessions` and the monitor.
  */
-let bin = "";
+const scope = binaryScope();
+const { dirs } = scope;
 let socket = "";
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => dirs.forEach(removeDir));
 afterEach(() => killTmuxServer(socket));
 
 const EVIL = Object.values(HOSTILE).join(" ");
@@ -39,7 +35,7 @@ function project(): string {
 }
 
 function run(cwd: string, args: string[]) {
-  const p = Bun.spawnSync([bin, ...args], { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, AGENTMUX_TMUX_SOCKET: socket, TMUX: "" } });
+  const p = Bun.spawnSync([scope.bin, ...args], { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, AGENTMUX_TMUX_SOCKET: socket, TMUX: "" } });
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 }
 
@@ -63,7 +59,7 @@ test("the monitor draws a hostile title and note without setting the terminal's 
   socket = privateSocket();
   const d = project();
   const scr = new Screen(socket);
-  await scr.start([bin, "monitor", join(d, ".agentmux/.sessions/20250301-100000-evil")], d, { width: 120, height: 40 });
+  await scr.start([scope.bin, "monitor", join(d, ".agentmux/.sessions/20250301-100000-evil")], d, { width: 120, height: 40 });
   const s = await scr.until("the monitor", (x) => x.includes("▶ reviewing") && x.includes("coder 1"));
   expect(s).toContain("Add ab limits");
   const title = await scr.tmux.run(["display-message", "-p", "-t", "t", "#{pane_title}"]);

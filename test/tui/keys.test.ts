@@ -1,20 +1,18 @@
-import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { writeJsonAtomic } from "../../src/effects/fs/atomic.ts";
 import { join } from "node:path";
 import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { stateIn, writeSession } from "./fixtures.ts";
-import { isolatedBinary, Screen } from "./tmux-screen.ts";
+import { Screen } from "./tmux-screen.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 setDefaultTimeout(30_000);
 
 /** Keys of the monitor and the home screen, pressed in the compiled binary inside tmux. */
-let bin = "";
+const scope = binaryScope();
 let socket = "";
-beforeAll(() => {
-  bin = isolatedBinary();
-});
 afterEach(() => killTmuxServer(socket));
 
 test("monitor keys: l shows the selected agent's recent output, Enter focuses its pane (compiled binary)", async () => {
@@ -25,7 +23,7 @@ test("monitor keys: l shows the selected agent's recent output, Enter focuses it
     agents: { architect: { role: "architect", label: "[architect] architecture", status: "working", provider: "claude", model: null, since: "x" } },
   });
   const dir = writeSession(project, "s1", state);
-  await scr.start([bin, "monitor", dir], project, { width: 100, height: 30 });
+  await scr.start([scope.bin, "monitor", dir], project, { width: 100, height: 30 });
   const monitor = (await scr.tmux.run(["display-message", "-p", "-t", "t", "#{pane_id}"])).trim();
   // an agent pane elsewhere in the session, as the orchestrator parks them
   const agent = (await scr.tmux.run(["new-window", "-d", "-t", "t:", "-P", "-F", "#{pane_id}", "sh -c 'echo AGENT-OUTPUT-4242; sleep 600'"])).trim();
@@ -52,7 +50,7 @@ test("home screen: d asks, then deletes the selected session; n starts a run fro
   const project = makeTmpDir("amx-homekeys-"); // not a git repository at first
   const old = writeSession(project, "20250301-100000-alpha", stateIn("failed", { updated_at: "2025-03-01T10:00:00.000Z" }));
   const scr = new Screen(socket);
-  await scr.start([bin], project, { width: 120, height: 20 }, { AGENTMUX_TMUX_SOCKET: socket });
+  await scr.start([scope.bin], project, { width: 120, height: 20 }, { AGENTMUX_TMUX_SOCKET: socket });
   await scr.until("home lists the session", (s) => s.includes("20250301-100000-alpha"));
 
   await scr.keys("d");
@@ -83,7 +81,7 @@ test("home screen: the phase column follows state.json live and says when a run 
   const project = makeTmpDir("amx-homelive-");
   const dir = writeSession(project, "20250301-100000-alpha", stateIn("reviewing", { updated_at: "2025-03-01T10:00:00.000Z" }));
   const scr = new Screen(socket);
-  await scr.start([bin], project, { width: 120, height: 20 }, { AGENTMUX_TMUX_SOCKET: socket });
+  await scr.start([scope.bin], project, { width: 120, height: 20 }, { AGENTMUX_TMUX_SOCKET: socket });
   await scr.until("home lists the session", (s) => /20250301-100000-alpha\s+reviewing/.test(s));
   // the run moves on inside its own folder (an atomic state.json write, as the orchestrator does)
   writeJsonAtomic(join(dir, "state.json"), { ...stateIn("completing", { awaiting_decision: true }), feature_dir: dir });

@@ -1,23 +1,19 @@
-import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeJsonAtomic } from "../../src/effects/fs/atomic.ts";
-import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { killTmuxServer, makeTmpDir, privateSocket } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { at, stateIn, writeSession } from "./fixtures.ts";
-import { isolatedBinary, Screen } from "./tmux-screen.ts";
+import { Screen } from "./tmux-screen.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 setDefaultTimeout(30_000);
 
 /** #11.9: the monitor's key bar, cut notes and a full-window output view (compiled binary in tmux). */
-let bin = "";
+const scope = binaryScope();
+const { dirs } = scope;
 let socket = "";
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => dirs.forEach(removeDir));
 afterEach(() => killTmuxServer(socket));
 
 const tmp = (p: string) => {
@@ -36,7 +32,7 @@ test("a stuck agent's long note (wide characters) is cut to the 44-column pane a
   });
   const dir = writeSession(project, "s1", state, { created: ["2025-03-01 10:01:00  requirements.md"] });
   const scr = new Screen(socket);
-  await scr.start([bin, "monitor", dir], project, { width: 44, height: 30 });
+  await scr.start([scope.bin, "monitor", dir], project, { width: 44, height: 30 });
   const s = await scr.until("the monitor", (x) => x.includes("coder 1 [ STUCK ]") && x.includes("─ LOG"));
   const lines = s.split("\n");
   const note = lines.findIndex((l) => l.includes("claude/sonnet-4"));
@@ -54,7 +50,7 @@ test("a row exactly as wide as the pane stays one row (blessed does not wrap it 
     agents: { "coder:1": { role: "coder", label: "[coder] Core greeting module", status: "working", provider: "sim", since: at(9) } },
   }), { created: ["2025-03-01 10:01:00  requirements.md"] });
   const scr = new Screen(socket);
-  await scr.start([bin, "monitor", dir], project, { width: 43, height: 30 });
+  await scr.start([scope.bin, "monitor", dir], project, { width: 43, height: 30 });
   const s = await scr.until("the monitor", (x) => x.includes("─ LOG"));
   const lines = s.split("\n");
   const row = lines.findIndex((l) => l.includes("[coder] Core greeting module"));
@@ -68,7 +64,7 @@ test("the key bar shows every key when the pane is wide; ? lists them all", asyn
   const project = tmp("amx-mon-keys-");
   const dir = writeSession(project, "s1", stateIn("architecting"));
   const scr = new Screen(socket);
-  await scr.start([bin, "monitor", dir], project, { width: 100, height: 30 });
+  await scr.start([scope.bin, "monitor", dir], project, { width: 100, height: 30 });
   const s = await scr.until("the monitor", (x) => x.includes("▶ architecting"));
   expect(s.split("\n").at(-1)).toBe("? help · Enter focus · l output · c cancel · Ctrl-b d detach");
   await scr.keys("?");
@@ -88,7 +84,7 @@ test("l shows an agent's output over the whole window (the monitor's pane is zoo
   const long = "OUTPUT-" + "x".repeat(90) + "-END";
   const agent = (await scr.tmux.run(["display-message", "-p", "-t", "t", "#{pane_id}"])).trim();
   await scr.tmux.run(["respawn-pane", "-k", "-t", agent, `sh -c 'echo ${long}; sleep 600'`]);
-  const monitor = (await scr.tmux.run(["split-window", "-h", "-b", "-l", "44", "-t", agent, "-P", "-F", "#{pane_id}", `env TERM=xterm-256color ${bin} monitor ${dir}`])).trim();
+  const monitor = (await scr.tmux.run(["split-window", "-h", "-b", "-l", "44", "-t", agent, "-P", "-F", "#{pane_id}", `env TERM=xterm-256color ${scope.bin} monitor ${dir}`])).trim();
   await Bun.write(join(dir, "runtime_state.json"), JSON.stringify({ tmux_session: "t", tmux_socket: socket, panes: { architect: agent }, control_pane: monitor }));
   const cap = () => scr.tmux.run(["capture-pane", "-p", "-t", monitor]);
   const zoomed = () => scr.tmux.run(["display-message", "-p", "-t", monitor, "#{window_zoomed_flag} #{pane_width}"]);
@@ -110,7 +106,7 @@ test("the monitor runs on JSC's interpreter (#15.2): it restarted itself in plac
   const project = tmp("amx-mon-lean-");
   const dir = writeSession(project, "s1", stateIn("implementing"));
   const scr = new Screen(socket);
-  await scr.start([bin, "monitor", dir], project, { width: 44, height: 30 });
+  await scr.start([scope.bin, "monitor", dir], project, { width: 44, height: 30 });
   await scr.until("the monitor", (x) => x.includes("▶ implementing"));
   // the pane runs a shell (see Screen.start) whose child is the monitor: the same process after execve
   const shell = (await scr.tmux.run(["display-message", "-p", "-t", "t", "#{pane_pid}"])).trim();

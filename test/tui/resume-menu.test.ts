@@ -1,20 +1,15 @@
-import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { join } from "node:path";
-import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { killTmuxServer, makeTmpDir, privateSocket } from "../helpers/tmp.ts";
 import { stateIn, writeSession } from "./fixtures.ts";
-import { isolatedBinary, Screen } from "./tmux-screen.ts";
+import { Screen } from "./tmux-screen.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 setDefaultTimeout(30_000);
 
 /** #17.14: `agentmux resume` with several resumable sessions asks which one, on a prompt line. */
-let bin = "";
+const scope = binaryScope();
+const { dirs } = scope;
 let socket = "";
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => dirs.forEach(removeDir));
 afterEach(() => killTmuxServer(socket));
 
 test("the resume menu lists the sessions and shows a prompt line; a wrong answer asks again; Ctrl-D chooses none", async () => {
@@ -24,7 +19,7 @@ test("the resume menu lists the sessions and shows a prompt line; a wrong answer
   writeSession(project, "20250301-100000-alpha", stateIn("failed", { updated_at: "2025-03-01T10:00:00.000Z" }));
   writeSession(project, "20250302-100000-beta", stateIn("implementing", { updated_at: "2025-03-02T10:00:00.000Z" }));
   const scr = new Screen(socket);
-  await scr.start([bin, "resume"], project, { width: 100, height: 20 }, { AGENTMUX_TMUX_SOCKET: socket });
+  await scr.start([scope.bin, "resume"], project, { width: 100, height: 20 }, { AGENTMUX_TMUX_SOCKET: socket });
   const menu = await scr.until("the menu", (s) => s.includes("20250301-100000-alpha") && s.includes("20250302-100000-beta"));
   const lines = menu.trimEnd().split("\n");
   expect(lines.slice(-4)).toEqual([

@@ -1,23 +1,19 @@
-import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../src/effects/fs/atomic.ts";
-import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { killTmuxServer, makeTmpDir, privateSocket } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { stateIn, writeSession } from "./fixtures.ts";
-import { isolatedBinary, Screen } from "./tmux-screen.ts";
+import { Screen } from "./tmux-screen.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
 setDefaultTimeout(40_000);
 
 /** #11.10: an 80×24 terminal — every screen keeps its keys and its content (compiled binary in tmux). */
-let bin = "";
+const scope = binaryScope();
+const { dirs } = scope;
 let socket = "";
-const dirs: string[] = [];
-beforeAll(() => {
-  bin = isolatedBinary();
-  dirs.push(join(bin, ".."));
-});
-afterAll(() => dirs.forEach(removeDir));
 afterEach(() => killTmuxServer(socket));
 
 function git(cwd: string, ...args: string[]) {
@@ -44,7 +40,7 @@ test("the completion panel at 80×24: its whole key bar, whole file names, every
   socket = privateSocket();
   const { repo, dir } = completing();
   const scr = new Screen(socket);
-  await scr.start([bin, "panel", dir], repo, { width: 80, height: 24 });
+  await scr.start([scope.bin, "panel", dir], repo, { width: 80, height: 24 });
   // the whole frame, key bar included (blessed may draw the list before the bar on a loaded machine)
   const s = await scr.until("the panel", (x) => x.includes("store_00.ts") && x.includes("feat: add rate limiting") && x.includes("q quit"));
   for (const key of ["a approve", "r request changes", "q quit", "space exclude", "Enter diff", "e edit"]) expect(s).toContain(key);
@@ -64,7 +60,7 @@ test("the completion panel in a run's narrow pane zooms to the whole window", as
   // as in a run at 80×24: a 30-column monitor on the left, the panel in the 49 columns left over
   const left = (await scr.tmux.run(["display-message", "-p", "-t", "t", "#{pane_id}"])).trim();
   await Bun.write(join(dir, "runtime_state.json"), JSON.stringify({ tmux_session: "t", tmux_socket: socket, panes: {}, control_pane: left }));
-  const panel = (await scr.tmux.run(["split-window", "-h", "-l", "49", "-t", left, "-P", "-F", "#{pane_id}", `env TERM=xterm-256color ${bin} panel ${dir}`])).trim();
+  const panel = (await scr.tmux.run(["split-window", "-h", "-l", "49", "-t", left, "-P", "-F", "#{pane_id}", `env TERM=xterm-256color ${scope.bin} panel ${dir}`])).trim();
   await waitFor("the panel zoomed", async () => (await scr.tmux.run(["display-message", "-p", "-t", panel, "#{window_zoomed_flag} #{pane_width}"])).trim() === "1 80");
   await waitFor("its key bar", async () => (await scr.tmux.run(["capture-pane", "-p", "-t", panel])).includes("a approve"));
 });
@@ -76,7 +72,7 @@ test("the home screen at 80 columns keeps every column, the session ids whole", 
   writeSession(project, "20250301-100000-rate-limiting", stateIn("completing", { awaiting_decision: true, updated_at: "2025-03-01T10:00:00.000Z" }));
   writeSession(project, "20250302-100000-redis-backend", stateIn("implementing", { updated_at: "2025-03-02T10:00:00.000Z" }));
   const scr = new Screen(socket);
-  await scr.start([bin], project, { width: 80, height: 24 }, { AGENTMUX_TMUX_SOCKET: socket });
+  await scr.start([scope.bin], project, { width: 80, height: 24 }, { AGENTMUX_TMUX_SOCKET: socket });
   const s = await scr.until("home", (x) => x.includes("SESSION"));
   expect(s).toMatch(/› 20250302-100000-redis-backend\s+implementing\s.*○ stopped/);
   expect(s).toMatch(/ {2}20250301-100000-rate-limiting\s+awaiting approval\s.*○ stopped/);
