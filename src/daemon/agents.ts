@@ -92,8 +92,7 @@ export class AgentRuntime {
     const slot = old ? this.o.layout.visiblePanes().indexOf(old) : -1;
     await this.kill(agent);
     const started = await this.spawn(agent, role, label, lo);
-    this.agents.set(agent, started.pane);
-    this.byPane.set(started.pane.pane, agent);
+    this.join(agent, started.pane);
     this.announce(agent, started);
     if (lo.batchPrompt) this.o.push({ type: "agent_active", at: now(), agent });
     if (slot >= 0) {
@@ -102,6 +101,27 @@ export class AgentRuntime {
       await this.o.layout.show(visible);
     }
     this.persist();
+  }
+
+  /**
+   * The pane becomes the agent's. A launch that began before the run paused at its budget
+   * finishes during the pause: its process is stopped now, like every other agent's.
+   */
+  private join(agent: string, pane: AgentPane): void {
+    this.agents.set(agent, pane);
+    this.byPane.set(pane.pane, agent);
+    if (this.paused && this.signal(agent, pane.pid, true)) this.o.log(`${agent}: started while the run is paused at its budget; paused too`, { event: "agents_paused", agent, data: { agents: [agent] } });
+  }
+
+  /** SIGSTOP or SIGCONT the agent's process group (its pane's program leads it); false, logged, when it failed. */
+  private signal(agent: string, pid: number, stop: boolean): boolean {
+    try {
+      process.kill(-pid, stop ? "SIGSTOP" : "SIGCONT");
+      return true;
+    } catch (e) {
+      this.o.log(`could not ${stop ? "pause" : "continue"} ${agent} (pid ${pid}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { level: "warn", event: stop ? "agents_paused" : "agents_continued", agent, error: (e as Error).message });
+      return false;
+    }
   }
 
   /** Start the agent's CLI in a new parked pane with a fresh token (not yet an agent of the run). */
@@ -207,8 +227,7 @@ export class AgentRuntime {
 
   private async adopt(agent: string, s: Started, label: string): Promise<void> {
     await this.kill(agent, { keepToken: true });
-    this.agents.set(agent, s.pane);
-    this.byPane.set(s.pane.pane, agent);
+    this.join(agent, s.pane);
     await this.o.layout.setLabel(s.pane.pane, label).catch(() => {});
     this.announce(agent, s, Date.now() - s.pane.launchedAt);
     this.persist();
@@ -424,13 +443,7 @@ export class AgentRuntime {
     this.paused = stop;
     // a pre-started CLI is a start nobody may use: closed rather than stopped
     if (stop) for (const agent of this.prestarted()) void this.dropPrestart(agent, "the run is paused at its budget");
-    for (const [agent, v] of this.agents) {
-      try {
-        process.kill(-v.pid, stop ? "SIGSTOP" : "SIGCONT");
-      } catch (e) {
-        this.o.log(`could not ${stop ? "pause" : "continue"} ${agent} (pid ${v.pid}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { level: "warn", event: stop ? "agents_paused" : "agents_continued", agent, error: (e as Error).message });
-      }
-    }
+    for (const [agent, v] of this.agents) this.signal(agent, v.pid, stop);
     const held = stop ? [] : this.held.splice(0);
     this.o.log(`${stop ? "paused" : "continued"} ${this.agents.size} agent(s)${held.length ? `; ${held.length} held launch(es) and prompt(s) now` : ""}`, { event: stop ? "agents_paused" : "agents_continued", data: { agents: [...this.agents.keys()], ...(stop ? {} : { held: held.length }) } });
     if (stop) return;

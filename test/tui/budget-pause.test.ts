@@ -35,12 +35,15 @@ test("at the budget the agents stop, the monitor asks; g lets the run go on to i
   expect(screen).toContain("g: go on · c: cancel");
   const root = join(repo, ".agentmux/.sessions");
   const dir = join(root, readdirSync(root).find((n) => !n.startsWith("."))!);
-  const pids: number[] = Object.values(JSON.parse(readFileSync(join(dir, "runtime_state.json"), "utf8")).pids ?? {});
-  expect(pids.length).toBeGreaterThan(0);
-  // the live agents are stopped; an agent the run starts meanwhile waits for the go-on
+  // the live agents are stopped; an agent the run starts meanwhile waits for the go-on. The pids
+  // are read again each time: the pause can land while an agent's pane is still being made.
   const events = () => readFileSync(join(dir, "orchestrator.log"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).event as string);
-  await waitFor("the agents stopped or a launch held", () => pids.every((p) => procState(p) === "T" || procState(p) === null) && (pids.some((p) => procState(p) === "T") || events().includes("launch_held")), { timeoutMs: 10_000 });
-  expect(events()).toContain("agents_paused");
+  const livePids = (): number[] => Object.values(JSON.parse(readFileSync(join(dir, "runtime_state.json"), "utf8")).pids ?? {});
+  await waitFor("the agents stopped or a launch held", () => {
+    const pids = livePids();
+    const stopped = pids.every((p) => procState(p) === "T" || procState(p) === null);
+    return events().includes("agents_paused") && stopped && (pids.some((p) => procState(p) === "T") || events().includes("launch_held"));
+  }, { timeoutMs: 10_000 });
   const before = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
   expect(before.budget_reached.paused).toBe(true);
   expect(before.budget_reached.text).toMatch(/^the run has used \S+ tokens \(\d+\) of its 20k budget \(limits\.max_tokens\)$/);
@@ -50,7 +53,7 @@ test("at the budget the agents stop, the monitor asks; g lets the run go on to i
   const control = JSON.parse(readFileSync(join(dir, "runtime_state.json"), "utf8")).control_pane;
   const inner = new Screen(sockets.at(-1)!);
   await inner.tmux.run(["send-keys", "-t", control, "g"]);
-  await waitFor("the agents running again", () => events().includes("agents_continued") && pids.every((p) => procState(p) !== "T"), { timeoutMs: 15_000 });
+  await waitFor("the agents running again", () => events().includes("agents_continued") && livePids().every((p) => procState(p) !== "T"), { timeoutMs: 15_000 });
   const bye = await run.until("the run's end", (x) => x.includes("EXIT="), 120_000);
   expect(bye).toContain("EXIT=0");
   expect(bye).toMatch(/Usage\s+\S+ tokens/);

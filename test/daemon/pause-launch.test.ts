@@ -1,0 +1,103 @@
+import { afterEach, expect, test } from "bun:test";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config/load.ts";
+import { AgentRuntime } from "../../src/daemon/agents.ts";
+import type { Layout } from "../../src/effects/tmux/layout.ts";
+import type { PaneWriter } from "../../src/effects/tmux/deliver.ts";
+import type { Tmux } from "../../src/effects/tmux/runner.ts";
+import { AgentTokens } from "../../src/mcp/identity.ts";
+import { waitFor } from "../helpers/wait.ts";
+
+/**
+ * #14.2: the run pauses at its budget while an agent's launch is still under way (its pane being
+ * made). The agent that comes up during the pause must be stopped like the others, not left
+ * spending tokens until the user lets the run go on.
+ */
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.pid) try { process.kill(-c.pid, "SIGKILL"); } catch {}
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** The process state letter of a pid (`T`: stopped). */
+const procState = (pid: number) => /^\d+ \(.*\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1];
+
+/** A layout whose pane creation waits until the test lets it finish; each pane's program leads its own process group. */
+function gatedLayout() {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let asked!: () => void;
+  const creating = new Promise<void>((r) => (asked = r));
+  const layout = {
+    async createPane() {
+      asked();
+      await gate;
+      const child = spawn("sleep", ["60"], { detached: true, stdio: "ignore" });
+      children.push(child);
+      return { pane: `%${children.length}`, pid: child.pid! };
+    },
+    visiblePanes: () => [],
+    show: async () => {},
+    setLabel: async () => {},
+    kill: async () => {},
+    isAlive: async () => true,
+  } as unknown as Layout;
+  return { layout, creating, release };
+}
+
+function runtime(layout: Layout) {
+  const dir = mkdtempSync(join(tmpdir(), "amx-pause-launch-"));
+  dirs.push(dir);
+  const log: { msg: string; event?: string }[] = [];
+  const config = loadConfig({ projectDir: join(dir, "no-project"), env: { HOME: join(dir, "no-home") } }).config;
+  config.defaults.provider = "sim";
+  const agents = new AgentRuntime({
+    sessionDir: dir,
+    projectDir: dir,
+    workDir: dir,
+    sessionName: "amx-test",
+    config,
+    tmux: { socket: "unused" } as unknown as Tmux,
+    layout,
+    writer: {} as PaneWriter,
+    controlPane: "%0",
+    selfCommand: ["agentmux"],
+    log: (msg, f) => void log.push({ msg, event: f?.event }),
+    push: () => {},
+    mcp: { tokens: new AgentTokens(), url: () => "http://127.0.0.1:1/mcp" },
+  });
+  return { agents, log };
+}
+
+test("an agent whose launch finishes while the run is paused at its budget is stopped too", async () => {
+  const { layout, creating, release } = gatedLayout();
+  const { agents, log } = runtime(layout);
+  const launched = agents.launch("architect", "architect", "architect");
+  await creating;
+  agents.pause(true);
+  release();
+  await launched;
+  const pid = children[0]!.pid!;
+  await waitFor("the late agent stopped", () => procState(pid) === "T", { timeoutMs: 5000 });
+  expect(log.some((l) => l.event === "agents_paused" && l.msg.startsWith("architect: started while the run is paused"))).toBe(true);
+
+  agents.pause(false);
+  await waitFor("the agent running again", () => procState(pid) !== "T", { timeoutMs: 5000 });
+});
+
+test("a launch asked for during the pause is held, and made when the run goes on", async () => {
+  const { layout, release } = gatedLayout();
+  release();
+  const { agents, log } = runtime(layout);
+  agents.pause(true);
+  await agents.launch("architect", "architect", "architect");
+  expect(children).toHaveLength(0);
+  expect(log.some((l) => l.event === "launch_held")).toBe(true);
+  agents.pause(false);
+  await waitFor("the held launch made", () => children.length === 1 && agents.paneOf("architect") !== undefined, { timeoutMs: 5000 });
+  expect(procState(children[0]!.pid!)).not.toBe("T");
+});
