@@ -1,7 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { AgentRuntime } from "../../src/daemon/agents.ts";
@@ -9,6 +8,7 @@ import type { Layout } from "../../src/effects/tmux/layout.ts";
 import type { PaneWriter } from "../../src/effects/tmux/deliver.ts";
 import type { Tmux } from "../../src/effects/tmux/runner.ts";
 import { AgentTokens } from "../../src/mcp/identity.ts";
+import { makeTmpDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 /**
@@ -17,10 +17,8 @@ import { waitFor } from "../helpers/wait.ts";
  * spending tokens until the user lets the run go on.
  */
 const children: ChildProcess[] = [];
-const dirs: string[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.pid) try { process.kill(-c.pid, "SIGKILL"); } catch {}
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 /** The process state letter of a pid (`T`: stopped). */
@@ -50,8 +48,7 @@ function gatedLayout() {
 }
 
 function runtime(layout: Layout) {
-  const dir = mkdtempSync(join(tmpdir(), "amx-pause-launch-"));
-  dirs.push(dir);
+  const dir = makeTmpDir("amx-pause-launch-");
   const log: { msg: string; event?: string }[] = [];
   const config = loadConfig({ projectDir: join(dir, "no-project"), env: { HOME: join(dir, "no-home") } }).config;
   config.defaults.provider = "sim";
