@@ -29,15 +29,26 @@ const SCENARIO = process.env.BENCH_SCENARIO ?? "coders=5,reviewers=logic+quality
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mb = (kb: number) => Math.round((kb / 1024) * 10) / 10;
 
-type Proc = { pid: number; command: string; rssKb: number; hwmKb: number; pssKb: number };
+type Proc = { pid: number; ppid: number; command: string; rssKb: number; hwmKb: number; pssKb: number };
 
 function statusKb(status: string, field: string): number {
   const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
   return m ? Number(m[1]) : 0;
 }
 
-/** Every live process running `exe`, with its agentmux command (argv[1]) and its memory. */
+/**
+ * Every live process running `exe`, with its agentmux command (argv[1]) and its memory. A child
+ * caught between its fork and its exec (the orchestrator starts tmux commands all the time)
+ * still shows its parent's executable, command line and RSS: it is not counted, or one sample
+ * would count the orchestrator twice.
+ */
 export function processesOf(exe: string, withPss = false): Proc[] {
+  const all = ownProcesses(exe, withPss);
+  const byPid = new Map(all.map((p) => [p.pid, p]));
+  return all.filter((p) => byPid.get(p.ppid)?.command !== p.command);
+}
+
+function ownProcesses(exe: string, withPss: boolean): Proc[] {
   const out: Proc[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
@@ -46,7 +57,8 @@ export function processesOf(exe: string, withPss = false): Proc[] {
       const argv = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
       const status = readFileSync(`/proc/${name}/status`, "utf8");
       const pssKb = withPss ? statusKb(readFileSync(`/proc/${name}/smaps_rollup`, "utf8"), "Pss") : 0;
-      out.push({ pid: Number(name), command: argv[1] || "?", rssKb: statusKb(status, "VmRSS"), hwmKb: statusKb(status, "VmHWM"), pssKb });
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      out.push({ pid: Number(name), ppid, command: argv[1] || "?", rssKb: statusKb(status, "VmRSS"), hwmKb: statusKb(status, "VmHWM"), pssKb });
     } catch {
       // the process ended between readdir and read: it is simply not in this sample
     }

@@ -6,6 +6,7 @@
 import { HELP, parseCommand, type ParsedArgs } from "./args.ts";
 import { commandHelp } from "./help.ts";
 import type { CommandSpec } from "./spec.ts";
+import type { Leanness } from "../effects/process/lean.ts";
 import * as internal from "./specs/internal.ts";
 import * as sessions from "./specs/sessions.ts";
 import * as setup from "./specs/setup.ts";
@@ -13,45 +14,54 @@ import * as start from "./specs/start.ts";
 
 export type CommandEntry = {
   spec: CommandSpec;
+  /** how lean the command's process runs (undefined: as it is) */
+  lean?: Leanness;
   /** parse `argv` by the spec (or print the help) and run the command */
   start(argv: readonly string[]): Promise<number>;
 };
 
-function entry<const S extends CommandSpec>(spec: S, load: () => Promise<{ run(args: ParsedArgs<S>): Promise<number> }>): CommandEntry {
+/**
+ * `lean`: a long-lived process restarts itself once, before it does anything, with the JSC
+ * options that keep its memory down (effects/process/lean.ts): the same command line, pid and
+ * stdio. A usage error or the help is answered first, without a restart.
+ */
+function entry<const S extends CommandSpec>(spec: S, load: () => Promise<{ run(args: ParsedArgs<S>): Promise<number> }>, lean?: Leanness): CommandEntry {
   return {
     spec,
+    ...(lean ? { lean } : {}),
     async start(argv) {
       const args = parseCommand(spec, argv);
       if (args === HELP) {
         (spec.helpToStderr ? process.stderr : process.stdout).write(commandHelp(spec));
         return 0;
       }
+      if (lean) (await import("../effects/process/lean.ts")).restartLean(process.argv.slice(2), lean);
       return (await load()).run(args);
     },
   };
 }
 
 const table: CommandEntry[] = [
-  entry(start.run, () => import("./run.ts")),
-  entry(start.demo, () => import("./demo.ts")),
-  entry(start.issue, () => import("./issue.ts")),
+  entry(start.run, () => import("./run.ts"), "hot-only"),
+  entry(start.demo, () => import("./demo.ts"), "hot-only"),
+  entry(start.issue, () => import("./issue.ts"), "hot-only"),
   entry(setup.init, () => import("./init.ts")),
   entry(setup.configure, () => import("./configure.ts")),
   entry(sessions.status, () => import("./status.ts")),
   entry(sessions.sessions, () => import("./sessions.ts")),
-  entry(sessions.resume, () => import("./resume.ts")),
-  entry(sessions.attach, () => import("./attach.ts")),
+  entry(sessions.resume, () => import("./resume.ts"), "hot-only"),
+  entry(sessions.attach, () => import("./attach.ts"), "hot-only"),
   entry(sessions.clean, () => import("./clean.ts")),
   entry(setup.validate, () => import("./validate.ts")),
   entry(setup.config, () => import("./config.ts")),
   entry(setup.doctor, () => import("./doctor.ts")),
   entry(setup.preferences, () => import("./preferences.ts")),
   entry(setup.completions, () => import("./completions.ts")),
-  entry(internal.githubAction, () => import("./github-action.ts")),
-  entry(internal.orchestrate, () => import("./orchestrate.ts")),
+  entry(internal.githubAction, () => import("./github-action.ts"), "hot-only"),
+  entry(internal.orchestrate, () => import("./orchestrate.ts"), "hot-only"),
   entry(internal.simAgent, () => import("./sim-agent.ts")),
-  entry(internal.mcpServer, () => import("./mcp-server.ts")),
-  entry(internal.monitor, () => import("./monitor.ts")),
+  entry(internal.mcpServer, () => import("./mcp-server.ts"), "interpreter"),
+  entry(internal.monitor, () => import("./monitor.ts"), "interpreter"),
   entry(internal.home, () => import("./home.ts")),
   entry(internal.panel, () => import("./panel.ts")),
 ];

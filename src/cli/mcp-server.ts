@@ -4,8 +4,6 @@
  * stdout is the protocol: nothing else may be written there (its help goes to stderr).
  */
 export async function run(): Promise<number> {
-  const { restartWithoutJit } = await import("../effects/process/lean.ts");
-  restartWithoutJit(["mcp-server"]);
   const { readBridgeEnv, runBridge } = await import("../mcp/bridge.ts");
   await runBridge(readBridgeEnv());
   return 0;

@@ -3,8 +3,6 @@ import type { ParsedArgs } from "./args.ts";
 import type { monitor } from "./specs/internal.ts";
 
 export async function run({ positionals }: ParsedArgs<typeof monitor>): Promise<number> {
-  const { restartWithoutJit } = await import("../effects/process/lean.ts");
-  restartWithoutJit(["monitor", ...positionals]);
   const { runMonitor } = await import("../tui/monitor-app.ts");
   return runMonitor(resolve(positionals[0]!));
 }
