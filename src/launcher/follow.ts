@@ -1,5 +1,5 @@
 import type { State } from "../schema/state.ts";
-import { usageLine, usageTotal } from "../views/usage.ts";
+import { usageFigures, usageLine, usageTotal } from "../views/usage.ts";
 import { join } from "node:path";
 import { F, sessionId } from "../session/paths.ts";
 import { requestCancel } from "../session/cancel.ts";
@@ -52,7 +52,7 @@ async function startSpinner(): Promise<{ print: (l: string) => void; status: (te
 /** The result line's usage: the run's tokens and estimated cost (USD), null when none could be read. */
 function usageJson(s: State) {
   const u = usageTotal(s);
-  return u ? { tokens: u.tokens, input: u.input, cached: u.cached, cache_write: u.cache_write, output: u.output, cost_usd: Math.round(u.cost_usd * 1e6) / 1e6, unpriced: u.unpriced, budget_reached: s.budget_reached?.text ?? null } : null;
+  return u ? { ...usageFigures(u), budget_reached: s.budget_reached?.text ?? null } : null;
 }
 
 /** Headless: print progress until the orchestrator exits; returns its exit code. */

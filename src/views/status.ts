@@ -5,7 +5,7 @@ import { titleOf } from "./monitor.ts";
 import { STATUS_LABEL, STATUS_STYLE, agentNote, agentRows, phaseLabel } from "./pipeline.ts";
 import { age, duration, hhmm, ms, when } from "./time.ts";
 import { cutCells, padCells } from "./width.ts";
-import { costText, tokensText, usageByAgent, usageLine, usageTotal, type UsageSum } from "./usage.ts";
+import { costText, tokensText, usageByAgent, usageFigures, usageLine, usageTotal, type UsageSum } from "./usage.ts";
 
 /** `lastSeen`: the orchestrator's last sign of life (its log's mtime), ms — when a stopped run stopped. */
 export type StatusInput = SessionData & { id: string; live: boolean; toolEvents: number; now: number; lastSeen?: number };
@@ -33,8 +33,7 @@ export function statusJson(d: StatusInput) {
   const s = d.state;
   const byAgent = usageByAgent(s);
   const total = usageTotal(s);
-  const figures = (u: UsageSum | undefined) =>
-    u ? { input: u.input, cached: u.cached, cache_write: u.cache_write, output: u.output, tokens: u.tokens, cost_usd: Math.round(u.cost_usd * 1e6) / 1e6, unpriced: u.unpriced, models: u.models } : null;
+  const figures = (u: UsageSum | undefined) => (u ? usageFigures(u) : null);
   const stopped = stoppedAt(d);
   const end = stopped ?? d.now;
   const started = ms(s.created_at) ?? ms(s.history?.[0]?.at);

@@ -1,9 +1,14 @@
 import type { State } from "../schema/state.ts";
 import { totalOf, type UsageRecord } from "../schema/usage.ts";
 
-export type UsageSum = ReturnType<typeof totalOf> & { models: string[] };
+/** `simulated`: every figure came from the built-in simulated agent (the demo): nothing was spent. */
+export type UsageSum = ReturnType<typeof totalOf> & { models: string[]; simulated: boolean };
 
-const sum = (records: UsageRecord[]): UsageSum => ({ ...totalOf(records), models: [...new Set(records.map((r) => r.model).filter((m): m is string => !!m))] });
+const sum = (records: UsageRecord[]): UsageSum => ({
+  ...totalOf(records),
+  models: [...new Set(records.map((r) => r.model).filter((m): m is string => !!m))],
+  simulated: records.length > 0 && records.every((r) => r.provider === "sim"),
+});
 
 /** Each agent's usage (all its conversations added up), by agent key. */
 export function usageByAgent(state: State): Record<string, UsageSum> {
@@ -18,6 +23,11 @@ export function usageTotal(state: State): UsageSum | null {
   return records.length ? sum(records) : null;
 }
 
+/** A sum's figures as `status --json` and the `--json` result line print them (cost rounded to a millionth of a dollar). */
+export function usageFigures(u: UsageSum) {
+  return { input: u.input, cached: u.cached, cache_write: u.cache_write, output: u.output, tokens: u.tokens, cost_usd: Math.round(u.cost_usd * 1e6) / 1e6, unpriced: u.unpriced, models: u.models, simulated: u.simulated };
+}
+
 /** `12.3k`, `1.2M`. */
 export function tokensText(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n >= 10_000_000 ? 0 : 1)}M`;
@@ -25,10 +35,14 @@ export function tokensText(n: number): string {
   return String(n);
 }
 
-/** `$0.42`, or `$0.42+` when some conversations had no price (their cost is unknown). */
-export function costText(u: Pick<UsageSum, "cost_usd" | "unpriced" | "tokens">): string {
+/**
+ * `$0.42`, or `$0.42+` when some conversations had no price (their cost is unknown). The
+ * simulated agent writes the records a real CLI would, priced like any: its cost says
+ * `(simulated)`, so that a demo never reads as money spent.
+ */
+export function costText(u: Pick<UsageSum, "cost_usd" | "unpriced" | "tokens" | "simulated">): string {
   if (u.unpriced && u.cost_usd === 0) return "no price";
-  return `$${u.cost_usd.toFixed(2)}${u.unpriced ? "+" : ""}`;
+  return `$${u.cost_usd.toFixed(2)}${u.unpriced ? "+" : ""}${u.simulated ? " (simulated)" : ""}`;
 }
 
 /** `1.2M tokens (12k in, 1.1M cached, 40k out) · $0.42` */

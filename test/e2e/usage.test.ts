@@ -82,8 +82,11 @@ test("status --json reports tokens and cost per agent, from claude transcripts a
   expect(result.usage.cost_usd).toBeCloseTo(total, 6);
   expect(result.usage.tokens).toBe(status.usage.tokens);
   const text = Bun.spawnSync([bin, "status"], { cwd: repo, stdout: "pipe", env: { ...process.env, NO_COLOR: "1" } }).stdout.toString();
-  expect(text).toMatch(/Usage\s+\S+ tokens \(.* in, .* cached, .* cache write, .* out\) · \$\d+\.\d\d/);
-  expect(text).toMatch(/\[coder\] .*\s\S+ tokens\s+\$\d+\.\d\d\s+gpt-5-codex/);
+  // the simulated agents' figures are priced like any, and say that nothing was spent
+  expect(status.usage.simulated).toBe(true);
+  expect(result.usage.simulated).toBe(true);
+  expect(text).toMatch(/Usage\s+\S+ tokens \(.* in, .* cached, .* cache write, .* out\) · \$\d+\.\d\d \(simulated\)/);
+  expect(text).toMatch(/\[coder\] .*\s\S+ tokens\s+\$\d+\.\d\d \(simulated\)\s+gpt-5-codex/);
 }, 180_000);
 
 test("a headless run over its budget fails with the figure", async () => {
@@ -91,7 +94,7 @@ test("a headless run over its budget fails with the figure", async () => {
   const r = await runBinary(bin, ["run", "Add alpha", "--ci", "--keep-session"], { cwd: repo, socket: socket() });
   expect(r.code).not.toBe(0);
   expect(r.stdout).toMatch(/budget reached: the run has used \S+ tokens \(\d+\) of its 20k budget \(limits\.max_tokens\)/);
-  expect(r.stdout).toMatch(/usage: \S+ tokens .* · \$\d+\.\d\d \(budget reached/);
+  expect(r.stdout).toMatch(/usage: \S+ tokens .* · \$\d+\.\d\d \(simulated\) \(budget reached/);
   const state = JSON.parse(readFileSync(join(sessionOf(repo), "state.json"), "utf8"));
   expect(state.phase).toBe("failed");
   expect(state.interruption_cause).toMatch(/^budget reached: /);

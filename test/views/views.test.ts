@@ -226,9 +226,22 @@ describe("usage in the monitor and status (#14.2)", () => {
   test("status --json: per agent and total; a run without figures says null", () => {
     const d = { id: "s", dir: "/p/s", state: withUsage, created: [], live: false, toolEvents: 0, now: NOW };
     const j = statusJson(d);
-    expect(j.usage).toEqual({ input: 6000, cached: 60_000, cache_write: 0, output: 1500, tokens: 67_500, cost_usd: 0.42, unpriced: 1, models: ["claude-sonnet-4-5"] });
+    expect(j.usage).toEqual({ input: 6000, cached: 60_000, cache_write: 0, output: 1500, tokens: 67_500, cost_usd: 0.42, unpriced: 1, models: ["claude-sonnet-4-5"], simulated: false });
     expect(j.usage_by_agent["coder:2"]).toMatchObject({ tokens: 46_000, cost_usd: 0.42 });
     expect(statusJson({ ...d, state: parallel }).usage).toBeNull();
     expect(plain(statusView(d, 100)).join("\n")).toContain("Usage      68k tokens (6.0k in, 60k cached, 1.5k out) · $0.42+");
+  });
+
+  test("figures from the simulated agent (the demo) say so wherever a cost is shown: nothing was spent", () => {
+    const sim = (agent: string) => ({ ...rec(agent, 0.11), provider: "sim" });
+    const demo = { ...parallel, usage: { a: sim("coder:2"), b: sim("coder:3") } };
+    const d = { id: "s", dir: "/p/s", state: demo, created: [], live: false, toolEvents: 0, now: NOW };
+    expect(plain(statusView(d, 100)).join("\n")).toContain("Usage      43k tokens (2.0k in, 40k cached, 1.0k out) · $0.22 (simulated)");
+    expect(plain(mon(demo, 60, 40)).join("\n")).toMatch(/Σ 43k tok \$0\.22 \(simulated\)/);
+    expect(statusJson(d).usage).toMatchObject({ cost_usd: 0.22, simulated: true });
+    // one real agent among simulated ones: real money, no label
+    const mixed = { ...d, state: { ...demo, usage: { ...demo.usage, c: rec("coder:2", 0.3) } } };
+    expect(plain(statusView(mixed, 100)).join("\n")).toMatch(/· \$0\.52$/m);
+    expect(statusJson(mixed).usage).toMatchObject({ simulated: false });
   });
 });
