@@ -30,7 +30,12 @@ export function diffRows(diff: string): DiffRow[] {
     if (hunk) {
       next = Number(hunk[1]);
       rows.push({ kind: "hunk", text, newLine: null });
-    } else if (text.startsWith("+++") || text.startsWith("---") || !next) rows.push({ kind: "meta", text, newLine: null });
+    } else if (text.startsWith("diff ")) {
+      // the next file's headers: `---`/`+++` are headers only before a hunk (inside one,
+      // `+++i;` is the added line `++i;` and `---x` the deleted `--x`)
+      next = 0;
+      rows.push({ kind: "meta", text, newLine: null });
+    } else if (!next) rows.push({ kind: "meta", text, newLine: null });
     else if (text.startsWith("+")) rows.push({ kind: "add", text, newLine: next++ });
     else if (text.startsWith("-")) rows.push({ kind: "del", text, newLine: null });
     else if (text.startsWith("\\")) rows.push({ kind: "meta", text, newLine: null });

@@ -26,6 +26,14 @@ describe("diff rows", () => {
     ]);
   });
 
+  test("inside a hunk, an added `++i;` and a deleted `--x` are lines of code, not file headers; a next file's headers are", () => {
+    const diff = ["--- a/src/c.js", "+++ b/src/c.js", "@@ -1,3 +1,4 @@", " let i = 0;", "+++i;", "----x;", " console.log(i);", " end();", "diff --git a/b.js b/b.js", "--- a/b.js", "+++ b/b.js", "@@ -1 +1 @@", "+b"].join("\n");
+    expect(diffRows(diff).map((r) => [r.kind, r.newLine])).toEqual([
+      ["meta", null], ["meta", null], ["hunk", null], ["ctx", 1], ["add", 2], ["del", null], ["ctx", 3], ["ctx", 4],
+      ["meta", null], ["meta", null], ["meta", null], ["hunk", null], ["add", 1],
+    ]);
+  });
+
   test("the cursor stops only on lines of the file as it is now", () => {
     const rows = diffRows(DIFF);
     expect(nextCommentable(rows, -1, 1)).toBe(3);
