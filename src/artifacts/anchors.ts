@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import { isAbsolute, join, normalize, sep } from "node:path";
+import { join } from "node:path";
 import { changedFiles, type FileChange } from "../effects/git/changes.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
 import { runOwnChanges } from "../effects/git/preexisting.ts";
 import { readPreexisting } from "../session/read.ts";
-import { anchorLines, type LineComment } from "../schema/artifacts/review.ts";
+import { anchorLines, projectPath, type LineComment } from "../schema/artifacts/review.ts";
 import type { Problem } from "./kinds.ts";
 
 /** The files a run changed (pre-existing uncommitted files it left alone are not its own), by path. */
@@ -16,14 +16,6 @@ export async function runDiff(workDir: string, sessionDir?: string): Promise<Run
   const changes = await changedFiles(root);
   const own = sessionDir ? runOwnChanges(root, changes, readPreexisting(sessionDir)).own : changes;
   return { root, files: new Map(own.map((c) => [c.path, c.status])) };
-}
-
-/** `./src/a.ts` → `src/a.ts`; null when the path leaves the project or is absolute. */
-export function projectPath(file: string): string | null {
-  if (isAbsolute(file)) return null;
-  const norm = normalize(file.trim()).split(sep).join("/");
-  if (norm === "." || norm === "" || norm.split("/").includes("..")) return null;
-  return norm;
 }
 
 /** The number of lines of a text file (a last line without a newline counts); null for binary content. */

@@ -1,8 +1,9 @@
-import { anchorLines, type Review } from "../schema/artifacts/review.ts";
+import { anchorLines, projectPath, type Review } from "../schema/artifacts/review.ts";
 import { reviewerShort, type ReviewerRole } from "../schema/catalog.ts";
 import type { ReviewComment } from "../schema/state.ts";
 
-const clean = (file: string) => file.trim().replace(/^(\.\/)+/, "");
+/** A path the review check let through (a project path) in its one spelling; as written otherwise. */
+const clean = (file: string) => projectPath(file) ?? file.trim();
 
 /**
  * A review's line comments as the run keeps them: numbered per reviewer across rounds

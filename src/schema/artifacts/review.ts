@@ -53,6 +53,23 @@ export const anchorLines = (c: Pick<LineComment, "line" | "start_line" | "end_li
   return { start, end: c.line ?? c.end_line ?? start };
 };
 
+/**
+ * The one spelling of a path in the project, as git and the diff write it: `./src//a.ts` and
+ * `src/x/../a.ts` → `src/a.ts`; null when absolute, empty or leaving the project. The review
+ * check and the comments the run keeps both use it, so that a comment accepted is a comment shown.
+ */
+export function projectPath(file: string): string | null {
+  const t = file.trim();
+  if (t.startsWith("/")) return null;
+  const parts: string[] = [];
+  for (const p of t.split("/")) {
+    if (p === "" || p === ".") continue;
+    if (p !== "..") parts.push(p);
+    else if (!parts.pop()) return null;
+  }
+  return parts.length ? parts.join("/") : null;
+}
+
 /** `07_review/review_<role>.yaml`, written by a reviewer before `submit_review`. */
 export const Review = z
   .strictObject({
