@@ -1,4 +1,4 @@
-import { ROLE_TOOLS, TOOL_PHASES, type ToolName } from "../schema/catalog.ts";
+import { parallelCoderIndex, ROLE_TOOLS, TOOL_PHASES, type ToolName } from "../schema/catalog.ts";
 import type { State } from "../schema/state.ts";
 import type { AgentIdentity } from "./identity.ts";
 
@@ -42,6 +42,14 @@ export function admitCall(who: AgentIdentity, tool: ToolName, input: object, sta
       return {
         ok: false,
         message: `submit_done was refused: subplan ${index} is not being implemented right now (active: ${active.join(", ") || "none"}). ${NOTHING} Use the subplan index from your coder prompt.`,
+      };
+    }
+    // a parallel coder reports its own sub-plan: another's would end that coder's work mid-way
+    const own = parallelCoderIndex(who.agent);
+    if (own !== null && String(own) !== index) {
+      return {
+        ok: false,
+        message: `submit_done was refused: you are ${who.agent}, the coder of subplan ${own}; subplan ${index} has its own coder. ${NOTHING} Submit your own work with subplan_index ${own}.`,
       };
     }
   }

@@ -76,6 +76,14 @@ export const ToolName = z.enum(TOOLS);
 export type ToolName = z.infer<typeof ToolName>;
 
 /** Which role may call which tool. */
+/** The agent key of the coder of sub-plan `index` in a parallel group (`coder:2`); the serial or single coder is `coder`. */
+export const parallelCoderKey = (index: number) => `coder:${index}`;
+/** The sub-plan a parallel coder's agent key names, or null for any other agent. */
+export const parallelCoderIndex = (agent: string): number | null => {
+  const m = /^coder:(\d+)$/.exec(agent);
+  return m ? Number(m[1]) : null;
+};
+
 export const ROLE_TOOLS: Record<Role, readonly ToolName[]> = {
   "product-manager": ["research_dispatch_code", "research_dispatch_web", "submit_pm_done"],
   architect: ["research_dispatch_code", "research_dispatch_web", "submit_architecture"],

@@ -246,4 +246,17 @@ describe("submit_done: the verification gate", () => {
     expect((await client.callTool({ name: "submit_done", arguments: { subplan_index: 1 } })).isError).toBeFalsy();
     expect(readEvents(fx.sessionDir)).toHaveLength(1);
   });
+
+  test("a parallel coder cannot submit another coder's subplan (it would end that coder's work); its own goes through", async () => {
+    fx.setState("implementing", { implementation_active_plan_ids: ["1", "2"] });
+    for (const n of [1, 2]) write(fx.sessionDir, `06_implementation/done_${n}.json`, JSON.stringify(validDone()));
+    const c = await connect(ep, "coder", { agent: "coder:1", fx });
+    open.push(c);
+    const r = await c.client.callTool({ name: "submit_done", arguments: { subplan_index: 2 } });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain("you are coder:1, the coder of subplan 1; subplan 2 has its own coder");
+    expect(readEvents(fx.sessionDir)).toEqual([]);
+    expect((await c.client.callTool({ name: "submit_done", arguments: { subplan_index: 1 } })).isError).toBeFalsy();
+    expect(readEvents(fx.sessionDir)).toHaveLength(1);
+  });
 });

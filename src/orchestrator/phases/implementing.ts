@@ -1,12 +1,12 @@
 import { doneStatusRefusal } from "../../schema/artifacts/done.ts";
 import type { EventOf } from "../../schema/events.ts";
 import type { ExecutionGroup } from "../../schema/state.ts";
+import { parallelCoderKey } from "../../schema/catalog.ts";
 import { F, auditLog, coderPrompt, doneArtifact, doneMarker } from "../../session/paths.ts";
 import type { Step } from "../step.ts";
 import type { PhaseHandler } from "../types.ts";
 
 export const CODER = "coder";
-const parallelKey = (index: number) => `coder:${index}`;
 const isCoder = (_k: string, a: { role: string }) => a.role === "coder";
 
 /** Moves that bring a new plan (or its design): the implementation starts over. */
@@ -40,7 +40,7 @@ function dispatchNextGroup(step: Step): void {
     implementation_completed_group_ids: all.slice(0, i).map((x) => x.group_id),
   });
   if (g.mode === "parallel" && pending.length > 1) {
-    const keys = pending.map((p) => parallelKey(p.index));
+    const keys = pending.map((p) => parallelCoderKey(p.index));
     pending.forEach((p, n) => step.launch(keys[n]!, "coder", `[coder] ${p.name}`, String(p.index)));
     step.show(keys);
     pending.forEach((p, n) => step.prompt(keys[n]!, coderPrompt(p.index), "coder", { plan_index: String(p.index) }));
@@ -129,7 +129,7 @@ export const implementing: PhaseHandler = {
       return true;
     }
     const entry = groups(step).flatMap((g) => g.plans).find((p) => p.index === event.subplan_index);
-    const agent = step.agents()[parallelKey(event.subplan_index)] ? parallelKey(event.subplan_index) : CODER;
+    const agent = step.agents()[parallelCoderKey(event.subplan_index)] ? parallelCoderKey(event.subplan_index) : CODER;
     if (refusedStatus(step, event, { allowPartial: entry?.allow_partial === true, agent })) return true;
     recordDone(step, event);
     if (step.state.implementation_single_coder) {
@@ -138,7 +138,7 @@ export const implementing: PhaseHandler = {
     }
     const g = groups(step)[step.state.implementation_group_index - 1]!;
     const pending = pendingIn(step, g);
-    if (step.agents()[parallelKey(event.subplan_index)]) step.kill(parallelKey(event.subplan_index));
+    if (step.agents()[parallelCoderKey(event.subplan_index)]) step.kill(parallelCoderKey(event.subplan_index));
     if (step.state.implementation_active_plan_ids.length) {
       step.show(step.liveAgents(isCoder));
       return true;
