@@ -1,10 +1,12 @@
 import { UsageError } from "./errors.ts";
+import { inertLine } from "../schema/inert-text.ts";
 import { decideProposals, readProposals, type Proposal } from "../session/preferences.ts";
 import { findProjectDir } from "../session/project.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { preferences } from "./specs/setup.ts";
 
-const line = (p: Proposal) => `  ${p.id}  ${p.target_role}: ${p.bullet}   (proposed by the ${p.proposed_by.role}, ${p.at.slice(0, 10)})`;
+/** One proposal; its fields are agent-written (or hand-edited): printed inert. */
+const line = (p: Proposal) => inertLine(`  ${p.id}  ${p.target_role}: ${p.bullet}   (proposed by the ${p.proposed_by.role}, ${p.at.slice(0, 10)})`);
 
 /** `agentmux preferences`: the user's decision on preferences agents proposed (#18.12). */
 export async function run(a: ParsedArgs<typeof preferences>): Promise<number> {

@@ -9,6 +9,7 @@ import { inspectSessionFile, writeSessionFile } from "./file-io.ts";
 import { PROPOSALS_FILE } from "./files.ts";
 import type { Proposal } from "../schema/proposals.ts";
 import { AGENTMUX_DIR, PROPOSED_PREFERENCES } from "./paths.ts";
+import { inertLine } from "../schema/inert-text.ts";
 
 export const PREFERENCES_HEADING = "## Approved Preferences";
 const ROLE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -106,8 +107,9 @@ export function proposePreferences(projectDir: string, prefs: readonly Preferenc
     const next = [...list];
     let added = 0;
     for (const p of prefs) {
-      const role = p.target_role.trim();
-      const bullet = p.bullet.trim().replace(/^[-*+]\s*/, "").replace(/\s+/g, " ").trim();
+      // an agent's text: terminal escapes and controls never reach the list, a terminal or a prompt file
+      const role = inertLine(p.target_role).trim();
+      const bullet = inertLine(p.bullet).trim().replace(/^[-*+]\s*/, "").replace(/\s+/g, " ").trim();
       if (!role || !bullet) continue;
       const id = proposalId(role, bullet);
       if (next.some((x) => x.id === id)) continue;

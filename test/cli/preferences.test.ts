@@ -48,6 +48,21 @@ test("proposals are listed; approving one writes it to the role's prompt file; r
   expect(cli().out).toBe("No proposed preferences.\n");
 });
 
+test("an agent's escape sequences never reach the list, the terminal or a prompt file; a hand-edited list prints inert", () => {
+  proposePreferences(project, [{ target_role: "coder", bullet: "Use tabs\u001b]0;PWNED\u0007\u001b[31m red\u001b]52;c;Y2xpcA==\u0007" }], by);
+  const [p] = readProposals(project);
+  expect(p!.bullet).toBe("Use tabs red");
+  expect(cli("approve", "--all").code).toBe(0);
+  expect(readFileSync(coderFile(), "utf8")).toBe("## Approved Preferences\n\n- Use tabs red\n");
+  // a proposals file written by hand (or by an older agentmux) is shown inert too
+  const file = join(project, PROPOSED_PREFERENCES);
+  writeFileSync(file, JSON.stringify({ version: 1, proposals: [{ id: "abc12345", target_role: "coder", bullet: "x\u001b[2Jy", proposed_by: by, at: "2026-11-23T00:00:00.000Z" }] }));
+  const list = cli();
+  expect(list.code).toBe(0);
+  expect(list.out).not.toContain("\u001b");
+  expect(list.out).toContain("abc12345  coder: xy");
+});
+
 test("an unknown id, no ids, or ids with --all are usage errors (exit 2) that change nothing", () => {
   proposePreferences(project, [{ target_role: "coder", bullet: "x" }], by);
   const before = readFileSync(join(project, PROPOSED_PREFERENCES), "utf8");
