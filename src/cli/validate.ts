@@ -10,6 +10,7 @@ import { excludeProblems } from "../effects/git/exclude.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
 import { ArtifactKindUnknown, FileNotFound, NotAFile } from "./errors.ts";
 import type { validate } from "./specs/setup.ts";
+import { inertLine } from "../schema/inert-text.ts";
 
 /** `agentmux validate <file> [--kind K]`: the same validation the MCP tools and the orchestrator use. */
 export async function run(args: ParsedArgs<typeof validate>): Promise<number> {
@@ -33,12 +34,15 @@ export async function run(args: ParsedArgs<typeof validate>): Promise<number> {
   if (result.ok && kind === "approval" && !(await approvalExcludesOk(file))) return 1;
   if (result.ok && kind === "review" && !(await reviewAnchorsOk(file))) return 1;
   if (result.ok) {
-    process.stdout.write(`✓ ${file}: valid ${kind}\n`);
+    say(`✓ ${file}: valid ${kind}`);
     return 0;
   }
-  for (const p of result.problems) process.stdout.write(p.path ? `${file}: ${p.path}: ${p.message}\n` : `${file}: ${p.message}\n`);
+  for (const p of result.problems) say(p.path ? `${file}: ${p.path}: ${p.message}` : `${file}: ${p.message}`);
   return 1;
 }
+
+/** One line of the report: file names and what the file says are untrusted text (an agent wrote them). */
+const say = (line: string) => process.stdout.write(inertLine(line) + "\n");
 
 function kindOf(st: Stats): "a directory" | "a FIFO" | "a socket" | "a device" | "not a regular file" {
   if (st.isDirectory()) return "a directory";
@@ -54,7 +58,7 @@ async function approvalExcludesOk(file: string): Promise<boolean> {
   const problems = excludeProblems(await approvalRepo(resolve(file)), parsed.value.exclude_files);
   for (const p of problems) {
     const e = new ExcludeEscapesRepo(p);
-    process.stdout.write(`${file}: ${e.where}: ${e.message}\n`);
+    say(`${file}: ${e.where}: ${e.message}`);
   }
   return problems.length === 0;
 }
@@ -70,12 +74,12 @@ async function reviewAnchorsOk(file: string): Promise<boolean> {
   if (!comments.length) return true;
   const where = await workOf(resolve(file));
   if (!where.work) {
-    process.stdout.write(`${file}: comments: cannot check the line comments: the file is in no session and no git repository (their files must be in a run's diff)\n`);
+    say(`${file}: comments: cannot check the line comments: the file is in no session and no git repository (their files must be in a run's diff)`);
     return false;
   }
   const { anchorProblems, runDiff } = await import("../artifacts/anchors.ts");
   const problems = anchorProblems(comments, await runDiff(where.work, where.session ?? undefined));
-  for (const p of problems) process.stdout.write(`${file}: ${p.path}: ${p.message}\n`);
+  for (const p of problems) say(`${file}: ${p.path}: ${p.message}`);
   return problems.length === 0;
 }
 

@@ -78,6 +78,16 @@ describe("agentmux validate", () => {
     expect(validate([f])).toEqual({ code: 0, out: `✓ ${f}: valid review\n`, err: "" });
   });
 
+  test("what the file says is printed inert: a path with escape sequences cannot retitle or clear the terminal", () => {
+    Bun.spawnSync(["git", "init", "-q", "-b", "main"], { cwd: dir });
+    const f = join(dir, "review_reviewer_logic.yaml");
+    writeFileSync(f, yaml({ verdict: "fail", summary: "s", comments: [{ file: "src/\u001b]0;PWNED\u0007a\u001b[2J.ts", line: 1, severity: "high", body: "b" }] }));
+    const r = validate([f]);
+    expect(r.code).toBe(1);
+    expect(r.out).not.toContain("\u001b");
+    expect(r.out).toContain('"src/a.ts"');
+  });
+
   test.skipIf(!existsSync(BINARY))("the compiled binary gives the same results", () => {
     const f = join(dir, "done_1.json");
     writeFileSync(f, json({ status: "SUCCESS" }));
