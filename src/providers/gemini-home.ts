@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { LaunchPart } from "./mcp.ts";
+import { stripJsonComments } from "./jsonc.ts";
 
 /**
  * gemini reads agentmux's MCP wiring from a private home it is pointed at with GEMINI_CLI_HOME
@@ -38,8 +39,8 @@ export function userGeminiHome(env: Record<string, string>, home?: string): stri
 
 function readUserSettings(path: string): Record<string, unknown> {
   try {
-    // gemini accepts comments in settings.json; strip whole-line ones before parsing
-    const text = readFileSync(path, "utf8").replace(/^\s*\/\/.*$/gm, "");
+    // gemini accepts comments in settings.json, after a value too
+    const text = stripJsonComments(readFileSync(path, "utf8"));
     const v = JSON.parse(text) as unknown;
     return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
   } catch {

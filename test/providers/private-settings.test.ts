@@ -37,6 +37,26 @@ test("gemini runs in a private home (GEMINI_CLI_HOME) whose settings are the use
   for (let d = dirname(join(gh, ".gemini", "settings.json")); d.length > home.length; d = dirname(d)) expect(statSync(d).mode & 0o077).toBe(0);
 });
 
+test("the user's gemini settings with comments after values (which gemini accepts) keep every setting, and a URL's // is not a comment", () => {
+  const home = makeTmpDir("amx-home-");
+  mkdirSync(join(home, ".gemini"), { recursive: true });
+  writeFileSync(join(home, ".gemini", "settings.json"), [
+    "{",
+    '  "security": { "auth": { "selectedType": "oauth-personal" } }, // my auth',
+    '  /* a proxy, "quoted" */ "proxy": "http://127.0.0.1:3128",',
+    '  "model": { "name": "gemini-2.5-pro" } // "x"',
+    "}",
+  ].join("\n"));
+  const session = `${makeTmpDir("amx-proj-")}/.agentmux/.sessions/20260101-000000-x`;
+  const config = loadConfig({ projectDir: "/nonexistent", env: { HOME: home } }).config;
+  const agent = resolveRole({ ...config, defaults: { ...config.defaults, provider: "gemini" } }, "architect");
+  const spec = buildLaunch(agent, { sessionDir: session, projectDir: "/tmp", workDir: "/tmp", agentKey: "architect", selfCommand: ["/opt/agentmux"], home });
+  writeLaunchFiles(spec);
+  const settings = JSON.parse(readFileSync(join(spec.env.GEMINI_CLI_HOME!, ".gemini", "settings.json"), "utf8"));
+  expect(settings).toMatchObject({ security: { auth: { selectedType: "oauth-personal" } }, proxy: "http://127.0.0.1:3128", model: { name: "gemini-2.5-pro" } });
+  expect(Object.keys(settings.mcpServers)).toEqual(["agentmux"]);
+});
+
 test("doctor applies gemini's own rule to its system settings files: root-owned and not group/other-writable all the way up", async () => {
   const { geminiSystemFileProblem } = await import("../../src/providers/gemini-home.ts");
   const tree: Record<string, { uid: number; mode: number }> = {
