@@ -6,7 +6,7 @@ import { formatProblem, zodProblems } from "../artifacts/problems.ts";
 import type { ArtifactKind, ArtifactValue } from "../artifacts/kinds.ts";
 import { ROLE_TOOLS, TOOL_PHASES, type Phase } from "../schema/catalog.ts";
 import type { Event } from "../schema/events.ts";
-import { TypedToolEventLine, type Snapshot, type ToolEventLine } from "../schema/tool-events.ts";
+import { ToolPayloadSchema, type Snapshot, type ToolEventLine, type TypedToolEventLine } from "../schema/tool-events.ts";
 import { checkSeal, type SealKey } from "./tool-seal.ts";
 
 /** What applying a line checks against: the run's seal key, its phase now, the last applied seq. */
@@ -52,9 +52,10 @@ export async function toolLineToEvent(raw: ToolEventLine, text: string, ctx: App
   const no = (reason: string): LineOutcome => ({ ...rejected(raw, reason), seq });
   if (!ROLE_TOOLS[raw.role].includes(raw.tool)) return no(`${raw.agent} (${raw.role}) may not call ${raw.tool}`);
   if (!TOOL_PHASES[raw.tool].includes(ctx.phase)) return no(`${raw.tool} is not accepted in the ${ctx.phase} phase (the run moved on after the call was accepted)`);
-  const checked = TypedToolEventLine.safeParse(raw);
-  if (!checked.success) return no(zodProblems(checked.error, raw).map(formatProblem).join("; "));
-  const line = checked.data;
+  // the envelope was checked when the line was read (ToolEventLine): only the payload is left
+  const payload = ToolPayloadSchema[raw.tool].safeParse(raw.payload);
+  if (!payload.success) return no(zodProblems(payload.error, raw, ["payload"]).map(formatProblem).join("; "));
+  const line = { tool: raw.tool, timestamp: raw.timestamp, payload: payload.data } as TypedToolEventLine;
   const at = line.timestamp;
   switch (line.tool) {
     case "submit_pm_done":

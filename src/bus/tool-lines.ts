@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { readFrom } from "../effects/fs/read-range.ts";
 import { basename } from "node:path";
@@ -21,9 +22,12 @@ export function readToolLines(path: string, from: number): ToolLine[] {
   let start = 0;
   let lineInChunk = 0;
   let linesBefore: number | undefined; // counted only when a line is bad (rare)
-  for (let i = 0; i < buf.length; i++) {
-    if (buf[i] !== 0x0a) continue;
-    const text = buf.toString("utf8", start, i).trim();
+  // ASCII (the usual case): one decode of the chunk, whose string offsets are its byte offsets;
+  // else each line is decoded from its own bytes
+  const ascii = isAscii(buf) ? buf.toString("latin1") : null;
+  const newline = (at: number) => (ascii !== null ? ascii.indexOf("\n", at) : buf.indexOf(0x0a, at));
+  for (let i = newline(0); i !== -1; i = newline(start)) {
+    const text = (ascii !== null ? ascii.slice(start, i) : buf.toString("utf8", start, i)).trim();
     const end = from + i + 1;
     start = i + 1;
     lineInChunk++;

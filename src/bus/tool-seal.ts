@@ -49,10 +49,11 @@ export function loadSealKey(sessionDir: string): SealKey {
 
 // one keyed HMAC state per key, copied per line: ~5× cheaper than a new HMAC each time
 const keyed = new WeakMap<SealKey, Bun.CryptoHasher>();
-function mac(key: SealKey, body: string): string {
+function mac(key: SealKey, body: string, close = ""): string {
   let base = keyed.get(key);
   if (!base) keyed.set(key, (base = new Bun.CryptoHasher("sha256", key)));
-  return base.copy().update(body).digest("hex");
+  const h = base.copy().update(body);
+  return (close ? h.update(close) : h).digest("hex");
 }
 
 /** `{…}` → `{…,"seal":"<hex>"}`: the seal covers every byte of the object before it. */
@@ -66,5 +67,6 @@ export function checkSeal(key: SealKey, line: string): boolean {
   const at = line.length - SEAL_LEN;
   if (at < 1 || !line.startsWith(SEAL_HEAD, at) || !line.endsWith('"}')) return false;
   // a plain comparison: the verifier runs on files, there is no one to time it against
-  return mac(key, line.slice(0, at) + "}") === line.slice(at + SEAL_HEAD.length, -2);
+  // the body and its closing brace are hashed in two parts: no copy of the line joined to "}"
+  return mac(key, line.slice(0, at), "}") === line.slice(at + SEAL_HEAD.length, -2);
 }

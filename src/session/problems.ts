@@ -26,10 +26,12 @@ const describe = (v: unknown): string => (v === null ? "null" : Array.isArray(v)
 /**
  * zod issues as problems with field paths. Missing fields and unknown fields get their own
  * wording (zod's defaults, "expected string, received undefined", read poorly to an agent).
+ * `at`: where in `input` the value zod checked sits (its path prefixes every problem's).
  */
-export function zodProblems(error: z.ZodError, input: unknown): Problem[] {
+export function zodProblems(error: z.ZodError, input: unknown, at: readonly PropertyKey[] = []): Problem[] {
   const out: Problem[] = [];
-  for (const issue of error.issues) {
+  for (const found of error.issues) {
+    const issue = at.length ? { ...found, path: [...at, ...found.path] } : found;
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) out.push({ path: formatPath([...issue.path, key]), message: "unknown field" });
       continue;

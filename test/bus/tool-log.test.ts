@@ -35,6 +35,25 @@ describe("appends (#18.3)", () => {
     expect(applied).toMatchObject({ event: { type: "research_dispatched", topic: "second" }, seq: 2 });
   });
 
+  test("lines in ASCII and in other UTF-8 read alike: byte offsets as ends, decoded text, valid seals, the line number of a bad one", async () => {
+    const key = loadSealKey(fx.sessionDir);
+    const events = new ToolEventLog(fx.sessionDir, key);
+    for (const context of ["plain", "naïve café — 日本 🙂", "plain again"]) events.append("research_dispatch_code", { ...dispatch(`t-${context.length}`), context }, caller);
+    appendFileSync(log, "not json\n");
+    const bytes = readFileSync(log);
+    const ends = [...bytes.entries()].filter(([, b]) => b === 0x0a).map(([i]) => i + 1);
+    for (const from of [0, ends[0]!, ends[1]!]) {
+      const lines = readToolLines(log, from);
+      expect(lines.map((l) => l.end)).toEqual(ends.filter((e) => e > from));
+      expect(lines.map((l) => l.text)).toEqual(bytes.toString("utf8", from).split("\n").filter(Boolean));
+      expect(lines.at(-1)!.error).toStartWith("tool_events.jsonl line 4: not JSON");
+      for (const l of lines.slice(0, -1)) {
+        const r = await toolLineToEvent(l.value!, l.text, { sessionDir: fx.sessionDir, key, phase: "architecting", appliedSeq: 0 });
+        expect(r).toMatchObject({ event: { type: "research_dispatched", context: JSON.parse(l.text).payload.context } });
+      }
+    }
+  });
+
   test("a failed append never answers 'accepted': the agent hears nothing was recorded", async () => {
     const ep: Endpoint = startEndpoint(fx);
     try {
