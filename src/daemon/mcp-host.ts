@@ -5,6 +5,7 @@ import { AgentTokens } from "../mcp/identity.ts";
 import { agentHandlers } from "../mcp/server.ts";
 import type { State } from "../schema/state.ts";
 import type { Logger } from "../effects/log.ts";
+import { sameProcessAlive } from "../effects/process/identity.ts";
 
 export type McpHost = { endpoint: McpEndpoint; tokens: AgentTokens; sealKey: SealKey; stop(): void };
 
@@ -23,15 +24,6 @@ export function startMcpHost(o: { sessionDir: string; projectDir: string; state:
   o.log(`MCP endpoint listening on ${endpoint.url}`);
   return { endpoint, tokens, sealKey, stop: () => endpoint.stop() };
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== "ESRCH";
-  }
-};
 
 /**
  * A dead endpoint or stdio bridge is noticed within seconds, said in the log, and recovered:
@@ -68,7 +60,8 @@ export function watchMcp(o: {
         }
       }
       for (const b of stopped ? [] : o.bridges()) {
-        if (alive(b.pid) || restarting.has(b.agent)) continue;
+        // a bridge that exited but was not reaped by its CLI (a zombie) is dead too
+        if (sameProcessAlive(b.pid, {}) || restarting.has(b.agent)) continue;
         restarting.add(b.agent);
         o.restartAgent(b.agent, `its MCP bridge (agentmux mcp-server, pid ${b.pid}) died`)
           .catch((e) => o.log(`restarting ${b.agent} failed: ${(e as Error).message}`))

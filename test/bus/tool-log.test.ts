@@ -10,6 +10,7 @@ import { ToolEventLog } from "../../src/mcp/events.ts";
 import { F } from "../../src/session/paths.ts";
 import { connect, makeFixture, startEndpoint, textOf, type Endpoint, type Fixture } from "../mcp/harness.ts";
 import { makeTmpDir, removeDir, REPO_ROOT } from "../helpers/tmp.ts";
+import { makeZombie } from "../helpers/processes.ts";
 
 let fx: Fixture;
 let log: string;
@@ -93,6 +94,19 @@ try { appendRecord(${JSON.stringify(log)}, "y".repeat(3000)); console.log("writt
     expect(withFileLock(lock, () => "got it")).toBe("got it");
     expect(Date.now() - t).toBeLessThan(2000);
     expect(existsSync(lock)).toBe(false);
+  });
+
+  test("the lock of a writer that died but was not reaped (a zombie) is broken at once too", async () => {
+    const zombie = await makeZombie();
+    try {
+      const lock = join(fx.sessionDir, F.toolEventsLock);
+      writeFileSync(lock, String(zombie.pid));
+      const t = Date.now();
+      withFileLock(lock, () => {});
+      expect(Date.now() - t).toBeLessThan(1000);
+    } finally {
+      zombie.stop();
+    }
   });
 });
 

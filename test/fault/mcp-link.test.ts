@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { watchMcp } from "../../src/daemon/mcp-host.ts";
 import { isolatedBinary, killTmuxServer } from "../e2e/harness.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { makeZombie } from "../helpers/processes.ts";
 import { makeFixture, startEndpoint } from "../mcp/harness.ts";
 import { jsonEvents, readState, startDemo, tmux, waitForState } from "./harness.ts";
 
@@ -123,3 +124,20 @@ test("a health check in flight when the run ends never starts the stopped endpoi
   expect(checks).toBe(1);
 });
 
+
+test("a bridge that died but was not reaped (a zombie: kill(pid, 0) still succeeds) is dead: its agent is restarted", async () => {
+  const zombie = await makeZombie();
+  try {
+    const endpoint = { port: 1, url: "http://127.0.0.1:1/mcp", healthy: async () => true, restart: () => {} } as unknown as Parameters<typeof watchMcp>[0]["endpoint"];
+    const restarted: string[] = [];
+    const watch = watchMcp({ endpoint, bridges: () => [{ agent: "architect", pid: zombie.pid }], restartAgent: async (a, why) => void restarted.push(`${a}: ${why}`), fail: () => {}, log: () => {}, everyMs: 10 });
+    try {
+      await waitFor("the agent restarted", () => restarted.length > 0, { timeoutMs: 5000 });
+      expect(restarted[0]).toBe(`architect: its MCP bridge (agentmux mcp-server, pid ${zombie.pid}) died`);
+    } finally {
+      watch.stop();
+    }
+  } finally {
+    zombie.stop();
+  }
+});

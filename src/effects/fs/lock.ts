@@ -1,8 +1,17 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { defineError } from "../../errors.ts";
+import { sameProcessAlive } from "../process/identity.ts";
 
 /** How long a waiter keeps trying, and when a held lock counts as abandoned. */
 export const LOCK_WAIT_MS = 10_000;
 export const LOCK_STALE_MS = 2_000;
+
+/** A lock another live process kept for longer than a waiter may wait. */
+export const LockTimeout = defineError("LockTimeout", "session", (d: { lockPath: string; waitedMs: number }) => ({
+  message: `another agentmux process held ${d.lockPath} for more than ${d.waitedMs} ms`,
+  where: d.lockPath,
+  hint: "try again; if it keeps happening, check which agentmux process holds it (the file holds its pid)",
+}));
 
 function holderGone(lockPath: string): boolean {
   let pid: number;
@@ -12,12 +21,8 @@ function holderGone(lockPath: string): boolean {
     return false; // vanished or unreadable: the next attempt decides
   }
   if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ESRCH";
-  }
+  // gone, or a zombie (dead, not yet reaped)
+  return !sameProcessAlive(pid, {});
 }
 
 /**
@@ -43,7 +48,7 @@ export function withFileLock<T>(lockPath: string, fn: () => T, opts: { timeoutMs
       } catch {
         /* vanished between calls: retry */
       }
-      if (Date.now() > deadline) throw new Error(`timed out waiting for lock ${lockPath}`);
+      if (Date.now() > deadline) throw new LockTimeout({ lockPath, waitedMs: timeoutMs });
       Bun.sleepSync(2);
     }
   }
