@@ -4,6 +4,7 @@ import { parseJsonText } from "../session/syntax.ts";
 import { F } from "../session/paths.ts";
 import { spawnDetached, type Detached } from "../effects/process/detached.ts";
 import { selfCommand } from "../effects/process/self.ts";
+import { leanSpawnEnv } from "../effects/process/lean.ts";
 
 export type { FinalReport };
 export type Orchestrator = Pick<Detached, "child" | "exited"> & { report: Promise<FinalReport | null> };
@@ -17,7 +18,8 @@ export function spawnOrchestrator(sessionDir: string, cwd: string): Orchestrator
     cwd,
     outputFile: join(sessionDir, F.orchestratorOutput),
     resultPipe: true,
-    env: { AGENTMUX_RESULT_FD: "3", TMUX: undefined, TMUX_PANE: undefined },
+    // started lean rather than restarting itself, which would close the report pipe on fd 3
+    env: { AGENTMUX_RESULT_FD: "3", TMUX: undefined, TMUX_PANE: undefined, ...leanSpawnEnv("hot-only") },
   });
   // no report (the orchestrator died) or an unreadable one: the launcher falls back to state.json
   const report = result.then((text): FinalReport | null => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "../helpers/wait.ts";
 import { isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, processesMentioning, runBinary } from "./harness.ts";
@@ -24,7 +24,7 @@ const HOT_ONLY = ["BUN_JSC_thresholdForJITAfterWarmUp=1000000", "BUN_JSC_thresho
 test("launcher and orchestrator run hot-only, the monitor without JIT, the agents with what they were given", async () => {
   const root = makeTmpDir("amx-lean-");
   const repo = join(root, "repo");
-  const run = runBinary(bin, ["demo", "--ci", "--json", "--dir", repo, "--scenario", "stall=coder"], { socket });
+  const run = runBinary(bin, ["demo", "--ci", "--json", "--dir", repo, "--scenario", "stall=coder"], { socket, env: { AGENTMUX_DEBUG: "1" } });
   const sessions = join(repo, ".agentmux", ".sessions");
   const dir = await waitFor("the coder to be working", () => {
     if (!existsSync(sessions)) return null;
@@ -44,11 +44,15 @@ test("launcher and orchestrator run hot-only, the monitor without JIT, the agent
     const agents: number[] = Object.values(runtime.pids);
     expect(agents.length).toBeGreaterThan(0);
     for (const pid of agents) expect(jscOptions(pid)).toEqual([]);
-    // the orchestrator is the launcher's child still: execve kept the pid the launcher waits on
+    // the orchestrator is started lean, never restarted: a restart (execve) would close the
+    // pipe on fd 3 its result goes back on
+    expect(environ(runtime.orchestrator_pid)).toContain("AGENTMUX_LEAN=spawned");
+    expect(readlinkSync(`/proc/${runtime.orchestrator_pid}/fd/3`)).toMatch(/^(pipe|socket):/);
     expect(Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${runtime.orchestrator_pid}/status`, "utf8"))?.[1])).toBe(launcher);
   } finally {
     writeFileSync(join(dir, ".runtime", "cancel_request"), JSON.stringify({ at: new Date().toISOString(), by: "monitor" }));
   }
   const r = await run;
   expect(r.code).toBe(130);
+  expect(r.stdout).toContain("debug: orchestrator report received");
 }, 120_000);

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { LEAN_OPTIONS, restartLean } from "../../src/effects/process/lean.ts";
+import { LEAN_OPTIONS, leanSpawnEnv, restartLean } from "../../src/effects/process/lean.ts";
 import { selfCommand } from "../../src/effects/process/self.ts";
 import { COMMANDS } from "../../src/cli/commands.ts";
 
@@ -55,4 +55,15 @@ test("which commands run lean: the waiting ones on the interpreter, the launcher
   const lean = Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, c.lean ?? null]));
   expect(lean).toMatchObject({ monitor: "interpreter", "mcp-server": "interpreter", run: "hot-only", demo: "hot-only", issue: "hot-only", resume: "hot-only", attach: "hot-only", orchestrate: "hot-only", "github-action": "hot-only" });
   for (const short of ["status", "sessions", "config", "validate", "doctor", "completions", "clean", "init"]) expect(lean[short]).toBeNull();
+});
+
+test("a child its parent starts lean (the orchestrator: a restart would close its report pipe) is marked so, takes the options out of its environment and never restarts", () => {
+  expect(leanSpawnEnv("hot-only", { PATH: "/bin" }, true)).toEqual({ ...HOT_ONLY, AGENTMUX_LEAN: "spawned" });
+  expect(leanSpawnEnv("hot-only", { PATH: "/bin" }, false)).toEqual({});
+  expect(leanSpawnEnv("hot-only", { BUN_JSC_thresholdForJITSoon: "5" }, true)).toEqual({});
+  const { calls, exec } = recorder();
+  const env: Record<string, string | undefined> = { PATH: "/bin", ...leanSpawnEnv("hot-only", { PATH: "/bin" }, true) };
+  restartLean(["orchestrate", "/s"], "hot-only", env, 99, exec, true);
+  expect(calls).toEqual([]);
+  expect(env).toEqual({ PATH: "/bin" });
 });

@@ -23,6 +23,21 @@ export const LEAN_OPTIONS: Record<Leanness, Record<string, string>> = {
   "hot-only": { BUN_JSC_thresholdForJITAfterWarmUp: "1000000", BUN_JSC_thresholdForJITSoon: "1000000" },
 };
 
+/** The mark of a process started lean by its parent (leanSpawnEnv): it has no restart to make. */
+const SPAWNED = "spawned";
+
+/**
+ * The environment that starts a child lean at once, for a child that must not restart itself:
+ * execve closes every descriptor but stdio (measured: Bun marks them close-on-exec), and the
+ * orchestrator reports its result to the launcher on fd 3. The child takes the options out of
+ * its environment again (restartLean). Empty from source, or when the user set any option.
+ */
+export function leanSpawnEnv(leanness: Leanness, env: Record<string, string | undefined> = process.env, compiled: boolean = isCompiled()): Record<string, string> {
+  const options = LEAN_OPTIONS[leanness];
+  if ((leanness === "hot-only" && !compiled) || Object.keys(options).some((k) => env[k] !== undefined)) return {};
+  return { ...options, [RESTARTED_VAR]: SPAWNED };
+}
+
 /**
  * The process replaces itself once (execve: same pid, terminal, pane and stdio, open fds) with
  * the JSC options of `leanness` set, before it has done anything. The restarted image takes the
@@ -42,7 +57,7 @@ export function restartLean(
 ): void {
   const options = LEAN_OPTIONS[leanness];
   if (leanness === "hot-only" && !compiled) return;
-  if (env[RESTARTED_VAR] === String(pid)) {
+  if (env[RESTARTED_VAR] === String(pid) || env[RESTARTED_VAR] === SPAWNED) {
     delete env[RESTARTED_VAR];
     for (const k of Object.keys(options)) delete env[k];
     return;
