@@ -1,3 +1,5 @@
+import { charCells } from "../views/width.ts";
+
 /**
  * The text of a multi-line editor and its cursor, as data: every key is a pure step from one
  * buffer to the next (no blessed here; editor.ts draws it). Columns count characters (code
@@ -103,4 +105,17 @@ export function killLine(b: EditBuffer): EditBuffer {
   const lines = [...b.lines];
   lines[b.row] = line.slice(0, b.col).join("");
   return at(b, b.row, b.col, lines);
+}
+
+/**
+ * The first character shown of the cursor's line, scrolled as little as needed so that the text
+ * from it up to the cursor, and the cursor's own cell, fit in `cols - 1` terminal columns (a
+ * CJK character takes two): counted in columns, not characters.
+ */
+export function scrollLeft(b: EditBuffer, leftCol: number, cols: number): number {
+  const line = chars(b.lines[b.row]!);
+  let left = Math.min(leftCol, b.col);
+  const width = (from: number) => line.slice(from, b.col).reduce((n, ch) => n + charCells(ch), 0) + charCells(line[b.col] ?? " ");
+  while (left < b.col && width(left) > cols - 1) left++;
+  return left;
 }

@@ -37,8 +37,7 @@ export function editor(screen: Screen, label: string, initial: string, done: (te
     const cols = Math.max(2, (box.width as number) - 2);
     if (buf.row < top) top = buf.row;
     if (buf.row >= top + rows) top = buf.row - rows + 1;
-    if (buf.col < leftCol) leftCol = buf.col;
-    if (buf.col >= leftCol + cols - 1) leftCol = buf.col - cols + 2;
+    leftCol = B.scrollLeft(buf, leftCol, cols);
     const out: string[] = [];
     for (let r = top; r < Math.min(buf.lines.length, top + rows); r++) {
       const cs = [...buf.lines[r]!].slice(leftCol);

@@ -42,3 +42,17 @@ describe("edit buffer", () => {
     expect(B.toText(keys("日本", B.left, type("x")))).toBe("日x本");
   });
 });
+
+describe("the editor's view scrolls by terminal columns", () => {
+  test("a long line of CJK (two columns each) keeps the cursor on screen; ASCII scrolls as before", () => {
+    const cjk = B.fromText("漢".repeat(50)); // cursor after the 50th character: 100 columns in
+    const left = B.scrollLeft(cjk, 0, 78);
+    // from `left` to the cursor, with the cursor's own cell, fits in 77 columns
+    expect((50 - left) * 2 + 1).toBeLessThanOrEqual(77);
+    expect((50 - (left - 1)) * 2 + 1).toBeGreaterThan(77);
+    const ascii = B.fromText("x".repeat(100));
+    expect(B.scrollLeft(ascii, 0, 78)).toBe(100 - 78 + 2);
+    // moving back left of the view scrolls back to the cursor
+    expect(B.scrollLeft(B.home(ascii), 40, 78)).toBe(0);
+  });
+});
