@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
-import { F } from "../session/paths.ts";
+import { F, agentFileName } from "../session/paths.ts";
 import type { ResolvedAgent } from "./resolve.ts";
 import { geminiHome, userGeminiHome } from "./gemini-home.ts";
 
@@ -49,7 +49,7 @@ const endpointOf = (ctx: LaunchContext) => ctx.mcp ?? { url: "http://127.0.0.1:<
 
 /** Where per-agent MCP config files live: inside the session, never in a user's config. */
 export function mcpFile(ctx: LaunchContext, kind: string): string {
-  const safe = ctx.agentKey.replace(/[^A-Za-z0-9_.-]/g, "_");
+  const safe = agentFileName(ctx.agentKey);
   return join(ctx.sessionDir, F.mcpReadyDir, `${safe}.${kind}.json`);
 }
 
@@ -120,7 +120,7 @@ export function mcpWiring(agent: ResolvedAgent, ctx: LaunchContext): LaunchPart 
       break;
     case "gemini":
     case "qwen": {
-      const safe = ctx.agentKey.replace(/[^A-Za-z0-9_.-]/g, "_");
+      const safe = agentFileName(ctx.agentKey);
       const server = http ? { httpUrl: url, headers, trust: true } : { ...bridge, trust: true };
       const settings = { general: { enableAutoUpdate: false, enableAutoUpdateNotification: false }, mcpServers: { agentmux: server } };
       if (agent.provider.mcp === "gemini") {

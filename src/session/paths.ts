@@ -100,6 +100,9 @@ export const sessionId = (featureDir: string) => featureDir.replace(/\/+$/, "").
  */
 export const quotedPath = (path: string) => JSON.stringify(path);
 
+/** An agent key (`coder:2`, `code-researcher:topic`) as a file name: one per agent, nothing a path could misread. */
+export const agentFileName = (agentKey: string) => agentKey.replace(/[^A-Za-z0-9_.-]/g, "_");
+
 /** The project a session folder belongs to (`<project>/.agentmux/.sessions/<id>`), or null. */
 export const projectOfSession = (sessionDir: string): string | null => {
   const parts = sessionDir.replace(/\/+$/, "").split("/");

@@ -53,9 +53,9 @@ function withBullets(existing: string, bullets: string[]): string {
 export function applyPreferences(projectDir: string, prefs: readonly Preference[]): Record<string, number> {
   const byRole = new Map<string, string[]>();
   for (const p of prefs) {
-    const bullet = p.bullet.trim().replace(/^[-*+]\s*/, "").replace(/\s+/g, " ").trim();
-    if (!bullet || !p.target_role.trim()) continue;
-    byRole.set(p.target_role.trim(), [...(byRole.get(p.target_role.trim()) ?? []), bullet]);
+    const { role, bullet } = cleanPreference(p);
+    if (!bullet || !role) continue;
+    byRole.set(role, [...(byRole.get(role) ?? []), bullet]);
   }
   const written: Record<string, number> = {};
   for (const [role, bullets] of byRole) {
@@ -101,15 +101,21 @@ function updateProposals<T>(projectDir: string, fn: (list: Proposal[]) => { next
   });
 }
 
+/**
+ * A preference as it is kept and written: one line, no list marker, and, being an agent's text,
+ * no terminal escapes or controls (they would reach the list, a terminal or a prompt file).
+ */
+function cleanPreference(p: Preference): { role: string; bullet: string } {
+  return { role: inertLine(p.target_role).trim(), bullet: inertLine(p.bullet).trim().replace(/^[-*+]\s*/, "").replace(/\s+/g, " ").trim() };
+}
+
 /** Keep agent-proposed preferences for the user; returns how many were new. */
 export function proposePreferences(projectDir: string, prefs: readonly Preference[], by: Proposal["proposed_by"]): number {
   return updateProposals(projectDir, (list) => {
     const next = [...list];
     let added = 0;
     for (const p of prefs) {
-      // an agent's text: terminal escapes and controls never reach the list, a terminal or a prompt file
-      const role = inertLine(p.target_role).trim();
-      const bullet = inertLine(p.bullet).trim().replace(/^[-*+]\s*/, "").replace(/\s+/g, " ").trim();
+      const { role, bullet } = cleanPreference(p);
       if (!role || !bullet) continue;
       const id = proposalId(role, bullet);
       if (next.some((x) => x.id === id)) continue;

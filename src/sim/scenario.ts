@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { SimScenarioInvalid } from "./errors.ts";
 import { SIM_SWITCHES, parseScenarioText, type SimScenario } from "../schema/sim-scenario.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
-import { F } from "../session/paths.ts";
+import { F, agentFileName } from "../session/paths.ts";
 
 /** Every switch, as the usage hint lists it. */
 export const SWITCHES = SIM_SWITCHES;
@@ -33,7 +33,7 @@ export class OnceState {
   constructor(private readonly sessionDir: string) {}
 
   private marker(key: string): string {
-    return join(this.sessionDir, F.runtimeDir, "sim", key.replace(/[^A-Za-z0-9_.-]/g, "_"));
+    return join(this.sessionDir, F.runtimeDir, "sim", agentFileName(key));
   }
 
   fired(key: string): boolean {
