@@ -20,6 +20,8 @@ export type WorkerHooks = {
 /** What the usage-limit scenario shows (the sim provider's `limits` pattern matches it). */
 export const LIMIT_LINE = (resetS: number) => `[sim] usage limit reached · resets in ${resetS}s`;
 export const PERMISSION_LINE = (what: string) => `[sim] permission: ${what}? (y = allow, Esc = decline)`;
+/** The least time the simulated agent takes to write a question or ask for a permission. */
+const COMPOSE_MS = 600;
 export const QUESTION_LINE = "Should the greeting also support other languages, or English only?";
 
 const firstLine = (s: string, n = 160) => (s.split("\n").find((l) => l.trim()) ?? "").trim().slice(0, n);
@@ -122,16 +124,27 @@ export class SimWorker {
       return false;
     }
     if (this.matches(scenario.ask) && session.once.take(`ask.${agent}`)) {
+      await this.compose();
       this.hooks.say("● before I start I need one decision from you.");
       this.hooks.say(QUESTION_LINE);
       const answer = await this.waitQuietly();
       this.hooks.say(`● answer: ${answer.slice(0, 160)}`);
     }
     if (this.matches(scenario.permission) && session.once.take(`permission.${agent}`)) {
+      await this.compose();
       const allowed = await this.hooks.dialog(PERMISSION_LINE(`run \`npm test\` in ${this.env.workDir}`));
       this.hooks.say(allowed ? "● permission given: running npm test" : "● permission declined: going on without npm test");
     }
     return true;
+  }
+
+  /**
+   * Busy for a moment before a question or a permission request, as a real CLI is while its
+   * model writes one (seconds): going from the prompt to an idle question in no time showed no
+   * sign that the prompt was taken, and a loaded machine's delivery pressed Enter again.
+   */
+  private compose(): Promise<void> {
+    return Bun.sleep(Math.max(this.env.thinkMs, COMPOSE_MS));
   }
 
   /** Go idle until a line arrives (an answer), without a "waiting" line under the question. */

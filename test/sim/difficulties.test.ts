@@ -84,3 +84,18 @@ test("without difficulties, paste + Enter in one tmux call submits at once", asy
   await w.pasteOne(pane, w.prompt(F.architectPrompt));
   await w.waitTool("submit_architecture");
 }, 30000);
+
+test("ask=<role>: the agent is busy for a while before its question, as a real CLI writing one is (the busy sign tells delivery the prompt was taken)", async () => {
+  w = await SimWorld.create();
+  const pane = await w.launch("planner", { scenario: "ask=planner" });
+  await w.waitScreen(pane, "[sim] ready");
+  const line = w.prompt(F.plannerPrompt);
+  await w.paste(pane, line);
+  await w.waitScreen(pane, `› ${line}`);
+  const entered = Date.now();
+  await w.enter(pane);
+  const busy = await w.waitScreen(pane, "[sim] working");
+  expect(busy).not.toContain("Should the greeting");
+  await w.waitScreen(pane, /Should the greeting[\s\S]*\[sim\] ready/);
+  expect(Date.now() - entered).toBeGreaterThanOrEqual(600);
+}, 30000);
