@@ -139,9 +139,10 @@ export class SimWorker {
   }
 
   /**
-   * Busy for a moment before a question or a permission request, as a real CLI is while its
-   * model writes one (seconds): going from the prompt to an idle question in no time showed no
-   * sign that the prompt was taken, and a loaded machine's delivery pressed Enter again.
+   * Busy for a moment before a question, a permission request or the end of a turn that calls
+   * no tool (forget_submit), as a real CLI is while its model writes (seconds): going from the
+   * prompt to idle in no time showed no sign that the prompt was taken, and a loaded machine's
+   * delivery pressed Enter again.
    */
   private compose(): Promise<void> {
     return Bun.sleep(Math.max(this.env.thinkMs, COMPOSE_MS));
@@ -220,7 +221,8 @@ export class SimWorker {
         if (name.startsWith("submit_") && this.matches(this.env.scenario.forget_submit) && session.once.take(`forget_submit.${this.env.agent}`)) {
           this.deferred = { name, args };
           this.hooks.say(`● (the work is done; ending the turn without calling ${name})`);
-          return Promise.resolve({ ok: true, text: "(not called)" });
+          // a turn with no tool call shows only busy as the sign its prompt was taken: long enough to be seen
+          return this.compose().then(() => ({ ok: true, text: "(not called)" }));
         }
         return this.callTool(name, args);
       },

@@ -99,3 +99,15 @@ test("ask=<role>: the agent is busy for a while before its question, as a real C
   await w.waitScreen(pane, /Should the greeting[\s\S]*\[sim\] ready/);
   expect(Date.now() - entered).toBeGreaterThanOrEqual(600);
 }, 30000);
+
+test("forget_submit=<role>: a turn that calls no tool stays busy long enough to be seen taking its prompt", async () => {
+  w = await SimWorld.create();
+  const pane = await w.launch("architect", { scenario: "forget_submit=architect" });
+  await w.waitScreen(pane, "[sim] ready");
+  const entered = Date.now();
+  await w.deliver(pane, w.prompt(F.architectPrompt));
+  await w.waitScreen(pane, /ending the turn without calling submit_architecture[\s\S]*\[sim\] working/);
+  await w.waitScreen(pane, /ending the turn without calling submit_architecture[\s\S]*\[sim\] ready/);
+  expect(Date.now() - entered).toBeGreaterThanOrEqual(600);
+  expect(w.toolEvents()).toEqual([]);
+}, 30000);
