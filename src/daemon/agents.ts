@@ -260,6 +260,7 @@ export class AgentRuntime {
     const tokens = this.o.mcp.tokens;
     let pastedAt = 0;
     const limits = a.resolved.provider.limits.map((l) => new RegExp(l, "m"));
+    const acted = () => pastedAt > 0 && (this.o.lastToolCall?.(agent) ?? 0) > pastedAt;
     this.o.writer
       .deliver(a.pane, text, {
         submit: a.resolved.provider.submit,
@@ -270,14 +271,15 @@ export class AgentRuntime {
         ...(first && needsMcp ? { waitFirst: () => tokens.ready(agent) } : {}),
         // a tool call after the paste means the agent took the prompt (and acted on it)
         onPasted: () => void (pastedAt = performance.now()),
-        acted: () => pastedAt > 0 && (this.o.lastToolCall?.(agent) ?? 0) > pastedAt,
+        acted,
         // a CLI out of quota answers at once with its limit screen, never busy: that took the prompt
         answered: (pasted, screen) => limits.some((re) => countMatches(re, screen) > countMatches(re, pasted)),
       })
       .then((r) => {
         // the agent may be gone already because it took the prompt and finished at once (its
         // submit reaches the in-process endpoint within milliseconds): the delivery still happened
-        if (this.agents.get(agent)?.pane !== a.pane) return onDone?.(r.ok);
+        // (its pane closed under the delivery's last look: a tool call after the paste says it took it)
+        if (this.agents.get(agent)?.pane !== a.pane) return onDone?.(r.ok || acted());
         if (r.ok && first && needsMcp) {
           const link = tokens.link(agent);
           if (link?.readyAt) this.o.log(`${agent}: MCP ready ${link.readyAt - link.issuedAt} ms after launch${link.bridgePid ? ` (stdio bridge pid ${link.bridgePid})` : ""}`);
