@@ -97,7 +97,22 @@ export class SimWorker {
       void this.callDeferred(line);
       return;
     }
-    this.hooks.say(`● noted: ${line.slice(0, 200)}`);
+    void this.note(line);
+  }
+
+  /** A line that is neither a prompt nor an answer: a short turn that reads it, busy like any turn. */
+  private async note(line: string): Promise<void> {
+    this.running = true;
+    this.hooks.busyChanged(true);
+    try {
+      await this.compose();
+      this.hooks.say(`● noted: ${line.slice(0, 200)}`);
+    } finally {
+      this.running = false;
+      this.hooks.busyChanged(false);
+    }
+    const next = this.queue.shift();
+    if (next !== undefined) this.handle(next);
   }
 
   /** A reminder after forget_submit: make the submit call the task skipped. */
@@ -139,8 +154,8 @@ export class SimWorker {
   }
 
   /**
-   * Busy for a moment before a question, a permission request or the end of a turn that calls
-   * no tool (forget_submit), as a real CLI is while its model writes (seconds): going from the
+   * Busy for a moment before a question, a permission request, a note, or the end of a turn that
+   * calls no tool (forget_submit), as a real CLI is while its model writes (seconds): going from the
    * prompt to idle in no time showed no sign that the prompt was taken, and a loaded machine's
    * delivery pressed Enter again.
    */

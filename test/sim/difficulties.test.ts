@@ -111,3 +111,15 @@ test("forget_submit=<role>: a turn that calls no tool stays busy long enough to 
   expect(Date.now() - entered).toBeGreaterThanOrEqual(600);
   expect(w.toolEvents()).toEqual([]);
 }, 30000);
+
+test("a note to an idle agent (no prompt, no answer) is a short turn: busy, then noted", async () => {
+  w = await SimWorld.create();
+  const pane = await w.launch("architect", {});
+  await w.waitScreen(pane, "[sim] ready");
+  await w.paste(pane, "the plan changed, read it again");
+  await w.waitScreen(pane, "› the plan changed, read it again");
+  await w.enter(pane);
+  const busy = await w.waitScreen(pane, "[sim] working");
+  expect(busy).not.toContain("● noted");
+  await w.waitScreen(pane, /● noted: the plan changed, read it again[\s\S]*\[sim\] ready/);
+}, 30000);
