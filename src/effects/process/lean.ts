@@ -39,7 +39,8 @@ export function leanSpawnEnv(leanness: Leanness, env: Record<string, string | un
 }
 
 /**
- * The process replaces itself once (execve: same pid, terminal, pane and stdio, open fds) with
+ * The process replaces itself once (execve: same pid, terminal, pane and stdio; every other
+ * descriptor closes, so this comes before the process opens any) with
  * the JSC options of `leanness` set, before it has done anything. The restarted image takes the
  * options out of its environment again, so that what it starts (an agent CLI built on bun,
  * another agentmux) runs as it would have. Nothing happens when the user set any of the
