@@ -20,7 +20,7 @@ export type WorkerHooks = {
 /** What the usage-limit scenario shows (the sim provider's `limits` pattern matches it). */
 export const LIMIT_LINE = (resetS: number) => `[sim] usage limit reached · resets in ${resetS}s`;
 export const PERMISSION_LINE = (what: string) => `[sim] permission: ${what}? (y = allow, Esc = decline)`;
-/** The least time the simulated agent takes to write a question or ask for a permission. */
+/** The least time the simulated agent is busy in a turn that calls no tool (a question, a permission, a note, a forgotten submit). */
 const COMPOSE_MS = 600;
 export const QUESTION_LINE = "Should the greeting also support other languages, or English only?";
 
