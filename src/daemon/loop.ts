@@ -36,6 +36,12 @@ export class OrchestratorLoop {
   private result: { code: number; cleanup: boolean } | null = null;
   /** while catching up on tool lines written with no orchestrator alive: file effects only */
   private catchingUp = false;
+  /**
+   * Lines skipped as applied before (by seq) moved the cursor in memory only: written with the
+   * next state, at the end of a catch-up, or when the queue runs dry. Losing it costs nothing;
+   * the lines are read and skipped again.
+   */
+  private cursorUnsaved = false;
 
   constructor(
     public state: State,
@@ -112,6 +118,7 @@ export class OrchestratorLoop {
     } finally {
       this.catchingUp = false;
     }
+    this.saveCursor();
     // The phases entered above ran their fresh-entry file effects already; the resume event
     // must re-enter them as resumed (no second marker reset, no second review round).
     if (!this.result && this.state.phase !== "done" && this.state.phase !== "failed" && this.state.last_event !== "resumed") {
@@ -130,6 +137,7 @@ export class OrchestratorLoop {
     while (!this.result) {
       const item = this.queue.shift();
       if (!item) {
+        this.saveCursor();
         await new Promise<void>((r) => (this.wake = r));
         this.wake = null;
         continue;
@@ -146,10 +154,16 @@ export class OrchestratorLoop {
     this.save({ ...this.state, tool_cursor: 0 });
   }
 
+  /** Write the cursor that skipped lines moved, if it is not written yet. */
+  private saveCursor(): void {
+    if (this.cursorUnsaved && !this.result) this.save(this.state);
+  }
+
   /** Persist a state that only moves the tool cursor; a vanished session folder ends the run. */
   private save(next: State): void {
     try {
       this.persist(next);
+      this.cursorUnsaved = false;
       this.state = next;
     } catch (e) {
       if (!(e instanceof SessionFolderGone)) throw e;
@@ -164,7 +178,11 @@ export class OrchestratorLoop {
       return this.apply({ type: "tool_rejected", at: new Date().toISOString(), tool: "(unreadable line)", reason: line.error ?? "malformed" }, line.end);
     }
     const r = await toolLineToEvent(line.value, line.text, { sessionDir: this.ctx.sessionDir, key: this.ctx.sealKey, phase: this.state.phase, appliedSeq: this.state.tool_seq ?? 0 });
-    if ("skip" in r) return this.save({ ...this.state, tool_cursor: line.end });
+    if ("skip" in r) {
+      this.state = { ...this.state, tool_cursor: line.end };
+      this.cursorUnsaved = true;
+      return;
+    }
     await this.apply(r.event, line.end, r.seq);
   }
 
@@ -179,6 +197,7 @@ export class OrchestratorLoop {
     if (seq !== undefined) next.tool_seq = seq;
     try {
       this.persist(next);
+      this.cursorUnsaved = false;
     } catch (e) {
       if (!(e instanceof SessionFolderGone)) throw e;
       // the phase the run was in, not the one the unrecorded transition would have moved to
