@@ -9,7 +9,12 @@ import { F } from "../session/paths.ts";
 
 export type Caller = { agent: string; role: Role };
 
-/** The highest sealed `seq` in the last 64 KB of the log (lines are appended in seq order). */
+/**
+ * The highest sealed `seq` in the log: its last sealed line (lines are appended in seq order),
+ * read backwards 64 KB at a time. Lines nobody sealed after it (appended by hand, however many)
+ * are passed over: stopping short of it would hand out a seq again, and the later call with it
+ * would be skipped as applied.
+ */
 function lastSealedSeq(path: string, key: SealKey): number {
   let fd: number;
   try {
@@ -18,16 +23,30 @@ function lastSealedSeq(path: string, key: SealKey): number {
     return 0;
   }
   try {
-    const size = fstatSync(fd).size;
-    const from = Math.max(0, size - 65536);
-    const buf = Buffer.alloc(size - from);
-    readSync(fd, buf, 0, buf.length, from);
-    const lines = buf.toString("utf8").split("\n");
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const line = lines[i]!.trim();
-      if (!line || !checkSeal(key, line)) continue;
-      const seq = /"seq":(\d+),"seal":/.exec(line)?.[1];
-      if (seq) return Number(seq);
+    let end = fstatSync(fd).size;
+    let tail = Buffer.alloc(0); // the start of a line cut by the previous piece's boundary
+    while (end > 0) {
+      const from = Math.max(0, end - 65536);
+      const piece = Buffer.alloc(end - from);
+      readSync(fd, piece, 0, piece.length, from);
+      const buf = Buffer.concat([piece, tail]);
+      // the first line may continue in the piece before: kept for the next round unless at the start
+      const cut = from > 0 ? buf.indexOf(0x0a) : -1;
+      if (from > 0 && cut < 0) {
+        // one line longer than the pieces read so far: all of it is carried
+        tail = buf;
+        end = from;
+        continue;
+      }
+      const lines = buf.subarray(cut + 1).toString("utf8").split("\n");
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const line = lines[i]!.trim();
+        if (!line || !checkSeal(key, line)) continue;
+        const seq = /"seq":(\d+),"seal":/.exec(line)?.[1];
+        if (seq) return Number(seq);
+      }
+      tail = cut >= 0 ? buf.subarray(0, cut) : Buffer.alloc(0);
+      end = from;
     }
     return 0;
   } finally {

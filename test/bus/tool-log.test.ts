@@ -174,6 +174,18 @@ describe("tool_events.jsonl truncated, replaced or deleted under the run (#18.4)
     // the log is gone: the applied seq from state.json is the floor
     expect(new ToolEventLog(fx.sessionDir, loadSealKey(fx.sessionDir), 7).append("research_dispatch_code", dispatch("c"), caller).seq).toBe(8);
   });
+
+  test("lines nobody sealed appended after the last sealed one, however many, do not hide its seq", () => {
+    const events = new ToolEventLog(fx.sessionDir, loadSealKey(fx.sessionDir));
+    for (const t of ["a", "b", "c"]) events.append("research_dispatch_code", dispatch(t), caller);
+    // an agent appends 200 KB of its own lines (unsealed), some longer than the reader's 64 KB pieces
+    appendFileSync(log, Array.from({ length: 40 }, (_, i) => JSON.stringify({ tool: "submit_plan", payload: {}, seq: 1, pad: "x".repeat(i % 7 === 0 ? 70_000 : 2_000) })).join("\n") + "\n");
+    const again = new ToolEventLog(fx.sessionDir, loadSealKey(fx.sessionDir));
+    expect(again.append("research_dispatch_code", dispatch("d"), caller).seq).toBe(4);
+    // a sealed line longer than those pieces is read whole
+    again.append("research_dispatch_code", { ...dispatch("e"), context: "y".repeat(150_000) }, caller);
+    expect(new ToolEventLog(fx.sessionDir, loadSealKey(fx.sessionDir)).append("research_dispatch_code", dispatch("f"), caller).seq).toBe(6);
+  });
 });
 
 test("the seal key is created once, 0600, and reused", () => {
