@@ -32,7 +32,7 @@ export function recordUsage(step: Step, event: UsageEvent, live: boolean): void 
   }
   step.set({ budget_reached: { at: event.at, text: over, paused: true } });
   step.emit({ type: "pause_agents", pause: true });
-  step.emit({ type: "attention", text: `agentmux: budget reached, agents paused — ${over}. In the monitor: g goes on, c cancels.` });
+  step.emit({ type: "attention", text: `agentmux: budget reached, run paused (no agent starts until you go on) — ${over}. In the monitor: g goes on, c cancels.` });
 }
 
 /** The user lets a run paused at its budget go on: the agents continue; the budget is not checked again. */

@@ -33,7 +33,7 @@ describe("usage and the run's budget", () => {
     expect(r.state.budget_reached).toEqual({ at: expect.any(String), text: "the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens)", paused: true });
     expect(ofType(r.effects, "pause_agents")).toEqual([{ type: "pause_agents", pause: true }]);
     expect(ofType(r.effects, "kill_agent")).toEqual([]);
-    expect(ofType(r.effects, "attention").map((e) => e.text)).toEqual(["agentmux: budget reached, agents paused — the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens). In the monitor: g goes on, c cancels."]);
+    expect(ofType(r.effects, "attention").map((e) => e.text)).toEqual(["agentmux: budget reached, run paused (no agent starts until you go on) — the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens). In the monitor: g goes on, c cancels."]);
     const paused = r.state;
     r = apply(paused, ev.usage("planner", 0.2, "conv-2"), settings);
     expect(r.effects).toEqual([]);

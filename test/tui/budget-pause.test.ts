@@ -30,7 +30,7 @@ test("at the budget the monitor asks and no agent starts until g; g lets the run
   git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-qam", "budget");
   const run = new Screen(socket());
   await run.start([scope.bin, "run", "Add alpha"], repo, { width: 160, height: 45 }, { AGENTMUX_TMUX_SOCKET: socket(), CI: "", NO_COLOR: "1" });
-  const screen = await run.until("the monitor says the agents are paused", (x) => x.includes("budget reached: agents paused"), 90_000);
+  const screen = await run.until("the monitor says the run is paused", (x) => x.includes("budget reached: run paused"), 90_000);
   expect(screen).toContain("g: go on · c: cancel");
   const root = join(repo, ".agentmux/.sessions");
   const dir = join(root, readdirSync(root).find((n) => !n.startsWith("."))!);
