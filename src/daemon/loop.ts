@@ -48,8 +48,14 @@ export class OrchestratorLoop {
     private readonly settings: Settings,
     private readonly ctx: LoopContext,
     private readonly log: Logger,
-    private readonly persist: (s: State) => void = (s) => writeState(ctx.sessionDir, s),
+    private readonly write: (s: State) => void = (s) => writeState(ctx.sessionDir, s),
   ) {}
+
+  /** Every state written carries the tool cursor as it is: none is left unsaved after it. */
+  private persist(s: State): void {
+    this.write(s);
+    this.cursorUnsaved = false;
+  }
 
   push(event: Event): void {
     this.enqueue({ kind: "event", event });
@@ -163,7 +169,6 @@ export class OrchestratorLoop {
   private save(next: State): void {
     try {
       this.persist(next);
-      this.cursorUnsaved = false;
       this.state = next;
     } catch (e) {
       if (!(e instanceof SessionFolderGone)) throw e;
@@ -197,7 +202,6 @@ export class OrchestratorLoop {
     if (seq !== undefined) next.tool_seq = seq;
     try {
       this.persist(next);
-      this.cursorUnsaved = false;
     } catch (e) {
       if (!(e instanceof SessionFolderGone)) throw e;
       // the phase the run was in, not the one the unrecorded transition would have moved to
