@@ -1,5 +1,5 @@
 import type { Config } from "../schema/config.ts";
-import type { State } from "../schema/state.ts";
+import { agentLive, type State } from "../schema/state.ts";
 import { upcomingAgents, type UpcomingAgent } from "../orchestrator/upcoming.ts";
 import { resolveRole } from "../providers/resolve.ts";
 import type { Logger } from "../effects/log.ts";
@@ -40,8 +40,7 @@ export class Prestarter {
     const wanted = ended ? [] : prestartPlan(state, this.o.config);
     const held = this.o.runtime.prestarted();
     for (const agent of held) {
-      const a = state.agents?.[agent];
-      const launching = !!a && a.status !== "done" && a.status !== "exited";
+      const launching = agentLive(state.agents?.[agent]);
       if (!launching && !wanted.some((w) => w.agent === agent)) void this.o.runtime.dropPrestart(agent, ended ? "the run ended" : `the run no longer needs it (phase ${state.phase})`);
     }
     let room = this.o.config.prestart.max_panes - this.o.runtime.prestarted().length;

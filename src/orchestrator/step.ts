@@ -2,7 +2,7 @@ import type { Effect } from "../schema/effects.ts";
 import type { StateNote } from "../schema/log.ts";
 import type { Phase, Role, WorkflowEvent } from "../schema/catalog.ts";
 import { isPhaseMark, isPhaseMove } from "../schema/moves.ts";
-import type { AgentInfo, AgentStatus, State } from "../schema/state.ts";
+import { agentLive, type AgentInfo, type AgentStatus, type State } from "../schema/state.ts";
 import { sessionId } from "../session/paths.ts";
 import { IllegalMark, IllegalMove } from "./errors.ts";
 import type { Goto, Settings } from "./types.ts";
@@ -103,7 +103,7 @@ export class Step {
   /** Agents that currently have a pane (not finished or exited). */
   liveAgents(filter: (key: string, a: AgentInfo) => boolean = () => true): string[] {
     return Object.entries(this.agents())
-      .filter(([k, a]) => a.status !== "done" && a.status !== "exited" && filter(k, a))
+      .filter(([k, a]) => agentLive(a) && filter(k, a))
       .map(([k]) => k);
   }
 
@@ -151,7 +151,7 @@ export class Step {
   kill(agent: string): void {
     if (!this.agents()[agent]) return;
     const a = this.agents()[agent]!;
-    if (a.status !== "done" && a.status !== "exited") this.setAgent(agent, { status: "done" });
+    if (agentLive(a)) this.setAgent(agent, { status: "done" });
     this.emit({ type: "kill_agent", agent });
   }
 

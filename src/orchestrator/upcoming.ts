@@ -1,13 +1,8 @@
 import { REVIEWER_ROLES, type ReviewerRole, type Role } from "../schema/catalog.ts";
-import type { State } from "../schema/state.ts";
+import { agentLive, type State } from "../schema/state.ts";
 
 /** An agent the next phase will launch, under the key and role the phase will use. */
 export type UpcomingAgent = { agent: string; role: Role };
-
-const live = (s: State, agent: string) => {
-  const a = s.agents?.[agent];
-  return !!a && a.status !== "done" && a.status !== "exited";
-};
 
 function reviewers(s: State): ReviewerRole[] {
   const n = (s.reviewer_nominations ?? []).filter((r) => (REVIEWER_ROLES as readonly string[]).includes(r));
@@ -43,5 +38,5 @@ export function upcomingAgents(s: State): UpcomingAgent[] {
     default:
       break;
   }
-  return out.filter((u) => !live(s, u.agent));
+  return out.filter((u) => !agentLive(s.agents?.[u.agent]));
 }

@@ -62,6 +62,9 @@ export const AgentInfo = z.object({
 });
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
+/** The agent has a pane the run still counts on: it has not finished or exited. */
+export const agentLive = (a: Pick<AgentInfo, "status"> | undefined): boolean => !!a && a.status !== "done" && a.status !== "exited";
+
 export const HistoryEntry = z.object({
   phase: Phase,
   event: WorkflowEvent,
