@@ -115,7 +115,8 @@ export function killLine(b: EditBuffer): EditBuffer {
 export function scrollLeft(b: EditBuffer, leftCol: number, cols: number): number {
   const line = chars(b.lines[b.row]!);
   let left = Math.min(leftCol, b.col);
-  const width = (from: number) => line.slice(from, b.col).reduce((n, ch) => n + charCells(ch), 0) + charCells(line[b.col] ?? " ");
-  while (left < b.col && width(left) > cols - 1) left++;
+  // the columns from `left` to the cursor and its own cell, less one character each step
+  let width = line.slice(left, b.col).reduce((n, ch) => n + charCells(ch), 0) + charCells(line[b.col] ?? " ");
+  while (left < b.col && width > cols - 1) width -= charCells(line[left++]!);
   return left;
 }
