@@ -116,9 +116,7 @@ test("a note to an idle agent (no prompt, no answer) is a short turn: busy, then
   w = await SimWorld.create();
   const pane = await w.launch("architect", {});
   await w.waitScreen(pane, "[sim] ready");
-  await w.paste(pane, "the plan changed, read it again");
-  await w.waitScreen(pane, "› the plan changed, read it again");
-  await w.enter(pane);
+  await w.deliver(pane, "the plan changed, read it again");
   const busy = await w.waitScreen(pane, "[sim] working");
   expect(busy).not.toContain("● noted");
   await w.waitScreen(pane, /● noted: the plan changed, read it again[\s\S]*\[sim\] ready/);
