@@ -7,6 +7,7 @@ import { git } from "../e2e/harness.ts";
 import { simProject } from "../e2e/sim-project.ts";
 import { Screen } from "./tmux-screen.ts";
 import { binaryScope } from "../helpers/binary-scope.ts";
+import { readLog } from "../../src/session/log.ts";
 
 /**
  * #14.2: a watched run that reaches limits.max_tokens says so in the monitor and asks; no agent
@@ -35,8 +36,7 @@ test("at the budget the monitor asks and no agent starts until g; g lets the run
   const root = join(repo, ".agentmux/.sessions");
   const dir = join(root, readdirSync(root).find((n) => !n.startsWith("."))!);
   // no agent starts while the run is paused: a launch asked for meanwhile waits for the go-on
-  const records = () => readFileSync(join(dir, "orchestrator.log"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { event: string; agent?: string });
-  const events = () => records().map((r) => r.event);
+  const events = () => readLog(dir).map((r) => r.event);
   await waitFor("the pause logged", () => events().includes("agents_paused"), { timeoutMs: 10_000 });
   const before = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
   expect(before.budget_reached.paused).toBe(true);
