@@ -4,7 +4,7 @@ import { readFrom } from "../effects/fs/read-range.ts";
 import { basename } from "node:path";
 import { locateJsonError } from "../artifacts/json-locate.ts";
 import { formatProblem, zodProblems } from "../artifacts/problems.ts";
-import { ToolEventLine } from "../schema/tool-events.ts";
+import { ToolEventLine, validEnvelope } from "../schema/tool-events.ts";
 
 /** One complete line: its parsed envelope (or why not), its raw text (the seal covers it) and the byte offset after it. */
 export type ToolLine = { value: ToolEventLine | null; error?: string; text: string; end: number };
@@ -100,6 +100,8 @@ function parseLine(text: string, end: number): ToolLine {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     return { value: null, error: 'not a JSON object with "tool", "timestamp" and "payload"', text, end };
   }
+  const valid = validEnvelope(raw as Record<string, unknown>);
+  if (valid) return { value: valid, text, end };
   const parsed = ToolEventLine.safeParse(raw);
   if (!parsed.success) return { value: null, error: zodProblems(parsed.error, raw).map(formatProblem).join("; "), text, end };
   return { value: parsed.data, text, end };

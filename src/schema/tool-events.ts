@@ -50,6 +50,41 @@ export const ToolEventLine = z.object({
 });
 export type ToolEventLine = z.infer<typeof ToolEventLine>;
 
+const TOOL_NAMES: ReadonlySet<unknown> = new Set(ToolName.options);
+const ROLE_NAMES: ReadonlySet<unknown> = new Set(Role.options);
+const SEAL_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * ToolEventLine's check without zod, for the replay's hot path (a resume reads every line of a
+ * long run): the line as ToolEventLine would give it when it is certainly valid, else null and
+ * the caller asks ToolEventLine, whose problems name the field. It never accepts what the schema
+ * refuses (test/schema/tool-line-envelope.test.ts checks both on the same lines); the payload
+ * is kept as parsed instead of copied key by key (only `payload` of the line refers to it).
+ */
+export function validEnvelope(raw: Record<string, unknown>): ToolEventLine | null {
+  const { tool, timestamp, payload, agent, role, seq, seal } = raw;
+  if (!TOOL_NAMES.has(tool) || typeof timestamp !== "string" || timestamp.length === 0) return null;
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload) || Object.getPrototypeOf(payload) !== Object.prototype || Object.hasOwn(payload, "__proto__")) return null;
+  const line = { tool, timestamp, payload } as ToolEventLine;
+  if (agent !== undefined) {
+    if (typeof agent !== "string" || agent.length === 0) return null;
+    line.agent = agent;
+  }
+  if (role !== undefined) {
+    if (!ROLE_NAMES.has(role)) return null;
+    line.role = role as Role;
+  }
+  if (seq !== undefined) {
+    if (!Number.isSafeInteger(seq) || (seq as number) < 1) return null;
+    line.seq = seq as number;
+  }
+  if (seal !== undefined) {
+    if (typeof seal !== "string" || !SEAL_HEX.test(seal)) return null;
+    line.seal = seal;
+  }
+  return line;
+}
+
 /**
  * The exact bytes the endpoint validated, copied when it accepted the call: a path relative to
  * the session folder (content-addressed, under `.runtime/snapshots/`) and their SHA-256. The
