@@ -10,6 +10,7 @@ import type { PaneWriter } from "../effects/tmux/deliver.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
 import { selectPane } from "../effects/tmux/ops.ts";
 import { deadPaneStatus, lastScreen, sendKeys } from "../effects/tmux/agent-ops.ts";
+import { signalBelow } from "../effects/process/tree.ts";
 import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
 import type { AgentTokens } from "../mcp/identity.ts";
 import { resolveRole, type ResolvedAgent } from "../providers/resolve.ts";
@@ -69,7 +70,7 @@ export class AgentRuntime {
   /** panes whose program exited (kept by remain-on-exit, with their last screen) until relaunched */
   private readonly dead = new Map<string, string>();
   private panel: string | null = null;
-  /** the agents are stopped (SIGSTOP) until the user lets the run go on past its budget */
+  /** the agents' CLIs are stopped (SIGSTOP) until the user lets the run go on past its budget */
   private paused = false;
   /** launches and deliveries asked for while paused, made in order when the run goes on */
   private held: (() => Promise<void> | void)[] = [];
@@ -113,10 +114,14 @@ export class AgentRuntime {
     if (this.paused && this.signal(agent, pane.pid, true)) this.o.log(`${agent}: started while the run is paused at its budget; paused too`, { event: "agents_paused", agent, data: { agents: [agent] } });
   }
 
-  /** SIGSTOP or SIGCONT the agent's process group (its pane's program leads it); false, logged, when it failed. */
+  /**
+   * SIGSTOP or SIGCONT the agent's CLI and everything it runs: the processes below the pane's own
+   * shell, never the shell (tmux would continue it and its group at once); false, logged, when it
+   * failed.
+   */
   private signal(agent: string, pid: number, stop: boolean): boolean {
     try {
-      process.kill(-pid, stop ? "SIGSTOP" : "SIGCONT");
+      signalBelow(pid, stop ? "SIGSTOP" : "SIGCONT");
       return true;
     } catch (e) {
       this.o.log(`could not ${stop ? "pause" : "continue"} ${agent} (pid ${pid}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { level: "warn", event: stop ? "agents_paused" : "agents_continued", agent, error: (e as Error).message });
@@ -438,8 +443,8 @@ export class AgentRuntime {
   }
 
   /**
-   * Stop (SIGSTOP) or continue (SIGCONT) every agent's process group: paused, an agent keeps its
-   * process, screen and conversation, and spends nothing. Each pane's program leads its group.
+   * Stop (SIGSTOP) or continue (SIGCONT) every agent's CLI: paused, an agent keeps its process,
+   * screen and conversation, and spends nothing.
    */
   pause(stop: boolean): void {
     this.paused = stop;

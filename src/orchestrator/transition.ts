@@ -4,7 +4,7 @@ import type { State } from "../schema/state.ts";
 import { HopLimit, IllegalMark, IllegalMove } from "./errors.ts";
 import { HANDLERS, RESEARCH_OWNER } from "./phases/index.ts";
 import { handleAgentEvent } from "./agent-events.ts";
-import { goOn, recordUsage, unpauseBeforeEnd } from "./usage.ts";
+import { goOn, recordUsage, resumeBudgetPause, unpauseBeforeEnd } from "./usage.ts";
 import { Step } from "./step.ts";
 import type { Entry, Result, Settings } from "./types.ts";
 
@@ -94,7 +94,7 @@ function run(state: State, event: Event, settings: Settings): Result {
   if (event.type === "start" || event.type === "resume") {
     // the run's time limit counts the lifetimes of every orchestrator (see prepareResume)
     step.set({ active_since: event.at });
-    handler.enter(step, entryOf(state, event));
+    if (event.type === "start" || resumeBudgetPause(step)) handler.enter(step, entryOf(state, event));
   }
   else if (!handleRuntime(step, event) && !handler.on(step, event)) {
     step.log("ignored", `event ${event.type} ignored in phase ${state.phase}`, { data: { event: event.type } });

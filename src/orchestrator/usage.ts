@@ -32,7 +32,7 @@ export function recordUsage(step: Step, event: UsageEvent, live: boolean): void 
   }
   step.set({ budget_reached: { at: event.at, text: over, paused: true } });
   step.emit({ type: "pause_agents", pause: true });
-  step.emit({ type: "attention", text: `agentmux: budget reached, run paused (no agent starts until you go on) — ${over}. In the monitor: g goes on, c cancels.` });
+  step.emit({ type: "attention", text: `agentmux: budget reached, agents paused — ${over}. In the monitor: g goes on, c cancels.` });
 }
 
 /** The user lets a run paused at its budget go on: the agents continue; the budget is not checked again. */
@@ -41,6 +41,24 @@ export function goOn(step: Step): void {
   step.set({ budget_reached: { ...step.state.budget_reached, paused: false } });
   step.emit({ type: "pause_agents", pause: false });
   step.log("budget", "the user lets the run go on past its budget", { data: { go_on: true } });
+}
+
+/**
+ * A run resumed while paused at its budget stays paused: the agents it relaunches wait for the
+ * go-on, and the user is asked again. Headless, nobody can answer: the run fails with the figure
+ * and says how to go on. Returns false when the run failed.
+ */
+export function resumeBudgetPause(step: Step): boolean {
+  const reached = step.state.budget_reached;
+  if (!reached?.paused) return true;
+  if (step.settings.headless) {
+    step.set({ budget_reached: { ...reached, paused: false } });
+    step.fail(`budget reached: ${reached.text} (the run was paused there; to go on, resume it without --ci and press g in the monitor)`);
+    return false;
+  }
+  step.emit({ type: "pause_agents", pause: true });
+  step.emit({ type: "attention", text: `agentmux: budget reached, agents paused — ${reached.text}. In the monitor: g goes on, c cancels.` });
+  return true;
 }
 
 /** Before a paused run ends, its agents continue: a stopped process would not see the hang-up that ends it. */

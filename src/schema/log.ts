@@ -25,7 +25,7 @@ export const LOG_EVENTS = {
   committed: "the approved change was committed; `data.commit`, `data.branch`, `data.pr_url`",
   commit_failed: "the commit failed; `error`",
   worktree_setup: "a `worktree.setup` command starts (`data.index`, `data.of`, `data.command`) and ends (also `data.code`, `data.timed_out`, `data.seconds`, `data.output`: its last 200 lines)",
-  agents_paused: "a watched run reached its budget (limits): no agent starts and no prompt goes out until the go-on; the agents' processes were sent SIGSTOP (tmux continues them: a mid-turn agent finishes its turn); `data.agents`",
+  agents_paused: "a watched run reached its budget (limits): the live agents' CLIs are stopped (SIGSTOP, mid-turn too), and no agent starts and no prompt goes out until the go-on; `data.agents`",
   agents_continued: "the user let a paused run go on (or it ended): the agents' processes were continued; `data.agents`, `data.held` (launches and prompts made now)",
   launch_held: "an agent the run starts while paused at its budget waits for the go-on; `agent`",
   usage_unreadable: "an agent's usage record (transcript, rollout) could not be read; `agent`, `error`, `data.conversation`",

@@ -8,6 +8,8 @@ import type { Layout } from "../../src/effects/tmux/layout.ts";
 import type { PaneWriter } from "../../src/effects/tmux/deliver.ts";
 import type { Tmux } from "../../src/effects/tmux/runner.ts";
 import { AgentTokens } from "../../src/mcp/identity.ts";
+import { descendants } from "../../src/effects/process/tree.ts";
+import { paneCommand } from "../../src/effects/tmux/session.ts";
 import { makeTmpDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 
@@ -24,8 +26,12 @@ afterEach(() => {
 /** The process state letter of a pid (`T`: stopped). */
 const procState = (pid: number) => /^\d+ \(.*\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1];
 
-/** A layout whose pane creation waits until the test lets it finish; each pane's program leads its own process group. */
+/** The program a fake pane runs below its shell, as in a tmux pane (paneCommand with an exits file). */
+const program = (pane: ChildProcess) => descendants(pane.pid!)[0];
+
+/** A layout whose pane creation waits until the test lets it finish; each pane's shell leads its own process group. */
 function gatedLayout() {
+  const exits = makeTmpDir("amx-pause-exits-");
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   let asked!: () => void;
@@ -34,8 +40,9 @@ function gatedLayout() {
     async createPane() {
       asked();
       await gate;
-      const child = spawn("sleep", ["60"], { detached: true, stdio: "ignore" });
+      const child = spawn("sh", ["-c", paneCommand(["sleep", "60"], { exitFile: join(exits, "exits") })], { detached: true, stdio: "ignore" });
       children.push(child);
+      await waitFor("the pane's program started", () => program(child));
       return { pane: `%${children.length}`, pid: child.pid! };
     },
     visiblePanes: () => [],
@@ -78,8 +85,9 @@ test("an agent whose launch finishes while the run is paused at its budget is st
   agents.pause(true);
   release();
   await launched;
-  const pid = children[0]!.pid!;
+  const pid = program(children[0]!)!;
   await waitFor("the late agent stopped", () => procState(pid) === "T", { timeoutMs: 5000 });
+  expect(procState(children[0]!.pid!)).not.toBe("T");
   expect(log.some((l) => l.event === "agents_paused" && l.msg.startsWith("architect: started while the run is paused"))).toBe(true);
 
   agents.pause(false);
@@ -96,5 +104,5 @@ test("a launch asked for during the pause is held, and made when the run goes on
   expect(log.some((l) => l.event === "launch_held")).toBe(true);
   agents.pause(false);
   await waitFor("the held launch made", () => children.length === 1 && agents.paneOf("architect") !== undefined, { timeoutMs: 5000 });
-  expect(procState(children[0]!.pid!)).not.toBe("T");
+  expect(procState(program(children[0]!)!)).not.toBe("T");
 });

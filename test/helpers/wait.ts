@@ -21,3 +21,16 @@ export async function waitFor<T>(
     await Bun.sleep(intervalMs);
   }
 }
+
+/**
+ * Check that `check` stays truthy for `forMs`, polling every `intervalMs`; fail with `what` the
+ * first time it is not. For what must hold over time (a stopped process stays stopped), not to wait.
+ */
+export async function holdsFor(what: string, check: () => unknown, opts: { forMs: number; intervalMs?: number }): Promise<void> {
+  const until = Date.now() + opts.forMs;
+  for (;;) {
+    if (!check()) throw new Error(`${what} stopped holding ${opts.forMs - (until - Date.now())} ms into the ${opts.forMs} ms it must hold`);
+    if (Date.now() >= until) return;
+    await Bun.sleep(opts.intervalMs ?? 20);
+  }
+}

@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Every process's parent, by pid: Linux reads /proc, elsewhere `ps` answers. */
+function parents(): Map<number, number> {
+  const out = new Map<number, number>();
+  let entries: string[] | null = null;
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    /* no /proc on this system */
+  }
+  if (entries?.includes("self")) {
+    for (const name of entries) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+        // the command name (field 2) may hold spaces or ")": the parent is the 2nd field after the last ")"
+        out.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      } catch {
+        /* gone in between */
+      }
+    }
+    return out;
+  }
+  const ps = Bun.spawnSync(["ps", "-A", "-o", "pid=,ppid="], { stdout: "pipe", stderr: "ignore" });
+  for (const line of ps.stdout.toString().split("\n")) {
+    const m = /^\s*(\d+)\s+(\d+)/.exec(line);
+    if (m) out.set(Number(m[1]), Number(m[2]));
+  }
+  return out;
+}
+
+/** The processes below `root` (not `root` itself), parents before their children. */
+export function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const [pid, ppid] of parents()) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  const out: number[] = [];
+  for (let i = -1; i < out.length; i++) for (const c of children.get(i < 0 ? root : out[i]!) ?? []) out.push(c);
+  return out;
+}
+
+/**
+ * Stop (SIGSTOP) or continue (SIGCONT) everything running under a pane's own process, never that
+ * process itself. tmux answers a stop of a pane's process (its direct child) by continuing the
+ * pane's whole process group at once; it never learns of a grandchild's stop, so the agent's CLI
+ * and its tools stay stopped while the pane's shell waits for them. A stop is repeated for
+ * processes forked while it was under way. Returns how many processes were signalled; a process
+ * that exits in between is skipped. Throws (ESRCH) when `root` itself is gone.
+ */
+export function signalBelow(root: number, signal: "SIGSTOP" | "SIGCONT"): number {
+  process.kill(root, 0);
+  const done = new Set<number>();
+  for (let pass = 0; pass < 5; pass++) {
+    const fresh = descendants(root).filter((p) => !done.has(p));
+    if (fresh.length === 0) break;
+    for (const pid of fresh) {
+      done.add(pid);
+      try {
+        process.kill(pid, signal);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ESRCH") throw e;
+      }
+    }
+    if (signal === "SIGCONT") break;
+  }
+  return done.size;
+}
