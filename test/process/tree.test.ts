@@ -70,7 +70,7 @@ test("a pane whose program has exited leaves nothing to signal (its shell report
     try {
       return signalBelow(shell, "SIGSTOP");
     } catch (e) {
-      return (e as NodeJS.ErrnoException).code;
+      return (e as NodeJS.ErrnoException).code ?? "?";
     }
   };
   // a zombie not yet reaped by tmux has nothing below it; once reaped, it is gone
