@@ -32,7 +32,7 @@ export function recordUsage(step: Step, event: UsageEvent, live: boolean): void 
   }
   step.set({ budget_reached: { at: event.at, text: over, paused: true } });
   step.emit({ type: "pause_agents", pause: true });
-  step.emit({ type: "attention", text: `agentmux: budget reached, agents paused — ${over}. In the monitor: g goes on, c cancels.` });
+  step.emit({ type: "attention", text: `budget reached, agents paused — ${over}. In the monitor: g goes on, c cancels.` });
 }
 
 /** The user lets a run paused at its budget go on: the agents continue; the budget is not checked again. */
@@ -57,7 +57,7 @@ export function resumeBudgetPause(step: Step): boolean {
     return false;
   }
   step.emit({ type: "pause_agents", pause: true });
-  step.emit({ type: "attention", text: `agentmux: budget reached, agents paused — ${reached.text}. In the monitor: g goes on, c cancels.` });
+  step.emit({ type: "attention", text: `budget reached, agents paused — ${reached.text}. In the monitor: g goes on, c cancels.` });
   return true;
 }
 

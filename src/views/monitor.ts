@@ -87,7 +87,10 @@ export function monitorView(d: MonitorInput, size: Size): Line[] {
   const title = wrapText(titleOf(state), w - 3).slice(0, 2);
   top.push([seg("AM ", "cyan", "bold"), seg(title[0] ?? "", "bold")]);
   if (title[1]) top.push([seg("   "), seg(title[1], "bold")]);
-  if (state.budget_reached?.paused) top.push([seg("⏸ budget reached: agents paused", "yellow", "bold")], ...wrapText(state.budget_reached.text, w - 2).map((l): Line => [seg(`  ${l}`, "dim")]), [seg("  g: go on · c: cancel", "dim")]);
+  if (state.budget_reached?.paused) {
+    top.push(...wrapText("⏸ budget reached: agents paused", w).map((l): Line => [seg(l, "yellow", "bold")]));
+    top.push(...wrapText(state.budget_reached.text, w - 2).map((l): Line => [seg(`  ${l}`, "dim")]), [seg("  g: go on · c: cancel", "dim")]);
+  }
   if (state.phase === "completing" && state.awaiting_decision) top.push([seg("⏸ waiting for your approval", "yellow", "bold")], [seg("  a: open the approval panel", "dim")]);
   top.push(section("PIPELINE", w), ...pipelineLines(state));
   const rows = agentRows(state, d.runtime);

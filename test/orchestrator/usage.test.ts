@@ -36,7 +36,7 @@ describe("usage and the run's budget", () => {
     expect(r.state.budget_reached).toEqual({ at: expect.any(String), text: "the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens)", paused: true });
     expect(ofType(r.effects, "pause_agents")).toEqual([{ type: "pause_agents", pause: true }]);
     expect(ofType(r.effects, "kill_agent")).toEqual([]);
-    expect(ofType(r.effects, "attention").map((e) => e.text)).toEqual(["agentmux: budget reached, agents paused — the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens). In the monitor: g goes on, c cancels."]);
+    expect(ofType(r.effects, "attention").map((e) => e.text)).toEqual(["budget reached, agents paused — the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens). In the monitor: g goes on, c cancels."]);
     const paused = r.state;
     r = apply(paused, ev.usage("planner", 0.2, "conv-2"), settings);
     expect(r.effects).toEqual([]);
@@ -74,4 +74,13 @@ describe("usage and the run's budget", () => {
     expect(headless.state.interruption_cause).toBe("budget reached: the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens) (the run was paused there; to go on, resume it without --ci and press g in the monitor)");
     expect(ofType(headless.effects, "launch_agent")).toEqual([]);
   });
+});
+
+test("no attention text names agentmux itself: the attention call prefixes every message with it", () => {
+  const { state, ev, s } = reach("implementing");
+  const settings = { ...s, limits: { max_cost_usd: null, max_tokens: 1 } };
+  const r = apply(state, ev.usage("coder", 0.1, "conv-1"), settings);
+  const texts = ofType(r.effects, "attention").map((e) => e.text);
+  expect(texts).toHaveLength(1);
+  for (const t of texts) expect(t).not.toMatch(/^agentmux:/);
 });

@@ -42,6 +42,8 @@ test("at the budget the monitor asks and no agent starts until g; g lets the run
   await run.start([scope.bin, "run", "Add alpha"], repo, { width: 160, height: 45 }, { AGENTMUX_TMUX_SOCKET: socket(), CI: "", NO_COLOR: "1" });
   const screen = await run.until("the monitor says the run is paused", (x) => x.includes("budget reached: agents paused"), 90_000);
   expect(screen).toContain("g: go on · c: cancel");
+  // the status-line message names agentmux once (the attention call adds the name)
+  expect(screen).not.toContain("agentmux: agentmux:");
   const root = join(repo, ".agentmux/.sessions");
   const dir = join(root, readdirSync(root).find((n) => !n.startsWith("."))!);
   // no agent starts while the run is paused: a launch asked for meanwhile waits for the go-on

@@ -245,3 +245,12 @@ describe("usage in the monitor and status (#14.2)", () => {
     expect(statusJson(mixed).usage).toMatchObject({ simulated: false });
   });
 });
+
+test("a run paused at its budget says so whole in a 30-column monitor (the control pane at 80×24): nothing cut", () => {
+  const state = stateIn("implementing", { budget_reached: { at: at(10), text: "the run has used 12k tokens (11500) of its 1k budget (limits.max_tokens)", paused: true } });
+  const lines = plain(mon(state, 30, 24));
+  const text = lines.slice(0, lines.findIndex((l) => l.startsWith("─ PIPELINE"))).join("\n");
+  expect(text).not.toContain("…");
+  expect(text.replace(/\s+/g, " ")).toContain("⏸ budget reached: agents paused");
+  expect(text).toContain("g: go on · c: cancel");
+});
