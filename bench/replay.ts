@@ -105,7 +105,7 @@ async function replay() {
   let toEvents = 0;
   for (const l of read) {
     const a = performance.now();
-    const o = await toolLineToEvent(l.value!, l.text, { sessionDir, key, phase: state.phase, appliedSeq: state.tool_seq ?? 0 });
+    const o = toolLineToEvent(l.value!, l.text, { sessionDir, key, phase: state.phase, appliedSeq: state.tool_seq ?? 0 });
     toEvents += performance.now() - a;
     if ("skip" in o) continue;
     if (o.event.type === "tool_rejected") throw new Error(`line rejected: ${o.event.reason}`);

@@ -42,7 +42,7 @@ function readSnapshot<K extends ArtifactKind>(sessionDir: string, kind: K, snap:
  * endpoint took when it validated the call, never from the agent's file as it is now. Anything
  * else is a `tool_rejected` event naming why — never a half event.
  */
-export async function toolLineToEvent(raw: ToolEventLine, text: string, ctx: ApplyContext): Promise<LineOutcome> {
+export function toolLineToEvent(raw: ToolEventLine, text: string, ctx: ApplyContext): LineOutcome {
   if (!raw.seal || raw.seq === undefined || !raw.agent || !raw.role || !checkSeal(ctx.key, text)) {
     return rejected(raw, "the line carries no valid agentmux seal: it was not written by this run's MCP endpoint (appended by hand or by another program), so it is ignored");
   }

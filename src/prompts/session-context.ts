@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { State, roundComments } from "../schema/state.ts";
+import type { TopicTasks } from "../schema/topic-tasks.ts";
 import { lineCommentsMarkdown } from "../schema/artifacts/line-comments-md.ts";
 import { inspectSessionFile, SessionFileInvalid } from "../session/file-io.ts";
 import { SESSION_FILES } from "../session/files.ts";
@@ -61,8 +62,8 @@ export function researchHandoff(sessionDir: string, template: string): string {
   const state = inspectSessionFile(sessionDir, RESEARCH_STATUS);
   if (!state.ok && !state.missing) throw new SessionFileInvalid({ path: join(sessionDir, F.state), name: F.state, problems: state.problems });
   if (state.ok) {
-    const done = (tasks: Record<string, string> | undefined, type: "code" | "web") =>
-      Object.entries(tasks ?? {})
+    const done = (tasks: TopicTasks | undefined, type: "code" | "web") =>
+      (tasks?.entries() ?? [])
         .filter(([, status]) => status === "done")
         .map(([topic]) => researchDir(type, topic));
     topics = [...done(state.value.research_tasks, "code"), ...done(state.value.web_research_tasks, "web")];

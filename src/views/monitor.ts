@@ -49,8 +49,8 @@ function section(name: string, width: number, extra = ""): Line {
 
 function researchLines(state: State, now: number, width: number): Line[] {
   const tasks = [
-    ...Object.entries(state.research_tasks ?? {}).map(([t, s]) => ({ t, s, k: "c" })),
-    ...Object.entries(state.web_research_tasks ?? {}).map(([t, s]) => ({ t, s, k: "w" })),
+    ...(state.research_tasks?.entries() ?? []).map(([t, s]) => ({ t, s, k: "c" })),
+    ...(state.web_research_tasks?.entries() ?? []).map(([t, s]) => ({ t, s, k: "w" })),
   ];
   if (!tasks.length) return [];
   const done = tasks.filter((x) => x.s === "done").length;

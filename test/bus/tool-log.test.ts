@@ -32,7 +32,7 @@ describe("appends (#18.3)", () => {
     const lines = readToolLines(log, 0);
     expect(lines.map((l) => l.value?.payload.topic ?? `error: ${l.error}`)).toEqual(["first", expect.stringContaining("error: tool_events.jsonl line 2: not JSON"), "second"]);
     const key = loadSealKey(fx.sessionDir);
-    const applied = await toolLineToEvent(lines[2]!.value!, lines[2]!.text, { sessionDir: fx.sessionDir, key, phase: "architecting", appliedSeq: 1 });
+    const applied = toolLineToEvent(lines[2]!.value!, lines[2]!.text, { sessionDir: fx.sessionDir, key, phase: "architecting", appliedSeq: 1 });
     expect(applied).toMatchObject({ event: { type: "research_dispatched", topic: "second" }, seq: 2 });
   });
 
@@ -49,7 +49,7 @@ describe("appends (#18.3)", () => {
       expect(lines.map((l) => l.text)).toEqual(bytes.toString("utf8", from).split("\n").filter(Boolean));
       expect(lines.at(-1)!.error).toStartWith("tool_events.jsonl line 4: not JSON");
       for (const l of lines.slice(0, -1)) {
-        const r = await toolLineToEvent(l.value!, l.text, { sessionDir: fx.sessionDir, key, phase: "architecting", appliedSeq: 0 });
+        const r = toolLineToEvent(l.value!, l.text, { sessionDir: fx.sessionDir, key, phase: "architecting", appliedSeq: 0 });
         expect(r).toMatchObject({ event: { type: "research_dispatched", context: JSON.parse(l.text).payload.context } });
       }
     }
@@ -150,8 +150,8 @@ describe("tool_events.jsonl truncated, replaced or deleted under the run (#18.4)
     events.append("research_dispatch_code", dispatch("b"), caller);
     const key = loadSealKey(fx.sessionDir);
     const [a, b] = readToolLines(log, 0);
-    expect(await toolLineToEvent(a!.value!, a!.text, { sessionDir: fx.sessionDir, key, phase: "architecting", appliedSeq: 1 })).toEqual({ skip: true, seq: 1 });
-    expect(await toolLineToEvent(b!.value!, b!.text, { sessionDir: fx.sessionDir, key, phase: "architecting", appliedSeq: 1 })).toMatchObject({ seq: 2 });
+    expect(toolLineToEvent(a!.value!, a!.text, { sessionDir: fx.sessionDir, key, phase: "architecting", appliedSeq: 1 })).toEqual({ skip: true, seq: 1 });
+    expect(toolLineToEvent(b!.value!, b!.text, { sessionDir: fx.sessionDir, key, phase: "architecting", appliedSeq: 1 })).toMatchObject({ seq: 2 });
   });
 
   test("at resume: a log shorter than the cursor, or whose cursor no longer ends a line, is read from its start", () => {

@@ -93,7 +93,7 @@ async function toolLines(_c: CorpusCase, x: Ctx): Promise<Outcome> {
       out.push(`rejected (before byte ${l.end}): ${l.error}`);
       continue;
     }
-    const r = await toolLineToEvent(l.value, l.text, { sessionDir, key, phase: phaseOf(l.value.tool), appliedSeq: 0 });
+    const r = toolLineToEvent(l.value, l.text, { sessionDir, key, phase: phaseOf(l.value.tool), appliedSeq: 0 });
     if ("skip" in r) continue;
     const ev = r.event;
     if (ev.type === "tool_rejected") {

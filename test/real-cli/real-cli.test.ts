@@ -76,7 +76,7 @@ for (const cli of CLIS) {
       expect(lines[0]!.value!.tool).toBe("submit_architecture");
       // sealed by the endpoint, naming the agent its token identified
       expect(lines[0]!.value).toMatchObject({ agent: "architect", role: "architect", seq: 1 });
-      const applied = await toolLineToEvent(lines[0]!.value!, lines[0]!.text, { sessionDir: run.sessionDir, key: run.mcp.sealKey, phase: run.state.phase, appliedSeq: 0 });
+      const applied = toolLineToEvent(lines[0]!.value!, lines[0]!.text, { sessionDir: run.sessionDir, key: run.mcp.sealKey, phase: run.state.phase, appliedSeq: 0 });
       if ("skip" in applied) throw new Error("the line was skipped");
       const event = applied.event;
       expect(event.type).toBe("architecture_submitted");

@@ -20,7 +20,7 @@ let seq = 0;
 /** A line as the run's endpoint writes it (sealed), turned into an event as the orchestrator applies it. */
 const apply = async (tool: ToolEventLine["tool"], payload: Record<string, unknown>, role: Role) => {
   const text = sealLine(key, JSON.stringify({ tool, timestamp: "2026-01-01T00:00:00.000Z", payload, agent: role, role, seq: ++seq }));
-  const r = await toolLineToEvent(ToolEventLine.parse(JSON.parse(text)), text, { sessionDir: join(dir, "s"), key, phase: TOOL_PHASES[tool][0]!, appliedSeq: 0 });
+  const r = toolLineToEvent(ToolEventLine.parse(JSON.parse(text)), text, { sessionDir: join(dir, "s"), key, phase: TOOL_PHASES[tool][0]!, appliedSeq: 0 });
   if ("skip" in r) throw new Error("skipped");
   return r.event;
 };
