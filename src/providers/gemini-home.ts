@@ -23,13 +23,20 @@ export function geminiHome(o: { dir: string; userHome: string; sessionDir: strin
   const links: { path: string; target: string }[] = [];
   const entries = existsSync(userGemini) ? readdirSync(userGemini).filter((e) => e !== "settings.json") : [];
   for (const e of entries) links.push({ path: join(o.dir, ".gemini", e), target: join(userGemini, e) });
-  // a user without gemini chats yet: keep this run's chats with the session (resume needs them)
-  if (!entries.includes("tmp")) links.push({ path: join(o.dir, ".gemini", "tmp"), target: join(o.sessionDir, ".runtime", "gemini-tmp") });
+  // a user without gemini chats yet: keep this run's chats with the session (resume and the
+  // usage figures need them)
+  if (!entries.includes("tmp")) links.push({ path: join(o.dir, ".gemini", "tmp"), target: sessionGeminiTmp(o.sessionDir) });
   return {
     env: { GEMINI_CLI_HOME: o.dir },
     files: [{ path: join(o.dir, ".gemini", "settings.json"), content: JSON.stringify(merged, null, 2) + "\n" }],
     links,
   };
+}
+
+/** Where a run keeps gemini's chats when the user has none of their own: `<session>/.runtime/gemini/tmp` (`gemini-tmp` in a session started by an older agentmux, which resume must still find). */
+export function sessionGeminiTmp(sessionDir: string): string {
+  const older = join(sessionDir, ".runtime", "gemini-tmp");
+  return existsSync(older) ? older : join(sessionDir, ".runtime", "gemini", "tmp");
 }
 
 /** The home whose `.gemini` the CLI would use: GEMINI_CLI_HOME if the user set one, else HOME. */

@@ -82,7 +82,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
       mcpServers: { agentmux: { httpUrl: URL, headers: BEARER, trust: true } },
     });
     // no ~/.gemini yet: its chats stay with the session, for --resume
-    expect(l.links).toEqual([{ path: `${home}/.gemini/tmp`, target: `${S}/.runtime/gemini-tmp` }]);
+    expect(l.links).toEqual([{ path: `${home}/.gemini/tmp`, target: `${S}/.runtime/gemini/tmp` }]);
   });
 
   test("qwen", () => {

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeUsage, findClaudeTranscript } from "../../src/providers/usage/claude.ts";
 import { codexUsage, findCodexRollout } from "../../src/providers/usage/codex.ts";
+import { findGeminiChat, geminiUsage } from "../../src/providers/usage/gemini.ts";
 import { costOf, priceFor } from "../../src/providers/usage/price.ts";
 import { UsageReader } from "../../src/providers/usage/read.ts";
 import { recordTurn } from "../../src/sim/transcript.ts";
@@ -92,10 +93,69 @@ describe("prices", () => {
   });
 });
 
+describe("gemini chats", () => {
+  const id = "6f1c2a9e-0b3d-4e5f-8a7b-1c2d3e4f5a6b";
+  const meta = { sessionId: id, projectHash: "abc", startTime: "2026-11-23T10:00:00.000Z", lastUpdated: "2026-11-23T10:00:00.000Z", kind: "main" };
+  const gem = (mid: string, tokens: object | null, model = "gemini-3-pro") => ({ id: mid, timestamp: "2026-11-23T10:00:01.000Z", type: "gemini", content: "", thoughts: [], tokens, model });
+  const chat = lines(
+    meta,
+    { id: "u1", timestamp: "x", type: "user", content: [{ text: "do it" }] },
+    // written when the response starts, again when its tokens arrive: the last copy counts
+    gem("g1", null),
+    gem("g1", { input: 1000, output: 50, cached: 400, thoughts: 20, tool: 5, total: 1075 }),
+    { $set: { lastUpdated: "2026-11-23T10:00:02.000Z" } },
+    gem("g2", { input: 1200, output: 30, cached: 0, thoughts: 0, tool: 0, total: 1230 }),
+    // a rewind drops g2 from the chat, not what it cost
+    { $rewindTo: "g2" },
+    // a message list set whole repeats what was written: counted once
+    { $set: { messages: [gem("g1", { input: 1000, output: 50, cached: 400, thoughts: 20, tool: 5, total: 1075 })] } },
+    gem("g3", { input: 900, output: 10, cached: 900, thoughts: 0, tool: 0, total: 910 }, "gemini-3-flash"),
+  );
+  test("every response's tokens once: cached split out of input, tool prompt as input, thoughts as output, the last model", () => {
+    expect(geminiUsage(chat)).toEqual({ input: 600 + 5 + 1200 + 0, cached: 400 + 900, cache_write: 0, output: 70 + 30 + 10, model: "gemini-3-flash" });
+    expect(geminiUsage(lines(meta, { id: "u1", type: "user", content: "x" }))).toBeNull();
+    expect(geminiUsage(chat + '{"id":"g4","type":"gem')).toEqual(geminiUsage(chat));
+  });
+  test("a chat saved by an older gemini (one JSON object with `messages`) reads the same", () => {
+    const whole = JSON.stringify({ ...meta, messages: [gem("g1", { input: 10, output: 5, cached: 0 }, "gemini-2.5-pro")] }, null, 2);
+    expect(geminiUsage(whole)).toEqual({ input: 10, cached: 0, cache_write: 0, output: 5, model: "gemini-2.5-pro" });
+  });
+  test("found by its id under any project of <home>/tmp: the file name's 8 characters, then the id it records", () => {
+    const home = tmp();
+    const other = "6f1c2a9e-ffff-4e5f-8a7b-000000000000";
+    mkdirSync(join(home, "tmp/proj-a/chats"), { recursive: true });
+    mkdirSync(join(home, "tmp/proj-b/chats"), { recursive: true });
+    writeFileSync(join(home, "tmp/proj-a/chats/session-2026-11-23T10-00-6f1c2a9e.jsonl"), lines({ ...meta, sessionId: other }));
+    expect(findGeminiChat(home, id)).toBeNull();
+    writeFileSync(join(home, "tmp/proj-b/chats/session-2026-11-23T10-01-6f1c2a9e.jsonl"), chat);
+    expect(findGeminiChat(home, id)).toBe(join(home, "tmp/proj-b/chats/session-2026-11-23T10-01-6f1c2a9e.jsonl"));
+    expect(findGeminiChat(join(home, "none"), id)).toBeNull();
+  });
+  test("the gemini provider reads the chat from the user's .gemini, else from the run's own folder", () => {
+    const { config } = loadConfig({ projectDir: tmp(), env: { HOME: tmp() } });
+    const sources = config.providers.gemini!.usage;
+    const user = tmp();
+    const session = tmp();
+    const put = (home: string) => {
+      mkdirSync(join(home, "tmp/p/chats"), { recursive: true });
+      writeFileSync(join(home, "tmp/p/chats/session-2026-11-23T10-01-6f1c2a9e.jsonl"), chat);
+    };
+    put(join(session, ".runtime/gemini"));
+    const fromSession = new UsageReader().read(id, sources, { sessionDir: session, env: { HOME: user } });
+    expect(fromSession).toMatchObject({ source: "gemini", cached: 1300, file: join(session, ".runtime/gemini/tmp/p/chats/session-2026-11-23T10-01-6f1c2a9e.jsonl") });
+    put(join(user, ".gemini"));
+    expect(new UsageReader().read(id, sources, { sessionDir: session, env: { HOME: user } })!.file).toStartWith(join(user, ".gemini"));
+    expect(new UsageReader().read(id, sources, { sessionDir: session, env: { HOME: tmp(), GEMINI_CLI_HOME: user } })!.file).toStartWith(join(user, ".gemini"));
+  });
+});
+
 describe("records the real CLIs wrote (test/fixtures/usage)", () => {
   const fixture = (name: string) => readFileSync(join(import.meta.dir, "../fixtures/usage", name), "utf8");
   test("claude 2.1: the streamed message's final usage", () => {
     expect(claudeUsage(fixture("claude-transcript.jsonl"))).toEqual({ input: 10, cached: 0, cache_write: 0, output: 12, model: "claude-opus-5-5" });
+  });
+  test("gemini 0.61: two answered turns (the first written twice, before and after its tool call)", () => {
+    expect(geminiUsage(fixture("gemini-chat.jsonl"))).toEqual({ input: 20, cached: 0, cache_write: 0, output: 10, model: "gemini-3.8-flash" });
   });
   test("codex 0.169: the running total and the turn's model", () => {
     expect(codexUsage(fixture("codex-rollout.jsonl"))).toEqual({ input: 10, cached: 0, cache_write: 0, output: 5, model: "mock-model" });

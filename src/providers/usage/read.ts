@@ -5,6 +5,8 @@ import type { UsageSource } from "../../schema/usage.ts";
 import { codexHomeOf } from "../conversation.ts";
 import { claudeUsage, findClaudeTranscript, type Parsed } from "./claude.ts";
 import { codexUsage, findCodexRollout } from "./codex.ts";
+import { findGeminiChat, geminiUsage } from "./gemini.ts";
+import { userGeminiHome } from "../gemini-home.ts";
 
 export type ConversationUsage = Parsed & { source: UsageSource["format"]; file: string };
 
@@ -12,11 +14,12 @@ export type ConversationUsage = Parsed & { source: UsageSource["format"]; file: 
 export function homeOf(source: UsageSource, o: { sessionDir: string; env: Record<string, string> }): string {
   if (source.home) return source.home.replaceAll("{session}", o.sessionDir);
   if (source.format === "codex") return codexHomeOf(o.env);
+  if (source.format === "gemini") return join(userGeminiHome(o.env), ".gemini");
   return o.env.CLAUDE_CONFIG_DIR || process.env.CLAUDE_CONFIG_DIR || join(o.env.HOME || process.env.HOME || homedir(), ".claude");
 }
 
-const FIND = { claude: findClaudeTranscript, codex: findCodexRollout } as const;
-const PARSE = { claude: claudeUsage, codex: codexUsage } as const;
+const FIND = { claude: findClaudeTranscript, codex: findCodexRollout, gemini: findGeminiChat } as const;
+const PARSE = { claude: claudeUsage, codex: codexUsage, gemini: geminiUsage } as const;
 
 /**
  * Reads conversations' usage from their CLIs' own records, again only when a file grew or
