@@ -6,7 +6,7 @@ import { formatProblem, zodProblems } from "../artifacts/problems.ts";
 import type { ArtifactKind, ArtifactValue } from "../artifacts/kinds.ts";
 import { ROLE_TOOLS, TOOL_PHASES, type Phase } from "../schema/catalog.ts";
 import type { Event } from "../schema/events.ts";
-import { ToolPayloadSchema, type Snapshot, type ToolEventLine, type TypedToolEventLine } from "../schema/tool-events.ts";
+import { ToolPayloadSchema, validPayload, type Snapshot, type ToolEventLine, type TypedToolEventLine } from "../schema/tool-events.ts";
 import { checkSeal, type SealKey } from "./tool-seal.ts";
 
 /** What applying a line checks against: the run's seal key, its phase now, the last applied seq. */
@@ -53,9 +53,13 @@ export function toolLineToEvent(raw: ToolEventLine, text: string, ctx: ApplyCont
   if (!ROLE_TOOLS[raw.role].includes(raw.tool)) return no(`${raw.agent} (${raw.role}) may not call ${raw.tool}`);
   if (!TOOL_PHASES[raw.tool].includes(ctx.phase)) return no(`${raw.tool} is not accepted in the ${ctx.phase} phase (the run moved on after the call was accepted)`);
   // the envelope was checked when the line was read (ToolEventLine): only the payload is left
-  const payload = ToolPayloadSchema[raw.tool].safeParse(raw.payload);
-  if (!payload.success) return no(zodProblems(payload.error, raw, ["payload"]).map(formatProblem).join("; "));
-  const line = { tool: raw.tool, timestamp: raw.timestamp, payload: payload.data } as TypedToolEventLine;
+  let data = validPayload(raw.tool, raw.payload);
+  if (!data) {
+    const payload = ToolPayloadSchema[raw.tool].safeParse(raw.payload);
+    if (!payload.success) return no(zodProblems(payload.error, raw, ["payload"]).map(formatProblem).join("; "));
+    data = payload.data;
+  }
+  const line = { tool: raw.tool, timestamp: raw.timestamp, payload: data } as TypedToolEventLine;
   const at = line.timestamp;
   switch (line.tool) {
     case "submit_pm_done":

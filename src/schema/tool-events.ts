@@ -111,6 +111,39 @@ export type ToolPayload<T extends ToolName> = z.output<(typeof ToolPayloads)[T]>
 /** ToolPayloads indexed so that a generic tool name keeps its own payload type. */
 export const ToolPayloadSchema: { [T in ToolName]: z.ZodType<ToolPayload<T>> } = ToolPayloads;
 
+const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const isSlug = (v: unknown): v is string => typeof v === "string" && SLUG.test(v);
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+
+function researchRequest(p: Record<string, unknown>, type: ResearchType): ToolPayload<"research_dispatch_code"> | ToolPayload<"research_dispatch_web"> | null {
+  const { topic, context, questions, scope_hints, research_type } = p;
+  if (!isSlug(topic) || typeof context !== "string" || !isStrings(questions) || (scope_hints !== null && !isStrings(scope_hints)) || research_type !== type) return null;
+  return { topic, context, questions: [...questions], scope_hints: scope_hints === null ? null : [...scope_hints], research_type: type } as ToolPayload<"research_dispatch_code">;
+}
+
+/**
+ * ToolPayloads' check without zod for the tools a long run calls thousands of times (research
+ * dispatches and their results), as validEnvelope for the envelope: the payload as the schema
+ * would give it when it is certainly valid, else null and the caller asks the schema, whose
+ * problems name the field (test/schema/tool-line-envelope.test.ts checks both agree).
+ */
+export function validPayload<T extends ToolName>(tool: T, p: Record<string, unknown>): ToolPayload<T> | null {
+  if (Object.getPrototypeOf(p) !== Object.prototype) return null;
+  switch (tool) {
+    case "research_dispatch_code":
+      return researchRequest(p, "code") as ToolPayload<T> | null;
+    case "research_dispatch_web":
+      return researchRequest(p, "web") as ToolPayload<T> | null;
+    case "submit_research_done": {
+      const { topic, type, role_type } = p;
+      if (!isSlug(topic) || (type !== "code" && type !== "web") || (role_type !== undefined && typeof role_type !== "string")) return null;
+      return (role_type === undefined ? { topic, type } : { topic, type, role_type }) as ToolPayload<T>;
+    }
+    default:
+      return null;
+  }
+}
+
 const lineOf = <T extends ToolName>(tool: T) => ToolEventLine.extend({ tool: z.literal(tool), payload: ToolPayloads[tool] });
 
 /** A tool_events.jsonl line whose payload is checked against its tool: `tool` narrows `payload`. */

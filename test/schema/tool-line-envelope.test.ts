@@ -3,10 +3,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import YAML from "yaml";
 import { ROLES, TOOLS } from "../../src/schema/catalog.ts";
-import { ToolEventLine, validEnvelope } from "../../src/schema/tool-events.ts";
+import { ToolEventLine, ToolPayloadSchema, validEnvelope, validPayload } from "../../src/schema/tool-events.ts";
 
-// validEnvelope is ToolEventLine's check without zod (the replay's hot path). It must never
-// accept what the schema refuses, give the schema's value when it accepts, and accept every
+// validEnvelope (validPayload) is ToolEventLine's (ToolPayloads') check without zod, the replay's
+// hot path. It must never accept what the schema refuses, give the schema's value when it accepts, and accept every
 // well-formed line (else the replay silently goes back to zod for it).
 
 const SEAL = "a".repeat(64);
@@ -80,4 +80,52 @@ test("validEnvelope agrees with ToolEventLine: what it accepts the schema accept
 
 test("a payload with an own __proto__ key goes to the schema (its copy would turn the key into a prototype)", () => {
   expect(validEnvelope({ ...base, payload: JSON.parse('{"__proto__":{"subplan_index":2}}') })).toBeNull();
+});
+
+/** Payloads of every tool: a valid one per research tool, then each field given valid and invalid values. */
+function payloads(): [string, Record<string, unknown>][] {
+  const dispatch = (type: string) => ({ topic: "rate-limits", context: "c", questions: ["q", ""], scope_hints: ["src/"], research_type: type });
+  const done = { topic: "rate-limits", type: "code" };
+  const fields: Record<string, unknown[]> = {
+    topic: ["a", "a-1", "9", "rate-limits", "Rate", "a--b", "-a", "a-", "", " a", "a b", null, 1, ["a"]],
+    context: ["", " x ", null, 1, ["c"]],
+    questions: [[], ["q"], [" q "], [1], ["q", null], "q", null, {}],
+    scope_hints: [null, [], ["a", "b"], "src/", [1], undefined],
+    research_type: ["code", "web", "both", null],
+    type: ["code", "web", "Code", null, 1],
+    role_type: ["x", "", undefined, null, 1],
+  };
+  const out: [string, Record<string, unknown>][] = [];
+  const bases: [string, Record<string, unknown>][] = [["research_dispatch_code", dispatch("code")], ["research_dispatch_web", dispatch("web")], ["submit_research_done", done]];
+  for (const [tool, base] of bases) {
+    out.push([tool, base], [tool, { ...base, extra: 1 }], [tool, {}]);
+    for (const [field, vs] of Object.entries(fields)) {
+      for (const v of vs) out.push([tool, { ...base, [field]: v }]);
+      const { [field]: _gone, ...without } = base;
+      out.push([tool, without]);
+    }
+  }
+  for (const tool of TOOLS) out.push([tool, {}], [tool, { subplan_index: 1, role: "reviewer_logic", reviewers: [] }]);
+  return out;
+}
+
+test("validPayload agrees with ToolPayloads: what it accepts the schema accepts with the same value", () => {
+  let accepted = 0;
+  let refused = 0;
+  for (const [tool, raw] of payloads()) {
+    const fast = validPayload(tool as (typeof TOOLS)[number], raw);
+    const zod = ToolPayloadSchema[tool as (typeof TOOLS)[number]].safeParse(raw);
+    if (fast !== null) {
+      if (!zod.success) throw new Error(`accepts a ${tool} payload the schema refuses: ${JSON.stringify(raw)}`);
+      expect(JSON.stringify(fast)).toBe(JSON.stringify(zod.data));
+      expect(fast).toEqual(zod.data as typeof fast);
+      accepted++;
+    } else {
+      // only the research tools have the fast check: every valid research payload must pass it
+      if (zod.success && (tool.startsWith("research_dispatch") || tool === "submit_research_done")) throw new Error(`refuses a valid ${tool} payload: ${JSON.stringify(raw)}`);
+      refused++;
+    }
+  }
+  expect(accepted).toBeGreaterThan(30);
+  expect(refused).toBeGreaterThan(30);
 });
