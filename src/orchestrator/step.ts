@@ -38,7 +38,8 @@ export class Step {
 
   /** Change state fields; the phase, `last_event` and `history` change only by a move, a mark or `fail`. */
   set(patch: Partial<Omit<State, "phase" | "last_event" | "history">>): void {
-    this.state = { ...this.state, ...patch };
+    // one spread and an assign: a second spread is JSC's slow generic copy (this runs on every event)
+    this.state = Object.assign({ ...this.state }, patch);
   }
 
   emit(...effects: Effect[]): void {
@@ -47,7 +48,10 @@ export class Step {
 
   /** A note for the orchestrator's log: what it is about (`note`, a stable word), in words, and about which agent. */
   log(note: StateNote, message: string, o: { agent?: string; data?: Record<string, unknown> } = {}): void {
-    this.emit({ type: "log", note, message, ...(o.agent ? { agent: o.agent } : {}), ...(o.data ? { data: o.data } : {}) });
+    const effect: Effect & { type: "log" } = { type: "log", note, message };
+    if (o.agent) effect.agent = o.agent;
+    if (o.data) effect.data = o.data;
+    this.effects.push(effect);
   }
 
   /** Ask for a move to another phase, entered once this handler returns (refused unless in the move table). */
