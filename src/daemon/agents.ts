@@ -6,7 +6,7 @@ import { ROLE_TOOLS, type Role } from "../schema/catalog.ts";
 import type { Event } from "../schema/events.ts";
 import type { State } from "../schema/state.ts";
 import type { Layout } from "../effects/tmux/layout.ts";
-import type { PaneWriter } from "../effects/tmux/deliver.ts";
+import type { DeliverOptions, PaneWriter } from "../effects/tmux/deliver.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
 import { selectPane } from "../effects/tmux/ops.ts";
 import { deadPaneStatus, lastScreen, sendKeys } from "../effects/tmux/agent-ops.ts";
@@ -186,6 +186,12 @@ export class AgentRuntime {
     const pending: Promise<Started | null> = this.spawn(agent, role, `[pre-started] ${agent}`, {}).then(
       (s) => {
         this.o.log(`pre-started ${agent} (${s.pane.resolved.providerName}) in ${s.pane.pane} for the next phase`, { event: "agent_prestarted", agent, pane: s.pane.pane, data: { provider: s.pane.resolved.providerName } });
+        // its trust dialog, ready prompt, MCP connection and settle time are waited for now, not at the handoff
+        const t0 = performance.now();
+        void this.o.writer.prepare(s.pane.pane, this.firstOptions(agent, s.pane)).then(
+          (ready) => this.o.log(`pre-started ${agent} ${ready ? "ready for its prompt" : "not ready yet (its prompt waits as usual)"} after ${Math.round(performance.now() - t0)} ms`),
+          (e) => this.o.log(`preparing the pre-started ${agent} failed (its prompt waits as usual): ${(e as Error).message}`, { level: "warn" }),
+        );
         return s;
       },
       (e) => {
@@ -211,6 +217,7 @@ export class AgentRuntime {
     if (!s) return;
     if (!this.agents.has(agent)) this.o.mcp.tokens.revoke(agent);
     this.o.log(`closed the pre-started ${agent} (${s.pane.pane}): ${why}`, { event: "prestart_dropped", agent, pane: s.pane.pane, data: { why } });
+    this.o.writer.forget(s.pane.pane);
     await this.o.layout.kill(s.pane.pane).catch(() => {});
   }
 
@@ -226,8 +233,17 @@ export class AgentRuntime {
     const why = same ? "its CLI exited" : "this launch differs";
     this.o.log(`not using the pre-started ${agent} (${s.pane.pane}): ${why}`, { event: "prestart_dropped", agent, pane: s.pane.pane, data: { why } });
     this.o.mcp.tokens.revoke(agent);
+    this.o.writer.forget(s.pane.pane);
     await this.o.layout.kill(s.pane.pane).catch(() => {});
     return null;
+  }
+
+  /** What a first prompt to this pane waits for: the ready gate, trust dialogs, the MCP-ready gate. */
+  private firstOptions(agent: string, a: AgentPane): DeliverOptions {
+    const needsMcp = ROLE_TOOLS[a.role].length > 0 && a.resolved.provider.mcp !== "none";
+    const tokens = this.o.mcp.tokens;
+    const p = a.resolved.provider;
+    return { submit: p.submit, ready: p.ready, trust: p.trust, first: true, ...(needsMcp ? { waitFirst: () => tokens.ready(agent) } : {}) };
   }
 
   private async adopt(agent: string, s: Started, label: string): Promise<void> {

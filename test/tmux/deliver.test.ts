@@ -125,6 +125,31 @@ describe("PaneWriter.deliver", () => {
     expect(submitted()).toEqual(texts);
   });
 
+  test("a pane prepared ahead (a pre-start) has settled when its first prompt comes: the prompt does not wait settle_ms again", async () => {
+    // a first delivery that counted the settle time from its own start could not take less
+    const ready = { settle_ms: 5000, timeout_ms: 60_000 };
+    const trust = [{ detect: "Trust this folder\\? \\(sim\\)", keys: ["Enter"] }];
+    const { pane, submitted, writer } = await receiver(["--trust"]);
+    expect(await writer.prepare(pane, options({ ready, trust, waitFirst: () => true }))).toBe(true);
+    const r = await writer.deliver(pane, TEXT, options({ ready, trust, waitFirst: () => true }));
+    expect(r).toMatchObject({ ok: true, attempts: 1 });
+    if (r.ok) expect(r.ms).toBeLessThan(ready.settle_ms);
+    expect(submitted()).toEqual([TEXT]);
+  }, 30_000);
+
+  test("a delivery ends a preparation still under way and waits on its own; a prepare of a pane that never gets ready says so", async () => {
+    const { pane, submitted, writer } = await receiver();
+    let mcp = false;
+    const prepared = writer.prepare(pane, options({ waitFirst: () => mcp }));
+    const delivery = writer.deliver(pane, TEXT, options({ waitFirst: () => mcp }));
+    expect(await prepared).toBe(false);
+    mcp = true;
+    expect(await delivery).toMatchObject({ ok: true, attempts: 1 });
+    expect(submitted()).toEqual([TEXT]);
+    expect(await writer.prepare("%999", options())).toBe(false);
+    expect(await writer.prepare(pane, options({ ready: { pattern: "never shown", timeout_ms: 1000 } }))).toBe(false);
+  });
+
   test("copy mode is left before pasting", async () => {
     const { f, pane, submitted, writer } = await receiver();
     await f.tmux.run(["copy-mode", "-t", pane]);

@@ -29,8 +29,13 @@ export type DeliverOptions = {
 export type DeliveryResult = { ok: true; ms: number; attempts: number } | { ok: false; reason: string; screen: string; exited?: boolean };
 
 const POLL_MS = 10;
+/** a pane prepared ahead is looked at less often: nobody waits on it yet, and a later look only delays its settle */
+const PREPARE_POLL_MS = 50;
 const PASTE_SHOW_MS = 3000;
 const PASTE_WHOLE_MS = 500;
+
+/** performance.now() at the end of each step of one delivery (for the delivered log line). */
+type Steps = { ready: number; pasted?: number; entered?: number };
 
 class DeliveryFailure extends Error {
   constructor(readonly reason: string, readonly screen: string, readonly exited = false) {
@@ -44,11 +49,57 @@ class DeliveryFailure extends Error {
  */
 export class PaneWriter {
   private readonly queues = new Map<string, Promise<unknown>>();
+  /**
+   * The screen a pane showed when last looked at before its first prompt, and since when
+   * (performance.now()): a first delivery's settle time counts from there, so a pane prepared
+   * ahead (`prepare`) has settled already when its prompt comes.
+   */
+  private readonly seen = new Map<string, { screen: string; since: number }>();
+  /** panes being prepared: a delivery queued behind a preparation ends it (it waits on its own) */
+  private readonly preparing = new Map<string, { stop: boolean }>();
   constructor(private readonly tmux: Tmux, private readonly log: Logger = () => {}) {}
 
   deliver(pane: string, text: string, opts: DeliverOptions): Promise<DeliveryResult> {
+    const prep = this.preparing.get(pane);
+    if (prep) prep.stop = true;
+    return this.enqueue(pane, () => this.deliverNow(pane, text, opts));
+  }
+
+  /**
+   * Get a pane ready for its first prompt ahead of time (a pre-started agent, #15.3): answer its
+   * trust dialog, then wait for its ready prompt, its extra gate (`waitFirst`: MCP) and a screen
+   * that has settled — what the first delivery would otherwise wait for at the handoff. Never
+   * sends text. Resolves with whether the pane got ready; false when it did not within
+   * ready.timeout_ms, exited, or a delivery came first (that delivery goes on from what was seen).
+   */
+  prepare(pane: string, opts: DeliverOptions): Promise<boolean> {
+    const state = { stop: false };
+    this.preparing.set(pane, state);
+    return this.enqueue(pane, async () => {
+      try {
+        if (state.stop) return false;
+        await this.waitReady(pane, { ...opts, first: true }, performance.now(), { pollMs: PREPARE_POLL_MS, stop: () => state.stop });
+        return !state.stop;
+      } catch (e) {
+        if (!(e instanceof DeliveryFailure) && !(e instanceof TmuxTargetNotFound) && !isGone(e)) throw e;
+        return false;
+      } finally {
+        if (this.preparing.get(pane) === state) this.preparing.delete(pane);
+      }
+    });
+  }
+
+  /** A pane that will get no prompt (a pre-start closed unused): what was seen of it goes. */
+  forget(pane: string): void {
+    this.seen.delete(pane);
+    const prep = this.preparing.get(pane);
+    if (prep) prep.stop = true;
+  }
+
+  /** Run `job` after every earlier job of the pane (one writer per pane). */
+  private enqueue<T>(pane: string, job: () => Promise<T>): Promise<T> {
     const prev = this.queues.get(pane) ?? Promise.resolve();
-    const run = prev.then(() => this.deliverNow(pane, text, opts));
+    const run = prev.then(job);
     const tail = run.catch(() => {});
     this.queues.set(pane, tail);
     tail.then(() => {
@@ -69,9 +120,15 @@ export class PaneWriter {
     if (!text) return { ok: false, reason: "nothing to deliver: the text is empty after removing control characters", screen: "" };
     try {
       await this.waitReady(pane, opts, started);
-      const attempts = await this.pasteAndSubmit(pane, text, opts);
-      const ms = Math.round(performance.now() - started);
-      this.log(`delivered to ${pane} in ${ms} ms (${attempts} submit attempt${attempts > 1 ? "s" : ""})`, { event: "delivered", pane, data: { ms, attempts } });
+      // the paste changes the screen: what was seen before the first prompt is of no more use
+      this.seen.delete(pane);
+      const steps: Steps = { ready: performance.now() };
+      const attempts = await this.pasteAndSubmit(pane, text, opts, steps);
+      const end = performance.now();
+      const ms = Math.round(end - started);
+      // where the time went: ready gate, paste shown, submit delay, submit taken
+      const split = { ready_ms: Math.round(steps.ready - started), paste_ms: Math.round(steps.pasted! - steps.ready), delay_ms: Math.round(steps.entered! - steps.pasted!), accept_ms: Math.round(end - steps.entered!) };
+      this.log(`delivered to ${pane} in ${ms} ms (${attempts} submit attempt${attempts > 1 ? "s" : ""}; ready ${split.ready_ms}, paste ${split.paste_ms}, delay ${split.delay_ms}, accept ${split.accept_ms} ms)`, { event: "delivered", pane, data: { ms, attempts, ...split } });
       return { ok: true, ms, attempts };
     } catch (e) {
       if (e instanceof DeliveryFailure) {
@@ -85,12 +142,17 @@ export class PaneWriter {
     }
   }
 
-  /** Leave copy mode, answer trust dialogs, then wait for the ready gate (bounded by ready.timeout_ms). */
-  private async waitReady(pane: string, opts: DeliverOptions, started: number): Promise<void> {
+  /**
+   * Leave copy mode, answer trust dialogs, then wait for the ready gate (bounded by
+   * ready.timeout_ms). The settle time of a first prompt counts from when the screen last
+   * changed as this writer saw it, also before this call (`prepare`).
+   */
+  private async waitReady(pane: string, opts: DeliverOptions, started: number, o: { pollMs?: number; stop?: () => boolean } = {}): Promise<void> {
     const gate = compileGate(opts.ready);
     const deadline = started + opts.ready.timeout_ms;
-    let lastScreen = "";
-    let stableSince = performance.now();
+    const before = this.seen.get(pane);
+    let lastScreen = before?.screen ?? "";
+    let stableSince = before?.since ?? performance.now();
     let extraOk = !opts.first || !opts.waitFirst;
     // trust dialog texts are regular expressions, like the ready and busy patterns
     const trustDialogs = opts.trust.map((t) => ({ ...t, re: new RegExp(t.detect, "m") }));
@@ -112,21 +174,23 @@ export class PaneWriter {
       if (snap.screen !== lastScreen) {
         lastScreen = snap.screen;
         stableSince = now;
+        this.seen.set(pane, { screen: lastScreen, since: stableSince });
       }
       const readyShown = gate.ready ? gate.ready.test(snap.screen) : snap.screen.trim().length > 0;
       const busy = gate.isBusy(snap);
       if (!extraOk && opts.waitFirst) extraOk = await opts.waitFirst();
       const settled = !opts.first || now - stableSince >= opts.ready.settle_ms;
       if (readyShown && !busy && settled && extraOk) return;
+      if (o.stop?.()) return;
       if (now > deadline) {
         const why = !readyShown ? "the ready prompt never showed" : busy ? "the agent stayed busy" : !settled ? "the screen never settled" : "its MCP server never became ready";
         throw new DeliveryFailure(`not ready after ${opts.ready.timeout_ms} ms: ${why}`, snap.screen);
       }
-      await Bun.sleep(POLL_MS);
+      await Bun.sleep(o.pollMs ?? POLL_MS);
     }
   }
 
-  private async pasteAndSubmit(pane: string, text: string, opts: DeliverOptions): Promise<number> {
+  private async pasteAndSubmit(pane: string, text: string, opts: DeliverOptions, steps: Steps): Promise<number> {
     const gate = compileGate(opts.ready);
     const before = await this.alive(pane);
     const buffer = `amx-${crypto.randomUUID()}`;
@@ -141,7 +205,9 @@ export class PaneWriter {
       "the pasted text never showed in the input box",
     );
     opts.onPasted?.();
+    steps.pasted = performance.now();
     if (opts.submit.delay_ms > 0) await Bun.sleep(opts.submit.delay_ms);
+    steps.entered = performance.now();
     const tries = opts.submit.retries + 1;
     for (let attempt = 1; attempt <= tries; attempt++) {
       // never a retry Enter into an agent that already acted on the prompt

@@ -73,7 +73,7 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "providers.<name>.model_args": "args appended when a given model is selected",
   "providers.<name>.env": "environment variables for the CLI",
   "providers.<name>.mcp": "how the run's MCP endpoint is wired into this CLI (the shape of its MCP config)",
-  "providers.<name>.prestart": "this CLI may be started for the next phase ahead of time (see `prestart`); false for a provider that bills for a start nobody uses (the built-in `sim` is false: it starts at once)",
+  "providers.<name>.prestart": "this CLI may be started for the next phase ahead of time (see `prestart`); false for a provider that bills for a start nobody uses",
   "providers.<name>.mcp_transport": "`http`: the CLI connects to the run's endpoint on 127.0.0.1 with its token; `stdio`: it spawns `agentmux mcp-server`, which forwards to the endpoint (for a CLI that cannot use HTTP)",
   "providers.<name>.trust": "folder-trust dialogs agentmux answers",
   "providers.<name>.trust[].detect": "regex of the dialog text on screen",
