@@ -67,6 +67,8 @@ const CLAIMED: Claimed[] = [
 export class SessionFileWatcher {
   private watcher: FSWatcher | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** the one check due when a file that is being waited on will have been stable for `stableMs` */
+  private wake: { at: number; timer: ReturnType<typeof setTimeout> } | null = null;
   private seen = new Map<string, { key: string; since: number }>();
   private fired = new Map<string, string>();
   private complained = new Set<string>();
@@ -82,6 +84,8 @@ export class SessionFileWatcher {
      * stays on disk unfired and is picked up as soon as the run waits for it.
      */
     private readonly decisionsOpen: () => boolean = () => true,
+    /** the safety poll (a missed or unavailable file-change notification) */
+    private readonly pollMs = 250,
   ) {}
 
   start(): void {
@@ -91,13 +95,28 @@ export class SessionFileWatcher {
     } catch (e) {
       this.log(`file watch unavailable (${(e as Error).message}); polling only`, { level: "warn" });
     }
-    this.timer = setInterval(() => this.check(), 250);
+    this.timer = setInterval(() => this.check(), this.pollMs);
     this.check();
   }
 
   stop(): void {
     this.watcher?.close();
     if (this.timer) clearInterval(this.timer);
+    if (this.wake) clearTimeout(this.wake.timer);
+    this.wake = null;
+  }
+
+  /** Check again at `at` (Date.now() time): a file turns stable without a change to notify it. */
+  private wakeAt(at: number): void {
+    if (!this.timer || (this.wake && this.wake.at <= at)) return;
+    if (this.wake) clearTimeout(this.wake.timer);
+    this.wake = {
+      at,
+      timer: setTimeout(() => {
+        this.wake = null;
+        this.check();
+      }, Math.max(0, at - Date.now())),
+    };
   }
 
   /** Forget that a file fired (used when the orchestrator itself deleted it). */
@@ -142,8 +161,14 @@ export class SessionFileWatcher {
       const prev = this.seen.get(spec.path);
       if (!prev || prev.key !== key) {
         this.seen.set(spec.path, { key, since: now });
-        if (spec.stable) continue;
-      } else if (spec.stable && now - prev.since < this.stableMs) continue;
+        if (spec.stable) {
+          this.wakeAt(now + this.stableMs);
+          continue;
+        }
+      } else if (spec.stable && now - prev.since < this.stableMs) {
+        this.wakeAt(prev.since + this.stableMs);
+        continue;
+      }
       // agents write these: a FIFO or a device in their place must not block the orchestrator
       const read = readRegularFile(abs);
       const result = read.ok ? spec.toEvent(read.text, new Date().toISOString()) : `${spec.path} ${read.message}`;
