@@ -17,8 +17,9 @@ function checkPredictions(evs: Event[], productManager = false): string[][] {
   for (const e of evs) {
     const predicted = upcomingAgents(st);
     const r = apply(st, e, s);
-    if (r.state.phase !== st.phase && predicted.length) {
-      // the phase changed: every predicted agent is launched by it, with the predicted role
+    const moved = r.state.phase !== st.phase || r.state.implementation_group_index !== st.implementation_group_index;
+    if (moved && predicted.length) {
+      // the phase (or the implementation group) changed: every predicted agent is launched by it, with the predicted role
       const launches = r.effects.filter((x) => x.type === "launch_agent") as Extract<(typeof r.effects)[number], { type: "launch_agent" }>[];
       for (const p of predicted) expect(launches.find((l) => l.agent === p.agent)?.role).toBe(p.role);
     }
@@ -39,7 +40,7 @@ describe("upcomingAgents: the next phase's agents, only when certain", () => {
     expect(seen[3]).toEqual(["reviewer_logic/reviewer_logic", "reviewer_quality/reviewer_quality"]);
   });
 
-  test("parallel then serial groups: reviewers only once the last group runs; a fix round predicts the next review round", () => {
+  test("parallel then serial groups: the next group's coder while the first works, reviewers once the last group runs; a fix round predicts the next review round", () => {
     const ev = events(clock());
     const plan = makePlan([{ mode: "parallel", plans: [1, 2] }, { mode: "serial", plans: [3] }]);
     const seen = checkPredictions([
@@ -50,13 +51,22 @@ describe("upcomingAgents: the next phase's agents, only when certain", () => {
       ev.done(1), // → reviewing round 2
       ev.review("reviewer_logic", "pass"), // → summary
     ]);
-    expect(seen[2]).toEqual([]); // group 1 of 2
-    expect(seen[3]).toEqual([]);
+    expect(seen[2]).toEqual(["coder/coder"]); // group 1 of 2: group 2's serial coder
+    expect(seen[3]).toEqual(["coder/coder"]);
     expect(seen[4]).toEqual(["reviewer_logic/reviewer_logic"]); // group 2 of 2 (the last)
     expect(seen[5]).toEqual([]); // reviewing: a verdict decides what comes next
     expect(seen[6]).toEqual(["reviewer_logic/reviewer_logic"]); // fixing
     expect(seen[7]).toEqual([]);
     expect(seen[8]).toEqual([]); // awaiting the summary
+  });
+
+  test("serial then parallel groups: group 2's parallel coders while the serial coder works; none while the last group runs", () => {
+    const ev = events(clock());
+    const plan = makePlan([{ mode: "serial", plans: [1] }, { mode: "parallel", plans: [2, 3] }]);
+    const seen = checkPredictions([ev.start(), ev.arch(), ev.plan(plan), ev.done(1), ev.done(2), ev.done(3)]);
+    expect(seen[2]).toEqual(["coder:2/coder", "coder:3/coder"]);
+    expect(seen[3]).toEqual(["reviewer_logic/reviewer_logic"]); // group 2 of 2 (the last)
+    expect(seen[4]).toEqual(["reviewer_logic/reviewer_logic"]);
   });
 
   test("an agent already live is never predicted, and an ended run predicts nothing", () => {

@@ -45,7 +45,7 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "headless.phase_timeout_s": "phase limit when `watchdog.phase_timeout_s` is 0 (0 = no limit)",
   "headless.run_timeout_s": "run limit when `watchdog.run_timeout_s` is 0 (0 = no limit)",
   sim: "the simulated agent (provider `sim`)",
-  prestart: "pre-started handoffs: while a phase works, the agents the next phase will launch (when that is already certain: the architect after the product manager, the planner after the architect, the reviewers during the last implementation group or a fix round) start in the hidden window, so the handoff costs only the prompt; unused ones are closed",
+  prestart: "pre-started handoffs: while a phase works, the agents the next phase will launch (when that is already certain: the architect after the product manager, the planner after the architect, the next implementation group's coders while a group works, the reviewers during the last implementation group or a fix round) start in the hidden window, so the handoff costs only the prompt; unused ones are closed",
   "prestart.max_panes": "at most this many pre-started agents at once (each is a live CLI and its memory); 0 never pre-starts",
   "sim.think_ms": "pause before each step of the simulated agent",
   pricing: "USD per million tokens by model, for the estimated cost shown in the monitor, `status`, the CI summary and the goodbye screen (see providers.md)",
