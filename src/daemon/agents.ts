@@ -130,7 +130,7 @@ export class AgentRuntime {
   }
 
   /** Start the agent's CLI in a new parked pane with a fresh token (not yet an agent of the run). */
-  private async spawn(agent: string, role: Role, label: string, lo: LaunchOptions): Promise<Started> {
+  private async spawn(agent: string, role: Role, label: string, lo: LaunchOptions, size?: { width: number; height: number }): Promise<Started> {
     const resolved = resolveRole(this.o.config, role, lo.provider);
     const conv = resolved.provider.conversation;
     let conversation: { id: string; resume: boolean } | undefined;
@@ -153,7 +153,7 @@ export class AgentRuntime {
     // the env (with the token for CLIs that read it there) reaches the pane through a 0600 file, never argv
     const command = spec.stdinFile ? ["sh", "-c", 'exec "$@" < "$0"', spec.stdinFile, ...spec.argv] : spec.argv;
     const exitFile = join(this.o.sessionDir, F.paneExits);
-    const { pane, pid } = await this.o.layout.createPane({ command, env: { ...this.o.runEnv, ...spec.env }, cwd: spec.cwd, label, exitFile });
+    const { pane, pid } = await this.o.layout.createPane({ command, env: { ...this.o.runEnv, ...spec.env }, cwd: spec.cwd, label, exitFile, ...(size ? { size } : {}) });
     const capture = !!conv && conv.capture !== "none" && !conversation && !lo.batchPrompt;
     return {
       pane: { pane, pid, role, resolved, prompted: false, env: { ...resolved.provider.env, ...spec.env }, launchedAt: Date.now(), capture },
@@ -183,7 +183,9 @@ export class AgentRuntime {
    */
   prestart(agent: string, role: Role): void {
     if (this.paused || this.prestarts.has(agent) || this.agents.has(agent)) return;
-    const pending: Promise<Started | null> = this.spawn(agent, role, `[pre-started] ${agent}`, {}).then(
+    // parked at the size it will have when shown alone: showing it then does not redraw its screen
+    const size = this.o.layout.soloSize().catch(() => undefined);
+    const pending: Promise<Started | null> = size.then((s) => this.spawn(agent, role, `[pre-started] ${agent}`, {}, s)).then(
       (s) => {
         this.o.log(`pre-started ${agent} (${s.pane.resolved.providerName}) in ${s.pane.pane} for the next phase`, { event: "agent_prestarted", agent, pane: s.pane.pane, data: { provider: s.pane.resolved.providerName } });
         // its trust dialog, ready prompt, MCP connection and settle time are waited for now, not at the handoff

@@ -61,6 +61,18 @@ describe("Layout", () => {
     await expect(f.layout.createPane({ command: ["true"], env: {}, cwd: join(f.dir, "nope"), label: "x" })).rejects.toBeInstanceOf(StartDirMissing);
   });
 
+  test("a pane parked at soloSize keeps its size when shown alone: its program gets no resize to redraw for", async () => {
+    const f = await fixture();
+    const size = await f.layout.soloSize();
+    const { pane } = await f.layout.createPane({ command: ["sh", "-c", "exec tail -f /dev/null"], env: {}, cwd: f.dir, label: "[pre-started] planner", size });
+    const dims = () => f.tmux.run(["display-message", "-p", "-t", pane, "#{pane_width}x#{pane_height}"]);
+    const parked = await dims();
+    expect(parked.startsWith(`${size.width}x`)).toBe(true);
+    await f.layout.show([pane]);
+    expect((await pipelineRows(f)).map((r) => r.pane)).toEqual([f.controlPane, pane]);
+    expect(await dims()).toBe(parked);
+  });
+
   test("show: exact panes, in order, stacked evenly, labels in borders, control width kept", async () => {
     const f = await fixture();
     const a = (await idle(f, "[coder] plan A")).pane;

@@ -22,6 +22,8 @@ export type NewPane = {
   label: string;
   /** the pane appends its id here when its program exits (see watchPaneExits) */
   exitFile?: string;
+  /** the size its parked window is pinned to (default: the session's size) */
+  size?: { width: number; height: number };
 };
 
 const PARKED_WINDOW = "_hidden";
@@ -84,7 +86,7 @@ export class Layout {
       throw new StartDirMissing({ dir: p.cwd, pane: p.label });
     }
     const envFile = Object.keys(p.env).length ? writeEnvFile(this.opts.envDir, p.env) : undefined;
-    const pane = await newParkedPane(this.tmux, this.opts.session, this.size, paneCommand(p.command, { envFile, exitFile: p.exitFile }), p.cwd).catch((e) => {
+    const pane = await newParkedPane(this.tmux, this.opts.session, p.size ?? this.size, paneCommand(p.command, { envFile, exitFile: p.exitFile }), p.cwd).catch((e) => {
       dropEnvFile(envFile);
       throw e;
     });
@@ -122,6 +124,18 @@ export class Layout {
     cmds.push(...controlLayoutArgs(this.window, this.opts.controlPane, controlWidthFor(width, this.opts.controlWidth)));
     await this.tmux.run(chain(cmds));
     this.visible = panes.length > 0 ? target : [];
+  }
+
+  /**
+   * The window size that gives a parked pane the size it has when shown alone beside the
+   * control pane. A pane parked at this size is not resized when it is shown alone, so its program does not redraw then (a
+   * pre-started agent keeps the settled screen its first prompt was waiting for).
+   */
+  async soloSize(): Promise<{ width: number; height: number }> {
+    const info = WINDOW_OF_PANE.parse(await this.tmux.run(["display-message", "-p", "-t", this.opts.controlPane, WINDOW_OF_PANE.text]));
+    const width = Number(info.width);
+    // the window's full height: a border line takes its row in a parked window as it does there
+    return { width: Math.max(1, width - controlWidthFor(width, this.opts.controlWidth) - 1), height: Number(info.height) };
   }
 
   visiblePanes(): string[] {
