@@ -66,7 +66,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   if (!runtime?.control_pane) throw new NoControlPane({ dir: sessionDir });
   const tmux = new Tmux(runtime.tmux_socket ?? tmuxSocket(config.tmux.socket));
   const sessionName = state.session_name;
-  log(`orchestrator ${process.pid} starting in phase ${state.phase} (${state.last_event})`, { event: "orchestrator_started", phase: state.phase, data: { pid: process.pid, last_event: state.last_event } });
+  log(`orchestrator ${process.pid} starting in phase ${state.phase} (${state.last_event}) ${Math.round(performance.now())} ms after its process started`, { event: "orchestrator_started", phase: state.phase, data: { pid: process.pid, last_event: state.last_event, boot_ms: Math.round(performance.now()) } });
 
   const layout = await Layout.open(tmux, { session: sessionName, controlPane: runtime.control_pane, controlWidth: config.tmux.control_width, envDir: join(sessionDir, F.paneEnvDir) });
   const writer = new PaneWriter(tmux, log);

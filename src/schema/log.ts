@@ -7,7 +7,7 @@ import { z } from "zod";
  * sentence for people. Tests and tools read records, never the sentence.
  */
 export const LOG_EVENTS = {
-  orchestrator_started: "an orchestrator process took the run (fresh or resumed); `phase`, `data.pid`, `data.last_event`",
+  orchestrator_started: "an orchestrator process took the run (fresh or resumed); `phase`, `data.pid`, `data.last_event`, `data.boot_ms` (its process's start-up until then)",
   orchestrator_finished: "the orchestrator ended the run; `data.code`, `data.cleanup` (the session folder is removed)",
   orchestrator_crashed: "an unexpected exception ended the orchestrator; `error`",
   transition: "an event moved the state machine; `agent`, `phase` (after), `data.type`, `data.from`, `data.last_event`, `data.effects`",
@@ -19,7 +19,7 @@ export const LOG_EVENTS = {
   agent_launched: "an agent's pane started, or a pre-started one was taken over (`data.prestarted_ms`: how long before); `agent`, `pane`, `data.provider`, `data.model`, `data.argv`",
   agent_prestarted: "the next phase's agent was started ahead in the hidden window (`prestart`); `agent`, `pane`, `data.provider` (or `error`)",
   prestart_dropped: "a pre-started agent was closed unused (the run went another way, it exited, or the run paused); `agent`, `pane`, `data.why`",
-  delivered: "a prompt or note was pasted and accepted; `pane`, `data.ms`, `data.attempts`",
+  delivered: "a prompt or note was pasted and accepted; `pane`, `data.ms`, `data.attempts`, and where the time went: `data.ready_ms` (ready gate), `data.paste_ms` (paste shown), `data.delay_ms` (the submit delay), `data.accept_ms` (the submit taken)",
   delivery_failed: "a prompt could not be delivered (or the agent exited meanwhile); `agent` or `pane`, `data.reason`",
   dialog_answered: "a trust or other known dialog was answered or dismissed; `agent` or `pane`, `data.keys`",
   committed: "the approved change was committed; `data.commit`, `data.branch`, `data.pr_url`",

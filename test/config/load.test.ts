@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config/load.ts";
+import { BUILTIN_CONFIG_TEXT, BUILTIN_FILE, builtinLayer, loadConfig } from "../../src/config/load.ts";
+import { parseConfigText } from "../../src/config/read.ts";
+import { validateLayer } from "../../src/config/validate.ts";
 import { AgentmuxError } from "../../src/errors.ts";
 import { ConfigFileNotFound, ConfigInvalid, ConfigUnreadable, ConfigYamlSyntax, UnknownProvider } from "../../src/config/errors.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
@@ -46,6 +48,13 @@ describe("layering", () => {
     expect(origins["providers.claude.command"]).toEqual({ layer: "built-in", file: "(built-in)" });
     expect(origins["providers.claude.model_args"]).toEqual({ layer: "built-in", file: "(schema default)" });
     expect(Object.values(origins).every((o) => o.layer === "built-in")).toBe(true);
+  });
+
+  test("the built-in layer's fast parse is exactly the checked parse of the same text, and the layer validates on its own", () => {
+    const checked = parseConfigText(BUILTIN_CONFIG_TEXT, BUILTIN_FILE);
+    expect(builtinLayer()).toEqual(checked);
+    expect(JSON.stringify(builtinLayer())).toBe(JSON.stringify(checked));
+    expect(() => validateLayer(BUILTIN_FILE, builtinLayer())).not.toThrow();
   });
 
   test("user → project → --config: scalars override, maps merge, provenance per leaf", () => {
