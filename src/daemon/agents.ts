@@ -305,7 +305,7 @@ export class AgentRuntime {
         if (this.agents.get(agent)?.pane !== a.pane) return onDone?.(r.ok || acted());
         if (r.ok && first && needsMcp) {
           const link = tokens.link(agent);
-          if (link?.readyAt) this.o.log(`${agent}: MCP ready ${link.readyAt - link.issuedAt} ms after launch${link.bridgePid ? ` (stdio bridge pid ${link.bridgePid})` : ""}`);
+          if (link?.readyAt) this.o.log(`${agent}: MCP ready ${link.readyAt - link.issuedAt} ms after launch (initialize after ${(link.initializedAt ?? link.readyAt) - link.issuedAt} ms)${link.bridgePid ? ` (stdio bridge pid ${link.bridgePid})` : ""}`);
         }
         if (r.ok) {
           this.o.onTurn?.(agent);
