@@ -23,6 +23,8 @@ export type LoopContext = Omit<InterpretContext, "finish"> & {
   sealKey: SealKey;
   /** an item was applied and its effects ran (not while catching up): the state as it now is */
   applied?: (s: State) => void;
+  /** runs one step's effects (the layout: a killed agent's place goes to the next one shown, laid out once) */
+  effects?: (run: () => Promise<void>) => Promise<void>;
 };
 
 /**
@@ -216,10 +218,13 @@ export class OrchestratorLoop {
       phase: next.phase,
       data: { type: event.type, from: before, last_event: next.last_event, effects: r.effects.length },
     });
-    for (const effect of r.effects) {
-      if (this.result) break;
-      await this.run1(effect);
-    }
+    const runAll = async () => {
+      for (const effect of r.effects) {
+        if (this.result) break;
+        await this.run1(effect);
+      }
+    };
+    await (this.ctx.effects && r.effects.length ? this.runBatch(this.ctx.effects, runAll) : runAll());
     if (r.effects.length && this.state.outbox) {
       this.state = { ...this.state, outbox: undefined };
       this.persist(this.state);
@@ -227,15 +232,28 @@ export class OrchestratorLoop {
     if (!this.catchingUp) this.ctx.applied?.(this.state);
   }
 
+  /** The effects inside ctx.effects; what fails at its end (the layout) is an effect failure like any. */
+  private async runBatch(around: (run: () => Promise<void>) => Promise<void>, run: () => Promise<void>): Promise<void> {
+    try {
+      await around(run);
+    } catch (e) {
+      await this.failed("show_agents", e);
+    }
+  }
+
   private async run1(effect: Effect): Promise<void> {
     if (this.catchingUp && !FILE_EFFECTS.has(effect.type) && effect.type !== "finish") return;
     try {
       await interpret(effect, { ...this.ctx, finish: (code, cleanup) => (this.result = { code, cleanup }) });
     } catch (e) {
-      const msg = (e as Error).message ?? String(e);
-      this.log(`effect ${effect.type} failed: ${msg}`, { level: "error", event: "effect_failed", error: (e as Error).stack ?? msg, data: { effect: effect.type } });
-      if (await this.ctx.explained?.(e)) return;
-      this.push({ type: "effect_failed", at: new Date().toISOString(), effect: effect.type, error: msg });
+      await this.failed(effect.type, e);
     }
+  }
+
+  private async failed(effect: string, e: unknown): Promise<void> {
+    const msg = (e as Error).message ?? String(e);
+    this.log(`effect ${effect} failed: ${msg}`, { level: "error", event: "effect_failed", error: (e as Error).stack ?? msg, data: { effect } });
+    if (await this.ctx.explained?.(e)) return;
+    this.push({ type: "effect_failed", at: new Date().toISOString(), effect, error: msg });
   }
 }

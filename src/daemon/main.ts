@@ -102,6 +102,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     commit: async (effect) => loop.push(await (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
     // pre-started handoffs: decided once the effects of each step ran (kills before starts)
     applied: (s) => prestarter.update(s),
+    effects: (run) => layout.batch(run),
   }, log, (s) => writeLiveState(sessionDir, s));
   await loop.replayOutbox();
 

@@ -137,6 +137,35 @@ describe("Layout", () => {
     expect(rows[0]!.width).toBe(40);
   });
 
+  test("batch: a visible pane killed and the next one shown in one step take one layout (the placeholder is not joined in between); a step that only kills shows the placeholder at its end", async () => {
+    const f = await fixture();
+    const a = (await idle(f, "a")).pane;
+    const b = (await idle(f, "b")).pane;
+    await f.layout.show([a]);
+    const joined: string[] = [];
+    const run = f.tmux.run.bind(f.tmux);
+    f.tmux.run = (args: string[], stdin?: string) => {
+      args.forEach((x, i) => x === "join-pane" && joined.push(args[args.indexOf("-s", i) + 1]!));
+      return run(args, stdin);
+    };
+    await f.layout.batch(async () => {
+      await f.layout.kill(a);
+      await f.layout.show([b]);
+    });
+    expect(joined).toEqual([b]);
+    expect((await pipelineRows(f)).map((r) => r.pane)).toEqual([f.controlPane, b]);
+    expect(f.layout.isExpectedExit(a)).toBe(true);
+    expect(await f.layout.isAlive(a)).toBe(false);
+
+    await f.layout.batch(() => f.layout.kill(b));
+    const rows = await pipelineRows(f);
+    expect(rows.map((r) => r.pane)).toEqual([f.controlPane, joined.at(-1)!]);
+    expect(joined.at(-1)).not.toBe(b);
+    expect(await f.layout.capture(rows[1]!.pane)).toContain("waiting for agents…");
+    expect(f.layout.visiblePanes()).toEqual([]);
+    expect(rows[0]!.width).toBe(40);
+  });
+
   test("reopening a Layout on an existing session keeps what is shown and reuses the placeholder", async () => {
     const f = await fixture();
     const a = (await idle(f, "a")).pane;

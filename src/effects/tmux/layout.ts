@@ -55,6 +55,9 @@ export function controlLayoutArgs(window: string, controlPane: string, width: nu
 export class Layout {
   private visible: string[] = [];
   private readonly expected = new Set<string>();
+  /** inside `batch`: a killed pane's place is laid out once, at its end, unless something is shown before */
+  private held = 0;
+  private stale = false;
   private constructor(
     readonly tmux: Tmux,
     readonly opts: LayoutOptions,
@@ -124,6 +127,7 @@ export class Layout {
     cmds.push(...controlLayoutArgs(this.window, this.opts.controlPane, controlWidthFor(width, this.opts.controlWidth)));
     await this.tmux.run(chain(cmds));
     this.visible = panes.length > 0 ? target : [];
+    this.stale = false;
   }
 
   /**
@@ -155,7 +159,28 @@ export class Layout {
     this.expected.add(pane);
     const wasVisible = this.visible.includes(pane);
     await this.tmux.exec(["kill-pane", "-t", pane]);
-    if (wasVisible) await this.show(this.visible.filter((p) => p !== pane));
+    if (!wasVisible) return;
+    if (this.held > 0) {
+      this.visible = this.visible.filter((p) => p !== pane);
+      this.stale = true;
+      return;
+    }
+    await this.show(this.visible.filter((p) => p !== pane));
+  }
+
+  /**
+   * Run the layout changes of one step together: a pane killed in `run` leaves its place to
+   * what the step shows next (one layout instead of the placeholder joined and parked again);
+   * when the step shows nothing after the kill, the rest is laid out once at the end.
+   */
+  async batch(run: () => Promise<void>): Promise<void> {
+    this.held++;
+    try {
+      await run();
+    } finally {
+      this.held--;
+    }
+    if (this.held === 0 && this.stale) await this.show(this.visible);
   }
 
   isExpectedExit(pane: string): boolean {
