@@ -137,10 +137,7 @@ const floors: number[] = [];
 const replays: ReturnType<typeof replay>[] = [];
 try {
   for (let i = 0; i < ROUNDS; i++) {
-    // each starts on a collected heap: neither pays for the other's garbage
-    Bun.gc(true);
     floors.push(floor());
-    Bun.gc(true);
     replays.push(replay());
   }
 } finally {
