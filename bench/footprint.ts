@@ -1,8 +1,8 @@
 /**
  * Memory footprint of agentmux's own processes during a run: the demo pipeline, headless, with
  * simulated agents — five parallel coders (sim switch coders=5), then three reviewers — so that five agents
- * are live at once. Every 25 ms it reads /proc: each process whose executable is this bench's
- * private copy of dist/agentmux, by its command (launcher = demo, orchestrate, monitor,
+ * are live at once (pre-starts off, see `once`). Every 25 ms it reads /proc: each process whose
+ * executable is this bench's private copy of dist/agentmux, by its command (launcher = demo, orchestrate, monitor,
  * mcp-server, …); `sim-agent` processes are the agents themselves and are only counted.
  *   bun bench/footprint.ts [runs=3]
  *   BENCH_THINK_MS   the agents' think time (default 1500)
@@ -17,7 +17,7 @@
  * processes        per command, the largest VmHWM (its own peak RSS) over the runs, MB
  * at_peak          per command, its processes' RSS in the sample of agentmux_rss_mb (median run), MB
  */
-import { copyFileSync, chmodSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync } from "node:fs";
+import { copyFileSync, chmodSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -78,7 +78,11 @@ async function once(bin: string, i: number): Promise<RunResult> {
   const samples: Sample[] = [];
   const hwm = new Map<string, number>();
   try {
-    const p = Bun.spawn([bin, "demo", "--ci", "--dir", join(root, "repo"), "--scenario", SCENARIO, "--think-ms", THINK_MS], { stdout: "pipe", stderr: "pipe", env });
+    // no pre-started agents: a pre-started CLI is the CLI's memory, not agentmux's, and whether one
+    // is up yet when the coders peak would make the count of live agents a matter of timing
+    const config = join(root, "no-prestart.yaml");
+    writeFileSync(config, "prestart:\n  max_panes: 0\n");
+    const p = Bun.spawn([bin, "demo", "--ci", "--dir", join(root, "repo"), "--config", config, "--scenario", SCENARIO, "--think-ms", THINK_MS], { stdout: "pipe", stderr: "pipe", env });
     const sampler = setInterval(() => {
       const procs = processesOf(bin, true);
       const own = procs.filter((x) => !isAgent(x));

@@ -10,7 +10,8 @@
  *   prestarted_ms  the planner was pre-started (AgentRuntime.prestart, as the orchestrator does
  *                  while the architect works) and its MCP client connected by the handoff, where
  *                  launch takes the pane over: the prompt delivery alone (#15.3); target ≤ 500
- * Medians over the runs, per CLI. Needs the CLIs (scripts/install-real-clis.sh) and, like the
+ * Medians over the runs, per CLI (BENCH_VERBOSE=1 also prints, per handoff, the launch and the
+ * delivery's steps from the log: ready gate, paste shown, submit delay, submit taken). Needs the CLIs (scripts/install-real-clis.sh) and, like the
  * real-CLI suite, an ordinary user with HOME outside /tmp:
  *   runuser -u amx-real-cli -- env HOME=/home/amx-real-cli PATH=$PATH REAL_CLI_PREFIX=/work/real-cli \
  *     node_modules/.bin/bun bench/handoff.ts [runs=3] [claude,codex,gemini]
@@ -51,6 +52,9 @@ async function handoff(cli: CliDef, bin: string, prestart: boolean): Promise<num
     run.runtime.sendPrompt("planner", F.plannerPrompt);
     const delivered = await waitFor("the planner's prompt accepted", () => run.writer.results.find((r) => r.text.includes(F.plannerPrompt)) ?? null, { timeoutMs: 180_000, intervalMs: 5 });
     const ms = Date.now() - toolAt;
+    // where the time went: the launch (a take-over when pre-started) and the delivery's steps
+    const steps = run.log.filter((l) => /launched planner|pre-started planner|delivered to|planner: MCP ready/.test(l)).map((l) => l.replace(/: \/.*$/, "").slice(0, 200));
+    if (process.env.BENCH_VERBOSE) console.log(`${cli.name} ${prestart ? "pre-started" : "cold"} ${ms} ms after the tool call:\n  ${steps.join("\n  ")}`);
     if (!delivered.result.ok) throw new Error(`${cli.name}: the planner's prompt was not accepted: ${JSON.stringify(delivered.result)}\n${run.log.join("\n")}`);
     return ms;
   } finally {
