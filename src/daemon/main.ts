@@ -101,7 +101,11 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small
     commit: async (effect) => loop.push(await (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
     // pre-started handoffs: decided once the effects of each step ran (kills before starts)
-    applied: (s) => prestarter.update(s),
+    applied: (s) => {
+      prestarter.update(s);
+      // the figures are read at every step too, not only every 2 s: the budget holds at each handoff
+      for (const e of usage.poll()) loop.push(e);
+    },
     effects: (run) => layout.batch(run),
   }, log, (s) => writeLiveState(sessionDir, s));
   await loop.replayOutbox();
