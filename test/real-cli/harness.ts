@@ -10,6 +10,7 @@ import { makeDirToKeep } from "../helpers/tmp.ts";
 import { join } from "node:path";
 import { homedir } from "node:os";
 import { AgentRuntime } from "../../src/daemon/agents.ts";
+import { ToolCallTail } from "../../src/bus/tool-calls.ts";
 import { TurnWatcher } from "../../src/daemon/turns.ts";
 import { startMcpHost, type McpHost } from "../../src/daemon/mcp-host.ts";
 import { loadConfig } from "../../src/config/load.ts";
@@ -114,6 +115,8 @@ export async function prepareRun(cli: CliDef, binary: string, behaviour: MockBeh
   let turns: TurnWatcher | null = null;
   // the run's MCP endpoint, hosted as the orchestrator hosts it (its state: this run's)
   const mcp = startMcpHost({ sessionDir, projectDir: repo, state: () => state, log: (m) => log.push(`${Math.round(performance.now())} ${m}`) });
+  // the agents' tool calls, as the orchestrator follows them: a call after a paste is the prompt taken
+  const calls = new ToolCallTail(sessionDir, () => {});
   const runtime = new AgentRuntime({
     sessionDir,
     projectDir: repo,
@@ -130,6 +133,7 @@ export async function prepareRun(cli: CliDef, binary: string, behaviour: MockBeh
     onTurn: (a) => turns?.turnStarted(a),
     isIdle: (a) => turns?.isIdle(a) ?? true,
     turnEnd: (a) => turns?.lastTurnEnd(a) ?? null,
+    lastToolCall: (a) => calls.lastCallAt(a),
     mcp: { tokens: mcp.tokens, url: () => mcp.endpoint.url },
   });
   // agentmux's own turn-end detection on the CLI's pane (started by tests that need it)
