@@ -31,6 +31,11 @@ export function recordUsage(step: Step, event: UsageEvent, live: boolean): void 
     return step.fail(`budget reached: ${over}`);
   }
   step.set({ budget_reached: { at: event.at, text: over, paused: true } });
+  pauseAndAsk(step, over);
+}
+
+/** Stop the agents and ask the user whether the run goes on past its budget. */
+function pauseAndAsk(step: Step, over: string): void {
   step.emit({ type: "pause_agents", pause: true });
   step.emit({ type: "attention", text: `budget reached, agents paused — ${over}. In the monitor: g goes on, c cancels.` });
 }
@@ -56,8 +61,7 @@ export function resumeBudgetPause(step: Step): boolean {
     step.fail(`budget reached: ${reached.text} (the run was paused there; to go on, resume it without --ci and press g in the monitor)`);
     return false;
   }
-  step.emit({ type: "pause_agents", pause: true });
-  step.emit({ type: "attention", text: `budget reached, agents paused — ${reached.text}. In the monitor: g goes on, c cancels.` });
+  pauseAndAsk(step, reached.text);
   return true;
 }
 

@@ -56,7 +56,7 @@ export class TopicTasks {
 
   /** Whether any topic has `status`. */
   hasStatus(status: TopicStatus): boolean {
-    return this.entries().some(([, s]) => s === status);
+    return this.#merged().some(([, e]) => e.status === status);
   }
 
   /** The map with `topic` set to `status`: a new topic goes last, a known one keeps its place. */

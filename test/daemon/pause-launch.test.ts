@@ -1,6 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { AgentRuntime } from "../../src/daemon/agents.ts";
@@ -12,6 +11,10 @@ import { descendants } from "../../src/effects/process/tree.ts";
 import { paneCommand } from "../../src/effects/tmux/session.ts";
 import { makeTmpDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { procState } from "../helpers/proc.ts";
+
+/** Alive and not stopped. */
+const running = (pid: number) => ![undefined, "T", "Z"].includes(procState(pid));
 
 /**
  * #14.2: the run pauses at its budget while an agent's launch is still under way (its pane being
@@ -23,8 +26,6 @@ afterEach(() => {
   for (const c of children.splice(0)) if (c.pid) try { process.kill(-c.pid, "SIGKILL"); } catch {}
 });
 
-/** The process state letter of a pid (`T`: stopped). */
-const procState = (pid: number) => /^\d+ \(.*\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1];
 
 /** The program a fake pane runs below its shell, as in a tmux pane (paneCommand with an exits file). */
 const program = (pane: ChildProcess) => descendants(pane.pid!)[0];
@@ -87,11 +88,11 @@ test("an agent whose launch finishes while the run is paused at its budget is st
   await launched;
   const pid = program(children[0]!)!;
   await waitFor("the late agent stopped", () => procState(pid) === "T", { timeoutMs: 5000 });
-  expect(procState(children[0]!.pid!)).not.toBe("T");
+  expect(running(children[0]!.pid!)).toBe(true);
   expect(log.some((l) => l.event === "agents_paused" && l.msg.startsWith("architect: started while the run is paused"))).toBe(true);
 
   agents.pause(false);
-  await waitFor("the agent running again", () => procState(pid) !== "T", { timeoutMs: 5000 });
+  await waitFor("the agent running again", () => running(pid), { timeoutMs: 5000 });
 });
 
 test("a launch asked for during the pause is held, and made when the run goes on", async () => {
@@ -104,5 +105,5 @@ test("a launch asked for during the pause is held, and made when the run goes on
   expect(log.some((l) => l.event === "launch_held")).toBe(true);
   agents.pause(false);
   await waitFor("the held launch made", () => children.length === 1 && agents.paneOf("architect") !== undefined, { timeoutMs: 5000 });
-  expect(procState(program(children[0]!)!)).not.toBe("T");
+  expect(running(program(children[0]!)!)).toBe(true);
 });

@@ -1,10 +1,10 @@
 import { afterEach, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { descendants, signalBelow } from "../../src/effects/process/tree.ts";
 import { paneCommand } from "../../src/effects/tmux/session.ts";
 import { scratch } from "../helpers/tmp.ts";
 import { holdsFor, waitFor } from "../helpers/wait.ts";
+import { procState } from "../helpers/proc.ts";
 
 /**
  * #14.2: the budget pause stops an agent in its tmux pane and the stop holds. tmux continues its
@@ -17,13 +17,6 @@ afterEach(() => {
   s = scratch();
 });
 
-const state = (pid: number) => {
-  try {
-    return /^\d+ \(.*\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1];
-  } catch {
-    return undefined;
-  }
-};
 
 /** A private tmux server whose one pane runs `argv` the way agentmux starts an agent (paneCommand with an exits file). */
 const servers = new Map<number, (...a: string[]) => string>();
@@ -38,7 +31,7 @@ async function pane(argv: string[]): Promise<{ shell: number; below: () => numbe
   expect(shell).toBeGreaterThan(0);
   servers.set(shell, tmux);
   const below = () => descendants(shell);
-  await waitFor("the program running below the pane's shell", () => below().some((p) => state(p) === "S"));
+  await waitFor("the program running below the pane's shell", () => below().some((p) => procState(p) === "S"));
   return { shell, below };
 }
 
@@ -47,25 +40,25 @@ test("a stop of everything below the pane's shell holds, and SIGCONT lets it go 
   await waitFor("both sleeps started", () => below().length >= 3);
   const procs = below();
   expect(signalBelow(shell, "SIGSTOP")).toBe(procs.length);
-  const stopped = () => procs.every((p) => state(p) === "T") && state(shell) !== "T";
+  const stopped = () => procs.every((p) => procState(p) === "T") && procState(shell) !== "T";
   await waitFor("every process below the shell stopped", stopped, { timeoutMs: 5000 });
   await holdsFor("every process below the shell stopped, the shell not", stopped, { forMs: 1000 });
   expect(signalBelow(shell, "SIGCONT")).toBe(procs.length);
-  await waitFor("every process running again", () => procs.every((p) => state(p) !== "T"));
+  await waitFor("every process running again", () => procs.every((p) => procState(p) !== "T"));
 });
 
 test("why not the pane's process group: tmux continues it at once", async () => {
   const { shell, below } = await pane(["sleep", "60"]);
   const [program] = below();
   process.kill(-shell, "SIGSTOP");
-  await waitFor("tmux continuing the stopped group", () => state(program!) === "S" && state(shell) === "S", { timeoutMs: 5000 });
+  await waitFor("tmux continuing the stopped group", () => procState(program!) === "S" && procState(shell) === "S", { timeoutMs: 5000 });
 });
 
 test("a pane whose program has exited leaves nothing to signal (its shell reports the exit and ends); a gone root throws", async () => {
   const { shell, below } = await pane(["sh", "-c", "read x"]);
   expect(below().length).toBe(1);
   process.kill(below()[0]!, "SIGKILL");
-  await waitFor("the pane's shell gone", () => state(shell) === undefined || state(shell) === "Z");
+  await waitFor("the pane's shell gone", () => procState(shell) === undefined || procState(shell) === "Z");
   const signalled = () => {
     try {
       return signalBelow(shell, "SIGSTOP");
@@ -84,7 +77,7 @@ test("a stopped agent whose pane is killed (the run cancelled while paused) does
   await waitFor("both sleeps started", () => below().length >= 3);
   const procs = below();
   signalBelow(shell, "SIGSTOP");
-  await waitFor("stopped", () => procs.every((p) => state(p) === "T"));
+  await waitFor("stopped", () => procs.every((p) => procState(p) === "T"));
   tmuxOf(shell)("kill-server");
-  await waitFor("every stopped process gone", () => [shell, ...procs].every((p) => state(p) === undefined || state(p) === "Z"), { timeoutMs: 5000 });
+  await waitFor("every stopped process gone", () => [shell, ...procs].every((p) => procState(p) === undefined || procState(p) === "Z"), { timeoutMs: 5000 });
 });

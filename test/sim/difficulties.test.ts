@@ -43,8 +43,7 @@ test("ignore_first_enter: the first Enter after a paste is dropped; the next one
   const pane = await w.launch("architect", { scenario: "ignore_first_enter" });
   await w.waitScreen(pane, "[sim] ready");
   const line = w.prompt(F.architectPrompt);
-  await w.paste(pane, line);
-  await w.waitScreen(pane, `› ${line}`);
+  await w.pasteShown(pane, line);
   await w.enter(pane);
   // a key typed after the Enter lands behind the text: proof the Enter was read and dropped
   await w.keys(pane, "-l", "Z");
@@ -90,8 +89,7 @@ test("ask=<role>: the agent is busy for a while before its question, as a real C
   const pane = await w.launch("planner", { scenario: "ask=planner" });
   await w.waitScreen(pane, "[sim] ready");
   const line = w.prompt(F.plannerPrompt);
-  await w.paste(pane, line);
-  await w.waitScreen(pane, `› ${line}`);
+  await w.pasteShown(pane, line);
   const entered = Date.now();
   await w.enter(pane);
   const busy = await w.waitScreen(pane, "[sim] working");

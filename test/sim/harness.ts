@@ -186,10 +186,14 @@ export class SimWorld {
   async enter(pane: string): Promise<void> {
     await this.tmux.run(["send-keys", "-t", pane, "Enter"]);
   }
-  /** The delivery recipe: paste, wait until the text shows in the input box, Enter. */
-  async deliver(pane: string, text: string): Promise<void> {
+  /** Paste, and wait until the text shows in the input box. */
+  async pasteShown(pane: string, text: string): Promise<void> {
     await this.paste(pane, text);
     await this.waitScreen(pane, `› ${text}`);
+  }
+  /** The delivery recipe: paste, wait until the text shows in the input box, Enter. */
+  async deliver(pane: string, text: string): Promise<void> {
+    await this.pasteShown(pane, text);
     await this.enter(pane);
   }
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
 import { holdsFor, waitFor } from "../helpers/wait.ts";
+import { procState } from "../helpers/proc.ts";
 import { descendants } from "../../src/effects/process/tree.ts";
 import { git } from "../e2e/harness.ts";
 import { simProject } from "../e2e/sim-project.ts";
@@ -21,14 +22,6 @@ import { readLog } from "../../src/session/log.ts";
  */
 const scope = binaryScope();
 
-/** The process state letter of a pid (`T`: stopped), undefined once it is gone. */
-const procState = (pid: number) => {
-  try {
-    return /^\d+ \(.*\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1];
-  } catch {
-    return undefined;
-  }
-};
 const { sockets, dirs } = scope;
 const socket = scope.socket;
 

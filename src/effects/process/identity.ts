@@ -7,6 +7,14 @@ import { readFileSync } from "node:fs";
  */
 export type ProcessIdentity = { pid: number; start: string; zombie: boolean; cmdline: string };
 
+/**
+ * The fields of a /proc/<pid>/stat line after the command name (field 3 on: state, parent, …).
+ * The name (field 2) is in parentheses and may hold spaces or ")": split after the last ")".
+ */
+export function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
 function fromProc(pid: number): ProcessIdentity | null | undefined {
   let stat: string;
   try {
@@ -15,8 +23,7 @@ function fromProc(pid: number): ProcessIdentity | null | undefined {
     // no such pid (null), or no /proc on this system (undefined: ask `ps`)
     return (e as NodeJS.ErrnoException).code === "ENOENT" && existsProcFs() ? null : undefined;
   }
-  // the command name (field 2) is in parentheses and may hold spaces or ")": split after the last ")"
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const fields = statFields(stat);
   let cmdline = "";
   try {
     cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0+$/, "").replace(/\0/g, " ");

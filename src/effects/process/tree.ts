@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { statFields } from "./identity.ts";
 
 /** Every process's parent, by pid: Linux reads /proc, elsewhere `ps` answers. */
 function parents(): Map<number, number> {
@@ -13,9 +14,7 @@ function parents(): Map<number, number> {
     for (const name of entries) {
       if (!/^\d+$/.test(name)) continue;
       try {
-        const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-        // the command name (field 2) may hold spaces or ")": the parent is the 2nd field after the last ")"
-        out.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+        out.set(Number(name), Number(statFields(readFileSync(`/proc/${name}/stat`, "utf8"))[1]));
       } catch {
         /* gone in between */
       }
@@ -33,7 +32,11 @@ function parents(): Map<number, number> {
 /** The processes below `root` (not `root` itself), parents before their children. */
 export function descendants(root: number): number[] {
   const children = new Map<number, number[]>();
-  for (const [pid, ppid] of parents()) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  for (const [pid, ppid] of parents()) {
+    const list = children.get(ppid);
+    if (list) list.push(pid);
+    else children.set(ppid, [pid]);
+  }
   const out: number[] = [];
   for (let i = -1; i < out.length; i++) for (const c of children.get(i < 0 ? root : out[i]!) ?? []) out.push(c);
   return out;

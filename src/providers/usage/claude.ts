@@ -4,7 +4,8 @@ import type { TokenFigures } from "../../schema/usage.ts";
 
 export type Parsed = TokenFigures & { model: string | null };
 
-const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+/** A token count from a CLI's record: a whole number ≥ 0 (anything else counts 0). */
+export const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
 
 /**
  * A claude transcript (`<home>/projects/<folder>/<session id>.jsonl`): every `assistant` line

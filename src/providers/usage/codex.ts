@@ -1,8 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Parsed } from "./claude.ts";
-
-const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+import { n, type Parsed } from "./claude.ts";
 
 /**
  * A codex rollout (`<home>/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`): `event_msg` lines

@@ -1,8 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Parsed } from "./claude.ts";
-
-const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+import { n, type Parsed } from "./claude.ts";
 
 type Message = { type?: unknown; model?: unknown; tokens?: Record<string, unknown> | null };
 
