@@ -10,6 +10,7 @@ import { attachAndWait } from "./attach.ts";
 import { StopSignals } from "./signals.ts";
 import { termName, termUnusable } from "./terminal.ts";
 import { sessionId } from "../session/paths.ts";
+import { writeState } from "../session/write.ts";
 
 export type LaunchOptions = {
   sessionDir: string;
@@ -22,7 +23,8 @@ export type LaunchOptions = {
   signals: StopSignals;
 };
 
-export type Launched = { tmux: Tmux; orch: Orchestrator };
+/** `state` is the run's state as launched: its session_name is the tmux session it got. */
+export type Launched = { tmux: Tmux; orch: Orchestrator; state: State };
 
 /**
  * The path start and resume share once the session folder and the branch or worktree are
@@ -30,12 +32,16 @@ export type Launched = { tmux: Tmux; orch: Orchestrator };
  * the tmux session is closed again and the error propagates (the caller cleans its own files).
  */
 export async function startProcesses(o: { sessionDir: string; state: State; config: Config; workDir: string }): Promise<Launched> {
-  let tmux: Tmux | undefined;
+  const { tmux, name } = await startTmux(o);
   try {
-    tmux = await startTmux(o);
-    return { tmux, orch: spawnOrchestrator(o.sessionDir, o.workDir) };
+    let state = o.state;
+    if (name !== state.session_name) {
+      state = { ...state, session_name: name };
+      writeState(o.sessionDir, state);
+    }
+    return { tmux, orch: spawnOrchestrator(o.sessionDir, o.workDir), state };
   } catch (e) {
-    if (tmux) await killSession(tmux, o.state.session_name).catch(() => {});
+    await killSession(tmux, name).catch(() => {});
     throw e;
   }
 }

@@ -6,6 +6,7 @@ import { ensureFeatureBranch } from "../effects/git/branch.ts";
 import { createWorktree } from "../effects/git/worktree.ts";
 import { Tmux } from "../effects/tmux/runner.ts";
 import { killSession } from "../effects/tmux/ops.ts";
+import { ownsTmuxSession } from "../session/tmux-owner.ts";
 import { prepareResume, type ResumeFacts } from "../orchestrator/resume.ts";
 import type { State } from "../schema/state.ts";
 import type { Config } from "../schema/config.ts";
@@ -73,7 +74,8 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
   if (pid) {
     throw new SessionBusy({ dir: o.sessionDir, pid, attach: tmux.attachCommand(state.session_name), stop: tmux.killCommand(state.session_name) });
   }
-  if (await tmux.hasSession(state.session_name)) {
+  // another project's run may hold this name: it is not ours to close (ours gets another name)
+  if ((await tmux.hasSession(state.session_name)) && (await ownsTmuxSession(tmux, state.session_name, o.sessionDir))) {
     o.out(`agentmux: closing the stale tmux session ${state.session_name} (its orchestrator is gone)`);
     await killSession(tmux, state.session_name).catch(() => {});
   }
@@ -105,7 +107,7 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
     throw e;
   }
   o.out(`agentmux: resuming ${state.feature_name} in phase ${next.phase}`);
-  return follow({ sessionDir: o.sessionDir, state: next, config, headless: o.headless, progress: o.progress, startedAt, signals }, launched, o.out);
+  return follow({ sessionDir: o.sessionDir, state: launched.state, config, headless: o.headless, progress: o.progress, startedAt, signals }, launched, o.out);
 }
 
 /** Branch, files and processes of a resumed run; the caller gives the checkout up if this throws. */

@@ -163,6 +163,7 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
     writeState(created.dir, state);
     signals.checkpoint();
     launched = await startProcesses({ sessionDir: created.dir, state, config, workDir });
+    state = launched.state;
   } catch (e) {
     // Nothing ran yet: leave no half-made session behind.
     await undoCheckout(projectDir, state).catch(() => {});

@@ -16,8 +16,23 @@ export function socketNameProblem(name: string): string | undefined {
 
 export const isSocketName = (name: string) => SOCKET_NAME_RE.test(name);
 
-/** The tmux session of the agentmux session `id`. */
-export const tmuxSessionName = (id: string) => `agentmux-${id}`;
+/**
+ * The tmux session of the agentmux session `id`: `agentmux-<id>`, or `agentmux-<id>-<n>` (n ≥ 2)
+ * when that name was taken. An id is unique within its project only, and every project's runs
+ * share agentmux's tmux server.
+ */
+export const tmuxSessionName = (id: string, n = 1) => (n === 1 ? `agentmux-${id}` : `agentmux-${id}-${n}`);
+
+/** Most names tried for one run before its start fails (tmux sessions named after one id). */
+export const TMUX_NAME_TRIES = 100;
+
+/** Whether `name` is one agentmux gives the tmux session of `id` (state.json, which agents can write, names it). */
+export function isTmuxSessionNameOf(id: string, name: string): boolean {
+  const base = tmuxSessionName(id);
+  if (name === base) return true;
+  const n = name.startsWith(`${base}-`) ? name.slice(base.length + 1) : "";
+  return /^[1-9]\d{0,2}$/.test(n) && Number(n) >= 2 && Number(n) <= TMUX_NAME_TRIES;
+}
 
 /** The tmux session environment variable that holds the agentmux session folder. */
 export const SESSION_DIR_VAR = "AMX_SESSION_DIR";

@@ -5,7 +5,8 @@ import { listSessionNames } from "../effects/tmux/ops.ts";
 import type { State } from "../schema/state.ts";
 import { readRuntime, readState } from "./read.ts";
 import { F, sessionsRoot } from "./paths.ts";
-import { isSocketName, tmuxSessionName } from "../schema/tmux-names.ts";
+import { isSocketName } from "../schema/tmux-names.ts";
+import { ownsTmuxSession } from "./tmux-owner.ts";
 import { archiveRootOf } from "./archive.ts";
 
 export type SessionSummary = {
@@ -61,16 +62,16 @@ export function readSummary(dir: string, now: number, socket?: string): Unchecke
   return { id: basename(dir), dir, state, error, updatedAt, ageMs: Math.max(0, now - updatedAt), socket: sock };
 }
 
-/** Whether each session's tmux session is alive on its socket (one query per socket). */
+/** Whether each session's tmux session is alive on its socket and is its own (one list per socket, then one query per live name). */
 export async function withLiveness(found: Unchecked[]): Promise<SessionSummary[]> {
   const sockets = new Map<string, Promise<Set<string>>>();
   for (const s of new Set(found.map((f) => f.socket))) sockets.set(s, liveTmuxSessions(s));
-  const out: SessionSummary[] = [];
-  for (const f of found) {
+  return Promise.all(found.map(async (f) => {
     const alive = await sockets.get(f.socket)!;
-    out.push({ ...f, live: !f.archived && !!f.state && f.state.session_name === tmuxSessionName(f.id) && alive.has(f.state.session_name) });
-  }
-  return out;
+    const name = f.state?.session_name;
+    const live = !f.archived && name !== undefined && alive.has(name) && (await ownsTmuxSession(new Tmux(f.socket), name, f.dir));
+    return { ...f, live };
+  }));
 }
 
 /** The archived records of finished runs (see archive.ts). */

@@ -3,7 +3,8 @@ import { basename } from "node:path";
 import { Tmux } from "../effects/tmux/runner.ts";
 import { killSession } from "../effects/tmux/ops.ts";
 import { waitUntil } from "../effects/wait.ts";
-import { tmuxSessionName } from "../schema/tmux-names.ts";
+import { isTmuxSessionNameOf, tmuxSessionName } from "../schema/tmux-names.ts";
+import { ownsTmuxSession } from "./tmux-owner.ts";
 import { liveOrchestrator } from "./liveness.ts";
 import type { SessionSummary } from "./list.ts";
 
@@ -16,8 +17,9 @@ export type Removal = { stopped: boolean; killedTmux: boolean; notes: string[] }
  * Remove a session: a live run is stopped first — its orchestrator gets SIGTERM (it cancels,
  * closes its agents and tmux session) and is waited for, so it cannot write state.json into
  * the removed folder (a ghost session) — then the tmux session is killed if still there, then
- * the folder goes. Only the tmux session agentmux named for this session (`agentmux-<id>`) is
- * ever killed: state.json is writable by agents and must not steer this at another session.
+ * the folder goes. Only a tmux session agentmux named for this session (`agentmux-<id>[-n]`)
+ * that records this folder is ever killed: state.json is writable by agents and must not steer
+ * this at another session, and another project may run a session of the same id.
  */
 export async function removeSession(s: SessionSummary): Promise<Removal> {
   const notes: string[] = [];
@@ -39,15 +41,17 @@ export async function removeSession(s: SessionSummary): Promise<Removal> {
       stopped = true;
     }
   }
-  const expected = tmuxSessionName(basename(s.dir));
+  const name = s.state?.session_name ?? tmuxSessionName(basename(s.dir));
   let killedTmux = false;
-  if (s.state && s.state.session_name !== expected) {
-    notes.push(`state.json names the tmux session ${JSON.stringify(s.state.session_name)}, not ${expected}: left alone`);
+  if (!isTmuxSessionNameOf(basename(s.dir), name)) {
+    notes.push(`state.json names the tmux session ${JSON.stringify(name)}, not ${tmuxSessionName(basename(s.dir))}: left alone`);
   } else if (s.live || pid) {
     const tmux = new Tmux(s.socket);
-    if (await tmux.hasSession(expected)) {
-      await killSession(tmux, expected);
-      killedTmux = true;
+    if (await tmux.hasSession(name)) {
+      if (await ownsTmuxSession(tmux, name, s.dir)) {
+        await killSession(tmux, name);
+        killedTmux = true;
+      } else notes.push(`the tmux session ${name} is another project's run of the same id: left alone`);
     }
   }
   rmSync(s.dir, { recursive: true, force: true });

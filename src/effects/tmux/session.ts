@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { SessionExists, StartDirMissing, UnsafePaneCommand } from "./errors.ts";
+import { SessionExists, StartDirMissing, TmuxDuplicateSession, UnsafePaneCommand } from "./errors.ts";
 import type { Tmux } from "./runner.ts";
 import { NEW_PANE } from "./formats.ts";
 import { dropEnvFile, writeEnvFile } from "./env-file.ts";
@@ -128,7 +128,8 @@ export async function createSession(tmux: Tmux, opts: SessionOptions): Promise<{
     paneCommand(opts.controlCommand, { envFile }),
   ]).catch((e) => {
     dropEnvFile(envFile);
-    throw e;
+    // another launcher made it between the check above and this command
+    throw e instanceof TmuxDuplicateSession ? new SessionExists({ session: opts.name, socket: tmux.socket, attach: tmux.attachCommand(opts.name) }) : e;
   });
   const { pane: controlPane, window } = NEW_PANE.parse(created.trim());
   await tmux.run(
