@@ -26,6 +26,8 @@ function requestWords(argv: readonly string[]): string[] {
   return words;
 }
 
+const isRunFlag = (arg: string) => arg.startsWith("--") && Object.hasOwn(RUN_FLAGS, arg.slice(2).split("=")[0]!);
+
 /**
  * Routes a command line: `--version`, help, a command, or free text (the implicit `run`).
  * A request of one bare word is refused as a probable mistyped command (exit 2, nothing
@@ -53,7 +55,8 @@ export async function dispatch(argv: readonly string[], interactive: boolean): P
   const entry = COMMANDS[first];
   if (entry) return entry.start(argv.slice(1));
   const words = requestWords(argv);
-  if (first.startsWith("-") && words.length === 0) {
+  // `agentmux --ci` alone: run's own option, so what is missing is the request (run says so)
+  if (first.startsWith("-") && words.length === 0 && !isRunFlag(first)) {
     throw new UnknownOption({ option: first.split("=")[0]!, suggestion: didYouMean(first, TOP_FLAGS) });
   }
   if (words.length === 1 && WORD.test(words[0]!)) {

@@ -35,6 +35,13 @@ test("an unknown option gives usage and exit 2, naming the option", () => {
   const top = run("--frob");
   expect(top.code).toBe(2);
   expect(top.err).toContain("unknown option --frob");
+  // a run's own option without a request: the request is what is missing, not the option
+  for (const argv of [["--ci"], ["--ci", "--json"], ["--name", "x"], ["--keep-session"]]) {
+    const r = run(...argv);
+    expect({ argv, code: r.code }).toEqual({ argv, code: 2 });
+    expect(r.err).toContain("run: a request is required");
+    expect(r.err).not.toContain("unknown option");
+  }
 });
 
 test("without a terminal, no arguments prints help instead of opening the home screen", () => {
