@@ -20,6 +20,18 @@ export function homeHeader(projectDir: string, count: number): Line[] {
   return [[seg("agentmux", "cyan", "bold"), seg(`  ${projectDir}`, "dim")], [seg(`${count} session${count === 1 ? "" : "s"}`, "dim")], []];
 }
 
+/** Why `r` cannot resume this session (said on the status line: the home screen stays), if it cannot. */
+export function notResumable(s: SessionSummary): string | undefined {
+  if (s.live) return `${s.id} is running — press a to attach`;
+  // the table's LAST EVENT column shows the read error itself
+  if (!s.state) return `${s.id} cannot be resumed: its state.json is unreadable — d deletes it`;
+  if (s.archived || s.state.phase === "done") {
+    const commit = s.state.commit_hash ? ` (commit ${s.state.commit_hash.slice(0, 7)})` : "";
+    return `${s.id} finished${commit}: nothing to resume`;
+  }
+  return undefined;
+}
+
 /** `agentmux` in a terminal: the project's sessions; start, resume, attach or delete runs. */
 export async function runHome(projectDir: string): Promise<number> {
   let sessions: SessionSummary[] = await listSessions(projectDir);
@@ -69,7 +81,8 @@ export async function runHome(projectDir: string): Promise<number> {
   screen.key(["r"], () => {
     const s = current();
     if (modal || !s) return;
-    if (s.live) return status(`${s.id} is running — press a to attach`), screen.render();
+    const why = notResumable(s);
+    if (why) return status(why), screen.render();
     leave({ argv: [...selfCommand(), "resume", s.id] });
   });
   screen.key(["a"], () => {

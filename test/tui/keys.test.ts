@@ -1,5 +1,5 @@
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, utimesSync } from "node:fs";
 import { writeJsonAtomic } from "../../src/effects/fs/atomic.ts";
 import { join } from "node:path";
 import { killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
@@ -91,5 +91,32 @@ test("home screen: the phase column follows state.json live and says when a run 
     feature_dir: dir,
   });
   await scr.until("needs input", (s) => /20250301-100000-alpha\s+needs input/.test(s));
+  removeDir(project);
+});
+
+test("home screen: r on a finished or unreadable session says why and the home screen stays (compiled binary)", async () => {
+  socket = privateSocket();
+  const project = makeTmpDir("amx-homeresume-");
+  writeSession(project, "20250301-100000-alpha", stateIn("done", { updated_at: "2025-03-01T10:00:00.000Z", commit_hash: "abc1234def" }));
+  const broken = writeSession(project, "20250301-090000-beta", stateIn("failed", { updated_at: "2025-03-01T09:00:00.000Z" }));
+  await Bun.write(join(broken, "state.json"), "{ not json");
+  utimesSync(join(broken, "state.json"), new Date("2025-03-01T09:00:00Z"), new Date("2025-03-01T09:00:00Z")); // listed after alpha
+  const scr = new Screen(socket);
+  await scr.start([scope.bin], project, { width: 120, height: 20 }, { AGENTMUX_TMUX_SOCKET: socket });
+  await scr.until("home lists both sessions", (s) => s.includes("20250301-100000-alpha") && s.includes("20250301-090000-beta"));
+  await scr.until("the finished one is selected", (s) => s.includes("› 20250301-100000-alpha"));
+
+  await scr.keys("r");
+  const done = await scr.until("the home screen says the run finished", (s) => s.includes("20250301-100000-alpha finished"));
+  expect(done).toContain("20250301-100000-alpha finished (commit abc1234): nothing to resume");
+  await scr.keys("Down");
+  await scr.until("the unreadable one is selected", (s) => s.includes("› 20250301-090000-beta"));
+  await scr.keys("r");
+  const unreadable = await scr.until("the home screen says why it cannot resume", (s) => s.includes("cannot be resumed"));
+  expect(unreadable).toContain("20250301-090000-beta cannot be resumed: its state.json");
+  expect(unreadable).toContain("d deletes it");
+  // still the home screen: its keys still work
+  await scr.keys("Up");
+  await scr.until("back on the first row", (s) => s.includes("› 20250301-100000-alpha"));
   removeDir(project);
 });
