@@ -106,7 +106,9 @@ function apply(read: ToolLine[], timed: { toEvents: number } | null) {
     if ("skip" in o) continue;
     if (o.event.type === "tool_rejected") throw new Error(`line rejected: ${o.event.reason}`);
     const r = transition(state, o.event, settings);
-    state = { ...r.state, tool_seq: o.seq };
+    // as the orchestrator's loop: a changed state is the caller's own (see Result)
+    state = r.state === state ? { ...state } : r.state;
+    state.tool_seq = o.seq;
     effects += r.effects.length;
   }
   return { state, effects };

@@ -196,7 +196,9 @@ export class OrchestratorLoop {
   private async apply(event: Event, cursor?: number, seq?: number): Promise<void> {
     const before = this.state.phase;
     const r = transition(this.state, event, this.settings);
-    const next: State = { ...r.state, outbox: r.effects.length ? r.effects : undefined };
+    // a changed state is a new object the transition handed over (Result): no second copy
+    const next: State = r.state === this.state ? { ...r.state } : r.state;
+    next.outbox = r.effects.length ? r.effects : undefined;
     if (cursor !== undefined) {
       next.tool_cursor = cursor;
       next.applied_tool_events = (next.applied_tool_events ?? 0) + 1;
