@@ -40,7 +40,7 @@ async function handoff(cli: CliDef, bin: string, prestart: boolean): Promise<num
     if (prestart) {
       // pre-started as the orchestrator does while the architect works (#15.3); ready as it would
       // be at the handoff: its MCP client connected to the run's endpoint
-      run.runtime.prestart("planner", "planner");
+      run.runtime.prestart({ agent: "planner", role: "planner" });
       await waitFor("the pre-started planner's MCP connection", () => run.mcp.tokens.ready("planner"), { timeoutMs: 120_000, intervalMs: 20 });
     }
     run.runtime.sendPrompt("architect", F.architectPrompt);

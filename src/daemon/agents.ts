@@ -20,6 +20,8 @@ import { F } from "../session/paths.ts";
 import { writeRuntime } from "../session/write.ts";
 import type { Logger } from "../effects/log.ts";
 import type { Watched } from "./turns.ts";
+import { PrestartPool } from "./prestart-pool.ts";
+import type { HeldPrestart } from "./prestart.ts";
 
 export type AgentRuntimeOptions = {
   sessionDir: string;
@@ -53,7 +55,7 @@ export type AgentRuntimeOptions = {
 export type LaunchOptions = { batchPrompt?: string; provider?: string; conversation?: string };
 
 type AgentPane = { pane: string; pid: number; role: Role; resolved: ResolvedAgent; prompted: boolean; env: Record<string, string>; launchedAt: number; capture: boolean };
-type Started = { pane: AgentPane; conversation?: { id: string; resume: boolean }; argv: string[] };
+export type Started = { pane: AgentPane; conversation?: { id: string; resume: boolean }; argv: string[] };
 
 const now = () => new Date().toISOString();
 
@@ -74,10 +76,23 @@ export class AgentRuntime {
   private paused = false;
   /** launches and deliveries asked for while paused, made in order when the run goes on */
   private held: (() => Promise<void> | void)[] = [];
-  /** panes started ahead for the next phase (#15.3), by agent key, until launch takes them over */
-  private readonly prestarts = new Map<string, { role: Role; pending: Promise<Started | null> }>();
+  /** panes started ahead for the next phase (#15.3), until launch takes them over */
+  private readonly pool: PrestartPool;
 
-  constructor(readonly o: AgentRuntimeOptions) {}
+  constructor(readonly o: AgentRuntimeOptions) {
+    this.pool = new PrestartPool({
+      spawn: (key, role, label, size) => this.spawn(key, role, label, {}, size),
+      prepare: (key, s) => this.o.writer.prepare(s.pane.pane, this.firstOptions(key, s.pane)),
+      soloSize: () => this.o.layout.soloSize(),
+      isAlive: (pane) => this.o.layout.isAlive(pane),
+      close: async (pane) => {
+        this.o.writer.forget(pane);
+        await this.o.layout.kill(pane);
+      },
+      tokens: this.o.mcp.tokens,
+      log: this.o.log,
+    });
+  }
 
   async launch(agent: string, role: Role, label: string, lo: LaunchOptions = {}): Promise<void> {
     if (this.paused) {
@@ -85,9 +100,9 @@ export class AgentRuntime {
       this.held.push(() => this.launch(agent, role, label, lo).catch((e) => this.o.log(`launch of ${agent} after the pause failed: ${(e as Error).message}`)));
       return;
     }
-    // a pre-started pane for exactly this launch is taken over: its CLI is up, its MCP client connected
-    const pre = await this.takePrestart(agent, role, lo);
-    if (pre) return this.adopt(agent, pre, label);
+    // a pre-started pane for this launch (its key's, else its role's) is taken over: its CLI is up, its MCP client connected
+    const pre = await this.pool.take(agent, role, lo);
+    if (pre) return this.adopt(agent, pre.started, label, pre.byRole);
     // a relaunch takes the old pane's place on screen
     const old = this.agents.get(agent)?.pane ?? this.dead.get(agent);
     const slot = old ? this.o.layout.visiblePanes().indexOf(old) : -1;
@@ -163,81 +178,38 @@ export class AgentRuntime {
   }
 
   /** The agent_launched record (bench/pipeline.ts reads "launched <agent> (…) in %N") and the conversation it starts. */
-  private announce(agent: string, s: Started, prestartedMs?: number): void {
+  private announce(agent: string, s: Started, prestartedMs?: number, byRole?: string | null): void {
     const { resolved, pane } = s.pane;
     const c = s.conversation;
-    const note = prestartedMs === undefined ? "" : ` (pre-started ${prestartedMs} ms before)`;
+    const note = prestartedMs === undefined ? "" : ` (pre-started ${byRole ? `by role as ${byRole} ` : ""}${prestartedMs} ms before)`;
     this.o.log(`launched ${agent} (${resolved.providerName}${resolved.model ? "/" + resolved.model : ""}${c ? `, conversation ${c.id}${c.resume ? " resumed" : ""}` : ""}) in ${pane}${note}: ${s.argv.join(" ").slice(0, 300)}`, {
       event: "agent_launched",
       agent,
       pane,
-      data: { provider: resolved.providerName, model: resolved.model, argv: s.argv, ...(c ? { conversation: c.id, resumed: c.resume } : {}), ...(prestartedMs === undefined ? {} : { prestarted_ms: prestartedMs }) },
+      data: { provider: resolved.providerName, model: resolved.model, argv: s.argv, ...(c ? { conversation: c.id, resumed: c.resume } : {}), ...(prestartedMs === undefined ? {} : { prestarted_ms: prestartedMs }), ...(byRole ? { prestarted_as: byRole } : {}) },
     });
     if (c && !c.resume) this.o.push({ type: "conversation_captured", at: now(), agent, id: c.id });
   }
 
   /**
-   * Pre-start an agent the next phase will launch (#15.3), parked in the hidden window: its CLI
-   * starts and its MCP client connects while the current phase works, and `launch` takes it
-   * over. Not while the run is paused at its budget; a failure only costs the head start.
+   * Pre-start an agent the next phase will launch (#15.3), parked in the hidden window, under its
+   * key or, when only its role is known, by role (PrestartPool). Not while the run is paused at
+   * its budget; a failure only costs the head start.
    */
-  prestart(agent: string, role: Role): void {
-    if (this.paused || this.prestarts.has(agent) || this.agents.has(agent)) return;
-    // parked at the size it will have when shown alone: showing it then does not redraw its screen
-    const size = this.o.layout.soloSize().catch(() => undefined);
-    const pending: Promise<Started | null> = size.then((s) => this.spawn(agent, role, `[pre-started] ${agent}`, {}, s)).then(
-      (s) => {
-        this.o.log(`pre-started ${agent} (${s.pane.resolved.providerName}) in ${s.pane.pane} for the next phase`, { event: "agent_prestarted", agent, pane: s.pane.pane, data: { provider: s.pane.resolved.providerName } });
-        // its trust dialog, ready prompt, MCP connection and settle time are waited for now, not at the handoff
-        const t0 = performance.now();
-        void this.o.writer.prepare(s.pane.pane, this.firstOptions(agent, s.pane)).then(
-          (ready) => this.o.log(`pre-started ${agent} ${ready ? "ready for its prompt" : "not ready yet (its prompt waits as usual)"} after ${Math.round(performance.now() - t0)} ms`),
-          (e) => this.o.log(`preparing the pre-started ${agent} failed (its prompt waits as usual): ${(e as Error).message}`, { level: "warn" }),
-        );
-        return s;
-      },
-      (e) => {
-        this.o.log(`pre-starting ${agent} failed (it starts when its phase does): ${(e as Error).message}`, { level: "warn", event: "agent_prestarted", agent, error: (e as Error).message });
-        if (this.prestarts.get(agent)?.pending === pending) this.prestarts.delete(agent);
-        return null;
-      },
-    );
-    this.prestarts.set(agent, { role, pending });
+  prestart(want: { agent: string | null; role: Role }): void {
+    if (this.paused || (want.agent !== null && this.agents.has(want.agent))) return;
+    this.pool.start(want);
   }
 
-  /** Agents pre-started and not yet taken over. */
-  prestarted(): string[] {
-    return [...this.prestarts.keys()];
+  /** Pre-starts not yet taken over. */
+  prestarted(): HeldPrestart[] {
+    return this.pool.list();
   }
 
   /** A pre-start no longer needed (the run went another way): its pane is closed, its token revoked. */
-  async dropPrestart(agent: string, why: string): Promise<void> {
-    const p = this.prestarts.get(agent);
-    if (!p) return;
-    this.prestarts.delete(agent);
-    const s = await p.pending;
-    if (!s) return;
-    if (!this.agents.has(agent)) this.o.mcp.tokens.revoke(agent);
-    this.o.log(`closed the pre-started ${agent} (${s.pane.pane}): ${why}`, { event: "prestart_dropped", agent, pane: s.pane.pane, data: { why } });
-    this.o.writer.forget(s.pane.pane);
-    await this.o.layout.kill(s.pane.pane).catch(() => {});
-  }
-
-  /** The pre-started pane for this launch, if one is held, alive, and started the same way. */
-  private async takePrestart(agent: string, role: Role, lo: LaunchOptions): Promise<Started | null> {
-    const p = this.prestarts.get(agent);
-    if (!p) return null;
-    this.prestarts.delete(agent);
-    const s = await p.pending;
-    if (!s) return null;
-    const same = p.role === role && !lo.batchPrompt && !lo.conversation && (!lo.provider || lo.provider === s.pane.resolved.providerName);
-    if (same && (await this.o.layout.isAlive(s.pane.pane))) return s;
-    const why = same ? "its CLI exited" : "this launch differs";
-    this.o.log(`not using the pre-started ${agent} (${s.pane.pane}): ${why}`, { event: "prestart_dropped", agent, pane: s.pane.pane, data: { why } });
-    this.o.mcp.tokens.revoke(agent);
-    this.o.writer.forget(s.pane.pane);
-    await this.o.layout.kill(s.pane.pane).catch(() => {});
-    return null;
+  async dropPrestart(id: string, why: string): Promise<void> {
+    // an id that is also a live agent's key: that token is the agent's (its pre-start had none left)
+    await this.pool.drop(id, why, this.agents.has(id));
   }
 
   /** What a first prompt to this pane waits for: the ready gate, trust dialogs, the MCP-ready gate. */
@@ -248,11 +220,12 @@ export class AgentRuntime {
     return { submit: p.submit, ready: p.ready, trust: p.trust, first: true, ...(needsMcp ? { waitFirst: () => tokens.ready(agent) } : {}) };
   }
 
-  private async adopt(agent: string, s: Started, label: string): Promise<void> {
+  /** The pre-started pane becomes the agent's; its token is the agent's already (issued to its key, or re-bound). */
+  private async adopt(agent: string, s: Started, label: string, byRole: string | null): Promise<void> {
     await this.kill(agent, { keepToken: true });
     this.join(agent, s.pane);
     await this.o.layout.setLabel(s.pane.pane, label).catch(() => {});
-    this.announce(agent, s, Date.now() - s.pane.launchedAt);
+    this.announce(agent, s, Date.now() - s.pane.launchedAt, byRole);
     this.persist();
   }
 
@@ -347,7 +320,7 @@ export class AgentRuntime {
 
   async kill(agent: string, o: { keepToken?: boolean } = {}): Promise<void> {
     // a held pre-start owns the agent's current token (the agent's earlier pane has none left)
-    if (!o.keepToken && !this.prestarts.has(agent)) this.o.mcp.tokens.revoke(agent);
+    if (!o.keepToken && !this.pool.holds(agent)) this.o.mcp.tokens.revoke(agent);
     const deadPane = this.dead.get(agent);
     if (deadPane) {
       this.dead.delete(agent);
@@ -467,7 +440,7 @@ export class AgentRuntime {
   pause(stop: boolean): void {
     this.paused = stop;
     // a pre-started CLI is a start nobody may use: closed rather than stopped
-    if (stop) for (const agent of this.prestarted()) void this.dropPrestart(agent, "the run is paused at its budget");
+    if (stop) for (const p of this.prestarted()) void this.dropPrestart(p.id, "the run is paused at its budget");
     for (const [agent, v] of this.agents) this.signal(agent, v.pid, stop);
     const held = stop ? [] : this.held.splice(0);
     this.o.log(`${stop ? "paused" : "continued"} ${this.agents.size} agent(s)${held.length ? `; ${held.length} held launch(es) and prompt(s) now` : ""}`, { event: stop ? "agents_paused" : "agents_continued", data: { agents: [...this.agents.keys()], ...(stop ? {} : { held: held.length }) } });

@@ -33,6 +33,7 @@ import { UsageWatcher } from "./usage.ts";
 import { ToolCallTail } from "../bus/tool-calls.ts";
 import { startMcpHost, watchMcp } from "./mcp-host.ts";
 import { Prestarter } from "./prestart.ts";
+import { withOwedFile } from "./owed-file.ts";
 
 /**
  * The launcher that started this orchestrator gets the final state on an extra pipe
@@ -92,8 +93,10 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     mcp: { tokens: mcp.tokens, url: () => mcp.endpoint.url },
   });
   const usage = new UsageWatcher({ sessionDir, config, state: () => loop.state, push: (e) => loop.push(e), log });
-  const prestarter = new Prestarter({ runtime: agents, config, log });
-  turns = new TurnWatcher({ tmux, watched: () => agents.watched(), push: (e) => loop.push(e), log, stuckAfterMs: config.watchdog.stuck_after_s * 1000 });
+  const prestarter = new Prestarter({ runtime: agents, config, settings, log });
+  // a fresh run's first agent starts now, while the rest of the start-up runs; the start step takes it over
+  prestarter.startFirst(state);
+  turns = new TurnWatcher({ tmux, watched: () => agents.watched(), push: (e) => loop.push(withOwedFile(e, loop.state, sessionDir)), log, stuckAfterMs: config.watchdog.stuck_after_s * 1000 });
   agents.persist();
   loop = new OrchestratorLoop(state, settings, {
     sessionDir, projectDir, workDir, config, runtime: agents, log, headless: state.headless === true, sealKey: mcp.sealKey,
@@ -119,7 +122,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const files = new SessionFileWatcher(sessionDir, (e) => loop.push(e), log, undefined, () => loop.state.phase === "completing");
   const created = new CreatedFilesLog(sessionDir);
   if (first?.type === "resume") {
-    const pending = readToolLinesForResume(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0, mcp.sealKey);
+    const pending = readToolLinesForResume(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0);
     if (pending.reset) loop.resetTools(pending.reset);
     await loop.catchUp(pending.lines);
   }

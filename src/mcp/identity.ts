@@ -51,6 +51,24 @@ export class AgentTokens {
     this.hashOf.delete(agent);
   }
 
+  /**
+   * Hand a live token over to another agent key (a pane pre-started by role is taken over by the
+   * agent the phase launches, #15.3): its link, with what the endpoint has seen of the client,
+   * now identifies `to`; `to`'s previous token is revoked and `from` names nothing any more.
+   * False when `from` holds no token or its role differs (its tools would).
+   */
+  rekey(from: string, to: string, role: Role): boolean {
+    const h = this.hashOf.get(from);
+    const link = h ? this.byHash.get(h) : undefined;
+    if (!h || !link || link.identity.role !== role) return false;
+    if (from === to) return true;
+    this.revoke(to);
+    this.hashOf.delete(from);
+    link.identity = { ...link.identity, agent: to };
+    this.hashOf.set(to, h);
+    return true;
+  }
+
   /** The link a token belongs to (undefined: unknown or revoked). */
   lookup(token: string): AgentLink | undefined {
     return /^[0-9a-f]{64}$/.test(token) ? this.byHash.get(digest(token)) : undefined;

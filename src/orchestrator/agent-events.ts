@@ -63,6 +63,10 @@ function turnEnded(step: Step, e: EventOf<"agent_turn_ended">): void {
     if (a.status !== "idle") step.setAgent(e.agent, { status: "idle" });
     return;
   }
+  if (!owed.tool && e.owed_file_written) {
+    if (a.status !== "idle") step.setAgent(e.agent, { status: "idle" });
+    return;
+  }
   const mayAsk = ASKING_ROLES.includes(a.role);
   if (e.question && mayAsk) return asks(step, e.agent, { kind: "question", text: e.question }, false);
   const n = (a.idle_turns ?? 0) + 1;

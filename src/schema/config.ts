@@ -221,8 +221,13 @@ export const Config = z.strictObject({
     .strictObject({
       /** at most this many pre-started panes at once (each is a live CLI: memory); 0 never pre-starts */
       max_panes: z.number().int().min(0).max(8).default(2),
+      /**
+       * also start the fixer while the reviewers work, before their verdict says whether a fix
+       * round comes (closed unused when the review passes); false waits for a failing verdict
+       */
+      fixer: z.boolean().default(true),
     })
-    .default({ max_panes: 2 }),
+    .default({ max_panes: 2, fixer: true }),
   /** the simulated agent (provider `sim`): scenario switches for tests and the demo */
   sim: z
     .strictObject({

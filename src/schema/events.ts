@@ -47,7 +47,17 @@ export const Event = z.discriminatedUnion("type", [
   /** a prompt was accepted, or the agent went busy */
   z.object({ type: z.literal("agent_active"), at, agent: z.string() }),
   /** the agent went back to its idle prompt after working (settled); `question`: its last line asks one */
-  z.object({ type: z.literal("agent_turn_ended"), at, agent: z.string(), question: z.string().optional() }),
+  z.object({
+    type: z.literal("agent_turn_ended"),
+    at,
+    agent: z.string(),
+    question: z.string().optional(),
+    /**
+     * the file the agent owes (one finished by a file alone: summary.md, design.md) is on disk,
+     * not empty: its own event comes once it has stayed unchanged; no reminder meanwhile
+     */
+    owed_file_written: z.boolean().optional(),
+  }),
   /** the agent's CLI shows a question or permission dialog */
   z.object({ type: z.literal("agent_dialog"), at, agent: z.string(), kind: z.enum(["question", "permission"]), text: z.string() }),
   /** the agent's CLI shows a usage or rate limit; reset_at when it said when */

@@ -69,6 +69,8 @@ export class SimApp {
       this.say(c.resumed ? `● resumed conversation ${c.id} (${turns} earlier prompt${turns === 1 ? "" : "s"})` : `● conversation ${c.id}`);
     }
     const show = () => {
+      // input is taken from the moment the screen is drawn (a timer may fire a little early)
+      this.acceptInputAt = Math.min(this.acceptInputAt, Date.now());
       this.stdout.write(ENTER_SCREEN);
       this.model.mode = this.env.scenario.trust_dialog ? "trust" : "main";
       this.redraw();

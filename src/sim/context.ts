@@ -23,6 +23,8 @@ export type SimEnv = {
   conversation?: { id: string; resumed: boolean };
   /** how it records its token usage per turn (sim/transcript.ts) */
   transcript?: "claude" | "codex";
+  /** its tmux pane (TMUX_PANE): the run's runtime file names the agent that holds it (agentOfPane) */
+  pane?: string;
 };
 
 /** Where a simulated conversation keeps its turns (one line per submitted prompt). */
@@ -43,7 +45,20 @@ export function simEnvFromProcess(env: NodeJS.ProcessEnv = process.env, cwd = pr
     agent: env.AGENTMUX_AGENT || role,
     scenario: parseScenario(env.AGENTMUX_SIM_SCENARIO),
     thinkMs,
+    ...(env.TMUX_PANE ? { pane: env.TMUX_PANE } : {}),
   };
+}
+
+/**
+ * The agent key the run gave this pane (runtime_state.json's panes), or null. A pane pre-started
+ * by role was launched under a provisional key and taken over by the agent the phase launched:
+ * like a real CLI, the sim learns what it is for only then, and its scenario switches aimed at an
+ * agent (crash_once=coder:1) go by that key.
+ */
+export function agentOfPane(sessionDir: string, pane: string | undefined): string | null {
+  if (!pane || !sessionDir) return null;
+  const panes = readOptionalSessionFile(sessionDir, SESSION_FILES.runtime)?.panes ?? {};
+  return Object.entries(panes).find(([, p]) => p === pane)?.[0] ?? null;
 }
 
 /** The session folder a prompt file belongs to: the env's, or the parent of its phase folder. */

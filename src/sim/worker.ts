@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, relative } from "node:path";
-import { SimSession, conversationFile, sessionOf, type SimEnv } from "./context.ts";
+import { SimSession, agentOfPane, conversationFile, sessionOf, type SimEnv } from "./context.ts";
 import { appendLine } from "../effects/fs/atomic.ts";
 import { recordTurn } from "./transcript.ts";
 import type { SimMcp, ToolOutcome } from "./mcp-client.ts";
@@ -182,6 +182,7 @@ export class SimWorker {
     let ok = false;
     try {
       const session = new SimSession(this.env, sessionOf(path, this.env.sessionDir));
+      this.env.agent = agentOfPane(session.dir, this.env.pane) ?? this.env.agent;
       const { scenario } = this.env;
       if (this.matches(scenario.crash) || (this.matches(scenario.crash_once) && session.once.take(`crash.${this.env.agent}`))) {
         this.hooks.say("✗ simulated crash (scenario)");

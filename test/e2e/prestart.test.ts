@@ -35,13 +35,15 @@ function peakHeld(log: LogRecord[]): number {
   let peak = 0;
   for (const r of log) {
     if (r.event === "agent_prestarted" && !r.error) held.add(r.agent!);
-    if (r.event === "prestart_dropped" || (r.event === "agent_launched" && r.data?.prestarted_ms !== undefined)) held.delete(r.agent!);
+    if (r.event === "prestart_dropped") held.delete(r.agent!);
+    // a pre-start by role is held under its own id until the agent the plan names takes it over
+    if (r.event === "agent_launched" && r.data?.prestarted_ms !== undefined) held.delete(String(r.data.prestarted_as ?? r.agent));
     peak = Math.max(peak, held.size);
   }
   return peak;
 }
 
-test("the planner and the reviewers start while the phase before works; the handoff takes them over; never more than max_panes at once", async () => {
+test("the planner, the coders (by role, before the plan names them), the reviewers and the fixer start while the phase before works; the handoff takes them over; never more than max_panes at once", async () => {
   const s = await scratch(["parallel", "review_fail_once", "reviewers=logic+quality+expert", "slow_start=800"], 2);
   const r = await runBinary(bin, ["run", "--ci", "--json", "--keep-session", "--config", s.config, "Add a farewell module"], { cwd: s.repo, socket: s.socket });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
@@ -49,19 +51,32 @@ test("the planner and the reviewers start while the phase before works; the hand
   const log = readLog(sessionOf(s.repo, "farewell"));
   const prestarted = log.filter((x) => x.event === "agent_prestarted").map((x) => x.agent);
   const adopted = log.filter((x) => x.event === "agent_launched" && x.data?.prestarted_ms !== undefined).map((x) => x.agent);
+  // the architect was started while the orchestrator started up, and its start step took it over
+  expect(prestarted[0]).toBe("architect");
+  expect(adopted[0]).toBe("architect");
   // the planner was started during architecting and taken over at the handoff
   expect(prestarted).toContain("planner");
   expect(adopted).toContain("planner");
   const planner = log.findIndex((x) => x.event === "agent_prestarted" && x.agent === "planner");
   const archDone = log.findIndex((x) => x.event === "transition" && x.data?.type === "architecture_submitted");
   expect(planner).toBeLessThan(archDone);
+  // the two parallel coders: started by role while the planner worked, taken over under the keys the plan gave
+  const byRole = log.filter((x) => x.event === "agent_prestarted" && x.data?.by_role === true);
+  expect(byRole.length).toBe(2);
+  expect(byRole.every((x) => log.findIndex((y) => y === x) < log.findIndex((y) => y.event === "transition" && y.data?.type === "plan_submitted"))).toBe(true);
+  const coders = log.filter((x) => x.event === "agent_launched" && x.data?.prestarted_as !== undefined);
+  expect(coders.map((x) => x.agent).sort()).toEqual(["coder:1", "coder:2"]);
+  expect(coders.map((x) => x.data?.prestarted_as).sort()).toEqual(byRole.map((x) => x.agent).sort());
   // reviewers: three nominated, two pre-started (the cap) in each round's run-up, all taken over
   expect(prestarted.filter((a) => a?.startsWith("reviewer_")).length).toBe(4);
   expect(adopted.filter((a) => a?.startsWith("reviewer_")).length).toBe(4);
+  // the fixer: pre-started during each review round; round 1 failed and took it over, round 2 passed and closed it
+  const fixRound = log.findIndex((x) => x.event === "transition" && x.data?.type === "review_submitted" && x.phase === "fixing");
+  expect(log.slice(fixRound).find((x) => x.event === "agent_launched" && x.agent === "coder")?.data?.prestarted_ms).toBeGreaterThan(0);
   expect(peakHeld(log)).toBeLessThanOrEqual(2);
-  // every pre-start was used: none was closed unused, none left behind
-  expect(log.filter((x) => x.event === "prestart_dropped")).toEqual([]);
-  expect(prestarted.length).toBe(adopted.length);
+  // every other pre-start was used; none left behind
+  expect(log.filter((x) => x.event === "prestart_dropped").map((x) => x.agent)).toEqual(["coder"]);
+  expect(prestarted.length).toBe(adopted.length + 1);
 }, 240_000);
 
 test("a pre-start the run does not use is closed: the architect fails for good, the pre-started planner goes with the run", async () => {

@@ -32,10 +32,12 @@ const REVIEWS = ["review_logic_prompt", "review_quality_prompt", "review_expert_
  * agent then finishes and calls its tool while the orchestrator is dead.
  */
 type Case = { name: string; when: (s: any, dir: string) => boolean; hold?: string[]; orphanCall?: boolean };
+const prestartsByRole = (dir: string) => readLog(dir).filter((r) => r.event === "agent_prestarted" && r.data?.by_role === true && !r.error).length;
 const completed = (s: any) => Object.values(s.active_reviews ?? {}).filter((v) => v === "completed").length;
 
 const CASES: Case[] = [
-  { name: "mid-plan (planner working)", when: (s) => s.phase === "planning" && s.agents?.planner?.status === "working", hold: ["planner_prompt"] },
+  // the two coders pre-started by role while the planner works die with the killed run's tmux session
+  { name: "mid-plan (planner working)", when: (s, dir) => s.phase === "planning" && s.agents?.planner?.status === "working" && prestartsByRole(dir) >= 2, hold: ["planner_prompt"] },
   {
     name: "right after plan_submitted",
     when: (s) => s.phase === "implementing" && s.last_event === "plan_written" && s.completed_subplans.length === 0,
@@ -174,6 +176,16 @@ describe("SIGKILL of the orchestrator, then agentmux resume (compiled binary, pr
         const applied = afterResume.findIndex((r) => r.event === "tool_calls_replayed");
         expect(afterResume[applied]?.data).toEqual({ count: o.pendingAtResume });
         expect(applied).toBeLessThan(afterResume.findIndex((r) => r.event === "transition" && r.data?.type === "resume"));
+      }
+      // pre-started panes: the killed run's went with its tmux session; the resumed run takes over only its own
+      const takenOver = afterResume.filter((r) => r.event === "agent_launched" && r.data?.prestarted_ms !== undefined);
+      for (const t of takenOver) {
+        const id = String(t.data?.prestarted_as ?? t.agent);
+        expect(afterResume.some((r) => r.event === "agent_prestarted" && r.agent === id && r.pane === t.pane)).toBe(true);
+      }
+      if (c.name.startsWith("mid-plan")) {
+        // the coders were started by role again after the resume and taken over by the keys the plan gave
+        expect(takenOver.filter((t) => t.data?.prestarted_as !== undefined).map((t) => t.agent).sort()).toEqual(["coder:1", "coder:2"]);
       }
       if (c.orphanCall) {
         // the orphan's call reached nobody: it was told so, and nothing was recorded for it ...

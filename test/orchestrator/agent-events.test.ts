@@ -25,6 +25,21 @@ describe("turn ends without the submit: reminders, then stuck", () => {
     expect(r.state.phase).toBe("planning");
   });
 
+  test("a turn end after writing the file it owes (the summary), before the file watcher saw it stable: no reminder, idle", () => {
+    const { state, ev } = reach("reviewing");
+    const passed = drive(state, [ev.review("reviewer_logic", "pass"), ev.review("reviewer_quality", "pass")]).state;
+    expect(passed.awaiting_summary).toBe(true);
+    expect(owedSubmit(passed, "reviewer_logic")).toEqual({ tool: null, file: "08_completion/summary.md" });
+    const written = apply(passed, { ...ev.turnEnded("reviewer_logic"), owed_file_written: true } as never);
+    expect(ofType(written.effects, "nudge_agent")).toEqual([]);
+    expect(written.state.agents!.reviewer_logic!.status).toBe("idle");
+    // not written: the reminder names the file
+    expect(ofType(apply(passed, ev.turnEnded("reviewer_logic")).effects, "nudge_agent")[0]).toMatchObject({ tool: null, file: "08_completion/summary.md" });
+    // a tool still owed is owed whatever files are on disk
+    const { state: planning, ev: ev2 } = reach("planning");
+    expect(ofType(apply(planning, { ...ev2.turnEnded("planner"), owed_file_written: true } as never).effects, "nudge_agent").length).toBe(1);
+  });
+
   test("headless: a stuck agent fails the run (exit 1) with the cause", () => {
     const { state, ev } = reach("planning", settings({ headless: true, nudges: 0 }));
     const r = apply(state, ev.turnEnded("planner"), settings({ headless: true, nudges: 0 }));

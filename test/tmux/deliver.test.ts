@@ -24,6 +24,7 @@ function options(over: Over = {}): DeliverOptions {
     first: over.first ?? true,
     trust: over.trust ?? [],
     waitFirst: over.waitFirst,
+    ...(over.acted ? { acted: over.acted } : {}),
     submit: SubmitStrategy.parse({ delay_ms: 50, verify_ms: 400, retries: 2, ...over.submit }),
     ready: ReadyGate.parse({ ...GATE, ...over.ready }),
   };
@@ -104,6 +105,22 @@ describe("PaneWriter.deliver", () => {
       expect(r.screen).toContain("prompt_1.md");
     }
     expect(submitted()).toEqual([]);
+  });
+
+  test("an agent that acted on the prompt and had its pane closed between two looks: delivered, not failed", async () => {
+    const { f, pane } = await receiver(["--ignore-enter"]);
+    const logs: string[] = [];
+    const writer = new PaneWriter(f.tmux, (m) => void logs.push(m));
+    const gone = () => !Bun.spawnSync(["tmux", "-L", f.socket, "display", "-p", "-t", pane, "#{pane_id}"]).stdout.toString().includes(pane);
+    let looks = 0;
+    // the first look after the Enter: the agent acts and its pane is closed (as the orchestrator closes a finished agent's)
+    const acted = () => {
+      if (looks++ === 0) Bun.spawnSync(["tmux", "-L", f.socket, "kill-pane", "-t", pane]);
+      return looks > 1 && gone();
+    };
+    const r = await writer.deliver(pane, TEXT, options({ submit: { retries: 1, verify_ms: 2000 }, acted }));
+    expect(r).toMatchObject({ ok: true, attempts: 1 });
+    expect(logs.filter((l) => l.startsWith(`delivered to ${pane}`)).length).toBe(1);
   });
 
   test("never-ready panes and waitFirst time out with a reason", async () => {

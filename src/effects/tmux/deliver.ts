@@ -216,7 +216,13 @@ export class PaneWriter {
       const deadline = performance.now() + opts.submit.verify_ms;
       let gone = 0;
       for (;;) {
-        const snap = await this.alive(pane);
+        // an agent that took the prompt and finished at once has its pane closed under this look
+        // (its submit reaches the in-process endpoint within milliseconds): that was a delivery
+        const snap = await this.alive(pane).catch((e) => {
+          if (opts.acted?.()) return null;
+          throw e;
+        });
+        if (!snap) return attempt;
         const sign = submitSign(gate, before, pasted, snap, text);
         // "the text left" twice in a row: one look may catch a redraw half done
         gone = sign === "gone" ? gone + 1 : 0;
