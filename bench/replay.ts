@@ -101,12 +101,14 @@ function apply(read: ToolLine[], timed: { toEvents: number } | null) {
   let effects = 0;
   for (const l of read) {
     const a = timed ? performance.now() : 0;
-    const o = toolLineToEvent(l.value!, l.text, { sessionDir, key, phase: state.phase, appliedSeq: state.tool_seq ?? 0 });
+    const o = toolLineToEvent(l.value!, l.text, { sessionDir, key, phase: state.phase, appliedSeq: state.tool_seq ?? 0 }, l.seal);
     if (timed) timed.toEvents += performance.now() - a;
     if ("skip" in o) continue;
     if (o.event.type === "tool_rejected") throw new Error(`line rejected: ${o.event.reason}`);
     const r = transition(state, o.event, settings);
-    state = { ...r.state, tool_seq: o.seq };
+    // as the orchestrator's loop: a changed state is the caller's own (see Result)
+    state = r.state === state ? { ...state } : r.state;
+    state.tool_seq = o.seq;
     effects += r.effects.length;
   }
   return { state, effects };
@@ -119,7 +121,7 @@ function apply(read: ToolLine[], timed: { toEvents: number } | null) {
  */
 function replay() {
   const t0 = performance.now();
-  const read = readToolLines(toolEvents, 0);
+  const read = readToolLines(toolEvents, 0, key);
   const t1 = performance.now();
   const { state, effects } = apply(read, null);
   const t2 = performance.now();

@@ -14,9 +14,9 @@ import { F } from "../session/paths.ts";
  */
 export type SealKey = Buffer;
 
-const SEAL_HEAD = ',"seal":"';
+export const SEAL_HEAD = ',"seal":"';
 /** `,"seal":"` + 64 hex digits + `"}` */
-const SEAL_LEN = SEAL_HEAD.length + 64 + 2;
+export const SEAL_LEN = SEAL_HEAD.length + 64 + 2;
 
 /** The session's seal key, created (0600, exclusively) on first use. */
 export function loadSealKey(sessionDir: string): SealKey {

@@ -13,6 +13,7 @@ import { statusJson, statusView, type StatusInput } from "../views/status.ts";
 import { logLines } from "../views/log.ts";
 import { readLog } from "../session/log.ts";
 import { terminalJson } from "../schema/inert-text.ts";
+import type { State } from "../schema/state.ts";
 
 const mtime = (path: string) => {
   try {
@@ -31,7 +32,13 @@ function lastSignOfLife(dir: string): number | undefined {
 async function load(arg: string | undefined): Promise<StatusInput> {
   const s = await resolveSession(findProjectDir(), arg);
   const data = readSessionData(s.dir);
-  return { ...data, id: s.id, live: s.live, toolEvents: countLines(join(s.dir, F.toolEvents)), now: Date.now(), lastSeen: lastSignOfLife(s.dir) };
+  return { ...data, id: s.id, live: s.live, toolEvents: toolCalls(s.dir, data.state), now: Date.now(), lastSeen: lastSignOfLife(s.dir) };
+}
+
+/** The tool calls so far: tool_events.jsonl's lines, or for an archive (which keeps no tool_events.jsonl) the count its run applied. */
+function toolCalls(dir: string, state: State): number {
+  const file = join(dir, F.toolEvents);
+  return existsSync(file) ? countLines(file) : (state.applied_tool_events ?? 0);
 }
 
 function render(d: StatusInput): string {

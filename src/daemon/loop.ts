@@ -184,7 +184,7 @@ export class OrchestratorLoop {
       // a torn or malformed line: reported, and reading goes on with the next complete line
       return this.apply({ type: "tool_rejected", at: new Date().toISOString(), tool: "(unreadable line)", reason: line.error ?? "malformed" }, line.end);
     }
-    const r = toolLineToEvent(line.value, line.text, { sessionDir: this.ctx.sessionDir, key: this.ctx.sealKey, phase: this.state.phase, appliedSeq: this.state.tool_seq ?? 0 });
+    const r = toolLineToEvent(line.value, line.text, { sessionDir: this.ctx.sessionDir, key: this.ctx.sealKey, phase: this.state.phase, appliedSeq: this.state.tool_seq ?? 0 }, line.seal);
     if ("skip" in r) {
       this.state = { ...this.state, tool_cursor: line.end };
       this.cursorUnsaved = true;
@@ -196,7 +196,9 @@ export class OrchestratorLoop {
   private async apply(event: Event, cursor?: number, seq?: number): Promise<void> {
     const before = this.state.phase;
     const r = transition(this.state, event, this.settings);
-    const next: State = { ...r.state, outbox: r.effects.length ? r.effects : undefined };
+    // a changed state is a new object the transition handed over (Result): no second copy
+    const next: State = r.state === this.state ? { ...r.state } : r.state;
+    next.outbox = r.effects.length ? r.effects : undefined;
     if (cursor !== undefined) {
       next.tool_cursor = cursor;
       next.applied_tool_events = (next.applied_tool_events ?? 0) + 1;

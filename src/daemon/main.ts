@@ -122,7 +122,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const files = new SessionFileWatcher(sessionDir, (e) => loop.push(e), log, undefined, () => loop.state.phase === "completing");
   const created = new CreatedFilesLog(sessionDir);
   if (first?.type === "resume") {
-    const pending = readToolLinesForResume(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0);
+    const pending = readToolLinesForResume(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0, mcp.sealKey);
     if (pending.reset) loop.resetTools(pending.reset);
     await loop.catchUp(pending.lines);
   }

@@ -23,23 +23,48 @@ const recorded = (state: State, phase: Phase, event: WorkflowEvent, at: string):
 export class Step {
   effects: Effect[] = [];
   private next: Goto | null = null;
+  /**
+   * `state` is this step's own copy, made at its first change: later changes of the same
+   * transition write into it instead of copying the state again. The state given to the
+   * constructor is never written (transitions are pure; test/orchestrator/purity.test.ts).
+   */
+  #owned = false;
 
   /** A state prepared for `agentmux resume` in `phase` (the `resumed` workflow event). */
   static resumed(state: State, phase: Phase, at: string): State {
     return recorded(state, phase, "resumed", at);
   }
 
+  #state: State;
+
   constructor(
-    public state: State,
+    state: State,
     readonly at: string,
     readonly settings: Settings,
     readonly by: string,
-  ) {}
+  ) {
+    this.#state = state;
+  }
+
+  /** The state as this transition has made it so far. */
+  get state(): State {
+    return this.#state;
+  }
+
+  /** A new state object, the step's own (a move, a mark, `fail`). */
+  #replace(state: State): void {
+    this.#state = state;
+    this.#owned = true;
+  }
 
   /** Change state fields; the phase, `last_event` and `history` change only by a move, a mark or `fail`. */
   set(patch: Partial<Omit<State, "phase" | "last_event" | "history">>): void {
+    if (this.#owned) {
+      Object.assign(this.#state, patch);
+      return;
+    }
     // one spread and an assign: a second spread is JSC's slow generic copy (this runs on every event)
-    this.state = Object.assign({ ...this.state }, patch);
+    this.#replace(Object.assign({ ...this.#state }, patch));
   }
 
   emit(...effects: Effect[]): void {
@@ -71,14 +96,14 @@ export class Step {
     const move = this.next;
     if (!move) return null;
     this.next = null;
-    this.state = recorded(this.state, move.phase, move.event, this.at);
+    this.#replace(recorded(this.state, move.phase, move.event, this.at));
     return move;
   }
 
   /** Record a workflow event inside the current phase, without a move (see PHASE_MARKS). */
   mark(event: WorkflowEvent): void {
     if (!isPhaseMark(this.state.phase, event)) throw new IllegalMark({ phase: this.state.phase, event });
-    this.state = recorded(this.state, this.state.phase, event, this.at);
+    this.#replace(recorded(this.state, this.state.phase, event, this.at));
   }
 
   /**
@@ -90,13 +115,13 @@ export class Step {
     const event = category === "canceled" ? "run_canceled" : "run_failed";
     if (!isPhaseMove(from, "failed", event)) throw new IllegalMove({ from, to: "failed", event });
     this.next = null;
-    this.state = {
+    this.#replace({
       ...recorded(this.state, "failed", event, this.at),
       interruption_category: category,
       interruption_cause: cause.replace(/\s+/g, " ").trim(),
       interruption_resume_command: `agentmux resume ${sessionId(this.state.feature_dir)}`,
       interruption_log_path: `${this.state.feature_dir}/orchestrator.log`,
-    };
+    });
     this.emit({ type: "finish", code: category === "canceled" ? 130 : 1, cleanup: false });
   }
 

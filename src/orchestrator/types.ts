@@ -33,6 +33,11 @@ export type Settings = {
   questions?: "decide" | "fail";
 };
 
+/**
+ * A transition's outcome. `state` is the state given to the transition when the event changed
+ * nothing, else a new object that nobody else holds: the caller may add its own bookkeeping to
+ * it (the tool cursor and seq, the outbox) without another copy of the whole state.
+ */
 export type Result = { state: State; effects: Effect[] };
 
 /** What a phase handler asks for besides state and effects: a move to another phase. */

@@ -34,6 +34,9 @@ test("after a successful run: its folder is gone, its archive answers status and
   expect(text.stdout).toMatch(new RegExp(`Commit\\s+${commit}`));
   const json = JSON.parse((await runBinary(scope.bin, ["status", id!, "--json"], { cwd: repo, socket })).stdout);
   expect(json).toMatchObject({ id, phase: "done", commit_hash: commit, live: false, resume_command: null });
+  // the tool calls of the run, though tool_events.jsonl is not archived (status said 0)
+  expect(json.tool_events).toBeGreaterThanOrEqual(4); // architecture, plan, done, review
+  expect(text.stdout).toMatch(new RegExp(`Tool calls\\s+${json.tool_events}\\b`));
   expect((await runBinary(scope.bin, ["sessions"], { cwd: repo, socket })).stdout).toContain(id!);
 
   const clean = await runBinary(scope.bin, ["clean", "--force"], { cwd: repo, socket });

@@ -87,7 +87,7 @@ function payloads(): [string, Record<string, unknown>][] {
   const dispatch = (type: string) => ({ topic: "rate-limits", context: "c", questions: ["q", ""], scope_hints: ["src/"], research_type: type });
   const done = { topic: "rate-limits", type: "code" };
   const fields: Record<string, unknown[]> = {
-    topic: ["a", "a-1", "9", "rate-limits", "Rate", "a--b", "-a", "a-", "", " a", "a b", null, 1, ["a"]],
+    topic: ["a", "a-1", "9", "rate-limits", "a-b-c-0", "0-9z", "Rate", "a--b", "-a", "a-", "-", "--", "", " a", "a b", "a\n", "a_b", "é", "a.b", null, 1, ["a"]],
     context: ["", " x ", null, 1, ["c"]],
     questions: [[], ["q"], [" q "], [1], ["q", null], "q", null, {}],
     scope_hints: [null, [], ["a", "b"], "src/", [1], undefined],
