@@ -111,18 +111,8 @@ export type ToolPayload<T extends ToolName> = z.output<(typeof ToolPayloads)[T]>
 /** ToolPayloads indexed so that a generic tool name keeps its own payload type. */
 export const ToolPayloadSchema: { [T in ToolName]: z.ZodType<ToolPayload<T>> } = ToolPayloads;
 
-/** TopicSlug's pattern (`^[a-z0-9]+(-[a-z0-9]+)*$`) by character: the regex backtracks on every topic of a replay. */
-function isSlug(v: unknown): v is string {
-  if (typeof v !== "string" || v.length === 0) return false;
-  let dash = true; // at the start, or just after a '-': the next character must be a letter or digit
-  for (let i = 0; i < v.length; i++) {
-    const c = v.charCodeAt(i);
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) dash = false;
-    else if (c === 45 && !dash) dash = true;
-    else return false;
-  }
-  return !dash;
-}
+const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const isSlug = (v: unknown): v is string => typeof v === "string" && SLUG.test(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 function researchRequest(p: Record<string, unknown>, type: ResearchType): ToolPayload<"research_dispatch_code"> | ToolPayload<"research_dispatch_web"> | null {
