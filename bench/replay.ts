@@ -1,11 +1,13 @@
 /**
  * Replay benchmark (issue #3): how long it takes to rebuild state from 100,000 tool events —
- * read tool_events.jsonl (readToolLines), turn each line into an event (toolLineToEvent: checks
- * the line's seal, role and phase, reads the snapshot a tool vouched for) and apply the pure
- * transition, line by line as the orchestrator does (the phase check needs the state) — against the floor,
- * measured in the same process and alternating with it: reading the same file and JSON.parse of
- * each of its lines. replay_ratio = replay ÷ floor (medians over REPLAY_ROUNDS, default 3) is
- * what compares between runs on a loaded machine; the absolute figures swing with the load.
+ * read tool_events.jsonl (readToolLines with the run's key: a chunk this large has its seals
+ * checked on a second thread while the loop runs, as the orchestrator's resume does), turn each
+ * line into an event (toolLineToEvent: checks the line's seal, role and phase, reads the snapshot
+ * a tool vouched for) and apply the pure transition, line by line as the orchestrator does (the
+ * phase check needs the state) — against the floor, measured in the same process and alternating
+ * with it: reading the same file and JSON.parse of each of its lines, on one thread.
+ * replay_ratio = replay ÷ floor (medians over REPLAY_ROUNDS, default 3) is what compares between
+ * runs on a loaded machine; the absolute figures swing with the load.
  *
  *   bun bench/replay.ts            → last line: {"bench":"replay","events":100000,"replay_ms":…,"replay_ratio":…}
  *   REPLAY_TOPICS=20000 bun bench/replay.ts   (more distinct research topics: a bigger state)
