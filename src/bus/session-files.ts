@@ -119,6 +119,24 @@ export class SessionFileWatcher {
     };
   }
 
+  /**
+   * The agent that owes this file ended its turn with it written: it is not being written any
+   * more, so its current version fires now (checked as usual) instead of after `stableMs`.
+   */
+  finished(path: string): void {
+    const spec = SPECS.find((s) => s.path === path);
+    if (!spec?.stable) return;
+    let key: string;
+    try {
+      const st = statSync(join(this.sessionDir, path));
+      key = `${st.mtimeMs}:${st.size}`;
+    } catch {
+      return;
+    }
+    this.seen.set(path, { key, since: Date.now() - this.stableMs });
+    this.check();
+  }
+
   /** Forget that a file fired (used when the orchestrator itself deleted it). */
   reset(path: string): void {
     this.fired.delete(path);

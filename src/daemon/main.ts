@@ -33,7 +33,7 @@ import { UsageWatcher } from "./usage.ts";
 import { ToolCallTail } from "../bus/tool-calls.ts";
 import { startMcpHost, watchMcp } from "./mcp-host.ts";
 import { Prestarter } from "./prestart.ts";
-import { withOwedFile } from "./owed-file.ts";
+import { owedFileWritten } from "./owed-file.ts";
 
 /**
  * The launcher that started this orchestrator gets the final state on an extra pipe
@@ -96,7 +96,12 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const prestarter = new Prestarter({ runtime: agents, config, settings, log });
   // a fresh run's first agent starts now, while the rest of the start-up runs; the start step takes it over
   prestarter.startFirst(state);
-  turns = new TurnWatcher({ tmux, watched: () => agents.watched(), push: (e) => loop.push(withOwedFile(e, loop.state, sessionDir)), log, stuckAfterMs: config.watchdog.stuck_after_s * 1000 });
+  turns = new TurnWatcher({ tmux, watched: () => agents.watched(), push: (e) => {
+    const owedFile = owedFileWritten(e, loop.state, sessionDir);
+    loop.push(owedFile && e.type === "agent_turn_ended" ? { ...e, owed_file_written: true } : e);
+    // its turn is over: the file it owes is complete, its event need not wait out the stability window
+    if (owedFile) files.finished(owedFile);
+  }, log, stuckAfterMs: config.watchdog.stuck_after_s * 1000 });
   agents.persist();
   loop = new OrchestratorLoop(state, settings, {
     sessionDir, projectDir, workDir, config, runtime: agents, log, headless: state.headless === true, sealKey: mcp.sealKey,

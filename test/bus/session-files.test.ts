@@ -32,6 +32,25 @@ test("a summary fires once it has stood still for stableMs, without waiting for 
   expect(seen.map((e) => e.type)).toEqual(["summary_written"]);
 });
 
+test("finished: the agent that owes the summary ended its turn: it fires at once, then never again for that version", () => {
+  const { dir, seen, w } = watcher(600_000);
+  writeFileSync(join(dir, F.summary), "# Summary\n\nAll good.\n");
+  w.check();
+  expect(seen).toEqual([]); // it would wait out the stability window
+  w.finished(F.summary);
+  expect(seen.map((e) => e.type)).toEqual(["summary_written"]);
+  w.check();
+  expect(seen.length).toBe(1);
+});
+
+test("finished on an empty or missing file fires nothing", () => {
+  const { dir, seen, w } = watcher(600_000);
+  w.finished(F.summary);
+  writeFileSync(join(dir, F.summary), "  \n");
+  w.finished(F.summary);
+  expect(seen).toEqual([]);
+});
+
 test("a summary still being written waits until it stands still, and fires once", async () => {
   const { dir, seen, w } = watcher(400);
   const path = join(dir, F.summary);
