@@ -207,3 +207,17 @@ describe("Prestarter", () => {
     expect(r.unused.map((h) => h.id)).toEqual(["planner"]);
   });
 });
+
+describe("a pre-start by role whose token is gone", () => {
+  test("is not taken over (its tool calls would name no agent, or the provisional one): closed, and the launch starts afresh", async () => {
+    const { p, tokens, closed, logs } = pool();
+    p.start({ agent: null, role: "coder" });
+    const id = p.list()[0]!.id;
+    await waitFor("the pre-start's token", () => tokens.link(id));
+    tokens.revoke(id);
+    expect(await p.take("coder:1", "coder", {})).toBeNull();
+    expect(closed).toEqual(["%1"]);
+    expect(tokens.link("coder:1")).toBeUndefined();
+    expect(logs.some((l) => l.event === "prestart_dropped" && String(l.msg).includes("its MCP token is gone"))).toBe(true);
+  });
+});
