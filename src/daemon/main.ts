@@ -123,7 +123,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     : ({ type: state.history?.length === 1 && state.last_event === "feature_created" ? "start" : "resume", at: new Date().toISOString() } as const);
   const exitsFile = join(sessionDir, F.paneExits);
   await installExitHooks(tmux, sessionName, exitsFile);
-  const exits = watchPaneExits(exitsFile, (pane, status) => tmuxLoss.paneExited(pane, (p) => void agents.paneExited(p, status).catch((e) => log(`pane exit ${p}: ${(e as Error).message}`, { level: "warn", pane: p }))), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p) });
+  const exits = watchPaneExits(exitsFile, (pane, status) => tmuxLoss.paneExited(pane, (p) => void agents.paneExited(p, status).catch((e) => log(`pane exit ${p}: ${(e as Error).message}`, { level: "warn", pane: p }))), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p), tracked: () => agents.livePanes().values() });
   const files = new SessionFileWatcher(sessionDir, (e) => loop.push(e), log, undefined, () => loop.state.phase === "completing");
   const created = new CreatedFilesLog(sessionDir);
   if (first?.type === "resume") {

@@ -20,16 +20,25 @@ const resultOf = (stdout: string) => jsonEvents(stdout).find((e) => e.kind === "
 /** The coder's prompt, whether the sim's plan gives one coder the whole plan or numbered sub-plans. */
 const CODER_PROMPTS = ["coder_prompt_whole", "coder_prompt_1", "coder_prompt_2"];
 
+/** Whether the coder's prompt was delivered to its pane (the sim then holds on it until released). */
+function heldOnPrompt(dir: string): boolean {
+  const pane = JSON.parse(readFileSync(join(dir, "runtime_state.json"), "utf8")).panes?.coder;
+  return !!pane && readLog(dir).some((r) => r.msg?.startsWith(`delivered to ${pane} `));
+}
+
 const status = (repo: string, socket: string, dir: string) => spawnBinary(bin, ["status", basename(dir), "--json"], { cwd: repo, socket }).done;
 
 describe("interruptions: a closed agent pane, a stuck agent, a live session, a closed terminal", () => {
   test("a coder pane killed with tmux kill-pane is restarted with its prompt: the run commits (exit 0), no resume needed", async () => {
-    const run = startDemo(bin, { scenario: "hold=coder_prompt_whole", thinkMs: 0, sockets });
-    const { dir } = await waitForState(run, "the coder at work", (s) => s.phase === "implementing" && s.agents?.coder?.status === "working");
+    // the coder is held on its prompt (whichever the plan gives it) until the test releases it:
+    // it was held on coder_prompt_whole only, which this plan never uses, so the kill raced the
+    // coder's own submit, and lost it once the handoffs got fast
+    const run = startDemo(bin, { scenario: `hold=${CODER_PROMPTS.join("+")}`, thinkMs: 0, sockets });
+    const { dir } = await waitForState(run, "the coder held on its prompt", (s, d) => s.phase === "implementing" && s.agents?.coder?.status === "working" && heldOnPrompt(d));
     const pane = JSON.parse(readFileSync(join(dir, "runtime_state.json"), "utf8")).panes.coder;
     expect(pane).toMatch(/^%\d+$/);
     expect(tmux(run.socket, "kill-pane", "-t", pane).code).toBe(0);
-    release(dir, ["coder_prompt_whole"]);
+    release(dir, CODER_PROMPTS);
     const r = await run.done;
     if (r.code !== 0) console.error(r.stdout, r.stderr);
     expect(r.code).toBe(0);

@@ -85,4 +85,28 @@ describe("pane exits", () => {
     await w.poll();
     expect(exits).toEqual([pane]);
   });
+
+  test("an agent pane killed before any poll saw it alive is still reported (the runtime says which panes it runs)", async () => {
+    const f = await startFixture();
+    fixtures.push(f);
+    const file = join(f.dir, ".runtime", "pane_exits");
+    const exits: string[] = [];
+    const running = new Set<string>();
+    const w = watchPaneExits(file, (p) => exits.push(p), { tmux: f.tmux, session: f.session, pollMs: 60000, tracked: () => running });
+    watchers.push(w);
+    await w.poll(); // before the pane exists
+    // launched, prompted and killed (kill-pane: no hook, no exit line) between two polls
+    const pane = (await sleeper(f, "600")).pane;
+    running.add(pane);
+    await f.tmux.run(["kill-pane", "-t", pane]);
+    await w.poll();
+    expect(exits).toEqual([pane]);
+    // a pane launched while a poll's list is under way is not taken for gone
+    const racing = w.poll();
+    const fresh = (await sleeper(f, "600")).pane;
+    running.add(fresh);
+    await racing;
+    await w.poll();
+    expect(exits).toEqual([pane]);
+  });
 });

@@ -40,6 +40,12 @@ export type ExitWatchOptions = {
   pollMs?: number;
   /** panes killed on purpose (Layout.isExpectedExit): never reported */
   expected?: (pane: string) => boolean;
+  /**
+   * The panes the caller runs (its live agents): the poll reports one that is gone even when no
+   * earlier poll saw it alive (killed with kill-pane, which runs no hook, within a poll interval
+   * of its start)
+   */
+  tracked?: () => Iterable<string>;
   /** also report ids already in the file (resume); default: only new lines */
   fromStart?: boolean;
 };
@@ -102,6 +108,8 @@ export function watchPaneExits(file: string, onExit: (paneId: string, status?: s
     if (closed || !opts.tmux || !opts.session || polling) return;
     polling = true;
     try {
+      // taken before the list: a pane started while the list is made is not in it, yet alive
+      const tracked = [...(opts.tracked?.() ?? [])];
       const r = await opts.tmux.exec(["list-panes", "-s", "-t", `=${opts.session}`, "-F", PANE_LIVENESS.text]);
       if (closed) return;
       const alive = new Set<string>();
@@ -114,6 +122,7 @@ export function watchPaneExits(file: string, onExit: (paneId: string, status?: s
         return; // a transient tmux failure is not evidence that panes vanished
       }
       for (const pane of known) if (!alive.has(pane)) report(pane);
+      for (const pane of tracked) if (!alive.has(pane)) report(pane);
       known.clear();
       for (const pane of alive) known.add(pane);
     } finally {
