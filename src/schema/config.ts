@@ -223,11 +223,12 @@ export const Config = z.strictObject({
       max_panes: z.number().int().min(0).max(8).default(2),
       /**
        * also start the fixer while the reviewers work, before their verdict says whether a fix
-       * round comes (closed unused when the review passes); false waits for a failing verdict
+       * round comes (closed unused when the review passes: a CLI started for nothing); off by
+       * default, as the next phase is not known yet: the fixer starts on a failing verdict
        */
-      fixer: z.boolean().default(true),
+      fixer: z.boolean().default(false),
     })
-    .default({ max_panes: 2, fixer: true }),
+    .default({ max_panes: 2, fixer: false }),
   /** the simulated agent (provider `sim`): scenario switches for tests and the demo */
   sim: z
     .strictObject({

@@ -161,9 +161,9 @@ describe("Prestarter", () => {
     expect(held.map((h) => h.agent)).toEqual([null, null]);
   });
 
-  test("an unused pre-start is closed: the fixer pre-started during the review, the review passes", () => {
+  test("an unused pre-start is closed: the fixer pre-started during the review (prestart.fixer: true), the review passes", () => {
     const { runtime, held, dropped } = fakeRuntime();
-    const pre = new Prestarter({ runtime, config: config(), settings: s, log: () => {} });
+    const pre = new Prestarter({ runtime, config: config((c) => (c.prestart.fixer = true)), settings: s, log: () => {} });
     let st = apply(planning, ev.plan(makePlan([{ mode: "serial", plans: [1] }])), s).state;
     st = apply(st, ev.done(1), s).state;
     expect(st.phase).toBe("reviewing");
@@ -173,11 +173,12 @@ describe("Prestarter", () => {
     expect(dropped).toEqual(["coder"]);
   });
 
-  test("prestart.fixer: false waits for the verdict; a provider with prestart: false is never pre-started", () => {
+  test("by default (prestart.fixer: false) the fixer waits for the verdict: whether a fix round comes is not known; a provider with prestart: false is never pre-started", () => {
     let st = apply(planning, ev.plan(makePlan([{ mode: "serial", plans: [1] }])), s).state;
     st = apply(st, ev.done(1), s).state;
+    expect(config().prestart.fixer).toBe(false);
     const a = fakeRuntime();
-    new Prestarter({ runtime: a.runtime, config: config((c) => (c.prestart.fixer = false)), settings: s, log: () => {} }).update(st);
+    new Prestarter({ runtime: a.runtime, config: config(), settings: s, log: () => {} }).update(st);
     expect(a.held).toEqual([]);
     const b = fakeRuntime();
     new Prestarter({ runtime: b.runtime, config: config((c) => (c.providers.sim!.prestart = false)), settings: s, log: () => {} }).update(planning);

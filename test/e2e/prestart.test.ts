@@ -17,13 +17,13 @@ beforeAll(() => {
 });
 afterAll(() => sockets.forEach(killTmuxServer));
 
-async function scratch(scenario: string[], maxPanes: number) {
+async function scratch(scenario: string[], maxPanes: number, fixer = false) {
   const socket = privateSocket();
   sockets.push(socket);
   const root = makeTmpDir();
   const repo = join(root, "repo");
   expect((await runBinary(bin, ["demo", "--ci", "--dir", repo], { socket })).code).toBe(0);
-  writeFileSync(join(root, "prestart.yaml"), stringify({ sim: { scenario }, providers: { sim: { prestart: true } }, prestart: { max_panes: maxPanes } }));
+  writeFileSync(join(root, "prestart.yaml"), stringify({ sim: { scenario }, providers: { sim: { prestart: true } }, prestart: { max_panes: maxPanes, fixer } }));
   return { socket, repo, config: join(root, "prestart.yaml") };
 }
 
@@ -44,7 +44,7 @@ function peakHeld(log: LogRecord[]): number {
 }
 
 test("the planner, the coders (by role, before the plan names them), the reviewers and the fixer start while the phase before works; the handoff takes them over; never more than max_panes at once", async () => {
-  const s = await scratch(["parallel", "review_fail_once", "reviewers=logic+quality+expert", "slow_start=800"], 2);
+  const s = await scratch(["parallel", "review_fail_once", "reviewers=logic+quality+expert", "slow_start=800"], 2, true);
   const r = await runBinary(bin, ["run", "--ci", "--json", "--keep-session", "--config", s.config, "Add a farewell module"], { cwd: s.repo, socket: s.socket });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
@@ -70,7 +70,7 @@ test("the planner, the coders (by role, before the plan names them), the reviewe
   // reviewers: three nominated, two pre-started (the cap) in each round's run-up, all taken over
   expect(prestarted.filter((a) => a?.startsWith("reviewer_")).length).toBe(4);
   expect(adopted.filter((a) => a?.startsWith("reviewer_")).length).toBe(4);
-  // the fixer: pre-started during each review round; round 1 failed and took it over, round 2 passed and closed it
+  // the fixer (prestart.fixer: true): pre-started during each review round; round 1 failed and took it over, round 2 passed and closed it
   const fixRound = log.findIndex((x) => x.event === "transition" && x.data?.type === "review_submitted" && x.phase === "fixing");
   expect(log.slice(fixRound).find((x) => x.event === "agent_launched" && x.agent === "coder")?.data?.prestarted_ms).toBeGreaterThan(0);
   expect(peakHeld(log)).toBeLessThanOrEqual(2);
