@@ -101,8 +101,8 @@ export class PrestartPool {
     const same = p.role === role && !lo.batchPrompt && !lo.conversation && (!lo.provider || lo.provider === s.pane.resolved.providerName);
     const alive = same && (await this.d.isAlive(s.pane.pane));
     // by role: the token moves to the agent's key (its earlier pane's token is revoked by that)
-    const rekeyed = alive && (p.agent !== null || this.d.tokens.rekey(p.id, agent, role));
-    if (rekeyed) return { started: s, byRole: p.agent === null ? p.id : null };
+    const usable = alive && (p.agent !== null || this.d.tokens.rekey(p.id, agent, role));
+    if (usable) return { started: s, byRole: p.agent === null ? p.id : null };
     const why = !same ? "this launch differs" : !alive ? "its CLI exited" : "its MCP token is gone";
     this.d.log(`not using the pre-started ${p.id} (${s.pane.pane}) for ${agent}: ${why}`, { event: "prestart_dropped", agent: p.id, pane: s.pane.pane, data: { why } });
     this.d.tokens.revoke(p.id);
