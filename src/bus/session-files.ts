@@ -73,6 +73,8 @@ export class SessionFileWatcher {
   private fired = new Map<string, string>();
   private complained = new Set<string>();
   private invalidSince = new Map<string, number>();
+  /** a new version of design.md or summary.md was seen (its writer's turn is probably ending) */
+  onNewVersion: (path: string) => void = () => {};
 
   constructor(
     private readonly sessionDir: string,
@@ -180,6 +182,7 @@ export class SessionFileWatcher {
       if (!prev || prev.key !== key) {
         this.seen.set(spec.path, { key, since: now });
         if (spec.stable) {
+          this.onNewVersion(spec.path);
           this.wakeAt(now + this.stableMs);
           continue;
         }

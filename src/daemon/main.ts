@@ -67,7 +67,10 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   if (!runtime?.control_pane) throw new NoControlPane({ dir: sessionDir });
   const tmux = new Tmux(runtime.tmux_socket ?? tmuxSocket(config.tmux.socket));
   const sessionName = state.session_name;
+  // one tmux client for the whole run instead of a tmux process per call
+  const controlled = await tmux.useControlClient(sessionName);
   log(`orchestrator ${process.pid} starting in phase ${state.phase} (${state.last_event}) ${Math.round(performance.now())} ms after its process started`, { event: "orchestrator_started", phase: state.phase, data: { pid: process.pid, last_event: state.last_event, boot_ms: Math.round(performance.now()) } });
+  if (!controlled) log("tmux refused a control-mode client: every tmux call runs as a process of its own", { level: "warn" });
 
   const layout = await Layout.open(tmux, { session: sessionName, controlPane: runtime.control_pane, controlWidth: config.tmux.control_width, envDir: join(sessionDir, F.paneEnvDir) });
   const writer = new PaneWriter(tmux, log);
@@ -125,6 +128,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   await installExitHooks(tmux, sessionName, exitsFile);
   const exits = watchPaneExits(exitsFile, (pane, status) => tmuxLoss.paneExited(pane, (p) => void agents.paneExited(p, status).catch((e) => log(`pane exit ${p}: ${(e as Error).message}`, { level: "warn", pane: p }))), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p), tracked: () => agents.livePanes().values() });
   const files = new SessionFileWatcher(sessionDir, (e) => loop.push(e), log, undefined, () => loop.state.phase === "completing");
+  // the owed file appears as its writer ends its turn: look at the panes now rather than at the next poll
+  files.onNewVersion = () => turns.lookSoon();
   const created = new CreatedFilesLog(sessionDir);
   if (first?.type === "resume") {
     const pending = readToolLinesForResume(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0, mcp.sealKey);
@@ -184,6 +189,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   if (agents.isPaused) agents.pause(false);
   log(`orchestrator finished: exit ${result.code}${result.cleanup ? ", removing the session folder" : ""}`, { event: "orchestrator_finished", data: { code: result.code, cleanup: result.cleanup } });
   reportResult(result.code, state);
+  tmux.closeControlClient();
   await killSession(tmux, sessionName).catch(() => {});
   if (!state.worktree_path) releaseCheckout(projectDir, sessionDir);
   rmSync(join(sessionDir, ORCHESTRATOR_PID), { force: true });

@@ -29,6 +29,8 @@ type Pane = {
   stuck: boolean;
   /** when the current turn ended (performance.now()), for nudge timing */
   endedAt: number;
+  /** the turn looks over (idle, no dialog) but the screen has not been still long enough: when it will have been */
+  endingAt: number | null;
   settledAt: number;
 };
 
@@ -54,7 +56,11 @@ export class TurnWatcher {
   private readonly panes = new Map<string, Pane>();
   private readonly early = new Set<string>();
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** one extra look, due when a turn that looks over will have settled (or asked for by lookSoon) */
+  private extra: { at: number; timer: ReturnType<typeof setTimeout> } | null = null;
   private ticking = false;
+  /** lookSoon was asked during a tick: look once more when it ends */
+  private again = false;
 
   constructor(private readonly o: TurnWatcherOptions) {}
 
@@ -64,6 +70,28 @@ export class TurnWatcher {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (this.extra) clearTimeout(this.extra.timer);
+    this.extra = null;
+  }
+
+  /** Look at the panes now, between polls (an agent wrote the file it owes: its turn is ending). */
+  lookSoon(): void {
+    if (this.ticking) this.again = true;
+    else this.lookAt(performance.now());
+  }
+
+  /** One extra look at `at` (performance.now() time), unless one is due sooner. */
+  private lookAt(at: number): void {
+    if (!this.timer || (this.extra && this.extra.at <= at)) return;
+    if (this.extra) clearTimeout(this.extra.timer);
+    this.extra = {
+      at,
+      timer: setTimeout(() => {
+        this.extra = null;
+        void this.tick().catch((e) => this.o.log(`turn watcher: ${(e as Error).message}`, { level: "warn", event: "watchdog" }));
+      }, Math.max(0, at - performance.now())),
+    };
   }
 
   /** A prompt (or reminder) was accepted: the agent is in a turn until its screen settles idle. */
@@ -104,6 +132,12 @@ export class TurnWatcher {
     } finally {
       this.ticking = false;
     }
+    // a turn that looks over is confirmed as soon as its screen has been still long enough,
+    // not at the next poll (up to a poll interval later)
+    let due = this.again ? performance.now() : Infinity;
+    this.again = false;
+    for (const p of this.panes.values()) if (p.endingAt !== null) due = Math.min(due, p.endingAt);
+    if (due !== Infinity) this.lookAt(due + 5);
   }
 
   private pane(w: Watched): Pane {
@@ -127,6 +161,7 @@ export class TurnWatcher {
         limitLine: null,
         stuck: false,
         endedAt: 0,
+        endingAt: null,
         settledAt: 0,
       };
       this.panes.set(w.agent, p);
@@ -164,7 +199,9 @@ export class TurnWatcher {
     p.busy = busy;
     if (busy && p.prompted) p.inTurn = true;
     const ready = p.gate.ready ? p.gate.ready.test(screen) : true;
-    const settled = t - p.changedAt >= (p.gate.ready ? p.settleMs : Math.max(p.settleMs, 2000));
+    const stillFor = p.gate.ready ? p.settleMs : Math.max(p.settleMs, 2000);
+    const settled = t - p.changedAt >= stillFor;
+    p.endingAt = p.inTurn && !busy && !dialogOpen && ready && !settled ? p.changedAt + stillFor : null;
     if (p.inTurn && !busy && !dialogOpen && ready && settled) {
       p.inTurn = false;
       p.endedAt = t;

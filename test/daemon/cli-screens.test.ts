@@ -159,3 +159,20 @@ describe("a CLI busy before its first prompt is starting, not in a turn", () => 
     }
   }, 60_000);
 });
+
+describe("a turn's end is seen once the screen has been still for settle_ms, not at the next poll", () => {
+  test("with a poll that never comes: lookSoon (the owed file was written) and the follow-up look find the end", async () => {
+    const pane = await showScreen("codex-idle.txt");
+    const events: Event[] = [];
+    // an hour between polls: only the look asked for and the follow-up it schedules can see the end
+    const watcher = new TurnWatcher({ tmux, watched: () => [{ agent: "architect", pane, provider: providers.codex! }], push: (e) => events.push(e), log: () => {}, stuckAfterMs: 0, pollMs: 3_600_000 });
+    watcher.turnStarted("architect");
+    watcher.start();
+    try {
+      watcher.lookSoon();
+      await waitFor("the turn end", () => events.find((e) => e.type === "agent_turn_ended"), { timeoutMs: 15_000 });
+    } finally {
+      watcher.stop();
+    }
+  }, 20_000);
+});

@@ -66,7 +66,7 @@ export const PANE_STATE = defineFormat(
 /** A dead pane's exit status (kept by remain-on-exit; tmux 3.3a may report it a moment late). */
 export const PANE_DEAD_STATUS = defineFormat("pane dead status", { status: "pane_dead_status" });
 /** A client attached to a session, and its terminal. */
-export const CLIENT_TTY = defineFormat("client tty", { client: "client_name", tty: "client_tty" }, { restField: "tty" });
+export const CLIENT_TTY = defineFormat("client tty", { client: "client_name", control: "client_control_mode", tty: "client_tty" }, { restField: "tty" });
 /** Whether a pane's window is zoomed, and how many panes it has. */
 export const ZOOMED = defineFormat("window zoom", { zoomed: "window_zoomed_flag", panes: "window_panes" });
 /** A pane's width beside its window's, and the window's zoom. */

@@ -1,6 +1,7 @@
 import { defineError, type AgentmuxError } from "../../errors.ts";
 import { socketNameProblem } from "../../schema/tmux-names.ts";
 import { runProcess, type EnvPolicy } from "../process/run.ts";
+import { controlLine, TmuxControl } from "./control.ts";
 import { tmuxFailure, type TmuxFailureData } from "./errors.ts";
 
 export type TmuxResult = { code: number; stdout: string; stderr: string };
@@ -15,7 +16,26 @@ export const TMUX_ENV: EnvPolicy = { env: { TMUX: undefined, TMUX_PANE: undefine
  * (test/architecture/tmux-argv.test.ts); everything else calls the typed operations.
  */
 export class Tmux {
+  #control: TmuxControl | null = null;
+
   constructor(readonly socket: string) {}
+
+  /**
+   * From now on, send what a control-mode line can carry through one tmux client attached to
+   * `session` (control.ts) instead of a process per call; false when tmux refused the client
+   * (calls then go on as processes). A lost client falls back the same way.
+   */
+  async useControlClient(session: string): Promise<boolean> {
+    this.#control?.close();
+    this.#control = await TmuxControl.open((a) => this.argv(a), TMUX_ENV, session);
+    return this.#control !== null;
+  }
+
+  /** Detach the control client, if any. */
+  closeControlClient(): void {
+    this.#control?.close();
+    this.#control = null;
+  }
 
   argv(args: string[]): string[] {
     // -u: without a UTF-8 locale (no LANG: container jobs, cron, env -i) tmux would print the
@@ -25,6 +45,8 @@ export class Tmux {
 
   /** Run and return the raw result; never throws for a non-zero exit. */
   async exec(args: string[], stdin?: string): Promise<TmuxResult> {
+    const line = this.#control?.alive && stdin === undefined ? controlLine(args) : null;
+    if (line !== null) return this.#control!.request(line);
     const r = await runProcess(this.argv(args), { ...TMUX_ENV, stdin });
     return { code: r.code, stdout: r.stdout, stderr: r.stderr };
   }
