@@ -9,3 +9,12 @@ export function procState(pid: number): string | undefined {
     return undefined;
   }
 }
+
+/** A process's parent pid from /proc, undefined once it is gone. */
+export function parentOf(pid: number): number | undefined {
+  try {
+    return Number(statFields(readFileSync(`/proc/${pid}/stat`, "utf8"))[1]);
+  } catch {
+    return undefined;
+  }
+}
