@@ -67,6 +67,20 @@ export class Step {
     this.#replace(Object.assign({ ...this.#state }, patch));
   }
 
+  /**
+   * Stamp the state with the event's time and the handler that applied it: the last change of
+   * every transition. A literal spread, the copy JSC does fastest (about 2× a spread and an
+   * assign: this runs once per event, 100k times in a long run's replay).
+   */
+  touch(by: string): void {
+    if (this.#owned) {
+      this.#state.updated_at = this.at;
+      this.#state.updated_by = by;
+      return;
+    }
+    this.#replace({ ...this.#state, updated_at: this.at, updated_by: by });
+  }
+
   emit(...effects: Effect[]): void {
     this.effects.push(...effects);
   }

@@ -105,6 +105,6 @@ function run(state: State, event: Event, settings: Settings): Result {
     if (path.length > MAX_HOPS + 1) throw new HopLimit({ event: event.type, path });
     HANDLERS[move.phase].enter(step, { reason: "fresh", via: move.event });
   }
-  step.set({ updated_at: event.at, updated_by: HANDLER_NAMES[step.state.phase] ?? "pipeline" });
+  step.touch(HANDLER_NAMES[step.state.phase] ?? "pipeline");
   return { state: step.state, effects: step.effects };
 }

@@ -21,7 +21,7 @@ function variants(): Record<string, unknown>[] {
     agent: ["a", "", null, 1, ["a"]],
     role: [...ROLES, "reviewer", "", null, 1, "CODER"],
     seq: [1, 2, 2 ** 53 - 1, 2 ** 53, 0, -1, 1.5, "1", null, 1e300, -0],
-    seal: [SEAL, "0123456789abcdef".repeat(4), "A".repeat(64), "a".repeat(63), "a".repeat(65), "none", "", null, 1, `${"a".repeat(64)}\n`],
+    seal: [SEAL, "0123456789abcdef".repeat(4), "A".repeat(64), "a".repeat(63), "a".repeat(65), "none", "", null, 1, `${"a".repeat(64)}\n`, "g".repeat(64), "/".repeat(64), ":".repeat(64), "`".repeat(64), `${"f".repeat(63)}F`],
   };
   const out: Record<string, unknown>[] = [];
   for (const [field, vs] of Object.entries(values)) {
@@ -87,7 +87,7 @@ function payloads(): [string, Record<string, unknown>][] {
   const dispatch = (type: string) => ({ topic: "rate-limits", context: "c", questions: ["q", ""], scope_hints: ["src/"], research_type: type });
   const done = { topic: "rate-limits", type: "code" };
   const fields: Record<string, unknown[]> = {
-    topic: ["a", "a-1", "9", "rate-limits", "a-b-c-0", "0-9z", "Rate", "a--b", "-a", "a-", "-", "--", "", " a", "a b", "a\n", "a_b", "é", "a.b", null, 1, ["a"]],
+    topic: ["a", "a-1", "9", "rate-limits", "a-b-c-0", "0-9z", "Rate", "a--b", "-a", "a-", "-", "--", "", " a", "a b", "a\n", "a_b", "é", "a.b", "a/b", "a:b", "a`b", "a{b", "z-0", null, 1, ["a"]],
     context: ["", " x ", null, 1, ["c"]],
     questions: [[], ["q"], [" q "], [1], ["q", null], "q", null, {}],
     scope_hints: [null, [], ["a", "b"], "src/", [1], undefined],
