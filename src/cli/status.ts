@@ -1,9 +1,9 @@
-import { existsSync, statSync, watch } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, statSync, watch } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
 import type { ParsedArgs } from "./args.ts";
 import type { status } from "./specs/sessions.ts";
 import { resolveSession } from "../session/resolve.ts";
-import { F } from "../session/paths.ts";
+import { F, sessionsRoot } from "../session/paths.ts";
 import { lastHeartbeat } from "../session/liveness.ts";
 import { archiveDirOf } from "../session/archive.ts";
 import { findProjectDir } from "../session/project.ts";
@@ -35,6 +35,46 @@ async function load(arg: string | undefined): Promise<StatusInput> {
   return { ...data, id: s.id, live: s.live, toolEvents: toolCalls(s.dir, data.state), now: Date.now(), lastSeen: lastSignOfLife(s.dir) };
 }
 
+/** How long `status --watch` waits for a session that is being created (its state.json not written yet). */
+const CREATION_WAIT_MS = 10_000;
+
+/**
+ * The folder of a session being created that `arg` names (its id or path; without one, this
+ * project's newest such folder): claimed, but its state.json not written yet. Null when none.
+ */
+function beingCreated(arg: string | undefined): string | null {
+  const root = sessionsRoot(findProjectDir());
+  const pending = (dir: string) => existsSync(dir) && statSync(dir).isDirectory() && !existsSync(join(dir, F.state));
+  if (arg !== undefined) {
+    const dir = isAbsolute(arg) || arg.includes("/") ? resolve(arg) : join(root, arg);
+    return pending(dir) ? dir : null;
+  }
+  let ids: string[];
+  try {
+    ids = readdirSync(root).filter((n) => !n.startsWith("."));
+  } catch {
+    return null;
+  }
+  return ids.sort().reverse().map((id) => join(root, id)).find(pending) ?? null;
+}
+
+/** `status --watch` right as a run starts: a session being created is waited for (up to 10 s), not "no session". */
+async function loadOrWaitForCreation(arg: string | undefined): Promise<StatusInput> {
+  const deadline = Date.now() + CREATION_WAIT_MS;
+  let told = false;
+  for (;;) {
+    try {
+      return await load(arg);
+    } catch (e) {
+      const dir = beingCreated(arg);
+      if (!dir || Date.now() > deadline) throw e;
+      if (!told) process.stderr.write(`agentmux: waiting for session ${dir.split("/").pop()}: it is being created\n`);
+      told = true;
+      await Bun.sleep(25);
+    }
+  }
+}
+
 /** The tool calls so far: tool_events.jsonl's lines, or for an archive (which keeps no tool_events.jsonl) the count its run applied. */
 function toolCalls(dir: string, state: State): number {
   const file = join(dir, F.toolEvents);
@@ -60,7 +100,7 @@ async function printLog(arg: string | undefined, json: boolean): Promise<number>
 export async function run(a: ParsedArgs<typeof status>): Promise<number> {
   const arg = a.positionals[0];
   if (a.flags.log) return printLog(arg, a.flags.json);
-  const first = await load(arg);
+  const first = a.flags.watch ? await loadOrWaitForCreation(arg) : await load(arg);
   if (a.flags.json) {
     process.stdout.write(terminalJson(statusJson(first), 2) + "\n");
     return 0;

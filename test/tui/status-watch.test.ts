@@ -60,3 +60,34 @@ test("status --watch: a run that commits and removes its folder at once still en
   expect(last).toMatch(/Commit\s+abc1234/);
   removeDir(project);
 });
+
+test("status --watch started as the run is being created (its folder there, no state.json yet) waits for it instead of 'no session'", async () => {
+  const project = makeTmpDir("amx-watch-");
+  const id = "20250301-100000-gamma";
+  const dir = join(project, ".agentmux/.sessions", id);
+  mkdirSync(dir, { recursive: true }); // what the launcher claims first
+  const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "status", "--watch", id], {
+    cwd: project,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "1", AGENTMUX_TMUX_SOCKET: "amx-none-" + process.pid },
+  });
+  let out = "";
+  let err = "";
+  const readers = [
+    (async () => {
+      for await (const chunk of p.stdout) out += new TextDecoder().decode(chunk);
+    })(),
+    (async () => {
+      for await (const chunk of p.stderr) err += new TextDecoder().decode(chunk);
+    })(),
+  ];
+  await waitFor("the watcher waiting for the session", () => err.includes(`waiting for session ${id}: it is being created`), { timeoutMs: 10000 });
+  writeSession(project, id, stateIn("done", { commit_hash: "abc1234" }));
+  const code = await Promise.race([p.exited, Bun.sleep(10000).then(() => "still running")]);
+  p.kill();
+  await Promise.all(readers);
+  expect(code).toBe(0);
+  expect(out).toMatch(/Phase\s+done/);
+  removeDir(project);
+});
