@@ -51,6 +51,7 @@ const table: CommandEntry[] = [
   entry(sessions.sessions, () => import("./sessions.ts")),
   entry(sessions.resume, () => import("./resume.ts"), "hot-only"),
   entry(sessions.attach, () => import("./attach.ts"), "hot-only"),
+  entry(sessions.cancel, () => import("./cancel.ts")),
   entry(sessions.clean, () => import("./clean.ts")),
   entry(setup.validate, () => import("./validate.ts")),
   entry(setup.config, () => import("./config.ts")),

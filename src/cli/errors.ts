@@ -81,3 +81,9 @@ export const InvalidThinkMs = defineError("InvalidThinkMs", "usage", (d: { given
 export const DemoDirNotEmpty = defineError("DemoDirNotEmpty", "usage", (d: { dir: string }) => ({ message: `${d.dir} is not empty`, where: "demo --dir", hint: "give a new or empty folder" }));
 
 export const PromptFileMissing = defineError("PromptFileMissing", "usage", (d: { prompt: string }) => ({ message: "the prompt file does not exist", where: d.prompt }));
+
+/** `agentmux cancel` asked, and the session's orchestrator did not stop in time. */
+export const CancelNotApplied = defineError("CancelNotApplied", "session", (d: { id: string; seconds: number }) => ({
+  message: `session ${d.id} was asked to cancel, but its orchestrator has not stopped after ${d.seconds} s`,
+  hint: `see: agentmux status ${d.id} --log`,
+}));

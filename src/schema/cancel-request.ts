@@ -6,11 +6,11 @@ export const CANCEL_REQUEST_FILE = ".runtime/cancel_request";
 /**
  * `<session>/.runtime/cancel_request`: the user asked to cancel the run (written atomically,
  * consumed once by the orchestrator that applies it). `signal` names what the launcher of a
- * headless run received (`by: "cli"`).
+ * headless run received (`by: "cli"`); `by: "command"` is `agentmux cancel`.
  */
 export const CancelRequest = z.strictObject({
   at: z.string().min(1),
-  by: z.enum(["monitor", "home", "cli"]),
+  by: z.enum(["monitor", "home", "cli", "command"]),
   signal: z.enum(["SIGINT", "SIGTERM", "SIGHUP"]).optional(),
 });
 export type CancelRequest = z.infer<typeof CancelRequest>;
@@ -20,6 +20,7 @@ export function cancelCause(req: CancelRequest | null): string {
   if (!req) return "canceled by a cancel request of unknown origin";
   if (req.by === "monitor") return "canceled by the user (monitor)";
   if (req.by === "home") return "canceled by the user (home screen)";
+  if (req.by === "command") return "canceled by the user (agentmux cancel)";
   if (!req.signal || req.signal === "SIGINT") return "canceled by the user (Ctrl-C)";
   return `canceled: agentmux received ${req.signal}`;
 }
