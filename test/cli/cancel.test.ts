@@ -1,0 +1,59 @@
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { processIdentity } from "../../src/effects/process/identity.ts";
+import { makeTmpDir, REPO_ROOT } from "../helpers/tmp.ts";
+import { stateIn, writeSession } from "../tui/fixtures.ts";
+
+/**
+ * `agentmux cancel` against a session whose orchestrator is a stand-in process: what it asks
+ * for and what it refuses. The whole path (a real run canceled, then resumed to a commit) is in
+ * test/e2e/cancel-resume.test.ts.
+ */
+const children: Bun.Subprocess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill();
+});
+
+function cancel(project: string, ...args: string[]) {
+  const p = Bun.spawnSync([process.execPath, join(REPO_ROOT, "src/main.ts"), "cancel", ...args], {
+    cwd: project,
+    env: { ...process.env, NO_COLOR: "1", AGENTMUX_TMUX_SOCKET: "amx-none-" + process.pid },
+  });
+  return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
+}
+
+/** A session in `phase` whose recorded orchestrator is a live process (or, with `dead`, one that has exited). */
+async function session(phase: "implementing" | "done", dead = false) {
+  const project = makeTmpDir("amx-cancel-cmd-");
+  const id = "20250301-100000-delta";
+  const dir = writeSession(project, id, stateIn(phase));
+  const stand = Bun.spawn(["sleep", "60"]);
+  children.push(stand);
+  const start = processIdentity(stand.pid)!.start;
+  if (dead) {
+    stand.kill();
+    await stand.exited;
+  }
+  mkdirSync(join(dir, ".runtime"), { recursive: true });
+  writeFileSync(join(dir, ".runtime", "orchestrator.pid"), `${stand.pid} ${start}\n`);
+  return { project, id, dir };
+}
+
+test("--no-wait asks the orchestrator to cancel (by: command) and returns at once", async () => {
+  const { project, id, dir } = await session("implementing");
+  const r = cancel(project, "--no-wait");
+  expect(r).toEqual({ code: 0, stdout: `cancel requested for ${id} (implementing); see: agentmux status ${id}\n`, stderr: "" });
+  expect(JSON.parse(readFileSync(join(dir, ".runtime", "cancel_request"), "utf8"))).toMatchObject({ by: "command" });
+});
+
+test("a session whose orchestrator is gone, or a finished one, is refused and nothing is written", async () => {
+  for (const [phase, dead, hint] of [["implementing", true, "resume it with: agentmux resume"], ["done", false, "it has finished"]] as const) {
+    const { project, id, dir } = await session(phase, dead);
+    const r = cancel(project, id);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`session ${id} is not running`);
+    expect(r.stderr).toContain(hint);
+    expect(existsSync(join(dir, ".runtime", "cancel_request"))).toBe(false);
+  }
+});
