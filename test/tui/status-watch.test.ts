@@ -6,15 +6,19 @@ import { makeTmpDir, removeDir, REPO_ROOT } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { stateIn, writeSession } from "./fixtures.ts";
 
-test("status --watch redraws as the session changes and ends once the run is finished", async () => {
-  const project = makeTmpDir("amx-watch-");
-  const dir = writeSession(project, "20250301-100000-alpha", stateIn("implementing"));
-  const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "status", "--watch", "20250301-100000-alpha"], {
+/** `agentmux status --watch <id>` in `project`, from source. */
+const watchStatus = (project: string, id: string) =>
+  Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "status", "--watch", id], {
     cwd: project,
     stdout: "pipe",
     stderr: "pipe",
     env: { ...process.env, NO_COLOR: "1", AGENTMUX_TMUX_SOCKET: "amx-none-" + process.pid },
   });
+
+test("status --watch redraws as the session changes and ends once the run is finished", async () => {
+  const project = makeTmpDir("amx-watch-");
+  const dir = writeSession(project, "20250301-100000-alpha", stateIn("implementing"));
+  const p = watchStatus(project, "20250301-100000-alpha");
   let out = "";
   const reader = (async () => {
     for await (const chunk of p.stdout) out += new TextDecoder().decode(chunk);
@@ -34,12 +38,7 @@ test("status --watch: a run that commits and removes its folder at once still en
   const project = makeTmpDir("amx-watch-");
   const id = "20250301-100000-beta";
   const dir = writeSession(project, id, stateIn("completing"));
-  const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "status", "--watch", id], {
-    cwd: project,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { ...process.env, NO_COLOR: "1", AGENTMUX_TMUX_SOCKET: "amx-none-" + process.pid },
-  });
+  const p = watchStatus(project, id);
   let out = "";
   const reader = (async () => {
     for await (const chunk of p.stdout) out += new TextDecoder().decode(chunk);
@@ -66,12 +65,7 @@ test("status --watch started as the run is being created (its folder there, no s
   const id = "20250301-100000-gamma";
   const dir = join(project, ".agentmux/.sessions", id);
   mkdirSync(dir, { recursive: true }); // what the launcher claims first
-  const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src/main.ts"), "status", "--watch", id], {
-    cwd: project,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { ...process.env, NO_COLOR: "1", AGENTMUX_TMUX_SOCKET: "amx-none-" + process.pid },
-  });
+  const p = watchStatus(project, id);
   let out = "";
   let err = "";
   const readers = [
