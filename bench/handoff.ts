@@ -61,7 +61,9 @@ async function handoff(cli: CliDef, bin: string, prestart: boolean): Promise<num
     run.stopMonitor();
     run.turns.stop();
     for (const a of ["architect", "planner"]) await run.runtime.kill(a).catch(() => {});
+    run.tmux.closeControlClient();
     killTmuxServer(run.socket);
+    run.mcp.stop(); // the run's endpoint: left listening, the bench never exited
     run.mock.stop();
     removeDir(run.root);
   }

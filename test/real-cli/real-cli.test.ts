@@ -35,6 +35,7 @@ afterEach(async () => {
     r.turns.stop();
     await r.runtime.kill("architect").catch(() => {});
     r.mcp.stop();
+    r.tmux.closeControlClient();
     killTmuxServer(r.socket);
     r.mock.stop();
     if (!process.env.AGENTMUX_REAL_CLI_KEEP) removeDir(r.root);
