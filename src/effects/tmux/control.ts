@@ -100,12 +100,13 @@ export class TmuxControl {
     let rest = "";
     try {
       for await (const chunk of this.proc.stdout) {
-        rest += decoder.decode(chunk, { stream: true });
-        let nl: number;
-        while ((nl = rest.indexOf("\n")) !== -1) {
-          this.#line(rest.slice(0, nl));
-          rest = rest.slice(nl + 1);
+        const text = rest + decoder.decode(chunk, { stream: true });
+        let start = 0;
+        for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
+          this.#line(text.slice(start, nl));
+          start = nl + 1;
         }
+        rest = text.slice(start);
       }
     } catch {
       /* the pipe broke: the exit handler fails what is waiting */
