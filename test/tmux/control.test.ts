@@ -6,7 +6,7 @@ import { TmuxServerNotRunning, TmuxSessionNotFound, TmuxTargetNotFound } from ".
 import { attachedClients } from "../../src/effects/tmux/agent-ops.ts";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
 import { REPO_ROOT, killTmuxServer, makeTmpDir } from "../helpers/tmp.ts";
-import { waitFor } from "../helpers/wait.ts";
+import { holdsFor, waitFor } from "../helpers/wait.ts";
 import { HOSTILE, startFixture, type TmuxFixture } from "./setup.ts";
 
 let fixtures: TmuxFixture[] = [];
@@ -121,12 +121,24 @@ describe("the control-mode client answers as a tmux process would", () => {
 });
 
 describe("a lost control client: calls go on as processes", () => {
-  test("the session killed under it: the next calls run as processes and say what tmux says", async () => {
+  test("the session killed under it: the loss is told once, the next calls run as processes and say what tmux says", async () => {
     const { f, spawned } = await pair();
+    let lost = 0;
+    expect(await f.tmux.useControlClient(f.session, () => lost++)).toBe(true);
     await spawned.run(["new-session", "-d", "-s", "other"]);
     await spawned.run(["kill-session", "-t", `=${f.session}`]);
     await waitFor("the client noticed", async () => (await f.tmux.exec(["has-session", "-t", "=other"])).code === 0 && (await f.tmux.exec(["display-message", "-p", "#{session_name}"])).stdout.trim() === "other");
     await expect(f.tmux.run(["show-options", "-t", `=${f.session}:`, "@x"])).rejects.toBeInstanceOf(TmuxSessionNotFound);
+    await waitFor("the loss told", () => lost === 1);
+  });
+
+  test("a client closed on purpose is not a loss", async () => {
+    const { f, spawned } = await pair();
+    let lost = 0;
+    expect(await f.tmux.useControlClient(f.session, () => lost++)).toBe(true);
+    f.tmux.closeControlClient();
+    await waitFor("the client gone", async () => (await spawned.run(["list-clients", "-F", "#{client_control_mode}"])) === "");
+    await holdsFor("no loss told", () => lost === 0, { forMs: 300 });
   });
 
   test("the server killed: calls fail as a server that is not running", async () => {

@@ -50,7 +50,10 @@ export class TmuxControl {
   readonly #queue: Request[] = [];
   #block: { guard: string; client: boolean; lines: string[] } | null = null;
   #alive = true;
+  #closed = false;
   #seq = 0;
+  /** told once when the client goes without close() (the session or the server gone, tmux killed) */
+  onLost: () => void = () => {};
 
   private constructor(private readonly proc: Piped) {
     void this.#read();
@@ -90,6 +93,7 @@ export class TmuxControl {
 
   /** Detach (EOF on the client's input ends it). */
   close(): void {
+    this.#closed = true;
     this.#alive = false;
     this.proc.end();
     this.#fail();
@@ -144,6 +148,10 @@ export class TmuxControl {
   }
 
   #lost(): void {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.onLost();
+    }
     this.#alive = false;
     this.#fail();
   }

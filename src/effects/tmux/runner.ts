@@ -25,9 +25,10 @@ export class Tmux {
    * `session` (control.ts) instead of a process per call; false when tmux refused the client
    * (calls then go on as processes). A lost client falls back the same way.
    */
-  async useControlClient(session: string): Promise<boolean> {
+  async useControlClient(session: string, onLost?: () => void): Promise<boolean> {
     this.#control?.close();
     this.#control = await TmuxControl.open((a) => this.argv(a), TMUX_ENV, session);
+    if (this.#control && onLost) this.#control.onLost = onLost;
     return this.#control !== null;
   }
 
