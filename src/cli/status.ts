@@ -44,7 +44,13 @@ const CREATION_WAIT_MS = 10_000;
  */
 function beingCreated(arg: string | undefined): string | null {
   const root = sessionsRoot(findProjectDir());
-  const pending = (dir: string) => existsSync(dir) && statSync(dir).isDirectory() && !existsSync(join(dir, F.state));
+  const pending = (dir: string) => {
+    try {
+      return statSync(dir).isDirectory() && !existsSync(join(dir, F.state));
+    } catch {
+      return false; // not there (or gone meanwhile)
+    }
+  };
   if (arg !== undefined) {
     const dir = isAbsolute(arg) || arg.includes("/") ? resolve(arg) : join(root, arg);
     return pending(dir) ? dir : null;
