@@ -8,8 +8,9 @@
  *
  *   cold_ms        the planner's CLI is started at the handoff (what a run does today)
  *   prestarted_ms  the planner was pre-started (AgentRuntime.prestart, as the orchestrator does
- *                  while the architect works) and its MCP client connected by the handoff, where
- *                  launch takes the pane over: the prompt delivery alone (#15.3); target ≤ 500
+ *                  while the architect works), its MCP client connected and its input prepared by
+ *                  the handoff, where launch takes the pane over: the prompt delivery alone
+ *                  (#15.3); target ≤ 500
  * Medians over the runs, per CLI (BENCH_VERBOSE=1 also prints, per handoff, the launch and the
  * delivery's steps from the log: ready gate, paste shown, submit delay, submit taken). Needs the CLIs (scripts/install-real-clis.sh) and, like the
  * real-CLI suite, an ordinary user with HOME outside /tmp:
@@ -42,6 +43,9 @@ async function handoff(cli: CliDef, bin: string, prestart: boolean): Promise<num
       // be at the handoff: its MCP client connected to the run's endpoint
       run.runtime.prestart({ agent: "planner", role: "planner" });
       await waitFor("the pre-started planner's MCP connection", () => run.mcp.tokens.ready("planner"), { timeoutMs: 120_000, intervalMs: 20 });
+      // and its input ready, as the pool prepares it: a real phase lasts minutes, longer than any
+      // CLI's start (claude's MCP client connects about a second before its input box shows)
+      await waitFor("the pre-started planner prepared", () => run.log.some((l) => /pre-started planner (ready for its prompt|not ready yet)/.test(l)), { timeoutMs: 120_000, intervalMs: 20 });
     }
     run.runtime.sendPrompt("architect", F.architectPrompt);
     const events = join(run.sessionDir, F.toolEvents);
