@@ -72,7 +72,9 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
   const tmux = new Tmux(o.socket);
   const pid = liveOrchestrator(o.sessionDir);
   if (pid) {
-    throw new SessionBusy({ dir: o.sessionDir, pid, attach: tmux.attachCommand(state.session_name), stop: tmux.killCommand(state.session_name) });
+    // agentmux's own commands: attach shows a waiting approval panel again, cancel keeps the run resumable
+    const id = basename(o.sessionDir);
+    throw new SessionBusy({ dir: o.sessionDir, pid, attach: `agentmux attach ${id}`, stop: `agentmux cancel ${id}` });
   }
   // another project's run may hold this name: it is not ours to close (ours gets another name)
   if ((await tmux.hasSession(state.session_name)) && (await ownsTmuxSession(tmux, state.session_name, o.sessionDir))) {

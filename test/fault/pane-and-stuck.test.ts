@@ -135,8 +135,8 @@ describe("interruptions: a closed agent pane, a stuck agent, a live session, a c
     const r = await resume(run.repo, run.socket, dir);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(`the session is still running (orchestrator pid ${pid})`);
-    expect(r.stderr).toContain(`attach with: tmux -L ${run.socket} attach -t ${state.session_name}`);
-    expect(r.stderr).toContain(`tmux -L ${run.socket} kill-session -t ${state.session_name}`);
+    const id = dir.split("/").pop();
+    expect(r.stderr).toContain(`attach with: agentmux attach ${id}   or stop it with: agentmux cancel ${id}`);
     expect(snapshot()).toEqual(before);
     expect(alive(pid)).toBe(true);
     expect(tmux(run.socket, "has-session", "-t", `=${state.session_name}`).code).toBe(0);

@@ -69,11 +69,6 @@ export class Tmux {
     return opts.pane ? `${attach} \\; select-pane -t ${opts.pane}` : attach;
   }
 
-  /** The command a user types to end a session by hand. */
-  killCommand(name: string): string {
-    return `tmux -L ${this.socket} kill-session -t ${name}`;
-  }
-
   /** How doctor asks this tmux for its version. */
   versionArgv(): string[] {
     return this.argv(["-V"]);
