@@ -2,6 +2,7 @@ import { SessionNotRunning } from "../session/errors.ts";
 import { requestCancel } from "../session/cancel.ts";
 import { liveOrchestrator } from "../session/liveness.ts";
 import { resolveSession } from "../session/resolve.ts";
+import { listSessions, type SessionSummary } from "../session/list.ts";
 import { findProjectDir } from "../session/project.ts";
 import { readState } from "../session/read.ts";
 import { CancelNotApplied } from "./errors.ts";
@@ -11,14 +12,21 @@ import type { cancel } from "./specs/sessions.ts";
 /** How long `cancel` waits for the orchestrator to stop the run before it says it did not. */
 const STOP_WAIT_MS = 60_000;
 
+const running = (s: SessionSummary) => !!s.state && !s.archived && s.state.phase !== "done" && s.state.phase !== "failed" && liveOrchestrator(s.dir) !== null;
+
+/** The session meant: the one named, else the newest running one (else the newest, which is then refused as not running). */
+async function chosen(arg: string | undefined): Promise<SessionSummary> {
+  const projectDir = findProjectDir();
+  if (arg !== undefined) return resolveSession(projectDir, arg);
+  return (await listSessions(projectDir)).find(running) ?? resolveSession(projectDir);
+}
+
 /** Cancel a running session through its orchestrator (the cancel request the monitor writes too). */
 export async function run({ positionals, flags }: ParsedArgs<typeof cancel>): Promise<number> {
-  const s = await resolveSession(findProjectDir(), positionals[0]);
+  const s = await chosen(positionals[0]);
   // a live tmux session whose orchestrator is gone would never apply the request
-  if (!s.state || s.archived || s.state.phase === "done" || s.state.phase === "failed" || liveOrchestrator(s.dir) === null) {
-    throw new SessionNotRunning({ id: s.id, finished: s.state?.phase === "done" });
-  }
-  const phase = s.state.phase;
+  if (!running(s)) throw new SessionNotRunning({ id: s.id, finished: s.state?.phase === "done" });
+  const phase = s.state!.phase;
   requestCancel(s.dir, "command");
   if (flags["no-wait"]) {
     process.stdout.write(`cancel requested for ${s.id} (${phase}); see: agentmux status ${s.id}\n`);

@@ -24,10 +24,10 @@ function cancel(project: string, ...args: string[]) {
 }
 
 /** A session in `phase` whose recorded orchestrator is a live process (or, with `dead`, one that has exited). */
-async function session(phase: "implementing" | "done", dead = false) {
-  const project = makeTmpDir("amx-cancel-cmd-");
-  const id = "20250301-100000-delta";
-  const dir = writeSession(project, id, stateIn(phase));
+async function session(phase: "implementing" | "done", dead = false, o: { project?: string; id?: string; updatedAt?: string } = {}) {
+  const project = o.project ?? makeTmpDir("amx-cancel-cmd-");
+  const id = o.id ?? "20250301-100000-delta";
+  const dir = writeSession(project, id, stateIn(phase, o.updatedAt ? { updated_at: o.updatedAt } : {}));
   const stand = Bun.spawn(["sleep", "60"]);
   children.push(stand);
   const start = processIdentity(stand.pid)!.start;
@@ -56,4 +56,12 @@ test("a session whose orchestrator is gone, or a finished one, is refused and no
     expect(r.stderr).toContain(hint);
     expect(existsSync(join(dir, ".runtime", "cancel_request"))).toBe(false);
   }
+});
+
+test("without a session named: the newest running one, though a finished one is newer", async () => {
+  const { project, id, dir } = await session("implementing", false, { updatedAt: "2025-03-01T10:00:00.000Z" });
+  await session("done", false, { project, id: "20250302-100000-later", updatedAt: "2025-03-02T10:00:00.000Z" });
+  const r = cancel(project, "--no-wait");
+  expect(r).toEqual({ code: 0, stdout: `cancel requested for ${id} (implementing); see: agentmux status ${id}\n`, stderr: "" });
+  expect(existsSync(join(dir, ".runtime", "cancel_request"))).toBe(true);
 });
