@@ -9,7 +9,8 @@ import type { attach } from "./specs/sessions.ts";
 
 /** Attach the terminal to a running session's tmux session (after a detach or a closed terminal). */
 export async function run({ positionals }: ParsedArgs<typeof attach>): Promise<number> {
-  const s = await resolveSession(findProjectDir(), positionals[0]);
+  // unnamed: the newest running session, though a finished one may be newer
+  const s = await resolveSession(findProjectDir(), positionals[0], (x) => !!x.state && x.live);
   if (!s.state || !s.live) {
     throw new SessionNotRunning({ id: s.id, finished: s.state?.phase === "done" });
   }

@@ -2,7 +2,7 @@ import { SessionNotRunning } from "../session/errors.ts";
 import { requestCancel } from "../session/cancel.ts";
 import { liveOrchestrator } from "../session/liveness.ts";
 import { resolveSession } from "../session/resolve.ts";
-import { listSessions, type SessionSummary } from "../session/list.ts";
+import type { SessionSummary } from "../session/list.ts";
 import { findProjectDir } from "../session/project.ts";
 import { readState } from "../session/read.ts";
 import { CancelNotApplied } from "./errors.ts";
@@ -14,16 +14,10 @@ const STOP_WAIT_MS = 60_000;
 
 const running = (s: SessionSummary) => !!s.state && !s.archived && s.state.phase !== "done" && s.state.phase !== "failed" && liveOrchestrator(s.dir) !== null;
 
-/** The session meant: the one named, else the newest running one (else the newest, which is then refused as not running). */
-async function chosen(arg: string | undefined): Promise<SessionSummary> {
-  const projectDir = findProjectDir();
-  if (arg !== undefined) return resolveSession(projectDir, arg);
-  return (await listSessions(projectDir)).find(running) ?? resolveSession(projectDir);
-}
-
 /** Cancel a running session through its orchestrator (the cancel request the monitor writes too). */
 export async function run({ positionals, flags }: ParsedArgs<typeof cancel>): Promise<number> {
-  const s = await chosen(positionals[0]);
+  // unnamed: the newest running session (else the newest, refused below as not running)
+  const s = await resolveSession(findProjectDir(), positionals[0], running);
   // a live tmux session whose orchestrator is gone would never apply the request
   if (!running(s)) throw new SessionNotRunning({ id: s.id, finished: s.state?.phase === "done" });
   const phase = s.state!.phase;

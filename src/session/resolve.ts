@@ -48,14 +48,16 @@ async function elsewhere(): Promise<string[]> {
 /**
  * The session a command means: its id, any unique prefix or suffix of an id, or a path to its
  * folder — in this project first, then among live runs on agentmux's tmux server and demo
- * runs anywhere; without an argument, this project's most recently updated session.
+ * runs anywhere; without an argument, this project's most recently updated session (the newest
+ * that `prefer` accepts, when one does).
  */
-export async function resolveSession(projectDir: string, arg?: string): Promise<SessionSummary> {
+export async function resolveSession(projectDir: string, arg?: string, prefer?: (s: SessionSummary) => boolean): Promise<SessionSummary> {
   const all = await listSessions(projectDir);
   if (arg === undefined) {
     if (!all.length)
       throw new NoSessions({ root: sessionsRoot(projectDir) });
-    return all[0]!;
+    // `prefer`: the newest session it accepts (a running one, for attach and cancel), else the newest
+    return (prefer && all.find(prefer)) || all[0]!;
   }
   const path = isAbsolute(arg) ? arg : resolve(arg);
   if (arg.includes("/") || existsSync(join(path, F.state))) {

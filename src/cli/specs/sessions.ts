@@ -41,8 +41,9 @@ tool events not yet applied are replayed.`,
 export const attach = command({
   name: "attach",
   summary: "attach the terminal to a running session",
-  about: `Attach this terminal to a running session (default: the newest). A run that waits for your
-approval shows its approval panel again; when the run ends while you watch, you see how.`,
+  about: `Attach this terminal to a running session (default: the newest running one). A run that
+waits for your approval shows its approval panel again; when the run ends while you watch, you
+see how.`,
   flags: {},
   args: [session],
 });

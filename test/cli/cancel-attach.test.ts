@@ -2,12 +2,13 @@ import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { processIdentity } from "../../src/effects/process/identity.ts";
-import { makeTmpDir, REPO_ROOT } from "../helpers/tmp.ts";
+import { killTmuxServer, makeTmpDir, privateSocket, REPO_ROOT } from "../helpers/tmp.ts";
 import { stateIn, writeSession } from "../tui/fixtures.ts";
 
 /**
  * `agentmux cancel` against a session whose orchestrator is a stand-in process: what it asks
- * for and what it refuses. The whole path (a real run canceled, then resumed to a commit) is in
+ * for and what it refuses; and which session `cancel` and `attach` take when none is named.
+ * The whole path (a real run canceled, then resumed to a commit) is in
  * test/e2e/cancel-resume.test.ts.
  */
 const children: Bun.Subprocess[] = [];
@@ -15,19 +16,20 @@ afterEach(() => {
   for (const c of children.splice(0)) c.kill();
 });
 
-function cancel(project: string, ...args: string[]) {
-  const p = Bun.spawnSync([process.execPath, join(REPO_ROOT, "src/main.ts"), "cancel", ...args], {
+function agentmux(project: string, args: string[], socket = "amx-none-" + process.pid) {
+  const p = Bun.spawnSync([process.execPath, join(REPO_ROOT, "src/main.ts"), ...args], {
     cwd: project,
-    env: { ...process.env, NO_COLOR: "1", AGENTMUX_TMUX_SOCKET: "amx-none-" + process.pid },
+    env: { ...process.env, NO_COLOR: "1", AGENTMUX_TMUX_SOCKET: socket },
   });
   return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
 }
+const cancel = (project: string, ...args: string[]) => agentmux(project, ["cancel", ...args]);
 
 /** A session in `phase` whose recorded orchestrator is a live process (or, with `dead`, one that has exited). */
 async function session(phase: "implementing" | "done", dead = false, o: { project?: string; id?: string; updatedAt?: string } = {}) {
   const project = o.project ?? makeTmpDir("amx-cancel-cmd-");
   const id = o.id ?? "20250301-100000-delta";
-  const dir = writeSession(project, id, stateIn(phase, o.updatedAt ? { updated_at: o.updatedAt } : {}));
+  const dir = writeSession(project, id, stateIn(phase, { session_name: `agentmux-${id}`, ...(o.updatedAt ? { updated_at: o.updatedAt } : {}) }));
   const stand = Bun.spawn(["sleep", "60"]);
   children.push(stand);
   const start = processIdentity(stand.pid)!.start;
@@ -64,4 +66,23 @@ test("without a session named: the newest running one, though a finished one is 
   const r = cancel(project, "--no-wait");
   expect(r).toEqual({ code: 0, stdout: `cancel requested for ${id} (implementing); see: agentmux status ${id}\n`, stderr: "" });
   expect(existsSync(join(dir, ".runtime", "cancel_request"))).toBe(true);
+});
+
+test("attach without a session named: the newest running one, though a finished one is newer", async () => {
+  const { project, id, dir } = await session("implementing", false, { updatedAt: "2025-03-01T10:00:00.000Z" });
+  await session("done", false, { project, id: "20250302-100000-later", updatedAt: "2025-03-02T10:00:00.000Z" });
+  // the running one's tmux session, recording its folder as a run's does
+  const socket = privateSocket();
+  const tmux = (...a: string[]) => Bun.spawnSync(["tmux", "-L", socket, "-f", "/dev/null", ...a], { env: { ...process.env, TMUX: "" } });
+  try {
+    expect(tmux("new-session", "-d", "-s", `agentmux-${id}`, "sh", "-c", "exec tail -f /dev/null").exitCode).toBe(0);
+    tmux("set-environment", "-t", `agentmux-${id}`, "AMX_SESSION_DIR", dir);
+    // no terminal here: attach says so, naming the session it chose
+    const r = agentmux(project, ["attach"], socket);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(id);
+    expect(r.stderr).not.toContain("is not running");
+  } finally {
+    killTmuxServer(socket);
+  }
 });
