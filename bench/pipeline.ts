@@ -20,6 +20,8 @@
  * peak_rss_mb  the orchestrator process's VmHWM (/proc/<pid>/status, polled every 20 ms until it
  *              exits), max over the runs.
  *
+ * BENCH_CONFIG=<file>: a config applied last (e.g. `tmux:\n  control_mode: true`).
+ *
  *   bun bench/pipeline.ts [runs=3] forget
  * The same pipeline where the architect ends its turn once without submit_architecture
  * (scenario forget_submit=architect). nudge_after_settle_ms: from the moment the architect's
@@ -115,7 +117,8 @@ async function once(i: number): Promise<{ wall: number; agentUnion: number; agen
   const socket = `amx-bench-pipeline-${process.pid}-${i}`;
   const env = { ...process.env, CI: "true", AGENTMUX_TMUX_SOCKET: socket, TMUX: "", NO_COLOR: "1" };
   const t0 = performance.now();
-  const p = Bun.spawn([BIN, "demo", "--ci", "--json", "--keep-session", "--dir", repo, "--scenario", SCENARIO, "--think-ms", "0"], { stdout: "pipe", stderr: "pipe", env });
+  const extra = process.env.BENCH_CONFIG ? ["--config", process.env.BENCH_CONFIG] : [];
+  const p = Bun.spawn([BIN, "demo", "--ci", "--json", "--keep-session", "--dir", repo, "--scenario", SCENARIO, "--think-ms", "0", ...extra], { stdout: "pipe", stderr: "pipe", env });
   let peakKb = 0;
   let pid: number | null = null;
   const sampler = setInterval(() => {

@@ -67,8 +67,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   if (!runtime?.control_pane) throw new NoControlPane({ dir: sessionDir });
   const tmux = new Tmux(runtime.tmux_socket ?? tmuxSocket(config.tmux.socket));
   const sessionName = state.session_name;
-  // one tmux client for the whole run instead of a tmux process per call
-  const controlled = await tmux.useControlClient(sessionName, () => log("the tmux control client exited (the tmux session or server went away): tmux calls go on as processes", { level: "warn" }));
+  // tmux.control_mode: one tmux client for the whole run instead of a tmux process per call
+  const controlled = !config.tmux.control_mode || (await tmux.useControlClient(sessionName, () => log("the tmux control client exited (the tmux session or server went away): tmux calls go on as processes", { level: "warn" })));
   log(`orchestrator ${process.pid} starting in phase ${state.phase} (${state.last_event}) ${Math.round(performance.now())} ms after its process started`, { event: "orchestrator_started", phase: state.phase, data: { pid: process.pid, last_event: state.last_event, boot_ms: Math.round(performance.now()) } });
   if (!controlled) log("tmux refused a control-mode client: every tmux call runs as a process of its own", { level: "warn" });
 

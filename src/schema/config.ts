@@ -173,8 +173,10 @@ export const Config = z.strictObject({
       width: z.number().int().min(80).max(1000).default(240),
       height: z.number().int().min(24).max(500).default(64),
       control_width: z.number().int().min(30).max(120).default(44),
+      /** the orchestrator speaks to tmux through one control-mode client (off: tmux 3.3a crashes with several runs on one server) */
+      control_mode: z.boolean().default(false),
     })
-    .default({ socket: "agentmux", width: 240, height: 64, control_width: 44 }),
+    .default({ socket: "agentmux", width: 240, height: 64, control_width: 44, control_mode: false }),
   watchdog: z
     .strictObject({
       /** an agent with no screen output and no tool call for this long is reported stuck (0 = off) */

@@ -108,8 +108,8 @@ export async function prepareRun(cli: CliDef, binary: string, behaviour: MockBeh
   const session = `amx-real-${cli.name}`;
   const { width, height, control_width: controlWidth } = config.tmux;
   const { controlPane } = await createSession(tmux, { name: session, cwd: repo, width, height, controlWidth, controlCommand: ["sh", "-c", "exec tail -f /dev/null"] });
-  // as the orchestrator: its tmux calls go through one control-mode client
-  if (!(await tmux.useControlClient(session))) throw new Error("tmux refused a control-mode client");
+  // as the orchestrator with tmux.control_mode (AGENTMUX_REAL_CLI_CONTROL=1): one control-mode client
+  if (process.env.AGENTMUX_REAL_CLI_CONTROL && !(await tmux.useControlClient(session))) throw new Error("tmux refused a control-mode client");
   const layout = await Layout.open(tmux, { session, controlPane, controlWidth, envDir: join(repo, ".agentmux", ".env") });
   const log: string[] = [];
   const writer = new RecordingWriter(tmux, (m) => log.push(`${Math.round(performance.now())} ${m}`));

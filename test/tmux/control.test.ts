@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 async function pair() {
-  const f = await startFixture();
+  const f = await startFixture({ control: true });
   fixtures.push(f);
   // the same server through a tmux process per call, to compare answers with
   return { f, spawned: new Tmux(f.socket) };

@@ -31,10 +31,11 @@ export const HOSTILE = [
 export type TmuxFixture = { tmux: Tmux; socket: string; session: string; controlPane: string; window: string; layout: Layout; dir: string; envDir: string };
 
 /**
- * A private tmux server with a session made by createSession and a Layout over it. Its calls go
- * through a control-mode client, as the orchestrator's do (`spawn: true`: a tmux process each).
+ * A private tmux server with a session made by createSession and a Layout over it. Its calls run
+ * as a tmux process each, as the orchestrator's do by default (`control: true`: through a
+ * control-mode client, as with tmux.control_mode).
  */
-export async function startFixture(opts: { controlWidth?: number; width?: number; height?: number; spawn?: boolean } = {}): Promise<TmuxFixture> {
+export async function startFixture(opts: { controlWidth?: number; width?: number; height?: number; control?: boolean } = {}): Promise<TmuxFixture> {
   const socket = privateSocket();
   const tmux = new Tmux(socket);
   const dir = makeTmpDir("amx-tmux-");
@@ -48,7 +49,7 @@ export async function startFixture(opts: { controlWidth?: number; width?: number
     controlWidth,
     controlCommand: ["sh", "-c", "echo control; exec tail -f /dev/null"],
   });
-  if (!opts.spawn && !(await tmux.useControlClient(session))) throw new Error("tmux refused a control-mode client");
+  if (opts.control && !(await tmux.useControlClient(session))) throw new Error("tmux refused a control-mode client");
   const envDir = join(dir, ".env");
   const layout = await Layout.open(tmux, { session, controlPane, controlWidth, envDir });
   return { tmux, socket, session, controlPane, window, layout, dir, envDir };
