@@ -51,9 +51,9 @@ see how.`,
 export const cancel = command({
   name: "cancel",
   summary: "cancel a running session (it stays resumable)",
-  about: `Cancel a running session (default: the newest running one), as the monitor's c does: its orchestrator
-stops the agents and keeps the session for \`agentmux resume\`. Waits until the run has stopped and
-says how it ended; --no-wait only asks.`,
+  about: `Cancel a running session (default: the newest running one), as the monitor's c does: its
+orchestrator stops the agents and keeps the session for \`agentmux resume\`. Waits until the run
+has stopped and says how it ended; --no-wait only asks.`,
   flags: { "no-wait": { type: "boolean", help: "ask for the cancel and return at once" } },
   args: [session],
 });

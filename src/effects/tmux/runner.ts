@@ -23,7 +23,8 @@ export class Tmux {
   /**
    * From now on, send what a control-mode line can carry through one tmux client attached to
    * `session` (control.ts) instead of a process per call; false when tmux refused the client
-   * (calls then go on as processes). A lost client falls back the same way.
+   * (calls then go on as processes). A lost client falls back the same way. Open it once: tmux
+   * 3.3a's server can crash when one control client detaches as another attaches.
    */
   async useControlClient(session: string, onLost?: () => void): Promise<boolean> {
     this.#control?.close();
