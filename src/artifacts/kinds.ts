@@ -4,26 +4,11 @@ import { DoneArtifact } from "../schema/artifacts/done.ts";
 import { Review } from "../schema/artifacts/review.ts";
 import { Config } from "../schema/config.ts";
 import { SESSION_FILES } from "../session/files.ts";
+import type { ArtifactKind } from "./kind-names.ts";
 
 export type { Problem } from "../session/problems.ts";
 
-export const ARTIFACT_KINDS = [
-  "plan",
-  "execution_plan",
-  "review",
-  "approval",
-  "changes",
-  "done",
-  "state",
-  "config",
-  "architecture",
-  "design",
-  "summary",
-  "requirements",
-] as const;
-export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
-
-export const isArtifactKind = (k: string): k is ArtifactKind => (ARTIFACT_KINDS as readonly string[]).includes(k);
+export { ARTIFACT_KINDS, isArtifactKind, type ArtifactKind } from "./kind-names.ts";
 
 export type Syntax = "yaml" | "json" | "markdown";
 

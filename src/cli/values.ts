@@ -1,5 +1,5 @@
-import { ARTIFACT_KINDS } from "../artifacts/kinds.ts";
-import { ROLES } from "../schema/catalog.ts";
+import { ARTIFACT_KINDS } from "../artifacts/kind-names.ts";
+import { ROLES } from "../schema/role-names.ts";
 import type { ValueSet } from "./spec.ts";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;

@@ -84,7 +84,7 @@ export class AgentRuntime {
       spawn: (key, role, label, size) => this.spawn(key, role, label, {}, size),
       prepare: (key, s) => this.o.writer.prepare(s.pane.pane, this.firstOptions(key, s.pane)),
       soloSize: () => this.o.layout.soloSize(),
-      isAlive: (pane) => this.o.layout.isAlive(pane),
+      claim: (pane, label) => this.o.layout.relabelIfAlive(pane, label),
       close: async (pane) => {
         this.o.writer.forget(pane);
         await this.o.layout.kill(pane);
@@ -101,8 +101,8 @@ export class AgentRuntime {
       return;
     }
     // a pre-started pane for this launch (its key's, else its role's) is taken over: its CLI is up, its MCP client connected
-    const pre = await this.pool.take(agent, role, lo);
-    if (pre) return this.adopt(agent, pre.started, label, pre.byRole);
+    const pre = await this.pool.take(agent, role, lo, label);
+    if (pre) return this.adopt(agent, pre.started, pre.byRole);
     // a relaunch takes the old pane's place on screen
     const old = this.agents.get(agent)?.pane ?? this.dead.get(agent);
     const slot = old ? this.o.layout.visiblePanes().indexOf(old) : -1;
@@ -220,11 +220,10 @@ export class AgentRuntime {
     return { submit: p.submit, ready: p.ready, trust: p.trust, first: true, ...(needsMcp ? { waitFirst: () => tokens.ready(agent) } : {}) };
   }
 
-  /** The pre-started pane becomes the agent's; its token is the agent's already (issued to its key, or re-bound). */
-  private async adopt(agent: string, s: Started, label: string, byRole: string | null): Promise<void> {
+  /** The pre-started pane (labelled at its take-over) becomes the agent's; its token is the agent's already (issued to its key, or re-bound). */
+  private async adopt(agent: string, s: Started, byRole: string | null): Promise<void> {
     await this.kill(agent, { keepToken: true });
     this.join(agent, s.pane);
-    await this.o.layout.setLabel(s.pane.pane, label).catch(() => {});
     this.announce(agent, s, Date.now() - s.pane.launchedAt, byRole);
     this.persist();
   }

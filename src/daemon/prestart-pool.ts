@@ -13,7 +13,8 @@ export type PoolDeps = {
   /** get the pane ready for its first prompt (PaneWriter.prepare with the key's MCP gate) */
   prepare(key: string, s: Started): Promise<boolean>;
   soloSize(): Promise<Size>;
-  isAlive(pane: string): Promise<boolean>;
+  /** label a pane being taken over as its agent; false when its CLI exited or the pane is gone */
+  claim(pane: string, label: string): Promise<boolean>;
   /** close a pane nobody will prompt */
   close(pane: string): Promise<void>;
   tokens: AgentTokens;
@@ -90,16 +91,16 @@ export class PrestartPool {
   /**
    * The pre-started pane for this launch: the one held under the agent's key, else one started
    * by the agent's role; used when it is alive and started the same way, its token then bound to
-   * `agent`. Null (and the pane closed) otherwise.
+   * `agent` and its pane labelled `label`. Null (and the pane closed) otherwise.
    */
-  async take(agent: string, role: Role, lo: LaunchOptions): Promise<Taken | null> {
+  async take(agent: string, role: Role, lo: LaunchOptions, label: string): Promise<Taken | null> {
     const p = this.held.get(agent) ?? [...this.held.values()].find((x) => x.agent === null && x.role === role);
     if (!p) return null;
     this.held.delete(p.id);
     const s = await p.pending;
     if (!s) return null;
     const same = p.role === role && !lo.batchPrompt && !lo.conversation && (!lo.provider || lo.provider === s.pane.resolved.providerName);
-    const alive = same && (await this.d.isAlive(s.pane.pane));
+    const alive = same && (await this.d.claim(s.pane.pane, label));
     // by role: the token moves to the agent's key (its earlier pane's token is revoked by that)
     const usable = alive && (p.agent !== null || this.d.tokens.rekey(p.id, agent, role));
     if (usable) return { started: s, byRole: p.agent === null ? p.id : null };

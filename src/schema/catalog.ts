@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { REVIEWER_ROLES, ROLES } from "./role-names.ts";
+
+export { REVIEWER_ROLES, ROLES };
 
 /** Workflow phases in pipeline order. `done` and `failed` are terminal. */
 export const PHASES = [
@@ -40,23 +43,9 @@ export const WorkflowEvent = z.enum(Object.keys(WORKFLOW_EVENTS) as [WorkflowEve
 
 export const eventLabel = (e: string): string => (WORKFLOW_EVENTS as Record<string, string>)[e] ?? e.replace(/_/g, " ");
 
-/** Agent roles. Reviewer sub-roles are nominated by the architect. */
-export const ROLES = [
-  "product-manager",
-  "architect",
-  "planner",
-  "designer",
-  "coder",
-  "reviewer_logic",
-  "reviewer_quality",
-  "reviewer_expert",
-  "code-researcher",
-  "web-researcher",
-] as const;
 export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
 
-export const REVIEWER_ROLES = ["reviewer_logic", "reviewer_quality", "reviewer_expert"] as const;
 export const ReviewerRole = z.enum(REVIEWER_ROLES);
 export type ReviewerRole = z.infer<typeof ReviewerRole>;
 export const reviewerShort = (r: ReviewerRole) => r.slice("reviewer_".length);

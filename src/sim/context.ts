@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { SimFileUnreadable, SimSessionUnknown, SimThinkInvalid } from "./errors.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import type { State } from "../schema/state.ts";
 import { readOptionalSessionFile } from "../session/file-io.ts";
 import { SESSION_FILES } from "../session/files.ts";
 import { PHASE_DIRS } from "../session/paths.ts";
+import { yamlLib } from "../session/yaml-lib.ts";
 import type { SimScenario } from "../schema/sim-scenario.ts";
 import { OnceState, parseScenario } from "./scenario.ts";
 
@@ -102,7 +102,7 @@ export class SimSession {
     return this.has(rel) ? this.read(rel) : fallback;
   }
   readYaml(rel: string): unknown {
-    return parseYaml(this.read(rel));
+    return yamlLib().parse(this.read(rel));
   }
   /** Every artifact write into the session folder is atomic (temp + rename). */
   write(rel: string, content: string): void {

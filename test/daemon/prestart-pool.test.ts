@@ -27,6 +27,8 @@ function pool() {
   const closed: string[] = [];
   const logs: { msg: string; event?: string; data?: unknown }[] = [];
   const secrets = new Map<string, string>();
+  const labels = new Map<string, string>();
+  const exited = new Set<string>();
   let n = 0;
   const p = new PrestartPool({
     spawn: async (key, role) => {
@@ -36,17 +38,22 @@ function pool() {
     },
     prepare: async () => true,
     soloSize: async () => ({ width: 80, height: 24 }),
-    isAlive: async (pane) => !closed.includes(pane),
+    claim: async (pane, label) => {
+      labels.set(pane, label);
+      return !closed.includes(pane) && !exited.has(pane);
+    },
     close: async (pane) => void closed.push(pane),
     tokens,
     log: (msg, f) => void logs.push({ msg, event: f?.event, data: f?.data }),
   });
-  return { p, tokens, closed, logs, secrets };
+  return { p, tokens, closed, logs, secrets, labels, exited };
 }
+
+const LABEL = "[coder] plan A";
 
 describe("pre-starts by role (#15.3)", () => {
   test("a coder pre-started by role is taken over by the coder the plan names: its token now identifies that agent, and the provisional key names nothing", async () => {
-    const { p, tokens, secrets } = pool();
+    const { p, tokens, secrets, labels } = pool();
     p.start({ agent: null, role: "coder" });
     const [held] = p.list();
     expect(held).toMatchObject({ agent: null, role: "coder" });
@@ -56,8 +63,9 @@ describe("pre-starts by role (#15.3)", () => {
     await waitFor("the pre-start's token", () => tokens.link(held!.id));
     tokens.link(held!.id)!.initializedAt = Date.now();
     tokens.link(held!.id)!.readyAt = Date.now();
-    const taken = await p.take("coder:2", "coder", {});
+    const taken = await p.take("coder:2", "coder", {}, LABEL);
     expect(taken?.byRole).toBe(held!.id);
+    expect(labels.get("%1")).toBe(LABEL); // labelled as the agent in the same call that found it alive
     expect(taken?.started.pane.pane).toBe("%1");
     const token = secrets.get(held!.id)!;
     expect(tokens.lookup(token)?.identity.agent).toBe("coder:2");
@@ -69,19 +77,30 @@ describe("pre-starts by role (#15.3)", () => {
   test("a pre-start held under an agent's key is taken only by that agent; a launch of another role takes none", async () => {
     const { p } = pool();
     p.start({ agent: "reviewer_logic", role: "reviewer_logic" });
-    expect(await p.take("coder", "coder", {})).toBeNull();
-    expect(await p.take("reviewer_quality", "reviewer_quality", {})).toBeNull();
-    expect((await p.take("reviewer_logic", "reviewer_logic", {}))?.byRole).toBeNull();
+    expect(await p.take("coder", "coder", {}, LABEL)).toBeNull();
+    expect(await p.take("reviewer_quality", "reviewer_quality", {}, LABEL)).toBeNull();
+    expect((await p.take("reviewer_logic", "reviewer_logic", {}, LABEL))?.byRole).toBeNull();
   });
 
   test("a pre-start by role whose launch differs (a batch prompt) is closed, its token revoked", async () => {
     const { p, tokens, closed, secrets, logs } = pool();
     p.start({ agent: null, role: "coder" });
     const id = p.list()[0]!.id;
-    expect(await p.take("coder", "coder", { batchPrompt: "x.md" })).toBeNull();
+    expect(await p.take("coder", "coder", { batchPrompt: "x.md" }, LABEL)).toBeNull();
     expect(closed).toEqual(["%1"]);
     expect(tokens.lookup(secrets.get(id)!)).toBeUndefined();
     expect(logs.find((l) => l.event === "prestart_dropped")?.data).toEqual({ why: "this launch differs" });
+  });
+
+  test("a pre-start whose CLI exited is not taken: closed, its token revoked, the launch starts a new pane", async () => {
+    const { p, tokens, closed, secrets, logs, exited } = pool();
+    p.start({ agent: "planner", role: "planner" });
+    await waitFor("the pre-start's token", () => tokens.link("planner"));
+    exited.add("%1");
+    expect(await p.take("planner", "planner", {}, LABEL)).toBeNull();
+    expect(closed).toEqual(["%1"]);
+    expect(tokens.lookup(secrets.get("planner")!)).toBeUndefined();
+    expect(logs.find((l) => l.event === "prestart_dropped")?.data).toEqual({ why: "its CLI exited" });
   });
 
   test("an unused pre-start is closed and its token revoked", async () => {
@@ -216,7 +235,7 @@ describe("a pre-start by role whose token is gone", () => {
     const id = p.list()[0]!.id;
     await waitFor("the pre-start's token", () => tokens.link(id));
     tokens.revoke(id);
-    expect(await p.take("coder:1", "coder", {})).toBeNull();
+    expect(await p.take("coder:1", "coder", {}, LABEL)).toBeNull();
     expect(closed).toEqual(["%1"]);
     expect(tokens.link("coder:1")).toBeUndefined();
     expect(logs.some((l) => l.event === "prestart_dropped" && String(l.msg).includes("its MCP token is gone"))).toBe(true);

@@ -122,6 +122,19 @@ describe("Layout", () => {
     expect(await f.layout.title(a)).toBe("[coder] fix it now ok");
   });
 
+  test("relabelIfAlive labels a pane taken over and says whether its program runs: true for a live one, false once it exited or the pane is gone", async () => {
+    const f = await fixture();
+    const live = (await idle(f, "[pre-started] coder")).pane;
+    expect(await f.layout.relabelIfAlive(live, "[coder] plan A;")).toBe(true);
+    expect((await f.tmux.run(["display-message", "-p", "-t", live, "#{@label}"]))).toBe("[coder] plan A;");
+    expect(await f.layout.title(live)).toBe("[coder] plan A;");
+    const exited = (await f.layout.createPane({ command: ["true"], env: {}, cwd: f.dir, label: "[pre-started] planner" })).pane;
+    await waitFor("the program's exit", async () => !(await f.layout.isAlive(exited)));
+    expect(await f.layout.relabelIfAlive(exited, "[planner] planning")).toBe(false);
+    await f.layout.kill(live);
+    expect(await f.layout.relabelIfAlive(live, "[coder] plan A")).toBe(false);
+  });
+
   test("kill removes a visible pane, rebalances, and marks the exit expected", async () => {
     const f = await fixture();
     const a = (await idle(f, "a")).pane;

@@ -2,7 +2,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { DuplicatePane, PaneWrongDir, StartDirMissing } from "./errors.ts";
 import type { Tmux } from "./runner.ts";
 import { chain, formatLiteral, paneCommand, pinWindowArgs } from "./session.ts";
-import { NEW_PANE, NEW_WINDOW, PANE_DEAD, PANE_ID, PANE_START, PANE_TITLE, SESSION_PANE, WINDOW_OF_PANE, WINDOW_WIDTH } from "./formats.ts";
+import { NEW_PANE, NEW_WINDOW, PANE_DEAD, PANE_IN_WINDOW, PANE_START, PANE_TITLE, SESSION_PANE, WINDOW_OF_PANE } from "./formats.ts";
 import { capturePane } from "./ops.ts";
 import { dropEnvFile, writeEnvFile } from "./env-file.ts";
 import { inertLine } from "../../schema/inert-text.ts";
@@ -114,7 +114,8 @@ export class Layout {
   async show(panes: string[]): Promise<void> {
     if (new Set(panes).size !== panes.length) throw new DuplicatePane({ panes });
     const target = panes.length > 0 ? [...panes] : [this.placeholder];
-    const current = (await this.windowPanes()).filter((p) => p !== this.opts.controlPane);
+    const rows = PANE_IN_WINDOW.parseLines(await this.tmux.run(["list-panes", "-t", this.window, "-F", PANE_IN_WINDOW.text]));
+    const current = rows.map((r) => r.pane).filter((p) => p !== this.opts.controlPane);
     let keep = 0;
     while (keep < current.length && keep < target.length && current[keep] === target[keep]) keep++;
     const cmds: string[][] = [];
@@ -123,7 +124,8 @@ export class Layout {
       const anchor = i === 0 ? this.opts.controlPane : target[i - 1]!;
       cmds.push(["join-pane", "-d", i === 0 ? "-h" : "-v", "-s", target[i]!, "-t", anchor]);
     }
-    const width = Number(WINDOW_WIDTH.parse(await this.tmux.run(["display-message", "-p", "-t", this.window, WINDOW_WIDTH.text])).width);
+    // parking leaves the window's width as it was; the control pane is always listed
+    const width = Number(rows[0]!.width);
     cmds.push(...controlLayoutArgs(this.window, this.opts.controlPane, controlWidthFor(width, this.opts.controlWidth)));
     await this.tmux.run(chain(cmds));
     this.visible = panes.length > 0 ? target : [];
@@ -147,11 +149,16 @@ export class Layout {
   }
 
   async setLabel(pane: string, label: string): Promise<void> {
-    // tmux refuses over-long commands, and reads an argument ending in ";" as a separator
-    const short = inertLine(label).slice(0, LABEL_MAX);
-    const clean = short.endsWith(";") ? `${short.slice(0, -1)}\\;` : short;
-    // select-pane -T expands formats (and runs #(…) jobs); an option value is never expanded
-    await this.tmux.run(chain([["set-option", "-p", "-t", pane, "@label", clean], ["select-pane", "-t", pane, "-T", formatLiteral(clean)]]));
+    await this.tmux.run(labelArgs(pane, label));
+  }
+
+  /**
+   * Label a pane that is taken over and say whether its program still runs, in one tmux call
+   * (a pre-started pane becoming an agent's). False when the pane is gone or its program exited.
+   */
+  async relabelIfAlive(pane: string, label: string): Promise<boolean> {
+    const r = await this.tmux.exec([...labelArgs(pane, label), ";", "display-message", "-p", "-t", pane, PANE_DEAD.text]);
+    return r.code === 0 && PANE_DEAD.parse(r.stdout.replace(/\n$/, "")).dead === "0";
   }
 
   /** Kill a pane on purpose: its exit is expected and never reported as an interruption. */
@@ -208,11 +215,14 @@ export class Layout {
     const { window } = NEW_WINDOW.parse(await this.tmux.run(["break-pane", "-d", "-s", pane, "-t", `=${this.opts.session}:`, "-n", PARKED_WINDOW, "-P", "-F", NEW_WINDOW.text]));
     await this.tmux.run(chain(pinWindowArgs(window, this.size.width, this.size.height)));
   }
+}
 
-  private async windowPanes(): Promise<string[]> {
-    const out = await this.tmux.run(["list-panes", "-t", this.window, "-F", PANE_ID.text]);
-    return PANE_ID.parseLines(out).map((p) => p.pane);
-  }
+function labelArgs(pane: string, label: string): string[] {
+  // tmux refuses over-long commands, and reads an argument ending in ";" as a separator
+  const short = inertLine(label).slice(0, LABEL_MAX);
+  const clean = short.endsWith(";") ? `${short.slice(0, -1)}\\;` : short;
+  // select-pane -T expands formats (and runs #(…) jobs); an option value is never expanded
+  return chain([["set-option", "-p", "-t", pane, "@label", clean], ["select-pane", "-t", pane, "-T", formatLiteral(clean)]]);
 }
 
 type PaneRow = { pane: string; window: string; role: string };
