@@ -10,6 +10,7 @@ import { cancelCause } from "../schema/cancel-request.ts";
 import { parseFileText } from "../session/file-io.ts";
 import { SESSION_FILES } from "../session/files.ts";
 import type { Logger } from "../effects/log.ts";
+import { EarliestWake } from "../effects/wake.ts";
 
 type Spec = { path: string; stable: boolean; decision?: boolean; toEvent: (text: string, at: string) => Event | string };
 
@@ -68,7 +69,7 @@ export class SessionFileWatcher {
   private watcher: FSWatcher | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   /** the one check due when a file that is being waited on will have been stable for `stableMs` */
-  private wake: { at: number; timer: ReturnType<typeof setTimeout> } | null = null;
+  private readonly wake = new EarliestWake(() => this.check(), Date.now);
   private seen = new Map<string, { key: string; since: number }>();
   private fired = new Map<string, string>();
   private complained = new Set<string>();
@@ -104,21 +105,12 @@ export class SessionFileWatcher {
   stop(): void {
     this.watcher?.close();
     if (this.timer) clearInterval(this.timer);
-    if (this.wake) clearTimeout(this.wake.timer);
-    this.wake = null;
+    this.wake.cancel();
   }
 
   /** Check again at `at` (Date.now() time): a file turns stable without a change to notify it. */
   private wakeAt(at: number): void {
-    if (!this.timer || (this.wake && this.wake.at <= at)) return;
-    if (this.wake) clearTimeout(this.wake.timer);
-    this.wake = {
-      at,
-      timer: setTimeout(() => {
-        this.wake = null;
-        this.check();
-      }, Math.max(0, at - Date.now())),
-    };
+    if (this.timer) this.wake.at(at);
   }
 
   /**

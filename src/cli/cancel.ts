@@ -1,4 +1,5 @@
 import { SessionNotRunning } from "../session/errors.ts";
+import { phaseEnded } from "../schema/catalog.ts";
 import { requestCancel } from "../session/cancel.ts";
 import { liveOrchestrator } from "../session/liveness.ts";
 import { resolveSession } from "../session/resolve.ts";
@@ -12,7 +13,7 @@ import type { cancel } from "./specs/sessions.ts";
 /** How long `cancel` waits for the orchestrator to stop the run before it says it did not. */
 const STOP_WAIT_MS = 60_000;
 
-const running = (s: SessionSummary) => !!s.state && !s.archived && s.state.phase !== "done" && s.state.phase !== "failed" && liveOrchestrator(s.dir) !== null;
+const running = (s: SessionSummary) => !!s.state && !s.archived && !phaseEnded(s.state.phase) && liveOrchestrator(s.dir) !== null;
 
 /** Cancel a running session through its orchestrator (the cancel request the monitor writes too). */
 export async function run({ positionals, flags }: ParsedArgs<typeof cancel>): Promise<number> {

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, statSync, watch } from "node:fs";
+import { phaseEnded } from "../schema/catalog.ts";
 import { isAbsolute, join, resolve } from "node:path";
 import type { ParsedArgs } from "./args.ts";
 import type { status } from "./specs/sessions.ts";
@@ -129,7 +130,7 @@ export async function run(a: ParsedArgs<typeof status>): Promise<number> {
             (d) => {
               draw(d);
               // a finished run has nothing more to show
-              if (d.state.phase === "done" || d.state.phase === "failed") stop();
+              if (phaseEnded(d.state.phase)) stop();
             },
             () => {
               if (existsSync(arg2)) return;
@@ -144,6 +145,6 @@ export async function run(a: ParsedArgs<typeof status>): Promise<number> {
     });
     w.on("error", () => stop());
     process.once("SIGINT", stop);
-    if (first.state.phase === "done" || first.state.phase === "failed") stop();
+    if (phaseEnded(first.state.phase)) stop();
   });
 }

@@ -1,4 +1,5 @@
 import type { Event } from "../schema/events.ts";
+import { phaseEnded } from "../schema/catalog.ts";
 import type { Effect } from "../schema/effects.ts";
 import type { State } from "../schema/state.ts";
 import { transition } from "../orchestrator/transition.ts";
@@ -129,7 +130,7 @@ export class OrchestratorLoop {
     this.saveCursor();
     // The phases entered above ran their fresh-entry file effects already; the resume event
     // must re-enter them as resumed (no second marker reset, no second review round).
-    if (!this.result && this.state.phase !== "done" && this.state.phase !== "failed" && this.state.last_event !== "resumed") {
+    if (!this.result && !phaseEnded(this.state.phase) && this.state.last_event !== "resumed") {
       this.state = { ...this.state, last_event: "resumed" };
       this.persist(this.state);
     }

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { phaseEnded } from "../schema/catalog.ts";
 import { join } from "node:path";
 import { NoControlPane, SessionBusy } from "../session/errors.ts";
 import { loadConfig } from "../config/load.ts";
@@ -121,7 +122,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   }, log, (s) => writeLiveState(sessionDir, s));
   await loop.replayOutbox();
 
-  const first = state.phase === "done" || state.phase === "failed"
+  const first = phaseEnded(state.phase)
     ? null
     : ({ type: state.history?.length === 1 && state.last_event === "feature_created" ? "start" : "resume", at: new Date().toISOString() } as const);
   const exitsFile = join(sessionDir, F.paneExits);

@@ -1,5 +1,5 @@
 import type { Config } from "../schema/config.ts";
-import type { Role } from "../schema/catalog.ts";
+import { phaseEnded, type Role } from "../schema/catalog.ts";
 import { agentLive, type State } from "../schema/state.ts";
 import { startingAgents, upcomingAgents, type UpcomingAgent } from "../orchestrator/upcoming.ts";
 import type { Settings } from "../orchestrator/types.ts";
@@ -72,7 +72,7 @@ export class Prestarter {
   }
 
   update(state: State): void {
-    const ended = state.phase === "done" || state.phase === "failed";
+    const ended = phaseEnded(state.phase);
     const wanted = ended ? [] : prestartPlan(state, this.o.config, this.o.settings);
     const { unmet, unused } = matchPrestarts(wanted, this.o.runtime.prestarted());
     for (const h of unused) {

@@ -4,6 +4,7 @@ import { compileGate, type CompiledGate } from "../effects/tmux/screen.ts";
 import { snapshotMany } from "../effects/tmux/snapshots.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
 import type { Logger } from "../effects/log.ts";
+import { EarliestWake } from "../effects/wake.ts";
 import { countMatches, lineMatching, parseResetTime, questionAtEnd, tailLines } from "./screen-facts.ts";
 
 export type Watched = { agent: string; pane: string; provider: Provider };
@@ -57,7 +58,7 @@ export class TurnWatcher {
   private readonly early = new Set<string>();
   private timer: ReturnType<typeof setInterval> | null = null;
   /** one extra look, due when a turn that looks over will have settled (or asked for by lookSoon) */
-  private extra: { at: number; timer: ReturnType<typeof setTimeout> } | null = null;
+  private readonly extra = new EarliestWake(() => this.tickLogged());
   private ticking = false;
   /** lookSoon was asked during a tick: look once more when it ends */
   private again = false;
@@ -65,14 +66,17 @@ export class TurnWatcher {
   constructor(private readonly o: TurnWatcherOptions) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.tick().catch((e) => this.o.log(`turn watcher: ${(e as Error).message}`, { level: "warn", event: "watchdog" })), this.o.pollMs ?? 250);
+    this.timer = setInterval(() => this.tickLogged(), this.o.pollMs ?? 250);
+  }
+
+  private tickLogged(): void {
+    void this.tick().catch((e) => this.o.log(`turn watcher: ${(e as Error).message}`, { level: "warn", event: "watchdog" }));
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    if (this.extra) clearTimeout(this.extra.timer);
-    this.extra = null;
+    this.extra.cancel();
   }
 
   /** Look at the panes now, between polls (an agent wrote the file it owes: its turn is ending). */
@@ -83,15 +87,7 @@ export class TurnWatcher {
 
   /** One extra look at `at` (performance.now() time), unless one is due sooner. */
   private lookAt(at: number): void {
-    if (!this.timer || (this.extra && this.extra.at <= at)) return;
-    if (this.extra) clearTimeout(this.extra.timer);
-    this.extra = {
-      at,
-      timer: setTimeout(() => {
-        this.extra = null;
-        void this.tick().catch((e) => this.o.log(`turn watcher: ${(e as Error).message}`, { level: "warn", event: "watchdog" }));
-      }, Math.max(0, at - performance.now())),
-    };
+    if (this.timer) this.extra.at(at);
   }
 
   /** A prompt (or reminder) was accepted: the agent is in a turn until its screen settles idle. */

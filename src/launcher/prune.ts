@@ -1,4 +1,5 @@
 import { resolve, sep } from "node:path";
+import { phaseEnded } from "../schema/catalog.ts";
 import { listWorktrees, mainCheckout } from "../effects/git/worktree-list.ts";
 import { pruneWorktrees } from "../effects/git/worktree.ts";
 import { listSessions, type SessionSummary } from "../session/list.ts";
@@ -30,7 +31,7 @@ export async function freePortOffset(repoDir: string, now = Date.now()): Promise
   for (const s of await repositorySessions(repoDir)) {
     const st = s.state;
     if (st?.port_offset === undefined) continue;
-    const starting = now - Date.parse(st.created_at ?? "") < 120_000 && st.phase !== "done" && st.phase !== "failed";
+    const starting = now - Date.parse(st.created_at ?? "") < 120_000 && !phaseEnded(st.phase);
     if (s.live || starting) used.add(st.port_offset);
   }
   for (let n = 1; ; n++) if (!used.has(n * 10)) return n * 10;

@@ -1,4 +1,4 @@
-import { parallelCoderIndex, ROLE_TOOLS, TOOL_PHASES, type ToolName } from "../schema/catalog.ts";
+import { parallelCoderIndex, ROLE_TOOLS, TOOL_PHASES, type ToolName, phaseEnded } from "../schema/catalog.ts";
 import type { State } from "../schema/state.ts";
 import type { AgentIdentity } from "./identity.ts";
 
@@ -30,7 +30,7 @@ export function admitCall(who: AgentIdentity, tool: ToolName, input: object, sta
       ok: false,
       message:
         `${tool} was refused: the pipeline is in the "${state.phase}" phase, and ${tool} is only accepted during ${phases.join(" or ")}. ${NOTHING} ` +
-        (state.phase === "done" || state.phase === "failed"
+        (phaseEnded(state.phase)
           ? "The run has ended; stop working."
           : "If your task is finished, stop and wait — agentmux will send you a new prompt when it needs you."),
     };

@@ -1,4 +1,4 @@
-import type { Phase } from "../schema/catalog.ts";
+import { phaseEnded, type Phase } from "../schema/catalog.ts";
 import type { Event } from "../schema/events.ts";
 import type { State } from "../schema/state.ts";
 import { HopLimit, IllegalMark, IllegalMove } from "./errors.ts";
@@ -82,7 +82,7 @@ export function transition(state: State, event: Event, settings: Settings): Resu
 }
 
 function run(state: State, event: Event, settings: Settings): Result {
-  if (state.phase === "done" || state.phase === "failed") {
+  if (phaseEnded(state.phase)) {
     if (event.type !== "usage_read") return { state, effects: [] };
     // a finished run's last turns are read after it ended: figures are facts in any phase
     const step = new Step(state, event.at, settings, "pipeline");

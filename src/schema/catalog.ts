@@ -18,6 +18,8 @@ export const PHASES = [
 ] as const;
 export const Phase = z.enum(PHASES);
 export type Phase = z.infer<typeof Phase>;
+/** A run in `done` or `failed` has ended: nothing moves it any more (resume restarts a failed one). */
+export const phaseEnded = (phase: Phase): phase is "done" | "failed" => phase === "done" || phase === "failed";
 
 /**
  * The `last_event` catalog (seeds/shared-file-protocol.txt), plus `approval_received`,

@@ -1,6 +1,6 @@
 import { costText, tokensText, usageByAgent, usageTotal } from "./usage.ts";
 import { join } from "node:path";
-import { eventLabel } from "../schema/catalog.ts";
+import { eventLabel, phaseEnded } from "../schema/catalog.ts";
 import type { State } from "../schema/state.ts";
 import type { SessionData } from "../session/data.ts";
 import { blank, fit, link, seg, wrapText, type Line } from "./line.ts";
@@ -109,7 +109,7 @@ export function monitorView(d: MonitorInput, size: Size): Line[] {
   const lines = [...body, ...logPart];
   while (lines.length < size.height - footerH) lines.push(blank());
   const started = ms(state.created_at) ?? ms(state.history?.[0]?.at) ?? d.now;
-  const endAt = state.phase === "done" || state.phase === "failed" ? (ms(state.updated_at) ?? d.now) : d.now;
+  const endAt = phaseEnded(state.phase) ? (ms(state.updated_at) ?? d.now) : d.now;
   lines.push([seg("─".repeat(w), "dim")]);
   const total = usageTotal(state);
   const spend = total ? [seg(`Σ ${tokensText(total.tokens)} tok ${costText(total)}`, state.budget_reached ? "yellow" : "white"), seg(" │ ", "dim")] : [];

@@ -1,4 +1,4 @@
-import { eventLabel } from "../schema/catalog.ts";
+import { eventLabel, phaseEnded } from "../schema/catalog.ts";
 import type { SessionSummary } from "../session/list.ts";
 import type { State } from "../schema/state.ts";
 import { fit, seg, type Line } from "./line.ts";
@@ -10,7 +10,7 @@ import { age } from "./time.ts";
 export function needsUser(state: State | undefined): "awaiting_approval" | "needs_input" | null {
   if (!state) return null;
   if (state.phase === "completing" && state.awaiting_decision) return "awaiting_approval";
-  if (state.phase !== "done" && state.phase !== "failed" && Object.values(state.agents ?? {}).some((a) => a.status === "needs_input")) return "needs_input";
+  if (!phaseEnded(state.phase) && Object.values(state.agents ?? {}).some((a) => a.status === "needs_input")) return "needs_input";
   return null;
 }
 

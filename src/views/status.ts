@@ -1,4 +1,4 @@
-import { eventLabel } from "../schema/catalog.ts";
+import { eventLabel, phaseEnded } from "../schema/catalog.ts";
 import type { SessionData } from "../session/data.ts";
 import { fit, seg, type Line, type Style } from "./line.ts";
 import { titleOf } from "./monitor.ts";
@@ -10,7 +10,7 @@ import { costText, tokensText, usageByAgent, usageFigures, usageLine, usageTotal
 /** `lastSeen`: the orchestrator's last sign of life (its log's mtime), ms — when a stopped run stopped. */
 export type StatusInput = SessionData & { id: string; live: boolean; toolEvents: number; now: number; lastSeen?: number };
 
-const finished = (d: StatusInput) => d.state.phase === "done" || d.state.phase === "failed";
+const finished = (d: StatusInput) => phaseEnded(d.state.phase);
 
 /**
  * When the run stopped: undefined while it runs. A finished run ended at its last state write; a
