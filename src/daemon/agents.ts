@@ -9,6 +9,7 @@ import type { Layout } from "../effects/tmux/layout.ts";
 import type { DeliverOptions, PaneWriter } from "../effects/tmux/deliver.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
 import { selectPane } from "../effects/tmux/ops.ts";
+import { isGone } from "../effects/tmux/errors.ts";
 import { deadPaneStatus, lastScreen, sendKeys } from "../effects/tmux/agent-ops.ts";
 import { signalBelow } from "../effects/process/tree.ts";
 import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
@@ -114,7 +115,7 @@ export class AgentRuntime {
     if (slot >= 0) {
       const visible = this.o.layout.visiblePanes().filter((p) => p !== old);
       visible.splice(Math.min(slot, visible.length), 0, started.pane.pane);
-      await this.o.layout.show(visible);
+      await this.o.layout.show(visible).catch((e) => this.layoutFailed(e));
     }
     this.persist();
   }
@@ -312,9 +313,28 @@ export class AgentRuntime {
     setTimeout(look, 300);
   }
 
+  /** The agents' panes beside the monitor, as many as fit; the others work on, parked. */
   async show(agents: string[]): Promise<void> {
-    const panes = agents.map((a) => this.agents.get(a)?.pane).filter((p): p is string => !!p);
-    await this.o.layout.show(panes);
+    const live = agents.filter((a) => this.agents.get(a)?.pane);
+    let shown: string[];
+    try {
+      shown = await this.o.layout.show(live.map((a) => this.agents.get(a)!.pane));
+    } catch (e) {
+      return this.layoutFailed(e);
+    }
+    if (shown.length < live.length) {
+      const parked = live.slice(shown.length);
+      this.o.log(`showing ${shown.length} of ${live.length} agents, as many as fit one above the other; ${parked.join(", ")} work on parked (select one in the monitor and press Enter to see it)`, { data: { shown: live.slice(0, shown.length), parked } });
+    }
+  }
+
+  /**
+   * A layout change that failed costs the view, not the run: the agents work on and `agentmux
+   * attach` shows them. A tmux server or session that is gone is not a layout problem: it is raised.
+   */
+  layoutFailed(e: unknown): void {
+    if (isGone(e)) throw e;
+    this.o.log(`could not lay out the agents' panes: ${(e as Error).message}; the agents work on (agentmux attach shows the session)`, { level: "warn" });
   }
 
   async kill(agent: string, o: { keepToken?: boolean } = {}): Promise<void> {

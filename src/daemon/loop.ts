@@ -235,7 +235,7 @@ export class OrchestratorLoop {
     if (!this.catchingUp) this.ctx.applied?.(this.state);
   }
 
-  /** The effects inside ctx.effects; what fails at its end (the layout) is an effect failure like any. */
+  /** The effects inside ctx.effects; what fails at its end (the layout) and is not tolerated there is an effect failure like any. */
   private async runBatch(around: (run: () => Promise<void>) => Promise<void>, run: () => Promise<void>): Promise<void> {
     try {
       await around(run);

@@ -118,7 +118,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
       // the figures are read at every step too, not only every 2 s: the budget holds at each handoff
       for (const e of usage.poll()) loop.push(e);
     },
-    effects: (run) => layout.batch(run),
+    effects: (run) => layout.batch(run).catch((e) => agents.layoutFailed(e)),
   }, log, (s) => writeLiveState(sessionDir, s));
   await loop.replayOutbox();
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { DuplicatePane, StartDirMissing } from "../../src/effects/tmux/errors.ts";
+import { MIN_PANE_ROWS } from "../../src/effects/tmux/layout.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { killTmuxServer } from "../helpers/tmp.ts";
@@ -12,10 +13,24 @@ afterEach(() => {
   fixtures = [];
 });
 
-async function fixture(): Promise<TmuxFixture> {
-  const f = await startFixture({ controlWidth: 40, width: 200, height: 50 });
+async function fixture(size: { width: number; height: number } = { width: 200, height: 50 }): Promise<TmuxFixture> {
+  const f = await startFixture({ controlWidth: 40, ...size });
   fixtures.push(f);
   return f;
+}
+
+/**
+ * The control pane's width at every layout change from now on, as tmux runs a hook right after
+ * the command that changed the layout (so a width that lasts only between two commands shows).
+ */
+async function recordControlWidths(f: TmuxFixture): Promise<() => number[]> {
+  const log = join(f.dir, "control-widths");
+  await f.tmux.run(["set-hook", "-t", f.session, "window-layout-changed", `run-shell "echo '#{pane_id} #{pane_width}' >> ${log}"`]);
+  return () =>
+    (existsSync(log) ? readFileSync(log, "utf8") : "")
+      .split("\n")
+      .filter((l) => l.startsWith(`${f.controlPane} `))
+      .map((l) => Number(l.split(" ")[1]));
 }
 
 type Row = { pane: string; left: number; top: number; width: number; height: number; label: string };
@@ -172,11 +187,52 @@ describe("Layout", () => {
 
     await f.layout.batch(() => f.layout.kill(b));
     const rows = await pipelineRows(f);
-    expect(rows.map((r) => r.pane)).toEqual([f.controlPane, joined.at(-1)!]);
-    expect(joined.at(-1)).not.toBe(b);
+    expect(rows.length).toBe(2);
+    expect(rows[1]!.pane).not.toBe(b);
     expect(await f.layout.capture(rows[1]!.pane)).toContain("waiting for agents…");
     expect(f.layout.visiblePanes()).toEqual([]);
     expect(rows[0]!.width).toBe(40);
+  });
+
+  test("the control pane keeps its width through every change: a handoff (the last shown pane killed, the next shown), a new order, nothing shown (the monitor is never reflowed and redrawn twice)", async () => {
+    const f = await fixture();
+    const [a, b, c] = [(await idle(f, "a")).pane, (await idle(f, "b")).pane, (await idle(f, "c")).pane];
+    await f.layout.show([a]);
+    const widths = await recordControlWidths(f);
+    await f.layout.batch(async () => {
+      await f.layout.kill(a);
+      await f.layout.show([b]);
+    });
+    await f.layout.show([c, b]);
+    await f.layout.show([b, c]);
+    await f.layout.show([c]);
+    await f.layout.batch(() => f.layout.kill(c));
+    await f.layout.show([b]);
+    await f.layout.kill(b);
+    expect(widths().length).toBeGreaterThan(0);
+    expect([...new Set(widths())]).toEqual([40]);
+    const rows = await pipelineRows(f);
+    expect(rows.length).toBe(2);
+    expect(await f.layout.capture(rows[1]!.pane)).toContain("waiting for agents…");
+  });
+
+  test("more panes than fit one above the other: the first ones that fit are shown, in order, the others stay parked (six coders in a 24-row window do not fail the layout)", async () => {
+    const f = await fixture({ width: 80, height: 24 });
+    const panes: string[] = [];
+    for (let i = 1; i <= 6; i++) panes.push((await idle(f, `[coder] plan ${i}`)).pane);
+    const shown = await f.layout.show(panes);
+    expect(shown).toEqual(panes.slice(0, 2));
+    const rows = await pipelineRows(f);
+    expect(rows.map((r) => r.pane)).toEqual([f.controlPane, ...panes.slice(0, 2)]);
+    expect(Math.min(...rows.slice(1).map((r) => r.height))).toBeGreaterThanOrEqual(MIN_PANE_ROWS - 1);
+    for (const p of panes.slice(2)) expect(await f.tmux.run(["display-message", "-p", "-t", p, "#{window_name}"])).toBe("_hidden");
+    expect(f.layout.visiblePanes()).toEqual(panes.slice(0, 2));
+    // a taller window shows more: nine in 100 rows, each still MIN_PANE_ROWS high
+    const tall = await fixture({ width: 80, height: 100 });
+    const more: string[] = [];
+    for (let i = 1; i <= 9; i++) more.push((await idle(tall, `[coder] plan ${i}`)).pane);
+    expect(await tall.layout.show(more)).toEqual(more);
+    expect(Math.min(...(await pipelineRows(tall)).slice(1).map((r) => r.height))).toBeGreaterThanOrEqual(MIN_PANE_ROWS - 1);
   });
 
   test("reopening a Layout on an existing session keeps what is shown and reuses the placeholder", async () => {

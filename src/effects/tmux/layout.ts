@@ -27,6 +27,13 @@ export type NewPane = {
 };
 
 const PARKED_WINDOW = "_hidden";
+/**
+ * A shown pane's least height, its label border included: an agent CLI needs about this many
+ * rows to draw its input box, and agentmux to see a prompt land in it (in a 5-row pane the
+ * simulated agent's input line and status overlap and the delivery check fails). The column
+ * shows as many panes as fit; a parked pane keeps the full window size.
+ */
+export const MIN_PANE_ROWS = 10;
 /** Pane labels (border and title) are cut to this many characters. */
 export const LABEL_MAX = 200;
 const PLACEHOLDER_SCRIPT =
@@ -110,26 +117,49 @@ export class Layout {
     return { pane, pid: Number(pid) };
   }
 
-  /** Exactly these panes visible right of the control pane, top to bottom; all others parked. */
-  async show(panes: string[]): Promise<void> {
+  /**
+   * These panes visible right of the control pane, top to bottom, as many of them as fit one
+   * above the other (MIN_PANE_ROWS each); all others parked. Returns the panes shown.
+   *
+   * The right column is never left empty on the way (a pane leaving goes after the first one
+   * coming has joined beside it): the control pane keeps its width, so tmux never reflows the
+   * monitor's screen and the monitor never redraws at a passing size. One tmux call makes the
+   * whole change, and one more pins the parked windows.
+   */
+  async show(panes: string[]): Promise<string[]> {
     if (new Set(panes).size !== panes.length) throw new DuplicatePane({ panes });
-    const target = panes.length > 0 ? [...panes] : [this.placeholder];
     const rows = PANE_IN_WINDOW.parseLines(await this.tmux.run(["list-panes", "-t", this.window, "-F", PANE_IN_WINDOW.text]));
+    const fit = Math.max(1, Math.floor((Number(rows[0]!.height) + 1) / MIN_PANE_ROWS));
+    const shown = panes.slice(0, fit);
+    const target = shown.length > 0 ? shown : [this.placeholder];
     const current = rows.map((r) => r.pane).filter((p) => p !== this.opts.controlPane);
     let keep = 0;
     while (keep < current.length && keep < target.length && current[keep] === target[keep]) keep++;
-    const cmds: string[][] = [];
-    for (const pane of current.slice(keep)) await this.park(pane);
+    const leaving = current.filter((p) => !target.includes(p));
+    // what the joins go beside: the last pane kept, else the column's first pane (then moved or parked)
+    const anchor = keep > 0 ? target[keep - 1] : current[0];
+    const parkedLast = anchor !== undefined && leaving.includes(anchor) ? [anchor] : [];
+    const parked = [...leaving.filter((p) => p !== anchor), ...parkedLast];
+    const width = controlWidthFor(Number(rows[0]!.width), this.opts.controlWidth);
+    const cmds: string[][] = [["set-option", "-w", "-t", this.window, "main-pane-width", String(width)]];
+    cmds.push(...leaving.filter((p) => p !== anchor).map((p) => this.breakArgs(p)));
+    let prev = anchor;
     for (let i = keep; i < target.length; i++) {
-      const anchor = i === 0 ? this.opts.controlPane : target[i - 1]!;
-      cmds.push(["join-pane", "-d", i === 0 ? "-h" : "-v", "-s", target[i]!, "-t", anchor]);
+      cmds.push(prev === undefined ? ["join-pane", "-d", "-h", "-s", target[i]!, "-t", this.opts.controlPane] : ["join-pane", "-d", "-v", "-s", target[i]!, "-t", prev]);
+      // even the column out before the next join splits its last pane
+      cmds.push(["select-layout", "-t", this.window, "main-vertical"]);
+      prev = target[i];
     }
-    // parking leaves the window's width as it was; the control pane is always listed
-    const width = Number(rows[0]!.width);
-    cmds.push(...controlLayoutArgs(this.window, this.opts.controlPane, controlWidthFor(width, this.opts.controlWidth)));
-    await this.tmux.run(chain(cmds));
-    this.visible = panes.length > 0 ? target : [];
+    cmds.push(...parkedLast.map((p) => this.breakArgs(p)));
+    cmds.push(...controlLayoutArgs(this.window, this.opts.controlPane, width));
+    const out = await this.tmux.run(chain(cmds));
+    // break-pane -P prints each parked pane's new window, in order; the placeholder's size does not matter
+    const windows = NEW_WINDOW.parseLines(out).map((w) => w.window);
+    const pins = parked.flatMap((p, i) => (p === this.placeholder || !windows[i] ? [] : pinWindowArgs(windows[i]!, this.size.width, this.size.height)));
+    if (pins.length) await this.tmux.run(chain(pins));
+    this.visible = shown;
     this.stale = false;
+    return [...shown];
   }
 
   /**
@@ -165,14 +195,17 @@ export class Layout {
   async kill(pane: string): Promise<void> {
     this.expected.add(pane);
     const wasVisible = this.visible.includes(pane);
-    await this.tmux.exec(["kill-pane", "-t", pane]);
+    const rest = this.visible.filter((p) => p !== pane);
+    // the column's last pane: the placeholder takes its place first, so the control pane never spans the window
+    const swapped = wasVisible && rest.length === 0 && (await this.tmux.exec(chain([["swap-pane", "-d", "-s", this.placeholder, "-t", pane], ["kill-pane", "-t", pane]]))).code === 0;
+    if (!swapped) await this.tmux.exec(["kill-pane", "-t", pane]);
     if (!wasVisible) return;
+    this.visible = rest;
     if (this.held > 0) {
-      this.visible = this.visible.filter((p) => p !== pane);
       this.stale = true;
       return;
     }
-    await this.show(this.visible.filter((p) => p !== pane));
+    await this.show(rest);
   }
 
   /**
@@ -209,11 +242,10 @@ export class Layout {
     return PANE_TITLE.parse(await this.tmux.run(["display-message", "-p", "-t", pane, PANE_TITLE.text])).title.trim();
   }
 
-  private async park(pane: string): Promise<void> {
+  private breakArgs(pane: string): string[] {
     // -t: without a target tmux puts the new window in its "current" session, which may be
     // another run's session on the same server (it then dies with that session)
-    const { window } = NEW_WINDOW.parse(await this.tmux.run(["break-pane", "-d", "-s", pane, "-t", `=${this.opts.session}:`, "-n", PARKED_WINDOW, "-P", "-F", NEW_WINDOW.text]));
-    await this.tmux.run(chain(pinWindowArgs(window, this.size.width, this.size.height)));
+    return ["break-pane", "-d", "-s", pane, "-t", `=${this.opts.session}:`, "-n", PARKED_WINDOW, "-P", "-F", NEW_WINDOW.text];
   }
 }
 
