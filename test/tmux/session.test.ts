@@ -77,6 +77,16 @@ describe("createSession", () => {
     expect(opt).toBe("manual");
   });
 
+  test("the control pane starts at its final width beside the placeholder: the monitor's first screen is never reflowed by a later split", async () => {
+    const socket = privateSocket();
+    sockets.push(socket);
+    const tmux = new Tmux(socket);
+    const dir = makeTmpDir("amx-tmux-");
+    const { controlPane, window } = await createSession(tmux, { name: "first-width", cwd: dir, width: 200, height: 50, controlWidth: 40, controlCommand: ["sh", "-c", "exec tail -f /dev/null"] });
+    const rows = (await tmux.run(["list-panes", "-t", window, "-F", "#{pane_id} #{pane_width} #{@amx_role}"])).split("\n");
+    expect(rows).toEqual([`${controlPane} 40 control`, expect.stringMatching(/^%\d+ 159 placeholder$/)]);
+  });
+
   test("refuses a session that exists and a missing cwd, naming them", async () => {
     const f = await startFixture();
     sockets.push(f.socket);

@@ -1,4 +1,4 @@
-import { controlLayoutArgs, controlWidthFor } from "./layout.ts";
+import { controlLayoutArgs, controlWidthFor } from "./session.ts";
 import { attachSession, CONTROL_PANE_VAR, showEnvironment } from "./ops.ts";
 import type { Tmux } from "./runner.ts";
 import { chain, fitToClientArgs } from "./session.ts";

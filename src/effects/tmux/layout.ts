@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { DuplicatePane, PaneWrongDir, StartDirMissing } from "./errors.ts";
 import type { Tmux } from "./runner.ts";
-import { chain, formatLiteral, paneCommand, pinWindowArgs } from "./session.ts";
+import { chain, controlLayoutArgs, controlWidthFor, formatLiteral, paneCommand, pinWindowArgs, PLACEHOLDER_SCRIPT } from "./session.ts";
 import { NEW_PANE, NEW_WINDOW, PANE_DEAD, PANE_IN_WINDOW, PANE_START, PANE_TITLE, SESSION_PANE, WINDOW_OF_PANE } from "./formats.ts";
 import { capturePane } from "./ops.ts";
 import { dropEnvFile, writeEnvFile } from "./env-file.ts";
@@ -36,22 +36,6 @@ const PARKED_WINDOW = "_hidden";
 export const MIN_PANE_ROWS = 10;
 /** Pane labels (border and title) are cut to this many characters. */
 export const LABEL_MAX = 200;
-const PLACEHOLDER_SCRIPT =
-  "printf '\\033[?25l\\n  \\033[2m%s\\033[0m' 'waiting for agents…'; exec tail -f /dev/null";
-
-/** The control pane's width in a window this wide: the configured width, narrower in small windows. */
-export function controlWidthFor(windowWidth: number, configured: number): number {
-  return Math.min(configured, Math.max(30, Math.floor(windowWidth * 0.36)));
-}
-
-/** Monitor on the left at `width` columns, the visible agents stacked on the right. */
-export function controlLayoutArgs(window: string, controlPane: string, width: number): string[][] {
-  return [
-    ["set-option", "-w", "-t", window, "main-pane-width", String(width)],
-    ["select-layout", "-t", window, "main-vertical"],
-    ["resize-pane", "-t", controlPane, "-x", String(width)],
-  ];
-}
 
 /**
  * The content zone to the right of the control pane, as ONE ordered list of visible panes.

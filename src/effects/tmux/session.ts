@@ -98,6 +98,24 @@ export function fitToClientArgs(session: string): string[] {
   return ["set-option", "-w", "-t", `=${session}:pipeline`, "window-size", "latest"];
 }
 
+/** What the placeholder pane shows when no agent is in view. */
+export const PLACEHOLDER_SCRIPT =
+  "printf '\\033[?25l\\n  \\033[2m%s\\033[0m' 'waiting for agents…'; exec tail -f /dev/null";
+
+/** The control pane's width in a window this wide: the configured width, narrower in small windows. */
+export function controlWidthFor(windowWidth: number, configured: number): number {
+  return Math.min(configured, Math.max(30, Math.floor(windowWidth * 0.36)));
+}
+
+/** Monitor on the left at `width` columns, the visible agents stacked on the right. */
+export function controlLayoutArgs(window: string, controlPane: string, width: number): string[][] {
+  return [
+    ["set-option", "-w", "-t", window, "main-pane-width", String(width)],
+    ["select-layout", "-t", window, "main-vertical"],
+    ["resize-pane", "-t", controlPane, "-x", String(width)],
+  ];
+}
+
 /** Join several tmux commands into one invocation (one server round trip, applied atomically). */
 export function chain(commands: string[][]): string[] {
   const out: string[] = [];
@@ -132,13 +150,23 @@ export async function createSession(tmux: Tmux, opts: SessionOptions): Promise<{
     throw e instanceof TmuxDuplicateSession ? new SessionExists({ session: opts.name, socket: tmux.socket, attach: tmux.attachCommand(opts.name) }) : e;
   });
   const { pane: controlPane, window } = NEW_PANE.parse(created.trim());
-  await tmux.run(
-    chain([
-      ...sessionConf(opts.name, opts.width, opts.height),
-      ...pinWindowArgs(window, opts.width, opts.height),
-      ["set-option", "-p", "-t", controlPane, "@amx_role", "control"],
-      ["select-pane", "-t", controlPane, "-T", "agentmux"],
-    ]),
-  );
+  // the placeholder beside it and the control pane's width at once, in the call after the one
+  // that started the monitor (it takes about 50 ms to draw): a later split would reflow its screen
+  const width = controlWidthFor(opts.width, opts.controlWidth);
+  const placeholder = NEW_PANE.parse(
+    (
+      await tmux.run(
+        chain([
+          ...sessionConf(opts.name, opts.width, opts.height),
+          ...pinWindowArgs(window, opts.width, opts.height),
+          ["set-option", "-p", "-t", controlPane, "@amx_role", "control"],
+          ["select-pane", "-t", controlPane, "-T", "agentmux"],
+          ["split-window", "-d", "-h", "-t", controlPane, "-c", formatLiteral(opts.cwd), "-P", "-F", NEW_PANE.text, paneCommand(["sh", "-c", PLACEHOLDER_SCRIPT])],
+          ...controlLayoutArgs(window, controlPane, width),
+        ]),
+      )
+    ).trim(),
+  ).pane;
+  await tmux.run(["set-option", "-p", "-t", placeholder, "@amx_role", "placeholder"]);
   return { controlPane, window };
 }
