@@ -35,6 +35,8 @@ import { ToolCallTail } from "../bus/tool-calls.ts";
 import { startMcpHost, watchMcp } from "./mcp-host.ts";
 import { Prestarter } from "./prestart.ts";
 import { owedFileWritten } from "./owed-file.ts";
+import { takeCancelRequest } from "../session/cancel.ts";
+import { cancelCause } from "../schema/cancel-request.ts";
 
 /**
  * The launcher that started this orchestrator gets the final state on an extra pipe
@@ -143,7 +145,11 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     fail: (error) => loop.push({ type: "effect_failed", at: new Date().toISOString(), effect: "mcp endpoint", error }),
   });
   const watchdog = startWatchdog({ config, headless: state.headless === true, loop, log, tmuxGone: () => tmuxLoss.check(), beat: () => touchHeartbeat(sessionDir) });
-  const onSignal = (sig: string) => loop.push({ type: "cancel", at: new Date().toISOString(), reason: `the orchestrator received ${sig}` });
+  // a cancel request written just before the signal (agentmux clean, a launcher's grace) names who asked
+  const onSignal = (sig: string) => {
+    const taken = takeCancelRequest(sessionDir);
+    loop.push({ type: "cancel", at: new Date().toISOString(), reason: taken ? cancelCause(taken.request) : `the orchestrator received ${sig}` });
+  };
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => onSignal(sig));
   // the session folder deleted under the run (rm -rf, an agent's git clean -xdf): stop, write nothing
   const folderWatch = setInterval(() => {

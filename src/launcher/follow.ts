@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { F, sessionId } from "../session/paths.ts";
 import { requestCancel } from "../session/cancel.ts";
 import { phaseDurations, ProgressPrinter } from "./progress.ts";
-import { outcomeFrom } from "./outcome.ts";
+import { outcomeFrom, resumeCommandOf } from "./outcome.ts";
 import { loopCapLines } from "../views/loop-cap.ts";
 import { inertLine, inertText, terminalJson } from "../schema/inert-text.ts";
 import type { Orchestrator } from "./spawn.ts";
@@ -81,7 +81,10 @@ export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print
     for (const p of phaseDurations(s.history ?? [])) out(`  ${p.phase.padEnd(18)} ${(p.ms / 1000).toFixed(1)} s`);
     if (outcome.kind === "success") out(`session ${sessionId(s.feature_dir)}  branch ${s.feature_branch}  commit ${s.commit_hash}${s.pr_url ? `  PR ${s.pr_url}` : ""}`);
     if (outcome.kind === "success") for (const n of s.completion_notes ?? []) out(`note: ${n}`);
-    else out(`${outcome.kind}: ${s.interruption_cause ?? ""}\nresume with: ${s.interruption_resume_command ?? `agentmux resume ${sessionId(s.feature_dir)}`}\nlog: ${join(s.feature_dir, F.orchestratorLog)}`);
+    else {
+      const resume = resumeCommandOf(s);
+      out(`${outcome.kind}: ${s.interruption_cause ?? ""}${resume ? `\nresume with: ${resume}\nlog: ${join(s.feature_dir, F.orchestratorLog)}` : ""}`);
+    }
     for (const l of loopCapLines(s.review_loop_cap)) out(l);
     const used = usageTotal(s);
     if (used) out(`usage: ${usageLine(used)}${s.budget_reached ? ` (budget reached: ${s.budget_reached.text})` : ""}`);

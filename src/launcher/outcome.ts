@@ -8,6 +8,7 @@ import { F, sessionId } from "../session/paths.ts";
 import { archiveDirOf } from "../session/archive.ts";
 import { goodbye, type GoodbyeKind } from "../views/goodbye.ts";
 import type { FinalReport } from "./spawn.ts";
+import { REMOVED_BY_CLEAN } from "../schema/cancel-request.ts";
 
 export type Outcome = { kind: GoodbyeKind; state: State | null; code: number };
 
@@ -65,6 +66,12 @@ function mtimeMs(path: string): number {
   }
 }
 
+/** The command that resumes an ended run; none when `agentmux clean` removed its session folder. */
+export function resumeCommandOf(s: State): string | undefined {
+  if (s.interruption_cause === REMOVED_BY_CLEAN) return undefined;
+  return s.interruption_resume_command ?? `agentmux resume ${sessionId(s.feature_dir)}`;
+}
+
 export function goodbyeText(o: Outcome, fallback: State, startedAt: number, color: boolean): string {
   const s = o.state ?? fallback;
   const kind = o.kind;
@@ -79,7 +86,7 @@ export function goodbyeText(o: Outcome, fallback: State, startedAt: number, colo
       notes: s.completion_notes ?? [],
       elapsedMs: Date.now() - startedAt,
       ...(usageTotal(s) ? { usage: usageLine(usageTotal(s)!) } : {}),
-      resumeCommand: s.interruption_resume_command ?? `agentmux resume ${sessionId(s.feature_dir)}`,
+      resumeCommand: resumeCommandOf(s),
       reason: s.interruption_cause,
       logPath: existsSync(join(s.feature_dir, F.orchestratorLog)) ? join(s.feature_dir, F.orchestratorLog) : null,
     },

@@ -89,7 +89,7 @@ export const SESSION_FILES = {
   panelRequest: text(F.panelRequest, ["ui"], "a UI asks for the approval panel again (consumed by the orchestrator)"),
   budgetGoOn: text(F.budgetGoOn, ["ui"], "a UI lets a run paused at its budget (limits) go on (consumed by the orchestrator)"),
   panelComments: file(F.panelComments, "json", PanelComments, ["ui"], "the line comments the user is writing in the approval panel's diff view (kept until the decision is written, then put into changes.md or dropped)"),
-  cancelRequest: file(CANCEL_REQUEST_FILE, "json", CancelRequest, ["ui", "launcher"], "a UI (the monitor, the home screen, `agentmux cancel`) or the launcher asks the orchestrator to cancel the run (consumed once)"),
+  cancelRequest: file(CANCEL_REQUEST_FILE, "json", CancelRequest, ["ui", "launcher"], "a UI (the monitor, the home screen, `agentmux cancel`), `agentmux clean` or the launcher asks the orchestrator to cancel the run (consumed once)"),
 } satisfies Record<keyof typeof F | "cancelRequest", SessionFile>;
 
 /** `06_implementation/done_<N>.json`: a coder's completion artifact. */

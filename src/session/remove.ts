@@ -6,6 +6,7 @@ import { waitUntil } from "../effects/wait.ts";
 import { isTmuxSessionNameOf, tmuxSessionName } from "../schema/tmux-names.ts";
 import { ownsTmuxSession } from "./tmux-owner.ts";
 import { liveOrchestrator } from "./liveness.ts";
+import { requestCancel } from "./cancel.ts";
 import type { SessionSummary } from "./list.ts";
 
 /** How long a live run gets to stop after SIGTERM before it is killed. */
@@ -26,6 +27,11 @@ export async function removeSession(s: SessionSummary): Promise<Removal> {
   let stopped = false;
   const pid = liveOrchestrator(s.dir);
   if (pid) {
+    try {
+      requestCancel(s.dir, "clean"); // the cause the run ends with: its launcher offers no resume
+    } catch {
+      /* an unwritable folder: SIGTERM still stops it */
+    }
     try {
       process.kill(pid, "SIGTERM");
     } catch {

@@ -32,7 +32,8 @@ export function goodbyeLines(kind: GoodbyeKind, d: GoodbyeData, width: number): 
   const out: Line[] = [];
   if (width >= LOGO[0]!.length + 2) out.push(...LOGO.map((l): Line => [seg("  " + l, "cyan", "bold")]), []);
   // a cancel says who canceled (the monitor, Ctrl-C, a signal): never a guess
-  const sub = kind === "canceled" && d.reason ? `${d.reason[0]!.toUpperCase()}${d.reason.slice(1)}; nothing was lost.` : h.sub;
+  // a run whose folder agentmux clean removed has lost its session: no "nothing was lost"
+  const sub = kind === "canceled" && d.reason ? `${d.reason[0]!.toUpperCase()}${d.reason.slice(1)}${d.resumeCommand ? "; nothing was lost" : ""}.` : h.sub;
   out.push([seg("  " + h.title, h.style, "bold")], ...wrapText(sub, Math.max(10, width - 2)).map((l): Line => [seg("  " + l, "dim")]), []);
   const row = (k: string, v: string | undefined | null, ...st: Style[]) => {
     if (!v) return;

@@ -33,6 +33,20 @@ test("clean --force of a live run stops its orchestrator first: no ghost folder,
   expect(tmuxServerRunning(demo.socket)).toBe(false);
 }, 120_000);
 
+/** A headless run removed by `clean --force` from another terminal said "resume with: agentmux resume <id>" for a folder that was gone. */
+test("a headless run removed by clean does not offer a resume of its removed session", async () => {
+  const demo = startSlowDemo(bin, { track, thinkMs: 400, json: false });
+  const dir = await waitForPhase(demo.repo, "planning");
+  const r = await runBinary(bin, ["clean", "--force", dir.split("/").pop()!], { cwd: demo.repo, socket: demo.socket });
+  expect(r.code).toBe(0);
+  const run = await demo.done;
+  expect(run.code).toBe(130);
+  expect(existsSync(dir)).toBe(false);
+  expect(run.stdout).toContain("canceled: canceled by agentmux clean, which removes the session folder: nothing to resume");
+  expect(run.stdout).not.toContain("resume with:");
+  expect(run.stdout).not.toContain("log: ");
+}, 120_000);
+
 /** #18.15: agent-writable runtime_state.json / state.json steered `clean --force` into killing another tmux session. */
 test("clean never kills a tmux session that is not the session's own, on a socket named by a session file", async () => {
   const project = makeTmpDir("amx-steer-");

@@ -4,6 +4,9 @@ import { colorEnabled, plainWidth, toAnsi, toPlain, toTags, type Line } from "..
 import { monitorView } from "../../src/views/monitor.ts";
 import { statusJson, statusView } from "../../src/views/status.ts";
 import { goodbye } from "../../src/views/goodbye.ts";
+import { resumeCommandOf } from "../../src/launcher/outcome.ts";
+import { REMOVED_BY_CLEAN } from "../../src/schema/cancel-request.ts";
+import type { State } from "../../src/schema/state.ts";
 import { markdownLines } from "../../src/views/markdown.ts";
 import { buildApproval, changesContent, fileLines } from "../../src/views/panel.ts";
 import { at, stateIn } from "../tui/fixtures.ts";
@@ -194,6 +197,15 @@ describe("goodbye screens", () => {
     expect(f).toContain("/l/orchestrator.log");
     expect(f).not.toContain("▄▀█");
     for (const l of f.split("\n")) expect(l.length).toBeLessThanOrEqual(34);
+  });
+  test("a run agentmux clean removed: no resume command and no \"nothing was lost\"", () => {
+    const state = { feature_dir: "/p/.agentmux/.sessions/s1", interruption_cause: REMOVED_BY_CLEAN } as State;
+    expect(resumeCommandOf(state)).toBeUndefined();
+    expect(resumeCommandOf({ ...state, interruption_cause: "canceled by the user (Ctrl-C)" })).toBe("agentmux resume s1");
+    const c = goodbye("canceled", { feature: "f", session: "s1", reason: REMOVED_BY_CLEAN }, { color: false, width: 100 });
+    expect(c).toContain("Canceled by agentmux clean, which removes the session folder: nothing to resume.");
+    expect(c).not.toContain("nothing was lost");
+    expect(c).not.toContain("Resume");
   });
 });
 
