@@ -2,6 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { F } from "../../src/session/paths.ts";
 import { SimWorld } from "./harness.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { questionAtEnd } from "../../src/daemon/screen-facts.ts";
 
 let w: SimWorld;
 afterEach(() => w?.cleanup());
@@ -96,6 +97,15 @@ test("ask=<role>: the agent is busy for a while before its question, as a real C
   expect(busy).not.toContain("Should the greeting");
   await w.waitScreen(pane, /Should the greeting[\s\S]*\[sim\] ready/);
   expect(Date.now() - entered).toBeGreaterThanOrEqual(600);
+}, 30000);
+
+test("ask=<role> in a pane narrower than the question: the question wraps, so the turn still ends with it (it was cut off and taken for a turn without its submit call)", async () => {
+  w = await SimWorld.create();
+  const pane = await w.launch("architect", { scenario: "ask=architect", width: 49 });
+  await w.waitScreen(pane, "[sim] ready");
+  await w.deliver(pane, w.prompt(F.architectPrompt));
+  const screen = await w.waitScreen(pane, /one decision from you[\s\S]*\[sim\] ready/);
+  expect(questionAtEnd(screen, /\[sim\] ready/)).toBe("Should the greeting also support other languages, or English only?");
 }, 30000);
 
 test("forget_submit=<role>: a turn that calls no tool stays busy long enough to be seen taking its prompt", async () => {

@@ -49,10 +49,21 @@ export function view(m: ScreenModel, cols: number, rows: number): string {
   const transcriptRows = rows - 3 - inputRows;
   out += `${ESC}1;1H${ESC}1m${clip(`sim agent · ${m.role}`, cols)}${ESC}0m`;
   out += `${ESC}2;1H${"─".repeat(cols)}`;
-  const lines = m.transcript.slice(-transcriptRows);
-  lines.forEach((line, i) => {
-    out += `${ESC}${3 + i};1H${clip(line, cols)}`;
-  });
+  // transcript lines wrap as a real CLI's do (left to the terminal, so `capture-pane -J` joins
+  // them): a question cut at the pane's edge lost its "?" and read as a turn without a submit call
+  const shown: { line: string; rows: number }[] = [];
+  let used = 0;
+  for (let i = m.transcript.length - 1; i >= 0 && used < transcriptRows; i--) {
+    const line = clip(m.transcript[i]!, cols * (transcriptRows - used));
+    const rowsOf = Math.max(1, Math.ceil(Array.from(line).length / cols));
+    shown.unshift({ line, rows: rowsOf });
+    used += rowsOf;
+  }
+  let row = 3;
+  for (const { line, rows: n } of shown) {
+    out += `${ESC}${row};1H${line}`;
+    row += n;
+  }
   const inputRow = rows - inputRows;
   out += `${ESC}${inputRow};1H${input}`;
   // the status line sits on the last row, the input box directly above it
