@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { ReviewerRole } from "./catalog.ts";
+import { ROLES } from "./role-names.ts";
 
-const role = z.string().trim().min(1, "must name a role");
+/** A role (`coder`) or one agent of it (`coder:1`, `code-researcher:existing-code`): a mistyped role never fires. */
+const role = z
+  .string({ error: (iss) => (iss.input === true ? "needs a role" : undefined) })
+  .trim()
+  .min(1, "must name a role")
+  .refine((v) => (ROLES as readonly string[]).includes(v.split(":")[0]!), { error: (iss) => `unknown role ${JSON.stringify(iss.input)} (roles: ${ROLES.join(", ")}; one agent: coder:1)` });
 const ms = z.coerce.number().int().min(0, "must be a whole number of milliseconds");
 
 /**
@@ -78,5 +84,11 @@ export function parseScenarioText(text: string | string[] | undefined): { ok: tr
     else raw[name] = value === undefined ? true : value;
   }
   const parsed = SimScenario.safeParse(raw);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, message: z.prettifyError(parsed.error).replace(/\n/g, "; ") };
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const problems = parsed.error.issues.map((i) => {
+    const at = i.path.join(".");
+    if (i.message === "needs a role") return `${at} needs a role: ${at}=<role> (e.g. ${at}=coder)`;
+    return at ? `${at}: ${i.message}` : i.message;
+  });
+  return { ok: false, message: problems.join("; ") };
 }

@@ -45,6 +45,22 @@ test("parseScenario: switches, values, short reviewer names; bad input names the
   }
 });
 
+test("parseScenario: a role switch names a known role or agent key; a mistyped or missing role is an error that says what to write", () => {
+  expect(parseScenario("crash_once=coder:1,stall=code-researcher,ask=reviewer_logic")).toEqual({ crash_once: "coder:1", stall: "code-researcher", ask: "reviewer_logic" });
+  const problem = (text: string) => {
+    try {
+      parseScenario(text);
+    } catch (e) {
+      return (e as AgentmuxError).message;
+    }
+    return "accepted";
+  };
+  // a mistyped role was accepted and the scenario silently never fired
+  expect(problem("forget_submit=coderr")).toContain('forget_submit: unknown role "coderr"');
+  expect(problem("rate_limit=planer")).toContain("architect, planner");
+  expect(problem("forget_submit")).toContain("forget_submit needs a role: forget_submit=<role>");
+});
+
 test("view: header first, status on the last row, input box above it; long input becomes a placeholder", () => {
   const frame = view({ mode: "main", role: "coder", workDir: "/w", transcript: ["one", "two"], input: "hi", busy: true }, 40, 10);
   expect(frame).toContain("\x1b[1;1H\x1b[1msim agent · coder");
