@@ -11,8 +11,9 @@ import { sessionCells } from "../views/sessions.ts";
 import { inertLine } from "../schema/inert-text.ts";
 
 async function pick(projectDir: string): Promise<SessionSummary> {
-  const candidates = (await listSessions(projectDir)).filter((s) => s.state && s.state.phase !== "done" && !s.live);
-  if (!candidates.length) throw new NothingToResume({});
+  const unfinished = (await listSessions(projectDir)).filter((s) => s.state && s.state.phase !== "done");
+  const candidates = unfinished.filter((s) => !s.live);
+  if (!candidates.length) throw new NothingToResume({ running: unfinished.map((s) => s.id) });
   if (candidates.length === 1) return candidates[0]!;
   if (!process.stdin.isTTY) {
     throw new SeveralResumable({ ids: candidates.map((s) => s.id) });

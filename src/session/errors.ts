@@ -85,7 +85,15 @@ export const SessionNotRunning = defineError("SessionNotRunning", "session", (d:
   hint: d.finished ? "it has finished" : `resume it with: agentmux resume ${d.id}`,
 }));
 
-export const NothingToResume = defineError("NothingToResume", "session", (_: Record<string, never>) => ({ message: "there is no session to resume", hint: "see: agentmux sessions" }));
+/** Nothing stopped to resume; `running`: unfinished runs that are still live (newest first), named with what to do instead. */
+export const NothingToResume = defineError("NothingToResume", "session", (d: { running?: string[] }) => {
+  const [id, ...more] = d.running ?? [];
+  if (!id) return { message: "there is no session to resume", hint: "see: agentmux sessions" };
+  return {
+    message: `there is no session to resume: ${id}${more.length ? ` and ${more.length} more` : ""} ${more.length ? "are" : "is"} still running`,
+    hint: `attach with: agentmux attach ${id}   or stop it with: agentmux cancel ${id}`,
+  };
+});
 
 /** Several sessions could be resumed and nothing can ask which (stdin is not a terminal). */
 export const SeveralResumable = defineError("SeveralResumable", "usage", (d: { ids: string[] }) => ({

@@ -86,3 +86,21 @@ test("attach without a session named: the newest running one, though a finished 
     killTmuxServer(socket);
   }
 });
+
+test("resume without a session named while the only unfinished run is still running: names it and says how to attach or stop it", async () => {
+  const { project, id, dir } = await session("implementing");
+  const socket = privateSocket();
+  const tmux = (...a: string[]) => Bun.spawnSync(["tmux", "-L", socket, "-f", "/dev/null", ...a], { env: { ...process.env, TMUX: "" } });
+  try {
+    expect(tmux("new-session", "-d", "-s", `agentmux-${id}`, "sh", "-c", "exec tail -f /dev/null").exitCode).toBe(0);
+    tmux("set-environment", "-t", `agentmux-${id}`, "AMX_SESSION_DIR", dir);
+    // it said "there is no session to resume / see: agentmux sessions" without naming the running one
+    const r = agentmux(project, ["resume"], socket);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`there is no session to resume: ${id} is still running`);
+    expect(r.stderr).toContain(`agentmux attach ${id}`);
+    expect(r.stderr).toContain(`agentmux cancel ${id}`);
+  } finally {
+    killTmuxServer(socket);
+  }
+});
