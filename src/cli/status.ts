@@ -117,11 +117,16 @@ export async function run(a: ParsedArgs<typeof status>): Promise<number> {
     return 0;
   }
   const arg2 = first.dir;
-  const draw = (d: StatusInput) => process.stdout.write("\x1b[H\x1b[2J" + render(d));
+  // a terminal is redrawn in place; a pipe or file gets each frame after a blank line, no escapes
+  const tty = process.stdout.isTTY === true;
+  let frames = 0;
+  const draw = (d: StatusInput) => process.stdout.write((tty ? "\x1b[H\x1b[2J" : frames++ ? "\n" : "") + render(d));
   draw(first);
   let timer: ReturnType<typeof setTimeout> | undefined;
   return new Promise<number>((done) => {
     const stop = () => (clearTimeout(timer), w.close(), done(0));
+    // the reader went away (`status --watch | head`): nothing more to show
+    process.stdout.once("error", stop);
     const w = watch(first.dir, () => {
       clearTimeout(timer);
       timer = setTimeout(

@@ -32,7 +32,36 @@ test("status --watch redraws as the session changes and ends once the run is fin
   await reader;
   expect(code).toBe(0);
   expect(out).toMatch(/Phase\s+done/);
+  // stdout is a pipe: frames one after another, no clear-screen escapes in it
+  expect(out).not.toContain("\x1b[");
+  expect(out.split(/\n(?=Session )/).length).toBe(3);
 });
+
+test("status --watch into a pipe whose reader went away (| head -1) ends at its next frame instead of watching on", async () => {
+  const project = makeTmpDir("amx-watch-");
+  const dir = writeSession(project, "20250301-100000-delta", stateIn("implementing"));
+  const p = Bun.spawn(["sh", "-c", `"$0" "$1" status --watch 20250301-100000-delta | head -1`, process.execPath, join(REPO_ROOT, "src/main.ts")], {
+    cwd: project,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "1", AGENTMUX_TMUX_SOCKET: "amx-none-" + process.pid },
+  });
+  let out = "";
+  const reader = (async () => {
+    for await (const chunk of p.stdout) out += new TextDecoder().decode(chunk);
+  })();
+  await waitFor("head's one line", () => out.includes("\n"), { timeoutMs: 10000 });
+  expect(out).toBe("Session    20250301-100000-delta  ○ stopped\n");
+  // the next change makes a frame the closed pipe refuses: the watcher (and the pipeline) end
+  writeJsonAtomic(join(dir, "state.json"), { ...stateIn("reviewing"), feature_dir: dir });
+  await waitFor("the watcher to end", async () => {
+    writeJsonAtomic(join(dir, "state.json"), { ...stateIn("reviewing", { updated_at: new Date().toISOString() }), feature_dir: dir });
+    return Promise.race([p.exited.then(() => true), Bun.sleep(200).then(() => false)]);
+  }, { timeoutMs: 10000 });
+  expect(await p.exited).toBe(0);
+  await reader;
+  removeDir(project);
+}, 20_000);
 
 test("status --watch: a run that commits and removes its folder at once still ends on the final frame (from its archive)", async () => {
   const project = makeTmpDir("amx-watch-");
@@ -54,7 +83,7 @@ test("status --watch: a run that commits and removes its folder at once still en
   p.kill();
   await reader;
   expect(code).toBe(0);
-  const last = out.split("\x1b[H\x1b[2J").filter(Boolean).at(-1)!;
+  const last = out.split(/\n(?=Session )/).at(-1)!;
   expect(last).toMatch(/Phase\s+done/);
   expect(last).toMatch(/Commit\s+abc1234/);
   removeDir(project);
