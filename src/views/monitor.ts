@@ -97,7 +97,7 @@ export function monitorView(d: MonitorInput, size: Size): Line[] {
   if (rows.length) {
     top.push(section("AGENTS", w));
     const used = usageByAgent(state);
-    rows.forEach((r, i) => top.push(...agentLines(r, i === d.selected, used[r.key])));
+    rows.forEach((r, i) => top.push(...agentLines(r, i === d.selected, used[r.key], w)));
   }
   top.push(...researchLines(state, d.now, w));
   const keys = keyBar(monitorKeys(state, d.prefix), w, 1);

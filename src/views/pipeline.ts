@@ -1,3 +1,4 @@
+import { cells, cutCells } from "./width.ts";
 import { costText, tokensText, type UsageSum } from "./usage.ts";
 import { eventLabel, type Phase } from "../schema/catalog.ts";
 import type { AgentInfo, State } from "../schema/state.ts";
@@ -122,19 +123,26 @@ export function agentNote(a: AgentInfo, status: AgentInfo["status"] = a.status):
   }
 }
 
-/** Two lines per agent: `● label [ WORKING ]` and dim `provider/model`. */
-export function agentLines(row: AgentRow, selected: boolean, usage?: UsageSum): Line[] {
+/**
+ * Two lines per agent: `● label [ WORKING ]` and dim `provider/model`. In `width` columns the
+ * label gives way first: the status and what the agent needs (its note, before its usage) stay
+ * in view in a narrow monitor.
+ */
+export function agentLines(row: AgentRow, selected: boolean, usage?: UsageSum, width = Infinity): Line[] {
   const st = STATUS_STYLE[row.status];
+  const badge = ` [ ${STATUS_LABEL[row.status].toUpperCase()} ]`;
+  const room = width - 3 - cells(badge);
+  const label = cells(row.info.label) <= room ? row.info.label : `${cutCells(row.info.label, Math.max(1, room - 1))}…`;
   const first: Line = [
     seg(selected ? "›" : " ", "bold"),
     seg(STATUS_ICON[row.status] + " ", st),
-    seg(row.info.label, ...(selected ? (["inverse"] as const) : [])),
-    seg(` [ ${STATUS_LABEL[row.status].toUpperCase()} ]`, st),
+    seg(label, ...(selected ? (["inverse"] as const) : [])),
+    seg(badge, st),
   ];
   const model = row.info.model ? row.info.model.replace(new RegExp(`^${row.info.provider ?? ""}-`), "") : undefined;
   const second: Line = [seg("    " + [row.info.provider ?? "?", model].filter(Boolean).join("/"), "dim")];
   const note = row.status === "working" || row.status === "starting" ? "" : agentNote(row.info, row.status);
-  if (usage) second.push(seg(` · ${tokensText(usage.tokens)} tok ${costText(usage)}`, "dim"));
   if (note) second.push(seg(` · ${note}`, st));
+  if (usage) second.push(seg(` · ${tokensText(usage.tokens)} tok ${costText(usage)}`, "dim"));
   return [first, second];
 }

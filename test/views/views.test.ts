@@ -46,6 +46,17 @@ describe("monitor view", () => {
     });
   }
 
+  test("in the 30 columns the monitor gets in an 80-column terminal, an agent that waits for the user shows its status and the start of its question", () => {
+    const asking = stateIn("architecting", {
+      agents: { architect: { role: "architect", label: "[architect] architecture", status: "needs_input", provider: "claude", since: at(1), question: { kind: "question", text: "Which database should the cache use?", at: at(1) } } },
+    });
+    const text = plain(mon(asking, 30, 24)).join("\n");
+    expect(text).toContain("[ NEEDS INPUT ]");
+    expect(text).toContain("asks: Which data");
+    // a wide monitor keeps the whole label before the status
+    expect(plain(mon(asking, 80, 24)).join("\n")).toContain("? [architect] architecture [ NEEDS INPUT ]");
+  });
+
   test("stages before the current one are done, after it pending", () => {
     const text = plain(mon(stateIn("reviewing"))).join("\n");
     expect(text).toContain("✓ architecting");
@@ -231,7 +242,7 @@ describe("usage in the monitor and status (#14.2)", () => {
   test("each agent's tokens and cost under it; the run's total in the footer ('+': some had no price)", () => {
     const text = plain(mon(withUsage, 60, 40)).join("\n");
     expect(text).toContain("claude/sonnet-4 · 46k tok $0.42");
-    expect(text).toContain("codex · 22k tok no price");
+    expect(text).toContain("codex · prompt not accepted · 22k tok no price"); // what the agent needs first, then its usage
     expect(text).toMatch(/Σ 68k tok \$0\.42\+ │/);
     expect(plain(mon(parallel, 60, 40)).join("\n")).not.toContain("Σ");
   });
