@@ -16,13 +16,7 @@ import { inertLine } from "../schema/inert-text.ts";
 export async function run(args: ParsedArgs<typeof validate>): Promise<number> {
   const file = args.positionals[0]!;
   const given = args.flags.kind;
-  let kind: ArtifactKind;
-  if (given !== undefined && isArtifactKind(given)) kind = given; // the parser refused other kinds
-  else {
-    const inferred = inferKind(file);
-    if (!inferred) throw new ArtifactKindUnknown({ file, kinds: ARTIFACT_KINDS });
-    kind = inferred;
-  }
+  // a missing file is named before a name that says no kind
   let st: Stats;
   try {
     st = statSync(file);
@@ -30,6 +24,13 @@ export async function run(args: ParsedArgs<typeof validate>): Promise<number> {
     throw new FileNotFound({ file });
   }
   if (!st.isFile()) throw new NotAFile({ file, kind: kindOf(st) });
+  let kind: ArtifactKind;
+  if (given !== undefined && isArtifactKind(given)) kind = given; // the parser refused other kinds
+  else {
+    const inferred = inferKind(file);
+    if (!inferred) throw new ArtifactKindUnknown({ file, kinds: ARTIFACT_KINDS });
+    kind = inferred;
+  }
   const result = await readArtifact(kind, resolve(file));
   if (result.ok && kind === "approval" && !(await approvalExcludesOk(file))) return 1;
   if (result.ok && kind === "review" && !(await reviewAnchorsOk(file))) return 1;

@@ -58,6 +58,11 @@ describe("agentmux validate", () => {
     const missing = validate([join(dir, "plan.yaml")]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("plan.yaml: file not found");
+    // a missing file whose name says no kind: the missing file is what is wrong, not the name
+    const missingUnnamed = validate([join(dir, "nofile.yaml")]);
+    expect(missingUnnamed.code).toBe(2);
+    expect(missingUnnamed.err).toContain("nofile.yaml: file not found");
+    expect(missingUnnamed.err).not.toContain("pass --kind");
     expect(validate([]).code).toBe(2);
   });
 
