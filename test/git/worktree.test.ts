@@ -50,6 +50,8 @@ describe("worktrees with isomorphic-git only", () => {
     expect(err.message).toContain('exists on branch "feature/rate-limit"');
     await removeWorktree(dir, path);
     expect(fs.existsSync(path)).toBe(false);
+    // the last worktree gone: no empty <repo>-worktrees/ folder is left beside the repository
+    expect(fs.existsSync(join(base, "repo-worktrees"))).toBe(false);
     expect(cliWorktrees(dir)).toEqual({ [dir]: "main" });
     expect(gitCli(dir, "rev-parse", "feature/rate-limit").trim()).toBe(c.hash); // the branch stays
     gitCli(dir, "fsck", "--strict");

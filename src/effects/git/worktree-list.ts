@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmdirSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { findRepoRoot, gitDirs } from "./repo.ts";
 
@@ -63,3 +63,11 @@ export function worktreesDir(mainRoot: string): string {
   return join(dirname(mainRoot), `${basename(mainRoot)}-worktrees`);
 }
 
+/** Remove the folder if it is empty (the last worktree under `<repo>-worktrees/` is gone); else leave it. */
+export function dropIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    /* not empty, or gone: nothing to tidy */
+  }
+}

@@ -3,7 +3,7 @@ import * as nodeFs from "node:fs";
 import { join, resolve } from "node:path";
 import { changedFiles } from "./changes.ts";
 import { gitFs } from "./fs.ts";
-import { listWorktrees, mainCheckout, worktreesDir } from "./worktree-list.ts";
+import { dropIfEmpty, listWorktrees, mainCheckout, worktreesDir } from "./worktree-list.ts";
 
 export type PruneReport = { removed: string[]; kept: { path: string; reason: string }[] };
 
@@ -53,6 +53,7 @@ export async function pruneWorktrees(repoDir: string, keep: string[], opts: { pr
     nodeFs.rmSync(w.adminDir, { recursive: true, force: true });
     report.removed.push(path);
   }
+  if (report.removed.length) dropIfEmpty(base);
   return report;
 }
 

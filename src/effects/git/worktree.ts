@@ -1,11 +1,11 @@
 import * as git from "isomorphic-git";
 import * as nodeFs from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { BranchCheckedOutElsewhere, InvalidWorktreeName, NoCommitsYet, NotALinkedWorktree, WorktreeOnOtherBranch, WorktreePathTaken } from "./errors.ts";
 import { checkBranchName } from "./branch.ts";
 import { gitFs } from "./fs.ts";
 import { gitDirs, headCommit, wrapGitError } from "./repo.ts";
-import { listWorktrees, mainCheckout, worktreesDir } from "./worktree-list.ts";
+import { dropIfEmpty, listWorktrees, mainCheckout, worktreesDir } from "./worktree-list.ts";
 
 export { pruneWorktrees, type PruneReport } from "./worktree-prune.ts";
 export { mainCheckout, worktreesDir } from "./worktree-list.ts";
@@ -78,4 +78,5 @@ export async function removeWorktree(repoDir: string, path: string): Promise<voi
   if (!w) throw new NotALinkedWorktree({ path: target, mainRoot });
   nodeFs.rmSync(target, { recursive: true, force: true });
   nodeFs.rmSync(w.adminDir, { recursive: true, force: true });
+  if (dirname(target) === worktreesDir(mainRoot)) dropIfEmpty(dirname(target));
 }
