@@ -53,7 +53,8 @@ test("demo sessions are found from anywhere: a live one through agentmux's tmux 
   const demo = startSlowDemo(bin, { track });
   const dir = await waitForPhase(demo.repo, "implementing");
   const id = dir.split("/").pop()!;
-  const live = await runBinary(bin, ["status", "greeting-module", "--json"], { cwd: elsewhere, socket: demo.socket });
+  // a temp folder of its own: demo sessions kept in the machine's would match the name too
+  const live = await runBinary(bin, ["status", "greeting-module", "--json"], { cwd: elsewhere, socket: demo.socket, env: { TMPDIR: tmp() } });
   expect(live.code).toBe(0);
   expect(JSON.parse(live.stdout)).toMatchObject({ id, dir, live: true });
   demo.proc.kill("SIGTERM");

@@ -7,6 +7,8 @@ import { killTmuxServer } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { ARGV_DUMP, BUN, HOSTILE, startFixture, type TmuxFixture } from "./setup.ts";
 
+const RESIZE_RECORDER = join(import.meta.dir, "fixtures", "resize-recorder.ts");
+
 let fixtures: TmuxFixture[] = [];
 afterEach(() => {
   for (const f of fixtures) killTmuxServer(f.socket);
@@ -88,6 +90,42 @@ describe("Layout", () => {
     expect(await dims()).toBe(parked);
   });
 
+  test("a pane parked at soloSize that takes the place of the one leaving (a handoff, with a kill or without) gets no resize: a settled CLI has nothing to redraw", async () => {
+    const f = await fixture();
+    const size = await f.layout.soloSize();
+    const idleAt = (label: string) => f.layout.createPane({ command: ["sh", "-c", "exec tail -f /dev/null"], env: {}, cwd: f.dir, label, size });
+    const recorder = async (label: string) => {
+      const file = join(f.dir, `${label}.sizes`);
+      const { pane } = await f.layout.createPane({ command: [BUN, RESIZE_RECORDER, file], env: {}, cwd: f.dir, label, size });
+      const sizes = () => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n") : []);
+      // a known resize once it listens (the pin right after its start may come before that), then back
+      await waitFor(`${label} started`, () => sizes().length > 0);
+      const win = await f.tmux.run(["display-message", "-p", "-t", pane, "#{window_id}"]);
+      await f.tmux.run(["resize-window", "-t", win, "-x", String(size.width + 1), "-y", String(size.height)]);
+      await waitFor(`${label} resized`, () => sizes().at(-1) === `${size.width + 1}x${size.height - 1}`);
+      await f.tmux.run(["resize-window", "-t", win, "-x", String(size.width), "-y", String(size.height)]);
+      await waitFor(`${label} back at its size`, () => sizes().at(-1) === `${size.width}x${size.height - 1}`);
+      const from = sizes().length;
+      return { pane, since: () => sizes().slice(from) };
+    };
+    const a = (await idleAt("a")).pane;
+    await f.layout.show([a]);
+    const b = await recorder("b");
+    const c = await recorder("c");
+    await f.layout.show([b.pane]);
+    await f.layout.batch(async () => {
+      await f.layout.kill(b.pane);
+      await f.layout.show([c.pane]);
+    });
+    expect((await pipelineRows(f)).map((r) => r.pane)).toEqual([f.controlPane, c.pane]);
+    // a resize tmux would send reaches the program at once: a marker pane resized now shows it has arrived
+    const marker = await recorder("marker");
+    await f.tmux.run(["resize-window", "-t", (await f.tmux.run(["display-message", "-p", "-t", marker.pane, "#{window_id}"])), "-x", "100", "-y", "30"]);
+    await waitFor("the marker's resize", () => marker.since().length > 0);
+    expect(b.since()).toEqual([]);
+    expect(c.since()).toEqual([]);
+  });
+
   test("show: exact panes, in order, stacked evenly, labels in borders, control width kept", async () => {
     const f = await fixture();
     const a = (await idle(f, "[coder] plan A")).pane;
@@ -165,7 +203,7 @@ describe("Layout", () => {
     expect(rows[0]!.width).toBe(40);
   });
 
-  test("batch: a visible pane killed and the next one shown in one step take one layout (the placeholder is not joined in between); a step that only kills shows the placeholder at its end", async () => {
+  test("batch: a visible pane killed and the next one shown in one step take one layout (only the next one is brought in); a step that only kills shows the placeholder at its end", async () => {
     const f = await fixture();
     const a = (await idle(f, "a")).pane;
     const b = (await idle(f, "b")).pane;
@@ -173,7 +211,7 @@ describe("Layout", () => {
     const joined: string[] = [];
     const run = f.tmux.run.bind(f.tmux);
     f.tmux.run = (args: string[], stdin?: string) => {
-      args.forEach((x, i) => x === "join-pane" && joined.push(args[args.indexOf("-s", i) + 1]!));
+      args.forEach((x, i) => (x === "join-pane" || x === "swap-pane") && joined.push(args[args.indexOf("-s", i) + 1]!));
       return run(args, stdin);
     };
     await f.layout.batch(async () => {

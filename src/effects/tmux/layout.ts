@@ -119,27 +119,43 @@ export class Layout {
     const current = rows.map((r) => r.pane).filter((p) => p !== this.opts.controlPane);
     let keep = 0;
     while (keep < current.length && keep < target.length && current[keep] === target[keep]) keep++;
-    const leaving = current.filter((p) => !target.includes(p));
-    // what the joins go beside: the last pane kept, else the column's first pane (then moved or parked)
-    const anchor = keep > 0 ? target[keep - 1] : current[0];
-    const parkedLast = anchor !== undefined && leaving.includes(anchor) ? [anchor] : [];
-    const parked = [...leaving.filter((p) => p !== anchor), ...parkedLast];
     const width = controlWidthFor(Number(rows[0]!.width), this.opts.controlWidth);
     const cmds: string[][] = [["set-option", "-w", "-t", this.window, "main-pane-width", String(width)]];
-    cmds.push(...leaving.filter((p) => p !== anchor).map((p) => this.breakArgs(p)));
-    let prev = anchor;
-    for (let i = keep; i < target.length; i++) {
-      cmds.push(prev === undefined ? ["join-pane", "-d", "-h", "-s", target[i]!, "-t", this.opts.controlPane] : ["join-pane", "-d", "-v", "-s", target[i]!, "-t", prev]);
-      // even the column out before the next join splits its last pane
-      cmds.push(["select-layout", "-t", this.window, "main-vertical"]);
-      prev = target[i];
+    const broken: string[] = [];
+    const park = (p: string) => (cmds.push(this.breakArgs(p)), broken.push(p));
+    const leaving = current.slice(keep).filter((p) => !target.includes(p));
+    const coming = target.slice(keep);
+    if (current.length > 0 && leaving.length === current.length - keep) {
+      // the usual handoff: each pane coming takes the place and size of one leaving (swap-pane
+      // parks that one in the coming pane's pinned window), so a pane parked at the size it
+      // gets is not resized at all; the rest join below or are parked
+      const swaps = Math.min(coming.length, leaving.length);
+      for (let j = 0; j < swaps; j++) cmds.push(["swap-pane", "-d", "-s", coming[j]!, "-t", leaving[j]!]);
+      let prev = swaps > 0 ? coming[swaps - 1]! : target[keep - 1]!;
+      for (const p of coming.slice(swaps)) {
+        cmds.push(["join-pane", "-d", "-v", "-s", p, "-t", prev], ["select-layout", "-t", this.window, "main-vertical"]);
+        prev = p;
+      }
+      leaving.slice(swaps).forEach(park);
+    } else {
+      // panes move within the column (or it is empty): join each after the previous one, beside
+      // one that stays or leaves after them, so the column is never empty on the way
+      const anchor = keep > 0 ? target[keep - 1] : current[0];
+      leaving.filter((p) => p !== anchor).forEach(park);
+      let prev = anchor;
+      for (const p of coming) {
+        cmds.push(prev === undefined ? ["join-pane", "-d", "-h", "-s", p, "-t", this.opts.controlPane] : ["join-pane", "-d", "-v", "-s", p, "-t", prev]);
+        // even the column out before the next join splits its last pane
+        cmds.push(["select-layout", "-t", this.window, "main-vertical"]);
+        prev = p;
+      }
+      if (anchor !== undefined && leaving.includes(anchor)) park(anchor);
     }
-    cmds.push(...parkedLast.map((p) => this.breakArgs(p)));
     cmds.push(...controlLayoutArgs(this.window, this.opts.controlPane, width));
     const out = await this.tmux.run(chain(cmds));
     // break-pane -P prints each parked pane's new window, in order; the placeholder's size does not matter
     const windows = NEW_WINDOW.parseLines(out).map((w) => w.window);
-    const pins = parked.flatMap((p, i) => (p === this.placeholder || !windows[i] ? [] : pinWindowArgs(windows[i]!, this.size.width, this.size.height)));
+    const pins = broken.flatMap((p, i) => (p === this.placeholder || !windows[i] ? [] : pinWindowArgs(windows[i]!, this.size.width, this.size.height)));
     if (pins.length) await this.tmux.run(chain(pins));
     this.visible = shown;
     this.stale = false;
