@@ -105,10 +105,10 @@ export class Layout {
    * These panes visible right of the control pane, top to bottom, as many of them as fit one
    * above the other (MIN_PANE_ROWS each); all others parked. Returns the panes shown.
    *
-   * The right column is never left empty on the way (a pane leaving goes after the first one
-   * coming has joined beside it): the control pane keeps its width, so tmux never reflows the
-   * monitor's screen and the monitor never redraws at a passing size. One tmux call makes the
-   * whole change, and one more pins the parked windows.
+   * The right column is never left empty on the way (a pane coming takes the place of one
+   * leaving, or joins beside one that stays or leaves after it): the control pane keeps its
+   * width, so tmux never reflows the monitor's screen. One tmux call makes the whole change, and
+   * one more pins the windows of panes parked with break-pane.
    */
   async show(panes: string[]): Promise<string[]> {
     if (new Set(panes).size !== panes.length) throw new DuplicatePane({ panes });
