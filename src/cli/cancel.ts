@@ -1,6 +1,7 @@
 import { SessionNotRunning } from "../session/errors.ts";
 import { phaseEnded } from "../schema/catalog.ts";
 import { requestCancel } from "../session/cancel.ts";
+import { waitUntil } from "../effects/wait.ts";
 import { liveOrchestrator } from "../session/liveness.ts";
 import { resolveSession } from "../session/resolve.ts";
 import type { SessionSummary } from "../session/list.ts";
@@ -27,10 +28,8 @@ export async function run({ positionals, flags }: ParsedArgs<typeof cancel>): Pr
     process.stdout.write(`cancel requested for ${s.id} (${phase}); see: agentmux status ${s.id}\n`);
     return 0;
   }
-  const deadline = Date.now() + STOP_WAIT_MS;
-  while (liveOrchestrator(s.dir) !== null) {
-    if (Date.now() > deadline) throw new CancelNotApplied({ id: s.id, seconds: STOP_WAIT_MS / 1000 });
-    await Bun.sleep(50);
+  if (!(await waitUntil(() => liveOrchestrator(s.dir) === null, { timeoutMs: STOP_WAIT_MS, intervalMs: 50 }))) {
+    throw new CancelNotApplied({ id: s.id, seconds: STOP_WAIT_MS / 1000 });
   }
   const end = (() => {
     try {
