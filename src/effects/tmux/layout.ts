@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
 import { DuplicatePane, PaneWrongDir, StartDirMissing } from "./errors.ts";
-import type { Tmux } from "./runner.ts";
+import type { Tmux, TmuxResult } from "./runner.ts";
 import { chain, controlLayoutArgs, controlWidthFor, formatLiteral, paneCommand, pinWindowArgs, PLACEHOLDER_SCRIPT } from "./session.ts";
 import { NEW_PANE, NEW_WINDOW, PANE_DEAD, PANE_IN_WINDOW, PANE_START, PANE_TITLE, SESSION_PANE, WINDOW_OF_PANE } from "./formats.ts";
 import { capturePane } from "./ops.ts";
@@ -187,8 +187,7 @@ export class Layout {
    * (a pre-started pane becoming an agent's). False when the pane is gone or its program exited.
    */
   async relabelIfAlive(pane: string, label: string): Promise<boolean> {
-    const r = await this.tmux.exec([...labelArgs(pane, label), ";", "display-message", "-p", "-t", pane, PANE_DEAD.text]);
-    return r.code === 0 && PANE_DEAD.parse(r.stdout.replace(/\n$/, "")).dead === "0";
+    return runsFrom(await this.tmux.exec([...labelArgs(pane, label), ";", ...paneDeadArgs(pane)]));
   }
 
   /** Kill a pane on purpose: its exit is expected and never reported as an interruption. */
@@ -229,8 +228,7 @@ export class Layout {
 
   /** True while the pane exists and its process has not exited. */
   async isAlive(pane: string): Promise<boolean> {
-    const r = await this.tmux.exec(["display-message", "-p", "-t", pane, PANE_DEAD.text]);
-    return r.code === 0 && PANE_DEAD.parse(r.stdout.replace(/\n$/, "")).dead === "0";
+    return runsFrom(await this.tmux.exec(paneDeadArgs(pane)));
   }
 
   /** The screen as text (`-J`: wrapped lines joined); `escapes` keeps colours and attributes. */
@@ -247,6 +245,13 @@ export class Layout {
     // another run's session on the same server (it then dies with that session)
     return ["break-pane", "-d", "-s", pane, "-t", `=${this.opts.session}:`, "-n", PARKED_WINDOW, "-P", "-F", NEW_WINDOW.text];
   }
+}
+
+const paneDeadArgs = (pane: string) => ["display-message", "-p", "-t", pane, PANE_DEAD.text];
+
+/** The answer to paneDeadArgs (last in its call): the pane exists and its program runs. */
+function runsFrom(r: TmuxResult): boolean {
+  return r.code === 0 && PANE_DEAD.parse(r.stdout.replace(/\n$/, "")).dead === "0";
 }
 
 function labelArgs(pane: string, label: string): string[] {
