@@ -1,4 +1,4 @@
-import { cells, cutCells } from "./width.ts";
+import { cells, ellipsize } from "./width.ts";
 import { costText, tokensText, type UsageSum } from "./usage.ts";
 import { eventLabel, type Phase } from "../schema/catalog.ts";
 import type { AgentInfo, State } from "../schema/state.ts";
@@ -132,7 +132,7 @@ export function agentLines(row: AgentRow, selected: boolean, usage?: UsageSum, w
   const st = STATUS_STYLE[row.status];
   const badge = ` [ ${STATUS_LABEL[row.status].toUpperCase()} ]`;
   const room = width - 3 - cells(badge);
-  const label = cells(row.info.label) <= room ? row.info.label : `${cutCells(row.info.label, Math.max(1, room - 1))}…`;
+  const label = ellipsize(row.info.label, Math.max(2, room));
   const first: Line = [
     seg(selected ? "›" : " ", "bold"),
     seg(STATUS_ICON[row.status] + " ", st),

@@ -3,7 +3,7 @@ import type { SessionSummary } from "../session/list.ts";
 import type { State } from "../schema/state.ts";
 import { fit, seg, type Line } from "./line.ts";
 import { phaseLabel } from "./pipeline.ts";
-import { cells, cutCells, padCells } from "./width.ts";
+import { cells, ellipsize, padCells } from "./width.ts";
 import { age } from "./time.ts";
 
 /** What a run waits for from its user, if anything: the approval, or an agent's answer. */
@@ -43,7 +43,7 @@ export function sessionsTable(list: SessionSummary[], width: number, selected?: 
   const rest = 2 + wPhase + 2 + wAge + 2 + wLive;
   const showEvent = width - (rest + 2 + wEvent) >= longestId;
   const wId = Math.max(8, Math.min(longestId, width - rest - (showEvent ? 2 + wEvent : 0)));
-  const cell = (t: string, n: number) => (cells(t) > n ? padCells(cutCells(t, n - 1) + "…", n) : padCells(t, n));
+  const cell = (t: string, n: number) => padCells(ellipsize(t, n), n);
   const header: Line = [seg("  " + cell("SESSION", wId) + "  " + cell("PHASE", wPhase) + (showEvent ? "  " + cell("LAST EVENT", wEvent) : "") + "  " + cell("UPDATED", wAge) + "  " + "STATUS", "bold")];
   const out: Line[] = [header];
   rows.forEach((r, i) => {

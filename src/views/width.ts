@@ -66,6 +66,9 @@ export function cutCells(text: string, width: number): string {
   return out;
 }
 
+/** `text` when it fits in `width` columns, else its start and "…" in that many. */
+export const ellipsize = (text: string, width: number) => (cells(text) <= width ? text : cutCells(text, width - 1) + "…");
+
 /** `text` padded with spaces to `width` columns (as String.padEnd, counting columns). */
 export const padCells = (text: string, width: number) => text + " ".repeat(Math.max(0, width - cells(text)));
 
