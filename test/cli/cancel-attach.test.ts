@@ -71,36 +71,36 @@ test("without a session named: the newest running one, though a finished one is 
 test("attach without a session named: the newest running one, though a finished one is newer", async () => {
   const { project, id, dir } = await session("implementing", false, { updatedAt: "2025-03-01T10:00:00.000Z" });
   await session("done", false, { project, id: "20250302-100000-later", updatedAt: "2025-03-02T10:00:00.000Z" });
-  // the running one's tmux session, recording its folder as a run's does
-  const socket = privateSocket();
-  const tmux = (...a: string[]) => Bun.spawnSync(["tmux", "-L", socket, "-f", "/dev/null", ...a], { env: { ...process.env, TMUX: "" } });
-  try {
-    expect(tmux("new-session", "-d", "-s", `agentmux-${id}`, "sh", "-c", "exec tail -f /dev/null").exitCode).toBe(0);
-    tmux("set-environment", "-t", `agentmux-${id}`, "AMX_SESSION_DIR", dir);
+  await withRunTmux(id, dir, (socket) => {
     // no terminal here: attach says so, naming the session it chose
     const r = agentmux(project, ["attach"], socket);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(id);
     expect(r.stderr).not.toContain("is not running");
-  } finally {
-    killTmuxServer(socket);
-  }
+  });
 });
 
 test("resume without a session named while the only unfinished run is still running: names it and says how to attach or stop it", async () => {
   const { project, id, dir } = await session("implementing");
-  const socket = privateSocket();
-  const tmux = (...a: string[]) => Bun.spawnSync(["tmux", "-L", socket, "-f", "/dev/null", ...a], { env: { ...process.env, TMUX: "" } });
-  try {
-    expect(tmux("new-session", "-d", "-s", `agentmux-${id}`, "sh", "-c", "exec tail -f /dev/null").exitCode).toBe(0);
-    tmux("set-environment", "-t", `agentmux-${id}`, "AMX_SESSION_DIR", dir);
+  await withRunTmux(id, dir, (socket) => {
     // it said "there is no session to resume / see: agentmux sessions" without naming the running one
     const r = agentmux(project, ["resume"], socket);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`there is no session to resume: ${id} is still running`);
     expect(r.stderr).toContain(`agentmux attach ${id}`);
     expect(r.stderr).toContain(`agentmux cancel ${id}`);
+  });
+});
+
+/** A run's tmux session for `id` on a private server, recording its folder as a run's does, for `check`. */
+async function withRunTmux(id: string, dir: string, check: (socket: string) => void | Promise<void>): Promise<void> {
+  const socket = privateSocket();
+  const tmux = (...a: string[]) => Bun.spawnSync(["tmux", "-L", socket, "-f", "/dev/null", ...a], { env: { ...process.env, TMUX: "" } });
+  try {
+    expect(tmux("new-session", "-d", "-s", `agentmux-${id}`, "sh", "-c", "exec tail -f /dev/null").exitCode).toBe(0);
+    tmux("set-environment", "-t", `agentmux-${id}`, "AMX_SESSION_DIR", dir);
+    await check(socket);
   } finally {
     killTmuxServer(socket);
   }
-});
+}
