@@ -120,7 +120,9 @@ export class Layout {
     let keep = 0;
     while (keep < current.length && keep < target.length && current[keep] === target[keep]) keep++;
     const width = controlWidthFor(Number(rows[0]!.width), this.opts.controlWidth);
-    const cmds: string[][] = [["set-option", "-w", "-t", this.window, "main-pane-width", String(width)]];
+    // the width first (the joins' own main-vertical layouts use it), the final layout last
+    const [setWidth, ...finish] = controlLayoutArgs(this.window, this.opts.controlPane, width);
+    const cmds: string[][] = [setWidth!];
     const broken: string[] = [];
     const park = (p: string) => (cmds.push(this.breakArgs(p)), broken.push(p));
     const leaving = current.slice(keep).filter((p) => !target.includes(p));
@@ -151,7 +153,7 @@ export class Layout {
       }
       if (anchor !== undefined && leaving.includes(anchor)) park(anchor);
     }
-    cmds.push(...controlLayoutArgs(this.window, this.opts.controlPane, width));
+    cmds.push(...finish);
     const out = await this.tmux.run(chain(cmds));
     // break-pane -P prints each parked pane's new window, in order; the placeholder's size does not matter
     const windows = NEW_WINDOW.parseLines(out).map((w) => w.window);
