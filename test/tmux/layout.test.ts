@@ -273,6 +273,23 @@ describe("Layout", () => {
     expect(Math.min(...(await pipelineRows(tall)).slice(1).map((r) => r.height))).toBeGreaterThanOrEqual(MIN_PANE_ROWS - 1);
   });
 
+  test("the pane with the keyboard leaving (replaced at a handoff, killed last, parked) hands it to the control pane, never to the pane coming or the placeholder", async () => {
+    const f = await fixture();
+    const [a, b, c] = [(await idle(f, "a")).pane, (await idle(f, "b")).pane, (await idle(f, "c")).pane];
+    const active = async () => (await f.tmux.run(["list-panes", "-t", f.window, "-F", "#{pane_active} #{pane_id}"])).split("\n").find((l) => l.startsWith("1 "))!.slice(2);
+    await f.layout.show([a]);
+    await f.tmux.run(["select-pane", "-t", a]); // the user clicked into the agent's pane
+    await f.layout.show([b]);
+    expect(await active()).toBe(f.controlPane);
+    await f.tmux.run(["select-pane", "-t", b]);
+    await f.layout.kill(b); // the completion panel closing: a in the monitor must reach the monitor
+    expect(await active()).toBe(f.controlPane);
+    await f.layout.show([a, c]);
+    await f.tmux.run(["select-pane", "-t", c]);
+    await f.layout.show([a]);
+    expect(await active()).toBe(f.controlPane);
+  });
+
   test("reopening a Layout on an existing session keeps what is shown and reuses the placeholder", async () => {
     const f = await fixture();
     const a = (await idle(f, "a")).pane;

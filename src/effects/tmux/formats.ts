@@ -49,8 +49,8 @@ export const NEW_WINDOW = defineFormat("new window", { window: "window_id" });
 export const SESSION_NAME = defineFormat("session name", { name: "session_name" });
 export const PANE_ID = defineFormat("pane id", { pane: "pane_id" });
 export const WINDOW_OF_PANE = defineFormat("window of a pane", { window: "window_id", width: "window_width", height: "window_height" });
-/** A window's panes in order, each line with the window's size (one call for what a layout change needs). */
-export const PANE_IN_WINDOW = defineFormat("pane in window", { pane: "pane_id", width: "window_width", height: "window_height" });
+/** A window's panes in order, whether each has the keyboard, and the window's size (one call for what a layout change needs). */
+export const PANE_IN_WINDOW = defineFormat("pane in window", { pane: "pane_id", active: "pane_active", width: "window_width", height: "window_height" });
 /** The panes of a session with agentmux's own role tag (control, placeholder). */
 export const SESSION_PANE = defineFormat("session pane", { pane: "pane_id", window: "window_id", role: "@amx_role" }, { restField: "role" });
 export const PANE_LIVENESS = defineFormat("pane liveness", { pane: "pane_id", dead: "pane_dead" });

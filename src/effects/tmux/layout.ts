@@ -154,6 +154,8 @@ export class Layout {
       if (anchor !== undefined && leaving.includes(anchor)) park(anchor);
     }
     cmds.push(...finish);
+    // the keyboard goes back to the monitor, never to a pane coming in its place (swap-pane keeps it in place)
+    if (rows.some((r) => r.active === "1" && leaving.includes(r.pane))) cmds.push(["select-pane", "-t", this.opts.controlPane]);
     const out = await this.tmux.run(chain(cmds));
     // break-pane -P prints each parked pane's new window, in order; the placeholder's size does not matter
     const windows = NEW_WINDOW.parseLines(out).map((w) => w.window);
@@ -197,8 +199,10 @@ export class Layout {
     this.expected.add(pane);
     const wasVisible = this.visible.includes(pane);
     const rest = this.visible.filter((p) => p !== pane);
-    // the column's last pane: the placeholder takes its place first, so the control pane never spans the window
-    const swapped = wasVisible && rest.length === 0 && (await this.tmux.exec(chain([["swap-pane", "-d", "-s", this.placeholder, "-t", pane], ["kill-pane", "-t", pane]]))).code === 0;
+    // the column's last pane: the placeholder takes its place first, so the control pane never
+    // spans the window; the keyboard, if the pane had it, goes to the monitor, not the placeholder
+    const lastShown = chain([["swap-pane", "-d", "-s", this.placeholder, "-t", pane], ["kill-pane", "-t", pane], ["select-pane", "-t", this.opts.controlPane]]);
+    const swapped = wasVisible && rest.length === 0 && (await this.tmux.exec(lastShown)).code === 0;
     if (!swapped) await this.tmux.exec(["kill-pane", "-t", pane]);
     if (!wasVisible) return;
     this.visible = rest;
