@@ -53,6 +53,30 @@ test("TopicTasks behaves as the plain record, key order included, and never chan
   }
 });
 
+test("changes made to older versions, in any order, leave every version as it was made", () => {
+  // versions share one Map that moves to the version used: branching from old versions and
+  // reading them back in a random order walks it back and forth across removals and re-adds
+  for (const seed of [7, 8, 9]) {
+    const next = random(seed);
+    const topics = Array.from({ length: 40 }, (_, i) => (i % 5 === 0 ? String(i) : `t-${i}`));
+    const versions: [TopicTasks, Record<string, TopicStatus>][] = [[TopicTasks.EMPTY, {}]];
+    for (let i = 0; i < 2000; i++) {
+      const [tasks, model] = versions[Math.floor(next() * versions.length)]!;
+      const topic = topics[Math.floor(next() * topics.length)]!;
+      const roll = next();
+      const made: [TopicTasks, Record<string, TopicStatus>] =
+        roll < 0.25 ? [tasks.without(topic), withoutModel(model, topic)] : [tasks.with(topic, roll < 0.6 ? "dispatched" : "done"), withModel(model, topic, roll < 0.6 ? "dispatched" : "done")];
+      versions.push(made);
+      const [check, expected] = versions[Math.floor(next() * versions.length)]!;
+      expect(JSON.stringify(check)).toBe(JSON.stringify(expected));
+      expect(check.get(topic)).toBe(expected[topic]);
+      expect(check.hasStatus("done")).toBe(Object.values(expected).includes("done"));
+    }
+    for (const [tasks, model] of versions) expect(JSON.stringify(tasks)).toBe(JSON.stringify(model));
+    expect(JSON.stringify(TopicTasks.EMPTY)).toBe("{}");
+  }
+});
+
 test("two maps with the same topics are equal (toEqual), whatever their history; different ones are not", () => {
   const a = TopicTasks.EMPTY.with("a", "dispatched").with("b", "dispatched").with("a", "done");
   const b = TopicTasks.of({ a: "done", b: "dispatched" });
