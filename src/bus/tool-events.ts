@@ -20,6 +20,9 @@ const rejected = (line: Pick<ToolEventLine, "timestamp" | "tool">, reason: strin
   event: { type: "tool_rejected", at: line.timestamp, tool: line.tool, reason },
 });
 
+/** A sealed line refused: its seq counts as applied. */
+const refused = (line: Pick<ToolEventLine, "timestamp" | "tool">, seq: number, reason: string): LineOutcome => ({ ...rejected(line, reason), seq });
+
 type Read<K extends ArtifactKind> = { ok: true; value: ArtifactValue<K> } | { ok: false; reason: string };
 
 /** The snapshot the endpoint kept, checked against its hash and parsed as `kind`. */
@@ -50,44 +53,42 @@ export function toolLineToEvent(raw: ToolEventLine, text: string, ctx: ApplyCont
   }
   const seq = raw.seq;
   if (seq <= ctx.appliedSeq) return { skip: true, seq };
-  const out = (event: Event): LineOutcome => ({ event, seq });
-  const no = (reason: string): LineOutcome => ({ ...rejected(raw, reason), seq });
-  if (!ROLE_TOOLS[raw.role].includes(raw.tool)) return no(`${raw.agent} (${raw.role}) may not call ${raw.tool}`);
-  if (!TOOL_PHASES[raw.tool].includes(ctx.phase)) return no(`${raw.tool} is not accepted in the ${ctx.phase} phase (the run moved on after the call was accepted)`);
+  if (!ROLE_TOOLS[raw.role].includes(raw.tool)) return refused(raw, seq, `${raw.agent} (${raw.role}) may not call ${raw.tool}`);
+  if (!TOOL_PHASES[raw.tool].includes(ctx.phase)) return refused(raw, seq, `${raw.tool} is not accepted in the ${ctx.phase} phase (the run moved on after the call was accepted)`);
   // the envelope was checked when the line was read (ToolEventLine): only the payload is left
   let data = validPayload(raw.tool, raw.payload);
   if (!data) {
     const payload = ToolPayloadSchema[raw.tool].safeParse(raw.payload);
-    if (!payload.success) return no(zodProblems(payload.error, raw, ["payload"]).map(formatProblem).join("; "));
+    if (!payload.success) return refused(raw, seq, zodProblems(payload.error, raw, ["payload"]).map(formatProblem).join("; "));
     data = payload.data;
   }
   const line = { tool: raw.tool, timestamp: raw.timestamp, payload: data } as TypedToolEventLine;
   const at = line.timestamp;
   switch (line.tool) {
     case "submit_pm_done":
-      return out({ type: "pm_done", at });
+      return { event: { type: "pm_done", at }, seq };
     case "submit_architecture":
-      return out({ type: "architecture_submitted", at, ...(line.payload.reviewers ? { reviewers: line.payload.reviewers } : {}) });
+      return { event: { type: "architecture_submitted", at, ...(line.payload.reviewers ? { reviewers: line.payload.reviewers } : {}) }, seq };
     case "submit_plan": {
       const r = readSnapshot(ctx.sessionDir, "plan", line.payload.snapshot, "plan.yaml");
-      return r.ok ? out({ type: "plan_submitted", at, plan: r.value }) : no(r.reason);
+      return r.ok ? { event: { type: "plan_submitted", at, plan: r.value }, seq } : refused(raw, seq, r.reason);
     }
     case "submit_review": {
       const { role } = line.payload;
       const r = readSnapshot(ctx.sessionDir, "review", line.payload.snapshot, `review_${role}.yaml`);
-      return r.ok ? out({ type: "review_submitted", at, role, review: r.value }) : no(r.reason);
+      return r.ok ? { event: { type: "review_submitted", at, role, review: r.value }, seq } : refused(raw, seq, r.reason);
     }
     case "submit_done": {
       const { subplan_index } = line.payload;
       const r = readSnapshot(ctx.sessionDir, "done", line.payload.snapshot, `done_${subplan_index}.json`);
-      return r.ok ? out({ type: "coder_done", at, subplan_index, artifact: r.value }) : no(r.reason);
+      return r.ok ? { event: { type: "coder_done", at, subplan_index, artifact: r.value }, seq } : refused(raw, seq, r.reason);
     }
     case "submit_research_done":
-      return out({ type: "research_done", at, research_type: line.payload.type, topic: line.payload.topic });
+      return { event: { type: "research_done", at, research_type: line.payload.type, topic: line.payload.topic }, seq };
     case "research_dispatch_code":
     case "research_dispatch_web": {
       const { research_type, topic, context, questions, scope_hints } = line.payload;
-      return out({ type: "research_dispatched", at, research_type, topic, context, questions, scope_hints });
+      return { event: { type: "research_dispatched", at, research_type, topic, context, questions, scope_hints }, seq };
     }
   }
 }

@@ -99,9 +99,10 @@ function run(state: State, event: Event, settings: Settings): Result {
   else if (!handleRuntime(step, event) && !handler.on(step, event)) {
     step.log("ignored", `event ${event.type} ignored in phase ${state.phase}`, { data: { event: event.type } });
   }
-  const path: Phase[] = [state.phase];
+  // the phases this event moved through (most events move none: no array for them)
+  let path: Phase[] | null = null;
   for (let move = step.advance(); move; move = step.advance()) {
-    path.push(move.phase);
+    (path ??= [state.phase]).push(move.phase);
     if (path.length > MAX_HOPS + 1) throw new HopLimit({ event: event.type, path });
     HANDLERS[move.phase].enter(step, { reason: "fresh", via: move.event });
   }
