@@ -2,7 +2,7 @@ import * as git from "isomorphic-git";
 import type { BaseRef } from "./base-ref.ts";
 import { checkBranchName } from "./branch.ts";
 import { changedFiles } from "./changes.ts";
-import { CheckoutWouldOverwrite } from "./errors.ts";
+import { CheckoutWouldOverwrite, NoCommitsYet } from "./errors.ts";
 import { gitFs } from "./fs.ts";
 import { flattenTree } from "./head-tree.ts";
 import { currentBranch, headCommit, wrapGitError } from "./repo.ts";
@@ -41,7 +41,7 @@ export async function switchToNewBranch(root: string, branch: string, base: Base
   const fs = gitFs(root);
   const head = await headCommit(root);
   const from = base?.oid ?? head;
-  if (from === null) throw new Error("switchToNewBranch needs a commit to start from");
+  if (from === null) throw new NoCommitsYet({ root, branch });
   if (from !== head) await refuseOverwrites(root, fs, head, from, base?.name ?? from);
   try {
     await git.branch({ fs, dir: root, ref: branch, object: from, checkout: false });
