@@ -82,3 +82,12 @@ export function notGitRepoHelp(dir: string): string {
     "Then run agentmux again.",
   ].join("\n");
 }
+
+/** How to give `dir`, a git repository without commits, the first commit a run branches from. */
+export function noCommitHelp(dir: string): string {
+  return [
+    `${dir} has no commit yet. agentmux starts each run's branch from a commit, so make the first one:`,
+    `  cd ${JSON.stringify(dir)} && git add -A && git commit -m "Initial commit"`,
+    "Then run agentmux again.",
+  ].join("\n");
+}

@@ -9,7 +9,8 @@ import { detectBaseBranch } from "./base-branch.ts";
 import { choiceEdits, choicesFrom, chosenProviders, type InitChoices } from "./choices.ts";
 import { completionTarget, hasCompletionLine, installCompletionLine } from "./completions.ts";
 import { detectClis, formatDetected, preferredProvider } from "./detect.ts";
-import { noAgentCliNotice, notGitRepoHelp } from "./first-run.ts";
+import { headCommit } from "../effects/git/repo.ts";
+import { noAgentCliNotice, noCommitHelp, notGitRepoHelp } from "./first-run.ts";
 import { ensureGitignore } from "./gitignore.ts";
 import { editableConfigPath, editConfigText, loadWith, PROJECT_SCHEMA, readText, writeConfigChecked } from "./project-config.ts";
 import { createIfMissing, instructionFilesToOffer, instructionTemplate, missingStubs, promptStub, stubPath } from "./project-files.ts";
@@ -107,7 +108,9 @@ export async function runInit(opts: InitOptions): Promise<InitReport> {
   const final = loadConfig({ projectDir, env }).config;
   const noCli = noAgentCliNotice(final, env.PATH ?? "");
   if (noCli) say(noCli);
-  if (!existsSync(join(projectDir, ".git"))) say(notGitRepoHelp(projectDir));
-  say(`Ready. Start a run with: agentmux "describe the change you want"`);
+  const repo = !existsSync(join(projectDir, ".git")) ? notGitRepoHelp(projectDir) : (await headCommit(projectDir)) === null ? noCommitHelp(projectDir) : null;
+  if (repo) say(repo);
+  // "Ready" only when a run can start: the notes above say what is missing otherwise
+  if (!noCli && !repo) say(`Ready. Start a run with: agentmux "describe the change you want"`);
   return report;
 }

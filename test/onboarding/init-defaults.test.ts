@@ -118,3 +118,29 @@ test("worktreeDefaults: each project kind's install step", async () => {
     expect(worktreeDefaults(dir)).toEqual({ kinds, setup, copy: [] });
   }
 });
+
+test("init where a run cannot start yet says what is missing and does not say Ready", async () => {
+  sb = await sandbox();
+  fakeCli(sb, "claude", "2.0.1 (Claude Code)");
+  const ready = 'Ready. Start a run with: agentmux "describe the change you want"';
+  expect(agentmux(sb, ["init", "--defaults"]).stdout).toContain(ready);
+
+  const fresh = join(sb.root, "fresh"); // git init, nothing committed yet
+  require("node:fs").mkdirSync(fresh);
+  Bun.spawnSync(["git", "init", "-q", fresh]);
+  const noCommit = agentmux(sb, ["init", "--defaults"], fresh);
+  expect(noCommit.code).toBe(0);
+  expect(noCommit.stdout).toContain(`${fresh} has no commit yet. agentmux starts each run's branch from a commit, so make the first one:`);
+  expect(noCommit.stdout).toContain(`cd "${fresh}" && git add -A && git commit -m "Initial commit"`);
+  expect(noCommit.stdout).not.toContain("Ready.");
+
+  const plain = join(sb.root, "plain"); // not a git repository
+  require("node:fs").mkdirSync(plain);
+  const notGit = agentmux(sb, ["init", "--defaults"], plain);
+  expect(notGit.stdout).toContain(`${plain} is not a git repository.`);
+  expect(notGit.stdout).not.toContain("Ready.");
+
+  const noCli = agentmux({ ...sb, env: { ...sb.env, PATH: join(sb.root, "empty-bin") } }, ["init", "--defaults"]);
+  expect(noCli.stdout).toContain("None of the agent CLIs this configuration uses is on PATH: claude.");
+  expect(noCli.stdout).not.toContain("Ready.");
+});
