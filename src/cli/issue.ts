@@ -1,5 +1,5 @@
 import { GhUnavailable } from "../effects/gh-errors.ts";
-import { fetchIssue, ghAvailable } from "../effects/gh.ts";
+import { fetchIssue, ghAvailable, parseIssueRef } from "../effects/gh.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
 import { startRun } from "../launcher/start.ts";
 import type { ParsedArgs } from "./args.ts";
@@ -9,6 +9,7 @@ import type { issue } from "./specs/start.ts";
 export async function run({ flags, positionals }: ParsedArgs<typeof issue>): Promise<number> {
   const cwd = process.cwd();
   const repo = await findRepoRoot(cwd);
+  parseIssueRef(positionals[0]!); // a typo in the reference is named before gh is looked for
   if (!(await ghAvailable())) {
     throw new GhUnavailable({});
   }
