@@ -31,7 +31,7 @@ function migrate(args: ParsedArgs<typeof config>): number {
   const file = args.positionals[1];
   if (!file) throw usage("config", "the file to convert is required", "agentmux config migrate .agentmux/config.yaml");
   const read = readRegularFile(file);
-  if (!read.ok && read.reason === "missing") throw new ConfigFileNotFound({ file });
+  if (!read.ok && read.reason === "missing") throw new ConfigFileNotFound({ file, toMigrate: true });
   if (!read.ok) throw new ConfigUnreadable({ file, reason: read.message });
   parseConfigText(read.text, file); // syntax, alias bombs, reserved keys: named like any config error
   const { text, notes } = migrateConfigText(read.text);

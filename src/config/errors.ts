@@ -30,10 +30,11 @@ export const ConfigFileType = defineError("ConfigFileType", "config", (d: { file
   hint: "use a .yaml, .yml or .json file",
 }));
 
-export const ConfigFileNotFound = defineError("ConfigFileNotFound", "config", (d: { file: string }) => ({
+/** A config file named on the command line is missing: the --config one, or the one `config migrate` converts. */
+export const ConfigFileNotFound = defineError("ConfigFileNotFound", "config", (d: { file: string; toMigrate?: boolean }) => ({
   message: `${d.file}: file not found`,
   where: "config",
-  hint: "check the --config path",
+  hint: d.toMigrate ? "check the path of the file to convert" : "check the --config path",
 }));
 
 export const ConfigUnreadable = defineError("ConfigUnreadable", "config", (d: { file: string; reason: string }) => ({
