@@ -33,7 +33,19 @@ function source(v: Values): string {
 function commandCase(c: CompletionCommand): string {
   const flags = c.flags.flatMap((f) => [`--${f.name}`, ...(f.alias ? [`-${f.alias}`] : [])]);
   const valued = c.flags.filter((f) => f.takesValue).flatMap((f) => [`--${f.name}`, ...(f.alias ? [`-${f.alias}`] : [])].map((n) => `${n}=${source(f.values)}`));
-  return [`    ${c.name})`, `      flags="${flags.join(" ")}"`, `      valued="${valued.join(" ")}"`, `      args=${source(c.args)}`, "      ;;"].join("\n");
+  return [
+    `    ${c.name})`,
+    `      flags="${flags.join(" ")}"`,
+    `      valued="${valued.join(" ")}"`,
+    `      args="${c.positionals.map(source).join(" ")}"`,
+    `      rest=${source(c.rest)}`,
+    "      ;;",
+  ].join("\n");
+}
+
+/** `agentmux help <command>`: the command names, one argument. */
+function helpCase(names: string): string {
+  return ["    help)", '      flags=""', '      valued=""', `      args="words:${names.replaceAll(" ", ",")}"`, "      rest=free", "      ;;"].join("\n");
 }
 
 export function bashScript(spec: CompletionSpec): string {
@@ -65,7 +77,7 @@ _agentmux_complete_values() {
 
 _agentmux() {
   local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]}
-  local flags="" valued="" args=free w
+  local flags="" valued="" args="" rest=free w i n=0
   COMPREPLY=()
   if (( COMP_CWORD == 1 )); then
     if [[ $cur == -* ]]; then
@@ -77,6 +89,7 @@ _agentmux() {
   fi
   case \${COMP_WORDS[1]} in
 ${spec.commands.map(commandCase).join("\n")}
+${helpCase(names)}
     *) return 0 ;;
   esac
   # --flag=value: bash splits at "=", so the flag is two words back
@@ -91,7 +104,20 @@ ${spec.commands.map(commandCase).join("\n")}
     COMPREPLY=( $(compgen -W "$flags" -- "$cur") )
     return 0
   fi
-  _agentmux_complete_values "$args"
+  # which argument this is: the words before it, less the flags and their values
+  for (( i = 2; i < COMP_CWORD; i++ )); do
+    w=\${COMP_WORDS[i]}
+    if [[ $w == -* ]]; then
+      if [[ " $valued " == *" $w="* ]]; then
+        (( i++ ))
+        [[ \${COMP_WORDS[i]} == = ]] && (( i++ ))
+      fi
+      continue
+    fi
+    (( n++ ))
+  done
+  local -a sources=( $args )
+  if (( n < \${#sources[@]} )); then _agentmux_complete_values "\${sources[n]}"; else _agentmux_complete_values "$rest"; fi
   return 0
 }
 

@@ -16,7 +16,20 @@ export const UncompletableWord = defineError("UncompletableWord", "internal", (d
 /** Where values come from: a fixed word list, file names, session ids, a dynamic set, or free text (nothing to complete). */
 export type Values = { kind: "words"; words: readonly string[] } | { kind: "files" } | { kind: "sessions" } | { kind: "dynamic"; set: "providers"; also: readonly string[] } | { kind: "free" };
 export type CompletionFlag = { name: string; alias?: string; help: string; takesValue: boolean; values: Values };
-export type CompletionCommand = { name: string; summary: string; flags: CompletionFlag[]; args: Values; argName: string; argsVariadic: boolean };
+/**
+ * `args` is where the first argument's values come from; `positionals` gives each argument its
+ * own, in order, and `rest` is for the words after them (the last one again when it is variadic).
+ */
+export type CompletionCommand = {
+  name: string;
+  summary: string;
+  flags: CompletionFlag[];
+  args: Values;
+  argName: string;
+  argsVariadic: boolean;
+  positionals: Values[];
+  rest: Values;
+};
 export type CompletionSpec = { commands: CompletionCommand[]; topFlags: { flag: string; summary: string }[] };
 
 export const TOP_FLAGS = [
@@ -52,6 +65,8 @@ export function buildCompletionSpec(specs: readonly CommandSpec[]): CompletionSp
       args: s.args.length ? valuesOf(s.args[0]!.values, s.args[0]!.choices) : { kind: "free" as const },
       argName: s.args[0]?.name ?? "",
       argsVariadic: s.args.some((a) => a.variadic) || s.args.length > 1,
+      positionals: s.args.map((a) => valuesOf(a.values, a.choices)),
+      rest: s.args.at(-1)?.variadic ? valuesOf(s.args.at(-1)!.values, s.args.at(-1)!.choices) : { kind: "free" as const },
     }));
   return { commands, topFlags: TOP_FLAGS };
 }

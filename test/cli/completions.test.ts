@@ -113,6 +113,27 @@ describe("agentmux completions bash", () => {
     expect(complete(["agentmux", "sessions", ""], deep)).toEqual([]); // sessions takes no session id
   });
 
+  test("each positional argument completes from its own place: config migrate <file>, preferences approve <id>, status <one session>", () => {
+    const deep = join(root, "project", "src", "deep");
+    expect(complete(["agentmux", "config", ""], deep)).toEqual(["migrate"]);
+    expect(complete(["agentmux", "config", "migrate", "req"], deep)).toEqual(["request.md"]);
+    expect(complete(["agentmux", "config", "migrate", "--write", "req"], deep)).toEqual(["request.md"]);
+    expect(complete(["agentmux", "config", "--config", "request.md", ""], deep)).toEqual(["migrate"]); // a flag's value is no argument
+    expect(complete(["agentmux", "config", "--config", "=", "request.md", ""], deep)).toEqual(["migrate"]); // --config=request.md
+    expect(complete(["agentmux", "preferences", ""])).toEqual(["approve", "list", "reject"]);
+    expect(complete(["agentmux", "preferences", "approve", ""])).toEqual([]); // proposal ids: free text
+    expect(complete(["agentmux", "preferences", "approve", "p1", ""])).toEqual([]);
+    expect(complete(["agentmux", "status", "20250101-100000-alpha", ""], deep)).toEqual([]); // one session only
+    expect(complete(["agentmux", "clean", "20250101-100000-alpha", ""], deep)).toEqual(["20250101-100000-alpha", "20250102-100000-beta"]); // several
+    expect(complete(["agentmux", "completions", "bash", ""])).toEqual([]);
+  });
+
+  test("help completes the command it explains", () => {
+    expect(complete(["agentmux", "help", "st"])).toEqual(["status"]);
+    expect(complete(["agentmux", "help", ""])).toEqual([...VISIBLE].sort());
+    expect(complete(["agentmux", "help", "status", ""])).toEqual([]);
+  });
+
   test("completions completes the shell names", () => {
     expect(complete(["agentmux", "completions", ""])).toEqual(["bash", "fish", "zsh"]);
     expect(complete(["agentmux", "completions", "z"])).toEqual(["zsh"]);
