@@ -45,7 +45,7 @@ export async function dispatch(argv: readonly string[], interactive: boolean): P
     const name = argv[1];
     if (name === undefined) return process.stdout.write(mainHelp(SPECS)), 0;
     const entry = COMMANDS[name];
-    if (!entry) throw new UnknownCommand({ word: name, suggestion: didYouMean(name, VISIBLE_COMMANDS) });
+    if (!entry) throw new UnknownCommand({ word: name, suggestion: didYouMean(name, VISIBLE_COMMANDS), inHelp: true });
     return process.stdout.write(commandHelp(entry.spec)), 0;
   }
   if (first === undefined) {

@@ -11,11 +11,12 @@ const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace
  * A first word that is no command (and is not a request either: one word, or followed only by
  * flags). `rest` is the rest of the command line, to show the corrected one.
  */
-export const UnknownCommand = defineError("UnknownCommand", "usage", (d: { word: string; suggestion?: string; rest?: readonly string[] }) => ({
+/** A word that is no command; `inHelp`: it was asked about (`agentmux help <word>`), so no run is offered. */
+export const UnknownCommand = defineError("UnknownCommand", "usage", (d: { word: string; suggestion?: string; rest?: readonly string[]; inHelp?: boolean }) => ({
   message: `unknown command "${d.word}"${d.suggestion ? ` — did you mean \`${d.suggestion}\`?` : ""}`,
   hint: lines(
-    d.suggestion && ["agentmux", d.suggestion, ...(d.rest ?? [])].map(shellWord).join(" "),
-    `to start a run with this text instead: agentmux run "${d.word.replace(/["$`\\]/g, "\\$&")}"`,
+    d.suggestion && ["agentmux", ...(d.inHelp ? ["help"] : []), d.suggestion, ...(d.rest ?? [])].map(shellWord).join(" "),
+    !d.inHelp && `to start a run with this text instead: agentmux run "${d.word.replace(/["$`\\]/g, "\\$&")}"`,
     `run "agentmux --help" for the commands`,
   ),
 }));
