@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as nodeFs from "node:fs";
 import git from "isomorphic-git";
 import { stringify } from "yaml";
-import { DemoDirNotEmpty, InvalidThinkMs } from "./errors.ts";
+import { AgentmuxError } from "../errors.ts";
+import { DemoDirNotEmpty, DemoDirUnusable, InvalidThinkMs } from "./errors.ts";
 import { isHeadless, startRun } from "../launcher/start.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { demo } from "./specs/start.ts";
@@ -37,15 +38,7 @@ export async function run({ flags }: ParsedArgs<typeof demo>): Promise<number> {
   if (!/^\d{1,5}$/.test(think)) throw new InvalidThinkMs({ given: think });
   // a bad scenario is a usage error before anything is created (the sim would die at start)
   parseScenario(flags.scenario, "demo --scenario");
-  let dir: string;
-  if (flags.dir) {
-    dir = resolve(flags.dir);
-    if (existsSync(dir) && readdirSync(dir).length > 0) {
-      throw new DemoDirNotEmpty({ dir });
-    }
-    mkdirSync(dir, { recursive: true });
-    dir = realpathSync(dir);
-  } else dir = realpathSync(mkdtempSync(join(tmpdir(), "agentmux-demo-")));
+  const dir = flags.dir ? emptyFolder(flags.dir) : realpathSync(mkdtempSync(join(tmpdir(), "agentmux-demo-")));
   await createScratchRepo(dir);
   const config = {
     version: 2,
@@ -71,4 +64,20 @@ export async function run({ flags }: ParsedArgs<typeof demo>): Promise<number> {
   });
   out(`agentmux demo: repository ${dir}`);
   return code;
+}
+
+/** demo --dir: a new or empty folder, made when missing; a file or an unmakeable path is a usage error. */
+function emptyFolder(given: string): string {
+  const dir = resolve(given);
+  try {
+    const st = statSync(dir, { throwIfNoEntry: false });
+    if (st && !st.isDirectory()) throw new DemoDirUnusable({ dir });
+    if (st && readdirSync(dir).length > 0) throw new DemoDirNotEmpty({ dir });
+    mkdirSync(dir, { recursive: true });
+    return realpathSync(dir);
+  } catch (e) {
+    if (e instanceof AgentmuxError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new DemoDirUnusable({ dir, reason: code === "ENOTDIR" ? "a part of its path is a file" : code === "EACCES" ? "permission denied" : (e as Error).message });
+  }
 }

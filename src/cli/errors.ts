@@ -81,6 +81,13 @@ export const InvalidThinkMs = defineError("InvalidThinkMs", "usage", (d: { given
 
 export const DemoDirNotEmpty = defineError("DemoDirNotEmpty", "usage", (d: { dir: string }) => ({ message: `${d.dir} is not empty`, where: "demo --dir", hint: "give a new or empty folder" }));
 
+/** demo --dir names a file (no `reason`), or a folder that cannot be made (`reason`: why). */
+export const DemoDirUnusable = defineError("DemoDirUnusable", "usage", (d: { dir: string; reason?: string }) => ({
+  message: d.reason === undefined ? `${d.dir} is a file, not a folder` : `cannot create ${d.dir}: ${d.reason}`,
+  where: "demo --dir",
+  hint: "give a new or empty folder",
+}));
+
 export const PromptFileMissing = defineError("PromptFileMissing", "usage", (d: { prompt: string }) => ({ message: "the prompt file does not exist", where: d.prompt }));
 
 /** `agentmux cancel` asked, and the session's orchestrator did not stop in time. */
