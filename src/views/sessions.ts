@@ -40,7 +40,8 @@ export function sessionsTable(list: SessionSummary[], width: number, selected?: 
   const wAge = 9;
   const wLive = 9; // "○ stopped"
   const longestId = Math.max(7, ...rows.map((r) => cells(r.id)));
-  const rest = 2 + wPhase + 2 + wAge + 2 + wLive;
+  const mark = 2; // "› " or "  " before each row
+  const rest = mark + 2 + wPhase + 2 + wAge + 2 + wLive;
   const showEvent = width - (rest + 2 + wEvent) >= longestId;
   const wId = Math.max(8, Math.min(longestId, width - rest - (showEvent ? 2 + wEvent : 0)));
   const cell = (t: string, n: number) => padCells(ellipsize(t, n), n);
