@@ -1,5 +1,5 @@
 import { GhUnavailable } from "../effects/gh-errors.ts";
-import { fetchIssue, ghAvailable, parseIssueRef } from "../effects/gh.ts";
+import { fetchIssue, ghProblem, parseIssueRef } from "../effects/gh.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
 import { startRun } from "../launcher/start.ts";
 import type { ParsedArgs } from "./args.ts";
@@ -10,9 +10,8 @@ export async function run({ flags, positionals }: ParsedArgs<typeof issue>): Pro
   const cwd = process.cwd();
   const repo = await findRepoRoot(cwd);
   parseIssueRef(positionals[0]!); // a typo in the reference is named before gh is looked for
-  if (!(await ghAvailable())) {
-    throw new GhUnavailable({});
-  }
+  const gh = await ghProblem();
+  if (gh) throw new GhUnavailable(gh);
   const found = await fetchIssue(positionals[0]!, repo);
   return startRun({ ...runOptions(flags), request: `${found.title}\n\n${found.request}`, issue: { number: found.number, title: found.title }, pullBase: true });
 }

@@ -8,11 +8,12 @@ export const NotAnIssueRef = defineError("NotAnIssueRef", "usage", (d: { ref: st
   hint: "give an issue number (42 or #42) or its URL (https://github.com/owner/repo/issues/42)",
 }));
 
-export const GhUnavailable = defineError("GhUnavailable", "gh", (_: Record<string, never>) => ({
-  message: "gh is not installed or not logged in",
-  where: "issue",
-  hint: "install GitHub's gh CLI and run `gh auth login`",
-}));
+/** `agentmux issue` needs gh: it is not on PATH, or `gh auth status` failed (`detail`: what it said). */
+export const GhUnavailable = defineError("GhUnavailable", "gh", (d: { problem: "missing" } | { problem: "logged-out"; detail: string }) =>
+  d.problem === "missing"
+    ? { message: "gh (GitHub's CLI) is not on PATH", where: "issue", hint: "install it (https://cli.github.com), then run `gh auth login`" }
+    : { message: `gh is not logged in: ${d.detail}`, where: "issue", hint: "run `gh auth login` (or set GH_TOKEN), then try again" },
+);
 
 /** `gh issue view` failed (`detail`), printed no JSON (`notJson`) or an issue without a title (`noTitle`). */
 export const IssueFetchFailed = defineError("IssueFetchFailed", "gh", (d: { number: number; problem: "failed" | "not-json" | "no-title"; detail?: string }) => ({

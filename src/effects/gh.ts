@@ -10,8 +10,14 @@ import { inertLine, inertText } from "../schema/inert-text.ts";
 
 /** `gh --version` and `gh auth status` both succeed. */
 export async function ghAvailable(run: Runner = runProcess): Promise<boolean> {
-  if ((await run(["gh", "--version"])).code !== 0) return false;
-  return (await run(["gh", "auth", "status"])).code === 0;
+  return (await ghProblem(run)) === null;
+}
+
+/** Why gh cannot be used: not on PATH (`--version` fails), or not logged in (`auth status` fails, with what it said); null when it can. */
+export async function ghProblem(run: Runner = runProcess): Promise<{ problem: "missing" } | { problem: "logged-out"; detail: string } | null> {
+  if ((await run(["gh", "--version"])).code !== 0) return { problem: "missing" };
+  const auth = await run(["gh", "auth", "status"], { env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" } });
+  return auth.code === 0 ? null : { problem: "logged-out", detail: firstError(auth) };
 }
 
 export type PullRequestInput = { cwd: string; title: string; body: string; base: string | null; head: string; draft: boolean };

@@ -23,3 +23,22 @@ test("a reference that is no issue is named (exit 2) before gh is looked for, so
   expect(good.code).toBe(1);
   expect(good.err).toContain("gh");
 });
+
+test("gh missing and gh not logged in are told apart, each with its own fix", () => {
+  using s = scratch();
+  const repo = s.dir("amx-issue-args-");
+  Bun.spawnSync(["git", "init", "-q", repo]);
+  const missing = issue(repo, s.dir("amx-issue-nogh-"), "12");
+  expect(missing.code).toBe(1);
+  expect(missing.err).toContain("gh (GitHub's CLI) is not on PATH");
+  expect(missing.err).toContain("https://cli.github.com");
+
+  const bin = s.dir("amx-issue-gh-");
+  const gh = `#!/bin/sh\ncase "$1 $2" in\n  "--version ") echo "gh version 2.40.0";;\n  "auth status") echo "You are not logged into any GitHub hosts. To log in, run: gh auth login" >&2; exit 1;;\n  *) exit 1;;\nesac\n`;
+  require("node:fs").writeFileSync(`${bin}/gh`, gh, { mode: 0o755 });
+  const loggedOut = issue(repo, bin, "12");
+  expect(loggedOut.code).toBe(1);
+  expect(loggedOut.err).toContain("gh is not logged in: You are not logged into any GitHub hosts.");
+  expect(loggedOut.err).toContain("gh auth login");
+  expect(loggedOut.err).not.toContain("not installed");
+});
