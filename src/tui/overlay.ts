@@ -1,6 +1,7 @@
 // no `mouse: true` anywhere: enabling mouse tracking delays process exit by ~5 s under tmux
 import { blessed } from "./blessed.ts";
-import { escapeTags } from "../views/line.ts";
+import { escapeTags, wrapText } from "../views/line.ts";
+import { cells } from "../views/width.ts";
 import { inertLine, inertText } from "../schema/inert-text.ts";
 
 type Screen = blessed.Widgets.Screen;
@@ -32,16 +33,20 @@ export function overlay(screen: Screen, label: string, text: string, onClose: ()
   screen.render();
 }
 
-/** A one-line y/N question; `answer(true)` only for y/Y, any other key is no. */
+/** A y/N question (wrapped when wider than the screen); `answer(true)` only for y/Y, any other key is no. */
 export function question(screen: Screen, text: string, answer: (yes: boolean) => void): void {
+  const plain = inertLine(text);
+  const width = Math.min((screen.width as number) - 2, cells(plain) + 4);
+  // wrapped inside the border: a long question (a long session id at 80 columns) keeps its y/N in sight
+  const lines = wrapText(plain, width - 2);
   const box = blessed.box({
     parent: screen,
     top: "center",
     left: "center",
-    width: Math.min((screen.width as number) - 2, text.length + 4),
-    height: 3,
+    width,
+    height: lines.length + 2,
     border: { type: "line" },
-    content: escapeTags(inertLine(text)),
+    content: escapeTags(lines.join("\n")),
     tags: true,
   });
   screen.render();

@@ -120,3 +120,20 @@ test("home screen: r on a finished or unreadable session says why and the home s
   await scr.until("back on the first row", (s) => s.includes("› 20250301-100000-alpha"));
   removeDir(project);
 });
+
+test("home screen at 80 columns: a question longer than a line wraps, so its y/N is seen (compiled binary)", async () => {
+  socket = privateSocket();
+  const project = makeTmpDir("amx-homewrap-");
+  const id = "20250301-100000-add-a-hello-world-script-and-a-greeting-for-everyone";
+  writeSession(project, id, stateIn("failed", { updated_at: "2025-03-01T10:00:00.000Z" }));
+  const scr = new Screen(socket);
+  await scr.start([scope.bin], project, { width: 80, height: 24 }, { AGENTMUX_TMUX_SOCKET: socket });
+  await scr.until("home lists the session", (s) => s.includes("20250301-100000-add"));
+  await scr.keys("d");
+  const asked = await scr.until("the delete question", (s) => s.includes("Delete 20250301"));
+  const text = asked.split("\n").map((l) => l.replace(/^[\s│]+|[\s│]+$/g, "")).join(" ");
+  expect(text).toContain(`${id}? y/N`);
+  await scr.keys("n");
+  await scr.until("question closed", (s) => !s.includes("Delete 20250301"));
+  removeDir(project);
+});
