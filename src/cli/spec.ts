@@ -47,11 +47,11 @@ export type CommandSpec = {
   readonly hidden?: boolean;
   /** usage lines after "agentmux "; generated from args and flags when absent */
   readonly usage?: readonly string[];
-  /** the paragraphs between the usage and the options */
+  /** the paragraphs between the usage and the options (reflowed to the help width; indented lines are kept as written) */
   readonly about: string;
   readonly flags: Readonly<Record<string, FlagSpec>>;
   readonly args: readonly ArgSpec[];
-  /** text after the options (exit status, install lines, …) */
+  /** text after the options (exit status, install lines, …), reflowed like `about` */
   readonly notes?: string;
   /** help goes to stderr (the command's stdout is a protocol, e.g. mcp-server) */
   readonly helpToStderr?: boolean;

@@ -55,7 +55,7 @@ export const mcpServer = command({
   name: "mcp-server",
   summary: "the stdio bridge to the run's MCP endpoint (for a CLI that cannot use HTTP)",
   hidden: true,
-  usage: ["mcp-server   (spawned by an agent CLI; speaks MCP on stdin/stdout)"],
+  usage: ["mcp-server   (spawned by an agent CLI; MCP on stdin/stdout)"],
   about: `The stdio fallback of the run's MCP endpoint (providers.<name>.mcp_transport: stdio):
 every message is forwarded to the endpoint the orchestrator serves on 127.0.0.1.
 

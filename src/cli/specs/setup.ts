@@ -90,7 +90,7 @@ artifact kinds, shells), and session ids for status, resume, attach and clean (f
   args: [{ name: "shell", about: "the shell (bash, zsh or fish)", values: "shells" }],
   notes: `Install (one line in your shell's startup file; agentmux init offers to add it):
 ${Object.entries(COMPLETION_LINES)
-  .map(([shell, { rc, line }]) => `  ${shell.padEnd(5)} ${rc.padEnd(27)} ${line}`)
+  .map(([shell, { rc, line }]) => `  ${shell}, in ${rc}:\n    ${line}`)
   .join("\n")}`,
 });
 
