@@ -37,7 +37,7 @@ function commandCase(c: CompletionCommand): string {
     `    ${c.name})`,
     `      flags="${flags.join(" ")}"`,
     `      valued="${valued.join(" ")}"`,
-    `      args="${c.positionals.map(source).join(" ")}"`,
+    `      args="${c.positionals.map((a) => source(a.values)).join(" ")}"`,
     `      rest=${source(c.rest)}`,
     "      ;;",
   ].join("\n");

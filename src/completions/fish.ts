@@ -19,6 +19,9 @@ function offer(v: Values): string {
   }
 }
 
+/** The command's flags that take a value, as typed: their value is no argument. */
+const valued = (c: CompletionCommand) => c.flags.filter((f) => f.takesValue).flatMap((f) => [`--${f.name}`, ...(f.alias ? [`-${f.alias}`] : [])]);
+
 function commandLines(c: CompletionCommand): string[] {
   const when = q(`__fish_seen_subcommand_from ${c.name}`);
   const lines = [`complete -c agentmux -n __fish_use_subcommand -a ${c.name} -d ${q(c.summary)}`];
@@ -27,7 +30,12 @@ function commandLines(c: CompletionCommand): string[] {
     const value = f.takesValue ? (f.values.kind === "files" ? " -r" : " -x") + offer(f.values) : "";
     lines.push(`complete -c agentmux -n ${when} -l ${f.name}${short}${value} -d ${q(f.help)}`);
   }
-  if (c.args.kind !== "free") lines.push(`complete -c agentmux -n ${when}${offer(c.args)}`);
+  // each argument in its place; the words after the last argument from `rest`
+  const at = (n: string) => q(["__agentmux_arg", c.name, n, ...valued(c)].join(" "));
+  c.positionals.forEach((a, i) => {
+    if (a.values.kind !== "free") lines.push(`complete -c agentmux -n ${at(String(i))}${offer(a.values)}`);
+  });
+  if (c.rest.kind !== "free") lines.push(`complete -c agentmux -n ${at(`${c.positionals.length}+`)}${offer(c.rest)}`);
   return lines;
 }
 
@@ -57,8 +65,33 @@ function __agentmux_sessions
     end
 end
 
+# true when the command is $argv[1] and the word being completed is its argument number $argv[2]
+# (from 0; "N+": N or later); $argv[3..] are the command's flags that take a value
+function __agentmux_arg
+    set -l words (commandline -opc)
+    test (count $words) -ge 2; and test "$words[2]" = "$argv[1]"; or return 1
+    set -l n 0
+    set -l skip 0
+    for w in $words[3..-1]
+        if test $skip = 1
+            set skip 0
+        else if string match -q -- '-*' $w
+            contains -- $w $argv[3..-1]; and set skip 1
+        else
+            set n (math $n + 1)
+        end
+    end
+    set -l want (string trim -r -c + -- $argv[2])
+    if string match -q -- '*+' $argv[2]
+        test $n -ge $want
+    else
+        test $n -eq $want
+    end
+end
+
 complete -c agentmux -f
 ${top.join("\n")}
 ${spec.commands.flatMap(commandLines).join("\n")}
+complete -c agentmux -n ${q("__agentmux_arg help 0")} -a ${q(spec.commands.map((c) => c.name).join(" "))}
 `;
 }

@@ -16,18 +16,18 @@ export const UncompletableWord = defineError("UncompletableWord", "internal", (d
 /** Where values come from: a fixed word list, file names, session ids, a dynamic set, or free text (nothing to complete). */
 export type Values = { kind: "words"; words: readonly string[] } | { kind: "files" } | { kind: "sessions" } | { kind: "dynamic"; set: "providers"; also: readonly string[] } | { kind: "free" };
 export type CompletionFlag = { name: string; alias?: string; help: string; takesValue: boolean; values: Values };
+/** One positional argument: its name (for zsh's messages) and where its values come from. */
+export type CompletionArg = { name: string; values: Values };
 /**
- * `args` is where the first argument's values come from; `positionals` gives each argument its
- * own, in order, and `rest` is for the words after them (the last one again when it is variadic).
+ * `positionals` gives each argument its own values, in order; `rest` is for the words after
+ * them (the last argument again when it is variadic, as `variadic` says; else free).
  */
 export type CompletionCommand = {
   name: string;
   summary: string;
   flags: CompletionFlag[];
-  args: Values;
-  argName: string;
-  argsVariadic: boolean;
-  positionals: Values[];
+  positionals: CompletionArg[];
+  variadic: boolean;
   rest: Values;
 };
 export type CompletionSpec = { commands: CompletionCommand[]; topFlags: { flag: string; summary: string }[] };
@@ -62,10 +62,8 @@ export function buildCompletionSpec(specs: readonly CommandSpec[]): CompletionSp
           takesValue: f.type === "string",
           values: f.type === "string" ? valuesOf(f.values, f.also) : { kind: "free" as const },
         })),
-      args: s.args.length ? valuesOf(s.args[0]!.values, s.args[0]!.choices) : { kind: "free" as const },
-      argName: s.args[0]?.name ?? "",
-      argsVariadic: s.args.some((a) => a.variadic) || s.args.length > 1,
-      positionals: s.args.map((a) => valuesOf(a.values, a.choices)),
+      positionals: s.args.map((a) => ({ name: assertWord(a.name), values: valuesOf(a.values, a.choices) })),
+      variadic: s.args.at(-1)?.variadic === true,
       rest: s.args.at(-1)?.variadic ? valuesOf(s.args.at(-1)!.values, s.args.at(-1)!.choices) : { kind: "free" as const },
     }));
   return { commands, topFlags: TOP_FLAGS };

@@ -21,14 +21,24 @@ function action(v: Values): string {
   }
 }
 
+/**
+ * Each argument in its place (`1:action:(migrate)` `2:file:_files`); a variadic last one as `*`.
+ * A free argument still takes its place (its action offers nothing), so the next one counts right.
+ */
+function positionalSpecs(c: CompletionCommand): string[] {
+  return c.positionals.map((a, i) => {
+    const last = i === c.positionals.length - 1;
+    return q(`${last && c.variadic ? "*" : i + 1}:${plain(a.name)}:${action(a.values)}`);
+  });
+}
+
 function argumentSpecs(c: CompletionCommand): string[] {
   const specs = c.flags.flatMap((f) => {
     const value = f.takesValue ? `:${f.name}:${action(f.values)}` : "";
     const desc = `[${plain(f.help)}]`;
     return [q(`--${f.name}${desc}${value}`), ...(f.alias ? [q(`-${f.alias}${desc}${value}`)] : [])];
   });
-  if (c.args.kind !== "free") specs.push(q(`${c.argsVariadic ? "*" : "1"}:${plain(c.argName)}:${action(c.args)}`));
-  return specs;
+  return [...specs, ...positionalSpecs(c)];
 }
 
 export function zshScript(spec: CompletionSpec): string {
@@ -78,6 +88,10 @@ ${described}
   (( CURRENT-- ))
   case $words[1] in
 ${cases}
+    help)
+      # agentmux help <command>: one command name
+      (( CURRENT == 2 )) && _describe -t commands 'agentmux command' commands
+      ;;
   esac
 }
 

@@ -9,12 +9,41 @@ import { killTmuxServer, makeTmpDir, privateSocket, REPO_ROOT, removeDir } from 
 import { waitFor } from "../helpers/wait.ts";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
 import { COMPLETION_LINES } from "../../src/onboarding/completions.ts";
+import { COMMANDS } from "../../src/cli/commands.ts";
+import { zshCompleter } from "../helpers/zsh-complete.ts";
 
 // each test starts real shells (bash, zsh, fish) and the binary: seconds on a loaded machine
 setDefaultTimeout(30_000);
 
 const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
 const MAIN = join(REPO_ROOT, "src", "main.ts");
+/** A shell's suite name, saying why it is skipped when the shell is not installed. */
+const shellSuite = (shell: string) => (Bun.which(shell) ? shell : `${shell} (skipped: ${shell} is not installed)`);
+const VISIBLE = Object.values(COMMANDS).filter((c) => !c.spec.hidden).map((c) => c.spec.name).sort();
+const ALPHA = "20250101-100000-alpha";
+const SESSIONS = [ALPHA, "20250102-100000-beta"];
+
+/**
+ * Each argument completes from its own place (as bash: test/cli/completions), asked of a shell
+ * by `ask(line)` → the sorted matches, in the project's src/ (with request.md in it). Options
+ * are left out: zsh offers them where no argument is left to complete.
+ */
+function positionalCases(ask: (line: string) => string[]) {
+  const complete = (line: string) => ask(line).filter((w) => !w.startsWith("-"));
+  expect(complete("agentmux config ")).toEqual(["migrate"]);
+  expect(complete("agentmux config migrate req")).toEqual(["request.md"]);
+  expect(complete("agentmux config migrate --write req")).toEqual(["request.md"]);
+  expect(complete("agentmux config --config request.md ")).toEqual(["migrate"]); // a flag's value is no argument
+  expect(complete("agentmux preferences ")).toEqual(["approve", "list", "reject"]);
+  expect(complete("agentmux preferences approve ")).toEqual([]); // proposal ids: free text
+  expect(complete("agentmux preferences approve p1 ")).toEqual([]);
+  expect(complete(`agentmux status ${ALPHA} `)).toEqual([]); // one session only
+  expect(complete(`agentmux clean ${ALPHA} `)).toContain(SESSIONS[1]!); // several
+  expect(complete("agentmux completions bash ")).toEqual([]);
+  expect(complete("agentmux help st")).toEqual(["status"]);
+  expect(complete("agentmux help ")).toEqual(VISIBLE);
+  expect(complete("agentmux help status ")).toEqual([]);
+}
 
 let root = "";
 let deep = "";
@@ -31,9 +60,10 @@ beforeAll(() => {
     if (p.exitCode !== 0) throw new Error(`completions ${shell}: ${p.stderr}`);
     writeFileSync(scriptFile(shell), p.stdout);
   }
-  for (const s of ["20250101-100000-alpha", "20250102-100000-beta"]) mkdirSync(join(root, "project", ".agentmux", ".sessions", s), { recursive: true });
+  for (const s of SESSIONS) mkdirSync(join(root, "project", ".agentmux", ".sessions", s), { recursive: true });
   deep = join(root, "project", "src");
   mkdirSync(deep, { recursive: true });
+  writeFileSync(join(deep, "request.md"), "# request\n");
   writeFileSync(join(root, "project", ".agentmux", "config.yaml"), "version: 2\nproviders:\n  my-cli:\n    command: my-cli\n");
   binDir = join(root, "bin");
   mkdirSync(binDir);
@@ -58,11 +88,16 @@ describe("bash", () => {
   });
 });
 
-describe.skipIf(!Bun.which("zsh"))("zsh", () => {
+describe.skipIf(!Bun.which("zsh"))(shellSuite("zsh"), () => {
   test("zsh -n accepts the script", () => {
     const p = Bun.spawnSync(["zsh", "-n", scriptFile("zsh")], { stderr: "pipe" });
     expect(p.stderr.toString()).toBe("");
     expect(p.exitCode).toBe(0);
+  });
+
+  test("each argument completes from its own place; help completes command names", () => {
+    const complete = zshCompleter(root, scriptFile("zsh"));
+    positionalCases((line) => complete(line, deep));
   });
 
   test("TAB completes commands, flags and session ids in an interactive zsh", async () => {
@@ -113,7 +148,7 @@ describe.skipIf(!Bun.which("zsh"))("zsh", () => {
   }, 40000);
 });
 
-describe.skipIf(!Bun.which("fish"))("fish", () => {
+describe.skipIf(!Bun.which("fish"))(shellSuite("fish"), () => {
   function fishComplete(line: string): string[] {
     const cmd = `source ${scriptFile("fish")}; complete -C ${JSON.stringify(line)}`;
     const p = Bun.spawnSync(["fish", "--no-config", "-c", cmd], { cwd: deep, stdout: "pipe", stderr: "pipe" });
@@ -135,6 +170,10 @@ describe.skipIf(!Bun.which("fish"))("fish", () => {
     expect(fishComplete("agentmux status --").sort()).toEqual(["--help", "--json", "--log", "--watch"]);
     expect(fishComplete("agentmux configure --role rev").sort()).toEqual(["reviewer_expert", "reviewer_logic", "reviewer_quality"]);
     expect(fishComplete("agentmux validate --kind execu")).toEqual(["execution_plan"]);
+  });
+
+  test("each argument completes from its own place; help completes command names", () => {
+    positionalCases((line) => fishComplete(line).sort());
   });
 
   test("the documented line in config.fish loads the completions (and providers come from the project)", () => {
