@@ -7,9 +7,10 @@
 
 /**
  * Where a flag's or argument's values come from. Closed sets (roles, artifact kinds, shells)
- * are also checked by the parser; the others are completed only.
+ * are also checked by the parser; the others are completed only (sim-switches: the first
+ * switch of a --scenario list).
  */
-export type ValueSet = "files" | "sessions" | "providers" | "roles" | "artifact-kinds" | "shells";
+export type ValueSet = "files" | "sessions" | "providers" | "roles" | "artifact-kinds" | "shells" | "sim-switches";
 
 export type BooleanFlag = { readonly type: "boolean"; readonly help: string; readonly alias?: string; readonly hidden?: boolean };
 export type StringFlag = {

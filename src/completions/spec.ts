@@ -44,7 +44,8 @@ export function valuesOf(set: ValueSet | undefined, also: readonly string[] = []
   if (set === "files") return { kind: "files" };
   if (set === "sessions") return { kind: "sessions" };
   if (set === "providers") return { kind: "dynamic", set, also };
-  return { kind: "words", words: [...VALUE_SETS[set].closed!, ...also] };
+  const { closed, offered } = VALUE_SETS[set];
+  return { kind: "words", words: [...(closed ?? offered ?? []), ...also] };
 }
 
 export function buildCompletionSpec(specs: readonly CommandSpec[]): CompletionSpec {

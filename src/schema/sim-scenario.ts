@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ReviewerRole } from "./catalog.ts";
 import { ROLES } from "./role-names.ts";
+import type { SimSwitchName } from "./sim-switch-names.ts";
 
 /** A role (`coder`) or one agent of it (`coder:1`, `code-researcher:existing-code`): a mistyped role never fires. */
 const role = z
@@ -65,6 +66,11 @@ export const SIM_SWITCHES: string[] = Object.entries(SimScenario.shape).map(([k,
   return inner instanceof z.ZodString ? `${k}=<role>` : `${k}=<n>`;
 });
 export type SimScenario = z.infer<typeof SimScenario>;
+
+/** The schema's switches are exactly the names the command table completes (sim-switch-names.ts). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const switchNamesMatch: Same<keyof typeof SimScenario.shape, SimSwitchName> = true;
+void switchNamesMatch;
 
 const SHORT_REVIEWERS: Record<string, string> = { logic: "reviewer_logic", quality: "reviewer_quality", expert: "reviewer_expert" };
 

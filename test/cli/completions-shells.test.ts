@@ -100,6 +100,11 @@ describe.skipIf(!Bun.which("zsh"))(shellSuite("zsh"), () => {
     positionalCases((line) => complete(line, deep));
   });
 
+  test("demo --scenario completes the simulated agent's switch names", () => {
+    const complete = zshCompleter(root, scriptFile("zsh"));
+    expect(complete("agentmux demo --scenario review_fail", deep)).toEqual(["review_fail_always", "review_fail_once"]);
+  });
+
   test("TAB completes commands, flags and session ids in an interactive zsh", async () => {
     const zdot = join(root, "zdot");
     mkdirSync(zdot, { recursive: true });
@@ -174,6 +179,10 @@ describe.skipIf(!Bun.which("fish"))(shellSuite("fish"), () => {
 
   test("each argument completes from its own place; help completes command names", () => {
     positionalCases((line) => fishComplete(line).sort());
+  });
+
+  test("demo --scenario completes the simulated agent's switch names", () => {
+    expect(fishComplete("agentmux demo --scenario review_fail").sort()).toEqual(["review_fail_always", "review_fail_once"]);
   });
 
   test("the documented line in config.fish loads the completions (and providers come from the project)", () => {

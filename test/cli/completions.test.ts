@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, makeTmpDir, REPO_ROOT, removeDir } from "../helpers/tmp.ts";
 import { COMMANDS } from "../../src/cli/commands.ts";
+import { SIM_SWITCH_NAMES } from "../../src/schema/sim-switch-names.ts";
+import { SimScenario } from "../../src/schema/sim-scenario.ts";
 
 const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
 const MAIN = join(REPO_ROOT, "src", "main.ts");
@@ -134,6 +136,11 @@ describe("agentmux completions bash", () => {
     expect(complete(["agentmux", "help", "status", ""])).toEqual([]);
   });
 
+  test("demo --scenario completes the simulated agent's switch names (the first of a list)", () => {
+    expect(complete(["agentmux", "demo", "--scenario", "review_fail"])).toEqual(["review_fail_always", "review_fail_once"]);
+    expect(complete(["agentmux", "demo", "--scenario", ""])).toEqual([...SIM_SWITCH_NAMES].sort());
+  });
+
   test("completions completes the shell names", () => {
     expect(complete(["agentmux", "completions", ""])).toEqual(["bash", "fish", "zsh"]);
     expect(complete(["agentmux", "completions", "z"])).toEqual(["zsh"]);
@@ -158,6 +165,12 @@ describe("agentmux completions zsh / fish", () => {
     expect(scripts.fish).toContain("complete -c agentmux -n '__fish_seen_subcommand_from configure' -l role -x -a 'product-manager architect");
     expect(scripts.fish).toContain("-l provider -x -a '(agentmux completions --list providers 2>/dev/null) default'");
     expect(scripts.fish).toContain("-a '(__agentmux_sessions)'");
+  });
+});
+
+describe("sim switch names", () => {
+  test("are the simulated agent's scenario switches, in the schema's order", () => {
+    expect(Object.keys(SimScenario.shape)).toEqual([...SIM_SWITCH_NAMES]);
   });
 });
 

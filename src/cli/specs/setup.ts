@@ -82,7 +82,7 @@ export const completions = command({
   summary: "print a shell completion script (bash, zsh or fish)",
   usage: ["completions <bash|zsh|fish>"],
   about: `Prints a shell completion script: commands, every option and its values (roles, providers,
-artifact kinds, shells), and session ids for status, resume, attach and clean (from
+artifact kinds, shells, demo scenario switches), and session ids for status, resume, attach and clean (from
 .agentmux/.sessions/ of the nearest project).`,
   flags: {
     list: { type: "string", value: "SET", hidden: true, help: "print the values of a dynamic set (providers), one per line" },
