@@ -75,8 +75,9 @@ export async function runHome(projectDir: string): Promise<number> {
   const chosen = new Promise<Next>((r) => (leave = r));
   const current = () => sessions[selected];
 
-  screen.key(["up", "k"], () => !modal && (selected--, draw()));
-  screen.key(["down", "j"], () => !modal && (selected++, draw()));
+  // a message is about the selected session or the last action: moving on clears it (status())
+  screen.key(["up", "k"], () => !modal && (selected--, status(), draw()));
+  screen.key(["down", "j"], () => !modal && (selected++, status(), draw()));
   screen.key(["q", "C-c"], () => !modal && leave(undefined));
   screen.key(["r"], () => {
     const s = current();
@@ -96,6 +97,7 @@ export async function runHome(projectDir: string): Promise<number> {
     if (modal || !s?.state) return;
     if (!s.live) return status(`${s.id} is not running`), screen.render();
     modal = true;
+    status();
     question(screen, `Cancel the run ${s.id}? y/N`, (yes) => {
       modal = false;
       if (yes) {
@@ -109,6 +111,7 @@ export async function runHome(projectDir: string): Promise<number> {
     const s = current();
     if (modal || !s) return;
     modal = true;
+    status();
     question(screen, `Delete ${s.id}${s.live ? " and kill its tmux session" : ""}? y/N`, async (yes) => {
       modal = false;
       if (yes) await removeSession(s).then(() => status(`deleted ${s.id}`), (e) => status(String((e as Error).message)));
@@ -123,6 +126,7 @@ export async function runHome(projectDir: string): Promise<number> {
       return screen.render();
     }
     modal = true;
+    status();
     const form = blessed.textbox({
       parent: screen, label: " What should agentmux build? (Enter starts, Esc cancels) ", bottom: 1, left: 0, width: "100%", height: 3,
       border: { type: "line" }, inputOnFocus: true,

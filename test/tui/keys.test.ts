@@ -121,6 +121,35 @@ test("home screen: r on a finished or unreadable session says why and the home s
   removeDir(project);
 });
 
+test("home screen: a message about one session goes when the selection moves or another action starts (compiled binary)", async () => {
+  socket = privateSocket();
+  const project = makeTmpDir("amx-homestale-");
+  writeSession(project, "20250301-100000-alpha", stateIn("done", { updated_at: "2025-03-01T10:00:00.000Z", commit_hash: "abc1234def" }));
+  writeSession(project, "20250301-090000-beta", stateIn("failed", { updated_at: "2025-03-01T09:00:00.000Z" }));
+  const scr = new Screen(socket);
+  await scr.start([scope.bin], project, { width: 120, height: 20 }, { AGENTMUX_TMUX_SOCKET: socket });
+  await scr.until("the finished one is selected", (s) => s.includes("› 20250301-100000-alpha"));
+  const said = "20250301-100000-alpha finished (commit abc1234): nothing to resume";
+
+  await scr.keys("r");
+  await scr.until("the home screen says the run finished", (s) => s.includes(said));
+  await scr.keys("Down");
+  const moved = await scr.until("the next row is selected", (s) => s.includes("› 20250301-090000-beta"));
+  expect(moved).not.toContain(said);
+  expect(moved).toContain("↑/↓ select");
+
+  await scr.keys("Up");
+  await scr.until("back on the finished one", (s) => s.includes("› 20250301-100000-alpha"));
+  await scr.keys("r");
+  await scr.until("the message again", (s) => s.includes(said));
+  await scr.keys("d");
+  const asked = await scr.until("the delete question", (s) => s.includes("Delete 20250301-100000-alpha? y/N"));
+  expect(asked).not.toContain(said);
+  await scr.keys("n");
+  await scr.until("question closed", (s) => !s.includes("y/N"));
+  removeDir(project);
+});
+
 test("home screen at 80 columns: a question longer than a line wraps, so its y/N is seen (compiled binary)", async () => {
   socket = privateSocket();
   const project = makeTmpDir("amx-homewrap-");
