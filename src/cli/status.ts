@@ -33,7 +33,16 @@ function lastSignOfLife(dir: string): number | undefined {
 async function load(arg: string | undefined): Promise<StatusInput> {
   const s = await resolveSession(findProjectDir(), arg);
   const data = readSessionData(s.dir);
-  return { ...data, id: s.id, live: s.live, toolEvents: toolCalls(s.dir, data.state), now: Date.now(), lastSeen: lastSignOfLife(s.dir) };
+  const worktree = data.state.worktree_path;
+  return {
+    ...data,
+    id: s.id,
+    live: s.live,
+    toolEvents: toolCalls(s.dir, data.state),
+    now: Date.now(),
+    lastSeen: lastSignOfLife(s.dir),
+    worktreeGone: worktree ? !existsSync(worktree) : false,
+  };
 }
 
 /** How long `status --watch` waits for a session that is being created (its state.json not written yet). */

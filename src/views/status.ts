@@ -7,8 +7,11 @@ import { age, duration, hhmm, ms, when } from "./time.ts";
 import { cutCells, padCells } from "./width.ts";
 import { costText, tokensText, usageByAgent, usageFigures, usageLine, usageTotal, type UsageSum } from "./usage.ts";
 
-/** `lastSeen`: the orchestrator's last sign of life (its log's mtime), ms — when a stopped run stopped. */
-export type StatusInput = SessionData & { id: string; live: boolean; toolEvents: number; now: number; lastSeen?: number };
+/**
+ * `lastSeen`: the orchestrator's last sign of life (its log's mtime), ms — when a stopped run
+ * stopped. `worktreeGone`: the run's worktree folder is no longer there (removed at the commit).
+ */
+export type StatusInput = SessionData & { id: string; live: boolean; toolEvents: number; now: number; lastSeen?: number; worktreeGone?: boolean };
 
 const finished = (d: StatusInput) => phaseEnded(d.state.phase);
 
@@ -53,6 +56,8 @@ export function statusJson(d: StatusInput) {
     stopped_at: stopped === undefined ? null : new Date(stopped).toISOString(),
     branch: s.feature_branch ?? null,
     worktree_path: s.worktree_path ?? null,
+    /** the worktree folder was removed (at the commit): worktree_path is where it was */
+    worktree_removed: Boolean(s.worktree_path && d.worktreeGone),
     review_iteration: s.review_iteration,
     tool_events: d.toolEvents,
     timeline: hist.map((h, i) => {
@@ -112,7 +117,7 @@ export function statusView(d: StatusInput, width: number): Line[] {
     out.push(kv("Ran", `${j.elapsed_ms === null ? "?" : duration(j.elapsed_ms)} · ${how} ${when(at, d.now)} (${age(d.now - at)})`));
   }
   if (j.branch) out.push(kv("Branch", j.branch));
-  if (j.worktree_path) out.push(kv("Worktree", j.worktree_path));
+  if (j.worktree_path) out.push(j.worktree_removed ? kv("Worktree", `removed (was ${j.worktree_path})`, "dim") : kv("Worktree", j.worktree_path));
   if (s.commit_hash) out.push(kv("Commit", s.commit_hash));
   if (s.pr_url) out.push(kv("PR", s.pr_url));
   out.push(kv("Tool calls", String(d.toolEvents)));
