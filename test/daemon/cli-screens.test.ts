@@ -52,9 +52,16 @@ function screenArgs(name: string): string[] {
   return ["sh", "-c", SHOW, "sh", title, file];
 }
 
-/** A pane that shows the fixture's screen under its title, then waits. */
+/**
+ * A pane that shows the fixture's screen under its title, then waits. Returned once the screen
+ * is there: a watcher's single look (lookSoon, with no poll after it) must not land on the
+ * blank pane before `cat` ran (a loaded machine).
+ */
 async function showScreen(name: string): Promise<string> {
-  return (await tmux.run(["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "screens", ...screenArgs(name)])).trim();
+  const pane = (await tmux.run(["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "screens", ...screenArgs(name)])).trim();
+  const last = fixture(name).screen.split("\n").map((l) => l.trim()).filter(Boolean).at(-1)!;
+  await waitFor(`the pane showing ${name}`, async () => (await tmux.run(["capture-pane", "-p", "-t", pane])).includes(last), { timeoutMs: 10_000 });
+  return pane;
 }
 
 /** The same pane shows another recorded screen (the CLI moved on). */
