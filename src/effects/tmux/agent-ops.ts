@@ -7,9 +7,20 @@ import type { Tmux } from "./runner.ts";
  * screen and exit status, keys into a dialog, and messages to the people attached.
  */
 
-/** The screen of a pane (also of a dead one, kept by remain-on-exit), or null when it is gone. */
+/**
+ * tmux's own line under a dead pane ("Pane is dead (status 3, Fri Nov 27 10:59:29 2026)"). tmux
+ * writes it after a linefeed that marks the row above as wrapped, so a joined capture glues it
+ * to the program's last line when that row has text.
+ */
+const DEAD_PANE_NOTE = /Pane is dead \([^()\n]*\)\s*$/;
+
+/**
+ * The screen of a pane (also of a dead one, kept by remain-on-exit, without tmux's "Pane is
+ * dead" line: the exit status is asked for on its own), or null when it is gone.
+ */
 export async function lastScreen(tmux: Tmux, pane: string): Promise<string | null> {
-  return capturePane(tmux, pane, { join: true }).catch(() => null);
+  const text = await capturePane(tmux, pane, { join: true }).catch(() => null);
+  return text === null ? null : text.replace(DEAD_PANE_NOTE, "");
 }
 
 /** A dead pane's exit status; "" while tmux has not collected it yet (or the pane is gone). */
