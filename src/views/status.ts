@@ -1,6 +1,6 @@
 import { eventLabel, phaseEnded } from "../schema/catalog.ts";
 import type { SessionData } from "../session/data.ts";
-import { fit, seg, type Line, type Style } from "./line.ts";
+import { fit, seg, wrapText, type Line, type Style } from "./line.ts";
 import { titleOf } from "./monitor.ts";
 import { STATUS_LABEL, STATUS_STYLE, agentNote, agentRows, phaseLabel } from "./pipeline.ts";
 import { age, duration, hhmm, ms, when } from "./time.ts";
@@ -97,6 +97,9 @@ export function statusJson(d: StatusInput) {
 
 const kv = (k: string, v: string, ...st: Style[]): Line => [seg(k.padEnd(11), "dim"), seg(v, ...st)];
 const head = (t: string): Line => [seg(t, "bold")];
+/** A key and a value wrapped under it (what went wrong and where to look: never cut with "…"). */
+const kvWrapped = (k: string, v: string, width: number, ...st: Style[]): Line[] =>
+  wrapText(v, width - 11).map((l, i) => [seg((i ? "" : k).padEnd(11), "dim"), seg(l, ...st)]);
 
 /** `agentmux status`: one screen of text for a session, live or finished, without tmux. */
 export function statusView(d: StatusInput, width: number): Line[] {
@@ -163,8 +166,8 @@ export function statusView(d: StatusInput, width: number): Line[] {
   }
   if (j.interruption) {
     out.push([], [seg(j.interruption.category === "canceled" ? "Canceled" : "Failed", j.interruption.category === "canceled" ? "yellow" : "red", "bold")]);
-    if (j.interruption.cause) out.push(kv("  Cause", j.interruption.cause));
-    if (j.interruption.log_path) out.push(kv("  Log", j.interruption.log_path));
+    if (j.interruption.cause) out.push(...kvWrapped("  Cause", j.interruption.cause, width));
+    if (j.interruption.log_path) out.push(...kvWrapped("  Log", j.interruption.log_path, width));
   }
   if (j.resume_command) out.push([], kv("Resume", j.resume_command, "cyan"));
   return out.map((l) => fit(l, width));

@@ -186,6 +186,18 @@ describe("status view", () => {
   test("fits narrow widths", () => {
     for (const w of [40, 80]) for (const l of statusView(input(parallel), w)) expect(plainWidth(l)).toBeLessThanOrEqual(w);
   });
+
+  test("a failed run's cause and log path are wrapped at 80 columns, never cut: they say what went wrong and where to look", () => {
+    const cause = "the [coder] Core greeting module pane exited with status 3 after 2 restarts while the run was implementing; its last line: error: out of credits";
+    const log = "/tmp/agentmux-demo-6jR81l/.agentmux/.sessions/20261127-105926-greeting-module/orchestrator.log";
+    const lines = statusView(input(stateIn("failed", { interruption_category: "failed", interruption_cause: cause, interruption_log_path: log })), 80);
+    for (const l of lines) expect(plainWidth(l)).toBeLessThanOrEqual(80);
+    const text = plain(lines).join("\n");
+    expect(text).not.toContain("…");
+    const failed = text.slice(text.indexOf("Failed"));
+    expect(failed.replace(/\s+/g, " ")).toContain(`Cause ${cause}`);
+    expect(failed.replace(/\s+/g, "")).toContain(`Log${log}`);
+  });
 });
 
 describe("goodbye screens", () => {
