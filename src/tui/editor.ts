@@ -14,10 +14,11 @@ const MOVES: Record<string, (b: B.EditBuffer) => B.EditBuffer> = {
 
 /**
  * A multi-line editor window over the panel: arrows, Home/End (Ctrl-A/E), Backspace/Delete,
- * Ctrl-K, Enter for a new line; Ctrl-S submits the text, Esc gives up (`done(null)`). The
- * cursor is an inverse cell; the view scrolls to keep it in sight.
+ * Ctrl-K, Enter for a new line; Ctrl-S submits the text, Esc gives up (`done(null, draft)`:
+ * the text as it was, for a caller that keeps it). The cursor is an inverse cell; the view
+ * scrolls to keep it in sight.
  */
-export function editor(screen: Screen, label: string, initial: string, done: (text: string | null) => void): void {
+export function editor(screen: Screen, label: string, initial: string, done: (text: string | null, draft: string) => void): void {
   let buf = B.fromText(initial);
   let top = 0;
   let leftCol = 0;
@@ -72,7 +73,8 @@ export function editor(screen: Screen, label: string, initial: string, done: (te
     box.destroy();
     screen.render();
     // after this keypress is fully handled: the screen's own keys must still see the editor open
-    setImmediate(() => done(text));
+    const draft = B.toText(buf);
+    setImmediate(() => done(text, draft));
   };
   screen.on("keypress", onKey);
   screen.on("resize", draw);

@@ -236,11 +236,14 @@ export async function runPanel(dir: string): Promise<number> {
     // approving drops the line comments: say so before they are gone
     question(screen, `Approve and drop your ${drafts.length} line comment(s)? (r sends them with a change request) y/N`, (yes) => (yes ? approve() : close()));
   }));
+  // the change request typed so far: Esc goes back to the panel (to look at a diff) and it waits for the next r
+  let request = "";
   screen.key(["r"], guard(() => {
     open();
     const withComments = drafts.length ? ` (your ${drafts.length} line comment(s) go with it)` : "";
     const ask = (initial: string) =>
-      editor(screen, `What should change?${withComments}`, initial, (text) => {
+      editor(screen, `What should change?${withComments}`, initial, (text, draft) => {
+        request = draft;
         if (text === null) return close();
         const content = changesContent(text, userCommentsMarkdown(work, drafts));
         if (!ChangesText.safeParse(content).success) return ask(text);
@@ -249,7 +252,7 @@ export async function runPanel(dir: string): Promise<number> {
         confirmation = "↻ Changes requested: the pipeline goes back to planning with your notes.";
         finish(0);
       });
-    ask("");
+    ask(request);
   }));
   screen.key(["q", "C-c"], guard(() => {
     open();

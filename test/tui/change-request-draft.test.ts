@@ -1,0 +1,55 @@
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../../src/effects/fs/atomic.ts";
+import { killTmuxServer, makeTmpDir, privateSocket } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { stateIn, writeSession } from "./fixtures.ts";
+import { Screen } from "./tmux-screen.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
+
+setDefaultTimeout(40_000);
+
+/**
+ * The approval panel's "What should change?" box: Esc goes back to the panel (to look at a diff,
+ * say) and the text typed so far waits there; `r` opens it again with that text. It was dropped.
+ */
+const scope = binaryScope();
+const { dirs } = scope;
+let socket = "";
+afterEach(() => killTmuxServer(socket));
+
+function completing(): { repo: string; dir: string } {
+  const repo = makeTmpDir("amx-change-draft-");
+  dirs.push(repo);
+  const git = (...a: string[]) => Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...a], { cwd: repo });
+  writeFileSync(join(repo, "a.txt"), "a\n");
+  git("init", "-q");
+  git("add", ".");
+  git("commit", "-qm", "init");
+  writeFileSync(join(repo, "b.txt"), "b\n");
+  const dir = writeSession(repo, "s1", stateIn("completing", { project_dir: repo, awaiting_decision: true, review_results: { reviewer_logic: { verdict: "pass", summary: "ok", commit_message: "feat: add rate limiting" } } }));
+  writeFileAtomic(join(dir, "08_completion/summary.md"), "# What changed\n\nRate limits.\n");
+  return { repo, dir };
+}
+
+test("r, type, Esc, r: the change request typed so far is still there, and Ctrl-S sends it", async () => {
+  socket = privateSocket();
+  const { repo, dir } = completing();
+  const scr = new Screen(socket);
+  await scr.start([scope.bin, "panel", dir], repo, { width: 100, height: 30 });
+  await scr.until("the panel", (x) => x.includes("feat: add rate limiting") && x.includes("a approve"));
+  await scr.keys("r");
+  await scr.until("the change request box", (x) => x.includes("What should change?"));
+  await scr.type("Also limit per API key");
+  await scr.until("the text typed", (x) => x.includes("Also limit per API key"));
+  await scr.keys("Escape");
+  await scr.until("back in the panel", (x) => !x.includes("What should change?"));
+  await scr.keys("r");
+  await scr.until("the box again, with the text typed before", (x) => x.includes("What should change?") && x.includes("Also limit per API key"));
+  await scr.type(", not only per IP.");
+  await scr.keys("C-s");
+  const changes = join(dir, "08_completion/changes.md");
+  await waitFor("changes.md", () => existsSync(changes));
+  expect(readFileSync(changes, "utf8")).toContain("Also limit per API key, not only per IP.");
+});
