@@ -4,6 +4,13 @@ import type { Tmux } from "../effects/tmux/runner.ts";
 import { inertLine } from "../schema/inert-text.ts";
 
 /**
+ * How long the status-line message shows. tmux freezes the client's screen while a message shows
+ * (the panes' output is not drawn until it goes or a key is pressed): long enough to be seen,
+ * short enough that the monitor and the agents' panes are not stale for long.
+ */
+const MESSAGE_MS = 3000;
+
+/**
  * Ask the person at the terminal to look: a message in the status line of every tmux client
  * attached to the session, plus a bell and a desktop notification (OSC 9 for iTerm2/kitty/
  * WezTerm/Windows Terminal, OSC 777 for urxvt/foot/VTE) written to each client's own terminal.
@@ -13,7 +20,7 @@ export async function callAttention(tmux: Tmux, session: string, text: string): 
   const clean = inertLine(text).slice(0, 200);
   const clients = await attachedClients(tmux, session).catch(() => []);
   for (const { client, tty } of clients) {
-    await showMessage(tmux, client, `agentmux: ${clean}`, 10_000).catch(() => null);
+    await showMessage(tmux, client, `agentmux: ${clean}`, MESSAGE_MS).catch(() => null);
     if (!tty) continue;
     try {
       const fd = openSync(tty, "w");
