@@ -14,6 +14,7 @@ import { CANCEL_REQUEST_FILE, CancelRequest } from "../schema/cancel-request.ts"
 import { FileBaseline } from "../schema/file-baseline.ts";
 import { LogRecord } from "../schema/log.ts";
 import { PanelComments } from "../schema/panel-comments.ts";
+import { PanelDraft } from "../schema/panel-draft.ts";
 import { PreexistingChanges } from "../schema/preexisting.ts";
 import { ProposalFile } from "../schema/proposals.ts";
 import { RuntimeState, ToolEventState } from "../schema/runtime.ts";
@@ -89,6 +90,7 @@ export const SESSION_FILES = {
   panelRequest: text(F.panelRequest, ["ui"], "a UI asks for the approval panel again (consumed by the orchestrator)"),
   budgetGoOn: text(F.budgetGoOn, ["ui"], "a UI lets a run paused at its budget (limits) go on (consumed by the orchestrator)"),
   panelComments: file(F.panelComments, "json", PanelComments, ["ui"], "the line comments the user is writing in the approval panel's diff view (kept until the decision is written, then put into changes.md or dropped)"),
+  panelDraft: file(F.panelDraft, "json", PanelDraft, ["ui"], "the approval panel's work in progress: the commit message as edited, the files left out, the change request being written (kept when the panel is quit and shown again, until the decision is written)"),
   cancelRequest: file(CANCEL_REQUEST_FILE, "json", CancelRequest, ["ui", "launcher"], "a UI (the monitor, the home screen, `agentmux cancel`), `agentmux clean` or the launcher asks the orchestrator to cancel the run (consumed once)"),
 } satisfies Record<keyof typeof F | "cancelRequest", SessionFile>;
 

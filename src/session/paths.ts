@@ -51,6 +51,8 @@ export const F = {
   budgetGoOn: ".runtime/budget_go_on",
   /** the line comments the user is writing in the completion panel, kept until the decision is written */
   panelComments: ".runtime/panel_comments.json",
+  /** the approval panel's edited commit message, files left out and change request, kept until the decision is written */
+  panelDraft: ".runtime/panel_draft.json",
   /** uncommitted files already in the working tree at start (left out of the run's commit) */
   preexisting: ".runtime/preexisting_changes.json",
   /** every agentmux tool call, accepted or refused, one JSON line each (activity for the watchdog) */

@@ -99,8 +99,23 @@ export async function runPanel(dir: string): Promise<number> {
   // files that were uncommitted before the run and that it did not touch are not the run's
   const own = runOwnChanges(work, await changedFiles(work), readPreexisting(dir)).own;
   const files: ChangedFile[] = own.filter((f) => !f.path.startsWith(".agentmux/"));
-  const excluded = new Set<string>();
-  let message = initialMessage(dir, state);
+  // the work in progress of an earlier panel on this decision (quit, or canceled and resumed)
+  const earlier = readOptionalSessionFile(dir, SESSION_FILES.panelDraft);
+  const proposedMessage = initialMessage(dir, state);
+  const excluded = new Set<string>((earlier?.exclude_files ?? []).filter((p) => files.some((f) => f.path === p)));
+  let message = earlier?.commit_message ?? proposedMessage;
+  // the change request typed so far: Esc goes back to the panel (to look at a diff) and it waits for the next r
+  let request = earlier?.change_request ?? "";
+  const saveDraft = () => {
+    const edited = message !== proposedMessage;
+    if (!edited && !excluded.size && !request.trim()) return rmSync(join(dir, F.panelDraft), { force: true });
+    writeSessionFile(dir, SESSION_FILES.panelDraft, { exclude_files: [...excluded], ...(edited ? { commit_message: message } : {}), ...(request.trim() ? { change_request: request } : {}) });
+  };
+  /** a decision is written: its work in progress goes */
+  const dropDrafts = () => {
+    rmSync(join(dir, F.panelComments), { force: true });
+    rmSync(join(dir, F.panelDraft), { force: true });
+  };
   let cursor = 0;
   let firstRow = 0;
   /** one line for the header until the next key (what went wrong with $EDITOR) */
@@ -182,6 +197,7 @@ export async function runPanel(dir: string): Promise<number> {
     if (!f) return;
     if (excluded.has(f.path)) excluded.delete(f.path);
     else excluded.add(f.path);
+    saveDraft();
     draw();
   }));
   screen.key(["enter"], guard(async () => {
@@ -211,6 +227,7 @@ export async function runPanel(dir: string): Promise<number> {
     open();
     editor(screen, "Commit message", message, (text) => {
       if (text !== null) message = text.trim();
+      saveDraft();
       close();
     });
   }));
@@ -221,12 +238,13 @@ export async function runPanel(dir: string): Promise<number> {
       if (r.text.trim()) message = r.text.trim();
       else notice = "the editor left the message empty: it is unchanged";
     } else notice = r.error;
+    saveDraft();
     close();
   }));
   const approve = () => {
     const approval = buildApproval(files, excluded, message);
     writeSessionFile(dir, SESSION_FILES.approval, approval);
-    rmSync(join(dir, F.panelComments), { force: true });
+    dropDrafts();
     confirmation = `✓ Approved: committing ${files.length - approval.exclude_files.length} file(s)${approval.exclude_files.length ? `, ${approval.exclude_files.length} excluded` : ""}.`;
     finish(0);
   };
@@ -236,19 +254,18 @@ export async function runPanel(dir: string): Promise<number> {
     // approving drops the line comments: say so before they are gone
     question(screen, `Approve and drop your ${drafts.length} line comment(s)? (r sends them with a change request) y/N`, (yes) => (yes ? approve() : close()));
   }));
-  // the change request typed so far: Esc goes back to the panel (to look at a diff) and it waits for the next r
-  let request = "";
   screen.key(["r"], guard(() => {
     open();
     const withComments = drafts.length ? ` (your ${drafts.length} line comment(s) go with it)` : "";
     const ask = (initial: string) =>
       editor(screen, `What should change?${withComments}`, initial, (text, draft) => {
         request = draft;
+        saveDraft();
         if (text === null) return close();
         const content = changesContent(text, userCommentsMarkdown(work, drafts));
         if (!ChangesText.safeParse(content).success) return ask(text);
         writeSessionFile(dir, SESSION_FILES.changes, content);
-        rmSync(join(dir, F.panelComments), { force: true });
+        dropDrafts();
         confirmation = "↻ Changes requested: the pipeline goes back to planning with your notes.";
         finish(0);
       });
