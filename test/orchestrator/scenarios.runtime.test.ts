@@ -95,6 +95,22 @@ describe("interruptions", () => {
     expect(back.state.agents!["coder:2"]).toMatchObject({ restarts: 0, interrupted: undefined });
   });
 
+  test("a parallel group resumed with one plan left relaunches that plan's coder under its own key, in its conversation; no stray EXITED coder stays", () => {
+    const { state, ev } = reach("implementing");
+    let r = drive(state, [ev.conversation("coder:2", "2b6a4c8e-1111-4222-8333-944455556666"), ev.done(1)]);
+    expect(liveAgents(r.state)).toEqual(["coder:2"]);
+    r = apply(r.state, ev.cancel());
+    const back = apply(prepareResume(r.state, FACTS, ev.start().at), ev.resume());
+    expect(launched(back.effects)).toEqual(["coder:2"]);
+    expect(ofType(back.effects, "launch_agent")[0]).toMatchObject({ conversation: "2b6a4c8e-1111-4222-8333-944455556666" });
+    expect(back.state.agents!.coder).toBeUndefined();
+    expect(back.state.agents!["coder:2"]).toMatchObject({ status: "starting" });
+    expect(back.state.implementation_active_plan_ids).toEqual(["2"]);
+    const next = apply(back.state, ev.done(2));
+    expect(killed(next.effects)).toContain("coder:2");
+    expect(next.state.implementation_completed_group_ids).toEqual(["g1"]);
+  });
+
   test("watchdog.restarts = 0: the first crash fails the run", () => {
     const { state, ev } = reach("architecting");
     const r = apply(state, ev.paneExited("architect", "exit 1"), settings({ restarts: 0 }));

@@ -39,7 +39,9 @@ function dispatchNextGroup(step: Step): void {
     implementation_group_mode: g.mode,
     implementation_completed_group_ids: all.slice(0, i).map((x) => x.group_id),
   });
-  if (g.mode === "parallel" && pending.length > 1) {
+  // a parallel group resumed with one plan left keeps that plan's coder (its key, its conversation)
+  const resumedOne = pending.length === 1 && !!step.agents()[parallelCoderKey(pending[0]!.index)];
+  if (g.mode === "parallel" && (pending.length > 1 || resumedOne)) {
     const keys = pending.map((p) => parallelCoderKey(p.index));
     pending.forEach((p, n) => step.launch(keys[n]!, "coder", `[coder] ${p.name}`, String(p.index)));
     step.show(keys);
