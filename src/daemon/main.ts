@@ -21,7 +21,7 @@ import { sessionLogger } from "../effects/log.ts";
 import { OrchestratorLoop } from "./loop.ts";
 import { selfCommand } from "../effects/process/self.ts";
 import { settingsFrom } from "../config/settings.ts";
-import { readRuntime, readState } from "../session/read.ts";
+import { readPreexisting, readRuntime, readState } from "../session/read.ts";
 import { startWatchdog } from "./watchdog.ts";
 import { TmuxLoss } from "./tmux-loss.ts";
 import { isGone } from "../effects/tmux/errors.ts";
@@ -51,6 +51,19 @@ function reportResult(code: number, state: State): void {
     writeSync(fd, JSON.stringify(report) + "\n");
   } catch {
     /* the launcher is gone (closed terminal): nothing to tell */
+  }
+}
+
+/**
+ * The run's own files still uncommitted in its worktree after the commit (the ones the user left
+ * out of it); when they cannot be read the worktree is kept too (nothing is deleted on a guess).
+ */
+async function leftInWorktree(worktree: string, sessionDir: string): Promise<string[]> {
+  const { uncommittedRunChanges } = await import("../effects/git/preexisting.ts");
+  try {
+    return await uncommittedRunChanges(worktree, readPreexisting(sessionDir));
+  } catch (e) {
+    return [`(unreadable: ${(e as Error).message})`];
   }
 }
 
@@ -201,6 +214,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   if (!state.worktree_path) releaseCheckout(projectDir, sessionDir);
   rmSync(join(sessionDir, ORCHESTRATOR_PID), { force: true });
   rmSync(privateMcpDir(sessionDir), { recursive: true, force: true });
+  // files the user left out of the commit are still in the worktree: it stays with them (read before the session folder goes)
+  const keptInWorktree = result.code === 0 && result.cleanup && state.worktree_path ? await leftInWorktree(state.worktree_path, sessionDir) : [];
   if (result.cleanup && existsSync(sessionDir)) {
     try {
       archiveSession(sessionDir);
@@ -211,7 +226,9 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   }
   // a deleted session stays deleted: remove what effects or agents wrote into it since
   if (!sessionFolderPresent(sessionDir) && existsSync(sessionDir)) rmSync(sessionDir, { recursive: true, force: true });
-  if (result.code === 0 && result.cleanup && state.worktree_path) {
+  if (result.code === 0 && result.cleanup && state.worktree_path && keptInWorktree.length) {
+    log(`kept the worktree ${state.worktree_path}: ${keptInWorktree.length} file(s) left out of the commit are in it (${keptInWorktree.slice(0, 3).join(", ")})`);
+  } else if (result.code === 0 && result.cleanup && state.worktree_path) {
     // the work is committed on its branch: the worktree folder has done its job
     const { removeWorktree } = await import("../effects/git/worktree.ts");
     await removeWorktree(projectDir, state.worktree_path).catch((e) => log(`could not remove the worktree ${state.worktree_path}: ${(e as Error).message}`, { level: "warn" }));

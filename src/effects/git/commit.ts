@@ -17,8 +17,9 @@ import { inertText } from "../../schema/inert-text.ts";
 /**
  * `leftAlone`: uncommitted files from before the run, unchanged by it, left out of the commit.
  * `notes`: exclude entries that matched nothing (or only when case is ignored).
+ * `excluded`: the run's own changed files left out by the exclude entries (still uncommitted).
  */
-export type CommitResult = { hash: string; short: string; files: string[]; leftAlone: string[]; notes: string[] };
+export type CommitResult = { hash: string; short: string; files: string[]; leftAlone: string[]; excluded: string[]; notes: string[] };
 
 /**
  * Commit every changed file (working tree vs HEAD, see changedFiles) except the excluded ones,
@@ -66,7 +67,7 @@ export async function commitChanges(
     const tree = await updateTree(fs, root, baseTree, treeChanges, cache);
     const parents = head ? [head] : [];
     const hash = await writeVerifiedCommit(fs, root, { tree, parents, baseTree, message, author, branch: opts.branch }, cache);
-    return { hash, short: hash.slice(0, 7), files: staged.map((c) => c.path), leftAlone: untouched, notes };
+    return { hash, short: hash.slice(0, 7), files: staged.map((c) => c.path), leftAlone: untouched, excluded: own.filter((c) => excluded.has(c.path)).map((c) => c.path), notes };
   } catch (e) {
     throw wrapGitError(e, "commit", root);
   }

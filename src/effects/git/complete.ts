@@ -1,5 +1,5 @@
 import * as git from "isomorphic-git";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { writeJsonAtomic } from "../fs/atomic.ts";
 import { createPullRequest } from "../gh.ts";
 import { LastCompletion, type Approval } from "../../schema/artifacts/completion.ts";
@@ -74,6 +74,11 @@ export async function completeApproval(o: CompleteApprovalInput): Promise<Comple
     const r = await commitChanges(o.workDir, { branch: o.branch, message, excludeFiles: o.approval.exclude_files, ...(o.preexisting ? { preexisting: o.preexisting } : {}) });
     commit = r;
     notes.push(...r.notes);
+    if (r.excluded.length) {
+      // a --worktree run keeps its worktree for them (daemon/main.ts): leaving a file out is not deleting it
+      const where = resolve(o.workDir) === resolve(o.mainRepoDir) ? "your working tree" : `the worktree ${o.workDir}, which is kept`;
+      notes.push(`left out of the commit as you chose: ${r.excluded.slice(0, 3).join(", ")}${r.excluded.length > 3 ? `, … (${r.excluded.length} files)` : ""}; uncommitted in ${where}`);
+    }
     if (r.leftAlone.length) notes.push(`left out of the commit: ${r.leftAlone.length} file(s) that were uncommitted before the run and unchanged by it (${r.leftAlone.slice(0, 3).join(", ")}${r.leftAlone.length > 3 ? ", …" : ""})`);
   } catch (e) {
     // Idempotent after a crash: the commit was made, the orchestrator died before recording it.

@@ -35,3 +35,8 @@ export function runOwnChanges(root: string, changes: FileChange[], before: Preex
   }
   return { own, untouched };
 }
+
+/** The run's own changes still uncommitted in `root` (after its commit: the files the user left out of it). */
+export async function uncommittedRunChanges(root: string, before: PreexistingChanges): Promise<string[]> {
+  return runOwnChanges(root, await changedFiles(root), before).own.map((c) => c.path);
+}
