@@ -96,3 +96,22 @@ export function parseResetTime(text: string, now: Date): string | null {
   }
   return null;
 }
+
+const BOX_LINE = /^[─━│╭╮╰╯\s]+$/;
+
+/**
+ * A dialog's own words: the line that matched first (the question: what a narrow monitor row
+ * shows), then up to three lines before and after it, box lines left out, joined; else the
+ * title that matched.
+ */
+export function dialogText(screen: string, title: string, re: RegExp): string {
+  const lines = screen.split("\n").map((l) => l.trim());
+  let i = -1;
+  for (let k = lines.length - 1; k >= 0; k--) if (re.test(lines[k]!)) {
+    i = k;
+    break;
+  }
+  if (i < 0) return title.trim() || "a dialog waits for an answer";
+  const around = [lines[i]!, ...lines.slice(Math.max(0, i - 3), i), ...lines.slice(i + 1, i + 4)].filter((l) => l && !BOX_LINE.test(l));
+  return around.join(" · ").slice(0, 400);
+}

@@ -5,7 +5,7 @@ import { snapshotMany } from "../effects/tmux/snapshots.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
 import type { Logger } from "../effects/log.ts";
 import { EarliestWake } from "../effects/wake.ts";
-import { countMatches, lineMatching, parseResetTime, questionAtEnd, tailLines } from "./screen-facts.ts";
+import { countMatches, dialogText, lineMatching, parseResetTime, questionAtEnd, tailLines } from "./screen-facts.ts";
 
 export type Watched = { agent: string; pane: string; provider: Provider };
 
@@ -221,17 +221,4 @@ export class TurnWatcher {
       this.o.push({ type: "agent_stuck", at: now(), agent, reason: `no output and no tool call for ${s} s` });
     }
   }
-}
-
-/** The dialog's own words: the lines around the matched one (or the title), joined. */
-function dialogText(screen: string, title: string, re: RegExp): string {
-  const lines = screen.split("\n").map((l) => l.trim());
-  let i = -1;
-  for (let k = lines.length - 1; k >= 0; k--) if (re.test(lines[k]!)) {
-    i = k;
-    break;
-  }
-  if (i < 0) return title.trim() || "a dialog waits for an answer";
-  const around = lines.slice(Math.max(0, i - 3), i + 4).filter((l) => l && !/^[─━│╭╮╰╯\s]+$/.test(l));
-  return around.join(" · ").slice(0, 400);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { countMatches, parseResetTime, questionAtEnd } from "../../src/daemon/screen-facts.ts";
+import { countMatches, dialogText, parseResetTime, questionAtEnd } from "../../src/daemon/screen-facts.ts";
 import { nudgeText } from "../../src/prompts/nudge.ts";
 
 const NOW = new Date(2026, 10, 23, 14, 30, 0); // local 14:30
@@ -70,4 +70,33 @@ test("a stuck cause quotes the CLI's own warning (gemini skipping a settings fil
   const screen = ["╭──────────╮", "│ ⚠ Security Warning: Skipping system defaults file '/x/s.json': Parent directory '/x' is not owned by root (uid 0). │", "╰──────────╯", " >   Type your message or @path/to/file"].join("\n");
   expect(cliWarning(screen)).toBe("⚠ Security Warning: Skipping system defaults file '/x/s.json': Parent directory '/x' is not owned by root (uid 0).");
   expect(cliWarning("all fine\n> ")).toBeNull();
+});
+
+describe("a dialog's words", () => {
+  // the monitor shows the start of this text in a 30-column row: it said "asks permission: ● …"
+  // (the transcript line above the dialog) for demo --scenario permission=coder at 80x24
+  test("the line that asks comes first, then the lines around it", () => {
+    const screen = [
+      "● conversation 93f77796-b58b-4137-840c-ac4d4d9ea964",
+      '› Read and follow the instructions in "/tmp/x/06_implementation/coder_prompt_4.md"',
+      "[sim] permission: run `npm test` in /tmp/agentmux",
+      "-demo-12wPbi? (y = allow, Esc = decline)",
+      "",
+      "[sim] waiting for permission",
+    ].join("\n");
+    expect(dialogText(screen, "", /\[sim\] permission: /)).toBe(
+      '[sim] permission: run `npm test` in /tmp/agentmux · ● conversation 93f77796-b58b-4137-840c-ac4d4d9ea964 · › Read and follow the instructions in "/tmp/x/06_implementation/coder_prompt_4.md" · -demo-12wPbi? (y = allow, Esc = decline) · [sim] waiting for permission',
+    );
+  });
+
+  test("claude's tool dialog: its question, then what it is about and the choices; box lines are left out", () => {
+    const screen = ["╭──────────────╮", "Tool use", "agentmux - submit_done(summary: \"s\") (MCP)", "Signal that the task is complete.", "Do you want to proceed?", "❯ 1. Yes", "2. Yes, and don't ask again", "3. No", "╰──────────────╯"].join("\n");
+    expect(dialogText(screen, "", /Do you want to (proceed|make this edit|create|allow|run)/)).toBe(
+      'Do you want to proceed? · Tool use · agentmux - submit_done(summary: "s") (MCP) · Signal that the task is complete. · ❯ 1. Yes · 2. Yes, and don\'t ask again · 3. No',
+    );
+  });
+
+  test("no line matches (the title did): the title", () => {
+    expect(dialogText("working…", "✋  Action Required (repo)", /Action Required/)).toBe("✋  Action Required (repo)");
+  });
 });
