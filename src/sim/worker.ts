@@ -37,6 +37,8 @@ export class SimWorker {
   private waiting: ((line: string) => void) | null = null;
   /** forget_submit: the submit call the task skipped, made when a reminder arrives */
   private deferred: { name: string; args: Record<string, unknown> } | null = null;
+  /** rate_limit: the prompt the limit stopped; the next message continues it (the CLI's conversation goes on) */
+  private limited: string | null = null;
 
   constructor(
     readonly env: SimEnv,
@@ -95,6 +97,12 @@ export class SimWorker {
     }
     if (this.deferred) {
       void this.callDeferred(line);
+      return;
+    }
+    if (this.limited) {
+      const stopped = this.limited;
+      this.limited = null;
+      void this.runPrompt(stopped);
       return;
     }
     void this.note(line);
@@ -177,6 +185,7 @@ export class SimWorker {
 
   /** Run the task for one prompt file; resolves when it is done (or failed). */
   async runPrompt(path: string): Promise<boolean> {
+    this.limited = null;
     this.running = true;
     this.hooks.busyChanged(true);
     let ok = false;
@@ -193,7 +202,10 @@ export class SimWorker {
         this.hooks.say("● accepted the prompt (stalling: scenario)");
         return await new Promise<boolean>(() => undefined);
       }
-      if (!(await this.misbehave(session))) return false;
+      if (!(await this.misbehave(session))) {
+        this.limited = path;
+        return false;
+      }
       await this.holdIfAsked(session.dir, path);
       const prompt = readFileSync(path, "utf8");
       const rel = relative(session.dir, path);

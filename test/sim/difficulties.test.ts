@@ -129,3 +129,16 @@ test("a note to an idle agent (no prompt, no answer) is a short turn: busy, then
   expect(busy).not.toContain("● noted");
   await w.waitScreen(pane, /● noted: the plan changed, read it again[\s\S]*\[sim\] ready/);
 }, 30000);
+
+// its screen says "send a message after the reset to continue", as claude's does; a message from
+// the user ("continue please", typed in its pane) only got "● noted", and the agent was reminded
+// until it was marked stuck (demo --scenario rate_limit=architect,limit_reset_s=600 at 80x24)
+test("rate_limit: after the limit screen, any message continues the task, like a CLI continuing its conversation", async () => {
+  w = await SimWorld.create();
+  const pane = await w.launch("architect", { scenario: "rate_limit=architect,limit_reset_s=600" });
+  await w.waitScreen(pane, "[sim] ready");
+  await w.deliver(pane, w.prompt(F.architectPrompt));
+  await w.waitScreen(pane, "send a message after the reset to continue");
+  await w.deliver(pane, "continue please");
+  await w.waitTool("submit_architecture");
+}, 30000);
