@@ -9,6 +9,7 @@ import type { ParsedArgs } from "./args.ts";
 import type { resume } from "./specs/sessions.ts";
 import { sessionCells } from "../views/sessions.ts";
 import { inertLine } from "../schema/inert-text.ts";
+import { cells } from "../views/width.ts";
 
 async function pick(projectDir: string): Promise<SessionSummary> {
   const unfinished = (await listSessions(projectDir)).filter((s) => s.state && s.state.phase !== "done");
@@ -21,10 +22,17 @@ async function pick(projectDir: string): Promise<SessionSummary> {
   const n = candidates.length;
   const wId = Math.max(...candidates.map((s) => s.id.length));
   process.stdout.write(`${n} sessions can be resumed:\n`);
-  candidates.forEach((s, i) => {
+  const entries = candidates.map((s, i) => {
     const c = sessionCells(s);
-    process.stdout.write(inertLine(`  ${String(i + 1).padStart(String(n).length)}) ${c.id.padEnd(wId)}  ${c.phase} · ${c.event} · ${c.age}`) + "\n");
+    return { head: `  ${String(i + 1).padStart(String(n).length)}) `, id: c.id, details: `${c.phase} · ${c.event} · ${c.age}` };
   });
+  // an entry that would run past the terminal's edge (a long id) puts its details under its id: every entry then does
+  const width = process.stdout.columns || 80;
+  const oneLine = entries.every((e) => cells(`${e.head}${e.id.padEnd(wId)}  ${e.details}`) <= width);
+  for (const e of entries) {
+    const lines = oneLine ? [`${e.head}${e.id.padEnd(wId)}  ${e.details}`] : [`${e.head}${e.id}`, `${" ".repeat(e.head.length)}${e.details}`];
+    for (const l of lines) process.stdout.write(inertLine(l) + "\n");
+  }
   process.stdout.write(`Resume which session? Enter 1-${n} (Ctrl-D: none): `);
   for await (const line of console) {
     const k = Number(line.trim());

@@ -36,3 +36,28 @@ test("the resume menu lists the sessions and shows a prompt line; a wrong answer
   const end = await scr.until("no session chosen", (s) => s.includes("EXIT="));
   expect(end).not.toContain("EXIT=0");
 });
+
+// at 80 columns a long session id pushed each entry's details past the edge, where the terminal
+// wrapped them onto the start of the next line ("failed ·" / "run failed · just now")
+test("in 80 columns a long session id keeps each entry readable: its details go on their own line", async () => {
+  socket = privateSocket();
+  const project = makeTmpDir("amx-resume-menu-");
+  dirs.push(project);
+  const long = "20250301-100000-add-a-reverse-function-that-reverses-strings-and";
+  writeSession(project, long, stateIn("failed", { updated_at: "2025-03-01T10:00:00.000Z" }));
+  writeSession(project, "20250302-100000-beta", stateIn("failed", { updated_at: "2025-03-02T10:00:00.000Z" }));
+  const scr = new Screen(socket);
+  await scr.start([scope.bin, "resume"], project, { width: 80, height: 20 }, { AGENTMUX_TMUX_SOCKET: socket });
+  const menu = await scr.until("the menu", (s) => s.includes("Resume which session?"));
+  const lines = menu.trimEnd().split("\n");
+  expect(lines.slice(-6)).toEqual([
+    "2 sessions can be resumed:",
+    "  1) 20250302-100000-beta",
+    expect.stringMatching(/^     failed · run failed · \d+d ago$/),
+    `  2) ${long}`,
+    expect.stringMatching(/^     failed · run failed · \d+d ago$/),
+    "Resume which session? Enter 1-2 (Ctrl-D: none):",
+  ]);
+  await scr.keys("C-d");
+  await scr.until("no session chosen", (s) => s.includes("EXIT="));
+});
