@@ -84,7 +84,8 @@ export function goodbyeText(o: Outcome, fallback: State, startedAt: number, colo
       prUrl: s.pr_url ?? null,
       branch: s.feature_branch,
       notes: s.completion_notes ?? [],
-      elapsedMs: Date.now() - startedAt,
+      // the whole run: its earlier lifetimes (before a resume) and this one, as the watchdog counts it
+      elapsedMs: (s.active_ms ?? 0) + Date.now() - (Date.parse(s.active_since ?? "") || startedAt),
       ...(usageTotal(s) ? { usage: usageLine(usageTotal(s)!) } : {}),
       resumeCommand: resumeCommandOf(s),
       reason: s.interruption_cause,
