@@ -47,6 +47,19 @@ function section(name: string, width: number, extra = ""): Line {
   return [seg("─", "dim"), seg(head, "bold"), seg("─".repeat(Math.max(0, width - head.length - 1)), "dim")];
 }
 
+/** An agent that asks (a question, a permission): who, and how to answer it (its row may be out of sight below). */
+function askingLines(rows: ReturnType<typeof agentRows>, selected: number | undefined, width: number): Line[] {
+  const at = rows.findIndex((r) => r.status === "needs_input");
+  if (at < 0) return [];
+  const more = rows.filter((r) => r.status === "needs_input").length - 1;
+  const who = `? ${rows[at]!.info.label} asks you${more ? ` (+${more} more)` : ""}`;
+  const move = selected === undefined || selected === at ? "" : selected < at ? "↓ to it, " : "↑ to it, ";
+  return [
+    ...wrapText(who, width).map((l): Line => [seg(l, "magenta", "bold")]),
+    ...wrapText(`${move}Enter: answer in its pane`, width - 2).map((l): Line => [seg(`  ${l}`, "dim")]),
+  ];
+}
+
 function researchLines(state: State, now: number, width: number): Line[] {
   const tasks = [
     ...(state.research_tasks?.entries() ?? []).map(([t, s]) => ({ t, s, k: "c" })),
@@ -92,8 +105,9 @@ export function monitorView(d: MonitorInput, size: Size): Line[] {
     top.push(...wrapText(state.budget_reached.text, w - 2).map((l): Line => [seg(`  ${l}`, "dim")]), [seg("  g: go on · c: cancel", "dim")]);
   }
   if (state.phase === "completing" && state.awaiting_decision) top.push([seg("⏸ waiting for your approval", "yellow", "bold")], [seg("  a: open the approval panel", "dim")]);
-  top.push(section("PIPELINE", w), ...pipelineLines(state));
   const rows = agentRows(state, d.runtime);
+  if (!phaseEnded(state.phase)) top.push(...askingLines(rows, d.selected, w));
+  top.push(section("PIPELINE", w), ...pipelineLines(state));
   if (rows.length) {
     top.push(section("AGENTS", w));
     const used = usageByAgent(state);

@@ -31,6 +31,28 @@ const parallel = stateIn("implementing", {
 });
 
 describe("monitor view", () => {
+  // at 80x24 (a 30-column monitor) the key bar has room for "? help · Ctrl-b d detach" only, and
+  // the agent's row for "sim · asks: Should the gr…": nothing said how to answer
+  test("an agent that asks: the top says who asks and how to answer, at 30 columns too", () => {
+    const s = stateIn("architecting", {
+      agents: { architect: { role: "architect", label: "[architect] architecture", status: "needs_input", provider: "sim", since: at(1), question: { kind: "question", text: "English only?", at: at(1) } } },
+    });
+    for (const w of [30, 60]) {
+      const text = plain(mon(s, w, 24)).join("\n").replace(/\s+/g, " ");
+      expect(text).toContain("[architect] architecture asks you");
+      expect(text).toContain("Enter: answer in its pane");
+    }
+    const two = stateIn("implementing", {
+      agents: {
+        "coder:1": { role: "coder", label: "[coder] one", status: "working", provider: "sim", since: at(1) },
+        "coder:2": { role: "coder", label: "[coder] two", status: "needs_input", provider: "sim", since: at(1), question: { kind: "permission", text: "run npm test?", at: at(1) } },
+      },
+    });
+    const text = plain(mon(two, 30, 24, { selected: 0 })).join("\n").replace(/\s+/g, " ");
+    expect(text).toContain("[coder] two asks you");
+    expect(text).toContain("↓ to it, Enter: answer in its pane");
+  });
+
   for (const phase of PHASES) {
     test(`${phase}: current stage marked, exact height, fits 40/80/200 columns`, () => {
       const state = stateIn(phase);
