@@ -257,13 +257,13 @@ export async function runPanel(dir: string): Promise<number> {
   screen.key(["r"], guard(() => {
     open();
     const withComments = drafts.length ? ` (your ${drafts.length} line comment(s) go with it)` : "";
-    const ask = (initial: string) =>
-      editor(screen, `What should change?${withComments}`, initial, (text, draft) => {
+    const ask = (initial: string, why = "") =>
+      editor(screen, `What should change?${withComments}${why}`, initial, (text, draft) => {
         request = draft;
         saveDraft();
         if (text === null) return close();
         const content = changesContent(text, userCommentsMarkdown(work, drafts));
-        if (!ChangesText.safeParse(content).success) return ask(text);
+        if (!ChangesText.safeParse(content).success) return ask(text, " (nothing to send yet: write the changes, or Esc)");
         writeSessionFile(dir, SESSION_FILES.changes, content);
         dropDrafts();
         confirmation = "↻ Changes requested: the pipeline goes back to planning with your notes.";

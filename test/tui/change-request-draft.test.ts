@@ -53,3 +53,16 @@ test("r, type, Esc, r: the change request typed so far is still there, and Ctrl-
   await waitFor("changes.md", () => existsSync(changes));
   expect(readFileSync(changes, "utf8")).toContain("Also limit per API key, not only per IP.");
 });
+
+test("Ctrl-S on an empty change request says why nothing was sent (the box just reappeared)", async () => {
+  socket = privateSocket();
+  const { repo, dir } = completing();
+  const scr = new Screen(socket);
+  await scr.start([scope.bin, "panel", dir], repo, { width: 100, height: 30 });
+  await scr.until("the panel", (x) => x.includes("feat: add rate limiting") && x.includes("a approve"));
+  await scr.keys("r");
+  await scr.until("the change request box", (x) => x.includes("What should change?"));
+  await scr.keys("C-s");
+  await scr.until("the reason", (x) => x.includes("What should change?") && x.includes("nothing to send yet"));
+  expect(existsSync(join(dir, "08_completion/changes.md"))).toBe(false);
+});
