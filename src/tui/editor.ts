@@ -1,6 +1,6 @@
 import { blessed } from "./blessed.ts";
 import { escapeTags } from "../views/line.ts";
-import { charCells, cutCells } from "../views/width.ts";
+import { charCells, cutCells, ellipsize } from "../views/width.ts";
 import * as B from "./edit-buffer.ts";
 
 type Screen = blessed.Widgets.Screen;
@@ -24,7 +24,6 @@ export function editor(screen: Screen, label: string, initial: string, done: (te
   let leftCol = 0;
   const box = blessed.box({
     parent: screen,
-    label: ` ${label} — Ctrl-S submits, Esc returns `,
     top: "center",
     left: "center",
     width: "90%",
@@ -36,6 +35,8 @@ export function editor(screen: Screen, label: string, initial: string, done: (te
   const draw = () => {
     const rows = Math.max(1, (box.height as number) - 2);
     const cols = Math.max(2, (box.width as number) - 2);
+    // a title wider than the box ran past its corner and over the text below (80 columns)
+    box.setLabel(` ${ellipsize(`${label} — Ctrl-S submits, Esc returns`, Math.max(1, cols - 4))} `);
     if (buf.row < top) top = buf.row;
     if (buf.row >= top + rows) top = buf.row - rows + 1;
     leftCol = B.scrollLeft(buf, leftCol, cols);

@@ -66,3 +66,18 @@ test("Ctrl-S on an empty change request says why nothing was sent (the box just 
   await scr.until("the reason", (x) => x.includes("What should change?") && x.includes("nothing to send yet"));
   expect(existsSync(join(dir, "08_completion/changes.md"))).toBe(false);
 });
+
+test("at 80 columns a long box title is cut inside the box: it ran past the corner and over the text below", async () => {
+  socket = privateSocket();
+  const { repo, dir } = completing();
+  const scr = new Screen(socket);
+  await scr.start([scope.bin, "panel", dir], repo, { width: 80, height: 24 });
+  await scr.until("the panel", (x) => x.includes("feat: add rate limiting") && x.includes("a approve"));
+  await scr.keys("r");
+  await scr.until("the change request box", (x) => x.includes("What should change?"));
+  await scr.keys("C-s");
+  const shown = await scr.until("the reason", (x) => x.includes("nothing to send yet"));
+  const title = shown.split("\n").find((l) => l.includes("What should change?"))!;
+  expect(title).toMatch(/… ─*┐/);
+  expect(shown.split("\n").filter((l) => l.includes("Ctrl-S submits"))).toEqual([]);
+});
