@@ -1,7 +1,6 @@
 // no `mouse: true`: mouse tracking delays process exit under tmux (see overlay.ts)
 import { blessed, linesToContent } from "./blessed.ts";
-import { escapeTags } from "../views/line.ts";
-import { inertLine } from "../schema/inert-text.ts";
+import { boxTitle } from "./box-title.ts";
 import { editor } from "./editor.ts";
 import { diffRows, diffView, nextCommentable, type InlineComment } from "../views/diff-view.ts";
 
@@ -29,10 +28,12 @@ export function diffViewer(screen: Screen, o: DiffViewerOptions): void {
   let cursor = nextCommentable(rows, -1, 1);
   if (cursor < 0) cursor = 0;
   let busy = false;
-  const label = (extra = "") => ` ${escapeTags(inertLine(o.path))} — ↑/↓ line · c comment on this line · Esc back ${extra}`;
-  const box = blessed.box({ parent: screen, label: label(), top: "center", left: "center", width: "94%", height: "86%", border: { type: "line" }, tags: true });
+  const box = blessed.box({ parent: screen, top: "center", left: "center", width: "94%", height: "86%", border: { type: "line" }, tags: true });
+  /** `note`: said after the keys until the next draw (a line that takes no comment) */
+  const title = (note = "") => box.setLabel(boxTitle(`${o.path} — ↑/↓ line · c comment on this line · Esc back${note ? ` ${note}` : ""}`, box.width as number));
   let top = 0;
   const draw = () => {
+    title();
     const width = Math.max(20, (box.width as number) - 2);
     const all = [...o.comments, ...o.mine()];
     const v = diffView(rows, all, cursor, width);
@@ -61,7 +62,7 @@ export function diffViewer(screen: Screen, o: DiffViewerOptions): void {
   box.key(["c"], guard(() => {
     const line = rows[cursor]?.newLine;
     if (line === null || line === undefined) {
-      box.setLabel(label("· (no line of the file as it is now here)"));
+      title("· (no line of the file as it is now here)");
       return screen.render();
     }
     const existing = o.mine().find((c) => c.start_line === line)?.body ?? "";
@@ -69,7 +70,6 @@ export function diffViewer(screen: Screen, o: DiffViewerOptions): void {
     editor(screen, `Comment on ${o.path} line ${line} (empty removes it)`, existing, (text) => {
       busy = false;
       if (text !== null) o.setMine(line, text.trim());
-      box.setLabel(label());
       box.focus();
       draw();
     });

@@ -1,6 +1,7 @@
 import { blessed } from "./blessed.ts";
 import { escapeTags } from "../views/line.ts";
-import { charCells, cutCells, ellipsize } from "../views/width.ts";
+import { charCells, cutCells } from "../views/width.ts";
+import { boxTitle } from "./box-title.ts";
 import * as B from "./edit-buffer.ts";
 
 type Screen = blessed.Widgets.Screen;
@@ -36,7 +37,7 @@ export function editor(screen: Screen, label: string, initial: string, done: (te
     const rows = Math.max(1, (box.height as number) - 2);
     const cols = Math.max(2, (box.width as number) - 2);
     // a title wider than the box ran past its corner and over the text below (80 columns)
-    box.setLabel(` ${ellipsize(`${label} — Ctrl-S submits, Esc returns`, Math.max(1, cols - 4))} `);
+    box.setLabel(boxTitle(`${label} — Ctrl-S submits, Esc returns`, box.width as number));
     if (buf.row < top) top = buf.row;
     if (buf.row >= top + rows) top = buf.row - rows + 1;
     leftCol = B.scrollLeft(buf, leftCol, cols);
