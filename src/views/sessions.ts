@@ -19,7 +19,8 @@ export function sessionCells(s: SessionSummary) {
   const needs = needsUser(s.state);
   return {
     id: s.id,
-    phase: needs ? phaseLabel(needs) : s.state ? phaseLabel(s.state.phase) : "unreadable",
+    // a run its user canceled ended as failed, resumable, with nothing lost: it reads canceled
+    phase: needs ? phaseLabel(needs) : s.state ? (s.state.phase === "failed" && s.state.interruption_category === "canceled" ? "canceled" : phaseLabel(s.state.phase)) : "unreadable",
     needs,
     event: s.state ? eventLabel(s.state.last_event) : (s.error ?? ""),
     age: age(s.ageMs),
@@ -49,7 +50,7 @@ export function sessionsTable(list: SessionSummary[], width: number, selected?: 
   const out: Line[] = [header];
   rows.forEach((r, i) => {
     const sel = i === selected;
-    const phaseStyle = r.needs ? "yellow" : r.phase === "failed" || r.phase === "unreadable" ? "red" : r.phase === "done" ? "green" : "cyan";
+    const phaseStyle = r.needs || r.phase === "canceled" ? "yellow" : r.phase === "failed" || r.phase === "unreadable" ? "red" : r.phase === "done" ? "green" : "cyan";
     const base = sel ? (["inverse"] as const) : ([] as const);
     out.push([
       seg(sel ? "› " : "  ", "bold"),

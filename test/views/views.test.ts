@@ -3,6 +3,7 @@ import { PHASES } from "../../src/schema/catalog.ts";
 import { colorEnabled, plainWidth, toAnsi, toPlain, toTags, type Line } from "../../src/views/line.ts";
 import { monitorView } from "../../src/views/monitor.ts";
 import { statusJson, statusView } from "../../src/views/status.ts";
+import { sessionsTable } from "../../src/views/sessions.ts";
 import { goodbye } from "../../src/views/goodbye.ts";
 import { resumeCommandOf } from "../../src/launcher/outcome.ts";
 import { REMOVED_BY_CLEAN } from "../../src/schema/cancel-request.ts";
@@ -311,4 +312,19 @@ test("a run paused at its budget says so whole in a 30-column monitor (the contr
   expect(text).not.toContain("…");
   expect(text.replace(/\s+/g, " ")).toContain("⏸ budget reached: agents paused");
   expect(text).toContain("g: go on · c: cancel");
+});
+
+describe("sessions table", () => {
+  // a run the user canceled ("nothing was lost") read as a red "failed" in the home screen; at 80
+  // columns with a long id the LAST EVENT column (which said "canceled") is left out
+  test("a canceled run reads canceled, not failed", () => {
+    const row = (id: string, state: ReturnType<typeof stateIn>) => ({ id, dir: "/d", state, live: false, ageMs: 0, updatedAt: NOW, socket: "x" }) as any;
+    const list = [
+      row("20261127-110717-add-a-reverse-function-that-reverses-strings-and", stateIn("failed", { interruption_category: "canceled", interruption_cause: "canceled by the user (monitor)" })),
+      row("20261127-112628-add-a-zip-helper", stateIn("failed", { interruption_category: "failed", interruption_cause: "boom" })),
+    ];
+    const text = sessionsTable(list, 80).map(toPlain);
+    expect(text[1]).toMatch(/ canceled /);
+    expect(text[2]).toMatch(/ failed /);
+  });
 });
