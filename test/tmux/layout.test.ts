@@ -57,9 +57,12 @@ describe("Layout", () => {
     expect(rows[0]!.width).toBe(40);
     const text = await waitFor("placeholder text", async () => {
       const s = await f.layout.capture(rows[1]!.pane);
-      return s.includes("waiting for agents…") && s;
+      return s.includes("no agent shown here") && s;
     });
-    expect(text).toContain("waiting for agents…");
+    // it shows while the run waits for agents, for the user's approval or for a usage limit:
+    // it claims none of them, the monitor beside it says which
+    expect(text.replace(/\s+/g, " ")).toContain("no agent shown here · the monitor says what the run waits for");
+    expect(text).not.toContain("waiting for agents");
     expect(f.layout.visiblePanes()).toEqual([]);
   });
 
@@ -162,7 +165,7 @@ describe("Layout", () => {
     await f.layout.show([]);
     rows = await pipelineRows(f);
     expect(rows.length).toBe(2);
-    expect(await f.layout.capture(rows[1]!.pane)).toContain("waiting for agents…");
+    expect(await f.layout.capture(rows[1]!.pane)).toContain("no agent shown here");
     await expect(f.layout.show([a, a])).rejects.toBeInstanceOf(DuplicatePane);
   });
 
@@ -227,7 +230,7 @@ describe("Layout", () => {
     const rows = await pipelineRows(f);
     expect(rows.length).toBe(2);
     expect(rows[1]!.pane).not.toBe(b);
-    expect(await f.layout.capture(rows[1]!.pane)).toContain("waiting for agents…");
+    expect(await f.layout.capture(rows[1]!.pane)).toContain("no agent shown here");
     expect(f.layout.visiblePanes()).toEqual([]);
     expect(rows[0]!.width).toBe(40);
   });
@@ -251,7 +254,7 @@ describe("Layout", () => {
     expect([...new Set(widths())]).toEqual([40]);
     const rows = await pipelineRows(f);
     expect(rows.length).toBe(2);
-    expect(await f.layout.capture(rows[1]!.pane)).toContain("waiting for agents…");
+    expect(await f.layout.capture(rows[1]!.pane)).toContain("no agent shown here");
   });
 
   test("more panes than fit one above the other: the first ones that fit are shown, in order, the others stay parked (six coders in a 24-row window do not fail the layout)", async () => {

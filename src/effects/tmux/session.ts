@@ -100,7 +100,7 @@ export function fitToClientArgs(session: string): string[] {
 
 /** What the placeholder pane shows when no agent is in view. */
 export const PLACEHOLDER_SCRIPT =
-  "printf '\\033[?25l\\n  \\033[2m%s\\033[0m' 'waiting for agents…'; exec tail -f /dev/null";
+  "printf '\\033[?25l\\n  \\033[2m%s\\033[0m' 'no agent shown here · the monitor says what the run waits for'; exec tail -f /dev/null";
 
 /** The control pane's width in a window this wide: the configured width, narrower in small windows. */
 export function controlWidthFor(windowWidth: number, configured: number): number {
