@@ -57,7 +57,7 @@ describe("Layout", () => {
     expect(rows[0]!.width).toBe(40);
     const text = await waitFor("placeholder text", async () => {
       const s = await f.layout.capture(rows[1]!.pane);
-      return s.includes("no agent shown here") && s;
+      return s.includes("no agent shown here") ? s : null;
     });
     // it shows while the run waits for agents, for the user's approval or for a usage limit:
     // it claims none of them, the monitor beside it says which
