@@ -14,7 +14,7 @@ import { sessionsTable } from "../views/sessions.ts";
 const KEYS = "↑/↓ select · n new run · r resume · a attach · c cancel · d delete · q quit";
 
 /** What the user chose to do after leaving the screen. */
-type Next = { argv: string[]; tmux?: boolean } | undefined;
+type Next = { args: string[]; tmux?: boolean } | undefined;
 
 export function homeHeader(projectDir: string, count: number): Line[] {
   return [[seg("agentmux", "cyan", "bold"), seg(`  ${projectDir}`, "dim")], [seg(`${count} session${count === 1 ? "" : "s"}`, "dim")], []];
@@ -84,13 +84,13 @@ export async function runHome(projectDir: string): Promise<number> {
     if (modal || !s) return;
     const why = notResumable(s);
     if (why) return status(why), screen.render();
-    leave({ argv: [...selfCommand(), "resume", s.id] });
+    leave({ args: ["resume", s.id] });
   });
   screen.key(["a"], () => {
     const s = current();
     if (modal || !s?.state) return;
     if (!s.live) return status(`${s.id} is not running — press r to resume`), screen.render();
-    leave({ argv: [...selfCommand(), "attach", s.id] });
+    leave({ args: ["attach", s.id] });
   });
   screen.key(["c"], () => {
     const s = current();
@@ -135,7 +135,7 @@ export async function runHome(projectDir: string): Promise<number> {
       form.destroy();
       modal = false;
       const text = (value ?? "").trim();
-      if (text) leave({ argv: [...selfCommand(), "run", text] });
+      if (text) leave({ args: ["run", text] });
       else draw();
     });
     screen.render();
@@ -149,5 +149,6 @@ export async function runHome(projectDir: string): Promise<number> {
   watcher?.close();
   screen.destroy();
   if (!next) return 0;
-  return runInTerminal(next.argv, next.tmux ? { env: { TMUX: undefined } } : {});
+  // asked now, not when the screen opened: a binary reinstalled meanwhile is the one started
+  return runInTerminal([...selfCommand(), ...next.args], next.tmux ? { env: { TMUX: undefined } } : {});
 }
