@@ -50,8 +50,8 @@ export const ConfigNotYaml = defineError("ConfigNotYaml", "config", (d: { file: 
 }));
 
 /** `sim.scenario` holds a switch the simulated agent does not know (it would die at start). */
-export const SimScenarioInConfig = defineError("SimScenarioInConfig", "config", (d: { problems: string; switches: string[] }) => ({
+export const SimScenarioInConfig = defineError("SimScenarioInConfig", "config", (d: { problems: string; switches: string[]; where?: string }) => ({
   message: `bad simulated-agent scenario: ${d.problems}`,
-  where: "sim.scenario",
+  where: d.where ?? "sim.scenario",
   hint: `switches: ${d.switches.join(", ")}`,
 }));

@@ -8,6 +8,7 @@ import { blame, leafPaths, mergeLayer, originOf, type Layer, type Origin, type T
 import { parseConfigText, readConfigFile } from "./read.ts";
 import { describeIssues, validateLayer } from "./validate.ts";
 import { ConfigInvalid, UnknownProvider } from "./errors.ts";
+import { simScenarioFromEnv } from "./sim-env.ts";
 
 export type LoadedConfig = {
   config: Config;
@@ -87,6 +88,7 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   }
   const config = parsed.data;
   checkProviders(config, origins);
+  simScenarioFromEnv(config, env, origins);
   // every leaf's origin is only printed by `agentmux config`; a run asks for one or two
   let all: Record<string, Origin> | undefined;
   return {

@@ -2,7 +2,8 @@
  * Layer merging with provenance: maps merge recursively, lists and scalars replace.
  * Every leaf (scalar, list, empty map) remembers the layer and file that set it last.
  */
-export type Layer = "built-in" | "user" | "project" | "cli";
+/** "env": a variable that stands in for a key no file sets (AGENTMUX_SIM_SCENARIO, config/sim-env.ts) */
+export type Layer = "built-in" | "user" | "project" | "cli" | "env";
 export type Origin = { layer: Layer; file: string };
 export type Origins = Record<string, Origin>;
 export type Tree = Record<string, unknown>;
@@ -67,7 +68,7 @@ export function originOf(origins: Origins, path: string): Origin {
   return { layer: "built-in", file: "(schema default)" };
 }
 
-const RANK: Record<Layer, number> = { "built-in": 0, user: 1, project: 2, cli: 3 };
+const RANK: Record<Layer, number> = { "built-in": 0, user: 1, project: 2, cli: 3, env: 4 };
 
 /**
  * Which layer to blame for a problem at `path` in the merged config: the leaf's own origin,

@@ -18,6 +18,7 @@ import type { ProgressMode } from "./progress.ts";
 import { settingsFrom } from "../config/settings.ts";
 import { SIM_SWITCHES, parseScenarioText } from "../schema/sim-scenario.ts";
 import { SimScenarioInConfig } from "../config/errors.ts";
+import type { Origin } from "../config/merge.ts";
 import { writeState } from "../session/write.ts";
 import { StopSignals } from "./signals.ts";
 import { termUnusable } from "./terminal.ts";
@@ -68,10 +69,13 @@ export const RoundCheckoutTaken = defineError("RoundCheckoutTaken", "session", (
   where: d.root,
   hint: `wait for it to finish (agentmux status ${d.holder}), then start the round again`,
 }));
-/** The simulated agents' scenario switches (sim.scenario) are checked before anything starts (exit 2). */
-function checkSimScenario(config: import("../schema/config.ts").Config): void {
+/**
+ * The simulated agents' scenario switches (sim.scenario, or AGENTMUX_SIM_SCENARIO when no file
+ * sets it) are checked before anything starts (exit 2); the error names where they came from.
+ */
+function checkSimScenario(config: import("../schema/config.ts").Config, origin: Origin): void {
   const r = parseScenarioText(config.sim.scenario);
-  if (!r.ok) throw new SimScenarioInConfig({ problems: r.message, switches: SIM_SWITCHES });
+  if (!r.ok) throw new SimScenarioInConfig({ problems: r.message, switches: SIM_SWITCHES, ...(origin.layer === "env" ? { where: origin.file } : {}) });
 }
 
 export function isHeadless(ciFlag: boolean): boolean {
@@ -106,14 +110,14 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
   const projectDir = await findRepoRoot(o.cwd).catch((e) => {
     throw e instanceof NotAGitRepo ? new NoRepositoryForRun({ dir: o.cwd }) : e;
   });
-  const { config } = loadConfig({ projectDir, ...(o.configPath ? { configPath: o.configPath } : {}) });
+  const { config, originOf } = loadConfig({ projectDir, ...(o.configPath ? { configPath: o.configPath } : {}) });
   if (o.round) {
     if (o.worktree) throw new RoundInWorktree({});
     const current = await currentBranch(projectDir);
     if (current !== o.round.branch) throw new RoundBranchMismatch({ root: projectDir, want: o.round.branch, current });
   }
   settingsFrom(config); // every role's provider resolves, or a clear error before anything is created
-  checkSimScenario(config);
+  checkSimScenario(config, originOf("sim.scenario"));
   const clis = missingAgentClis(config, process.env.PATH ?? "");
   if (clis) throw new NoAgentCli({ clis });
   const notice = firstRunNotice(projectDir, config);

@@ -6,6 +6,8 @@ import { parseConfigText } from "../../src/config/read.ts";
 import { validateLayer } from "../../src/config/validate.ts";
 import { AgentmuxError } from "../../src/errors.ts";
 import { ConfigFileNotFound, ConfigInvalid, ConfigUnreadable, ConfigYamlSyntax, UnknownProvider } from "../../src/config/errors.ts";
+import { buildLaunch } from "../../src/providers/launch.ts";
+import { resolveRole } from "../../src/providers/resolve.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 
 let root: string;
@@ -233,5 +235,28 @@ describe("errors name the file and the key path", () => {
     projectFile("");
     const json = write(join(root, "c.json"), '{"providers": {"mine": {"command": "x", "env": {"__proto__": "y"}}}}');
     expect(loadError(json).message).toBe(`${json}: providers.mine.env.__proto__: "__proto__" cannot be a key or a name (JavaScript reserves it); rename it`);
+  });
+});
+
+describe("AGENTMUX_SIM_SCENARIO", () => {
+  const simEnv = (scenario: string) => ({ ...env, AGENTMUX_SIM_SCENARIO: scenario });
+  const simulatedPlanner = (config: ReturnType<typeof loadConfig>["config"]) =>
+    buildLaunch(resolveRole(config, "planner"), { sessionDir: "/s", projectDir: project, workDir: project, agentKey: "planner", selfCommand: ["/bin/agentmux"] }).env;
+
+  test("with no sim.scenario in any config file, the variable is the scenario the simulated agents get", () => {
+    projectFile("version: 2\ndefaults: { provider: sim }\n");
+    const { config, originOf } = loadConfig({ projectDir: project, env: simEnv("permission=planner, crash_once=coder") });
+    expect(config.sim.scenario).toEqual(["permission=planner", "crash_once=coder"]);
+    expect(originOf("sim.scenario")).toEqual({ layer: "env", file: "AGENTMUX_SIM_SCENARIO" });
+    expect(simulatedPlanner(config).AGENTMUX_SIM_SCENARIO).toBe("permission=planner,crash_once=coder");
+  });
+
+  test("a config file's sim.scenario wins, even an empty one", () => {
+    projectFile("version: 2\ndefaults: { provider: sim }\nsim: { scenario: [review_fail_once] }\n");
+    expect(loadConfig({ projectDir: project, env: simEnv("permission=planner") }).config.sim.scenario).toEqual(["review_fail_once"]);
+    projectFile("version: 2\ndefaults: { provider: sim }\nsim: { scenario: [] }\n");
+    const { config, originOf } = loadConfig({ projectDir: project, env: simEnv("permission=planner") });
+    expect(config.sim.scenario).toEqual([]);
+    expect(originOf("sim.scenario").layer).toBe("project");
   });
 });

@@ -63,7 +63,7 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "providers.<name>.usage": "where the CLI records token usage per conversation, tried in order (none: its agents show no usage)",
   "providers.<name>.usage[].format": "claude (project transcripts) or codex (session rollouts)",
   "providers.<name>.usage[].home": "the CLI's home folder when not its default (claude: CLAUDE_CONFIG_DIR, ~/.claude; codex: CODEX_HOME, ~/.codex); `{session}` is the session folder",
-  "sim.scenario": "misbehaviours to act out (see `agentmux demo --help`)",
+  "sim.scenario": "misbehaviours to act out (see `agentmux demo --help`); when no config file sets it, AGENTMUX_SIM_SCENARIO (comma-separated) is used",
   providers: "agent CLIs by name; built-in entries merge with yours key by key",
   "providers.<name>.command": "program to run; `@self` is agentmux itself",
   "providers.<name>.npm_package": "npm package that installs the CLI (the GitHub Action installs it; `doctor` names it); null when it is not on npm",
