@@ -90,7 +90,7 @@ export function loopCapSummary(results: Results, iterations: number): string {
   const out = [
     "# Summary",
     "",
-    `The review loop stopped after ${iterations} fix iteration(s) without every reviewer passing. Check the failing findings before approving.`,
+    `The review loop stopped after ${iterations} fix round(s) without every reviewer passing. Check the failing findings before approving.`,
     "",
     "## Review results",
   ];

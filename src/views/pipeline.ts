@@ -4,6 +4,7 @@ import { eventLabel, type Phase } from "../schema/catalog.ts";
 import type { AgentInfo, State } from "../schema/state.ts";
 import type { RuntimeState } from "../schema/runtime.ts";
 import { seg, type Line } from "./line.ts";
+import { reviewLoopLabel } from "./review-round.ts";
 
 export const phaseLabel = (p: string) => p.replace(/_/g, " ");
 
@@ -53,7 +54,8 @@ export function pipelineLines(state: State): Line[] {
 
 function detailLines(state: State): Line[] {
   const out: Line[] = [[seg("  › "), seg(eventLabel(state.last_event), "white")]];
-  if (state.review_iteration > 0) out.push([seg("  › "), seg(`iter ${state.review_iteration}`, "yellow")]);
+  const round = reviewLoopLabel(state);
+  if (round) out.push([seg("  › "), seg(round, "yellow")]);
   if (state.phase === "implementing" && state.implementation_group_total > 0) out.push(...groupLines(state));
   else if (state.subplan_count > 1) out.push([seg(`  › ${state.subplan_count} subplans`, "dim")]);
   return out;

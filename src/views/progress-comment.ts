@@ -3,6 +3,7 @@ import type { State } from "../schema/state.ts";
 import { inertLine } from "../schema/inert-text.ts";
 import { failedAt, phaseLabel, stagesOf } from "./pipeline.ts";
 import { duration, ms } from "./time.ts";
+import { reviewRound } from "./review-round.ts";
 
 /**
  * The issue comment the GitHub Action keeps editing while a run goes: phase checklist, agents
@@ -73,9 +74,8 @@ function agentLines(s: State): string[] {
 function reviewLines(s: State): string[] {
   const results = Object.entries(s.review_results ?? {});
   if (!results.length) return [];
-  const round = s.review_iteration + 1;
   return [
-    `**Reviews** (round ${round})`,
+    `**Reviews** (round ${reviewRound(s)})`,
     ...results.sort(([a], [b]) => a.localeCompare(b)).map(([role, r]) => `- ${r.verdict === "pass" ? "✅" : "❌"} ${role.replace(/_/g, " ")}: ${r.verdict}, ${inert(r.summary)}`),
   ];
 }

@@ -2,6 +2,7 @@ import { eventLabel, phaseEnded } from "../schema/catalog.ts";
 import type { SessionData } from "../session/data.ts";
 import { fit, seg, wrapText, type Line, type Style } from "./line.ts";
 import { titleOf } from "./monitor.ts";
+import { reviewRound } from "./review-round.ts";
 import { STATUS_LABEL, STATUS_STYLE, agentNote, agentRows, phaseLabel } from "./pipeline.ts";
 import { age, duration, hhmm, ms, when } from "./time.ts";
 import { cutCells, padCells } from "./width.ts";
@@ -156,7 +157,7 @@ export function statusView(d: StatusInput, width: number): Line[] {
   }
   const reviews = Object.entries(j.reviews);
   if (reviews.length || s.review_iteration) {
-    out.push([], head(`Reviews${s.review_iteration ? ` (iteration ${s.review_iteration})` : ""}`));
+    out.push([], head(`Reviews${s.review_iteration ? ` (round ${reviewRound(s)})` : ""}`));
     for (const [role, r] of reviews) out.push([seg(`  ${role.padEnd(18)} `), seg(r.verdict.padEnd(5), r.verdict === "pass" ? "green" : "red"), seg(` ${r.summary.split("\n")[0]}`, "dim")]);
   }
   const research = [...Object.entries(j.research.code).map(([t, v]) => ["code", t, v]), ...Object.entries(j.research.web).map(([t, v]) => ["web", t, v])];

@@ -75,7 +75,7 @@ describe("whole workflow with simulated agents (compiled binary, private tmux)",
     expect(phases(r.stdout)).not.toContain("completing:review_failed");
     const result = events(r.stdout).find((e) => e.kind === "result");
     expect(result).toMatchObject({ outcome: "failed", exit_code: 1, commit: null, review_loop_cap: { iterations: 2, decision: "fail" } });
-    expect(result.cause).toStartWith("the review loop stopped after 2 fix iteration(s) with 1 open finding(s) from reviewer_logic; nothing was committed.");
+    expect(result.cause).toStartWith("the review loop stopped after 2 fix round(s) with 1 open finding(s) from reviewer_logic; nothing was committed.");
     expect(result.review_loop_cap.open_findings).toEqual([expect.objectContaining({ reviewer: "reviewer_logic", issue: expect.any(String) })]);
     const { dir, state } = sessionState(d.repo);
     expect(state).toMatchObject({ phase: "failed", review_iteration: 2, review_loop_cap: { decision: "fail" } });

@@ -24,7 +24,7 @@ describe("review loop", () => {
     expect(liveAgents(r.state)).toEqual(["coder"]); // no reviewer of round 1 is left
     expect(templates(r.effects)).toEqual(["07_review/fix_prompt.md<-fix"]);
     expect(ofType(r.effects, "delete_matching").length).toBe(1);
-    expect(r.state.agents!.coder!.label).toBe("[coder] fix 1");
+    expect(r.state.agents!.coder!.label).toBe("[coder] fix round 1");
 
     r = apply(r.state, ev.done(1));
     expect(r.state).toMatchObject({ phase: "reviewing", last_event: "implementation_completed", review_iteration: 1 });
@@ -64,7 +64,7 @@ describe("review loop", () => {
       expect(state).toMatchObject({ phase: "completing", last_event: "review_failed", review_iteration: cap });
       expect(written(effects)).not.toContain("07_review/fix_request.md");
       const summary = ofType(effects, "write_file").find((e) => e.path === "08_completion/summary.md")!.content;
-      expect(summary).toContain(`stopped after ${cap} fix iteration(s)`);
+      expect(summary).toContain(`stopped after ${cap} fix round(s)`);
       expect(summary).toContain("### reviewer_logic: fail");
       expect(summary).toContain("### reviewer_quality: pass");
       expect(JSON.parse(ofType(effects, "write_file").find((e) => e.path === "08_completion/approval.json")!.content)).toEqual({ action: "approve", exclude_files: [] });
@@ -93,7 +93,7 @@ describe("review loop", () => {
     const { r } = reachCap(s);
     expect(r.state).toMatchObject({ phase: "failed", last_event: "run_failed", interruption_category: "failed", review_iteration: 2 });
     expect(r.state.interruption_cause).toBe(
-      "the review loop stopped after 2 fix iteration(s) with 2 open finding(s) from reviewer_logic, reviewer_quality; nothing was committed. To commit anyway set defaults.completion.commit_on_loop_cap: true; to allow more fix rounds raise defaults.max_review_iterations; then resume",
+      "the review loop stopped after 2 fix round(s) with 2 open finding(s) from reviewer_logic, reviewer_quality; nothing was committed. To commit anyway set defaults.completion.commit_on_loop_cap: true; to allow more fix rounds raise defaults.max_review_iterations; then resume",
     );
     expect(r.state.review_loop_cap).toEqual({
       iterations: 2,
@@ -128,7 +128,7 @@ describe("review loop", () => {
     const { r } = reachCap(settings({ max_review_iterations: 1 }));
     expect(r.state).toMatchObject({ phase: "completing", last_event: "review_failed", review_loop_cap: { iterations: 1, decision: "ask" } });
     expect(ofType(r.effects, "show_completion_panel")).toHaveLength(1);
-    expect(ofType(r.effects, "write_file").find((e) => e.path === "08_completion/summary.md")!.content).toContain("stopped after 1 fix iteration(s)");
+    expect(ofType(r.effects, "write_file").find((e) => e.path === "08_completion/summary.md")!.content).toContain("stopped after 1 fix round(s)");
     expect(written(r.effects)).not.toContain("08_completion/approval.json");
   });
 

@@ -111,7 +111,7 @@ describe("monitor view", () => {
     const text = plain(mon(stateIn("failed", { interruption_cause: "coder 2 pane exited" }), 80)).join("\n");
     expect(text).toContain("› run failed");
     expect(text).toContain("› cause: coder 2 pane exited");
-    expect(plain(mon(stateIn("fixing", { review_iteration: 2 }))).join("\n")).toContain("› iter 2");
+    expect(plain(mon(stateIn("fixing", { review_iteration: 2 }))).join("\n")).toContain("› fix round 2");
   });
 
   test("log merges transitions and created files with file:// links; clock from created_at", () => {
@@ -156,7 +156,7 @@ describe("status view", () => {
     const s = stateIn("reviewing", { ...parallel, phase: "reviewing", review_iteration: 1, review_results: { reviewer_logic: { verdict: "fail", summary: "missing test" } } });
     const text = plain(statusView(input(s, true), 100)).join("\n");
     expect(text).toMatch(/architecting\s+starting up\s+3m 0s/);
-    expect(text).toContain("Reviews (iteration 1)");
+    expect(text).toContain("Reviews (round 2)");
     expect(text).toMatch(/reviewer_logic\s+fail\s+missing test/);
     expect(text).toMatch(/coder 3\s+stuck/);
     expect(text).toContain("Tool calls 7");

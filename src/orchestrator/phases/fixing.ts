@@ -17,7 +17,7 @@ export const fixing: PhaseHandler = {
     const files = [...new Set(roundComments(step.state).map((c) => c.file))];
     if (files.length) step.emit({ type: "record_baseline", path: commentBaseline(round), round, files });
     const iteration = String(round);
-    step.solo(CODER, "coder", `[coder] fix ${iteration}`, { path: F.fixPrompt, template: "fix", vars: { review_iteration: iteration } }, "fix");
+    step.solo(CODER, "coder", `[coder] fix round ${iteration}`, { path: F.fixPrompt, template: "fix", vars: { review_iteration: iteration } }, "fix");
     step.set({ completed_subplans: [], implementation_active_plan_ids: ["1"] });
   },
   on(step, event) {

@@ -37,7 +37,7 @@ function loopCap(step: Step, iter: number): void {
   const decision = !step.settings.skip_final_approval ? "ask" : step.settings.commit_on_loop_cap ? "commit" : "fail";
   step.set({ review_loop_cap: { iterations: iter, decision, open_findings: open } });
   if (decision !== "fail") {
-    step.log("loop_cap", `review failed at the loop cap (${iter} fix iterations); completing with the failing verdicts (${decision === "ask" ? "the approval panel shows them" : "committing anyway: defaults.completion.commit_on_loop_cap"})`, {
+    step.log("loop_cap", `review failed at the loop cap (${iter} fix rounds); completing with the failing verdicts (${decision === "ask" ? "the approval panel shows them" : "committing anyway: defaults.completion.commit_on_loop_cap"})`, {
       data: { iterations: iter, decision },
     });
     step.moveTo("completing", "review_failed");
@@ -46,7 +46,7 @@ function loopCap(step: Step, iter: number): void {
   const failing = Object.keys(results).filter((r) => results[r]!.verdict === "fail").sort();
   step.emit({ type: "write_file", path: F.summary, content: loopCapSummary(results, iter) });
   step.fail(
-    `the review loop stopped after ${iter} fix iteration(s) with ${open.length} open finding(s) from ${failing.join(", ")}; nothing was committed. ` +
+    `the review loop stopped after ${iter} fix round(s) with ${open.length} open finding(s) from ${failing.join(", ")}; nothing was committed. ` +
       "To commit anyway set defaults.completion.commit_on_loop_cap: true; to allow more fix rounds raise defaults.max_review_iterations; then resume",
   );
 }
