@@ -6,6 +6,7 @@ import { countTests, isTestFile, writeOwnedFile } from "../code-writer.ts";
 import { sessionSlug } from "../naming.ts";
 import { TaskFailed, writeArtifact, type TaskIO } from "./types.ts";
 import { parseLineComments } from "../../schema/artifacts/line-comments-md.ts";
+import { fixNote } from "./fix-note.ts";
 
 const MAX_TRIES = 3;
 
@@ -91,12 +92,6 @@ export async function coder(io: TaskIO, which: number | "whole", prompt = ""): P
   for (const sub of subs) await implement(io, sub, prompt);
 }
 
-/** The first finding of fix_request.md, as one line. */
-function firstFinding(text: string): string {
-  const issue = /issue\W*\s*(.+)/i.exec(text)?.[1];
-  const line = issue ?? text.split("\n").find((l) => l.trim() && !l.startsWith("#")) ?? "review findings";
-  return line.replace(/[*`]/g, "").trim().slice(0, 100);
-}
 
 /** Fixer: edit the first owned source file (and its test) for the review findings, and the file of each line comment its prompt lists; then submit_done(1). */
 export async function fixer(io: TaskIO, prompt = ""): Promise<void> {
@@ -115,7 +110,7 @@ export async function fixer(io: TaskIO, prompt = ""): Promise<void> {
   const test = owned.find((f) => isTestFile(f) && f.includes(stem));
   const comments = parseLineComments(prompt).filter((c) => c.id && c.note !== "suggestion");
   const touched = [...new Set([...(test ? [source, test] : [source]), ...comments.map((c) => c.file)])];
-  const label = `fix round ${round}: ${firstFinding(request)}`;
+  const label = fixNote(round, request);
   for (const file of touched) {
     await io.think();
     io.say(`● ${writeOwnedFile(io.s.env.workDir, file, { title: label, owned, change: label })} ${file}`);
