@@ -2,6 +2,7 @@ import type { Config } from "../schema/config.ts";
 import type { State } from "../schema/state.ts";
 import type { Logger } from "../effects/log.ts";
 import type { OrchestratorLoop } from "./loop.ts";
+import { activeMs } from "../schema/active-time.ts";
 
 type WatchdogOptions = {
   config: Config;
@@ -27,8 +28,7 @@ export function effectiveLimits(config: Config, headless: boolean): { phaseS: nu
 
 /** ms the run has been active: earlier orchestrator lifetimes (state.active_ms) plus this one. */
 export function runActiveMs(state: State, nowMs: number, startedMs: number): number {
-  const since = Date.parse(state.active_since ?? "") || startedMs;
-  return (state.active_ms ?? 0) + Math.max(0, nowMs - since);
+  return activeMs(state, nowMs, startedMs);
 }
 
 /**

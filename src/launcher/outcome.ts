@@ -9,6 +9,7 @@ import { archiveDirOf } from "../session/archive.ts";
 import { goodbye, type GoodbyeKind } from "../views/goodbye.ts";
 import type { FinalReport } from "./spawn.ts";
 import { REMOVED_BY_CLEAN } from "../schema/cancel-request.ts";
+import { activeMs } from "../schema/active-time.ts";
 
 export type Outcome = { kind: GoodbyeKind; state: State | null; code: number };
 
@@ -85,7 +86,7 @@ export function goodbyeText(o: Outcome, fallback: State, startedAt: number, colo
       branch: s.feature_branch,
       notes: s.completion_notes ?? [],
       // the whole run: its earlier lifetimes (before a resume) and this one, as the watchdog counts it
-      elapsedMs: (s.active_ms ?? 0) + Date.now() - (Date.parse(s.active_since ?? "") || startedAt),
+      elapsedMs: activeMs(s, Date.now(), startedAt),
       ...(usageTotal(s) ? { usage: usageLine(usageTotal(s)!) } : {}),
       resumeCommand: resumeCommandOf(s),
       reason: s.interruption_cause,

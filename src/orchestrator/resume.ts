@@ -65,5 +65,7 @@ export function prepareResume(state: State, facts: ResumeFacts, at: string): Sta
   const ended = Math.max(Date.parse(state.updated_at), Date.parse(facts.lastAliveAt ?? "") || 0);
   const lived = ended - Date.parse(state.active_since ?? state.created_at ?? state.updated_at);
   const active_ms = (state.active_ms ?? 0) + (Number.isFinite(lived) && lived > 0 ? lived : 0);
-  return Step.resumed({ ...rest, active_ms, agents, updated_at: at, updated_by: "pipeline" }, phase, at);
+  // the new lifetime begins now (the orchestrator's resume event sets it again when it starts):
+  // kept, the old active_since would count the idle time and the earlier lifetime once more
+  return Step.resumed({ ...rest, active_ms, active_since: at, agents, updated_at: at, updated_by: "pipeline" }, phase, at);
 }

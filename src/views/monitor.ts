@@ -6,6 +6,7 @@ import type { SessionData } from "../session/data.ts";
 import { blank, fit, link, seg, wrapText, type Line } from "./line.ts";
 import { agentLines, agentRows, phaseLabel, pipelineLines } from "./pipeline.ts";
 import { clock, hhmm, ms } from "./time.ts";
+import { activeMs } from "../schema/active-time.ts";
 import { keyBar, keyName, type Key } from "./keys.ts";
 
 export type Size = { width: number; height: number };
@@ -90,7 +91,7 @@ export function logLines(d: SessionData): Line[] {
 
 /**
  * The control-pane monitor: header, PIPELINE, AGENTS, RESEARCH, LOG (fills the rest), footer
- * (clock, session) and the key bar.
+ * (the run's active-time clock, session) and the key bar.
  * Returns exactly `size.height` lines, none wider than `size.width`.
  */
 export function monitorView(d: MonitorInput, size: Size): Line[] {
@@ -122,12 +123,11 @@ export function monitorView(d: MonitorInput, size: Size): Line[] {
   const logPart: Line[] = room >= 2 ? [section("LOG", w), ...log.slice(-(room - 1))] : [];
   const lines = [...body, ...logPart];
   while (lines.length < size.height - footerH) lines.push(blank());
-  const started = ms(state.created_at) ?? ms(state.history?.[0]?.at) ?? d.now;
   const endAt = phaseEnded(state.phase) ? (ms(state.updated_at) ?? d.now) : d.now;
   lines.push([seg("─".repeat(w), "dim")]);
   const total = usageTotal(state);
   const spend = total ? [seg(`Σ ${tokensText(total.tokens)} tok ${costText(total)}`, state.budget_reached ? "yellow" : "white"), seg(" │ ", "dim")] : [];
-  lines.push([seg(`◷ ${clock(endAt - started)}`, "cyan"), seg(" │ ", "dim"), ...spend, seg(state.session_name, "dim")]);
+  lines.push([seg(`◷ ${clock(activeMs(state, endAt))}`, "cyan"), seg(" │ ", "dim"), ...spend, seg(state.session_name, "dim")]);
   lines.push(...keys);
   return lines.slice(-size.height).map((l) => fit(l, w));
 }

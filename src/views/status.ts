@@ -3,6 +3,7 @@ import type { SessionData } from "../session/data.ts";
 import { fit, seg, wrapText, type Line, type Style } from "./line.ts";
 import { titleOf } from "./monitor.ts";
 import { reviewRound } from "./review-round.ts";
+import { activeMs } from "../schema/active-time.ts";
 import { STATUS_LABEL, STATUS_STYLE, agentNote, agentRows, phaseLabel } from "./pipeline.ts";
 import { age, duration, hhmm, ms, when } from "./time.ts";
 import { cutCells, padCells } from "./width.ts";
@@ -52,8 +53,10 @@ export function statusJson(d: StatusInput) {
     last_event_label: eventLabel(s.last_event),
     created_at: s.created_at ?? null,
     updated_at: s.updated_at,
-    /** how long it ran: to now while it runs, to when it stopped once it stopped */
+    /** wall time since the run was created: to now while it runs, to when it stopped once it stopped */
     elapsed_ms: started === undefined ? null : Math.max(0, end - started),
+    /** how long it was active, to now or to when it stopped: every orchestrator lifetime, not the idle time between a cancel and a resume */
+    active_ms: started === undefined && !s.active_since ? null : activeMs(s, end),
     stopped_at: stopped === undefined ? null : new Date(stopped).toISOString(),
     branch: s.feature_branch ?? null,
     worktree_path: s.worktree_path ?? null,
@@ -114,11 +117,11 @@ export function statusView(d: StatusInput, width: number): Line[] {
     kv("Phase", phaseLabel(s.phase), phaseStyle, "bold"),
     kv("Last event", `${eventLabel(s.last_event)}${last === undefined ? "" : ` (${hhmm(last)}, ${age(d.now - last)})`}`),
   ];
-  if (j.elapsed_ms !== null && j.stopped_at === null) out.push(kv("Elapsed", duration(j.elapsed_ms)));
+  if (j.active_ms !== null && j.stopped_at === null) out.push(kv("Elapsed", `${duration(j.active_ms)} (active time)`));
   else if (j.stopped_at !== null) {
     const how = s.phase === "done" ? "finished" : s.phase === "failed" ? "ended" : "stopped";
     const at = Date.parse(j.stopped_at);
-    out.push(kv("Ran", `${j.elapsed_ms === null ? "?" : duration(j.elapsed_ms)} · ${how} ${when(at, d.now)} (${age(d.now - at)})`));
+    out.push(kv("Ran", `${j.active_ms === null ? "?" : `${duration(j.active_ms)} active`} · ${how} ${when(at, d.now)} (${age(d.now - at)})`));
   }
   if (j.branch) out.push(kv("Branch", j.branch));
   if (j.worktree_path) out.push(j.worktree_removed ? kv("Worktree", `removed (was ${j.worktree_path})`, "dim") : kv("Worktree", j.worktree_path));

@@ -195,7 +195,7 @@ describe("status view", () => {
     expect(j.timeline.at(-1)!.duration_ms).toBe(3 * 60_000);
     const text = plain(statusView(later, 100)).join("\n");
     expect(text).not.toContain("Elapsed");
-    expect(text).toMatch(new RegExp(`Ran\\s+12m 0s · stopped ${new Date(at(12)).toISOString().slice(0, 10)} \\d\\d:\\d\\d \\(3d ago\\)`));
+    expect(text).toMatch(new RegExp(`Ran\\s+12m 0s active · stopped ${new Date(at(12)).toISOString().slice(0, 10)} \\d\\d:\\d\\d \\(3d ago\\)`));
     // the orchestrator's last sign of life (its log) is later than the last state write
     expect(statusJson({ ...later, lastSeen: Date.parse(at(20)) })).toMatchObject({ elapsed_ms: 20 * 60_000, stopped_at: at(20) });
     // a live run's clock goes on
@@ -203,7 +203,7 @@ describe("status view", () => {
     expect(live).toMatchObject({ elapsed_ms: 30 * 60_000, stopped_at: null });
     expect(plain(statusView({ ...input(s, true), now: Date.parse(at(30)) }, 100)).join("\n")).toMatch(/Elapsed\s+30m 0s/);
     // a finished run says it finished
-    expect(plain(statusView({ ...input(stateIn("done")), now: Date.parse(at(60)) }, 100)).join("\n")).toMatch(/Ran\s+24m 0s · finished \d\d:\d\d/);
+    expect(plain(statusView({ ...input(stateIn("done")), now: Date.parse(at(60)) }, 100)).join("\n")).toMatch(/Ran\s+24m 0s active · finished \d\d:\d\d/);
   });
 
   test("fits narrow widths", () => {
