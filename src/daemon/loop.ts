@@ -209,9 +209,9 @@ export class OrchestratorLoop {
       this.persist(next);
     } catch (e) {
       if (!(e instanceof SessionFolderGone)) throw e;
-      // the phase the run was in, not the one the unrecorded transition would have moved to
-      // (agents dying with their folder fail the run first)
-      return this.lose(new SessionFolderGone({ dir: e.data.dir, phase: before }).message);
+      // the phase the run was in: the one this transition moved to only when state.json had
+      // recorded it before the folder went (agents dying with their folder fail the run first)
+      return this.lose(new SessionFolderGone({ dir: e.data.dir, phase: e.data.recorded ? next.phase : before }).message);
     }
     this.state = next;
     const agent = "agent" in event ? event.agent : undefined;

@@ -55,9 +55,9 @@ export function sessionFileText<T>(dir: string, f: SessionFile<T>, value: T): st
   return r.data;
 }
 
-/** Write a file atomically, only when the value satisfies the entry's schema. */
-export function writeSessionFile<T>(dir: string, f: SessionFile<T>, value: T): void {
-  writeFileAtomic(pathOf(dir, f), sessionFileText(dir, f, value));
+/** Write a file atomically, only when the value satisfies the entry's schema (`existingDir`: see writeFileAtomic). */
+export function writeSessionFile<T>(dir: string, f: SessionFile<T>, value: T, opts: { existingDir?: boolean } = {}): void {
+  writeFileAtomic(pathOf(dir, f), sessionFileText(dir, f, value), opts);
 }
 
 /**

@@ -10,9 +10,14 @@ import { SESSION_FILES } from "./files.ts";
  * `tool_cursor` is the authoritative copy, so a crash between the two writes cannot apply an
  * event twice.
  */
-export function writeState(sessionDir: string, state: State): void {
-  writeSessionFile(sessionDir, SESSION_FILES.state, state);
-  if (state.tool_cursor !== undefined) writeSessionFile(sessionDir, SESSION_FILES.toolEventState, { applied_offset: state.tool_cursor });
+export function writeState(sessionDir: string, state: State, opts: { existingDir?: boolean } = {}): void {
+  writeSessionFile(sessionDir, SESSION_FILES.state, state, opts);
+  writeStateMirror(sessionDir, state, opts);
+}
+
+/** tool_event_state.json, the seed's mirror of state.json's tool cursor (written after state.json). */
+export function writeStateMirror(sessionDir: string, state: State, opts: { existingDir?: boolean } = {}): void {
+  if (state.tool_cursor !== undefined) writeSessionFile(sessionDir, SESSION_FILES.toolEventState, { applied_offset: state.tool_cursor }, opts);
 }
 
 export function writeRuntime(sessionDir: string, runtime: RuntimeState): void {

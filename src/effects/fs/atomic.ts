@@ -5,11 +5,13 @@ let counter = 0;
 
 /**
  * Write a durable file atomically: a temp file in the same folder, fsync, rename.
- * Readers see either the old or the new content, never a half-written file.
+ * Readers see either the old or the new content, never a half-written file. The folder is
+ * created when missing, unless `existingDir`: then a missing folder is an ENOENT error and
+ * nothing is created (a live session's state must not bring a deleted session folder back).
  */
-export function writeFileAtomic(path: string, content: string | Uint8Array, opts: { mode?: number } = {}): void {
+export function writeFileAtomic(path: string, content: string | Uint8Array, opts: { mode?: number; existingDir?: boolean } = {}): void {
   const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
+  if (!opts.existingDir) mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
   let fd: number | undefined;
   try {
