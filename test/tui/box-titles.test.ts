@@ -1,9 +1,6 @@
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { writeFileAtomic } from "../../src/effects/fs/atomic.ts";
-import { killTmuxServer, makeTmpDir, privateSocket } from "../helpers/tmp.ts";
-import { stateIn, writeSession } from "./fixtures.ts";
+import { killTmuxServer, privateSocket } from "../helpers/tmp.ts";
+import { awaitingApproval } from "./fixtures.ts";
 import { Screen } from "./tmux-screen.ts";
 import { binaryScope } from "../helpers/binary-scope.ts";
 
@@ -19,17 +16,7 @@ const LONG = "src/components/notifications/preferences/notification-preferences-
 
 test("a diff of a file with a long path: its title is cut inside the box (it ran past the corner)", async () => {
   socket = privateSocket();
-  const repo = makeTmpDir("amx-box-titles-");
-  dirs.push(repo);
-  const git = (...a: string[]) => Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...a], { cwd: repo });
-  writeFileSync(join(repo, "a.txt"), "a\n");
-  git("init", "-q");
-  git("add", ".");
-  git("commit", "-qm", "init");
-  mkdirSync(join(repo, LONG, ".."), { recursive: true });
-  writeFileSync(join(repo, LONG), "export const form = 1;\n");
-  const dir = writeSession(repo, "s1", stateIn("completing", { project_dir: repo, awaiting_decision: true }));
-  writeFileAtomic(join(dir, "08_completion/summary.md"), "# What changed\n\nA form.\n");
+  const { repo, dir } = awaitingApproval("amx-box-titles-", dirs, { [LONG]: "export const form = 1;\n" }, {}, "# What changed\n\nA form.\n");
   const scr = new Screen(socket);
   await scr.start([scope.bin, "panel", dir], repo, { width: 80, height: 24 });
   await scr.until("the panel", (x) => x.includes("a approve"));

@@ -1,10 +1,9 @@
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../../src/effects/fs/atomic.ts";
-import { killTmuxServer, makeTmpDir, privateSocket } from "../helpers/tmp.ts";
+import { killTmuxServer, privateSocket } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { stateIn, writeSession } from "./fixtures.ts";
+import { awaitingApproval, PASSED_REVIEW } from "./fixtures.ts";
 import { Screen } from "./tmux-screen.ts";
 import { binaryScope } from "../helpers/binary-scope.ts";
 
@@ -16,19 +15,7 @@ const { dirs } = scope;
 let socket = "";
 afterEach(() => killTmuxServer(socket));
 
-function completing(): { repo: string; dir: string } {
-  const repo = makeTmpDir("amx-editor-");
-  dirs.push(repo);
-  const git = (...a: string[]) => Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...a], { cwd: repo });
-  writeFileSync(join(repo, "a.txt"), "a\n");
-  git("init", "-q");
-  git("add", ".");
-  git("commit", "-qm", "init");
-  writeFileSync(join(repo, "b.txt"), "b\n");
-  const dir = writeSession(repo, "s1", stateIn("completing", { project_dir: repo, awaiting_decision: true, review_results: { reviewer_logic: { verdict: "pass", summary: "ok", commit_message: "feat: add rate limiting" } } }));
-  writeFileAtomic(join(dir, "08_completion/summary.md"), "# What changed\n\nRate limits.\n");
-  return { repo, dir };
-}
+const completing = () => awaitingApproval("amx-editor-", dirs, { "b.txt": "b\n" }, PASSED_REVIEW);
 
 const approved = (dir: string) => waitFor("approval.json", () => {
   try {

@@ -1,6 +1,7 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { appendLine, writeJsonAtomic } from "../../src/effects/fs/atomic.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { appendLine, writeFileAtomic, writeJsonAtomic } from "../../src/effects/fs/atomic.ts";
+import { makeTmpDir } from "../helpers/tmp.ts";
 import type { RuntimeState } from "../../src/schema/runtime.ts";
 import { State } from "../../src/schema/state.ts";
 import type { Phase } from "../../src/schema/catalog.ts";
@@ -54,3 +55,27 @@ export function writeSession(project: string, id: string, state: State, extra: {
   for (const line of extra.created ?? []) appendLine(join(dir, "created_files.log"), line);
   return dir;
 }
+
+/**
+ * The approval panel's input: a repository with one commit and the uncommitted `files` (path →
+ * content), and a session in it awaiting the decision, its summary written (`over`: more state).
+ */
+export function awaitingApproval(prefix: string, dirs: string[], files: Record<string, string>, over: Partial<State> = {}, summary = "# What changed\n\nRate limits.\n"): { repo: string; dir: string } {
+  const repo = makeTmpDir(prefix);
+  dirs.push(repo);
+  const git = (...a: string[]) => Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...a], { cwd: repo });
+  writeFileSync(join(repo, "a.txt"), "a\n");
+  git("init", "-q");
+  git("add", ".");
+  git("commit", "-qm", "init");
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(repo, path)), { recursive: true });
+    writeFileSync(join(repo, path), content);
+  }
+  const dir = writeSession(repo, "s1", stateIn("completing", { project_dir: repo, awaiting_decision: true, ...over }));
+  writeFileAtomic(join(dir, "08_completion/summary.md"), summary);
+  return { repo, dir };
+}
+
+/** A review that passed with a proposed commit message (the panel's first message). */
+export const PASSED_REVIEW: Partial<State> = { review_results: { reviewer_logic: { verdict: "pass", summary: "ok", commit_message: "feat: add rate limiting" } } };
