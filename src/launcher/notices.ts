@@ -1,4 +1,6 @@
 import type { Config } from "../schema/config.ts";
+import { terminalJson } from "../schema/inert-text.ts";
+import type { ProgressMode } from "./progress.ts";
 import { listSessions } from "../session/list.ts";
 
 /**
@@ -18,4 +20,13 @@ export async function announceLiveSessions(projectDir: string, out: (line: strin
   if (!live.length) return;
   const ids = live.slice(0, 3).map((s) => s.id).join(", ") + (live.length > 3 ? `, … (${live.length} in all)` : "");
   out(`agentmux: ${live.length} other session(s) of this project are running: ${ids} (see agentmux status)`);
+}
+
+/**
+ * Where a run's start notices (`agentmux: …` lines) go: as they are in plain output; with
+ * `--json` each becomes `{"kind":"notice","message":…}`, so every stdout line is a JSON object.
+ */
+export function noticeOut(progress: ProgressMode, out: (l: string) => void): (l: string) => void {
+  if (progress !== "json") return out;
+  return (l) => out(terminalJson({ kind: "notice", message: l.replace(/^agentmux: /, "") }));
 }

@@ -1,3 +1,4 @@
+import { noticeOut } from "./notices.ts";
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { SessionBusy, SessionFinished } from "../session/errors.ts";
@@ -66,6 +67,8 @@ export async function resumeSession(o: ResumeOptions): Promise<number> {
 }
 
 async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<number> {
+  const print = o.out; // progress and result lines; notices go through noticeOut
+  o = { ...o, out: noticeOut(o.progress, print) };
   const startedAt = Date.now();
   const state: State = readState(o.sessionDir);
   if (state.phase === "done") throw new SessionFinished({ dir: o.sessionDir, feature: state.feature_name ?? null });
@@ -109,7 +112,7 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
     throw e;
   }
   o.out(`agentmux: resuming ${state.feature_name} in phase ${next.phase}`);
-  return follow({ sessionDir: o.sessionDir, state: launched.state, config, headless: o.headless, progress: o.progress, startedAt, signals }, launched, o.out);
+  return follow({ sessionDir: o.sessionDir, state: launched.state, config, headless: o.headless, progress: o.progress, startedAt, signals }, launched, print);
 }
 
 /** Branch, files and processes of a resumed run; the caller gives the checkout up if this throws. */

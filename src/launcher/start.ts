@@ -24,7 +24,7 @@ import { StopSignals } from "./signals.ts";
 import { termUnusable } from "./terminal.ts";
 import { acquireCheckout, releaseCheckout } from "../session/checkout-lock.ts";
 import { prepareCheckout, undoCheckout } from "./checkout.ts";
-import { announceLiveSessions, githubPlan } from "./notices.ts";
+import { announceLiveSessions, githubPlan, noticeOut } from "./notices.ts";
 
 export type StartOptions = {
   cwd: string;
@@ -106,6 +106,8 @@ export async function startRun(o: StartOptions): Promise<number> {
 }
 
 async function startTrapped(o: StartOptions, signals: StopSignals): Promise<number> {
+  const print = o.out; // progress and result lines; notices go through noticeOut
+  o = { ...o, out: noticeOut(o.progress, print) };
   const startedAt = Date.now();
   const projectDir = await findRepoRoot(o.cwd).catch((e) => {
     throw e instanceof NotAGitRepo ? new NoRepositoryForRun({ dir: o.cwd }) : e;
@@ -177,5 +179,5 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
   }
   o.out(`agentmux: session ${created.id} on branch ${state.feature_branch}${o.headless ? "" : ` (tmux: ${launched.tmux.attachCommand(state.session_name)})`}`);
   o.onStarted?.({ dir: created.dir, id: created.id, state });
-  return follow({ sessionDir: created.dir, state, config, headless: o.headless, progress: o.progress, startedAt, signals }, launched, o.out);
+  return follow({ sessionDir: created.dir, state, config, headless: o.headless, progress: o.progress, startedAt, signals }, launched, print);
 }

@@ -34,7 +34,7 @@ test("two unrelated uncommitted files are not in the run's commit and are still 
   const r = await run(repo, "Add alpha").done;
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
-  expect(r.stdout).toContain("agentmux: 2 uncommitted file(s) were already here (NOTES.md, scratch.txt): they stay in your working tree and are left out of this run's commit unless the run changes them");
+  expect(r.stdout).toContain(`{"kind":"notice","message":"2 uncommitted file(s) were already here (NOTES.md, scratch.txt): they stay in your working tree and are left out of this run's commit unless the run changes them`);
   const result = resultOf(r.stdout);
   expect(filesOf(repo, result.branch)).toEqual(["src/alpha.js", "test/alpha.test.js"]);
   expect(result.notes.join("\n")).toContain("left out of the commit: 2 file(s) that were uncommitted before the run");
@@ -57,7 +57,7 @@ test("a run started on feature/x branches from main and the checkout is back on 
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
   const result = resultOf(r.stdout);
-  expect(r.stdout).toContain(`agentmux: ${result.branch} starts from main, not from feature/x; your checkout goes back to feature/x after the commit`);
+  expect(r.stdout).toContain(`{"kind":"notice","message":"${result.branch} starts from main, not from feature/x; your checkout goes back to feature/x after the commit`);
   expect(git(repo, "rev-parse", `${result.branch}~1`)).toBe(main);
   expect(filesOf(repo, result.branch)).toEqual(["src/alpha.js", "test/alpha.test.js"]);
   expect(git(repo, "ls-tree", "--name-only", result.branch)).not.toContain("x.txt");
@@ -86,7 +86,7 @@ test("a branch with the run's name holding someone's commits is left alone: the 
   process.kill(pid, "SIGKILL");
   const killed = await first.done;
   await waitFor("the orchestrator to be gone", () => !alive(pid));
-  expect(killed.stdout).toContain("agentmux: a branch feature/add-alpha exists already; this run uses feature/add-alpha-2");
+  expect(killed.stdout).toContain(`{"kind":"notice","message":"a branch feature/add-alpha exists already; this run uses feature/add-alpha-2`);
   expect(readState(dir).feature_branch).toBe("feature/add-alpha-2");
   const resumed = await spawnBinary(scope.bin, ["resume", basename(dir), "--ci", "--json"], { cwd: repo, socket: first.socket }).done;
   if (resumed.code !== 0) console.error(resumed.stdout, resumed.stderr);

@@ -91,7 +91,7 @@ test("agentmux issue pulls the base branch first; github.push without pull_reque
   });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
-  expect(r.stdout).toContain(`agentmux: updated main from origin (${before.slice(0, 7)} → ${upstream.slice(0, 7)})`);
+  expect(r.stdout).toContain(JSON.stringify({ kind: "notice", message: `updated main from origin (${before.slice(0, 7)} → ${upstream.slice(0, 7)})` }));
   const result = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((e) => e.kind === "result");
   expect(git(repo, "rev-parse", `${result.branch}~1`)).toBe(upstream);
   expect(git(repo, "rev-parse", "main")).toBe(upstream);
@@ -113,10 +113,35 @@ test("pull requests on but gh not logged in: said once at the start, the branch 
   });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
-  const said = "agentmux: gh is not installed or not logged in: no pull request will be opened; the branch will be pushed to origin (github.push)";
+  const said = JSON.stringify({ kind: "notice", message: "gh is not installed or not logged in: no pull request will be opened; the branch will be pushed to origin (github.push)" });
   expect(r.stdout.split("\n").filter((l) => l === said)).toHaveLength(1);
   const result = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((e) => e.kind === "result");
   expect(git(origin, "rev-parse", result.branch)).toBe(git(repo, "rev-parse", result.branch));
   expect(result.notes).toContain("no pull request: gh is not installed or not logged in (gh auth login)");
   expect(fake.calls().some((c) => c[0] === "pr")).toBe(false);
+}, 180_000);
+
+test("--ci --json: every stdout line is a JSON object (the start notices too), and when gh pr create fails the result says why there is no PR", async () => {
+  const { root, repo, origin } = await demoWithOrigin();
+  const fake = writeFakeGh(join(root, "gh"));
+  writeFileSync(join(root, "gh.yaml"), stringify({ github: { pull_request: true, push: true } }));
+  writeFileSync(join(repo, "NOTES.txt"), "mine\n"); // an uncommitted file: the run says so at the start
+  const r = await runBinary(bin, ["run", "--ci", "--json", "--config", join(root, "gh.yaml"), "Add a farewell helper"], {
+    cwd: repo,
+    socket,
+    env: { PATH: fake.path, FAKE_GH_PR_FAIL: "a pull request for branch already exists" },
+  });
+  if (r.code !== 0) console.error(r.stdout, r.stderr);
+  expect(r.code).toBe(0);
+  const lines = r.stdout.trimEnd().split("\n");
+  for (const l of lines) expect(() => JSON.parse(l), l).not.toThrow();
+  const events = lines.map((l) => JSON.parse(l));
+  const notices = events.filter((e) => e.kind === "notice").map((e) => e.message);
+  expect(notices.some((m: string) => m.includes("uncommitted file(s) were already here (NOTES.txt)"))).toBe(true);
+  expect(notices.some((m: string) => m.startsWith("session ") && m.includes(" on branch feature/"))).toBe(true);
+  const result = events.at(-1);
+  expect(result.kind).toBe("result");
+  expect(result.pr_url).toBeNull();
+  expect(git(origin, "rev-parse", result.branch)).toBe(git(repo, "rev-parse", result.branch));
+  expect(result.notes.some((n: string) => n.includes("gh pr create failed: GraphQL: a pull request for branch already exists"))).toBe(true);
 }, 180_000);

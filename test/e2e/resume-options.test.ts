@@ -38,7 +38,7 @@ test("resume --config applies the file as the run's last layer (here: wait for a
   writeFileSync(join(dir, "08_completion/approval.json"), JSON.stringify({ action: "approve", exclude_files: [] }));
   const r = await resumed;
   expect(r.code).toBe(0);
-  expect(r.stdout).toContain(`agentmux: ${extra} is the run's last config layer from now on`);
+  expect(r.stdout).toContain(`{"kind":"notice","message":"${extra} is the run's last config layer from now on`);
   expect(jsonEvents(r.stdout).filter((e) => e.kind === "awaiting_decision")).toHaveLength(1);
 }, 120_000);
 

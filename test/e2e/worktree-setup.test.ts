@@ -67,8 +67,8 @@ test("files are copied and setup runs in the worktree before the first agent; ea
   const b = await spawnBinary(scope.bin, ["run", "Add beta", "--worktree", "--ci", "--json", "--keep-session", "--config", config(repo, "b", { worktree, sim: { scenario: [] } })], { cwd: repo, socket }).done;
   if (b.code !== 0) console.error(b.stdout, b.stderr);
   expect(b.code).toBe(0);
-  expect(b.stdout).toContain("agentmux: copied into the worktree: .env, config/dev.local.json");
-  expect(b.stdout).toContain("agentmux: 1 other session(s) of this project are running: stalled (see agentmux status)");
+  expect(b.stdout).toContain(`{"kind":"notice","message":"copied into the worktree: .env, config/dev.local.json`);
+  expect(b.stdout).toContain(`{"kind":"notice","message":"1 other session(s) of this project are running: stalled (see agentmux status)`);
   const result = jsonEvents(b.stdout).find((e) => e.kind === "result");
   const dirB = join(repo, ".agentmux/.sessions", result.session);
   expect(readState(dirB).port_offset).toBe(20);
