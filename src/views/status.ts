@@ -96,6 +96,8 @@ export function statusJson(d: StatusInput) {
     resume_command: resumeCommand(d) ?? null,
     commit_hash: s.commit_hash ?? null,
     pr_url: s.pr_url ?? null,
+    /** what the end of the run noted: why there is no pull request, where the checkout is */
+    notes: s.completion_notes ?? [],
   };
 }
 
@@ -127,6 +129,7 @@ export function statusView(d: StatusInput, width: number): Line[] {
   if (j.worktree_path) out.push(j.worktree_removed ? kv("Worktree", `removed (was ${j.worktree_path})`, "dim") : kv("Worktree", j.worktree_path));
   if (s.commit_hash) out.push(kv("Commit", s.commit_hash));
   if (s.pr_url) out.push(kv("PR", s.pr_url));
+  j.notes.forEach((n, i) => out.push(...kvWrapped(i ? "" : "Notes", n, width)));
   out.push(kv("Tool calls", String(d.toolEvents)));
   const total = usageTotal(s);
   if (total) out.push(kv("Usage", usageLine(total)));

@@ -176,6 +176,19 @@ describe("status view", () => {
     expect(statusJson({ ...input(s), runtime }).agents.every((a) => a.status === "stopped" && a.pane === null)).toBe(true);
   });
 
+  // the reason a finished run has no pull request (gh pr create failed, no origin…) was printed
+  // once at the end of the run: agentmux status showed no PR row and no reason
+  test("a finished run's notes (why no pull request) are shown, wrapped, and in --json", () => {
+    const why = "no pull request: gh pr create failed: GraphQL: Resource not accessible by integration (createPullRequest); the branch feature/x is pushed";
+    const s = stateIn("done", { commit_hash: "abc1234", completion_notes: [why, "your checkout is back on main"] });
+    const lines = plain(statusView(input(s), 80));
+    const text = lines.join("\n");
+    expect(text.replace(/\s+/g, " ")).toContain(`Notes ${why} your checkout is back on main`);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    expect(statusJson(input(s)).notes).toEqual([why, "your checkout is back on main"]);
+    expect(statusJson(input(stateIn("done"))).notes).toEqual([]);
+  });
+
   test("json is stable and complete", () => {
     const j = statusJson(input(stateIn("failed", { interruption_category: "failed", interruption_cause: "boom" })));
     expect(j.phase).toBe("failed");
