@@ -123,8 +123,8 @@ describe("completeApproval", () => {
 describe("pushBranch", () => {
   test("never throws: missing remote, and non-HTTPS remote without the git CLI", async () => {
     const p = await project();
-    const missing = await pushBranch(p.dir, "main", { remote: "nope" });
-    expect(missing.ok).toBe(false);
+    // with the git CLI too: named plainly, not as git's "Could not read from remote repository"
+    for (const useCli of [true, false]) expect(await pushBranch(p.dir, "main", { remote: "nope", useCli })).toEqual({ ok: false, error: 'there is no remote "nope" to push to (git remote add nope <url>)' });
     const iso = await pushBranch(p.dir, "main", { useCli: false });
     expect(iso).toEqual({ ok: false, error: `pushing to ${p.remote} needs the git CLI on PATH; without it only HTTPS remotes can be pushed` });
     gitCli(p.dir, "remote", "set-url", "origin", "http://127.0.0.1:9/acme/app.git");

@@ -17,6 +17,9 @@ export async function pushBranch(dir: string, branch: string, opts: { remote?: s
   const run = opts.run ?? runProcess;
   try {
     const root = await findRepoRoot(dir);
+    // no such remote: said plainly, not as git's "Could not read from remote repository"
+    const url = await git.getConfig({ fs: gitFs(root), dir: root, path: `remote.${remote}.url` });
+    if (typeof url !== "string" || !url) return { ok: false, error: noRemote(remote) };
     if (opts.useCli ?? gitCliAvailable()) {
       const r = await runGit(root, ["push", "-u", remote, `refs/heads/${branch}:refs/heads/${branch}`], run);
       return r.code === 0 ? { ok: true } : { ok: false, error: `git push ${remote} ${branch} failed: ${firstError(r)}` };
@@ -27,10 +30,12 @@ export async function pushBranch(dir: string, branch: string, opts: { remote?: s
   }
 }
 
+const noRemote = (remote: string) => `there is no remote "${remote}" to push to (git remote add ${remote} <url>)`;
+
 async function pushWithoutCli(root: string, branch: string, remote: string, run: Runner): Promise<PushResult> {
   const fs = gitFs(root);
   const url = await git.getConfig({ fs, dir: root, path: `remote.${remote}.url` });
-  if (typeof url !== "string" || !url) return { ok: false, error: `there is no remote "${remote}" (git remote add ${remote} <url>)` };
+  if (typeof url !== "string" || !url) return { ok: false, error: noRemote(remote) };
   if (!/^https?:\/\//.test(url)) {
     return { ok: false, error: `pushing to ${url} needs the git CLI on PATH; without it only HTTPS remotes can be pushed` };
   }
