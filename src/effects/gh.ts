@@ -96,13 +96,30 @@ export function cutMiddle(text: string, max: number, tail = 2000): string {
 }
 
 /**
+ * A part's markdown under the body's `## title`: a first heading that repeats the title goes,
+ * and its other headings move down so that the highest of them is `###` (outside code blocks).
+ */
+function underHeading(title: string, text: string): string {
+  const lines = text.split("\n");
+  if (/^#{1,6}\s/.test(lines[0] ?? "") && lines[0]!.replace(/^#+\s+/, "").trim().toLowerCase() === title.toLowerCase()) lines.splice(0, lines[1]?.trim() ? 1 : 2);
+  let fenced = false;
+  const heading = lines.map((l) => {
+    if (/^\s*(```|~~~)/.test(l)) fenced = !fenced;
+    return fenced ? 0 : (/^(#{1,6})\s/.exec(l)?.[1]!.length ?? 0);
+  });
+  const top = Math.min(...heading.filter((n) => n > 0));
+  if (!Number.isFinite(top) || top >= 3) return lines.join("\n");
+  return lines.map((l, i) => (heading[i] ? "#".repeat(Math.min(6, heading[i]! + 3 - top)) + l.slice(heading[i]) : l)).join("\n");
+}
+
+/**
  * The pull request description: summary, request, plan summary, review verdict, and `Closes #N`.
  * Each part is cut so that the whole stays within GitHub's limit with `Closes #N` and the marker kept.
  * Every part is untrusted (agents wrote it, or an issue did): it goes in as inert text.
  */
 export function prBody(input: { summary?: string; requirements?: string; planSummary?: string; reviewVerdict?: string; issueNumber?: number }): string {
   const part = (title: string, raw?: string) => {
-    const text = inertText(raw ?? "").trim();
+    const text = underHeading(title, inertText(raw ?? "").trim());
     return `## ${title}\n\n${text ? cut(text, PR_BODY_MAX / 5) : "(not available)"}\n`;
   };
   const parts = input.summary?.trim() ? [part("Summary", input.summary)] : [];
