@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync, realpathSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdtempSync, rmSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -37,8 +37,19 @@ export function privateSocket(): string {
   return socket;
 }
 
+/** Where `tmux -L <name>` puts its socket file. */
+export function tmuxSocketFile(socket: string): string {
+  return join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid!()}`, socket);
+}
+
+/** Kill the server and remove its socket file: tmux 3.3a leaves it behind (one file per test, thousands a day). */
 export function killTmuxServer(socket: string): void {
   Bun.spawnSync(["tmux", "-L", socket, "kill-server"], { stdout: "ignore", stderr: "ignore", env: { ...process.env, TMUX: "" } });
+  try {
+    if (lstatSync(tmuxSocketFile(socket)).isSocket()) rmSync(tmuxSocketFile(socket), { force: true });
+  } catch {
+    /* no server was started on it */
+  }
   made.sockets.delete(socket);
 }
 
