@@ -74,7 +74,8 @@ type RunResult = { peak: Sample; perAgentKb: number; hwm: Map<string, number>; m
 async function once(bin: string, i: number): Promise<RunResult> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "amx-bench-footprint-")));
   const socket = `amx-bench-footprint-${process.pid}-${i}`;
-  const env = { ...process.env, CI: "true", AGENTMUX_TMUX_SOCKET: socket, TMUX: "", NO_COLOR: "1" };
+  // the socket file inside the run's temp dir: tmux leaves it after kill-server, and it goes with the dir
+  const env = { ...process.env, CI: "true", AGENTMUX_TMUX_SOCKET: socket, TMUX: "", TMUX_TMPDIR: root, NO_COLOR: "1" };
   const samples: Sample[] = [];
   const hwm = new Map<string, number>();
   try {

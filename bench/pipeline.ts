@@ -115,7 +115,8 @@ async function once(i: number): Promise<{ wall: number; agentUnion: number; agen
   const root = realpathSync(mkdtempSync(join(tmpdir(), "amx-bench-pipeline-")));
   const repo = join(root, "repo");
   const socket = `amx-bench-pipeline-${process.pid}-${i}`;
-  const env = { ...process.env, CI: "true", AGENTMUX_TMUX_SOCKET: socket, TMUX: "", NO_COLOR: "1" };
+  // the socket file inside the run's temp dir: tmux leaves it after kill-server, and it goes with the dir
+  const env = { ...process.env, CI: "true", AGENTMUX_TMUX_SOCKET: socket, TMUX: "", TMUX_TMPDIR: root, NO_COLOR: "1" };
   const t0 = performance.now();
   const extra = process.env.BENCH_CONFIG ? ["--config", process.env.BENCH_CONFIG] : [];
   const p = Bun.spawn([BIN, "demo", "--ci", "--json", "--keep-session", "--dir", repo, "--scenario", SCENARIO, "--think-ms", "0", ...extra], { stdout: "pipe", stderr: "pipe", env });
