@@ -18,16 +18,20 @@ const { dirs } = scope;
 let socket = "";
 afterEach(() => killTmuxServer(socket));
 
-const completing = () => awaitingApproval("amx-change-draft-", dirs, { "b.txt": "b\n" }, PASSED_REVIEW);
-
-test("r, type, Esc, r: the change request typed so far is still there, and Ctrl-S sends it", async () => {
+/** The panel awaiting the decision, its "What should change?" box opened with r. */
+async function changeRequestBox(size: { width: number; height: number }): Promise<{ scr: Screen; dir: string }> {
   socket = privateSocket();
-  const { repo, dir } = completing();
+  const { repo, dir } = awaitingApproval("amx-change-draft-", dirs, { "b.txt": "b\n" }, PASSED_REVIEW);
   const scr = new Screen(socket);
-  await scr.start([scope.bin, "panel", dir], repo, { width: 100, height: 30 });
+  await scr.start([scope.bin, "panel", dir], repo, size);
   await scr.until("the panel", (x) => x.includes("feat: add rate limiting") && x.includes("a approve"));
   await scr.keys("r");
   await scr.until("the change request box", (x) => x.includes("What should change?"));
+  return { scr, dir };
+}
+
+test("r, type, Esc, r: the change request typed so far is still there, and Ctrl-S sends it", async () => {
+  const { scr, dir } = await changeRequestBox({ width: 100, height: 30 });
   await scr.type("Also limit per API key");
   await scr.until("the text typed", (x) => x.includes("Also limit per API key"));
   await scr.keys("Escape");
@@ -42,26 +46,14 @@ test("r, type, Esc, r: the change request typed so far is still there, and Ctrl-
 });
 
 test("Ctrl-S on an empty change request says why nothing was sent (the box just reappeared)", async () => {
-  socket = privateSocket();
-  const { repo, dir } = completing();
-  const scr = new Screen(socket);
-  await scr.start([scope.bin, "panel", dir], repo, { width: 100, height: 30 });
-  await scr.until("the panel", (x) => x.includes("feat: add rate limiting") && x.includes("a approve"));
-  await scr.keys("r");
-  await scr.until("the change request box", (x) => x.includes("What should change?"));
+  const { scr, dir } = await changeRequestBox({ width: 100, height: 30 });
   await scr.keys("C-s");
   await scr.until("the reason", (x) => x.includes("What should change?") && x.includes("nothing to send yet"));
   expect(existsSync(join(dir, "08_completion/changes.md"))).toBe(false);
 });
 
 test("at 80 columns a long box title is cut inside the box: it ran past the corner and over the text below", async () => {
-  socket = privateSocket();
-  const { repo, dir } = completing();
-  const scr = new Screen(socket);
-  await scr.start([scope.bin, "panel", dir], repo, { width: 80, height: 24 });
-  await scr.until("the panel", (x) => x.includes("feat: add rate limiting") && x.includes("a approve"));
-  await scr.keys("r");
-  await scr.until("the change request box", (x) => x.includes("What should change?"));
+  const { scr, dir } = await changeRequestBox({ width: 80, height: 24 });
   await scr.keys("C-s");
   const shown = await scr.until("the reason", (x) => x.includes("nothing to send yet"));
   const title = shown.split("\n").find((l) => l.includes("What should change?"))!;

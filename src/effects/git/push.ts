@@ -24,7 +24,7 @@ export async function pushBranch(dir: string, branch: string, opts: { remote?: s
       const r = await runGit(root, ["push", "-u", remote, `refs/heads/${branch}:refs/heads/${branch}`], run);
       return r.code === 0 ? { ok: true } : { ok: false, error: `git push ${remote} ${branch} failed: ${firstError(r)}` };
     }
-    return await pushWithoutCli(root, branch, remote, run);
+    return await pushWithoutCli(root, branch, remote, url, run);
   } catch (e) {
     return { ok: false, error: `push of ${branch} to ${remote} failed: ${e instanceof Error ? e.message : String(e)}` };
   }
@@ -32,10 +32,9 @@ export async function pushBranch(dir: string, branch: string, opts: { remote?: s
 
 const noRemote = (remote: string) => `there is no remote "${remote}" to push to (git remote add ${remote} <url>)`;
 
-async function pushWithoutCli(root: string, branch: string, remote: string, run: Runner): Promise<PushResult> {
+/** The push without the git CLI, to `remote` at `url` (its configured URL). */
+async function pushWithoutCli(root: string, branch: string, remote: string, url: string, run: Runner): Promise<PushResult> {
   const fs = gitFs(root);
-  const url = await git.getConfig({ fs, dir: root, path: `remote.${remote}.url` });
-  if (typeof url !== "string" || !url) return { ok: false, error: noRemote(remote) };
   if (!/^https?:\/\//.test(url)) {
     return { ok: false, error: `pushing to ${url} needs the git CLI on PATH; without it only HTTPS remotes can be pushed` };
   }
