@@ -121,6 +121,11 @@ export function describeIssues(issues: z.core.$ZodIssue[], data: unknown, file =
       case "invalid_key": {
         const key = String(path.at(-1) ?? "");
         const roles = knownKeys(path.slice(0, -1));
+        const inner = (issue as { issues?: z.core.$ZodIssue[] }).issues ?? [];
+        if (roles.length === 0 && inner.length > 0) {
+          lines.push(`${dotted(path)}: bad name: ${inner.map((i) => i.message).join("; ")}`);
+          break;
+        }
         lines.push(`${dotted(path)}: unknown key (expected one of the role names${roles.length ? `: ${roles.join(", ")}` : ""})${suggestion(key, path.slice(0, -1), file)}`);
         break;
       }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Pricing, UsageLimits, UsageSource } from "./usage.ts";
 import { ROLES } from "./catalog.ts";
 import { SOCKET_NAME_RE } from "./tmux-names.ts";
+import { Checks } from "./checks.ts";
 
 const str = z.string().min(1);
 
@@ -214,6 +215,8 @@ export const Config = z.strictObject({
       copy: z.array(str).default([]),
     })
     .default({ setup: [], setup_timeout_s: 600, copy: [] }),
+  /** the project's own commands agentmux runs and records (docs/checks.md): name → command, when, required */
+  checks: Checks.default({}),
   /** USD per million tokens by model, for the estimated cost of a run (shown in the monitor, status and summaries) */
   pricing: Pricing.default({ checked: "2026-11-23", models: {} }),
   /** a per-run budget: at the limit the agents are paused and you are asked; a headless run fails with the figure */
