@@ -1,31 +1,51 @@
 /**
  * The test command: type-checks (tsc), builds dist/agentmux (end-to-end tests drive the
- * compiled binary), runs `bun test`, and ends with one line "N passed, N failed" while keeping
- * bun's exit code. A type error or a failed build counts as one failure.
+ * compiled binary), runs `bun test` in a HOME of its own, and ends with one line
+ * "N passed, N failed" while keeping bun's exit code. A type error or a failed build counts as
+ * one failure.
+ *
+ * `--fast` (npm run test:fast): no build, and only the test files that start no tmux server and
+ * no compiled binary (scripts/test-tiers.ts), for the inner loop. Other arguments go to bun test.
  */
 import { join } from "node:path";
+import { fastTier } from "./test-tiers.ts";
+import { isolatedHome } from "./test-home.ts";
 
-const args = process.argv.slice(2);
+const root = join(import.meta.dir, "..");
+const fast = process.argv.includes("--fast");
+const args = process.argv.slice(2).filter((a) => a !== "--fast");
 const bun = process.execPath; // bun is not on PATH when started as ./node_modules/.bin/bun
+const step = (what: string) => console.error(`test: ${what}`);
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 if (!process.env.AGENTMUX_SKIP_TYPECHECK) {
-  const tsc = Bun.spawnSync([join(import.meta.dir, "..", "node_modules", ".bin", "tsc"), "-p", join(import.meta.dir, "..")], { stdout: "inherit", stderr: "inherit" });
+  const t = performance.now();
+  step("type-checking (tsc -p .)…");
+  const tsc = Bun.spawnSync([join(root, "node_modules", ".bin", "tsc"), "-p", root], { stdout: "inherit", stderr: "inherit" });
   if (tsc.exitCode !== 0) {
     console.error("tsc: type errors (above)");
     console.log("0 passed, 1 failed");
     process.exit(1);
   }
+  step(`types are sound (${seconds(t)})`);
 }
 
-if (!process.env.AGENTMUX_SKIP_BUILD) {
+if (!fast && !process.env.AGENTMUX_SKIP_BUILD) {
+  const t = performance.now();
+  step("building dist/agentmux…");
   const build = Bun.spawnSync([bun, "build.ts"], { stdout: "inherit", stderr: "inherit" });
   if (build.exitCode !== 0) {
     console.log("0 passed, 1 failed");
     process.exit(1);
   }
+  step(`built (${seconds(t)})`);
 }
 
-const proc = Bun.spawn([bun, "test", "--timeout", "120000", ...args], { stdout: "inherit", stderr: "pipe", env: process.env });
+// the opt-in real-CLI suite runs the CLIs as their user would, in the user's own HOME
+const home = process.env.AGENTMUX_REAL_CLI === "1" ? null : isolatedHome();
+const files = fast ? fastTier(join(root, "test")) : [];
+step(`${fast ? `the fast tier: ${files.length} files` : "the whole suite"}${home ? `, HOME ${home.dir}` : ""}…`);
+const proc = Bun.spawn([bun, "test", "--timeout", "120000", ...files, ...args], { stdout: "inherit", stderr: "pipe", env: home?.env ?? process.env });
 let tail = "";
 const decoder = new TextDecoder();
 for await (const chunk of proc.stderr) {
@@ -34,6 +54,7 @@ for await (const chunk of proc.stderr) {
   tail = (tail + text).slice(-20000);
 }
 const code = await proc.exited;
+home?.[Symbol.dispose]();
 const count = (word: string) => {
   const m = tail.match(new RegExp(`^\\s*(\\d+) ${word}$`, "m"));
   return m ? Number(m[1]) : 0;
