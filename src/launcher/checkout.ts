@@ -12,6 +12,8 @@ import { deleteBranchAt, freeBranchName, returnToStart, startRefOf, switchToNewB
 import { createWorktree, removeWorktree, worktreesDir } from "../effects/git/worktree.ts";
 import { writeState } from "../session/write.ts";
 import { F } from "../session/paths.ts";
+import { withFileLockAsync } from "../effects/fs/lock.ts";
+import { gitDirs } from "../effects/git/dirs.ts";
 import { runEnv } from "../session/run-env.ts";
 import { freePortOffset, pruneOrphanWorktrees } from "./prune.ts";
 import { copyIntoWorktree, runWorktreeSetup } from "./worktree-setup.ts";
@@ -44,11 +46,27 @@ export async function prepareCheckout(o: CheckoutInput): Promise<State> {
     base = await resolveBaseRef(o.projectDir, o.config.github.base_branch);
   }
   const wanted = `${o.config.github.branch_prefix}${o.state.feature_name}`;
-  const branch = await freeBranchName(o.projectDir, wanted);
-  if (branch !== wanted) o.out(`agentmux: a branch ${wanted} exists already; this run uses ${branch}`);
-  const withPort = { ...o, state: { ...o.state, port_offset: await freePortOffset(o.projectDir) } };
-  return o.worktree ? inWorktree(withPort, branch, base, branch.slice(wanted.length)) : inPlace(withPort, branch, base);
+  // Two runs starting together must not both find the same free branch name or port offset:
+  // the name is chosen and the branch made, the offset chosen and recorded, under one lock.
+  const made = await withFileLockAsync(startLockPath(o.projectDir), async () => {
+    const branch = await freeBranchName(o.projectDir, wanted);
+    if (branch !== wanted) o.out(`agentmux: a branch ${wanted} exists already; this run uses ${branch}`);
+    const withPort = { ...o, state: { ...o.state, port_offset: await freePortOffset(o.projectDir) } };
+    writeState(o.sessionDir, withPort.state);
+    return o.worktree ? inWorktree(withPort, branch, base, branch.slice(wanted.length)) : inPlace(withPort, branch, base);
+  });
+  if (!made.worktree_path) return made;
+  try {
+    await setUpWorktree(o, made.worktree_path, made);
+  } catch (e) {
+    await undoCheckout(o.projectDir, made).catch(() => {}); // no agent ran: nothing to keep
+    throw e;
+  }
+  return made;
 }
+
+/** Held while a new run picks and makes its branch and picks its port offset (the common git dir: one per repository). */
+export const startLockPath = (projectDir: string) => join(gitDirs(projectDir).commondir, "agentmux-start.lock");
 
 async function inWorktree(o: CheckoutInput, branch: string, base: BaseRef | null, suffix: string): Promise<State> {
   const slug = `${o.state.feature_name}${suffix}`;
@@ -60,12 +78,6 @@ async function inWorktree(o: CheckoutInput, branch: string, base: BaseRef | null
   if (base) o.out(`agentmux: worktree ${wt.path} on ${branch}, from ${base.name}`);
   state = { ...state, worktree_path: wt.path, ...(wt.baseCommit ? { base_commit: wt.baseCommit } : {}) };
   writeState(o.sessionDir, state);
-  try {
-    await setUpWorktree(o, wt.path, state);
-  } catch (e) {
-    await undoCheckout(o.projectDir, state).catch(() => {}); // no agent ran: nothing to keep
-    throw e;
-  }
   return state;
 }
 

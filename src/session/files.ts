@@ -87,6 +87,7 @@ export const SESSION_FILES = {
   preexisting: file(F.preexisting, "json", PreexistingChanges, ["launcher"], "uncommitted files already in the working tree at start, with their content ids: left out of the run's commit unless the run changes them"),
   toolCalls: file(F.toolCalls, "jsonl", ToolCallLine, ["mcp"], "every agentmux tool call, accepted or refused (a refused submit counts as the agent's work)"),
   heartbeat: text(F.heartbeat, ["orchestrator"], "empty; its modification time is the live orchestrator's last tick (a killed run's time counts up to it)"),
+  commitMade: text(F.commitMade, ["orchestrator"], "the hash of the commit this run's approval made, written before the branch moves to it: after a restart only this commit is taken as already made"),
   panelRequest: text(F.panelRequest, ["ui"], "a UI asks for the approval panel again (consumed by the orchestrator)"),
   budgetGoOn: text(F.budgetGoOn, ["ui"], "a UI lets a run paused at its budget (limits) go on (consumed by the orchestrator)"),
   panelComments: file(F.panelComments, "json", PanelComments, ["ui"], "the line comments the user is writing in the approval panel's diff view (kept until the decision is written, then put into changes.md or dropped)"),

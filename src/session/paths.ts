@@ -61,6 +61,8 @@ export const F = {
   heartbeat: ".runtime/alive",
   /** the run's secret for sealing tool_events.jsonl lines (0600; never shown to agents) */
   toolSealKey: ".runtime/tool_seal.key",
+  /** the commit this run's approval made, written before its branch moves (a restart reuses only this one) */
+  commitMade: ".runtime/commit_made",
   /** exact copies of the files the MCP endpoint validated, named in tool-event payloads */
   snapshotsDir: ".runtime/snapshots",
 } as const;

@@ -146,6 +146,16 @@ describe("completeApproval after a restart", () => {
     expect(gitCli(p.dir, "rev-list", "--count", `${base}..feature/rate-limit`).trim()).toBe("1");
   });
 
+  test("a tip this session did not make (another run's commit on the branch) is not taken for its own", async () => {
+    const p = await project();
+    const base = gitCli(p.dir, "rev-parse", "HEAD").trim();
+    const opts = { push: false, pullRequest: { enabled: false, base: null, draft: true, title: "t", body: "b" }, baseCommit: base } as const;
+    // another run committed these files on the same branch; this session's record has no commit
+    const other = await completeApproval(input(p, { ...opts, sessionDir: fs.mkdtempSync(join(p.dir, ".agentmux", "other-")) }));
+    await expect(completeApproval(input(p, opts))).rejects.toBeInstanceOf(NothingToCommit);
+    expect(gitCli(p.dir, "rev-parse", "feature/rate-limit").trim()).toBe(other.hash);
+  });
+
   test("without a base commit, nothing to commit stays an error", async () => {
     const p = await project();
     const opts = { push: false, pullRequest: { enabled: false, base: null, draft: true, title: "t", body: "b" } };

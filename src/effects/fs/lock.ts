@@ -1,6 +1,6 @@
-import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { defineError } from "../../errors.ts";
-import { sameProcessAlive } from "../process/identity.ts";
+import { ownStartToken, sameProcessAlive } from "../process/identity.ts";
 
 /** How long a waiter keeps trying, and when a held lock counts as abandoned. */
 export const LOCK_WAIT_MS = 10_000;
@@ -57,4 +57,73 @@ export function withFileLock<T>(lockPath: string, fn: () => T, opts: { timeoutMs
   } finally {
     rmSync(lockPath, { force: true });
   }
+}
+
+/**
+ * The same O_EXCL lock for a critical section that awaits (a branch made and checked out, a
+ * port offset chosen and recorded). Its file names the holder by pid and start token, and it is
+ * broken only when that process is gone: never for its age, since a large checkout may hold it
+ * for a while. Waiters poll until `timeoutMs`.
+ */
+export async function withFileLockAsync<T>(lockPath: string, fn: () => Promise<T>, opts: { timeoutMs?: number } = {}): Promise<T> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
+  for (;;) {
+    try {
+      const fd = openSync(lockPath, "wx");
+      writeSync(fd, `${process.pid} ${ownStartToken()}`);
+      closeSync(fd);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException)?.code !== "EEXIST") throw e;
+      if (asyncHolderGone(lockPath)) breakLock(lockPath);
+      if (Date.now() > deadline) throw new LockTimeout({ lockPath, waitedMs: opts.timeoutMs ?? 120_000 });
+      await Bun.sleep(5);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lockPath, { force: true });
+  }
+}
+
+function asyncHolderGone(lockPath: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(lockPath, "utf8");
+  } catch {
+    return false;
+  }
+  const [pid, start] = text.trim().split(/\s+/, 2);
+  const n = Number(pid);
+  // a file being written (empty for a moment) is not abandoned
+  if (!Number.isInteger(n) || n <= 0) return Date.now() - mtimeOf(lockPath) > LOCK_STALE_MS;
+  return !sameProcessAlive(n, start ? { start } : {});
+}
+
+function mtimeOf(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return Date.now();
+  }
+}
+
+/** Move a dead holder's lock aside, then delete it: of two waiters breaking it, one does. */
+function breakLock(lockPath: string): void {
+  const aside = `${lockPath}.broken-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    renameSync(lockPath, aside);
+  } catch {
+    return;
+  }
+  if (!asyncHolderGone(aside)) {
+    // another waiter took the lock between our check and the rename: give it back
+    try {
+      linkSync(aside, lockPath);
+    } catch {
+      /* a third took the place */
+    }
+  }
+  rmSync(aside, { force: true });
 }

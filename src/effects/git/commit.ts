@@ -30,7 +30,15 @@ export type CommitResult = { hash: string; short: string; files: string[]; leftA
  */
 export async function commitChanges(
   dir: string,
-  opts: { branch: string; message: string; excludeFiles: string[]; preexisting?: PreexistingChanges; env?: NodeJS.ProcessEnv },
+  opts: {
+    branch: string;
+    message: string;
+    excludeFiles: string[];
+    preexisting?: PreexistingChanges;
+    env?: NodeJS.ProcessEnv;
+    /** told the commit's hash once its objects are durable, before the branch moves to it */
+    beforeRef?: (hash: string) => void;
+  },
 ): Promise<CommitResult> {
   const root = await findRepoRoot(dir);
   // whoever wrote it (the user, a reviewer, a draft from the request), a commit message is inert text
@@ -66,7 +74,7 @@ export async function commitChanges(
     const baseTree = head ? (await git.readCommit({ fs, dir: root, oid: head, cache })).commit.tree : null;
     const tree = await updateTree(fs, root, baseTree, treeChanges, cache);
     const parents = head ? [head] : [];
-    const hash = await writeVerifiedCommit(fs, root, { tree, parents, baseTree, message, author, branch: opts.branch }, cache);
+    const hash = await writeVerifiedCommit(fs, root, { tree, parents, baseTree, message, author, branch: opts.branch, beforeRef: opts.beforeRef }, cache);
     return { hash, short: hash.slice(0, 7), files: staged.map((c) => c.path), leftAlone: untouched, excluded: own.filter((c) => excluded.has(c.path)).map((c) => c.path), notes };
   } catch (e) {
     throw wrapGitError(e, "commit", root);
@@ -81,7 +89,7 @@ export async function commitChanges(
 async function writeVerifiedCommit(
   fs: any,
   root: string,
-  o: { tree: string; parents: string[]; baseTree: string | null; message: string; author: Author; branch: string },
+  o: { tree: string; parents: string[]; baseTree: string | null; message: string; author: Author; branch: string; beforeRef?: (hash: string) => void },
   cache: object,
 ): Promise<string> {
   const timestamp = Math.floor(Date.now() / 1000);
@@ -89,6 +97,7 @@ async function writeVerifiedCommit(
   const hash = await git.writeCommit({ fs, dir: root, commit: { tree: o.tree, parent: o.parents, author: who, committer: who, message: o.message + "\n" } });
   await verifyNewCommit(fs, root, gitDirs(root).commondir, { commit: hash, tree: o.tree, parents: o.parents, baseTree: o.baseTree }, cache);
   await flushDeferred();
+  o.beforeRef?.(hash);
   await git.writeRef({ fs, dir: root, ref: `refs/heads/${o.branch}`, value: hash, force: true });
   return hash;
 }

@@ -1,9 +1,10 @@
 import * as git from "isomorphic-git";
 import { join, resolve } from "node:path";
-import { writeJsonAtomic } from "../fs/atomic.ts";
+import { readFileSync } from "node:fs";
+import { writeFileAtomic, writeJsonAtomic } from "../fs/atomic.ts";
 import { createPullRequest } from "../gh.ts";
 import { LastCompletion, type Approval } from "../../schema/artifacts/completion.ts";
-import { LAST_COMPLETION } from "../../session/paths.ts";
+import { F, LAST_COMPLETION } from "../../session/paths.ts";
 import { commitChanges } from "./commit.ts";
 import { NothingToCommit } from "./errors.ts";
 import { gitFs } from "./fs.ts";
@@ -71,7 +72,13 @@ export async function completeApproval(o: CompleteApprovalInput): Promise<Comple
   const notes: string[] = [];
   let commit: { hash: string; short: string };
   try {
-    const r = await commitChanges(o.workDir, { branch: o.branch, message, excludeFiles: o.approval.exclude_files, ...(o.preexisting ? { preexisting: o.preexisting } : {}) });
+    const r = await commitChanges(o.workDir, {
+      branch: o.branch,
+      message,
+      excludeFiles: o.approval.exclude_files,
+      ...(o.preexisting ? { preexisting: o.preexisting } : {}),
+      beforeRef: (hash) => writeFileAtomic(join(o.sessionDir, F.commitMade), hash + "\n"),
+    });
     commit = r;
     notes.push(...r.notes);
     if (r.excluded.length) {
@@ -81,9 +88,10 @@ export async function completeApproval(o: CompleteApprovalInput): Promise<Comple
     }
     if (r.leftAlone.length) notes.push(`left out of the commit: ${r.leftAlone.length} file(s) that were uncommitted before the run and unchanged by it (${r.leftAlone.slice(0, 3).join(", ")}${r.leftAlone.length > 3 ? ", …" : ""})`);
   } catch (e) {
-    // Idempotent after a crash: the commit was made, the orchestrator died before recording it.
+    // Idempotent after a crash: this session made the commit (its record says so), then died
+    // before recording the outcome. A tip someone else put on the branch is never taken for it.
     const tip = o.baseCommit && e instanceof NothingToCommit ? await branchTip(o.workDir, o.branch) : null;
-    if (!(tip && tip !== o.baseCommit)) throw e;
+    if (!(tip && tip !== o.baseCommit && tip === commitMadeBy(o.sessionDir))) throw e;
     commit = { hash: tip, short: tip.slice(0, 7) };
     warnings.push(`the commit ${commit.short} was made before a restart; it is reused`);
   }
@@ -121,6 +129,14 @@ export async function completeApproval(o: CompleteApprovalInput): Promise<Comple
   });
   writeJsonAtomic(join(o.mainRepoDir, LAST_COMPLETION), record);
   return { hash: commit.hash, short: commit.short, branch: o.branch, prUrl, warnings, notes };
+}
+
+function commitMadeBy(sessionDir: string): string | null {
+  try {
+    return readFileSync(join(sessionDir, F.commitMade), "utf8").trim() || null;
+  } catch {
+    return null;
+  }
 }
 
 async function branchTip(dir: string, branch: string): Promise<string | null> {

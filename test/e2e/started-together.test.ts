@@ -1,0 +1,40 @@
+import { expect, test } from "bun:test";
+import { jsonEvents, spawnBinary } from "../fault/harness.ts";
+import { git, privateSocket } from "./harness.ts";
+import { simProject } from "./sim-project.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
+
+/**
+ * #31.3: two `agentmux run` of one request started at the same moment in one checkout took the
+ * same branch name (chosen before any lock): both reported success, one commit held both runs'
+ * work, and one run's files stayed uncommitted in the checkout. Over several trials, each run
+ * ends with its own branch and commit, and the checkout is back on main, clean.
+ */
+const scope = binaryScope();
+const { sockets, dirs } = scope;
+const TRIALS = 3;
+
+test(`two \`run --ci\` of one request started together end on two branches (${TRIALS} trials)`, async () => {
+  for (let trial = 0; trial < TRIALS; trial++) {
+    const repo = simProject({ dirs }, 100);
+    const socket = privateSocket();
+    sockets.push(socket);
+    // on both sides of a second's turn: two session ids (one per second), one feature name
+    await Bun.sleep(1000 - (Date.now() % 1000) + 970);
+    const start = () => spawnBinary(scope.bin, ["run", "Add alpha", "--ci", "--json"], { cwd: repo, socket, timeoutMs: 150_000 });
+    const first = start();
+    await Bun.sleep(50);
+    const runs = [first, start()];
+    const results = await Promise.all(runs.map((r) => r.done));
+    if (results.some((r) => r.code !== 0)) console.error(trial, results);
+    expect(results.map((r) => r.code)).toEqual([0, 0]);
+    const branches = results.map((r) => jsonEvents(r.stdout).find((e) => e.kind === "result").branch as string);
+    expect(new Set(branches).size).toBe(2);
+    for (const b of branches) {
+      expect(git(repo, "rev-list", "--count", `main..${b}`)).toBe("1");
+      expect(git(repo, "show", "--name-only", "--format=", b).split("\n").filter(Boolean).sort()).toEqual(["src/alpha.js", "test/alpha.test.js"]);
+    }
+    expect(git(repo, "rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
+    expect(git(repo, "status", "--porcelain")).toBe("");
+  }
+}, 600_000);
