@@ -20,7 +20,7 @@ export const isLive = (a: AgentInfo | undefined): a is AgentInfo => !!a && LIVE.
 
 function waitingForResearch(state: State, key: string): boolean {
   if (RESEARCH_OWNERS[state.phase] !== key) return false;
-  return !!state.research_tasks?.hasStatus("dispatched") || !!state.web_research_tasks?.hasStatus("dispatched");
+  return [state.research_tasks, state.web_research_tasks].some((tasks) => Object.values(tasks ?? {}).includes("dispatched"));
 }
 
 /**

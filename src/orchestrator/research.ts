@@ -1,6 +1,6 @@
 import type { Event, EventOf } from "../schema/events.ts";
 import type { Role } from "../schema/catalog.ts";
-import { TopicTasks } from "../schema/topic-tasks.ts";
+import { withTopic, withoutTopic } from "../schema/topic-tasks.ts";
 import { quotedPath, researchDir } from "../session/paths.ts";
 import type { Step } from "./step.ts";
 
@@ -34,8 +34,8 @@ const researcherLive = (step: Step, type: "code" | "web", topic: string) => step
 export function handleResearch(step: Step, event: Event, owner: { agent: string; role: Role }): boolean {
   if (event.type === "research_dispatched") {
     const field = tasksField(event.research_type);
-    const tasks = step.state[field] ?? TopicTasks.EMPTY;
-    const status = tasks.get(event.topic);
+    const tasks = step.state[field];
+    const status = tasks?.[event.topic];
     if (status === "done" || (status === "dispatched" && researcherLive(step, event.research_type, event.topic))) {
       step.log("ignored", `research ${event.research_type}/${event.topic} already ${status}; ignoring the repeat`, { data: { event: event.type, topic: event.topic } });
       return true;
@@ -43,19 +43,19 @@ export function handleResearch(step: Step, event: Event, owner: { agent: string;
     // a new topic, or one whose researcher is gone (an interrupted run): (re)start it
     step.emit({ type: "write_file", path: `${researchDir(event.research_type, event.topic)}/request.md`, content: requestMarkdown(event) });
     launchResearcher(step, event.research_type, event.topic);
-    step.set({ [field]: tasks.with(event.topic, "dispatched") });
+    step.set({ [field]: withTopic(tasks, event.topic, "dispatched") });
     return true;
   }
   if (event.type === "research_done") {
     const field = tasksField(event.research_type);
-    const tasks = step.state[field] ?? TopicTasks.EMPTY;
-    if (tasks.get(event.topic) !== "dispatched") return true;
+    const tasks = step.state[field];
+    if (tasks?.[event.topic] !== "dispatched") return true;
     const key = researcherKey(event.research_type, event.topic);
     step.kill(key);
     // a finished researcher leaves the agents list (its topic stays in research_tasks): long
     // runs with many topics keep a small agents map
     const { [key]: _done, ...agents } = step.agents();
-    step.set({ [field]: tasks.with(event.topic, "done"), agents });
+    step.set({ [field]: withTopic(tasks, event.topic, "done"), agents });
     const summary = `${step.state.feature_dir}/${researchDir(event.research_type, event.topic)}/summary.md`;
     step.emit({ type: "notify_agent", agent: owner.agent, text: `Research on ${event.topic} is complete. Read ${quotedPath(summary)} and continue.` });
     return true;
@@ -70,7 +70,7 @@ export function handleResearch(step: Step, event: Event, owner: { agent: string;
  */
 export function relaunchResearch(step: Step): void {
   for (const type of ["code", "web"] as const) {
-    for (const [topic, status] of step.state[tasksField(type)]?.entries() ?? []) {
+    for (const [topic, status] of Object.entries(step.state[tasksField(type)] ?? {})) {
       if (status !== "dispatched" || researcherLive(step, type, topic)) continue;
       step.log("research_restart", `research ${type}/${topic} was interrupted; starting its researcher again`, { data: { type, topic } });
       launchResearcher(step, type, topic);
@@ -83,7 +83,7 @@ export function researcherCrashed(step: Step, agent: string, owner: string | und
   const [kind, topic] = agent.split(":") as [string, string];
   const type = kind === "code-researcher" ? "code" : "web";
   const field = tasksField(type);
-  step.set({ [field]: (step.state[field] ?? TopicTasks.EMPTY).without(topic) });
+  step.set({ [field]: withoutTopic(step.state[field], topic) });
   step.setAgent(agent, { status: "exited" });
   if (owner) {
     step.emit({

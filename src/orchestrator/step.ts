@@ -23,18 +23,13 @@ const recorded = (state: State, phase: Phase, event: WorkflowEvent, at: string):
 export class Step {
   effects: Effect[] = [];
   private next: Goto | null = null;
-  /**
-   * `state` is this step's own copy, made at its first change: later changes of the same
-   * transition write into it instead of copying the state again. The state given to the
-   * constructor is never written (transitions are pure; test/orchestrator/purity.test.ts).
-   */
-  #owned = false;
 
   /** A state prepared for `agentmux resume` in `phase` (the `resumed` workflow event). */
   static resumed(state: State, phase: Phase, at: string): State {
     return recorded(state, phase, "resumed", at);
   }
 
+  /** Every change makes a new object: the state given is never written (test/orchestrator/purity.test.ts). */
   #state: State;
 
   constructor(
@@ -51,34 +46,14 @@ export class Step {
     return this.#state;
   }
 
-  /** A new state object, the step's own (a move, a mark, `fail`). */
-  #replace(state: State): void {
-    this.#state = state;
-    this.#owned = true;
-  }
-
   /** Change state fields; the phase, `last_event` and `history` change only by a move, a mark or `fail`. */
   set(patch: Partial<Omit<State, "phase" | "last_event" | "history">>): void {
-    if (this.#owned) {
-      Object.assign(this.#state, patch);
-      return;
-    }
-    // one spread and an assign: a second spread is JSC's slow generic copy (this runs on every event)
-    this.#replace(Object.assign({ ...this.#state }, patch));
+    this.#state = { ...this.state, ...patch };
   }
 
-  /**
-   * Stamp the state with the event's time and the handler that applied it: the last change of
-   * every transition. A literal spread, the copy JSC does fastest (about 2× a spread and an
-   * assign: this runs once per event, 100k times in a long run's replay).
-   */
+  /** Stamp the state with the event's time and the handler that applied it: the last change of every transition. */
   touch(by: string): void {
-    if (this.#owned) {
-      this.#state.updated_at = this.at;
-      this.#state.updated_by = by;
-      return;
-    }
-    this.#replace({ ...this.#state, updated_at: this.at, updated_by: by });
+    this.#state = { ...this.state, updated_at: this.at, updated_by: by };
   }
 
   emit(...effects: Effect[]): void {
@@ -110,14 +85,14 @@ export class Step {
     const move = this.next;
     if (!move) return null;
     this.next = null;
-    this.#replace(recorded(this.state, move.phase, move.event, this.at));
+    this.#state = recorded(this.state, move.phase, move.event, this.at);
     return move;
   }
 
   /** Record a workflow event inside the current phase, without a move (see PHASE_MARKS). */
   mark(event: WorkflowEvent): void {
     if (!isPhaseMark(this.state.phase, event)) throw new IllegalMark({ phase: this.state.phase, event });
-    this.#replace(recorded(this.state, this.state.phase, event, this.at));
+    this.#state = recorded(this.state, this.state.phase, event, this.at);
   }
 
   /**
@@ -129,13 +104,13 @@ export class Step {
     const event = category === "canceled" ? "run_canceled" : "run_failed";
     if (!isPhaseMove(from, "failed", event)) throw new IllegalMove({ from, to: "failed", event });
     this.next = null;
-    this.#replace({
+    this.#state = {
       ...recorded(this.state, "failed", event, this.at),
       interruption_category: category,
       interruption_cause: cause.replace(/\s+/g, " ").trim(),
       interruption_resume_command: `agentmux resume ${sessionId(this.state.feature_dir)}`,
       interruption_log_path: `${this.state.feature_dir}/orchestrator.log`,
-    });
+    };
     this.emit({ type: "finish", code: category === "canceled" ? 130 : 1, cleanup: false });
   }
 

@@ -63,7 +63,7 @@ export function researchHandoff(sessionDir: string, template: string): string {
   if (!state.ok && !state.missing) throw new SessionFileInvalid({ path: join(sessionDir, F.state), name: F.state, problems: state.problems });
   if (state.ok) {
     const done = (tasks: TopicTasks | undefined, type: "code" | "web") =>
-      (tasks?.entries() ?? [])
+      Object.entries(tasks ?? {})
         .filter(([, status]) => status === "done")
         .map(([topic]) => researchDir(type, topic));
     topics = [...done(state.value.research_tasks, "code"), ...done(state.value.web_research_tasks, "web")];

@@ -3,7 +3,7 @@ import { UsageRecord } from "./usage.ts";
 import { Phase, ReviewerRole, Role, WorkflowEvent } from "./catalog.ts";
 import { Approval } from "./artifacts/completion.ts";
 import { Effect } from "./effects.ts";
-import { TopicTasksField } from "./topic-tasks.ts";
+import { TopicTasks } from "./topic-tasks.ts";
 
 /**
  * `idle_without_submit`: its turn ended without the submit its prompt requires (nudged);
@@ -165,9 +165,9 @@ export const State = z.object({
   // optional seed fields
   gh_available: z.boolean().optional(),
   issue_number: z.number().int().optional(),
-  /** topic → "dispatched" | "done" (a TopicTasks in memory, see schema/topic-tasks.ts) */
-  research_tasks: TopicTasksField.optional(),
-  web_research_tasks: TopicTasksField.optional(),
+  /** topic → "dispatched" | "done", in the order topics were dispatched */
+  research_tasks: TopicTasks.optional(),
+  web_research_tasks: TopicTasks.optional(),
   awaiting_summary: z.boolean().optional(),
   // agentmux extras
   schema_version: z.literal(1).default(1),

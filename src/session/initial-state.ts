@@ -1,5 +1,4 @@
 import type { State } from "../schema/state.ts";
-import { TopicTasks } from "../schema/topic-tasks.ts";
 
 export type NewSession = {
   featureDir: string;
@@ -43,8 +42,8 @@ export function initialState(s: NewSession): State {
     feature_name: s.featureName,
     project_dir: s.projectDir,
     created_at: s.at,
-    research_tasks: TopicTasks.EMPTY,
-    web_research_tasks: TopicTasks.EMPTY,
+    research_tasks: {},
+    web_research_tasks: {},
     awaiting_summary: false,
     agents: {},
     history: [{ phase, event: "feature_created", at: s.at }],

@@ -63,8 +63,8 @@ function askingLines(rows: ReturnType<typeof agentRows>, selected: number | unde
 
 function researchLines(state: State, now: number, width: number): Line[] {
   const tasks = [
-    ...(state.research_tasks?.entries() ?? []).map(([t, s]) => ({ t, s, k: "c" })),
-    ...(state.web_research_tasks?.entries() ?? []).map(([t, s]) => ({ t, s, k: "w" })),
+    ...Object.entries(state.research_tasks ?? {}).map(([t, s]) => ({ t, s, k: "c" })),
+    ...Object.entries(state.web_research_tasks ?? {}).map(([t, s]) => ({ t, s, k: "w" })),
   ];
   if (!tasks.length) return [];
   const done = tasks.filter((x) => x.s === "done").length;

@@ -89,7 +89,7 @@ export function statusJson(d: StatusInput) {
       active_plan_ids: s.implementation_active_plan_ids, completed_group_ids: s.implementation_completed_group_ids,
     },
     reviews: s.review_results ?? {},
-    research: { code: s.research_tasks?.toJSON() ?? {}, web: s.web_research_tasks?.toJSON() ?? {} },
+    research: { code: s.research_tasks ?? {}, web: s.web_research_tasks ?? {} },
     interruption: s.interruption_category || s.phase === "failed"
       ? { category: s.interruption_category ?? "failed", cause: s.interruption_cause ?? null, log_path: s.interruption_log_path ?? null }
       : null,

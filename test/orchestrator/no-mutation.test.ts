@@ -16,7 +16,7 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
-/** Every object reachable from `v` (TopicTasks by its fields: its maps are private and never written). */
+/** Every object reachable from `v`. */
 function reachable(v: unknown, out = new Set<object>()): Set<object> {
   if (v && typeof v === "object" && !out.has(v)) {
     out.add(v);

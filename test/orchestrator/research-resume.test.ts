@@ -10,7 +10,7 @@ describe("research in flight when the orchestrator stopped", () => {
   test("a resumed architect phase starts the researchers of the unfinished topics again, not of the finished ones", () => {
     const { state, ev } = reach("architecting");
     const before = drive(state, [ev.dispatch("limits"), ev.dispatch("headers", "web"), ev.dispatch("caches"), ev.researched("caches")]).state;
-    expect(before.research_tasks?.toJSON()).toEqual({ limits: "dispatched", caches: "done" });
+    expect(before.research_tasks).toEqual({ limits: "dispatched", caches: "done" });
     const resumed = prepareResume(before, FACTS, AT);
     expect(liveAgents(resumed)).toEqual([]);
 
@@ -23,14 +23,14 @@ describe("research in flight when the orchestrator stopped", () => {
     ]);
     expect(ofType(r.effects, "launch_agent").find((e) => e.agent === "code-researcher:limits")!.batch_prompt).toBe("03_research/code-limits/prompt.md");
     expect(written(r.effects)).toEqual([]); // request.md was written at dispatch and is still there
-    expect(r.state.research_tasks?.toJSON()).toEqual({ limits: "dispatched", caches: "done" });
+    expect(r.state.research_tasks).toEqual({ limits: "dispatched", caches: "done" });
     expect(liveAgents(r.state)).toEqual(["architect", "code-researcher:limits", "web-researcher:headers"]);
 
     // the re-prompted architect dispatches again: a repeat now; the researcher's done reaches it
     expect(launched(apply(r.state, ev.dispatch("limits")).effects)).toEqual([]);
     const done = apply(r.state, ev.researched("limits"));
     expect(ofType(done.effects, "notify_agent").map((n) => n.agent)).toEqual(["architect"]);
-    expect(done.state.research_tasks?.toJSON()).toEqual({ limits: "done", caches: "done" });
+    expect(done.state.research_tasks).toEqual({ limits: "done", caches: "done" });
   });
 
   test("the planner and the product manager relaunch their research too; other phases and fresh entries do not", () => {
@@ -52,6 +52,6 @@ describe("research in flight when the orchestrator stopped", () => {
     const r = apply(gone, ev.dispatch("limits"));
     expect(written(r.effects)).toEqual(["03_research/code-limits/request.md"]);
     expect(launched(r.effects)).toEqual(["code-researcher:limits"]);
-    expect(r.state.research_tasks?.toJSON()).toEqual({ limits: "dispatched" });
+    expect(r.state.research_tasks).toEqual({ limits: "dispatched" });
   });
 });

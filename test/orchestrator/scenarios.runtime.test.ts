@@ -14,8 +14,8 @@ describe("research", () => {
     expect(request.path).toBe("03_research/web-token-bucket/request.md");
     expect(request.content).toBe("# Research Request: token-bucket\n\n## Context\n\nwhy token-bucket\n\n## Questions\n\n- what about token-bucket?\n\n## Scope Hints\n\n- src/\n");
     expect(templates(r.effects)).toEqual(["03_research/web-token-bucket/prompt.md<-web-researcher"]);
-    expect(r.state.web_research_tasks?.toJSON()).toEqual({ "token-bucket": "dispatched" });
-    expect(r.state.research_tasks?.toJSON()).toEqual({});
+    expect(r.state.web_research_tasks).toEqual({ "token-bucket": "dispatched" });
+    expect(r.state.research_tasks).toEqual({});
     expect(liveAgents(r.state)).toEqual(["architect", "web-researcher:token-bucket"]);
 
     const again = apply(r.state, { ...d, at: ev.start().at });
@@ -24,7 +24,7 @@ describe("research", () => {
 
     r = apply(r.state, ev.researched("token-bucket", "web"));
     expect(killed(r.effects)).toEqual(["web-researcher:token-bucket"]);
-    expect(r.state.web_research_tasks?.toJSON()).toEqual({ "token-bucket": "done" });
+    expect(r.state.web_research_tasks).toEqual({ "token-bucket": "done" });
     expect(ofType(r.effects, "notify_agent")).toEqual([
       { type: "notify_agent", agent: "architect", text: `Research on token-bucket is complete. Read "${FEATURE_DIR}/03_research/web-token-bucket/summary.md" and continue.` },
     ]);
@@ -52,11 +52,11 @@ describe("research", () => {
     expect(ofType(r.effects, "notify_agent")).toEqual([
       { type: "notify_agent", agent: "architect", text: "Research on limits failed: the researcher exited before finishing. Dispatch it again or continue without it." },
     ]);
-    expect(r.state.research_tasks?.toJSON()).toEqual({ caches: "dispatched" });
+    expect(r.state.research_tasks).toEqual({ caches: "dispatched" });
     expect(r.state.agents!["code-researcher:limits"]!.status).toBe("exited");
     r = apply(r.state, ev.dispatch("limits"));
     expect(launched(r.effects)).toEqual(["code-researcher:limits"]);
-    expect(r.state.research_tasks?.toJSON()).toEqual({ caches: "dispatched", limits: "dispatched" });
+    expect(r.state.research_tasks).toEqual({ caches: "dispatched", limits: "dispatched" });
     expect(liveAgents(r.state)).toEqual(["architect", "code-researcher:caches", "code-researcher:limits"]);
   });
 });

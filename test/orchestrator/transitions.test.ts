@@ -73,7 +73,7 @@ const research: Partial<Record<EventType, (p: Phase) => Row>> = {
     check: (r) => {
       expect(written(r.effects)).toEqual(["03_research/code-rate-limits/request.md"]);
       expect(ofType(r.effects, "launch_agent")).toEqual([{ type: "launch_agent", agent: "code-researcher:rate-limits", role: "code-researcher", label: "[code-researcher] rate-limits", batch_prompt: "03_research/code-rate-limits/prompt.md" }]);
-      expect(r.state.research_tasks?.toJSON()).toEqual({ "rate-limits": "dispatched" });
+      expect(r.state.research_tasks).toEqual({ "rate-limits": "dispatched" });
     },
   }),
   // a topic that was never dispatched: nothing to kill, nobody to tell

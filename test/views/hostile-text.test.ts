@@ -12,7 +12,6 @@ import { createPullRequest, prBody } from "../../src/effects/gh.ts";
 import { formatError } from "../../src/errors.ts";
 import { StartDirMissing } from "../../src/effects/tmux/errors.ts";
 import { at, stateIn } from "../tui/fixtures.ts";
-import { TopicTasks } from "../../src/schema/topic-tasks.ts";
 import { HOSTILE, isInert } from "../helpers/hostile.ts";
 
 /**
@@ -35,7 +34,7 @@ const hostileState = () =>
       "coder:1": { role: "coder", label: `coder ${EVIL}`, status: "stuck", provider: `p${HOSTILE.title}`, model: `m${HOSTILE.clear}`, since: at(9), note: `note ${EVIL}` },
     },
     review_results: { reviewer_logic: { verdict: "fail", summary: `summary ${EVIL}`, commit_message: `feat: x ${EVIL}` } },
-    research_tasks: TopicTasks.of({ [`topic ${HOSTILE.title}`]: "done" }),
+    research_tasks: { [`topic ${HOSTILE.title}`]: "done" },
   });
 
 describe("hostile text on every path to a terminal (#18.14)", () => {

@@ -11,7 +11,6 @@ import type { State } from "../../src/schema/state.ts";
 import { markdownLines } from "../../src/views/markdown.ts";
 import { buildApproval, changesContent, fileLines } from "../../src/views/panel.ts";
 import { at, stateIn } from "../tui/fixtures.ts";
-import { TopicTasks } from "../../src/schema/topic-tasks.ts";
 
 const NOW = Date.parse(at(20));
 const plain = (lines: Line[]) => lines.map(toPlain);
@@ -132,7 +131,7 @@ describe("monitor view", () => {
   });
 
   test("research tasks counted", () => {
-    const text = plain(mon(stateIn("architecting", { research_tasks: TopicTasks.of({ auth: "done" }), web_research_tasks: TopicTasks.of({ limits: "dispatched" }) }))).join("\n");
+    const text = plain(mon(stateIn("architecting", { research_tasks: { auth: "done" }, web_research_tasks: { limits: "dispatched" } }))).join("\n");
     expect(text).toContain("RESEARCH 1/2");
     expect(text).toContain("✓ c· auth");
     expect(text).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] w· limits/);
