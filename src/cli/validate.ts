@@ -34,6 +34,7 @@ export async function run(args: ParsedArgs<typeof validate>): Promise<number> {
   const result = await readArtifact(kind, resolve(file));
   if (result.ok && kind === "approval" && !(await approvalExcludesOk(file))) return 1;
   if (result.ok && kind === "review" && !(await reviewAnchorsOk(file))) return 1;
+  if (result.ok && kind === "execution_plan" && !(await executionPlanFilesOk(file))) return 1;
   if (result.ok) {
     say(`✓ ${file}: valid ${kind}`);
     return 0;
@@ -50,6 +51,21 @@ function kindOf(st: Stats): "a directory" | "a FIFO" | "a socket" | "a device" |
   if (st.isFIFO()) return "a FIFO";
   if (st.isSocket()) return "a socket";
   return st.isCharacterDevice() || st.isBlockDevice() ? "a device" : "not a regular file";
+}
+
+/** Each plan file an execution plan names is there beside it, as the implementing phase reads them. */
+async function executionPlanFilesOk(file: string): Promise<boolean> {
+  const parsed = await readArtifact("execution_plan", resolve(file));
+  if (!parsed.ok) return true; // reported by the caller
+  let ok = true;
+  parsed.value.groups.forEach((g, gi) =>
+    g.plans.forEach((p, pi) => {
+      if (existsSync(join(dirname(resolve(file)), p.file))) return;
+      say(`${file}: groups[${gi}].plans[${pi}].file: ${p.file} does not exist in ${dirname(file)}`);
+      ok = false;
+    }),
+  );
+  return ok;
 }
 
 /** The commit's own check of exclude_files: what the commit would refuse, validate refuses. */

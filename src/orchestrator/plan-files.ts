@@ -26,6 +26,14 @@ export function tasksMarkdown(s: Subplan): string {
   return [`# Tasks: ${s.title}`, "", ...s.tasks.map((t) => `- [ ] ${t}`)].join("\n") + "\n";
 }
 
+/** plan.md's last section when the planner set review_strategy: the reviewers' prompts include plan.md. */
+function reviewFocus(plan: Plan): string {
+  const r = plan.review_strategy;
+  if (!r) return "";
+  const focus = r.focus?.length ? `Look hardest at: ${r.focus.join(", ")}.\n` : "";
+  return `\n## Review focus\n\nSeverity: ${r.severity}.\n${focus}`;
+}
+
 /**
  * The files the orchestrator derives from an accepted plan.yaml: plan_<N>.md and tasks_<N>.md
  * per subplan, plan.md (the overview) and execution_plan.yaml. Always regenerated.
@@ -36,7 +44,7 @@ export function materializePlan(plan: Plan): { path: string; content: string }[]
     files.push({ path: planFile(s.index), content: planMarkdown(s) });
     files.push({ path: tasksFile(s.index), content: tasksMarkdown(s) });
   }
-  files.push({ path: F.planMd, content: `# Plan\n\n${plan.plan_overview.trim()}\n` });
+  files.push({ path: F.planMd, content: `# Plan\n\n${plan.plan_overview.trim()}\n${reviewFocus(plan)}` });
   const execution = {
     groups: plan.groups.map((g) => ({
       group_id: g.group_id,

@@ -51,7 +51,9 @@ const NOTES: Record<ContractName, Record<string, string>> = {
     "subplans[].tasks": "small, ordered, testable steps",
     "subplans[].isolation_rationale": "why this lane cannot collide with the others running beside it",
     "subplans[].allow_partial": 'true only when some tasks are optional: the coder may then report "status": "PARTIAL"; omit it otherwise',
-    review_strategy: "deprecated; omit it",
+    review_strategy: "optional: what reviewers should look at hardest; plan.md shows it to them",
+    "review_strategy.severity": "how strict the review should be",
+    "review_strategy.focus": "areas such as security, testing, performance",
   },
   done: {
     subplan_index: "the N of done_N.json",

@@ -26,6 +26,8 @@ export const SimScenario = z.strictObject({
   /** reviewer_logic's first review fails with two line comments (one line, one range) instead of a finding */
   line_comments: z.boolean().optional(),
   malformed_plan_once: z.boolean().optional(),
+  /** the planner sets review_strategy as the Python agentmux's contract example does: severity medium, focus [security, testing] */
+  review_focus: z.boolean().optional(),
   gate_refuse_once: z.boolean().optional(),
   commit_message: z.boolean().optional(),
   research: z.boolean().optional(),

@@ -12,6 +12,7 @@ export const SIM_SWITCH_NAMES = [
   "review_fail_always",
   "line_comments",
   "malformed_plan_once",
+  "review_focus",
   "gate_refuse_once",
   "commit_message",
   "research",

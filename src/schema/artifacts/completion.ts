@@ -3,7 +3,8 @@ import { z } from "zod";
 /** `08_completion/approval.json` (seeds/completion-artifacts.txt). */
 export const Approval = z.strictObject({
   action: z.literal("approve", { error: 'must be "approve"' }),
-  exclude_files: z.array(z.string().min(1, "must be a non-empty path")),
+  /** absent: commit every changed file (the Python agentmux reads a missing list as empty) */
+  exclude_files: z.array(z.string().min(1, "must be a non-empty path")).default([]),
   commit_message: z.string().optional(),
 });
 export type Approval = z.infer<typeof Approval>;

@@ -48,6 +48,17 @@ function sharedFiles(a: { index: number; owned_files: string[] }, b: { index: nu
   return out;
 }
 
+/**
+ * What the planner asks reviewers to look at hardest (the Python agentmux's contract: a severity
+ * and focus areas such as `[security, testing]`); plan.md carries it to the reviewers' prompts.
+ */
+const StrategySeverity = z.enum(["low", "medium", "high"]);
+export const ReviewStrategy = z.strictObject({
+  severity: z.string().trim().toLowerCase().pipe(StrategySeverity).meta({ enum: StrategySeverity.options }),
+  focus: z.array(text).optional(),
+});
+export type ReviewStrategy = z.infer<typeof ReviewStrategy>;
+
 /** `04_planning/plan.yaml`, version 2: groups run in order; a parallel group runs one coder per plan. */
 export const Plan = z
   .strictObject({
@@ -58,7 +69,7 @@ export const Plan = z
     doc_files: z.array(text).default([]),
     groups: z.array(PlanGroup).min(1, "must list at least one group"),
     subplans: z.array(Subplan).min(1, "must list at least one subplan"),
-    review_strategy: z.strictObject({ severity: z.enum(["low", "medium", "high"]) }).optional(),
+    review_strategy: ReviewStrategy.optional(),
   })
   .superRefine((plan, ctx) => {
     const indices = new Map<number, number>();
@@ -105,19 +116,36 @@ export const Plan = z
 export type Plan = z.infer<typeof Plan>;
 export type PlanInput = z.input<typeof Plan>;
 
-/** `04_planning/execution_plan.yaml`, derived by the orchestrator from plan.yaml. */
-export const ExecutionPlan = z.strictObject({
-  groups: z
-    .array(
-      z.strictObject({
-        group_id: text,
-        mode: z.enum(["serial", "parallel"]),
-        plans: z.array(z.strictObject({ file: z.string().regex(/^plan_\d+\.md$/), name: text })).min(1),
-      }),
-    )
-    .min(1),
-  needs_design: z.boolean(),
-  needs_docs: z.boolean(),
-  doc_files: z.array(z.string()),
-});
+/**
+ * `04_planning/execution_plan.yaml`, derived by the orchestrator from plan.yaml. Whether each
+ * referenced plan file exists is checked where the file is read (it needs the folder).
+ */
+export const ExecutionPlan = z
+  .strictObject({
+    groups: z
+      .array(
+        z.strictObject({
+          group_id: text,
+          mode: z.enum(["serial", "parallel"]),
+          plans: z.array(z.strictObject({ file: z.string().regex(/^plan_\d+\.md$/, "must be plan_<N>.md (a file in 04_planning/)"), name: text })).min(1),
+        }),
+      )
+      .min(1),
+    // absent in the Python agentmux's loader: false / none, as it read them
+    needs_design: z.boolean().default(false),
+    needs_docs: z.boolean().default(false),
+    doc_files: z.array(z.string()).default([]),
+  })
+  .superRefine((ep, ctx) => {
+    const ids = new Set<string>();
+    const files = new Set<string>();
+    ep.groups.forEach((g, gi) => {
+      if (ids.has(g.group_id)) ctx.addIssue({ code: "custom", path: ["groups", gi, "group_id"], message: `duplicate group_id "${g.group_id}"` });
+      ids.add(g.group_id);
+      g.plans.forEach((p, pi) => {
+        if (files.has(p.file)) ctx.addIssue({ code: "custom", path: ["groups", gi, "plans", pi, "file"], message: `${p.file} is referenced more than once` });
+        files.add(p.file);
+      });
+    });
+  });
 export type ExecutionPlan = z.infer<typeof ExecutionPlan>;

@@ -4,12 +4,18 @@ const text = z.string().trim().min(1, "must be a non-empty string");
 
 export const Severity = z.enum(["critical", "high", "medium", "low", "info"]);
 export type Severity = z.infer<typeof Severity>;
+/**
+ * A severity as reviewers write it: any case (`CRITICAL`, as the seeds' examples write it), kept
+ * lower-case. Contracts list the lower-case values (`meta`: the JSON Schema of a pipe's input is
+ * a bare string).
+ */
+export const SeverityAnyCase = z.string().trim().toLowerCase().pipe(Severity).meta({ enum: Severity.options });
 
 export const Finding = z.strictObject({
   issue: text,
   recommendation: text,
   location: text.optional(),
-  severity: Severity.optional(),
+  severity: SeverityAnyCase.optional(),
 });
 export type Finding = z.infer<typeof Finding>;
 
@@ -31,7 +37,7 @@ export const LineComment = z
     line: line.optional(),
     start_line: line.optional(),
     end_line: line.optional(),
-    severity: Severity,
+    severity: SeverityAnyCase,
     body: text.max(MAX_COMMENT_TEXT, `must be at most ${MAX_COMMENT_TEXT} characters`),
     suggestion: z.string().max(MAX_COMMENT_TEXT, `must be at most ${MAX_COMMENT_TEXT} characters`).optional(),
   })

@@ -35,6 +35,7 @@ export async function planner(io: TaskIO, opts: { changes: boolean; prompt: stri
   } else {
     plan = defaultPlan(slug, request, { parallel: scenario.parallel, ...(scenario.coders ? { coders: scenario.coders } : {}), design: scenario.design });
   }
+  if (scenario.review_focus) plan.review_strategy = { severity: "medium", focus: ["security", "testing"] };
   assertValidPlan(plan);
   await io.think();
   let content: unknown = scenario.malformed_plan_once && io.s.once.take("malformed_plan") ? malformedPlan(plan) : plan;
