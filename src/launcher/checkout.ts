@@ -95,8 +95,8 @@ async function setUpWorktree(o: CheckoutInput, worktree: string, state: State): 
     if (!r.copied.length && !r.kept.length) o.out(`agentmux: worktree.copy matched no file in ${o.projectDir}`);
   }
   if (setup.length) {
-    o.out(`agentmux: setting up the worktree: ${setup.length} command(s) (output in ${join(o.sessionDir, F.orchestratorLog)})`);
-    await runWorktreeSetup(worktree, o.config.worktree, runEnv(state), sessionLogger(o.sessionDir));
+    o.out(`agentmux: setting up the worktree: ${setup.length} command(s) (output in ${join(o.sessionDir, F.setupLogsDir)})`);
+    await runWorktreeSetup(worktree, o.config.worktree, runEnv(state), sessionLogger(o.sessionDir), join(o.sessionDir, F.setupLogsDir));
   }
   if (copy.length || setup.length) writeSessionFile(o.sessionDir, SESSION_FILES.preexisting, await snapshotUncommitted(worktree));
 }

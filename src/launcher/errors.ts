@@ -11,10 +11,17 @@ export const CheckoutBusy = defineError("CheckoutBusy", "session", (d: { project
 export const WorktreeSetupFailed = defineError(
   "WorktreeSetupFailed",
   "config",
-  (d: { command: string; index: number; code: number; timedOut: boolean; timeoutS: number; output: string }) => ({
-    message: `worktree setup command ${d.index + 1} (${d.command}) ${d.timedOut ? `did not finish within ${d.timeoutS} s` : `failed with exit code ${d.code}`}${d.output ? `; its last output:\n${d.output}` : " and printed nothing"}`,
+  (d: { command: string; index: number; code: number | null; signal?: string | null; spawnError?: string | null; timedOut: boolean; timeoutS: number; output: string }) => ({
+    message: `worktree setup command ${d.index + 1} (${d.command}) ${setupOutcome(d)}${d.output ? `; its last output:\n${d.output}` : " and printed nothing"}`,
     where: `worktree.setup[${d.index}]`,
     hint: "fix the command (run it yourself in a fresh clone to see why), raise worktree.setup_timeout_s, or remove it from worktree.setup",
   }),
   { exitCode: 1 },
 );
+
+function setupOutcome(d: { code: number | null; signal?: string | null; spawnError?: string | null; timedOut: boolean; timeoutS: number }): string {
+  if (d.timedOut) return `did not finish within ${d.timeoutS} s (its whole process group was killed)`;
+  if (d.spawnError) return `could not start: ${d.spawnError}`;
+  if (d.code === null) return `was killed by ${d.signal ?? "a signal"}`;
+  return `failed with exit code ${d.code}`;
+}

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import type { Config } from "../schema/config.ts";
 import { globToRegExp, hasGlob } from "../effects/git/glob.ts";
 import type { Logger } from "../effects/log.ts";
-import { runProcess, type Runner } from "../effects/process/run.ts";
+import { runBounded, type BoundedRunner } from "../effects/process/bounded.ts";
 import { WorktreeSetupFailed } from "./errors.ts";
 
 /**
@@ -78,28 +78,38 @@ function collectAll(root: string, rel: string, out: string[]): void {
 }
 
 /**
- * `worktree.setup`: each command through `sh -c` in the worktree, in order, with `env` added;
- * its output goes to the session log. The first that fails or times out throws
- * WorktreeSetupFailed with its exit code and last output lines.
+ * `worktree.setup`: each command through `sh -c` in the worktree, in order, with `env` added, on
+ * the bounded runner (DESIGN.md rule 15): done when its process exits — a service it starts in
+ * the background (`db-start &`) keeps running for the agents and holds nothing open — its whole
+ * process group killed on timeout, its output streamed to `<logDir>/<n>.log` (capped, tail
+ * kept; the tail also goes to the session log). The first that fails, times out or cannot start
+ * throws WorktreeSetupFailed with its exit code and last output lines.
  */
-export async function runWorktreeSetup(worktree: string, config: Config["worktree"], env: Record<string, string>, log: Logger, run: Runner = runProcess): Promise<void> {
+export async function runWorktreeSetup(
+  worktree: string,
+  config: Config["worktree"],
+  env: Record<string, string>,
+  log: Logger,
+  logDir: string,
+  run: BoundedRunner = runBounded,
+): Promise<void> {
   const of = config.setup.length;
   for (const [index, command] of config.setup.entries()) {
     log(`worktree setup ${index + 1}/${of}: ${command}`, { event: "worktree_setup", data: { index: index + 1, of, command } });
-    const started = Date.now();
-    const r = await run(["sh", "-c", command], { cwd: worktree, env, timeoutMs: config.setup_timeout_s * 1000 });
-    const output = `${r.stdout}${r.stderr}`.trimEnd();
-    const lines = output ? output.split("\n").slice(-200) : [];
-    const seconds = Number(((Date.now() - started) / 1000).toFixed(1));
-    const failed = r.code !== 0 || r.timedOut === true;
-    log(`worktree setup ${index + 1}: ${r.timedOut ? "timed out" : `exit ${r.code}`} after ${seconds} s${lines.map((l) => `\n  | ${l}`).join("")}`, {
+    const logPath = join(logDir, `${index + 1}.log`);
+    const r = await run({ argv: ["sh", "-c", command], cwd: worktree, env, timeoutMs: config.setup_timeout_s * 1000, logPath, leftovers: "detach", tailLines: 200 });
+    const seconds = Number((r.durationMs / 1000).toFixed(1));
+    const failed = r.exitCode !== 0 || r.timedOut;
+    const how = r.timedOut ? "timed out" : r.spawnError ? `could not start: ${r.spawnError}` : r.exitCode === null ? `killed by ${r.signal}` : `exit ${r.exitCode}`;
+    log(`worktree setup ${index + 1}: ${how} after ${seconds} s${r.tail.map((l) => `\n  | ${l}`).join("")}`, {
       level: failed ? "error" : "info",
       event: "worktree_setup",
-      data: { index: index + 1, of, command, code: r.code, timed_out: r.timedOut === true, seconds, output: lines },
+      data: { index: index + 1, of, command, code: r.exitCode, timed_out: r.timedOut, seconds, output: r.tail, log: logPath, truncated: r.truncated },
     });
-    if (r.code !== 0 || r.timedOut) {
-      const tail = output.split("\n").slice(-15).join("\n");
-      throw new WorktreeSetupFailed({ command, index, code: r.code, timedOut: r.timedOut === true, timeoutS: config.setup_timeout_s, output: tail });
+    if (failed) {
+      throw new WorktreeSetupFailed({
+        command, index, code: r.exitCode, signal: r.signal, spawnError: r.spawnError, timedOut: r.timedOut, timeoutS: config.setup_timeout_s, output: r.tail.slice(-15).join("\n"),
+      });
     }
   }
 }

@@ -85,6 +85,7 @@ export const SESSION_FILES = {
   snapshotsDir: folder(F.snapshotsDir, ["mcp"], "exact copies of the files the MCP endpoint validated (named by their SHA-256)"),
   paneEnvDir: folder(F.paneEnvDir, ["launcher", "orchestrator"], "an agent pane's environment, in a 0600 file the pane sources and deletes before its program starts (never in an argv)"),
   preexisting: file(F.preexisting, "json", PreexistingChanges, ["launcher"], "uncommitted files already in the working tree at start, with their content ids: left out of the run's commit unless the run changes them"),
+  setupLogsDir: folder(F.setupLogsDir, ["launcher"], "the output of each `worktree.setup` command, `<n>.log` (capped: head and tail kept)"),
   toolCalls: file(F.toolCalls, "jsonl", ToolCallLine, ["mcp"], "every agentmux tool call, accepted or refused (a refused submit counts as the agent's work)"),
   heartbeat: text(F.heartbeat, ["orchestrator"], "empty; its modification time is the live orchestrator's last tick (a killed run's time counts up to it)"),
   commitMade: text(F.commitMade, ["orchestrator"], "the hash of the commit this run's approval made, written before the branch moves to it: after a restart only this commit is taken as already made"),

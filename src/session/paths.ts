@@ -55,6 +55,8 @@ export const F = {
   panelDraft: ".runtime/panel_draft.json",
   /** uncommitted files already in the working tree at start (left out of the run's commit) */
   preexisting: ".runtime/preexisting_changes.json",
+  /** `worktree.setup` output, one capped log per command (`<n>.log`) */
+  setupLogsDir: ".runtime/setup",
   /** every agentmux tool call, accepted or refused, one JSON line each (activity for the watchdog) */
   toolCalls: ".runtime/tool_calls.jsonl",
   /** touched by the live orchestrator every watchdog tick: when a killed orchestrator stopped */

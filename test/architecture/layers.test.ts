@@ -25,11 +25,13 @@ const ALLOWED: Record<string, string[]> = {
   bus: ["schema", "session", "effects", "errors.ts", "artifacts"],
   mcp: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "version.ts"],
   sim: ["schema", "session", "effects", "errors.ts", "artifacts"],
+  // the project's own commands (#26): run on effects/process, parsed, compared with the base
+  checks: ["schema", "session", "effects", "errors.ts"],
   views: ["schema", "session"],
   tui: ["schema", "session", "effects", "errors.ts", "artifacts", "views"],
   // daemon → mcp: the orchestrator hosts the run's one MCP endpoint (#15.1)
-  daemon: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "mcp"],
-  launcher: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "onboarding", "views"],
+  daemon: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "mcp", "checks"],
+  launcher: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "onboarding", "views", "checks"],
   onboarding: ["schema", "session", "effects", "errors.ts", "artifacts", "config", "providers", "prompts"],
   completions: ["cli", "errors.ts"],
   cli: ["*"],

@@ -8,6 +8,7 @@ import { fsckProblems, jsonEvents, readState, spawnBinary } from "../fault/harne
 import { git, privateSocket, processesMentioning } from "./harness.ts";
 import { simProject } from "./sim-project.ts";
 import { binaryScope } from "../helpers/binary-scope.ts";
+import { processIdentity } from "../../src/effects/process/identity.ts";
 
 /** #14.3: `worktree.copy`, `worktree.setup` and AGENTMUX_PORT_OFFSET for --worktree runs. */
 const scope = binaryScope();
@@ -59,7 +60,7 @@ test("files are copied and setup runs in the worktree before the first agent; ea
   const setup = log.filter((r) => r.event === "worktree_setup");
   expect(setup.map((r) => r.data)).toEqual([
     { index: 1, of: 1, command: SETUP },
-    { index: 1, of: 1, command: SETUP, code: 0, timed_out: false, seconds: expect.any(Number), output: expect.arrayContaining(["installing deps"]) },
+    { index: 1, of: 1, command: SETUP, code: 0, timed_out: false, seconds: expect.any(Number), output: expect.arrayContaining(["installing deps"]), log: join(dirA, ".runtime/setup/1.log"), truncated: false },
   ]);
   expect(log.indexOf(setup[1]!)).toBeLessThan(log.findIndex((r) => r.event === "agent_launched" && r.agent === "architect"));
 
@@ -96,5 +97,27 @@ test("a failing setup command stops the run before any agent starts, with its ou
   expect(git(repo, "branch", "--list")).toBe(before);
   const sessions = join(repo, ".agentmux/.sessions");
   expect(existsSync(sessions) ? readdirSync(sessions).filter((n) => !n.startsWith(".")) : []).toEqual([]);
+  expect(fsckProblems(repo)).toBe("");
+}, 120_000);
+
+test("#31: a setup that leaves a service running in the background (`db-start &`) lets the run go on, and the binary exits at the end", async () => {
+  const repo = project([]);
+  const socket = privateSocket();
+  sockets.push(socket);
+  const pidFile = join(repo, "..", "db.pid");
+  const setup = [`sleep 300 & echo $! > ${pidFile}; echo db started`];
+  const r = await spawnBinary(scope.bin, ["run", "Add alpha", "--worktree", "--ci", "--json", "--config", config(repo, "bg", { worktree: { setup } })], { cwd: repo, socket }).done;
+  const db = Number(readFileSync(pidFile, "utf8"));
+  try {
+    if (r.code !== 0) console.error(r.stdout, r.stderr);
+    expect(r.code).toBe(0);
+    expect(jsonEvents(r.stdout).find((e) => e.kind === "result")).toBeTruthy();
+    // the service was left to the run (detached from the setup), not killed with it
+    expect(processIdentity(db)?.zombie).toBe(false);
+  } finally {
+    try {
+      process.kill(db, "SIGKILL");
+    } catch {}
+  }
   expect(fsckProblems(repo)).toBe("");
 }, 120_000);

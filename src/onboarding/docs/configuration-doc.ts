@@ -24,7 +24,7 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "github.pull_request": "open a pull request with gh after the commit (without gh the run commits and says no pull request was opened)",
   "github.push": "push the feature branch after the commit (with or without a pull request)",
   worktree: "making a `--worktree` run's new worktree ready before any agent starts",
-  "worktree.setup": "shell commands run in order in the new worktree (e.g. `npm ci`); their output goes to the session log; one that fails or times out stops the run before any agent starts. They and the agents see AGENTMUX_PORT_OFFSET (10, 20, …: unique among the repository's live runs) and AGENTMUX_MAIN_CHECKOUT",
+  "worktree.setup": "shell commands run in order in the new worktree (e.g. `npm ci`), each in its own process group: done when its process exits (a service it starts in the background keeps running), its whole group killed at the timeout; output goes to `.runtime/setup/<n>.log` in the session folder (capped, the tail kept) and its last lines to the session log; one that fails or times out stops the run before any agent starts. They and the agents see AGENTMUX_PORT_OFFSET (10, 20, …: unique among the repository's live runs) and AGENTMUX_MAIN_CHECKOUT",
   "worktree.setup_timeout_s": "time limit of each setup command",
   "worktree.copy": "files copied from the main checkout into the new worktree before setup: paths or patterns from the root (`.env*`, `config/*.local.json`, `secrets/**`); files git tracks are never overwritten; what copy and setup leave in the worktree is left out of the run's commit unless the run changes it",
   checks: "the project's own commands agentmux runs and records itself (see checks.md): name (letters, digits, . _ -) → check",
