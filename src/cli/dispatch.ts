@@ -31,7 +31,8 @@ const isRunFlag = (arg: string) => arg.startsWith("--") && Object.hasOwn(RUN_FLA
 /**
  * Routes a command line: `--version`, help, a command, or free text (the implicit `run`).
  * A request of one bare word is refused as a probable mistyped command (exit 2, nothing
- * started): `agentmux stauts --json` must never start a run named "stauts". The shell gives
+ * started): `agentmux stauts --json` must never start a run named "stauts"; so is one whose
+ * first word is within edit distance of a command (`agentmux resme 2024…`). The shell gives
  * agentmux "stauts" and agentmux stauts the same argv, so `agentmux run stauts` is the
  * explicit way to start such a request.
  */
@@ -67,6 +68,12 @@ export async function dispatch(argv: readonly string[], interactive: boolean): P
     }
     throw new UnknownCommand({ word, suggestion: didYouMean(word, VISIBLE_COMMANDS), rest: argv.filter((a) => a !== word) });
   }
+  // `agentmux resme <id>`, `agentmux cancle <id>`: a first word one edit from a command (a
+  // letter missing, added, changed or two swapped) is a mistyped command whatever follows, never
+  // the start of a paid run. One edit, not two: "rename the class" is a request, not `resume`.
+  const lead = words[0];
+  const meant = lead && WORD.test(lead) ? didYouMean(lead, VISIBLE_COMMANDS, { prefix: false, maxEdits: 1 }) : undefined;
+  if (meant) throw new UnknownCommand({ word: lead!, suggestion: meant, rest: argv.filter((a) => a !== lead), request: words.join(" ") });
   try {
     return await COMMANDS.run!.start(argv);
   } catch (e) {

@@ -12,11 +12,11 @@ const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace
  * flags). `rest` is the rest of the command line, to show the corrected one.
  */
 /** A word that is no command; `inHelp`: it was asked about (`agentmux help <word>`), so no run is offered. */
-export const UnknownCommand = defineError("UnknownCommand", "usage", (d: { word: string; suggestion?: string; rest?: readonly string[]; inHelp?: boolean }) => ({
+export const UnknownCommand = defineError("UnknownCommand", "usage", (d: { word: string; suggestion?: string; rest?: readonly string[]; inHelp?: boolean; request?: string }) => ({
   message: `unknown command "${d.word}"${d.suggestion ? ` — did you mean \`${d.suggestion}\`?` : ""}`,
   hint: lines(
     d.suggestion && ["agentmux", ...(d.inHelp ? ["help"] : []), d.suggestion, ...(d.rest ?? [])].map(shellWord).join(" "),
-    !d.inHelp && `to start a run with this text instead: agentmux run "${d.word.replace(/["$`\\]/g, "\\$&")}"`,
+    !d.inHelp && `to start a run with this text instead: agentmux run "${(d.request ?? d.word).replace(/["$`\\]/g, "\\$&")}"`,
     `run "agentmux --help" for the commands`,
   ),
 }));

@@ -16,18 +16,19 @@ export function editDistance(a: string, b: string): number {
 /**
  * The candidate a mistyped word most likely meant: the closest within two edits (one for words
  * of up to four characters; ties: the first candidate), else the only candidate it is a
- * prefix of (3+ characters). Case-insensitive.
+ * prefix of (3+ characters; not with `prefix: false`). Case-insensitive.
  */
-export function didYouMean(word: string, candidates: readonly string[]): string | undefined {
+export function didYouMean(word: string, candidates: readonly string[], o: { prefix?: boolean; maxEdits?: number } = {}): string | undefined {
   const w = word.toLowerCase();
   if (!w) return undefined;
-  const max = w.length <= 4 ? 1 : 2;
+  const max = Math.min(o.maxEdits ?? 2, w.length <= 4 ? 1 : 2);
   let best: { c: string; d: number } | undefined;
   for (const c of candidates) {
     const d = editDistance(w, c.toLowerCase());
     if (d <= max && (!best || d < best.d)) best = { c, d };
   }
   if (best) return best.c;
+  if (o.prefix === false) return undefined;
   const prefixed = candidates.filter((c) => c.toLowerCase().startsWith(w));
   return w.length >= 3 && prefixed.length === 1 ? prefixed[0] : undefined;
 }

@@ -62,6 +62,29 @@ describe.skipIf(!existsSync(BINARY))("typos are usage errors, never runs", () =>
     expectNothingStarted();
   });
 
+  test("a mistyped command followed by arguments is refused too: `resme <id>`, `cancle <id>` never start a paid run", () => {
+    for (const [args, meant] of [
+      [["resme", "20250101-000000-x"], "resume"],
+      [["cancle", "20250101-000000-x", "--ci"], "cancel"],
+      [["--ci", "atach", "x"], "attach"],
+      [["clena", "all", "of", "them"], "clean"],
+    ] as const) {
+      const r = agentmux(...args);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`unknown command "${args.find((a) => !a.startsWith("-"))}" — did you mean \`${meant}\`?`);
+      expect(r.err).toContain(`to start a run with this text instead: agentmux run "${args.filter((a) => !a.startsWith("-")).join(" ")}"`);
+      expectNothingStarted();
+    }
+  }, 30000);
+
+  test("a request whose first word is two edits from a command is a request (it reaches the run)", () => {
+    const r = agentmux("rename", "the", "class", "--ci", "--config", "/nonexistent/x.yaml");
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("x.yaml: file not found");
+    expect(r.err).not.toContain("unknown command");
+    expectNothingStarted();
+  });
+
   test("a one-word request that looks like no command is refused too, with the explicit way", () => {
     const r = agentmux("refactor", "--ci");
     expect(r.code).toBe(2);
