@@ -2,6 +2,8 @@ import { loadSealKey, type SealKey } from "../bus/tool-seal.ts";
 import { McpEndpoint } from "../mcp/endpoint.ts";
 import { ToolEventLog } from "../mcp/events.ts";
 import { AgentTokens } from "../mcp/identity.ts";
+import { processTreeCheck } from "../mcp/peer.ts";
+import { tcpPeersResolvable } from "../effects/process/tcp-peer.ts";
 import { agentHandlers } from "../mcp/server.ts";
 import type { State } from "../schema/state.ts";
 import type { Logger } from "../effects/log.ts";
@@ -20,8 +22,10 @@ export function startMcpHost(o: { sessionDir: string; projectDir: string; state:
   const events = new ToolEventLog(o.sessionDir, sealKey, o.state().tool_seq ?? 0);
   const tokens = new AgentTokens();
   const host = { sessionDir: o.sessionDir, projectDir: o.projectDir, state: o.state, events, log: o.log };
-  const endpoint = McpEndpoint.start({ tokens, handlers: (link) => agentHandlers(host, link), log: o.log });
-  o.log(`MCP endpoint listening on ${endpoint.url}`);
+  // where the connection's process can be found (Linux), a token is accepted only from its agent's process tree
+  const peer = tcpPeersResolvable() ? processTreeCheck() : undefined;
+  const endpoint = McpEndpoint.start({ tokens, handlers: (link) => agentHandlers(host, link), log: o.log, ...(peer ? { peer } : {}) });
+  o.log(`MCP endpoint listening on ${endpoint.url}${peer ? "" : " (this system has no /proc/net/tcp: a request is an agent's by its token alone)"}`);
   return { endpoint, tokens, sealKey, stop: () => endpoint.stop() };
 }
 

@@ -1,9 +1,13 @@
 import type { Server } from "bun";
 import type { AgentTokens, AgentLink } from "./identity.ts";
+import type { PeerCheck } from "./peer.ts";
 import { handleMessage, rpcError, RPC, type JsonRpcMessage, type JsonRpcResponse, type McpHandlers } from "./protocol.ts";
 
 export const ENDPOINT_PATH = "/mcp";
-/** Header the stdio bridge sends so the orchestrator can watch the bridge process. */
+/**
+ * Header the stdio bridge sends with its own pid so the orchestrator can watch it. Only a hint:
+ * it is believed only when it names the very process the connection was resolved to (PeerCheck).
+ */
 export const BRIDGE_PID_HEADER = "x-agentmux-bridge-pid";
 
 export type EndpointOptions = {
@@ -12,6 +16,11 @@ export type EndpointOptions = {
   log: (msg: string) => void;
   /** a port to bind (a restart keeps the agents' configured URL); 0 picks a free one */
   port?: number;
+  /**
+   * a request is an agent's only when its connection comes from that agent's process tree
+   * (peer.ts); absent where the peer cannot be resolved (no /proc): the token alone decides
+   */
+  peer?: PeerCheck;
 };
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
@@ -21,7 +30,8 @@ const json = (body: unknown, status = 200, headers: Record<string, string> = {})
  * The run's one MCP endpoint: streamable HTTP (JSON responses, no server-sent stream, no
  * session ids) on 127.0.0.1, served from the orchestrator process for every agent of the run.
  * Each request must carry `Authorization: Bearer <token>`; the token names the agent and its
- * role (AgentTokens). Requests from a browser (an Origin header that is not this endpoint) or
+ * role (AgentTokens), and (with `peer`) its connection must come from that agent's own process
+ * tree, so a token read by another process is useless to it. Requests from a browser (an Origin header that is not this endpoint) or
  * for another Host are refused, so a web page cannot reach it (DNS rebinding).
  */
 export class McpEndpoint {
@@ -47,7 +57,7 @@ export class McpEndpoint {
   }
 
   private listen(port: number): void {
-    this.server = Bun.serve({ hostname: "127.0.0.1", port, idleTimeout: 0, fetch: (req) => this.serve(req) });
+    this.server = Bun.serve({ hostname: "127.0.0.1", port, idleTimeout: 0, fetch: (req, server) => this.serve(req, server.requestIP(req)?.port ?? 0) });
     this.o.port = this.server.port;
   }
 
@@ -74,7 +84,7 @@ export class McpEndpoint {
     this.server = null;
   }
 
-  private async serve(req: Request): Promise<Response> {
+  private async serve(req: Request, clientPort: number): Promise<Response> {
     const url = new URL(req.url);
     const host = req.headers.get("host") ?? "";
     if (host !== `127.0.0.1:${this.port}` && host !== `localhost:${this.port}`) return json(rpcError(null, RPC.invalidRequest, "wrong Host"), 403);
@@ -91,9 +101,16 @@ export class McpEndpoint {
       this.o.log(`MCP endpoint: refused a request with ${token ? "an unknown or revoked" : "no"} agent token`);
       return json(rpcError(null, RPC.invalidRequest, "agentmux: this request has no valid agent token (the agent was replaced, or this is not one of the run's agents)"), 401, { "www-authenticate": "Bearer" });
     }
+    if (this.o.peer) {
+      const peer = await this.o.peer(link, clientPort, this.port);
+      if (!peer.ok) {
+        this.o.log(`MCP endpoint: refused a request with ${link.identity.agent}'s token: ${peer.reason}`);
+        return json(rpcError(null, RPC.invalidRequest, `agentmux: this request carries ${link.identity.agent}'s token but ${peer.reason}; only the agent's own processes may use it`), 403);
+      }
+      // the bridge names itself; believed only when it is the process holding this connection
+      if (Number(req.headers.get(BRIDGE_PID_HEADER)) === peer.pid && peer.pid !== link.rootPid) link.bridgePid = peer.pid;
+    }
     link.lastSeenAt = Date.now();
-    const bridge = Number(req.headers.get(BRIDGE_PID_HEADER));
-    if (Number.isInteger(bridge) && bridge > 0) link.bridgePid = bridge;
 
     let body: unknown;
     try {

@@ -19,7 +19,12 @@ export type AgentLink = {
   initializedAt?: number;
   /** first `tools/list` answered after `initialize`: the MCP-ready gate */
   readyAt?: number;
-  /** the `agentmux mcp-server` stdio bridge serving this agent, when it uses one */
+  /**
+   * the process agentmux started the agent in (its pane's): requests must come from it or a
+   * process below it (peer.ts); bound once the pane exists
+   */
+  rootPid?: number;
+  /** the `agentmux mcp-server` stdio bridge serving this agent: a verified peer process, never a pid a request names */
   bridgePid?: number;
   lastSeenAt?: number;
 };
@@ -66,6 +71,14 @@ export class AgentTokens {
     this.hashOf.delete(from);
     link.identity = { ...link.identity, agent: to };
     this.hashOf.set(to, h);
+    return true;
+  }
+
+  /** The agent's process now exists: its requests must come from `pid` or below it. False when the agent holds no token. */
+  bindProcess(agent: string, pid: number): boolean {
+    const link = this.link(agent);
+    if (!link) return false;
+    link.rootPid = pid;
     return true;
   }
 

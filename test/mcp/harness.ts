@@ -7,6 +7,7 @@ import { loadSealKey, type SealKey } from "../../src/bus/tool-seal.ts";
 import { McpEndpoint } from "../../src/mcp/endpoint.ts";
 import { ToolEventLog } from "../../src/mcp/events.ts";
 import { AgentTokens } from "../../src/mcp/identity.ts";
+import { processTreeCheck } from "../../src/mcp/peer.ts";
 import { agentHandlers } from "../../src/mcp/server.ts";
 import type { Phase, Role, ToolName } from "../../src/schema/catalog.ts";
 import { readState } from "../../src/session/read.ts";
@@ -55,15 +56,29 @@ export async function makeFixture(): Promise<Fixture> {
 export type Endpoint = { endpoint: McpEndpoint; tokens: AgentTokens; key: SealKey; logs: string[]; stop(): void };
 
 /**
- * The run's real MCP endpoint (as the orchestrator hosts it) for a fixture session: the state
- * comes from the fixture's state.json (the orchestrator would give its own in-memory state).
+ * Tokens as the orchestrator issues them, each bound at once to this test's process (the agent's
+ * "pane process"): the test and the processes it starts are the agent's process tree. A test of
+ * the peer check binds a token to another process with bindProcess.
+ */
+class TestTokens extends AgentTokens {
+  override issue(...a: Parameters<AgentTokens["issue"]>): string {
+    const token = super.issue(...a);
+    this.bindProcess(a[0], process.pid);
+    return token;
+  }
+}
+
+/**
+ * The run's real MCP endpoint (as the orchestrator hosts it, with the process-tree peer check)
+ * for a fixture session: the state comes from the fixture's state.json (the orchestrator would
+ * give its own in-memory state).
  */
 export function startEndpoint(fx: Fixture, o: { port?: number } = {}): Endpoint {
   const key = loadSealKey(fx.sessionDir);
   const logs: string[] = [];
-  const tokens = new AgentTokens();
+  const tokens = new TestTokens();
   const host = { sessionDir: fx.sessionDir, projectDir: fx.projectDir, state: () => readState(fx.sessionDir), events: new ToolEventLog(fx.sessionDir, key), log: (m: string) => void logs.push(m) };
-  const endpoint = McpEndpoint.start({ tokens, handlers: (link) => agentHandlers(host, link), log: host.log, ...(o.port ? { port: o.port } : {}) });
+  const endpoint = McpEndpoint.start({ tokens, handlers: (link) => agentHandlers(host, link), log: host.log, peer: processTreeCheck({ bindWaitMs: 2000 }), ...(o.port ? { port: o.port } : {}) });
   return { endpoint, tokens, key, logs, stop: () => endpoint.stop() };
 }
 
