@@ -5,6 +5,7 @@ import type { State } from "../schema/state.ts";
 import { transition } from "../orchestrator/transition.ts";
 import type { Settings } from "../orchestrator/types.ts";
 import { toolLineToEvent } from "../bus/tool-events.ts";
+import { regateDone } from "../bus/done-regate.ts";
 import type { ToolLine } from "../bus/tool-lines.ts";
 import type { SealKey } from "../bus/tool-seal.ts";
 import { FILE_EFFECTS, interpret, type InterpretContext } from "./interpret.ts";
@@ -191,7 +192,9 @@ export class OrchestratorLoop {
       this.cursorUnsaved = true;
       return;
     }
-    await this.apply(r.event, line.end, r.seq);
+    // the done gate holds when the line is applied too, not only when the tool was called
+    const event = await regateDone(r.event, { state: this.state, sessionDir: this.ctx.sessionDir, workDir: this.ctx.workDir });
+    await this.apply(event, line.end, r.seq);
   }
 
   private async apply(event: Event, cursor?: number, seq?: number): Promise<void> {

@@ -6,7 +6,6 @@ import { REVIEWER_ROLES, type ReviewerRole, type Role, type ToolName } from "../
 import type { State } from "../schema/state.ts";
 import type { ResearchType } from "../schema/artifacts/research.ts";
 import type { LineComment } from "../schema/artifacts/review.ts";
-import type { DoneArtifact } from "../schema/artifacts/done.ts";
 import type { Snapshot, ToolInput, ToolPayload } from "../schema/tool-events.ts";
 import { F, doneArtifact, researchDir, reviewYaml } from "../session/paths.ts";
 import { writeSnapshot } from "./snapshot.ts";
@@ -39,12 +38,6 @@ async function checkFile<K extends ArtifactKind>(tool: string, ctx: ToolContext,
 async function lineCommentProblems(comments: LineComment[], ctx: ToolContext): Promise<Problem[]> {
   const { anchorProblems, runDiff } = await import("../artifacts/anchors.ts");
   return anchorProblems(comments, await runDiff(ctx.workDir, ctx.sessionDir));
-}
-
-/** A fix round's `comments_addressed`: known ids of this round, each one's file changed since the review. */
-async function addressedProblems(done: DoneArtifact, ctx: ToolContext): Promise<Problem[]> {
-  const { checkAddressed } = await import("../artifacts/addressed.ts");
-  return checkAddressed(done.comments_addressed ?? [], { state: ctx.state, sessionDir: ctx.sessionDir, workDir: ctx.workDir });
 }
 
 /** Keep the validated bytes: the orchestrator applies this copy, not the file as it is later. */
@@ -95,11 +88,8 @@ export const TOOL_HANDLERS: ToolHandlers = {
     const c = await checkFile("submit_done", ctx, "done", rel, `Write ${rel} as your completion artifact and call submit_done again.`);
     if (!c.ok) return c;
     // isomorphic-git is loaded only when a coder submits
-    const { checkDoneArtifact } = await import("../artifacts/gate.ts");
-    const fixRound = ctx.state.phase === "fixing";
-    const allowPartial = !fixRound && (ctx.state.execution_groups ?? []).some((g) => g.plans.some((p) => p.index === n && p.allow_partial === true));
-    const problems = await checkDoneArtifact(c.value, { workDir: ctx.workDir, subplanIndex: n, allowPartial, fixRound });
-    if (fixRound || c.value.comments_addressed?.length) problems.push(...(await addressedProblems(c.value, ctx)));
+    const { doneGateProblems } = await import("../artifacts/done-gate.ts");
+    const problems = await doneGateProblems(c.value, { state: ctx.state, sessionDir: ctx.sessionDir, workDir: ctx.workDir, subplanIndex: n });
     if (problems.length) {
       const unfinished = problems.some((p) => p.path === "status");
       return refusedFile("submit_done", join(ctx.sessionDir, rel), problems, unfinished ? "Do what the lines above say." : `Make the claims true (do the work, or correct ${rel}) and call submit_done again.`);

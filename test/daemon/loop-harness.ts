@@ -18,15 +18,18 @@ import { F, doneArtifact, reviewYaml } from "../../src/session/paths.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { clock, makePlan, settings } from "../orchestrator/fixtures.ts";
 
-/** One step of a scripted run: what the agent writes, then its tool line or a session-file event. */
-export type Item = { write?: [string, string][] } & ({ tool: ToolName; payload: Record<string, unknown>; at: string } | { event: Event });
+/**
+ * One step of a scripted run: what the agent writes (session files; `work`: files in the work
+ * directory, the code a coder's done artifact claims), then its tool line or a session-file event.
+ */
+export type Item = { write?: [string, string][]; work?: [string, string][] } & ({ tool: ToolName; payload: Record<string, unknown>; at: string } | { event: Event });
 
 const done = (n: number) => JSON.stringify({ status: "SUCCESS", tasks_completed: [`write src/part${n}.ts`], files_created: [`src/part${n}.ts`], files_modified: [], tests: { files: 1, cases: 1 } });
 
 /** A whole run in the order the agents would act: research, architecture, a serial plan of two, one review, summary, approval. */
 export function script(): Item[] {
   const now = clock();
-  const tool = (t: ToolName, payload: Record<string, unknown>, write?: [string, string][]): Item => ({ tool: t, payload, at: now(), ...(write ? { write } : {}) });
+  const tool = (t: ToolName, payload: Record<string, unknown>, write?: [string, string][], work?: [string, string][]): Item => ({ tool: t, payload, at: now(), ...(write ? { write } : {}), ...(work ? { work } : {}) });
   return [
     { event: { type: "start", at: now() } },
     tool("research_dispatch_code", { topic: "limits", context: "which limiter", questions: ["where are requests handled?"], scope_hints: null, research_type: "code" }),
@@ -34,9 +37,9 @@ export function script(): Item[] {
     tool("submit_research_done", { topic: "limits", type: "code" }, [["03_research/code-limits/summary.md", "1. in server.ts\n"]]),
     tool("submit_architecture", { reviewers: ["reviewer_logic"] }, [[F.architecture, "# Architecture\n\nA token bucket.\n"]]),
     tool("submit_plan", {}, [[F.planYaml, stringify(makePlan([{ mode: "serial", plans: [1, 2] }]))]]),
-    tool("submit_done", { subplan_index: 1 }, [[doneArtifact(1), done(1)]]),
+    tool("submit_done", { subplan_index: 1 }, [[doneArtifact(1), done(1)]], [["src/part1.ts", "export const part1 = 1;\n"]]),
     tool("submit_done", { subplan_index: 1 }),
-    tool("submit_done", { subplan_index: 2 }, [[doneArtifact(2), done(2)]]),
+    tool("submit_done", { subplan_index: 2 }, [[doneArtifact(2), done(2)]], [["src/part2.ts", "export const part2 = 2;\n"]]),
     tool("submit_review", { role: "reviewer_logic" }, [[reviewYaml("reviewer_logic"), stringify({ verdict: "pass", summary: "good", findings: [], commit_message: "feat: rate limiting" })]]),
     { event: { type: "summary_written", at: now() }, write: [[F.summary, "# Summary\n\nDone.\n"]] },
     { event: { type: "approval_written", at: now(), approval: { action: "approve", exclude_files: [], commit_message: "feat: rate limiting" } } },
@@ -98,9 +101,11 @@ export async function segment(o: { root: string; sessionDir: string; items: Item
   for (; i < o.items.length && !settled(); i++) {
     if (o.stopAfter !== undefined && i > o.stopAfter) break;
     const item = o.items[i]!;
-    for (const [rel, content] of item.write ?? []) {
-      mkdirSync(join(o.sessionDir, rel, ".."), { recursive: true });
-      writeFileSync(join(o.sessionDir, rel), content);
+    for (const [dir, files] of [[o.sessionDir, item.write], [o.root, item.work]] as const) {
+      for (const [rel, content] of files ?? []) {
+        mkdirSync(join(dir, rel, ".."), { recursive: true });
+        writeFileSync(join(dir, rel), content);
+      }
     }
     if ("tool" in item) {
       // as the endpoint records an accepted call: a snapshot of the file it vouches for, a sealed line

@@ -43,6 +43,8 @@ async function acceptedCall(dir: string, repo: string, agent: string, role: Role
   const host = startMcpHost({ sessionDir: dir, projectDir: repo, state: () => readSessionState(dir), log: () => {} });
   try {
     const token = host.tokens.issue(agent, role, repo);
+    // this process stands for the agent's pane: the endpoint accepts the token only from its process tree
+    host.tokens.bindProcess(agent, process.pid);
     const client = new Client({ name: "fault-test", version: "0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(host.endpoint.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
     const r = (await client.callTool({ name: tool, arguments: args })) as { isError?: boolean; content: { text: string }[] };
