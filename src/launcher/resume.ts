@@ -1,7 +1,8 @@
 import { noticeOut } from "./notices.ts";
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
-import { SessionBusy, SessionFinished } from "../session/errors.ts";
+import { SessionBeingResumed, SessionBusy, SessionFinished } from "../session/errors.ts";
+import { acquireResume, releaseResume } from "../session/resume-lock.ts";
 import { loadConfig } from "../config/load.ts";
 import { ensureFeatureBranch } from "../effects/git/branch.ts";
 import { createWorktree } from "../effects/git/worktree.ts";
@@ -63,6 +64,8 @@ export async function resumeSession(o: ResumeOptions): Promise<number> {
   } catch (e) {
     signals.dispose();
     throw e;
+  } finally {
+    releaseResume(o.sessionDir);
   }
 }
 
@@ -72,6 +75,10 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
   const startedAt = Date.now();
   const state: State = readState(o.sessionDir);
   if (state.phase === "done") throw new SessionFinished({ dir: o.sessionDir, feature: state.feature_name ?? null });
+  // before anything else is looked at or touched: a second resume of this session stops here
+  // (held while this launcher runs: a resume that finds it is told so, or that the run is running)
+  const held = acquireResume(o.sessionDir);
+  if (!held.ok) throw busyOrBeingResumed(o.sessionDir, held.pid);
   const tmux = new Tmux(o.socket);
   const pid = liveOrchestrator(o.sessionDir);
   if (pid) {
@@ -113,6 +120,13 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
   }
   o.out(`agentmux: resuming ${state.feature_name} in phase ${next.phase}`);
   return follow({ sessionDir: o.sessionDir, state: launched.state, config, headless: o.headless, progress: o.progress, startedAt, signals }, launched, print);
+}
+
+function busyOrBeingResumed(sessionDir: string, launcher: number): Error {
+  const id = basename(sessionDir);
+  const pid = liveOrchestrator(sessionDir);
+  if (pid) return new SessionBusy({ dir: sessionDir, pid, attach: `agentmux attach ${id}`, stop: `agentmux cancel ${id}` });
+  return new SessionBeingResumed({ dir: sessionDir, pid: launcher, attach: `agentmux attach ${id}` });
 }
 
 /** Branch, files and processes of a resumed run; the caller gives the checkout up if this throws. */

@@ -122,3 +122,10 @@ export const SealKeyInvalid = defineError("SealKeyInvalid", "session", (d: { pat
   where: d.path,
   hint: "remove it and resume: tool lines sealed with the old key are then refused, and their agents are asked again",
 }));
+
+/** Another `agentmux resume` (launcher `pid`) is resuming this session right now. */
+export const SessionBeingResumed = defineError("SessionBeingResumed", "session", (d: { dir: string; pid: number; attach: string }) => ({
+  message: `the session is already being resumed (agentmux pid ${d.pid})`,
+  where: d.dir,
+  hint: `nothing was changed; once it runs, attach with: ${d.attach}`,
+}));

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { jsonEvents, spawnBinary } from "../fault/harness.ts";
+import { jsonEvents, readState, spawnBinary } from "../fault/harness.ts";
+import { startSlowDemo, waitForPhase } from "./lifecycle-harness.ts";
 import { git, privateSocket } from "./harness.ts";
 import { simProject } from "./sim-project.ts";
 import { binaryScope } from "../helpers/binary-scope.ts";
@@ -36,5 +37,31 @@ test(`two \`run --ci\` of one request started together end on two branches (${TR
     }
     expect(git(repo, "rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
     expect(git(repo, "status", "--porcelain")).toBe("");
+  }
+}, 600_000);
+
+/**
+ * #31.3: two `agentmux resume` of one session at once: the loser took the winner's fresh tmux
+ * session for a stale one and killed it (one trial in seven ended failed), and always said
+ * "failed". The session is taken before anything is touched: the second one says the session is
+ * already being resumed (or running) and changes nothing; the run ends done.
+ */
+test(`two \`resume --ci\` of one session started together: one resumes, the other says so (${TRIALS} trials)`, async () => {
+  for (let trial = 0; trial < TRIALS; trial++) {
+    const demo = startSlowDemo(scope.bin, { track: scope, thinkMs: 150 });
+    const dir = await waitForPhase(demo.repo, "planning");
+    demo.proc.kill("SIGTERM");
+    expect((await demo.done).code).toBe(130);
+    const resumes = [0, 1].map(() => spawnBinary(scope.bin, ["resume", "--ci"], { cwd: demo.repo, socket: demo.socket, timeoutMs: 150_000 }));
+    const results = await Promise.all(resumes.map((r) => r.done));
+    const won = results.filter((r) => r.code === 0);
+    const lost = results.filter((r) => r.code !== 0);
+    if (won.length !== 1) console.error(trial, results);
+    expect(won.length).toBe(1);
+    expect(lost[0]!.code).toBe(1);
+    expect(lost[0]!.stderr).toMatch(/the session is already being resumed \(agentmux pid \d+\)|the session is still running/);
+    expect(lost[0]!.stderr + lost[0]!.stdout).not.toContain("failed");
+    expect(lost[0]!.stdout).not.toContain("closing the stale tmux session");
+    expect(readState(dir)).toMatchObject({ phase: "done" });
   }
 }, 600_000);
