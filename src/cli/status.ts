@@ -5,44 +5,19 @@ import type { ParsedArgs } from "./args.ts";
 import type { status } from "./specs/sessions.ts";
 import { resolveSession } from "../session/resolve.ts";
 import { F, sessionsRoot } from "../session/paths.ts";
-import { lastHeartbeat } from "../session/liveness.ts";
 import { archiveDirOf } from "../session/archive.ts";
 import { findProjectDir } from "../session/project.ts";
-import { countLines, readSessionData } from "../session/data.ts";
+import { readSessionData } from "../session/data.ts";
+import { readSnapshotInput } from "../report/read.ts";
 import { colorEnabled, toAnsi } from "../views/line.ts";
 import { statusJson, statusView, type StatusInput } from "../views/status.ts";
 import { logLines } from "../views/log.ts";
 import { readLog } from "../session/log.ts";
 import { terminalJson } from "../schema/inert-text.ts";
-import type { State } from "../schema/state.ts";
-
-const mtime = (path: string) => {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return undefined;
-  }
-};
-
-/** A stopped orchestrator's last sign of life: its log or its heartbeat, whichever is later. */
-function lastSignOfLife(dir: string): number | undefined {
-  const times = [mtime(join(dir, F.orchestratorLog)), lastHeartbeat(dir)].filter((t): t is number => t !== undefined);
-  return times.length ? Math.max(...times) : undefined;
-}
 
 async function load(arg: string | undefined): Promise<StatusInput> {
   const s = await resolveSession(findProjectDir(), arg);
-  const data = readSessionData(s.dir);
-  const worktree = data.state.worktree_path;
-  return {
-    ...data,
-    id: s.id,
-    live: s.live,
-    toolEvents: toolCalls(s.dir, data.state),
-    now: Date.now(),
-    lastSeen: lastSignOfLife(s.dir),
-    worktreeGone: worktree ? !existsSync(worktree) : false,
-  };
+  return readSnapshotInput(s.dir, { id: s.id, live: s.live, now: Date.now() });
 }
 
 /** How long `status --watch` waits for a session that is being created (its state.json not written yet). */
@@ -89,12 +64,6 @@ async function loadOrWaitForCreation(arg: string | undefined): Promise<StatusInp
       await Bun.sleep(25);
     }
   }
-}
-
-/** The tool calls so far: tool_events.jsonl's lines, or for an archive (which keeps no tool_events.jsonl) the count its run applied. */
-function toolCalls(dir: string, state: State): number {
-  const file = join(dir, F.toolEvents);
-  return existsSync(file) ? countLines(file) : (state.applied_tool_events ?? 0);
 }
 
 function render(d: StatusInput): string {

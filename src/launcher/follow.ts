@@ -1,10 +1,12 @@
-import type { State } from "../schema/state.ts";
-import { usageFigures, usageLine, usageTotal } from "../views/usage.ts";
+import { usageLine } from "../views/usage.ts";
+import { usageTotal } from "../report/usage.ts";
+import { result } from "../report/result.ts";
+import { snapshot } from "../report/snapshot.ts";
 import { join } from "node:path";
 import { F, sessionId } from "../session/paths.ts";
 import { requestCancel } from "../session/cancel.ts";
-import { phaseDurations, ProgressPrinter } from "./progress.ts";
-import { outcomeFrom, resumeCommandOf } from "./outcome.ts";
+import { ProgressPrinter } from "./progress.ts";
+import { outcomeFrom } from "./outcome.ts";
 import { loopCapLines } from "../views/loop-cap.ts";
 import { inertLine, inertText, terminalJson } from "../schema/inert-text.ts";
 import type { Orchestrator } from "./spawn.ts";
@@ -49,12 +51,6 @@ async function startSpinner(): Promise<{ print: (l: string) => void; status: (te
   };
 }
 
-/** The result line's usage: the run's tokens and estimated cost (USD), null when none could be read. */
-function usageJson(s: State) {
-  const u = usageTotal(s);
-  return u ? { ...usageFigures(u), budget_reached: s.budget_reached?.text ?? null } : null;
-}
-
 /** Headless: print progress until the orchestrator exits; returns its exit code. */
 export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print: (l: string) => void, signals: StopSignals): Promise<number> {
   const spinner = o.progress === "plain" && process.stdout.isTTY ? await startSpinner() : null;
@@ -75,14 +71,15 @@ export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print
   const outcome = outcomeFrom(report, o.sessionDir, printer.last ?? o.state, o.startedAt, { pid: orch.child.pid, code, signal });
   const s = outcome.state ?? o.state;
   if (o.progress === "json") {
-    raw(terminalJson({ kind: "result", outcome: outcome.kind, exit_code: outcome.code, session: sessionId(s.feature_dir), commit: s.commit_hash ?? null, branch: s.feature_branch ?? null, pr_url: s.pr_url ?? null, cause: s.interruption_cause ?? null, review_loop_cap: s.review_loop_cap ?? null, notes: s.completion_notes ?? [], usage: usageJson(s) }));
+    raw(terminalJson(result({ outcome: outcome.kind, exitCode: outcome.code, state: s })));
   } else {
     out("");
-    for (const p of phaseDurations(s.history ?? [])) out(`  ${p.phase.padEnd(18)} ${(p.ms / 1000).toFixed(1)} s`);
+    const end = snapshot({ dir: o.sessionDir, state: s, id: sessionId(o.sessionDir), live: false, toolEvents: s.applied_tool_events ?? 0, now: Date.now() });
+    for (const t of end.timeline) out(`  ${t.phase.padEnd(18)} ${((t.duration_ms ?? 0) / 1000).toFixed(1)} s`);
     if (outcome.kind === "success") out(`session ${sessionId(s.feature_dir)}  branch ${s.feature_branch}  commit ${s.commit_hash}${s.pr_url ? `  PR ${s.pr_url}` : ""}`);
     if (outcome.kind === "success") for (const n of s.completion_notes ?? []) out(`note: ${n}`);
     else {
-      const resume = resumeCommandOf(s);
+      const resume = end.resume_command;
       out(`${outcome.kind}: ${s.interruption_cause ?? ""}${resume ? `\nresume with: ${resume}\nlog: ${join(s.feature_dir, F.orchestratorLog)}` : ""}`);
     }
     for (const l of loopCapLines(s.review_loop_cap)) out(l);

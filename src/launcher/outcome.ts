@@ -1,4 +1,5 @@
-import { usageLine, usageTotal } from "../views/usage.ts";
+import { usageLine } from "../views/usage.ts";
+import { usageTotal } from "../report/usage.ts";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { State } from "../schema/state.ts";
@@ -8,7 +9,7 @@ import { F, sessionId } from "../session/paths.ts";
 import { archiveDirOf } from "../session/archive.ts";
 import { goodbye, type GoodbyeKind } from "../views/goodbye.ts";
 import type { FinalReport } from "./spawn.ts";
-import { REMOVED_BY_CLEAN } from "../schema/cancel-request.ts";
+import { resumeCommand } from "../report/resume.ts";
 import { activeMs } from "../schema/active-time.ts";
 
 export type Outcome = { kind: GoodbyeKind; state: State | null; code: number };
@@ -67,11 +68,8 @@ function mtimeMs(path: string): number {
   }
 }
 
-/** The command that resumes an ended run; none when `agentmux clean` removed its session folder. */
-export function resumeCommandOf(s: State): string | undefined {
-  if (s.interruption_cause === REMOVED_BY_CLEAN) return undefined;
-  return s.interruption_resume_command ?? `agentmux resume ${sessionId(s.feature_dir)}`;
-}
+/** The command that resumes an ended run (report/resume.ts); none when `agentmux clean` removed its session folder. */
+export const resumeCommandOf = (s: State): string | undefined => resumeCommand(s) ?? undefined;
 
 export function goodbyeText(o: Outcome, fallback: State, startedAt: number, color: boolean): string {
   const s = o.state ?? fallback;

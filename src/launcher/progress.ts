@@ -1,10 +1,13 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { F } from "../session/paths.ts";
 import { eventLabel } from "../schema/catalog.ts";
-import type { AgentInfo, HistoryEntry, State } from "../schema/state.ts";
+import type { HistoryEntry, State } from "../schema/state.ts";
 import { readState } from "../session/read.ts";
+import { sessionId } from "../session/paths.ts";
 import { inertLine, terminalJson } from "../schema/inert-text.ts";
+import { events } from "../report/events.ts";
+import { snapshot } from "../report/snapshot.ts";
+import type { RunEvent } from "../report/event-schema.ts";
+import type { RunSnapshot } from "../report/snapshot-schema.ts";
 
 export type ProgressMode = "plain" | "json";
 
@@ -18,11 +21,13 @@ function readStateLoose(dir: string): State | null {
   }
 }
 
-/** One line per phase transition (and per agent turning stuck), printed as the run goes. */
+/**
+ * The run's events (report/events.ts) as the run goes: in json mode every event as a JSON line,
+ * in plain mode one line per phase, per agent that starts to need something or recovers, per
+ * review verdict, per decision to make and per budget reached.
+ */
 export class ProgressPrinter {
-  private seen = 0;
-  private seenAgents = new Map<string, string>();
-  private awaiting = false;
+  private prev: RunSnapshot | null = null;
   last: State | null = null;
 
   /** `waitsBefore`: decision waits of the state the run (or resume) started from — already announced then */
@@ -31,7 +36,7 @@ export class ProgressPrinter {
     private readonly mode: ProgressMode,
     private readonly out: (line: string) => void,
     private readonly status?: (text: string) => void,
-    private waitsBefore = 0,
+    private readonly waitsBefore = 0,
   ) {}
 
   poll(): void {
@@ -43,71 +48,56 @@ export class ProgressPrinter {
   /** Print what `s` holds that was not printed yet (also the orchestrator's final report). */
   replay(s: State): void {
     this.last = s;
-    const history = s.history ?? [];
-    for (const h of history.slice(this.seen)) this.line(h, s);
-    this.seen = history.length;
+    // the follower runs while its orchestrator does: the run is live; the applied count saves a scan of tool_events.jsonl
+    const next = snapshot({ dir: this.dir, state: s, id: sessionId(this.dir), live: true, toolEvents: s.applied_tool_events ?? 0, now: Date.now() });
+    const first = this.prev === null;
+    const evs = events(this.prev, next).filter((e) => !(first && e.kind === "awaiting_decision" && (next.decision_waits ?? 0) <= this.waitsBefore && next.decision_waits !== null));
+    this.prev = next;
     if (this.status) {
-      const working = Object.values(s.agents ?? {}).filter((a) => a.status === "working" || a.status === "starting").map((a) => a.label);
-      this.status(`${s.phase} · ${eventLabel(s.last_event)}${working.length ? ` · ${working.join(", ")}` : ""}`);
+      const working = next.agents.filter((a) => a.status === "working" || a.status === "starting").map((a) => a.label);
+      this.status(`${next.phase} · ${next.last_event_label}${working.length ? ` · ${working.join(", ")}` : ""}`);
     }
-    this.decision(s);
-    for (const [key, a] of Object.entries(s.agents ?? {})) this.agentLine(key, a);
+    for (const e of evs) {
+      if (this.mode === "json") this.out(terminalJson(e));
+      else {
+        // labels, notes and causes are untrusted: a line is inert text
+        const text = plainLine(e, next);
+        if (text !== null) this.out(inertLine(text));
+      }
+    }
   }
+}
 
-  /**
-   * One line when an agent starts to need something or recovers from a misbehaviour: stuck,
-   * a question, a usage limit, a reminder, a restart, a move to a fallback provider.
-   */
-  private agentLine(key: string, a: AgentInfo): void {
-    const sig = `${a.status}|${a.restarts ?? 0}|${a.provider ?? ""}|${a.idle_turns ?? 0}|${a.question?.at ?? ""}`;
-    const prev = this.seenAgents.get(key);
-    this.seenAgents.set(key, sig);
-    if (prev === sig) return;
-    const [pStatus, pRestarts, pProvider, pTurns, pAsked] = (prev ?? "|0||0|").split("|");
-    const at = hhmmss(a.since);
-    if ((a.restarts ?? 0) > Number(pRestarts) && a.status === "starting") {
-      this.emit({ kind: "agent_restarted", agent: key, restarts: a.restarts, exit_status: a.exit_status ?? null, last_line: a.last_screen?.at(-1) ?? null }, `${at}  ↻ ${a.label} exited${a.exit_status ? ` (status ${a.exit_status})` : ""}; restarted (${a.restarts})${a.last_screen?.length ? ` — last line: ${a.last_screen.at(-1)}` : ""}`);
+/** An event as the plain progress line says it; null for those it leaves to the spinner and the end summary. */
+export function plainLine(e: RunEvent, s: RunSnapshot): string | null {
+  const label = (key: string) => [...s.agents, ...s.done_agents].find((a) => a.key === key)?.label ?? key;
+  switch (e.kind) {
+    case "phase": {
+      const extra = e.phase === "failed" && s.interruption?.cause ? ` — ${s.interruption.cause}` : "";
+      return `${hhmmss(e.at)}  ${e.phase.padEnd(18)} ${eventLabel(e.event)}${extra}`;
     }
-    if (prev && a.provider && pProvider && a.provider !== pProvider) {
-      this.emit({ kind: "agent_fallback", agent: key, from: pProvider, to: a.provider, limit: a.limit?.text ?? null }, `${at}  ⇄ ${a.label} hit a usage limit on ${pProvider}; moved to ${a.provider}`);
-    }
-    if (a.question && a.question.at !== pAsked && a.status !== "needs_input") {
-      this.emit({ kind: "agent_question_answered", agent: key, question: a.question, answer: a.note ?? null }, `${at}  ? ${a.label} ${a.question.kind === "permission" ? "asked permission" : "asked"}: ${a.question.text} — ${a.note ?? "answered"}`);
-    }
-    if (a.status === pStatus && (a.idle_turns ?? 0) === Number(pTurns)) return;
-    if (a.status === "stuck") this.emit({ kind: "agent_stuck", agent: key, note: a.note ?? "" }, `${at}  ! ${a.label} is stuck: ${a.note ?? ""}`);
-    else if (a.status === "needs_input") this.emit({ kind: "agent_needs_input", agent: key, question: a.question ?? null }, `${at}  ? ${a.label} ${a.question?.kind === "permission" ? "asks permission" : "asks"}: ${a.question?.text ?? ""}`);
-    else if (a.status === "rate_limited") this.emit({ kind: "agent_rate_limited", agent: key, limit: a.limit ?? null }, `${at}  ⏸ ${a.label} hit a usage limit (${a.limit?.text ?? ""}); waiting ${a.limit?.reset_at ? `until ${hhmmss(a.limit.reset_at)}` : "to retry"}`);
-    else if (a.status === "idle_without_submit") this.emit({ kind: "agent_reminded", agent: key, reminders: a.idle_turns ?? 1 }, `${at}  ◔ ${a.label} ended its turn without its submit; reminder ${a.idle_turns ?? 1} sent`);
-  }
-
-  /**
-   * Once each time the run starts waiting for a decision: where to write it (nobody sees a panel).
-   * The wait count catches a wait decided between two polls; the flag serves older states.
-   */
-  private decision(s: State): void {
-    const waiting = s.phase === "completing" && s.awaiting_decision === true;
-    const newWait = s.decision_waits !== undefined ? s.decision_waits > this.waitsBefore : waiting && !this.awaiting;
-    if (s.decision_waits !== undefined) this.waitsBefore = Math.max(this.waitsBefore, s.decision_waits);
-    if (newWait) {
-      const approval = join(s.feature_dir, F.approval);
-      const changes = join(s.feature_dir, F.changes);
-      this.emit(
-        { kind: "awaiting_decision", approval, changes },
-        `agentmux: waiting for your decision — approve: write ${approval} ({"action": "approve", "exclude_files": []}); or request changes: write ${changes}`,
-      );
-    }
-    this.awaiting = waiting;
-  }
-
-  private line(h: HistoryEntry, s: State): void {
-    const extra = h.phase === "failed" && s.interruption_cause ? ` — ${s.interruption_cause}` : "";
-    this.emit({ kind: "phase", phase: h.phase, event: h.event, at: h.at }, `${hhmmss(h.at)}  ${h.phase.padEnd(18)} ${eventLabel(h.event)}${extra}`);
-  }
-
-  /** Labels, notes and causes are untrusted: a line is inert text, a JSON line the same data escaped. */
-  private emit(obj: Record<string, unknown>, text: string): void {
-    this.out(this.mode === "json" ? terminalJson(obj) : inertLine(text));
+    case "awaiting_decision":
+      return `agentmux: waiting for your decision — approve: write ${e.approval} ({"action": "approve", "exclude_files": []}); or request changes: write ${e.changes}`;
+    case "agent_restarted":
+      return `${hhmmss(e.at)}  ↻ ${label(e.agent)} exited${e.exit_status ? ` (status ${e.exit_status})` : ""}; restarted (${e.restarts})${e.last_line !== null ? ` — last line: ${e.last_line}` : ""}`;
+    case "agent_fallback":
+      return `${hhmmss(e.at)}  ⇄ ${label(e.agent)} hit a usage limit on ${e.from}; moved to ${e.to}`;
+    case "agent_question_answered":
+      return `${hhmmss(e.at)}  ? ${label(e.agent)} ${e.question.kind === "permission" ? "asked permission" : "asked"}: ${e.question.text} — ${e.answer ?? "answered"}`;
+    case "agent_stuck":
+      return `${hhmmss(e.at)}  ! ${label(e.agent)} is stuck: ${e.note}`;
+    case "agent_needs_input":
+      return `${hhmmss(e.at)}  ? ${label(e.agent)} ${e.question?.kind === "permission" ? "asks permission" : "asks"}: ${e.question?.text ?? ""}`;
+    case "agent_rate_limited":
+      return `${hhmmss(e.at)}  ⏸ ${label(e.agent)} hit a usage limit (${e.limit?.text ?? ""}); waiting ${e.limit?.reset_at ? `until ${hhmmss(e.limit.reset_at)}` : "to retry"}`;
+    case "agent_reminded":
+      return `${hhmmss(e.at)}  ◔ ${label(e.agent)} ended its turn without its submit; reminder ${e.reminders} sent`;
+    case "review_verdict":
+      return `${hhmmss(e.at)}  ${e.verdict === "pass" ? "✓" : "✗"} ${e.reviewer.replace(/_/g, " ")} (review round ${e.round}): ${e.verdict} — ${e.summary.split("\n")[0]}`;
+    case "budget_reached":
+      return `${hhmmss(e.at)}  ⏸ budget reached: ${e.text}${e.paused ? "; the agents are paused" : ""}`;
+    default:
+      return null; // agent_status (the spinner), committed, pull_request, interrupted (the end summary), notice (the launcher's own)
   }
 }
 

@@ -14,7 +14,7 @@ import { blessed, createScreen, drawLinks, linesToContent } from "./blessed.ts";
 import { overlay, question } from "./overlay.ts";
 import { readSessionData, type SessionData } from "../session/data.ts";
 import { monitorView } from "../views/monitor.ts";
-import { agentRows } from "../views/pipeline.ts";
+import { agentRows } from "../report/agents.ts";
 
 const WATCHED = new Set<string>([F.state, F.runtime, F.createdFiles]);
 const help = (prefix: string) => [

@@ -21,7 +21,7 @@ import type { PanelComments } from "../schema/panel-comments.ts";
 import type { InlineComment } from "../views/diff-view.ts";
 import { seg } from "../views/line.ts";
 import { markdownLines } from "../views/markdown.ts";
-import { titleOf } from "../views/monitor.ts";
+import { titleOf } from "../report/pipeline.ts";
 import { buildApproval, changesContent, diffLines, fileLines, panelHeader, type ChangedFile } from "../views/panel.ts";
 import { panelKeys, panelLayout, WIDE_PANEL, type Rect } from "../views/panel-layout.ts";
 import { keyBar } from "../views/keys.ts";

@@ -1,10 +1,13 @@
-import { costText, tokensText, usageByAgent, usageTotal } from "./usage.ts";
+import { costText, tokensText } from "./usage.ts";
+import { usageByAgent, usageTotal } from "../report/usage.ts";
 import { join } from "node:path";
 import { eventLabel, phaseEnded } from "../schema/catalog.ts";
 import type { State } from "../schema/state.ts";
 import type { SessionData } from "../session/data.ts";
 import { blank, fit, link, seg, wrapText, type Line } from "./line.ts";
-import { agentLines, agentRows, phaseLabel, pipelineLines } from "./pipeline.ts";
+import { agentLines, phaseLabel, pipelineLines } from "./pipeline.ts";
+import { agentRows } from "../report/agents.ts";
+import { titleOf } from "../report/pipeline.ts";
 import { clock, hhmm, ms } from "./time.ts";
 import { activeMs } from "../schema/active-time.ts";
 import { keyBar, keyName, type Key } from "./keys.ts";
@@ -40,8 +43,6 @@ const LOGGED = [
 ];
 
 const SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
-
-export const titleOf = (s: State) => s.issue_title ?? s.request_title ?? s.feature_name ?? s.session_name;
 
 function section(name: string, width: number, extra = ""): Line {
   const head = ` ${name}${extra} `;

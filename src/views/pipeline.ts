@@ -1,33 +1,15 @@
 import { cells, ellipsize } from "./width.ts";
-import { costText, tokensText, type UsageSum } from "./usage.ts";
+import { costText, tokensText } from "./usage.ts";
+import type { UsageSum } from "../report/usage.ts";
 import { eventLabel, type Phase } from "../schema/catalog.ts";
 import type { AgentInfo, State } from "../schema/state.ts";
 import type { RuntimeState } from "../schema/runtime.ts";
 import { seg, type Line } from "./line.ts";
-import { reviewLoopLabel } from "./review-round.ts";
+import { reviewLoopLabel } from "../report/review-round.ts";
+import { agentNote, type AgentRow } from "../report/agents.ts";
+import { failedAt, stagesOf } from "../report/pipeline.ts";
 
 export const phaseLabel = (p: string) => p.replace(/_/g, " ");
-
-/** Stages shown for a run: optional ones (PM, designing, fixing) only when the run uses them. */
-export function stagesOf(state: State): Phase[] {
-  // a review round (GitHub Action) starts by fixing findings that came from outside
-  if (state.history?.[0]?.phase === "fixing") return ["fixing", "reviewing", "completing", "done"];
-  const seen = new Set<string>([state.phase, ...(state.history ?? []).map((h) => h.phase)]);
-  const stages: Phase[] = [];
-  if (state.product_manager || seen.has("product_management")) stages.push("product_management");
-  stages.push("architecting", "planning");
-  if (seen.has("designing")) stages.push("designing");
-  stages.push("implementing", "reviewing");
-  if (seen.has("fixing")) stages.push("fixing");
-  stages.push("completing", "done");
-  return stages;
-}
-
-/** The phase a failed run was in when it failed (last non-failed history entry). */
-export function failedAt(state: State): Phase | undefined {
-  const h = (state.history ?? []).filter((x) => x.phase !== "failed");
-  return h.length ? h[h.length - 1]!.phase : undefined;
-}
 
 /** Pipeline lines: ✓ done / ▶ current / · pending, with detail lines under the current stage. */
 export function pipelineLines(state: State): Line[] {
@@ -79,19 +61,6 @@ export function groupLines(state: State): Line[] {
   return out;
 }
 
-export type AgentRow = { key: string; info: AgentInfo; status: AgentInfo["status"]; pane?: string };
-
-/** Agents worth showing (not the ones that finished cleanly), with the runtime's live activity. */
-export function agentRows(state: State, runtime?: RuntimeState): AgentRow[] {
-  return Object.entries(state.agents ?? {})
-    .filter(([, a]) => a.status !== "done")
-    .map(([key, info]) => {
-      const live = runtime?.activity?.[key];
-      const status = (info.status === "working" || info.status === "idle") && (live === "working" || live === "idle") ? live : info.status;
-      return { key, info, status, pane: runtime?.panes[key] };
-    });
-}
-
 export const STATUS_STYLE = {
   working: "green", idle: "yellow", idle_without_submit: "yellow", needs_input: "magenta", rate_limited: "yellow", stuck: "red", exited: "dim", starting: "cyan", done: "dim",
 } as const;
@@ -101,29 +70,6 @@ export const STATUS_LABEL: Record<AgentInfo["status"], string> = {
   working: "working", idle: "idle", idle_without_submit: "no submit", needs_input: "needs input", rate_limited: "rate limited",
   stuck: "stuck", exited: "exited", starting: "starting", done: "done",
 };
-
-const hhmmOf = (iso: string) => new Date(iso).toTimeString().slice(0, 5);
-
-/**
- * What a person should know about an agent, in one line: the question it asks, the limit it
- * waits out, the reminders it got, why it is stuck, how its last pane ended. Empty when nothing.
- */
-export function agentNote(a: AgentInfo, status: AgentInfo["status"] = a.status): string {
-  const restarts = a.restarts ? ` · restarted ${a.restarts}×` : "";
-  switch (status) {
-    case "needs_input":
-      return `${a.question?.kind === "permission" ? "asks permission" : "asks"}: ${a.question?.text ?? a.note ?? ""}`;
-    case "rate_limited":
-      return `${a.limit?.reset_at ? `waits for the limit to reset at ${hhmmOf(a.limit.reset_at)}` : "waits out a usage limit"}${a.limit?.text ? `: ${a.limit.text}` : ""}`;
-    case "idle_without_submit":
-      return `ended its turn without its submit; reminded ${a.idle_turns ?? 1}×${a.refusal ? ` (last refusal: ${a.refusal})` : ""}`;
-    case "stuck":
-    case "exited":
-      return [a.note, a.exit_status ? `exit status ${a.exit_status}` : "", a.last_screen?.length ? `last screen: ${a.last_screen.at(-1)}` : ""].filter(Boolean).join(" · ") + restarts;
-    default:
-      return a.note ?? (restarts ? restarts.slice(3) : "");
-  }
-}
 
 /**
  * Two lines per agent: `● label [ WORKING ]` and dim `provider/model`. In `width` columns the

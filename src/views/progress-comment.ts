@@ -1,9 +1,11 @@
-import { usageLine, usageTotal } from "./usage.ts";
+import { usageLine } from "./usage.ts";
+import { usageTotal } from "../report/usage.ts";
 import type { State } from "../schema/state.ts";
 import { inertLine } from "../schema/inert-text.ts";
-import { failedAt, phaseLabel, stagesOf } from "./pipeline.ts";
+import { phaseLabel } from "./pipeline.ts";
+import { failedAt, stagesOf } from "../report/pipeline.ts";
 import { duration, ms } from "./time.ts";
-import { reviewRound } from "./review-round.ts";
+import { reviewRound } from "../report/review-round.ts";
 
 /**
  * The issue comment the GitHub Action keeps editing while a run goes: phase checklist, agents

@@ -1,105 +1,19 @@
-import { eventLabel, phaseEnded } from "../schema/catalog.ts";
+import { eventLabel } from "../schema/catalog.ts";
 import type { SessionData } from "../session/data.ts";
+import { snapshot, type SnapshotInput } from "../report/snapshot.ts";
+import type { RunSnapshot } from "../report/snapshot-schema.ts";
+import { usageByAgent, usageTotal } from "../report/usage.ts";
 import { fit, seg, wrapText, type Line, type Style } from "./line.ts";
-import { titleOf } from "./monitor.ts";
-import { reviewRound } from "./review-round.ts";
-import { activeMs } from "../schema/active-time.ts";
-import { STATUS_LABEL, STATUS_STYLE, agentNote, agentRows, phaseLabel } from "./pipeline.ts";
+import { STATUS_LABEL, STATUS_STYLE, phaseLabel } from "./pipeline.ts";
 import { age, duration, hhmm, ms, when } from "./time.ts";
 import { cutCells, padCells } from "./width.ts";
-import { costText, tokensText, usageByAgent, usageFigures, usageLine, usageTotal, type UsageSum } from "./usage.ts";
+import { costText, tokensText, usageLine } from "./usage.ts";
 
-/**
- * `lastSeen`: the orchestrator's last sign of life (its log's mtime), ms — when a stopped run
- * stopped. `worktreeGone`: the run's worktree folder is no longer there (removed at the commit).
- */
-export type StatusInput = SessionData & { id: string; live: boolean; toolEvents: number; now: number; lastSeen?: number; worktreeGone?: boolean };
+/** What `agentmux status` shows: the snapshot's input (report/read.ts reads it); `created` (the monitor's) is not shown. */
+export type StatusInput = SnapshotInput & { created?: SessionData["created"] };
 
-const finished = (d: StatusInput) => phaseEnded(d.state.phase);
-
-/**
- * When the run stopped: undefined while it runs. A finished run ended at its last state write; a
- * run nobody runs any more (its orchestrator died, the machine rebooted) at its last sign of life.
- */
-function stoppedAt(d: StatusInput): number | undefined {
-  if (d.live && !finished(d)) return undefined;
-  const wrote = ms(d.state.updated_at) ?? d.now;
-  return finished(d) ? wrote : Math.max(wrote, d.lastSeen ?? 0);
-}
-
-/** The command that resumes this session, when it can be resumed. */
-export function resumeCommand(d: StatusInput): string | undefined {
-  if (d.state.phase === "done" || d.live) return undefined;
-  return d.state.interruption_resume_command ?? `agentmux resume ${d.id}`;
-}
-
-/** `agentmux status --json`: a stable object (fields are only added, never renamed). */
-export function statusJson(d: StatusInput) {
-  const s = d.state;
-  const byAgent = usageByAgent(s);
-  const total = usageTotal(s);
-  const figures = (u: UsageSum | undefined) => (u ? usageFigures(u) : null);
-  const stopped = stoppedAt(d);
-  const end = stopped ?? d.now;
-  const started = ms(s.created_at) ?? ms(s.history?.[0]?.at);
-  const hist = s.history ?? [];
-  return {
-    id: d.id,
-    dir: d.dir,
-    live: d.live,
-    feature: titleOf(s),
-    phase: s.phase,
-    last_event: s.last_event,
-    last_event_label: eventLabel(s.last_event),
-    created_at: s.created_at ?? null,
-    updated_at: s.updated_at,
-    /** wall time since the run was created: to now while it runs, to when it stopped once it stopped */
-    elapsed_ms: started === undefined ? null : Math.max(0, end - started),
-    /** how long it was active, to now or to when it stopped: every orchestrator lifetime, not the idle time between a cancel and a resume */
-    active_ms: started === undefined && !s.active_since ? null : activeMs(s, end),
-    stopped_at: stopped === undefined ? null : new Date(stopped).toISOString(),
-    branch: s.feature_branch ?? null,
-    worktree_path: s.worktree_path ?? null,
-    /** the worktree folder was removed (at the commit): worktree_path is where it was */
-    worktree_removed: Boolean(s.worktree_path && d.worktreeGone),
-    review_iteration: s.review_iteration,
-    tool_events: d.toolEvents,
-    timeline: hist.map((h, i) => {
-      const at = ms(h.at);
-      const next = i + 1 < hist.length ? ms(hist[i + 1]!.at) : end;
-      return { phase: h.phase, event: h.event, at: h.at, duration_ms: at === undefined || next === undefined ? null : Math.max(0, next - at) };
-    }),
-    agents: agentRows(s, d.runtime).map((r) => ({
-      key: r.key, label: r.info.label, role: r.info.role, provider: r.info.provider ?? null, model: r.info.model ?? null,
-      // a stopped session's agents are not working, whatever state.json last said
-      status: d.live || r.status === "exited" ? r.status : ("stopped" as const), pane: d.live ? (r.pane ?? null) : null, note: r.info.note ?? null,
-      question: r.info.question ?? null, limit: r.info.limit ?? null, idle_turns: r.info.idle_turns ?? 0,
-      restarts: r.info.restarts ?? 0, exit_status: r.info.exit_status ?? null, last_screen: r.info.last_screen ?? null,
-      conversation_id: r.info.conversation_id ?? null, detail: agentNote(r.info, r.status) || null,
-      usage: figures(byAgent[r.key]),
-    })),
-    /** tokens and estimated cost (USD) of the whole run, from the CLIs' own records; null when none could be read */
-    usage: figures(total ?? undefined),
-    /** the same per agent (a finished run lists no agents, but their usage stays) */
-    usage_by_agent: Object.fromEntries(Object.entries(byAgent).map(([k, u]) => [k, figures(u)!])),
-    budget_reached: s.budget_reached?.text ?? null,
-    tmux: d.runtime ? { session: d.runtime.tmux_session, socket: d.runtime.tmux_socket ?? null } : null,
-    groups: {
-      total: s.implementation_group_total, index: s.implementation_group_index, mode: s.implementation_group_mode,
-      active_plan_ids: s.implementation_active_plan_ids, completed_group_ids: s.implementation_completed_group_ids,
-    },
-    reviews: s.review_results ?? {},
-    research: { code: s.research_tasks ?? {}, web: s.web_research_tasks ?? {} },
-    interruption: s.interruption_category || s.phase === "failed"
-      ? { category: s.interruption_category ?? "failed", cause: s.interruption_cause ?? null, log_path: s.interruption_log_path ?? null }
-      : null,
-    resume_command: resumeCommand(d) ?? null,
-    commit_hash: s.commit_hash ?? null,
-    pr_url: s.pr_url ?? null,
-    /** what the end of the run noted: why there is no pull request, where the checkout is */
-    notes: s.completion_notes ?? [],
-  };
-}
+/** `agentmux status --json`: the run's snapshot (the run API: fields are only added, never renamed). */
+export const statusJson = (d: StatusInput): RunSnapshot => snapshot(d);
 
 const kv = (k: string, v: string, ...st: Style[]): Line => [seg(k.padEnd(11), "dim"), seg(v, ...st)];
 const head = (t: string): Line => [seg(t, "bold")];
@@ -163,7 +77,7 @@ export function statusView(d: StatusInput, width: number): Line[] {
   }
   const reviews = Object.entries(j.reviews);
   if (reviews.length || s.review_iteration) {
-    out.push([], head(`Reviews${s.review_iteration ? ` (round ${reviewRound(s)})` : ""}`));
+    out.push([], head(`Reviews${s.review_iteration ? ` (round ${j.review_round})` : ""}`));
     for (const [role, r] of reviews) out.push([seg(`  ${role.padEnd(18)} `), seg(r.verdict.padEnd(5), r.verdict === "pass" ? "green" : "red"), seg(` ${r.summary.split("\n")[0]}`, "dim")]);
   }
   const research = [...Object.entries(j.research.code).map(([t, v]) => ["code", t, v]), ...Object.entries(j.research.web).map(([t, v]) => ["web", t, v])];

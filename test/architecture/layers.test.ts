@@ -27,11 +27,13 @@ const ALLOWED: Record<string, string[]> = {
   sim: ["schema", "session", "effects", "errors.ts", "artifacts"],
   // the project's own commands (#26): run on effects/process, parsed, compared with the base
   checks: ["schema", "session", "effects", "errors.ts"],
-  views: ["schema", "session"],
-  tui: ["schema", "session", "effects", "errors.ts", "artifacts", "views"],
+  // the run API: one snapshot / event / result derivation that every view and output reads
+  report: ["schema", "session"],
+  views: ["schema", "session", "report"],
+  tui: ["schema", "session", "effects", "errors.ts", "artifacts", "views", "report"],
   // daemon → mcp: the orchestrator hosts the run's one MCP endpoint (#15.1)
   daemon: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "mcp", "checks"],
-  launcher: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "onboarding", "views", "checks"],
+  launcher: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "onboarding", "views", "checks", "report"],
   onboarding: ["schema", "session", "effects", "errors.ts", "artifacts", "config", "providers", "prompts"],
   completions: ["cli", "errors.ts"],
   cli: ["*"],
