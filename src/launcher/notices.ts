@@ -2,6 +2,7 @@ import type { Config } from "../schema/config.ts";
 import { terminalJson } from "../schema/inert-text.ts";
 import type { ProgressMode } from "./progress.ts";
 import { listSessions } from "../session/list.ts";
+import type { RunEvent } from "../report/event-schema.ts";
 
 /**
  * What the run will do on GitHub, said once at start when it is not the full default (push
@@ -28,5 +29,8 @@ export async function announceLiveSessions(projectDir: string, out: (line: strin
  */
 export function noticeOut(progress: ProgressMode, out: (l: string) => void): (l: string) => void {
   if (progress !== "json") return out;
-  return (l) => out(terminalJson({ kind: "notice", message: l.replace(/^agentmux: /, "") }));
+  return (l) => {
+    const notice: RunEvent = { kind: "notice", message: l.replace(/^agentmux: /, "") };
+    out(terminalJson(notice));
+  };
 }

@@ -145,7 +145,8 @@ export function snapshot(d: SnapshotInput): RunSnapshot {
     interruption: s.interruption_category || s.phase === "failed"
       ? { category: s.interruption_category ?? "failed", cause: s.interruption_cause ?? null, log_path: s.interruption_log_path ?? null }
       : null,
-    resume_command: resumeCommand(s, { id: d.id, live: d.live }),
+    // a failed run can be resumed as soon as it failed, even while its orchestrator is still exiting
+    resume_command: resumeCommand(s, { id: d.id, live: d.live && !phaseEnded(s.phase) }),
     commit_hash: s.commit_hash ?? null,
     pr_url: s.pr_url ?? null,
     notes: s.completion_notes ?? [],

@@ -1,17 +1,18 @@
 import { usageLine } from "./usage.ts";
-import { usageTotal } from "../report/usage.ts";
 import type { State } from "../schema/state.ts";
 import { inertLine } from "../schema/inert-text.ts";
+import { sessionId } from "../session/paths.ts";
+import { snapshot } from "../report/snapshot.ts";
+import type { RunSnapshot } from "../report/snapshot-schema.ts";
 import { phaseLabel } from "./pipeline.ts";
-import { failedAt, stagesOf } from "../report/pipeline.ts";
-import { duration, ms } from "./time.ts";
-import { reviewRound } from "../report/review-round.ts";
+import { duration } from "./time.ts";
 
 /**
  * The issue comment the GitHub Action keeps editing while a run goes: phase checklist, agents
  * with provider and state, review verdicts, elapsed time, then the pull request or the failure
- * and how to retry. Pure: state in, Markdown out. Text that agents wrote is flattened and
- * escaped so it cannot break the layout, ping people or hide the rest of the comment.
+ * and how to retry, all from the run's snapshot (report/). Pure: state in, Markdown out. Text
+ * that agents wrote is flattened and escaped so it cannot break the layout, ping people or hide
+ * the rest of the comment.
  */
 export const PROGRESS_MARKER = "<!-- agentmux:progress -->";
 
@@ -39,32 +40,18 @@ export function inert(text: string, max = 200): string {
 
 const STATUS: Record<string, string> = { starting: "starting", working: "working", idle: "idle", stuck: "⚠️ stuck", exited: "exited", done: "done" };
 
-function phaseLines(s: State, now: number): string[] {
-  const stages = stagesOf(s);
-  const history = s.history ?? [];
-  const failed = s.phase === "failed";
-  const current = failed ? failedAt(s) : s.phase;
-  const curIndex = stages.indexOf(current ?? "architecting");
-  const spent = (phase: string) => {
-    let total = 0;
-    history.forEach((h, i) => {
-      if (h.phase !== phase) return;
-      total += (ms(history[i + 1]?.at) ?? now) - (ms(h.at) ?? now);
-    });
-    return total;
-  };
-  return stages
-    .filter((st) => st !== "done")
-    .map((st, i) => {
-      const label = phaseLabel(st);
-      if (s.phase === "done" || i < curIndex) return `- [x] ${label} · ${duration(spent(st))}`;
-      if (i === curIndex) return failed ? `- [ ] ❌ **${label}** (failed here)` : `- [ ] **${label}** ← now, ${duration(spent(st))}`;
-      return `- [ ] ${label}`;
-    });
+function phaseLines(r: RunSnapshot): string[] {
+  return r.stages.map((st) => {
+    const label = phaseLabel(st.phase);
+    if (st.state === "done") return `- [x] ${label} · ${duration(st.duration_ms)}`;
+    if (st.state === "failed") return `- [ ] ❌ **${label}** (failed here)`;
+    if (st.state === "current") return `- [ ] **${label}** ← now, ${duration(st.duration_ms)}`;
+    return `- [ ] ${label}`;
+  });
 }
 
-function agentLines(s: State): string[] {
-  const agents = Object.values(s.agents ?? {});
+function agentLines(r: RunSnapshot): string[] {
+  const agents = [...r.done_agents, ...r.agents];
   if (!agents.length) return [];
   const rows = agents.map((a) => {
     const provider = a.provider ? `${inert(a.provider, 40)}${a.model ? ` · ${inert(a.model, 40)}` : ""}` : "—";
@@ -73,26 +60,33 @@ function agentLines(s: State): string[] {
   return ["| agent | provider | state |", "|---|---|---|", ...rows];
 }
 
-function reviewLines(s: State): string[] {
-  const results = Object.entries(s.review_results ?? {});
+function reviewLines(r: RunSnapshot): string[] {
+  const results = Object.entries(r.reviews);
   if (!results.length) return [];
   return [
-    `**Reviews** (round ${reviewRound(s)})`,
-    ...results.sort(([a], [b]) => a.localeCompare(b)).map(([role, r]) => `- ${r.verdict === "pass" ? "✅" : "❌"} ${role.replace(/_/g, " ")}: ${r.verdict}, ${inert(r.summary)}`),
+    `**Reviews** (round ${r.review_round})`,
+    ...results.sort(([a], [b]) => a.localeCompare(b)).map(([role, v]) => `- ${v.verdict === "pass" ? "✅" : "❌"} ${role.replace(/_/g, " ")}: ${v.verdict}, ${inert(v.summary)}`),
   ];
 }
 
-function endLines(end: CommentEnd, elapsed: string, s: State | null, artifact?: string): string[] {
+function endLines(end: CommentEnd, elapsed: string, r: RunSnapshot | null, artifact?: string): string[] {
   const keep = artifact ? ` The session folder (logs, prompts, reviews) is the workflow artifact \`${artifact}\`.` : "";
   if (end.kind === "success") {
     const where = [end.branch ? `branch \`${end.branch}\`` : "", end.commit ? `commit \`${end.commit}\`` : ""].filter(Boolean).join(", ");
     const pr = end.prUrl ? `pull request ${end.prUrl}` : "committed";
     return [`✅ **Done** in ${elapsed}: ${pr}${where ? ` (${where})` : ""}.${end.note ? ` ${end.note}` : ""}${keep}`];
   }
-  const at = s ? failedAt(s) : undefined;
+  const at = r?.stages.find((st) => st.state === "failed")?.phase;
   const title = end.kind === "canceled" ? "Canceled" : "Failed";
   const saved = end.patch ? ` The changes made so far are \`${end.patch.file}\` in it: \`git apply\` them${end.patch.base ? ` on commit \`${end.patch.base.slice(0, 7)}\`` : ""}.` : "";
   return [`❌ **${title}**${at ? ` in ${phaseLabel(at)}` : ""} after ${elapsed}: ${inert(end.cause, 600)}`, "", `To retry: ${end.retry}.${keep}${keep ? saved : ""}`];
+}
+
+/** The run's snapshot as the comment shows it: live until the run ended. */
+function runOf(d: ProgressCommentInput): RunSnapshot | null {
+  const s = d.state;
+  if (!s) return null;
+  return snapshot({ dir: s.feature_dir, state: s, id: sessionId(s.feature_dir), live: !d.end, toolEvents: s.applied_tool_events ?? 0, now: d.now });
 }
 
 export function progressComment(d: ProgressCommentInput): string {
@@ -101,17 +95,17 @@ export function progressComment(d: ProgressCommentInput): string {
   const elapsed = d.end ? duration(elapsedMs) : elapsedMs < 60_000 ? "under a minute" : `${Math.floor(elapsedMs / 60_000)} min`;
   const status = d.end ? (d.end.kind === "success" ? "done" : d.end.kind) : d.state ? "running" : "starting";
   const out = [PROGRESS_MARKER, `### agentmux · ${d.subject} — ${status} (${elapsed})`, ""];
-  const facts = [d.runUrl ? `[workflow run](${d.runUrl})` : "", d.state?.feature_branch ? `branch \`${d.state.feature_branch}\`` : ""].filter(Boolean);
+  const r = runOf(d);
+  const facts = [d.runUrl ? `[workflow run](${d.runUrl})` : "", r?.branch ? `branch \`${r.branch}\`` : ""].filter(Boolean);
   if (facts.length) out.push(facts.join(" · "), "");
-  if (d.state) {
-    out.push(...phaseLines(d.state, d.now), "");
-    const agents = agentLines(d.state);
+  if (r) {
+    out.push(...phaseLines(r), "");
+    const agents = agentLines(r);
     if (agents.length) out.push(...agents, "");
-    const reviews = reviewLines(d.state);
+    const reviews = reviewLines(r);
     if (reviews.length) out.push(...reviews, "");
-    const used = usageTotal(d.state);
-    if (used) out.push(`Usage: ${usageLine(used)} (estimated from the agents' own records)`, "");
+    if (r.usage) out.push(`Usage: ${usageLine(r.usage)} (estimated from the agents' own records)`, "");
   } else if (!d.end) out.push("Setting up the runner…", "");
-  if (d.end) out.push(...endLines(d.end, elapsed, d.state, d.artifact), "");
+  if (d.end) out.push(...endLines(d.end, elapsed, r, d.artifact), "");
   return out.join("\n");
 }
