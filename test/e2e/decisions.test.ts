@@ -48,7 +48,7 @@ test("headless and waiting: the decision file's path is printed once; writing it
   const r = await demo.done;
   expect(r.code).toBe(0);
   const lines = jsonEvents(r.stdout).filter((e) => e.kind === "awaiting_decision");
-  expect(lines).toEqual([{ kind: "awaiting_decision", approval: join(dir, "08_completion/approval.json"), changes: join(dir, "08_completion/changes.md") }]);
+  expect(lines).toEqual([{ kind: "awaiting_decision", approval: join(dir, "08_completion/approval.json"), changes: join(dir, "08_completion/changes.md"), at: expect.any(String) }]);
   expect(readState(dir)).toMatchObject({ phase: "done" });
 }, 120_000);
 
