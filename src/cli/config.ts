@@ -1,10 +1,12 @@
 import { existsSync } from "node:fs";
-import { ConfigFileNotFound, ConfigInvalid, ConfigUnreadable } from "../config/errors.ts";
-import { loadConfig } from "../config/load.ts";
+import { resolve } from "node:path";
+import { ConfigFileNotFound, ConfigInvalid, ConfigUnreadable, UnknownProvider } from "../config/errors.ts";
+import { builtinLayer, configLayers, loadConfig, loadOnBuiltin } from "../config/load.ts";
+import type { Tree } from "../config/merge.ts";
+import { AgentmuxError } from "../errors.ts";
 import { migrateConfigText } from "../config/migrate.ts";
-import { parseConfigText } from "../config/read.ts";
+import { parseConfigText, readConfigFile } from "../config/read.ts";
 import { renderConfigYaml } from "../config/render.ts";
-import { validateLayer } from "../config/validate.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { readRegularFile } from "../effects/fs/read-regular.ts";
 import { findProjectDir } from "../session/project.ts";
@@ -26,6 +28,32 @@ export async function run(args: ParsedArgs<typeof config>): Promise<number> {
   return 0;
 }
 
+/** Why the converted config would not load as a run loads it (on the built-in layer), one line each. */
+function loadProblems(file: string, text: string): string[] {
+  try {
+    loadOnBuiltin(file, parseConfigText(text, file), userLayerBelow(file));
+    return [];
+  } catch (e) {
+    if (e instanceof ConfigInvalid) return e.data.issues.map((i) => i.problem);
+    if (e instanceof UnknownProvider) return e.data.refs.map((r) => `${r.key}: unknown provider "${r.name}" (valid providers: ${e.data.valid.join(", ")})`);
+    if (e instanceof AgentmuxError) return [e.message];
+    throw e;
+  }
+}
+
+/** The user's config, when it loads and is not the file being converted: a project file may use its providers. */
+function userLayerBelow(file: string): { file: string; data: Tree }[] {
+  const user = configLayers({ projectDir: process.cwd() }).find((l) => l.layer === "user");
+  if (!user || resolve(user.path) === resolve(file)) return [];
+  try {
+    const data = readConfigFile(user.path, user.path);
+    loadOnBuiltin(user.path, data);
+    return [{ file: user.path, data }];
+  } catch {
+    return []; // a user config that does not load is not this file's problem
+  }
+}
+
 /** `agentmux config migrate <file> [--write]`: the Python tool's config as ours (config/migrate.ts). */
 function migrate(args: ParsedArgs<typeof config>): number {
   const file = args.positionals[1];
@@ -34,13 +62,12 @@ function migrate(args: ParsedArgs<typeof config>): number {
   if (!read.ok && read.reason === "missing") throw new ConfigFileNotFound({ file, toMigrate: true });
   if (!read.ok) throw new ConfigUnreadable({ file, reason: read.message });
   parseConfigText(read.text, file); // syntax, alias bombs, reserved keys: named like any config error
-  const { text, notes } = migrateConfigText(read.text);
+  const { text, notes, unresolved } = migrateConfigText(read.text, Object.keys(builtinLayer().providers as object));
   for (const n of notes) process.stderr.write(`agentmux: config migrate: ${n}\n`);
-  try {
-    validateLayer(file, parseConfigText(text, file));
-  } catch (e) {
-    if (!(e instanceof ConfigInvalid)) throw e;
-    for (const i of e.data.issues) process.stderr.write(`agentmux: config migrate: still to fix: ${i.problem}\n`);
+  for (const u of unresolved) process.stderr.write(`agentmux: config migrate: ${u.problem}\n`);
+  const problems = loadProblems(file, text).filter((p) => !unresolved.some((u) => p.startsWith(`${u.key}:`)));
+  for (const p of problems) process.stderr.write(`agentmux: config migrate: still to fix: ${p}\n`);
+  if (unresolved.length || problems.length) {
     if (!args.flags.write) process.stdout.write(text);
     return 1;
   }

@@ -67,15 +67,31 @@ export function displayPath(path: string, projectDir: string, home: string): str
 export function loadConfig(opts: LoadOptions): LoadedConfig {
   const env = opts.env ?? process.env;
   const home = env.HOME || homedir();
+  const read = configLayers(opts).map(({ layer, path }) => {
+    const display = displayPath(path, opts.projectDir, home);
+    return { layer, file: display, path, data: readConfigFile(path, display) };
+  });
+  return resolveLayers(read, env);
+}
+
+/**
+ * A file's config on the built-in layer (and `below`: the user's config, where a project file's
+ * providers may be defined), as a run would load it (`config migrate` checks its output with
+ * it); throws the same named errors as loadConfig.
+ */
+export function loadOnBuiltin(file: string, data: Tree, below: { file: string; data: Tree }[] = []): LoadedConfig {
+  const lower = below.map((b) => ({ layer: "user" as const, file: b.file, path: b.file, data: b.data }));
+  return resolveLayers([...lower, { layer: "project", file, path: file, data }], {});
+}
+
+function resolveLayers(layers: { layer: Layer; file: string; path: string; data: Tree }[], env: Record<string, string | undefined>): LoadedConfig {
   const origins: Record<string, Origin> = {};
   const builtin = builtinLayer();
   let merged: Tree = mergeLayer({}, builtin, { layer: "built-in", file: BUILTIN_FILE }, origins);
   const files = [BUILTIN_FILE];
-  for (const { layer, path } of configLayers(opts)) {
-    const display = displayPath(path, opts.projectDir, home);
-    const data = readConfigFile(path, display);
-    validateLayer(display, data);
-    merged = mergeLayer(merged, data, { layer, file: display }, origins);
+  for (const { layer, file, path, data } of layers) {
+    validateLayer(file, data);
+    merged = mergeLayer(merged, data, { layer, file }, origins);
     files.push(path);
   }
   const parsed = Config.safeParse(merged);

@@ -1,6 +1,7 @@
 import type { Document, Pair, YAMLMap } from "yaml";
 import { ROLES, REVIEWER_ROLES } from "../schema/catalog.ts";
 import { yamlLib } from "../session/yaml-lib.ts";
+import { PYTHON_BUILTIN_PROVIDERS, sameValue } from "./python-defaults.ts";
 
 /**
  * `agentmux config migrate`: a config of the Python agentmux (its keys:
@@ -8,30 +9,59 @@ import { yamlLib } from "../session/yaml-lib.ts";
  * edited in place, so comments on the keys that stay (and on renamed ones) are kept; every key
  * that could not be carried over is named in `notes` with why.
  */
-export type Migration = { text: string; notes: string[] };
+export type Migration = {
+  text: string;
+  notes: string[];
+  /** what the result still lacks, by key (`roles.coder.provider`): a provider agentmux does not have */
+  unresolved: { key: string; problem: string }[];
+};
 
-/** Built-in providers whose trust dialogs and batch modes agentmux already knows better. */
-const BUILTIN_PROVIDERS = new Set(["claude", "codex", "gemini", "opencode", "copilot", "qwen"]);
 const KEPT_PROVIDER_KEYS = new Set(["command", "model_flag", "default_model", "role_args", "default_role_args", "model_args", "single_coder", "sub_agent_tool"]);
 const ROLE_NAMES = new Set<string>(ROLES);
 
-export function migrateConfigText(text: string): Migration {
+/** `builtins`: the providers agentmux has built in (its built-in config layer's). */
+export function migrateConfigText(text: string, builtins: readonly string[]): Migration {
   const { parseDocument, isMap } = yamlLib();
   const doc = parseDocument(text);
   const notes: string[] = [];
   const top = doc.contents;
-  if (!isMap(top)) return { text: "version: 2\n", notes: ["(top level): not a mapping; nothing to carry over"] };
+  if (!isMap(top)) return { text: "version: 2\n", notes: ["(top level): not a mapping; nothing to carry over"], unresolved: [] };
+  renameLaunchers(doc, notes);
   for (const pair of [...top.items]) {
     const key = keyOf(pair);
     if (key === "version") continue;
     if (key === "defaults") migrateDefaults(doc, notes);
     else if (key === "github") keepOnly(doc, ["github"], new Set(["base_branch", "draft", "branch_prefix"]), notes, "not a GitHub setting agentmux has");
-    else if (key === "providers") migrateProviders(doc, notes);
+    else if (key === "providers") migrateProviders(doc, notes, new Set(builtins));
     else if (key === "roles") migrateRoles(doc, notes);
     else drop(doc, [key], notes, "not a setting agentmux has");
   }
   doc.set("version", 2);
-  return { text: doc.toString({ lineWidth: 0 }), notes };
+  return { text: doc.toString({ lineWidth: 0 }), notes, unresolved: missingProviders(doc, new Set(builtins)) };
+}
+
+/** Version 1 named the providers `launchers:` (its docs' migration step 2). */
+function renameLaunchers(doc: Document, notes: string[]): void {
+  const { isMap } = yamlLib();
+  const launchers = doc.getIn(["launchers"], true);
+  if (!isMap(launchers) || !launchers.items.length || doc.has("providers")) return;
+  const moved = takeValue(doc, ["launchers"])!;
+  doc.set("providers", doc.createNode(moved.value));
+  notes.push("launchers: now providers (its name before version 2)");
+}
+
+/**
+ * Keys that still name a provider of the Python tool agentmux does not have (cursor, before
+ * agentmux ships it) and that no providers entry of the result defines.
+ */
+function missingProviders(doc: Document, builtins: Set<string>): Migration["unresolved"] {
+  const { isMap } = yamlLib();
+  const refs: [string, unknown][] = [["defaults.provider", doc.getIn(["defaults", "provider"])]];
+  const roles = doc.getIn(["roles"], true);
+  if (isMap(roles)) for (const pair of roles.items) refs.push([`roles.${keyOf(pair)}.provider`, doc.getIn(["roles", keyOf(pair), "provider"])]);
+  return refs
+    .filter((r): r is [string, string] => typeof r[1] === "string" && r[1] in PYTHON_BUILTIN_PROVIDERS && !builtins.has(r[1]) && !doc.hasIn(["providers", r[1]]))
+    .map(([key, name]) => ({ key, problem: `${key}: ${name}: not carried over: agentmux has no ${name} provider (yet); choose one it has for this key` }));
 }
 
 function migrateDefaults(doc: Document, notes: string[]): void {
@@ -47,15 +77,22 @@ function migrateDefaults(doc: Document, notes: string[]): void {
   keepOnly(doc, ["defaults", "completion"], new Set(["skip_final_approval"]), notes, "not a completion setting agentmux has");
 }
 
-function migrateProviders(doc: Document, notes: string[]): void {
+function migrateProviders(doc: Document, notes: string[], builtins: Set<string>): void {
   const { isMap } = yamlLib();
   const providers = doc.getIn(["providers"], true);
   if (!isMap(providers)) return;
-  for (const pair of providers.items) {
+  for (const pair of [...providers.items]) {
     const name = keyOf(pair);
     const at = ["providers", name];
     if (!isMap(pair.value)) continue;
-    const builtin = BUILTIN_PROVIDERS.has(name);
+    const builtin = builtins.has(name);
+    const python = PYTHON_BUILTIN_PROVIDERS[name];
+    if (python && !builtin) {
+      // a CLI the Python tool drives and agentmux does not (yet): its settings mean nothing here
+      drop(doc, at, notes, `agentmux has no ${name} provider (yet)`);
+      continue;
+    }
+    if (python) dropPythonDefaults(doc, name, python, notes);
     const snippet = takeValue(doc, [...at, "trust_snippet"]);
     const trustKey = takeValue(doc, [...at, "trust_key"]);
     if (snippet?.value && !builtin) {
@@ -78,7 +115,39 @@ function migrateProviders(doc: Document, notes: string[]): void {
     }
     renameReviewerKeys(doc, [...at, "role_args"], notes);
     keepOnly(doc, at, new Set([...KEPT_PROVIDER_KEYS, "trust", "batch"]), notes, "not a provider setting agentmux has");
+    const left = doc.getIn(at, true);
+    if (isMap(left) && !left.items.length) doc.deleteIn(at);
+    else if (!builtin) notes.push(`providers.${name}: carried over as a provider of your own; set providers.${name}.mcp to the CLI whose MCP wiring it shares (claude, codex, gemini, opencode, copilot, qwen), else its agents cannot call agentmux's tools`);
   }
+  if (!providers.items.length) doc.delete("providers");
+}
+
+/**
+ * A value equal to the Python tool's built-in one is that tool's default, not the user's choice:
+ * left out, so agentmux's own settings for the CLI apply. role_args is compared role by role.
+ */
+function dropPythonDefaults(doc: Document, name: string, python: Record<string, unknown>, notes: string[]): void {
+  const { isMap } = yamlLib();
+  const dropped: string[] = [];
+  for (const [key, value] of Object.entries(python)) {
+    const at = ["providers", name, key];
+    if (!doc.hasIn(at)) continue;
+    const node = doc.getIn(at, true);
+    if (key === "role_args" && isMap(node) && node.items.length) {
+      const roles = node.items.map(keyOf).filter((role) => sameValue(plainAt(doc, [...at, role]), (value as Record<string, unknown>)[role]));
+      for (const role of roles) doc.deleteIn([...at, role]);
+      if (node.items.length) dropped.push(...roles.map((r) => `role_args.${r}`));
+      else {
+        doc.deleteIn(at);
+        dropped.push("role_args");
+      }
+      continue;
+    }
+    if (!sameValue(plainAt(doc, at), value)) continue;
+    doc.deleteIn(at);
+    dropped.push(key);
+  }
+  if (dropped.length) notes.push(`providers.${name}: left out ${dropped.join(", ")}: the Python agentmux's built-in values; agentmux's own ${name} settings apply (docs/migrating.md)`);
 }
 
 function migrateRoles(doc: Document, notes: string[]): void {
@@ -118,6 +187,12 @@ function keyOf(pair: Pair): string {
   return isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
 }
 
+/** The plain value at `path` (a collection as JS data). */
+function plainAt(doc: Document, path: string[]): unknown {
+  const value = doc.getIn(path);
+  return value && typeof value === "object" && "toJSON" in value ? (value as { toJSON(): unknown }).toJSON() : value;
+}
+
 /** Remove the pair at `path`, returning its plain value and the pair (for its comments). */
 function takeValue(doc: Document, path: string[]): { value: unknown; pair: Pair } | undefined {
   const { isMap } = yamlLib();
@@ -125,9 +200,9 @@ function takeValue(doc: Document, path: string[]): { value: unknown; pair: Pair 
   if (!isMap(parent)) return undefined;
   const pair = (parent as YAMLMap).items.find((p) => keyOf(p) === path.at(-1));
   if (!pair) return undefined;
-  const value = doc.getIn(path);
+  const value = plainAt(doc, path);
   doc.deleteIn(path);
-  return { value: value && typeof value === "object" && "toJSON" in value ? (value as { toJSON(): unknown }).toJSON() : value, pair };
+  return { value, pair };
 }
 
 function setWithNote(doc: Document, path: string[], value: unknown, notes: string[], from: string, old: Pair): void {

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config/load.ts";
+import { builtinLayer, loadConfig } from "../../src/config/load.ts";
 import { migrateConfigText } from "../../src/config/migrate.ts";
 import { parseConfigText } from "../../src/config/read.ts";
 import { validateLayer } from "../../src/config/validate.ts";
@@ -50,8 +50,10 @@ roles:
 launchers: {}
 `;
 
+const BUILTINS = Object.keys(builtinLayer().providers as object);
+
 describe("migrateConfigText", () => {
-  const { text, notes } = migrateConfigText(PYTHON_CONFIG);
+  const { text, notes } = migrateConfigText(PYTHON_CONFIG, BUILTINS);
   const data = parseConfigText(text, "migrated.yaml") as any;
 
   test("the result is a valid config of this agentmux with the same meaning", () => {
@@ -61,7 +63,6 @@ describe("migrateConfigText", () => {
       defaults: { provider: "claude", model: "sonnet", max_review_iterations: 4, completion: { skip_final_approval: false } },
       github: { base_branch: "develop", draft: false, branch_prefix: "feat/" },
       providers: {
-        claude: { command: "claude" },
         mycli: {
           command: "mycli",
           model_flag: "-m",
@@ -91,10 +92,12 @@ describe("migrateConfigText", () => {
       "defaults.require_final_approval: now defaults.completion.skip_final_approval (its opposite)",
       "defaults.session_name: not carried over: agentmux names each session after its request",
       "defaults.compression: not carried over: context compression through headroom is not part of agentmux",
+      "providers.claude: left out command: the Python agentmux's built-in values; agentmux's own claude settings apply (docs/migrating.md)",
       "providers.claude.trust_snippet: dropped; agentmux knows claude's trust dialogs",
       "providers.mycli.trust_snippet: now providers.mycli.trust (a regex of the dialog and the keys that accept it)",
       "providers.mycli.batch_command: now providers.mycli.batch (args and mode)",
       "providers.mycli.role_args.reviewer: now providers.mycli.role_args.reviewer_logic, providers.mycli.role_args.reviewer_quality, providers.mycli.role_args.reviewer_expert (agentmux runs three reviewers)",
+      "providers.mycli: carried over as a provider of your own; set providers.mycli.mcp to the CLI whose MCP wiring it shares (claude, codex, gemini, opencode, copilot, qwen), else its agents cannot call agentmux's tools",
       "roles.reviewer.tier: not carried over: tiers and profiles are gone: name the provider and model",
       "roles.reviewer: now roles.reviewer_logic, roles.reviewer_quality, roles.reviewer_expert (agentmux runs three reviewers)",
       "roles.product_manager: now roles.product-manager",
@@ -103,11 +106,11 @@ describe("migrateConfigText", () => {
   });
 
   test("the legacy skip_final_approval and batch_subcommand forms", () => {
-    const r = migrateConfigText("defaults:\n  skip_final_approval: true\nproviders:\n  codex:\n    command: codex\n  other:\n    command: other\n    batch_subcommand: exec\n");
+    const r = migrateConfigText("defaults:\n  skip_final_approval: true\nproviders:\n  codex:\n    command: codex\n  other:\n    command: other\n    batch_subcommand: exec\n", BUILTINS);
     expect(parseConfigText(r.text, "x")).toEqual({
       version: 2,
       defaults: { completion: { skip_final_approval: true } },
-      providers: { codex: { command: "codex" }, other: { command: "other", batch: { args: ["exec"], mode: "positional" } } },
+      providers: { other: { command: "other", batch: { args: ["exec"], mode: "positional" } } },
     });
   });
 });
@@ -157,7 +160,7 @@ describe.skipIf(!existsSync(BINARY))("agentmux config migrate (compiled binary)"
   test("prints the converted config and names each change on stderr; the file is untouched", () => {
     const r = agentmux("config", "migrate", ".agentmux/config.yaml");
     expect(r.code).toBe(0);
-    expect(r.out).toBe(migrateConfigText(PYTHON_CONFIG).text);
+    expect(r.out).toBe(migrateConfigText(PYTHON_CONFIG, BUILTINS).text);
     expect(r.err).toContain("agentmux: config migrate: defaults.session_name: not carried over: agentmux names each session after its request\n");
     expect(readFileSync(join(root, ".agentmux/config.yaml"), "utf8")).toBe(PYTHON_CONFIG);
   }, 60_000);

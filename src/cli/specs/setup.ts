@@ -42,9 +42,12 @@ export const config = command({
 built-in → ~/.config/agentmux/config.yaml → .agentmux/config.yaml → --config PATH.
 
 config migrate <file> converts a config of the Python agentmux to this one: the converted
-YAML goes to stdout (comments kept), and each key that was renamed or could not be carried
-over is named on stderr with why. --write replaces the file instead (the original is kept
-as <file>.bak). Exit 1 when the result still has problems (nothing is written then).`,
+YAML goes to stdout (comments kept), and each key that was renamed, left out or could not be
+carried over is named on stderr with why. Values equal to the Python tool's built-in ones are
+left out, so agentmux's own settings for that CLI apply. --write replaces the file instead (the
+original is kept as <file>.bak). Exit 1 when the result would not load as a run loads it (on
+the built-in config and your user config), or names a provider agentmux does not have; nothing
+is written then. See docs/migrating.md.`,
   flags: {
     json: { type: "boolean", help: 'print {"config": …, "origins": {"<key path>": {"layer", "file"}}}' },
     write: { type: "boolean", help: "migrate: replace the file with the converted config (the original is kept as <file>.bak)" },
