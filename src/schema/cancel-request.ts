@@ -7,11 +7,12 @@ export const CANCEL_REQUEST_FILE = ".runtime/cancel_request";
  * `<session>/.runtime/cancel_request`: the user asked to cancel the run (written atomically,
  * consumed once by the orchestrator that applies it). `signal` names what the launcher of a
  * headless run received (`by: "cli"`); `by: "command"` is `agentmux cancel`; `by: "clean"` is
- * `agentmux clean`, which removes the session folder once the run has stopped.
+ * `agentmux clean`, which removes the session folder once the run has stopped; `by: "web"` is
+ * the page of `agentmux serve --answer`.
  */
 export const CancelRequest = z.strictObject({
   at: z.string().min(1),
-  by: z.enum(["monitor", "home", "cli", "command", "clean"]),
+  by: z.enum(["monitor", "home", "cli", "command", "clean", "web"]),
   signal: z.enum(["SIGINT", "SIGTERM", "SIGHUP"]).optional(),
 });
 export type CancelRequest = z.infer<typeof CancelRequest>;
@@ -25,6 +26,7 @@ export function cancelCause(req: CancelRequest | null): string {
   if (req.by === "monitor") return "canceled by the user (monitor)";
   if (req.by === "home") return "canceled by the user (home screen)";
   if (req.by === "command") return "canceled by the user (agentmux cancel)";
+  if (req.by === "web") return "canceled by the user (web page)";
   if (req.by === "clean") return REMOVED_BY_CLEAN;
   if (!req.signal || req.signal === "SIGINT") return "canceled by the user (Ctrl-C)";
   return `canceled: agentmux received ${req.signal}`;

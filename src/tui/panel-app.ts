@@ -1,9 +1,6 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { basename, join } from "node:path";
-import { changedFiles } from "../effects/git/changes.ts";
-import { runOwnChanges } from "../effects/git/preexisting.ts";
+import { join } from "node:path";
 import { fileDiff } from "../effects/git/diff.ts";
-import { draftCommitMessage } from "../effects/git/message.ts";
 import { ChangesText } from "../schema/artifacts/completion.ts";
 import type { State } from "../schema/state.ts";
 import { readOptionalSessionFile, writeSessionFile } from "../session/file-io.ts";
@@ -14,7 +11,8 @@ import { blessed, createScreen, linesToContent } from "./blessed.ts";
 import { overlay, question } from "./overlay.ts";
 import { editor } from "./editor.ts";
 import { editExternally } from "./external-editor.ts";
-import { readPreexisting, readRuntime, readState } from "../session/read.ts";
+import { readRuntime, readState } from "../session/read.ts";
+import { approvalInputs } from "../session/approval-inputs.ts";
 import { diffViewer } from "./diff-viewer.ts";
 import { lineCommentsMarkdown } from "../schema/artifacts/line-comments-md.ts";
 import type { PanelComments } from "../schema/panel-comments.ts";
@@ -29,15 +27,6 @@ import { Tmux } from "../effects/tmux/runner.ts";
 import { setZoom, zoomIfNarrow } from "../effects/tmux/client.ts";
 
 const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : "");
-
-/** The prefilled commit message: the first reviewer's proposal, else a deterministic draft. */
-export function initialMessage(dir: string, state: State): string {
-  const fromReview = Object.values(state.review_results ?? {}).find((r) => r.commit_message?.trim())?.commit_message;
-  if (fromReview) return fromReview.trim();
-  // an unreadable plan only loses the message body
-  const planOverview = readOptionalSessionFile(dir, SESSION_FILES.planYaml)?.plan_overview;
-  return draftCommitMessage({ requirements: read(join(dir, F.requirements)), planOverview, featureSlug: state.feature_name ?? basename(dir), issueNumber: state.issue_number });
-}
 
 /** The reviewers' line comments on `file`, as the diff view draws them. */
 export function reviewerComments(state: State, file: string): InlineComment[] {
@@ -75,9 +64,6 @@ export function userCommentsMarkdown(work: string, drafts: PanelComments): strin
   return lineCommentsMarkdown(md, (f) => fileLinesNow(work, f));
 }
 
-/** The folder git works in: the worktree, else the project (…/.agentmux/.sessions/<id> → project). */
-export const workDirOf = (dir: string, s: State) => s.worktree_path ?? s.project_dir ?? join(dir, "..", "..", "..");
-
 /**
  * `agentmux panel <session-dir>`: summary, changed files with diffs and exclusions, commit
  * message; `a` writes 08_completion/approval.json, `r` writes 08_completion/changes.md.
@@ -95,13 +81,10 @@ function proposalCount(dir: string): number {
 
 export async function runPanel(dir: string): Promise<number> {
   const state = readState(dir);
-  const work = workDirOf(dir, state);
-  // files that were uncommitted before the run and that it did not touch are not the run's
-  const own = runOwnChanges(work, await changedFiles(work), readPreexisting(dir)).own;
-  const files: ChangedFile[] = own.filter((f) => !f.path.startsWith(".agentmux/"));
-  // the work in progress of an earlier panel on this decision (quit, or canceled and resumed)
-  const earlier = readOptionalSessionFile(dir, SESSION_FILES.panelDraft);
-  const proposedMessage = initialMessage(dir, state);
+  // the run's own files, the proposed message and the work in progress of an earlier panel on this decision
+  const inputs = await approvalInputs(dir, state);
+  const { work, proposedMessage, draft: earlier } = inputs;
+  const files: ChangedFile[] = inputs.files;
   const excluded = new Set<string>((earlier?.exclude_files ?? []).filter((p) => files.some((f) => f.path === p)));
   let message = earlier?.commit_message ?? proposedMessage;
   // the change request typed so far: Esc goes back to the panel (to look at a diff) and it waits for the next r

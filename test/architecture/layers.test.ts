@@ -36,6 +36,8 @@ const ALLOWED: Record<string, string[]> = {
   launcher: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "onboarding", "views", "checks", "report"],
   onboarding: ["schema", "session", "effects", "errors.ts", "artifacts", "config", "providers", "prompts"],
   completions: ["cli", "errors.ts"],
+  // web/ runs in `agentmux serve`: it reads sessions and writes only the decision files session/ writes
+  web: ["schema", "session", "effects", "errors.ts", "views"],
   cli: ["*"],
 };
 

@@ -67,3 +67,25 @@ required when stdin is not a terminal).`,
   flags: { force: { type: "boolean", alias: "f", help: "do not ask" } },
   args: [{ ...session, variadic: true }],
 });
+
+export const serve = command({
+  name: "serve",
+  summary: "a live web page of every run, reachable from a phone (read-only unless --answer)",
+  about: `Serve a live web page of this project's runs (or of the projects given): phase, timeline,
+agents and their screens, usage, reviews with their file anchors, the diff, the log — updated as
+the runs go, by server-sent events. With --answer the page can also approve (leaving files out,
+editing the commit message), request changes, go on past a budget and cancel, through the same
+decision files as the approval panel and the monitor.
+
+Bound to 127.0.0.1 unless --host is given. Every request needs the server's random token: the
+link printed once at start carries it, and the server's file <project>/.agentmux/.sessions/.serve.json
+(mode 0600) keeps it. Requests naming another Host or coming from another site are refused.
+Reach it from a phone through an SSH tunnel or a private network (docs/web.md), never the open internet.`,
+  flags: {
+    port: { type: "string", value: "PORT", help: "the port to listen on (default 7878; 0 picks a free one)" },
+    host: { type: "string", value: "ADDR", help: "the address to listen on (default 127.0.0.1; another address is reachable by others: see docs/web.md)" },
+    "allow-host": { type: "string", value: "NAME", multiple: true, help: "a name this server may be reached by besides localhost (a private network's name for this machine); repeatable" },
+    answer: { type: "boolean", help: "let the page answer runs: approve, request changes, go on, cancel" },
+  },
+  args: [{ name: "project", about: "a project folder (default: the current project)", variadic: true, values: "files" }],
+});

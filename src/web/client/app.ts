@@ -1,0 +1,88 @@
+import type { RunRow, RunSnapshot } from "../source.ts";
+import { clock, duration, getJson, h, meta, money, replace, type Seg } from "./dom.ts";
+import { RunView } from "./run-view.ts";
+
+/**
+ * The page: `#/` lists every run of the server's projects, `#/run/<project>/<id>` shows one.
+ * One event stream per view keeps it current; nothing polls.
+ */
+const main = document.getElementById("main")!;
+const conn = document.getElementById("conn")!;
+const answering = meta("agentmux-answer") === "on";
+document.getElementById("mode")!.textContent = answering ? "answering is on: this page can approve, request changes, go on and cancel" : "read-only (agentmux serve --answer lets this page answer)";
+
+let stream: EventSource | null = null;
+let view: { run(project: number, id: string, s: RunSnapshot): void; log?(from: number, lines: Seg[][]): void } | null = null;
+
+function listen(run: string | null): void {
+  stream?.close();
+  stream = new EventSource(run ? `/events?run=${encodeURIComponent(run)}` : "/events");
+  stream.addEventListener("open", () => ((conn.textContent = "● live"), conn.classList.add("on")));
+  stream.addEventListener("error", () => ((conn.textContent = "reconnecting…"), conn.classList.remove("on")));
+  stream.addEventListener("run", (e) => {
+    const d = JSON.parse((e as MessageEvent).data);
+    view?.run(d.project, d.id, d.snapshot);
+  });
+  stream.addEventListener("log", (e) => {
+    const d = JSON.parse((e as MessageEvent).data);
+    view?.log?.(d.from, d.lines);
+  });
+}
+
+const phaseClass = (s: RunSnapshot) => (s.phase === "failed" ? "bad" : s.phase === "done" ? "good" : s.interruption ? "warn" : "busy");
+
+function runCard(r: RunRow): HTMLElement {
+  const s = r.snapshot;
+  const href = `#/run/${r.project}/${encodeURIComponent(r.id)}`;
+  if (!s) return h("a", { class: "card", href }, h("div", { class: "title" }, r.id), h("div", { class: "bad" }, r.error ?? "unreadable"));
+  const waits = s.waiting_for.map((w) => h("div", { class: "waits" }, `waits for ${w.kind === "question" ? `an answer (${w.agent}): ${w.text}` : w.text}`));
+  const cost = s.usage ? money(s.usage.cost_usd) : "";
+  return h(
+    "a",
+    { class: `card${s.waiting_for.length ? " attention" : ""}`, href, "data-file": `${r.project}/${r.id}` },
+    h("div", { class: "row" }, h("span", { class: `dot ${s.live ? "on" : ""}`, title: s.live ? "running" : "stopped" }), h("span", { class: "title" }, s.feature)),
+    h("div", { class: "row small" }, h("span", { class: `phase ${phaseClass(s)}` }, s.phase), h("span", { class: "muted" }, `${s.last_event_label} · ${clock(s.updated_at)} · ${duration(s.active_ms)}${cost ? ` · ${cost}` : ""}`)),
+    ...waits,
+    h("div", { class: "muted small id" }, r.id),
+  );
+}
+
+async function showList(): Promise<void> {
+  const list = h("section", { class: "runs" });
+  replace(main, h("h1", {}, "Runs"), list);
+  const rows = new Map<string, RunRow>();
+  const draw = () => {
+    const sorted = [...rows.values()].sort((a, b) => (b.snapshot?.updated_at ?? "").localeCompare(a.snapshot?.updated_at ?? ""));
+    replace(list, ...(sorted.length ? sorted.map(runCard) : [h("p", { class: "muted" }, "No runs yet in this project. Start one with agentmux run \"…\" or agentmux demo.")]));
+  };
+  view = {
+    run(project, id, snapshot) {
+      rows.set(`${project}/${id}`, { project, id, snapshot, error: null });
+      draw();
+    },
+  };
+  listen(null);
+  try {
+    const { runs } = await getJson<{ runs: RunRow[] }>("/api/runs");
+    for (const r of runs) if (!rows.has(`${r.project}/${r.id}`)) rows.set(`${r.project}/${r.id}`, r);
+    draw();
+  } catch (e) {
+    replace(list, h("p", { class: "bad" }, `cannot list the runs: ${(e as Error).message}`));
+  }
+}
+
+async function showRun(project: number, id: string): Promise<void> {
+  const v = new RunView(main, project, id, answering);
+  view = v;
+  listen(`${project}/${id}`);
+  await v.load();
+}
+
+function route(): void {
+  const m = /^#\/run\/(\d+)\/(.+)$/.exec(location.hash);
+  if (m) void showRun(Number(m[1]), decodeURIComponent(m[2]!));
+  else void showList();
+}
+
+window.addEventListener("hashchange", route);
+route();

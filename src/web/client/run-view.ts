@@ -1,0 +1,176 @@
+import type { RunSnapshot } from "../source.ts";
+import { DecideView } from "./decide-view.ts";
+import { clock, duration, getJson, h, lineEl, money, postJson, replace, type Seg } from "./dom.ts";
+
+/** One run: what the run API's snapshot says, its documents, its agents' screens, its live log, and (answering on) its decisions. */
+export class RunView {
+  private readonly base: string;
+  private readonly head = h("section", { class: "head" });
+  private readonly waits = h("section", { class: "waiting" });
+  private readonly agents = h("section", { class: "agents" });
+  private readonly reviews = h("section", { class: "reviews" });
+  private readonly timeline = h("section", { class: "timeline" });
+  private readonly docs = h("section", { class: "docs" });
+  private readonly logBox = h("div", { class: "log mono" });
+  private readonly decide: DecideView;
+  private snapshot: RunSnapshot | null = null;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly project: number,
+    private readonly id: string,
+    private readonly answering: boolean,
+  ) {
+    this.base = `/api/runs/${project}/${encodeURIComponent(id)}`;
+    this.decide = new DecideView(this.base, answering);
+    replace(
+      root,
+      h("a", { class: "back", href: "#/" }, "← all runs"),
+      this.head,
+      this.waits,
+      this.decide.el,
+      this.agents,
+      this.reviews,
+      this.timeline,
+      this.docs,
+      h("section", { class: "logs" }, h("h2", {}, "Log"), this.logBox),
+    );
+  }
+
+  async load(): Promise<void> {
+    try {
+      const { snapshot } = await getJson<{ snapshot: RunSnapshot }>(this.base);
+      this.run(this.project, this.id, snapshot);
+    } catch (e) {
+      replace(this.head, h("p", { class: "bad" }, `cannot show run ${this.id}: ${(e as Error).message}`));
+      return;
+    }
+    void this.loadDocs();
+  }
+
+  run(project: number, id: string, s: RunSnapshot): void {
+    if (project !== this.project || id !== this.id) return;
+    const before = this.snapshot;
+    this.snapshot = s;
+    this.drawHead(s);
+    this.drawWaits(s);
+    this.drawAgents(s);
+    this.drawReviews(s);
+    this.drawTimeline(s);
+    this.decide.update(s, s.review_comments);
+    if (before && (before.phase !== s.phase || before.review_iteration !== s.review_iteration)) void this.loadDocs();
+  }
+
+  log(from: number, lines: Seg[][]): void {
+    if (from === 0) this.logBox.replaceChildren();
+    const atEnd = this.logBox.scrollTop + this.logBox.clientHeight >= this.logBox.scrollHeight - 4;
+    for (const l of lines) this.logBox.append(lineEl(l));
+    if (atEnd) this.logBox.scrollTop = this.logBox.scrollHeight;
+  }
+
+  private drawHead(s: RunSnapshot): void {
+    const facts: [string, string][] = [
+      ["Phase", `${s.phase} · ${s.last_event_label}`],
+      ["Active", duration(s.active_ms)],
+      ["Branch", s.branch ?? ""],
+      ["Commit", s.commit_hash ?? ""],
+      ["Pull request", s.pr_url ?? ""],
+      ["Usage", s.usage ? `${s.usage.tokens} tokens ${money(s.usage.cost_usd)}${s.usage.simulated ? " (simulated)" : ""}` : ""],
+      ["Budget", s.budget_reached ?? ""],
+      ["Tool calls", String(s.tool_events)],
+    ];
+    replace(
+      this.head,
+      h("h1", {}, h("span", { class: `dot ${s.live ? "on" : ""}`, title: s.live ? "running" : "stopped" }), s.feature),
+      h("div", { class: "muted small id" }, `${s.id} · ${s.live ? "running" : s.archived ? "finished (archived)" : "stopped"}`),
+      h("dl", { class: "facts" }, ...facts.filter(([, v]) => v).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
+      s.interruption ? h("p", { class: s.interruption.category === "canceled" ? "warn" : "bad" }, `${s.interruption.category}: ${s.interruption.cause ?? ""}`) : null,
+      s.resume_command ? h("p", { class: "muted" }, "resume: ", h("code", {}, s.resume_command)) : null,
+      ...s.notes.map((n) => h("p", { class: "muted" }, n)),
+    );
+  }
+
+  private drawWaits(s: RunSnapshot): void {
+    const items = s.waiting_for.map((w) => {
+      const row = h("div", { class: "wait" }, h("strong", {}, w.kind === "question" ? `${w.agent} asks` : w.kind === "budget" ? "Budget reached" : "Waits for you"), h("p", {}, w.text));
+      if (this.answering && w.kind === "budget") row.append(this.button("Go on past the budget", "go-on", {}));
+      if (w.kind === "question") row.append(h("p", { class: "muted small" }, `answer it in the agent's pane: agentmux attach ${s.id}`));
+      return row;
+    });
+    const cancel = this.answering && s.live ? h("div", { class: "actions" }, this.button("Cancel the run", "cancel", {}, "Cancel this run? It stops and stays resumable.")) : null;
+    replace(this.waits, ...(items.length ? [h("h2", {}, "Needs you"), ...items] : []), cancel);
+  }
+
+  private button(label: string, what: string, body: unknown, confirmText?: string): HTMLButtonElement {
+    const b = h("button", { type: "button", class: `act-${what}` }, label);
+    const said = h("span", { class: "said" });
+    b.addEventListener("click", async () => {
+      if (confirmText && !confirm(confirmText)) return;
+      b.disabled = true;
+      const r = await postJson(`${this.base}/${what}`, body);
+      said.textContent = r.text;
+      said.className = r.ok ? "said good" : "said bad";
+      b.after(said);
+      b.disabled = r.ok;
+    });
+    return b;
+  }
+
+  private drawAgents(s: RunSnapshot): void {
+    const rows = s.agents.map((a) => {
+      const screen = h("pre", { class: "screen mono" });
+      screen.hidden = true;
+      const show = h("button", { type: "button", class: "small" }, "screen");
+      show.addEventListener("click", async () => {
+        if (!screen.hidden) return void (screen.hidden = true);
+        try {
+          const r = await getJson<{ lines: string[]; live: boolean }>(`${this.base}/screen/${encodeURIComponent(a.key)}`);
+          screen.textContent = r.lines.join("\n") || "(empty screen)";
+        } catch (e) {
+          screen.textContent = `no screen: ${(e as Error).message}`;
+        }
+        screen.hidden = false;
+      });
+      return h(
+        "div",
+        { class: `agent st-${a.status.replace(/[^a-z_]/g, "")}` },
+        h("div", { class: "row" }, h("strong", {}, a.label), h("span", { class: "badge" }, a.status), h("span", { class: "muted small" }, [a.provider, a.model].filter(Boolean).join("/")), show),
+        a.detail ? h("div", { class: "small" }, a.detail) : null,
+        a.usage ? h("div", { class: "muted small" }, `${a.usage.tokens} tokens ${money(a.usage.cost_usd)}`) : null,
+        screen,
+      );
+    });
+    replace(this.agents, h("h2", {}, "Agents"), ...(rows.length ? rows : [h("p", { class: "muted" }, "no agents now")]));
+  }
+
+  private drawReviews(s: RunSnapshot): void {
+    const verdicts = Object.entries(s.reviews).map(([role, r]) => h("div", { class: "review" }, h("span", { class: `badge ${r.verdict === "pass" ? "good" : "bad"}` }, r.verdict), h("strong", {}, ` ${role} `), h("span", {}, r.summary.split("\n")[0] ?? "")));
+    const comments = s.review_comments.map((c) =>
+      h(
+        "div",
+        { class: `finding ${c.blocking ? "blocking" : ""}` },
+        h("a", { class: "anchor mono", href: "#", "data-file": c.file, title: "show this file's diff" }, `${c.file}:${c.start_line}${c.end_line !== c.start_line ? `-${c.end_line}` : ""}`),
+        h("span", { class: "muted small" }, ` ${c.reviewer} · round ${c.round}${c.severity ? ` · ${c.severity}` : ""}${c.addressed_in !== undefined ? ` · addressed in fix round ${c.addressed_in}` : ""}`),
+        h("div", { class: "body" }, c.body),
+      ),
+    );
+    for (const a of comments.map((c) => c.querySelector("a.anchor") as HTMLAnchorElement))
+      a.addEventListener("click", (e) => (e.preventDefault(), this.decide.showDiff(a.getAttribute("data-file") ?? "")));
+    replace(this.reviews, ...(verdicts.length || comments.length ? [h("h2", {}, `Reviews${s.review_iteration ? ` (round ${s.review_iteration})` : ""}`), ...verdicts, ...comments] : []));
+  }
+
+  private drawTimeline(s: RunSnapshot): void {
+    const items = s.timeline.map((t) => h("li", {}, h("span", { class: "muted mono" }, clock(t.at)), ` ${t.phase} · ${t.event} `, h("span", { class: "muted" }, duration(t.duration_ms))));
+    replace(this.timeline, h("details", {}, h("summary", {}, `Timeline (${items.length})`), h("ol", {}, ...items)));
+  }
+
+  private async loadDocs(): Promise<void> {
+    try {
+      const d = await getJson<{ requirements: string; plan: string; summary: string; review: string }>(`${this.base}/documents`);
+      const doc = (title: string, text: string) => (text.trim() ? h("details", {}, h("summary", {}, title), h("pre", { class: "doc" }, text)) : null);
+      replace(this.docs, doc("Request", d.requirements), doc("Plan", d.plan), doc("Review", d.review), doc("Summary", d.summary));
+    } catch {
+      // the run went away: its last documents stay
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import { defineError } from "../errors.ts";
+
+/** The address or port `agentmux serve` was asked to listen on cannot be had. */
+export const ServeListenFailed = defineError("ServeListenFailed", "io", (d: { host: string; port: number; reason: string }) => ({
+  message: `cannot listen on ${d.host}:${d.port}: ${d.reason}`,
+  where: `${d.host}:${d.port}`,
+  hint: d.reason.includes("in use") ? "another server has this port: --port 0 picks a free one" : "check --host and --port",
+}));
+
+/** A folder given to `agentmux serve` that is not a project. */
+export const NotAProject = defineError("NotAProject", "usage", (d: { dir: string }) => ({
+  message: "not a folder",
+  where: d.dir,
+  hint: "give the folder of a project (one with .agentmux/ or a git repository)",
+}));
