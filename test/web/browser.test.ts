@@ -96,7 +96,7 @@ describe.skipIf(skipBrowser)("web page in chromium", () => {
     await page.locator(".diff-head").waitFor();
     const text = await page.locator("main").innerText();
     for (const where of ["Title", "Summary", "Body", "Question", "coder"]) expect(text).toContain(`${where} ${hostile}`);
-    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
     expect(await page.locator("main img, main script").count()).toBe(0);
     expect(requested.filter((u) => new URL(u).pathname === "/x")).toEqual([]);
     await page.close();
@@ -130,16 +130,17 @@ describe.skipIf(skipBrowser)("web page in chromium", () => {
     });
     stops.push(async () => evil.stop(true));
     await page.goto(`http://127.0.0.1:${evil.port}/`);
-    expect(await page.evaluate(() => (window as any).results)).toEqual(["blocked", "blocked"]);
+    expect(await page.evaluate(() => (globalThis as any).results)).toEqual(["blocked", "blocked"]);
     // the classic forgery: a form posted to the server, the user's cookie sent along
     const [posted] = await Promise.all([
       page.waitForResponse((r) => r.url() === approve),
       page.evaluate((action) => {
-        const f = document.createElement("form");
+        const doc = (globalThis as any).document;
+        const f = doc.createElement("form");
         Object.assign(f, { method: "POST", action, enctype: "text/plain" });
-        const i = Object.assign(document.createElement("input"), { name: '{"exclude_files":[],"x":"', value: '"}' });
+        const i = Object.assign(doc.createElement("input"), { name: '{"exclude_files":[],"x":"', value: '"}' });
         f.append(i);
-        document.body.append(f);
+        doc.body.append(f);
         f.submit();
       }, approve),
     ]);

@@ -26,8 +26,9 @@ export function serveProjects(projects: string[], o: { answer?: boolean; names?:
   const token = newToken();
   const server: WebServer = startServer({ projects, host: "127.0.0.1", port: 0, access: { token, names: new Set(o.names ?? []), answer: o.answer === true }, pollMs: 100 });
   const origin = server.url.replace(/\/$/, "");
-  const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(origin + path, { redirect: "manual", ...init });
-  const authed = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => call(path, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
+  type Init = Omit<RequestInit, "headers"> & { headers?: Record<string, string> };
+  const call = (path: string, init: Init = {}) => fetch(origin + path, { redirect: "manual", ...init });
+  const authed = (path: string, init: Init = {}) => call(path, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
   /** a write as the page sends it: same origin, the token in its header */
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     call(path, { method: "POST", body: JSON.stringify(body), headers: { origin, "content-type": "application/json", "x-agentmux-token": token, ...headers } });

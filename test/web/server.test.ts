@@ -50,7 +50,7 @@ test("every request needs the token: refused without it, a wrong one, or a cooki
   expect(html).toContain('<script src="/app.js" defer></script>');
   expect(html).not.toMatch(/<script>|<script [^s]|\son[a-z]+=/); // no inline script or handler
   expect(html).toContain('content=""'); // read-only: the page gets no write token
-  const runs = await (await s.authed("/api/runs")).json();
+  const runs = (await (await s.authed("/api/runs")).json()) as any;
   expect(runs.runs.map((r: any) => [r.id, r.snapshot.phase, r.snapshot.live, r.snapshot.waiting_for[0]?.kind])).toEqual([["s1", "completing", true, "approval"]]);
 });
 
@@ -82,7 +82,7 @@ test("answering is off unless --answer: every write is refused and nothing is wr
   for (const what of ["approve", "changes", "go-on", "cancel"]) {
     const r = await s.post(`${RUN}/${what}`, what === "changes" ? { text: "x" } : {});
     expect(r.status).toBe(403);
-    expect((await r.json()).error).toContain("--answer");
+    expect(((await r.json()) as any).error).toContain("--answer");
   }
   expect(existsSync(join(dir, "08_completion/approval.json")) || existsSync(join(dir, "08_completion/changes.md")) || existsSync(join(dir, ".runtime/cancel_request"))).toBe(false);
 });
@@ -102,17 +102,17 @@ test("approve writes the approval panel's approval.json (files left out, the mes
   const { repo, dir } = liveAwaiting(dirs, sockets);
   writeJsonAtomic(join(dir, ".runtime/panel_draft.json"), { exclude_files: ["notes.txt"], commit_message: "feat: from the panel" });
   const s = serve([repo], { answer: true });
-  const changes = await (await s.authed(`${RUN}/changes`)).json();
+  const changes = (await (await s.authed(`${RUN}/changes`)).json()) as any;
   expect(changes.files.map((f: any) => f.path).sort()).toEqual(["notes.txt", "src/rate.ts"]);
   expect(changes.draft).toEqual({ exclude_files: ["notes.txt"], commit_message: "feat: from the panel" });
-  const diff = await (await s.authed(`${RUN}/diff?file=src/rate.ts`)).json();
+  const diff = (await (await s.authed(`${RUN}/diff?file=src/rate.ts`)).json()) as any;
   expect(diff.diff).toContain("+export const limit = 10;");
 
   // a file the run did not change, or a path of its own making, is refused and nothing is written
   for (const exclude of ["../../etc/passwd", "a.txt", "src"]) {
     const bad = await s.post(`${RUN}/approve`, { exclude_files: [exclude] });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error).toContain("not a file this run changed");
+    expect(((await bad.json()) as any).error).toContain("not a file this run changed");
   }
   expect((await s.post(`${RUN}/approve`, { exclude_files: "notes.txt" })).status).toBe(400);
   expect((await s.post(`${RUN}/approve`, { exclude_files: [], extra: 1 })).status).toBe(400);
@@ -120,7 +120,7 @@ test("approve writes the approval panel's approval.json (files left out, the mes
 
   const ok = await s.post(`${RUN}/approve`, { exclude_files: ["notes.txt"], commit_message: "  feat: rate limits, approved from a phone\n" });
   expect(ok.status).toBe(200);
-  expect((await ok.json()).said).toBe("approved: committing 1 file(s), 1 excluded");
+  expect(((await ok.json()) as any).said).toBe("approved: committing 1 file(s), 1 excluded");
   expect(JSON.parse(readFileSync(join(dir, "08_completion/approval.json"), "utf8"))).toEqual({ action: "approve", exclude_files: ["notes.txt"], commit_message: "feat: rate limits, approved from a phone" });
   expect(existsSync(join(dir, ".runtime/panel_draft.json"))).toBe(false);
 });
@@ -153,7 +153,7 @@ test("an answer the run does not wait for is refused: no decision outside comple
   const t = serve([stopped.repo], { answer: true });
   const r = await t.post(`${RUN}/approve`, {});
   expect(r.status).toBe(409);
-  expect((await r.json()).error).toContain("not running");
+  expect(((await r.json()) as any).error).toContain("not running");
 });
 
 test("requests name runs and files only among the server's own: no path of the request's making is read", async () => {
