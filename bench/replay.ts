@@ -1,7 +1,6 @@
 /**
  * Replay benchmark (issue #3): how long it takes to rebuild state from 100,000 tool events —
- * read tool_events.jsonl (readToolLines with the run's key: a chunk this large has its seals
- * checked on a second thread while the loop runs, as the orchestrator's resume does), turn each
+ * read tool_events.jsonl (readToolLines, as the orchestrator's resume does), turn each
  * line into an event (toolLineToEvent: checks the line's seal, role and phase, reads the snapshot
  * a tool vouched for) and apply the pure transition, line by line as the orchestrator does (the
  * phase check needs the state) — against the floor, measured in the same process and alternating
@@ -11,6 +10,7 @@
  *
  *   bun bench/replay.ts            → last line: {"bench":"replay","events":100000,"replay_ms":…,"replay_ratio":…}
  *   REPLAY_TOPICS=20000 bun bench/replay.ts   (more distinct research topics: a bigger state)
+ *   REPLAY_EVENTS=3000 REPLAY_TOPICS=30 bun bench/replay.ts   (a long real run: what a resume meets)
  *   REPLAY_EVENTS=2000 REPLAY_ROUNDS=1 bun bench/replay.ts   (a quick check that it runs)
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -103,7 +103,7 @@ function apply(read: ToolLine[], timed: { toEvents: number } | null) {
   let effects = 0;
   for (const l of read) {
     const a = timed ? performance.now() : 0;
-    const o = toolLineToEvent(l.value!, l.text, { sessionDir, key, phase: state.phase, appliedSeq: state.tool_seq ?? 0 }, l.seal);
+    const o = toolLineToEvent(l.value!, l.text, { sessionDir, key, phase: state.phase, appliedSeq: state.tool_seq ?? 0 });
     if (timed) timed.toEvents += performance.now() - a;
     if ("skip" in o) continue;
     if (o.event.type === "tool_rejected") throw new Error(`line rejected: ${o.event.reason}`);
@@ -123,7 +123,7 @@ function apply(read: ToolLine[], timed: { toEvents: number } | null) {
  */
 function replay() {
   const t0 = performance.now();
-  const read = readToolLines(toolEvents, 0, key);
+  const read = readToolLines(toolEvents, 0);
   const t1 = performance.now();
   const { state, effects } = apply(read, null);
   const t2 = performance.now();

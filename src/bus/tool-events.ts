@@ -6,9 +6,8 @@ import { formatProblem, zodProblems } from "../artifacts/problems.ts";
 import type { ArtifactKind, ArtifactValue } from "../artifacts/kinds.ts";
 import { ROLE_TOOLS, TOOL_PHASES, type Phase } from "../schema/catalog.ts";
 import type { Event } from "../schema/events.ts";
-import { ToolPayloadSchema, validPayload, type Snapshot, type ToolEventLine, type TypedToolEventLine } from "../schema/tool-events.ts";
+import { ToolPayloadSchema, type Snapshot, type ToolEventLine, type TypedToolEventLine } from "../schema/tool-events.ts";
 import { checkSeal, type SealKey } from "./tool-seal.ts";
-import type { SealCheck } from "./seals-ahead.ts";
 
 /** What applying a line checks against: the run's seal key, its phase now, the last applied seq. */
 export type ApplyContext = { sessionDir: string; key: SealKey; phase: Phase; appliedSeq: number };
@@ -46,9 +45,8 @@ function readSnapshot<K extends ArtifactKind>(sessionDir: string, kind: K, snap:
  * endpoint took when it validated the call, never from the agent's file as it is now. Anything
  * else is a `tool_rejected` event naming why — never a half event.
  */
-export function toolLineToEvent(raw: ToolEventLine, text: string, ctx: ApplyContext, seal?: SealCheck): LineOutcome {
-  // a check made ahead (readToolLines with the key) holds only for the key it was made with
-  if (!raw.seal || raw.seq === undefined || !raw.agent || !raw.role || !(seal && seal.key === ctx.key ? seal.valid(text) : checkSeal(ctx.key, text))) {
+export function toolLineToEvent(raw: ToolEventLine, text: string, ctx: ApplyContext): LineOutcome {
+  if (!raw.seal || raw.seq === undefined || !raw.agent || !raw.role || !checkSeal(ctx.key, text)) {
     return rejected(raw, "the line carries no valid agentmux seal: it was not written by this run's MCP endpoint (appended by hand or by another program), so it is ignored");
   }
   const seq = raw.seq;
@@ -56,13 +54,9 @@ export function toolLineToEvent(raw: ToolEventLine, text: string, ctx: ApplyCont
   if (!ROLE_TOOLS[raw.role].includes(raw.tool)) return refused(raw, seq, `${raw.agent} (${raw.role}) may not call ${raw.tool}`);
   if (!TOOL_PHASES[raw.tool].includes(ctx.phase)) return refused(raw, seq, `${raw.tool} is not accepted in the ${ctx.phase} phase (the run moved on after the call was accepted)`);
   // the envelope was checked when the line was read (ToolEventLine): only the payload is left
-  let data = validPayload(raw.tool, raw.payload);
-  if (!data) {
-    const payload = ToolPayloadSchema[raw.tool].safeParse(raw.payload);
-    if (!payload.success) return refused(raw, seq, zodProblems(payload.error, raw, ["payload"]).map(formatProblem).join("; "));
-    data = payload.data;
-  }
-  const line = { tool: raw.tool, timestamp: raw.timestamp, payload: data } as TypedToolEventLine;
+  const payload = ToolPayloadSchema[raw.tool].safeParse(raw.payload);
+  if (!payload.success) return refused(raw, seq, zodProblems(payload.error, raw, ["payload"]).map(formatProblem).join("; "));
+  const line = { tool: raw.tool, timestamp: raw.timestamp, payload: payload.data } as TypedToolEventLine;
   const at = line.timestamp;
   switch (line.tool) {
     case "submit_pm_done":

@@ -4,25 +4,18 @@ import { readFrom } from "../effects/fs/read-range.ts";
 import { basename } from "node:path";
 import { locateJsonError } from "../artifacts/json-locate.ts";
 import { formatProblem, zodProblems } from "../artifacts/problems.ts";
-import { ToolEventLine, validEnvelope } from "../schema/tool-events.ts";
-import { SEALS_AHEAD_MIN_BYTES, SealsAhead, type SealCheck } from "./seals-ahead.ts";
-import type { SealKey } from "./tool-seal.ts";
+import { ToolEventLine } from "../schema/tool-events.ts";
 
-/**
- * One complete line: its parsed envelope (or why not), its raw text (the seal covers it), the
- * byte offset after it, and its seal check when a second thread checks the lines ahead.
- */
-export type ToolLine = { value: ToolEventLine | null; error?: string; text: string; end: number; seal?: SealCheck };
+/** One complete line: its parsed envelope (or why not), its raw text (the seal covers it), and the byte offset after it. */
+export type ToolLine = { value: ToolEventLine | null; error?: string; text: string; end: number };
 
 /**
  * The complete lines of tool_events.jsonl after byte offset `from`. A trailing partial line
  * (a writer mid-append) is left for the next read. `end` is the byte offset after each line.
- * A malformed line's `error` names the file and its 1-based line number. Given the run's seal
- * `key`, a large chunk's seals are checked on a second thread while the lines are parsed and
- * applied (`seal`; toolLineToEvent uses it).
+ * A malformed line's `error` names the file and its 1-based line number.
  */
-export function readToolLines(path: string, from: number, key?: SealKey): ToolLine[] {
-  const chunk = readFrom(path, from, key ? SEALS_AHEAD_MIN_BYTES : Infinity);
+export function readToolLines(path: string, from: number): ToolLine[] {
+  const chunk = readFrom(path, from);
   if (!chunk) return [];
   const { buf } = chunk;
   const out: ToolLine[] = [];
@@ -32,7 +25,6 @@ export function readToolLines(path: string, from: number, key?: SealKey): ToolLi
   // ASCII (the usual case): one decode of the chunk, whose string offsets are its byte offsets;
   // else each line is decoded from its own bytes
   const ascii = isAscii(buf) ? buf.toString("latin1") : null;
-  const ahead = key && ascii !== null ? SealsAhead.start(key, buf) : null;
   const newline = (at: number) => (ascii !== null ? ascii.indexOf("\n", at) : buf.indexOf(0x0a, at));
   for (let i = newline(0); i !== -1; i = newline(start)) {
     const text = (ascii !== null ? ascii.slice(start, i) : buf.toString("utf8", start, i)).trim();
@@ -41,7 +33,6 @@ export function readToolLines(path: string, from: number, key?: SealKey): ToolLi
     lineInChunk++;
     if (!text) continue;
     const line = parseLine(text, end);
-    if (ahead) line.seal = ahead.check(out.length);
     if (line.error) {
       linesBefore ??= countNewlines(path, from);
       line.error = `${basename(path)} line ${linesBefore + lineInChunk}: ${line.error}`;
@@ -55,10 +46,10 @@ export function readToolLines(path: string, from: number, key?: SealKey): ToolLi
  * The lines a resumed orchestrator has not applied: from `cursor`, unless the file no longer
  * fits the cursor — shorter than it (truncated), gone (deleted), or the cursor no longer ends a
  * line (replaced by another file) — then from the start, with the reason in `reset` (the
- * consumer skips lines applied before by their seq). `key`: as readToolLines.
+ * consumer skips lines applied before by their seq).
  */
-export function readToolLinesForResume(path: string, cursor: number, key?: SealKey): { lines: ToolLine[]; reset?: string } {
-  if (cursor <= 0) return { lines: readToolLines(path, 0, key) };
+export function readToolLinesForResume(path: string, cursor: number): { lines: ToolLine[]; reset?: string } {
+  if (cursor <= 0) return { lines: readToolLines(path, 0) };
   let size: number;
   try {
     size = statSync(path).size;
@@ -77,7 +68,7 @@ export function readToolLinesForResume(path: string, cursor: number, key?: SealK
       closeSync(fd);
     }
   }
-  return { lines: readToolLines(path, reset ? 0 : cursor, key), ...(reset ? { reset } : {}) };
+  return { lines: readToolLines(path, reset ? 0 : cursor), ...(reset ? { reset } : {}) };
 }
 
 /** Newlines in the first `upTo` bytes, read in 64 KB pieces (the log can be large). */
@@ -109,8 +100,6 @@ function parseLine(text: string, end: number): ToolLine {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     return { value: null, error: 'not a JSON object with "tool", "timestamp" and "payload"', text, end };
   }
-  const valid = validEnvelope(raw as Record<string, unknown>);
-  if (valid) return { value: valid, text, end };
   const parsed = ToolEventLine.safeParse(raw);
   if (!parsed.success) return { value: null, error: zodProblems(parsed.error, raw).map(formatProblem).join("; "), text, end };
   return { value: parsed.data, text, end };

@@ -186,7 +186,7 @@ export class OrchestratorLoop {
       // a torn or malformed line: reported, and reading goes on with the next complete line
       return this.apply({ type: "tool_rejected", at: new Date().toISOString(), tool: "(unreadable line)", reason: line.error ?? "malformed" }, line.end);
     }
-    const r = toolLineToEvent(line.value, line.text, { sessionDir: this.ctx.sessionDir, key: this.ctx.sealKey, phase: this.state.phase, appliedSeq: this.state.tool_seq ?? 0 }, line.seal);
+    const r = toolLineToEvent(line.value, line.text, { sessionDir: this.ctx.sessionDir, key: this.ctx.sealKey, phase: this.state.phase, appliedSeq: this.state.tool_seq ?? 0 });
     if ("skip" in r) {
       this.state = { ...this.state, tool_cursor: line.end };
       this.cursorUnsaved = true;

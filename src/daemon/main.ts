@@ -148,7 +148,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   files.onNewVersion = () => turns.lookSoon();
   const created = new CreatedFilesLog(sessionDir);
   if (first?.type === "resume") {
-    const pending = readToolLinesForResume(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0, mcp.sealKey);
+    const pending = readToolLinesForResume(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0);
     if (pending.reset) loop.resetTools(pending.reset);
     await loop.catchUp(pending.lines);
   }

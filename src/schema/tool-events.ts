@@ -54,40 +54,6 @@ export const ToolEventLine = z.object({
 });
 export type ToolEventLine = z.infer<typeof ToolEventLine>;
 
-const TOOL_NAMES: ReadonlySet<unknown> = new Set(ToolName.options);
-const ROLE_NAMES: ReadonlySet<unknown> = new Set(Role.options);
-
-/**
- * ToolEventLine's check without zod, for the replay's hot path (a resume reads every line of a
- * long run): the line as ToolEventLine would give it when it is certainly valid, else null and
- * the caller asks ToolEventLine, whose problems name the field. It never accepts what the schema
- * refuses (test/schema/tool-line-envelope.test.ts checks both on the same lines); the payload
- * is kept as parsed instead of copied key by key (only `payload` of the line refers to it).
- */
-export function validEnvelope(raw: Record<string, unknown>): ToolEventLine | null {
-  const { tool, timestamp, payload, agent, role, seq, seal } = raw;
-  if (!TOOL_NAMES.has(tool) || typeof timestamp !== "string" || timestamp.length === 0) return null;
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload) || Object.getPrototypeOf(payload) !== Object.prototype || Object.hasOwn(payload, "__proto__")) return null;
-  const line = { tool, timestamp, payload } as ToolEventLine;
-  if (agent !== undefined) {
-    if (typeof agent !== "string" || agent.length === 0) return null;
-    line.agent = agent;
-  }
-  if (role !== undefined) {
-    if (!ROLE_NAMES.has(role)) return null;
-    line.role = role as Role;
-  }
-  if (seq !== undefined) {
-    if (!Number.isSafeInteger(seq) || (seq as number) < 1) return null;
-    line.seq = seq as number;
-  }
-  if (seal !== undefined) {
-    if (typeof seal !== "string") return null;
-    line.seal = seal;
-  }
-  return line;
-}
-
 /**
  * The exact bytes the endpoint validated, copied when it accepted the call: a path relative to
  * the session folder (content-addressed, under `.runtime/snapshots/`) and their SHA-256. The
@@ -113,39 +79,6 @@ export const ToolPayloads = {
 export type ToolPayload<T extends ToolName> = z.output<(typeof ToolPayloads)[T]>;
 /** ToolPayloads indexed so that a generic tool name keeps its own payload type. */
 export const ToolPayloadSchema: { [T in ToolName]: z.ZodType<ToolPayload<T>> } = ToolPayloads;
-
-const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const isSlug = (v: unknown): v is string => typeof v === "string" && SLUG.test(v);
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
-
-function researchRequest(p: Record<string, unknown>, type: ResearchType): ToolPayload<"research_dispatch_code"> | ToolPayload<"research_dispatch_web"> | null {
-  const { topic, context, questions, scope_hints, research_type } = p;
-  if (!isSlug(topic) || typeof context !== "string" || !isStrings(questions) || (scope_hints !== null && !isStrings(scope_hints)) || research_type !== type) return null;
-  return { topic, context, questions: [...questions], scope_hints: scope_hints === null ? null : [...scope_hints], research_type: type } as ToolPayload<"research_dispatch_code">;
-}
-
-/**
- * ToolPayloads' check without zod for the tools a long run calls thousands of times (research
- * dispatches and their results), as validEnvelope for the envelope: the payload as the schema
- * would give it when it is certainly valid, else null and the caller asks the schema, whose
- * problems name the field (test/schema/tool-line-envelope.test.ts checks both agree).
- */
-export function validPayload<T extends ToolName>(tool: T, p: Record<string, unknown>): ToolPayload<T> | null {
-  if (Object.getPrototypeOf(p) !== Object.prototype) return null;
-  switch (tool) {
-    case "research_dispatch_code":
-      return researchRequest(p, "code") as ToolPayload<T> | null;
-    case "research_dispatch_web":
-      return researchRequest(p, "web") as ToolPayload<T> | null;
-    case "submit_research_done": {
-      const { topic, type, role_type } = p;
-      if (!isSlug(topic) || (type !== "code" && type !== "web") || (role_type !== undefined && typeof role_type !== "string")) return null;
-      return (role_type === undefined ? { topic, type } : { topic, type, role_type }) as ToolPayload<T>;
-    }
-    default:
-      return null;
-  }
-}
 
 const lineOf = <T extends ToolName>(tool: T) => ToolEventLine.extend({ tool: z.literal(tool), payload: ToolPayloads[tool] });
 

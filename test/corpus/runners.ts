@@ -2,8 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArtifact } from "../../src/artifacts/parse.ts";
 import { formatProblem } from "../../src/artifacts/problems.ts";
-import { readToolLines, type ToolLine } from "../../src/bus/tool-lines.ts";
-import { SealsAhead } from "../../src/bus/seals-ahead.ts";
+import { readToolLines } from "../../src/bus/tool-lines.ts";
 import { toolLineToEvent } from "../../src/bus/tool-events.ts";
 import { loadSealKey, sealLine, type SealKey } from "../../src/bus/tool-seal.ts";
 import { writeSnapshot } from "../../src/mcp/snapshot.ts";
@@ -86,10 +85,9 @@ async function toolLines(_c: CorpusCase, x: Ctx): Promise<Outcome> {
   const sessionDir = join(x.work, SESSION);
   const key = loadSealKey(sessionDir);
   const lines = readToolLines(join(sessionDir, F.toolEvents), 0);
-  const ahead = await sealsCheckedAhead(join(sessionDir, F.toolEvents), key, lines);
   const out: string[] = [`${lines.length} complete line(s)`];
   let rejected = false;
-  for (const [i, l] of lines.entries()) {
+  for (const l of lines) {
     if (!l.value) {
       rejected = true;
       out.push(`rejected (before byte ${l.end}): ${l.error}`);
@@ -97,8 +95,6 @@ async function toolLines(_c: CorpusCase, x: Ctx): Promise<Outcome> {
     }
     const ctx = { sessionDir, key, phase: phaseOf(l.value.tool), appliedSeq: 0 };
     const r = toolLineToEvent(l.value, l.text, ctx);
-    // the replay's other path (a large log's seals checked on a second thread) gives the same outcome
-    if (ahead && JSON.stringify(toolLineToEvent(l.value, l.text, ctx, ahead.check(i))) !== JSON.stringify(r)) throw new Error(`line ${i + 1}: the seal thread's outcome differs`);
     if ("skip" in r) continue;
     const ev = r.event;
     if (ev.type === "tool_rejected") {
@@ -107,21 +103,6 @@ async function toolLines(_c: CorpusCase, x: Ctx): Promise<Outcome> {
     } else out.push(`event ${ev.type}`);
   }
   return { outcome: rejected ? "refused" : "accepted", output: out.join("\n") };
-}
-
-/**
- * The seal thread's verdicts on the log (an ASCII one: others are never checked ahead), once it
- * has checked every line, as readToolLines starts it on a large log.
- */
-async function sealsCheckedAhead(path: string, key: SealKey, lines: ToolLine[]): Promise<SealsAhead | null> {
-  const bytes = readFileSync(path);
-  if (!bytes.every((b) => b < 0x80)) return null;
-  const shared = Buffer.from(new SharedArrayBuffer(bytes.length));
-  bytes.copy(shared);
-  const ahead = SealsAhead.start(key, shared);
-  if (!ahead) throw new Error("the seal thread did not start");
-  await waitFor("the seal thread's verdicts", () => lines.every((_, i) => ahead.verdict(i) !== null), { timeoutMs: 20_000 });
-  return ahead;
 }
 
 /** The real submit_done handler: done_<N>.json is read, validated and checked against the work tree. */
