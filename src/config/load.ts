@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import builtinText from "../../assets/config.yaml" with { type: "text" };
+import { builtinProvidersYaml } from "../providers/adapters/registry.ts";
 import { Config } from "../schema/config.ts";
 import { AGENTMUX_DIR } from "../session/paths.ts";
 import { blame, leafPaths, mergeLayer, originOf, type Layer, type Origin, type Tree } from "./merge.ts";
@@ -21,7 +22,8 @@ export type LoadedConfig = {
 };
 
 export const BUILTIN_FILE = "(built-in)";
-export const BUILTIN_CONFIG_TEXT: string = builtinText;
+/** assets/config.yaml, then every CLI adapter's provider block (src/providers/adapters). */
+export const BUILTIN_CONFIG_TEXT: string = `${builtinText.replace(/\n*$/, "\n")}\n${builtinProvidersYaml()}`;
 export const PROJECT_CONFIG_NAMES = ["config.yaml", "config.yml", "config.json"] as const;
 
 export type LoadOptions = { projectDir: string; configPath?: string; env?: Record<string, string | undefined> };

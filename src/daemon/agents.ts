@@ -15,7 +15,7 @@ import { signalBelow } from "../effects/process/tree.ts";
 import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
 import type { AgentTokens } from "../mcp/identity.ts";
 import { resolveRole, type ResolvedAgent } from "../providers/resolve.ts";
-import { codexHomeOf, codexNeedle, findCodexSession } from "../providers/conversation.ts";
+import { adapterFor } from "../providers/adapters/registry.ts";
 import { PROMPT_REFERENCE } from "../prompts/render.ts";
 import { F } from "../session/paths.ts";
 import { writeRuntime } from "../session/write.ts";
@@ -300,17 +300,19 @@ export class AgentRuntime {
       .catch((e) => this.o.log(`delivery to ${agent} crashed: ${(e as Error).message}`, { level: "error", event: "delivery_failed", agent, error: (e as Error).stack }));
   }
 
-  /** codex: find the session id it picked for this agent (its files name our prompt), for a few seconds. */
+  /** A CLI that picks its own conversation id (codex, agy): found by its adapter in the CLI's files, which name our prompt, for a few seconds. */
   private captureConversation(agent: string, a: AgentPane, text: string): void {
     a.capture = false;
-    const needle = codexNeedle(text);
+    const kind = a.resolved.provider.conversation?.capture ?? "none";
+    const find = adapterFor(kind)?.captureConversation;
+    if (!find) return;
     let tries = 0;
     const look = () => {
       if (this.agents.get(agent) !== a) return;
-      const id = findCodexSession(codexHomeOf(a.env), a.launchedAt, needle);
+      const id = find({ env: a.env, sinceMs: a.launchedAt, promptLine: text });
       if (id) return this.o.push({ type: "conversation_captured", at: now(), agent, id });
       if (++tries < 40) setTimeout(look, 500);
-      else this.o.log(`could not find ${agent}'s codex session id: a restart will start a fresh conversation`);
+      else this.o.log(`could not find ${agent}'s ${kind} conversation id: a restart will start a fresh conversation`);
     };
     setTimeout(look, 300);
   }

@@ -6,6 +6,7 @@ import { ROLE_TOOLS } from "../schema/catalog.ts";
 import { mcpWiring, type LaunchContext, type LaunchFile } from "./mcp.ts";
 import { toolNameForAgent, type ResolvedAgent } from "./resolve.ts";
 import { preTrust } from "./trust.ts";
+import { adapterFor } from "./adapters/registry.ts";
 
 export type { LaunchContext } from "./mcp.ts";
 
@@ -72,25 +73,13 @@ function isInside(path: string, dir: string): boolean {
 }
 
 /**
- * Claude asks before every MCP tool call unless it is allowed: add the role's agentmux tools
- * to the role's `--allowedTools` list (or add the flag), so replacing role args in config
- * never breaks the completion tools.
+ * A CLI that asks before every MCP tool call (claude) gets the role's agentmux tools added to
+ * its allow list by its adapter, so replacing role args in config never breaks the completion tools.
  */
 function withMcpAllowances(agent: ResolvedAgent, args: string[]): string[] {
-  if (agent.provider.mcp !== "claude") return [...args];
+  const allow = adapterFor(agent.provider.mcp)?.allowTools;
   const tools = ROLE_TOOLS[agent.role].map((t) => toolNameForAgent(agent, t));
-  if (tools.length === 0) return [...args];
-  const out = [...args];
-  const i = out.findIndex((a) => a === "--allowedTools" || a === "--allowed-tools");
-  if (i >= 0 && i + 1 < out.length) {
-    // Rule lists may hold spaces inside parentheses (`Bash(git log:*)`): only append.
-    const have = out[i + 1]!.split(",").map((s) => s.trim());
-    const missing = tools.filter((t) => !have.includes(t));
-    if (missing.length) out[i + 1] = [out[i + 1], ...missing].filter(Boolean).join(",");
-  } else {
-    out.push("--allowedTools", tools.join(","));
-  }
-  return out;
+  return allow && tools.length ? allow(args, tools) : [...args];
 }
 
 /**

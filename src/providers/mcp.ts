@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { F, agentFileName } from "../session/paths.ts";
 import type { ResolvedAgent } from "./resolve.ts";
-import { geminiHome, userGeminiHome } from "./gemini-home.ts";
+import { adapterFor } from "./adapters/registry.ts";
 
 export type LaunchContext = {
   sessionDir: string;
@@ -45,7 +45,7 @@ export function bridgeSpec(ctx: LaunchContext): McpServerSpec {
   return { command: ctx.selfCommand[0]!, args: [...ctx.selfCommand.slice(1), "mcp-server"], env: { [MCP_URL_ENV]: url, [MCP_TOKEN_ENV]: token } };
 }
 
-const endpointOf = (ctx: LaunchContext) => ctx.mcp ?? { url: "http://127.0.0.1:<port>/mcp", token: "<token>" };
+export const endpointOf = (ctx: LaunchContext) => ctx.mcp ?? { url: "http://127.0.0.1:<port>/mcp", token: "<token>" };
 
 /** Where per-agent MCP config files live: inside the session, never in a user's config. */
 export function mcpFile(ctx: LaunchContext, kind: string): string {
@@ -62,95 +62,18 @@ export function privateMcpDir(sessionDir: string, home: string = homedir()): str
   return join(home, ".cache", "agentmux", "mcp", basename(sessionDir));
 }
 
-const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
+export const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
 /** A TOML value for codex `-c key=value`: JSON strings and arrays of strings are valid TOML. */
-const toml = (v: string | string[]) => (Array.isArray(v) ? `[${v.map((s) => JSON.stringify(s)).join(",")}]` : JSON.stringify(v));
+export const toml = (v: string | string[]) => (Array.isArray(v) ? `[${v.map((s) => JSON.stringify(s)).join(",")}]` : JSON.stringify(v));
 
 /**
- * Wire the run's MCP endpoint into one CLI launch, per invocation wherever the CLI allows.
- * Over HTTP (the default) the CLI connects to the endpoint itself with the agent's token as a
- * bearer token: claude/sim `--mcp-config FILE` (type http + headers); codex `-c
- * mcp_servers.agentmux.url=…` + `bearer_token_env_var` (the token in its environment); gemini
- * the settings file of a private home (GEMINI_CLI_HOME, gemini-home.ts), qwen one named by
- * QWEN_CODE_SYSTEM_DEFAULTS_PATH (`httpUrl` + headers);
- * opencode the OPENCODE_CONFIG_CONTENT overlay (type remote); copilot `--additional-mcp-config
- * @FILE` (type http). With `mcp_transport: stdio` the same places name `agentmux mcp-server`
- * instead, with the endpoint and token in its env. Files holding a token are 0600; tokens are
- * never in argv.
+ * Wire the run's MCP endpoint into one CLI launch, per invocation wherever the CLI allows: each
+ * CLI's adapter (adapters/<cli>.ts) says how. Over HTTP (the default) the CLI connects to the
+ * endpoint itself with the agent's token as a bearer token; with `mcp_transport: stdio` the same
+ * places name `agentmux mcp-server` instead, with the endpoint and token in its env. Files
+ * holding a token are 0600; tokens are never in argv.
  */
 export function mcpWiring(agent: ResolvedAgent, ctx: LaunchContext): LaunchPart {
-  const { url, token } = endpointOf(ctx);
-  const http = agent.provider.mcp_transport === "http";
-  const bridge = bridgeSpec(ctx);
-  const headers = { Authorization: `Bearer ${token}` };
-  const part: LaunchPart = { argv: [], env: {}, files: [] };
-  switch (agent.provider.mcp) {
-    case "claude":
-    case "sim": {
-      const path = mcpFile(ctx, agent.provider.mcp);
-      // Claude Code 2.1.3xx defers MCP tools behind ToolSearch (the model sees only their names);
-      // alwaysLoad keeps the completion tools in the prompt with their schemas, and makes claude
-      // connect the server before its first turn (measured by test/real-cli).
-      const always = agent.provider.mcp === "claude" ? { alwaysLoad: true } : {};
-      const server = http ? { type: "http", url, headers, ...always } : { type: "stdio", ...bridge, ...always };
-      part.files.push({ path, content: json({ mcpServers: { agentmux: server } }), secret: true });
-      part.argv.push("--mcp-config", path);
-      if (agent.provider.mcp === "sim") {
-        Object.assign(part.env, {
-          AGENTMUX_SESSION_DIR: ctx.sessionDir,
-          AGENTMUX_PROJECT_DIR: ctx.workDir,
-          AGENTMUX_ROLE: agent.role,
-          AGENTMUX_AGENT: ctx.agentKey,
-          AGENTMUX_SIM_SCENARIO: agent.sim.scenario.join(","),
-          AGENTMUX_SIM_THINK_MS: String(agent.sim.think_ms),
-        });
-      }
-      break;
-    }
-    case "codex":
-      if (http) {
-        part.argv.push("-c", `mcp_servers.agentmux.url=${toml(url)}`, "-c", `mcp_servers.agentmux.bearer_token_env_var=${toml(MCP_TOKEN_ENV)}`);
-        part.env[MCP_TOKEN_ENV] = token;
-      } else {
-        // env_vars: codex passes these from its own environment to the server (values stay out of argv)
-        part.argv.push("-c", `mcp_servers.agentmux.command=${toml(bridge.command)}`, "-c", `mcp_servers.agentmux.args=${toml(bridge.args)}`, "-c", `mcp_servers.agentmux.env_vars=${toml([MCP_URL_ENV, MCP_TOKEN_ENV])}`);
-        Object.assign(part.env, bridge.env);
-      }
-      part.argv.push("-c", `mcp_servers.agentmux.default_tools_approval_mode="approve"`);
-      break;
-    case "gemini":
-    case "qwen": {
-      const safe = agentFileName(ctx.agentKey);
-      const server = http ? { httpUrl: url, headers, trust: true } : { ...bridge, trust: true };
-      const settings = { general: { enableAutoUpdate: false, enableAutoUpdateNotification: false }, mcpServers: { agentmux: server } };
-      if (agent.provider.mcp === "gemini") {
-        // see gemini-home.ts: the system layers need root-owned files, so a private home instead
-        const home = geminiHome({ dir: join(privateMcpDir(ctx.sessionDir, ctx.home), `${safe}.gemini-home`), userHome: userGeminiHome(agent.provider.env, ctx.home), sessionDir: ctx.sessionDir, settings });
-        Object.assign(part.env, home.env);
-        part.files.push(...home.files.map((f) => ({ ...f, secret: true })));
-        part.links = home.links;
-        break;
-      }
-      // qwen 0.15 loads QWEN_CODE_SYSTEM_DEFAULTS_PATH without gemini's ownership check (read in its bundle)
-      const path = join(privateMcpDir(ctx.sessionDir, ctx.home), `${safe}.qwen-settings.json`);
-      part.files.push({ path, content: json(settings), secret: true });
-      part.env.QWEN_CODE_SYSTEM_DEFAULTS_PATH = path;
-      break;
-    }
-    case "opencode": {
-      const server = http ? { type: "remote", url, headers, enabled: true } : { type: "local", command: [bridge.command, ...bridge.args], environment: bridge.env, enabled: true };
-      part.env.OPENCODE_CONFIG_CONTENT = JSON.stringify({ autoupdate: false, mcp: { agentmux: server } });
-      break;
-    }
-    case "copilot": {
-      const path = mcpFile(ctx, "copilot");
-      const server = http ? { type: "http", url, headers, tools: ["*"] } : { type: "local", ...bridge, tools: ["*"] };
-      part.files.push({ path, content: json({ mcpServers: { agentmux: server } }), secret: true });
-      part.argv.push("--additional-mcp-config", `@${path}`);
-      break;
-    }
-    case "none":
-      break;
-  }
-  return part;
+  const adapter = adapterFor(agent.provider.mcp);
+  return adapter ? adapter.mcp(agent, ctx) : { argv: [], env: {}, files: [] };
 }

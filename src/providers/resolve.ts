@@ -1,6 +1,7 @@
 import { UnknownProvider } from "../config/errors.ts";
 import type { Role, ToolName } from "../schema/catalog.ts";
 import type { Config, Provider } from "../schema/config.ts";
+import { adapterFor } from "./adapters/registry.ts";
 
 /** One role's agent: which provider runs it, with which model (null = the CLI's own default). */
 export type ResolvedAgent = {
@@ -43,23 +44,13 @@ export function providersInUse(config: Config, roles: readonly Role[]): string[]
   return [...new Set(names)];
 }
 
-const TOOL_PREFIX: Record<string, (tool: string) => string> = {
-  claude: (t) => `mcp__agentmux__${t}`,
-  qwen: (t) => `mcp__agentmux__${t}`,
-  gemini: (t) => `mcp_agentmux_${t}`,
-  opencode: (t) => `agentmux_${t}`,
-  // Not measured: copilot names MCP tools `<server>-<tool>` in its own docs and UI.
-  copilot: (t) => `agentmux-${t}`,
-};
-
 /**
  * The name a CLI's model sees for one of agentmux's MCP tools, for use in prompts. Accepts a
- * built-in provider name or an `mcp` wiring kind; codex (namespace `mcp__agentmux`), the sim
- * and unknown CLIs use the bare name.
+ * built-in provider name or an `mcp` wiring kind (its adapter names it); unknown CLIs use the
+ * bare name.
  */
 export function toolNameFor(providerName: string, tool: ToolName | string): string {
-  const f = TOOL_PREFIX[providerName];
-  return f ? f(tool) : tool;
+  return adapterFor(providerName)?.toolName(tool) ?? tool;
 }
 
 /** Like toolNameFor, but by the agent's MCP wiring kind, so custom providers get it right. */

@@ -44,6 +44,11 @@ export const ReadyGate = z.strictObject({
   pattern: regexText.nullable().default(null),
   /** regex matched against the pane screen (or title) while the CLI is busy */
   busy_pattern: regexText.nullable().default(null),
+  /**
+   * regex of what the CLI's input box shows instead of a pasted text (claude `[Pasted text #1]`,
+   * opencode `[Pasted ~1 lines]`); null: the texts every known CLI uses
+   */
+  paste_placeholder: regexText.nullable().optional(),
   /** the screen must stay unchanged this long before the first prompt */
   settle_ms: z.number().int().min(0).max(30000).default(500),
   /** give up waiting for readiness after this long and report the agent stuck */
@@ -73,8 +78,8 @@ export const Conversation = z.strictObject({
   start: z.array(z.string()).default([]),
   /** args that continue conversation `{id}`, placed right after the command (codex: a subcommand) */
   resume: z.array(z.string()).min(1),
-  /** where to read the id the CLI picked: none (agentmux picks it with `start`), codex ($CODEX_HOME/sessions) */
-  capture: z.enum(["none", "codex"]).default("none"),
+  /** where to read the id the CLI picked: none (agentmux picks it with `start`), codex ($CODEX_HOME/sessions), agy (its brain folder) */
+  capture: z.enum(["none", "codex", "agy"]).default("none"),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
@@ -92,8 +97,12 @@ export const Provider = z.strictObject({
   role_args: z.partialRecord(z.enum(ROLES), z.array(z.string())).default({}),
   model_args: z.record(z.string(), z.array(z.string())).default({}),
   env: z.record(z.string(), z.string()).default({}),
-  /** how agentmux's MCP server is wired into this CLI */
-  mcp: z.enum(["claude", "codex", "gemini", "opencode", "copilot", "qwen", "sim", "none"]).default("none"),
+  /**
+   * which CLI adapter (src/providers/adapters) this provider is: how agentmux's MCP server is
+   * wired in, the folder pre-trusted, tool names, allowances; `none` for a CLI agentmux has no
+   * adapter for
+   */
+  mcp: z.enum(["claude", "codex", "gemini", "opencode", "copilot", "qwen", "cursor", "agy", "sim", "none"]).default("none"),
   /**
    * how the CLI reaches the run's MCP endpoint: `http` (streamable HTTP on 127.0.0.1, with the
    * agent's token in a header) or `stdio` (the CLI spawns `agentmux mcp-server`, which forwards

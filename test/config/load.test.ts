@@ -41,9 +41,9 @@ function loadError(configPath?: string): AgentmuxError {
 }
 
 describe("layering", () => {
-  test("built-in layer alone: seven providers, every leaf built-in", () => {
+  test("built-in layer alone: nine providers (one per adapter), every leaf built-in", () => {
     const { config, origins, files } = loadConfig({ projectDir: project, env });
-    expect(Object.keys(config.providers).sort()).toEqual(["claude", "codex", "copilot", "gemini", "opencode", "qwen", "sim"]);
+    expect(Object.keys(config.providers).sort()).toEqual(["agy", "claude", "codex", "copilot", "cursor", "gemini", "opencode", "qwen", "sim"]);
     expect(config.defaults.provider).toBe("claude");
     expect(files).toEqual(["(built-in)"]);
     expect(origins["defaults.provider"]).toEqual({ layer: "built-in", file: "(built-in)" });
@@ -186,9 +186,9 @@ describe("errors name the file and the key path", () => {
     projectFile("roles:\n  reviewer_logic:\n    provider: gpt\n");
     const e = loadError();
     expect(e).toBeInstanceOf(UnknownProvider);
-    expect(e.data).toEqual({ refs: [{ file: ".agentmux/config.yaml", key: "roles.reviewer_logic.provider", name: "gpt" }], valid: ["claude", "codex", "copilot", "gemini", "opencode", "qwen", "sim"] });
+    expect(e.data).toEqual({ refs: [{ file: ".agentmux/config.yaml", key: "roles.reviewer_logic.provider", name: "gpt" }], valid: ["agy", "claude", "codex", "copilot", "cursor", "gemini", "opencode", "qwen", "sim"] });
     expect(e.message).toBe(
-      '.agentmux/config.yaml: roles.reviewer_logic.provider: unknown provider "gpt" (valid providers: claude, codex, copilot, gemini, opencode, qwen, sim)',
+      '.agentmux/config.yaml: roles.reviewer_logic.provider: unknown provider "gpt" (valid providers: agy, claude, codex, copilot, cursor, gemini, opencode, qwen, sim)',
     );
     projectFile("defaults:\n  provider: nope\n");
     expect(loadError().message).toContain('.agentmux/config.yaml: defaults.provider: unknown provider "nope"');

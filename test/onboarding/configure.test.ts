@@ -75,10 +75,10 @@ test("unknown role or provider: exit 2 listing the valid ones, file unchanged", 
   expect(role.code).toBe(2);
   expect(role.stderr).toContain('unknown role "reviewer"');
   expect(role.stderr).toContain("reviewer_logic, reviewer_quality, reviewer_expert");
-  const prov = agentmux(sb, ["configure", "--role", "coder", "--provider", "cursor"]);
+  const prov = agentmux(sb, ["configure", "--role", "coder", "--provider", "gpt"]);
   expect(prov.code).toBe(2);
-  expect(prov.stderr).toContain('unknown provider "cursor"');
-  expect(prov.stderr).toContain("claude, codex, copilot, gemini, opencode, qwen, sim");
+  expect(prov.stderr).toContain('unknown provider "gpt"');
+  expect(prov.stderr).toContain("agy, claude, codex, copilot, cursor, gemini, opencode, qwen, sim");
   const none = agentmux(sb, ["configure", "--role", "coder"]);
   expect(none.code).toBe(2);
   const notty = agentmux(sb, ["configure"]);

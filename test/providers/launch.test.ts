@@ -108,7 +108,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
   test("copilot", () => {
     const l = launch("copilot", "planner");
     const file = `${S}/.runtime/mcp/planner.copilot.json`;
-    expect(l.argv).toEqual(["copilot", "--allow-all-tools", "--additional-mcp-config", `@${file}`]);
+    expect(l.argv).toEqual(["copilot", "--allow-all", "--additional-mcp-config", `@${file}`]);
     expect(l.env).toEqual({});
     expect(JSON.parse(l.files[0]!.content)).toEqual({ mcpServers: { agentmux: { type: "http", url: URL, headers: BEARER, tools: ["*"] } } });
   });

@@ -27,8 +27,8 @@ describe("resolveRole and tool names", () => {
       err = e;
     }
     expect(err).toBeInstanceOf(UnknownProvider);
-    expect((err as InstanceType<typeof UnknownProvider>).data).toEqual({ refs: [{ key: "roles.coder.provider", name: "gpt" }], valid: ["claude", "codex", "copilot", "gemini", "opencode", "qwen", "sim"] });
-    expect((err as Error).message).toBe('roles.coder.provider: unknown provider "gpt" (valid providers: claude, codex, copilot, gemini, opencode, qwen, sim)');
+    expect((err as InstanceType<typeof UnknownProvider>).data).toEqual({ refs: [{ key: "roles.coder.provider", name: "gpt" }], valid: ["agy", "claude", "codex", "copilot", "cursor", "gemini", "opencode", "qwen", "sim"] });
+    expect((err as Error).message).toBe('roles.coder.provider: unknown provider "gpt" (valid providers: agy, claude, codex, copilot, cursor, gemini, opencode, qwen, sim)');
   });
 
   test("toolNameFor per CLI", () => {

@@ -15,18 +15,26 @@ export async function snapshot(tmux: Tmux, pane: string): Promise<Snapshot> {
   return { dead: head.dead === "1", exitStatus: head.exitStatus, inMode: head.inMode === "1", title: head.title.trim(), screen: nl < 0 ? "" : out.slice(nl + 1) };
 }
 
-export type CompiledGate = { ready: RegExp | null; busy: RegExp | null; isBusy: (s: { title: string; screen: string }) => boolean };
+export type CompiledGate = {
+  ready: RegExp | null;
+  busy: RegExp | null;
+  /** what the input box shows instead of a pasted text (global: counted) */
+  paste: RegExp;
+  isBusy: (s: { title: string; screen: string }) => boolean;
+};
 
 const cache = new Map<string, CompiledGate>();
 
 /** ReadyGate patterns are JavaScript regexes matched per line (`m` flag) against the screen; busy also against the title. */
 export function compileGate(gate: ReadyGate): CompiledGate {
-  const key = `${gate.pattern}\u0000${gate.busy_pattern}`;
+  const key = `${gate.pattern}\u0000${gate.busy_pattern}\u0000${gate.paste_placeholder ?? ""}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const ready = compile(gate.pattern, "ready.pattern");
   const busy = compile(gate.busy_pattern, "ready.busy_pattern");
-  const compiled: CompiledGate = { ready, busy, isBusy: (s) => !!busy && (busy.test(s.screen) || busy.test(s.title)) };
+  const own = compile(gate.paste_placeholder ?? null, "ready.paste_placeholder");
+  const paste = own ? new RegExp(own.source, "gm") : PASTE_PLACEHOLDER;
+  const compiled: CompiledGate = { ready, busy, paste, isBusy: (s) => !!busy && (busy.test(s.screen) || busy.test(s.title)) };
   cache.set(key, compiled);
   return compiled;
 }
@@ -40,8 +48,12 @@ function compile(pattern: string | null, field: string): RegExp | null {
   }
 }
 
-/** CLIs replace long pastes with a placeholder: claude `[Pasted text #N]`, codex `[Pasted Content N chars]`, gemini `[Pasted Text: …]`. */
-const PASTE_PLACEHOLDER = /\[Pasted (?:text|Content|Text)/g;
+/**
+ * CLIs replace pastes with a placeholder: claude `[Pasted text #N]`, codex `[Pasted Content N
+ * chars]`, gemini `[Pasted Text: …]`, opencode `[Pasted ~N lines]` (even for one line). The
+ * union, for a provider that names none (`ready.paste_placeholder`).
+ */
+export const PASTE_PLACEHOLDER = /\[Pasted (?:text|Content|Text|~\d+ lines?)/gm;
 
 const squash = (s: string) => s.replace(/\s+/g, "");
 
@@ -63,21 +75,21 @@ function fragments(text: string): string[] {
 }
 
 /** How often each fragment of the text, then a paste placeholder, shows on the screen. */
-function fragmentCounts(screen: string, text: string): number[] {
+function fragmentCounts(screen: string, text: string, placeholder: RegExp): number[] {
   const sq = squash(screen);
-  return [...fragments(text).map((f) => count(sq, f)), count(screen, PASTE_PLACEHOLDER)];
+  return [...fragments(text).map((f) => count(sq, f)), count(screen, placeholder)];
 }
 
-function occurrences(screen: string, text: string): number {
-  return Math.max(...fragmentCounts(screen, text));
+function occurrences(screen: string, text: string, placeholder: RegExp): number {
+  return Math.max(...fragmentCounts(screen, text, placeholder));
 }
 
 /** The paste is on screen: the text (or a paste placeholder) shows more often than before the paste. */
-export function pasteVisible(before: string, now: string, text: string): boolean {
+export function pasteVisible(before: string, now: string, text: string, placeholder: RegExp = PASTE_PLACEHOLDER): boolean {
   // Any fragment counts: prompts share their start ("Read and follow the instructions in"), and
   // an older copy scrolling off the top as the new paste lands keeps the start's count level.
-  const was = fragmentCounts(before, text);
-  return fragmentCounts(now, text).some((n, i) => n > was[i]!);
+  const was = fragmentCounts(before, text, placeholder);
+  return fragmentCounts(now, text, placeholder).some((n, i) => n > was[i]!);
 }
 
 /**
@@ -85,9 +97,9 @@ export function pasteVisible(before: string, now: string, text: string): boolean
  * A CLI that draws a paste as its chunks arrive shows the start first; comparing the submit's
  * signs against such a half-drawn frame finds none of them (the end "appears" after Enter).
  */
-export function pasteComplete(before: string, now: string, text: string): boolean {
-  const was = fragmentCounts(before, text);
-  const is = fragmentCounts(now, text);
+export function pasteComplete(before: string, now: string, text: string, placeholder: RegExp = PASTE_PLACEHOLDER): boolean {
+  const was = fragmentCounts(before, text, placeholder);
+  const is = fragmentCounts(now, text, placeholder);
   const end = fragments(text).length - 1;
   return is[end]! > was[end]! || is.at(-1)! > was.at(-1)!;
 }
@@ -109,7 +121,7 @@ export function acceptedAfterSubmit(gate: CompiledGate, before: Snapshot, pasted
 export function submitSign(gate: CompiledGate, before: Snapshot, pasted: Snapshot, now: Snapshot, text: string): "busy" | "gone" | null {
   if (gate.isBusy(now) && !gate.isBusy(pasted)) return "busy";
   if (gate.ready && !gate.ready.test(pasted.screen) && gate.ready.test(now.screen)) return "busy";
-  if (occurrences(now.screen, text) < occurrences(pasted.screen, text)) return "gone";
+  if (occurrences(now.screen, text, gate.paste) < occurrences(pasted.screen, text, gate.paste)) return "gone";
   // The text's end left the screen: it is no longer in the box (a transcript that clips long
   // lines keeps only the start, which is shared by every prompt reference).
   const end = squash(text).length > 16 ? fragments(text).at(-1)! : null;

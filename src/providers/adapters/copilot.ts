@@ -1,0 +1,51 @@
+import { bridgeSpec, endpointOf, json, mcpFile } from "../mcp.ts";
+import type { CliAdapter } from "./types.ts";
+
+/** GitHub Copilot CLI: flags read from 1.0.102's help and changelog; screens measured in issue #27 (cli-evidence.md §3). */
+export const copilot: CliAdapter = {
+  name: "copilot",
+  checked: { how: "measured", versions: ["1.0.102"] },
+  config: String.raw`
+command: copilot
+npm_package: "@github/copilot"
+model_flag: --model
+default_model: null
+# --allow-all (= --yolo): tools, paths and URLs; --allow-all-tools alone still asks for paths
+# outside the folder and for URLs, which stalls an unattended pane (cli-evidence.md §3)
+default_role_args: [--allow-all]
+env: {}
+# its rate-limit and quota errors (not recorded: the words its API errors use)
+limits:
+  - "you have been rate-limited|Too Many Requests|\\(429\\)|[Qq]uota exceeded|exceeded your (monthly )?premium requests"
+# '--session-id <uuid>' names a new session up front; '--resume=<id>' continues it (1.0.102 help)
+conversation: { start: [--session-id, "{id}"], resume: ["--resume={id}"] }
+mcp: copilot
+# Copilot has no per-invocation trust switch; agentmux answers the dialog instead.
+trust:
+  - detect: "Do you trust the files in this folder\\?"
+    keys: [Enter]
+pre_trust: false
+batch: { args: [-p], mode: flag }
+single_coder: true
+sub_agent_tool: task
+ask_tool: ask_user
+# Not measured in tmux: no ready pattern, the settle wait alone gates the first prompt.
+submit: { delay_ms: 150, keys: [Enter], retries: 2, verify_ms: 1500, escape_safe: false }
+ready:
+  # an empty '❯' between two rules (cli-evidence.md §3); not while its MCP servers load
+  pattern: "^─+\\n❯[ \\u00a0]*\\n─+"
+  busy_pattern: "esc to cancel|still waiting on mcp"
+  settle_ms: 1500
+  timeout_ms: 90000
+`,
+  // --additional-mcp-config works in an untrusted folder and augments the user's config for one session
+  mcp: (agent, ctx) => {
+    const { url, token } = endpointOf(ctx);
+    const path = mcpFile(ctx, "copilot");
+    const server = agent.provider.mcp_transport === "http" ? { type: "http", url, headers: { Authorization: `Bearer ${token}` }, tools: ["*"] } : { type: "local", ...bridgeSpec(ctx), tools: ["*"] };
+    return { argv: ["--additional-mcp-config", `@${path}`], env: {}, files: [{ path, content: json({ mcpServers: { agentmux: server } }), secret: true }] };
+  },
+  mcpNote: "--additional-mcp-config @<session file> (0600)",
+  // Not measured: copilot names MCP tools `<server>-<tool>` in its own docs and UI.
+  toolName: (t) => `agentmux-${t}`,
+};

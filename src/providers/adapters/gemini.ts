@@ -1,0 +1,88 @@
+import { join } from "node:path";
+import { agentFileName } from "../../session/paths.ts";
+import { geminiHome, userGeminiHome } from "../gemini-home.ts";
+import { geminiSystemFileChecks } from "../gemini-system.ts";
+import { bridgeSpec, endpointOf, privateMcpDir } from "../mcp.ts";
+import { findGeminiChat, geminiUsage } from "../usage/gemini.ts";
+import type { CliAdapter } from "./types.ts";
+
+/** The settings block gemini and qwen share: agentmux's server (trusted: no confirmation) and no self-update. */
+export function geminiFamilySettings(agent: Parameters<CliAdapter["mcp"]>[0], ctx: Parameters<CliAdapter["mcp"]>[1]): Record<string, unknown> {
+  const { url, token } = endpointOf(ctx);
+  const server = agent.provider.mcp_transport === "http" ? { httpUrl: url, headers: { Authorization: `Bearer ${token}` }, trust: true } : { ...bridgeSpec(ctx), trust: true };
+  return { general: { enableAutoUpdate: false, enableAutoUpdateNotification: false }, mcpServers: { agentmux: server } };
+}
+
+/** Gemini CLI: measured 0.61.0 (reference/real-cli-behaviour.md §3, test/real-cli). */
+export const gemini: CliAdapter = {
+  name: "gemini",
+  checked: { how: "measured", versions: ["0.61.0"] },
+  config: String.raw`
+command: gemini
+npm_package: "@google/gemini-cli"
+session_dir_args: [--include-directories, "{dir}"]
+model_flag: --model
+default_model: null
+default_role_args: [--approval-mode, yolo]
+# GEMINI_CLI_TRUST_WORKSPACE=true is added by pre_trust.
+# gemini 0.61 starts headless, reads a prompt from stdin and exits 42 ("No input provided via
+# stdin") whenever CI=true or GITHUB_ACTIONS=true — every 'agentmux run --ci' in a CI job.
+# GEMINI_CLI_INTEGRATION_TEST=true is its only switch that skips that check and leaves CI as
+# it is for the agent's own commands (it also turns off gemini's folder trust, which
+# GEMINI_CLI_TRUST_WORKSPACE covers already). Measured by test/real-cli/pipeline.test.ts.
+env:
+  GEMINI_CLI_INTEGRATION_TEST: "true"
+mcp: gemini
+trust:
+  - detect: "Do you trust the files in this folder\\?"
+    keys: [Enter]
+pre_trust: true
+ask_tool: ask_user
+# the title says '✋  Action Required (repo)' while a confirmation waits (reference §3.4)
+dialogs:
+  - detect: "Action Required|Allow execution of MCP tool|Waiting for user confirmation"
+    kind: permission
+    dismiss: [Escape]
+limits:
+  - "Quota exceeded|RESOURCE_EXHAUSTED|status 429|Too Many Requests|[Rr]ate limit"
+conversation: { start: [--session-id, "{id}"], resume: [--resume, "{id}"] }
+# token usage: the chat, <.gemini>/tmp/<project>/chats/session-<time>-<id8>.jsonl, in the
+# user's ~/.gemini (GEMINI_CLI_HOME), else in the session folder (a user without chats yet)
+usage: [{ format: gemini }, { format: gemini, home: "{session}/.runtime/gemini" }]
+batch: { args: [-p], mode: flag }
+# gemini turns an Enter within 40 ms of a paste into a newline; Esc cancels generation.
+submit: { delay_ms: 150, keys: [Enter], retries: 2, verify_ms: 1500, escape_safe: false }
+ready:
+  pattern: "Type your message or @path/to/file"
+  # A prompt pasted before its MCP servers are up waits under "Queued" while the title says
+  # Ready, and after leaving the queue shows nothing until its turn starts (its '> ' echo
+  # below "Prompts will be queued."); both are busy, not a finished turn (test/real-cli).
+  busy_pattern: "esc to cancel|Queued \\(press ↑ to edit\\)|Prompts will be queued\\.(?![\\s\\S]*^> )"
+  paste_placeholder: "\\[Pasted Text: \\d+ (chars|lines)\\]"
+  settle_ms: 1000
+  timeout_ms: 90000
+`,
+  // see gemini-home.ts: the system layers need root-owned files, so a private home instead
+  mcp: (agent, ctx) => {
+    const dir = join(privateMcpDir(ctx.sessionDir, ctx.home), `${agentFileName(ctx.agentKey)}.gemini-home`);
+    const home = geminiHome({ dir, userHome: userGeminiHome(agent.provider.env, ctx.home), sessionDir: ctx.sessionDir, settings: geminiFamilySettings(agent, ctx) });
+    return { argv: [], env: { ...home.env }, files: home.files.map((f) => ({ ...f, secret: true })), links: home.links };
+  },
+  mcpNote: "GEMINI_CLI_HOME=<private home> (your ~/.gemini linked, its settings merged; trust: true)",
+  // per invocation; worktrees are new folders, so the env is what covers them
+  preTrust: () => ({ argv: [], env: { GEMINI_CLI_TRUST_WORKSPACE: "true" }, files: [], note: "pre-trusted per invocation (GEMINI_CLI_TRUST_WORKSPACE)" }),
+  toolName: (t) => `mcp_agentmux_${t}`,
+  usage: { home: (env) => join(userGeminiHome(env), ".gemini"), find: findGeminiChat, parse: geminiUsage },
+  doctor: (env) => [...geminiSystemFileChecks(env), retirementNote()],
+};
+
+/**
+ * Google retired Gemini CLI for consumer accounts on 2026-06-18 (reference/cli-evidence.md §2):
+ * an API key or a paid Code Assist licence still works; everyone else has Antigravity (agy).
+ */
+export const GEMINI_RETIREMENT =
+  "Google retired Gemini CLI for consumer Google accounts (AI Pro/Ultra, free Code Assist) on 2026-06-18: it still works with GEMINI_API_KEY, Vertex AI or a paid Code Assist licence; a consumer account gets 'IneligibleTierError' and should use Antigravity (provider agy)";
+
+function retirementNote() {
+  return { ok: true, label: "gemini accounts", detail: GEMINI_RETIREMENT, fix: "for a consumer account: install agy and set defaults.provider: agy (or roles.<role>.provider)" };
+}

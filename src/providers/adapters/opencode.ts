@@ -1,0 +1,42 @@
+import { bridgeSpec, endpointOf } from "../mcp.ts";
+import type { CliAdapter } from "./types.ts";
+
+/** OpenCode: measured 1.18.33 (reference/real-cli-behaviour.md §4, cli-evidence.md §3, issue #27). */
+export const opencode: CliAdapter = {
+  name: "opencode",
+  checked: { how: "measured", versions: ["1.18.33"] },
+  config: String.raw`
+command: opencode
+npm_package: "opencode-ai"
+model_flag: --model
+default_model: null
+env: {}
+# the API's 429 as opencode prints it (not recorded: the words of the API error it shows)
+limits:
+  - "Too Many Requests|rate_limit_exceeded|[Rr]ate limit exceeded \\(429\\)|\\(429\\)|insufficient_quota|[Qq]uota exceeded"
+mcp: opencode
+trust: []
+pre_trust: true
+# opencode's built-in ask tool (on for its terminal client)
+ask_tool: question
+batch: { args: [run], mode: positional }
+submit: { delay_ms: 100, keys: [Enter], retries: 2, verify_ms: 1500, escape_safe: false }
+ready:
+  pattern: "ctrl\\+p commands"
+  busy_pattern: "esc interrupt"
+  # even a one-line paste shows as this, never as the text (1.18.33, issue #27)
+  paste_placeholder: "\\[Pasted ~\\d+ lines?\\]"
+  settle_ms: 500
+  # its first start (fetching its provider package) took 56-90 s on a loaded machine (issue #27)
+  timeout_ms: 150000
+`,
+  // the inline config overlay: nothing written, nothing to approve
+  mcp: (agent, ctx) => {
+    const { url, token } = endpointOf(ctx);
+    const bridge = bridgeSpec(ctx);
+    const server = agent.provider.mcp_transport === "http" ? { type: "remote", url, headers: { Authorization: `Bearer ${token}` }, enabled: true } : { type: "local", command: [bridge.command, ...bridge.args], environment: bridge.env, enabled: true };
+    return { argv: [], env: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ autoupdate: false, mcp: { agentmux: server } }) }, files: [] };
+  },
+  mcpNote: "OPENCODE_CONFIG_CONTENT",
+  toolName: (t) => `agentmux_${t}`,
+};
