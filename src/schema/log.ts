@@ -21,6 +21,7 @@ export const LOG_EVENTS = {
   prestart_dropped: "a pre-started agent was closed unused (the run went another way, it exited, or the run paused); `agent` (as in agent_prestarted), `pane`, `data.why`",
   delivered: "a prompt or note was pasted and accepted; `pane`, `data.ms`, `data.attempts`, and where the time went: `data.ready_ms` (ready gate), `data.paste_ms` (paste shown), `data.delay_ms` (the submit delay), `data.accept_ms` (the submit taken)",
   delivery_failed: "a prompt could not be delivered (or the agent exited meanwhile); `agent` or `pane`, `data.reason`",
+  paste_retried: "a pasted prompt never showed and the input box stayed empty: it is pasted again (bounded); `pane`, `data.paste` (which paste)",
   dialog_answered: "a trust or other known dialog was answered or dismissed; `agent` or `pane`, `data.keys`",
   committed: "the approved change was committed; `data.commit`, `data.branch`, `data.pr_url`",
   commit_failed: "the commit failed; `error`",

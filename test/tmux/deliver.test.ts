@@ -187,3 +187,33 @@ describe("PaneWriter.deliver", () => {
     expect(await paneActivity(f.layout, "%999", GATE)).toBe("unknown");
   });
 });
+
+describe("delivery that recovers (#27)", () => {
+  test("a paste the CLI lost (the box stayed empty) is pasted again, and the text is submitted once", async () => {
+    const { pane, submitted, writer } = await receiver(["--drop-pastes", "1"]);
+    const r = await writer.deliver(pane, TEXT, options());
+    expect(r).toMatchObject({ ok: true, attempts: 1 });
+    expect(submitted()).toEqual([TEXT]);
+  }, 30_000);
+
+  test("pastes are bounded: a CLI that loses every paste fails the delivery after three, naming them", async () => {
+    const { pane, submitted, writer } = await receiver(["--drop-pastes", "10"]);
+    const r = await writer.deliver(pane, TEXT, options());
+    expect(r).toMatchObject({ ok: false, reason: "the pasted text never showed in the input box (pasted 3 times)" });
+    expect(submitted()).toEqual([]);
+  }, 30_000);
+
+  test("opencode's '[Pasted ~1 lines]' for a one-line paste is the paste showing: submitted on the first Enter", async () => {
+    const { pane, submitted, writer } = await receiver(["--paste-placeholder"]);
+    const r = await writer.deliver(pane, TEXT, options({ ready: { paste_placeholder: "\\[Pasted ~\\d+ lines?\\]" } }));
+    expect(r).toMatchObject({ ok: true, attempts: 1 });
+    expect(submitted()).toEqual([TEXT]);
+  }, 30_000);
+
+  test("a placeholder the provider does not name is not taken for the paste: never pasted twice into a box that holds one", async () => {
+    const { pane, submitted, writer } = await receiver(["--paste-placeholder"]);
+    const r = await writer.deliver(pane, TEXT, options({ ready: { paste_placeholder: "\\[Pasted text #\\d+" } }));
+    expect(r).toMatchObject({ ok: false, reason: "the pasted text never showed in the input box" });
+    expect(submitted()).toEqual([]);
+  }, 30_000);
+});

@@ -3,7 +3,7 @@ import type { Logger } from "../log.ts";
 import type { Tmux } from "./runner.ts";
 import { inertLine } from "../../schema/inert-text.ts";
 import { TmuxTargetNotFound, isGone } from "./errors.ts";
-import { compileGate, pasteComplete, pasteVisible, snapshot, submitSign, type Snapshot } from "./screen.ts";
+import { compileGate, pasteComplete, pasteVisible, snapshot, submitSign, type CompiledGate, type Snapshot } from "./screen.ts";
 
 export type DeliverOptions = {
   submit: SubmitStrategy;
@@ -33,6 +33,8 @@ const POLL_MS = 10;
 const PREPARE_POLL_MS = 50;
 const PASTE_SHOW_MS = 3000;
 const PASTE_WHOLE_MS = 500;
+/** pastes of one prompt at most, when the first never shows in an empty input box */
+const PASTE_TRIES = 3;
 
 /** performance.now() at the end of each step of one delivery (for the delivered log line). */
 type Steps = { ready: number; pasted?: number; entered?: number };
@@ -193,17 +195,7 @@ export class PaneWriter {
   private async pasteAndSubmit(pane: string, text: string, opts: DeliverOptions, steps: Steps): Promise<number> {
     const gate = compileGate(opts.ready);
     const before = await this.alive(pane);
-    const buffer = `amx-${crypto.randomUUID()}`;
-    await this.tmux.run(["load-buffer", "-b", buffer, "-", ";", "paste-buffer", "-p", "-d", "-b", buffer, "-t", pane], text);
-    // wait for the whole paste; a start that shows alone for long (its end shared with an older
-    // copy that scrolled off as it landed) is taken after PASTE_WHOLE_MS
-    const shown = performance.now();
-    const pasted = await this.until(
-      pane,
-      shown + PASTE_SHOW_MS,
-      (s) => pasteComplete(before.screen, s.screen, text) || (performance.now() - shown > PASTE_WHOLE_MS && pasteVisible(before.screen, s.screen, text)),
-      "the pasted text never showed in the input box",
-    );
+    const pasted = await this.pasteShown(pane, text, gate, before);
     opts.onPasted?.();
     steps.pasted = performance.now();
     if (opts.submit.delay_ms > 0) await Bun.sleep(opts.submit.delay_ms);
@@ -234,6 +226,33 @@ export class PaneWriter {
     }
     const last = await snapshot(this.tmux, pane);
     throw new DeliveryFailure(`the prompt was pasted but not accepted after ${tries} submit attempts (${opts.submit.keys.join(" ")})`, last.screen);
+  }
+
+  /**
+   * Paste the text and wait until the whole of it shows; a start that shows alone for long (its
+   * end shared with an older copy that scrolled off as it landed) is taken after PASTE_WHOLE_MS.
+   * A paste that never shows while the input box is still empty (the ready prompt: a CLI that
+   * dropped it, as claude 2.1.197 did under load) is pasted again, up to PASTE_TRIES in all; a
+   * box that shows something else is never pasted into twice.
+   */
+  private async pasteShown(pane: string, text: string, gate: CompiledGate, before: Snapshot): Promise<Snapshot> {
+    for (let paste = 1; ; paste++) {
+      const buffer = `amx-${crypto.randomUUID()}`;
+      await this.tmux.run(["load-buffer", "-b", buffer, "-", ";", "paste-buffer", "-p", "-d", "-b", buffer, "-t", pane], text);
+      const shown = performance.now();
+      try {
+        return await this.until(
+          pane,
+          shown + PASTE_SHOW_MS,
+          (s) => pasteComplete(before.screen, s.screen, text, gate.paste) || (performance.now() - shown > PASTE_WHOLE_MS && pasteVisible(before.screen, s.screen, text, gate.paste)),
+          paste > 1 ? `the pasted text never showed in the input box (pasted ${paste} times)` : "the pasted text never showed in the input box",
+        );
+      } catch (e) {
+        const lost = e instanceof DeliveryFailure && !e.exited && (!gate.ready || gate.ready.test(e.screen)) && !gate.isBusy({ screen: e.screen, title: "" });
+        if (!lost || paste >= PASTE_TRIES) throw e;
+        this.log(`${pane}: the paste never showed and the input box is empty: pasting again (${paste + 1}/${PASTE_TRIES})`, { level: "warn", event: "paste_retried", pane, data: { paste: paste + 1 } });
+      }
+    }
   }
 
   private async alive(pane: string): Promise<Snapshot> {
