@@ -1,0 +1,54 @@
+/**
+ * Does a value satisfy a JSON Schema of the run API? Only the keywords zod generates for it
+ * (type, properties, required, additionalProperties, items, anyOf/oneOf, enum, const,
+ * minimum/maximum); an unknown keyword is an error, never a pass. Returns the problems with
+ * their paths; [] when it does.
+ */
+type Node = Record<string, unknown>;
+
+const IGNORED = new Set(["$schema", "$id", "title", "description", "x-run-api-version", "default", "format"]);
+const CHECKED = new Set(["type", "properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "pattern", "propertyNames"]);
+
+function typeOk(type: string, v: unknown): boolean {
+  switch (type) {
+    case "null": return v === null;
+    case "array": return Array.isArray(v);
+    case "object": return typeof v === "object" && v !== null && !Array.isArray(v);
+    case "integer": return typeof v === "number" && Number.isInteger(v);
+    case "number": return typeof v === "number";
+    default: return typeof v === type;
+  }
+}
+
+export function validate(schema: Node, v: unknown, path = "$"): string[] {
+  for (const k of Object.keys(schema)) if (!IGNORED.has(k) && !CHECKED.has(k)) throw new Error(`${path}: the validator does not know the keyword ${k}`);
+  const union = (schema.anyOf ?? schema.oneOf) as Node[] | undefined;
+  if (union) {
+    const each = union.map((s) => validate(s, v, path));
+    if (each.some((p) => p.length === 0)) return [];
+    return [`${path}: matches none of its ${union.length} alternatives (${each.map((p) => p[0]).join("; ")})`];
+  }
+  if (schema.type !== undefined && !([] as string[]).concat(schema.type as string).some((t) => typeOk(t, v))) return [`${path}: expected ${String(schema.type)}, got ${JSON.stringify(v)?.slice(0, 60)}`];
+  if ("const" in schema && v !== schema.const) return [`${path}: expected ${JSON.stringify(schema.const)}, got ${JSON.stringify(v)}`];
+  if (schema.enum && !(schema.enum as unknown[]).includes(v)) return [`${path}: ${JSON.stringify(v)} is not one of ${JSON.stringify(schema.enum)}`];
+  if (typeof v === "number") {
+    if (typeof schema.minimum === "number" && v < schema.minimum) return [`${path}: below ${schema.minimum}`];
+    if (typeof schema.maximum === "number" && v > schema.maximum) return [`${path}: above ${schema.maximum}`];
+    if (typeof schema.exclusiveMinimum === "number" && v <= schema.exclusiveMinimum) return [`${path}: not above ${schema.exclusiveMinimum}`];
+  }
+  if (typeof v === "string" && typeof schema.pattern === "string" && !new RegExp(schema.pattern).test(v)) return [`${path}: does not match ${schema.pattern}`];
+  const out: string[] = [];
+  if (Array.isArray(v) && schema.items) v.forEach((x, i) => out.push(...validate(schema.items as Node, x, `${path}[${i}]`)));
+  if (typeOk("object", v)) {
+    const o = v as Record<string, unknown>;
+    const props = (schema.properties ?? {}) as Record<string, Node>;
+    for (const k of (schema.required ?? []) as string[]) if (!(k in o)) out.push(`${path}.${k}: missing`);
+    for (const [k, x] of Object.entries(o)) {
+      if (schema.propertyNames) out.push(...validate(schema.propertyNames as Node, k, `${path}{${k}}`));
+      if (props[k]) out.push(...validate(props[k], x, `${path}.${k}`));
+      else if (schema.additionalProperties === false) out.push(`${path}.${k}: not allowed`);
+      else if (schema.additionalProperties && typeof schema.additionalProperties === "object") out.push(...validate(schema.additionalProperties as Node, x, `${path}.${k}`));
+    }
+  }
+  return out;
+}
