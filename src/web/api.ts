@@ -6,7 +6,7 @@ import { isSocketName } from "../schema/tmux-names.ts";
 import { approvalInputs } from "../session/approval-inputs.ts";
 import { readRuntime, readState } from "../session/read.ts";
 import { answer, ANSWERS, type Answer } from "./answer.ts";
-import { documents, listRuns, logFrom, runSummary, snapshotOf, type RunKey } from "./source.ts";
+import { documents, listRuns, logFrom, runSummary, runView, type RunKey } from "./source.ts";
 
 /**
  * The JSON routes under /api/ (the guard has checked the request). Paths name a run by its
@@ -64,7 +64,7 @@ export async function api(req: Request, url: URL, ctx: ApiContext): Promise<Resp
   if (req.method !== "GET") return problem(405, `${req.method} is not allowed here`);
   switch (what) {
     case undefined:
-      return json({ snapshot: snapshotOf(key.project, s) });
+      return json(runView(key.project, s));
     case "log":
       return json(logFrom(s.dir, Math.max(0, Number(url.searchParams.get("after") ?? 0) || 0)));
     case "documents":

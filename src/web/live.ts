@@ -1,14 +1,16 @@
 import { existsSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { F, sessionsRoot } from "../session/paths.ts";
-import { logFrom, runDir, runSummary, snapshotOf, SESSION_ID, type RunKey } from "./source.ts";
+import { events } from "../report/events.ts";
+import type { RunSnapshot } from "../report/snapshot-schema.ts";
+import { logFrom, runDir, runSummary, runView, SESSION_ID, type RunKey } from "./source.ts";
 
 /**
  * Server-sent events: the page never polls. The server watches the session folders of its
  * projects (a change notification, and a one-second check of each session's state, runtime and
  * log for what a notification missed — and for a run whose tmux session went away), and sends
- * each client the new snapshot of a run that changed (`run`), and to a client that follows one
- * run, the log lines it has not seen (`log`).
+ * each client the run API's new snapshot of a run that changed with the run API's events since
+ * the last one (`run`), and to a client that follows one run, the log lines it has not seen (`log`).
  */
 export type Client = {
   send(event: string, data: unknown): void;
@@ -36,6 +38,7 @@ export class LiveRuns {
   private debounce: ReturnType<typeof setTimeout> | null = null;
   private seen = new Map<string, string>();
   private liveness = new Map<string, boolean>();
+  private last = new Map<string, RunSnapshot>();
   private busy = false;
 
   constructor(
@@ -107,14 +110,18 @@ export class LiveRuns {
         if (!changed && this.liveness.get(name) === s.live) continue;
         this.seen.set(name, sig);
         this.liveness.set(name, s.live);
-        let snapshot;
+        let run;
         try {
-          snapshot = snapshotOf(key.project, s);
+          run = runView(key.project, s);
         } catch {
           continue; // mid-replace: the next change or poll sends it
         }
+        // a run first seen has no events: its snapshot (its timeline) already says what happened
+        const prev = this.last.get(name);
+        const happened = prev ? events(prev, run.snapshot) : [];
+        this.last.set(name, run.snapshot);
         for (const c of this.clients) {
-          c.send("run", { project: key.project, id: key.id, snapshot });
+          c.send("run", { ...run, events: happened });
           if (c.follows && c.follows.project === key.project && c.follows.id === key.id) this.sendLog(c, dir);
         }
       }

@@ -1,86 +1,47 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readSnapshotInput } from "../report/read.ts";
+import { snapshot } from "../report/snapshot.ts";
+import type { RunSnapshot } from "../report/snapshot-schema.ts";
+import type { ReviewComment } from "../schema/state.ts";
 import { readLog } from "../session/log.ts";
-import { countLines, readSessionData } from "../session/data.ts";
-import { lastHeartbeat } from "../session/liveness.ts";
 import { listSessions, readSummary, withLiveness, type SessionSummary } from "../session/list.ts";
 import { archiveRootOf } from "../session/archive.ts";
 import { F, sessionsRoot } from "../session/paths.ts";
-import type { State } from "../schema/state.ts";
-import { statusJson } from "../views/status.ts";
 import { logLines } from "../views/log.ts";
 import type { Line } from "../views/line.ts";
 
 /**
- * The one place the web server reads runs. Everything the page shows of a run is the snapshot
- * `agentmux status --json` prints (the run API), with the few things only the page needs: the
- * project it belongs to, what the run waits for, the reviewers' line comments.
+ * The one place the web server reads runs: through the run API (src/report/), the snapshot
+ * `agentmux status --json` prints. A run is named by its project's index in the server's list
+ * and its session id; the page also gets the reviewers' line comments (their file anchors).
  */
 export type RunKey = { project: number; id: string };
 
 /** A session id as `listSessions` names them: never a path. */
 export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
 
-const mtime = (path: string) => {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return undefined;
-  }
-};
+/** One run as the page gets it: the run API's snapshot, untouched, and where it lives. */
+export type RunView = { project: number; id: string; archived: boolean; snapshot: RunSnapshot; review_comments: ReviewComment[] };
 
-/** What the run waits for from its user now (empty: nothing). */
-export function waitingFor(s: State, live: boolean): { kind: "approval" | "budget" | "question"; text: string; agent?: string }[] {
-  if (!live) return [];
-  const out: { kind: "approval" | "budget" | "question"; text: string; agent?: string }[] = [];
-  if (s.awaiting_decision && s.phase === "completing") out.push({ kind: "approval", text: "your approval: approve, or request changes" });
-  if (s.budget_reached?.paused) out.push({ kind: "budget", text: s.budget_reached.text });
-  for (const [key, a] of Object.entries(s.agents ?? {})) if (a.status === "needs_input" && a.question) out.push({ kind: "question", agent: key, text: a.question.text });
-  return out;
+/** The run API's snapshot of one session (throws the session's named errors when its state cannot be read). */
+export function runView(project: number, s: SessionSummary): RunView {
+  const input = readSnapshotInput(s.dir, { id: s.id, live: s.live, now: Date.now() });
+  return { project, id: s.id, archived: s.archived === true, snapshot: snapshot(input), review_comments: input.state.review_comments ?? [] };
 }
 
-export type RunSnapshot = ReturnType<typeof snapshotOf>;
-
-function toolCalls(dir: string, state: State): number {
-  const file = join(dir, F.toolEvents);
-  return existsSync(file) ? countLines(file) : (state.applied_tool_events ?? 0);
-}
-
-/** The run API's snapshot of one session, plus the page's own fields. */
-export function snapshotOf(project: number, s: SessionSummary) {
-  const data = readSessionData(s.dir);
-  const last = [mtime(join(s.dir, F.orchestratorLog)), lastHeartbeat(s.dir)].filter((t): t is number => t !== undefined);
-  const worktree = data.state.worktree_path;
-  const status = statusJson({
-    ...data,
-    id: s.id,
-    live: s.live,
-    toolEvents: toolCalls(s.dir, data.state),
-    now: Date.now(),
-    lastSeen: last.length ? Math.max(...last) : undefined,
-    worktreeGone: worktree ? !existsSync(worktree) : false,
-  });
-  return {
-    ...status,
-    project,
-    archived: s.archived === true,
-    awaiting_decision: Boolean(data.state.awaiting_decision),
-    waiting_for: waitingFor(data.state, s.live),
-    review_comments: data.state.review_comments ?? [],
-  };
-}
-
-export type RunRow = { project: number; id: string; snapshot: RunSnapshot | null; error: string | null };
+/** A row of the list: the run, or why its state cannot be read (it is still listed). */
+export type RunRow = { project: number; id: string; run: RunView | null; error: string | null };
 
 /** Every session of every project, newest first. A session whose state cannot be read is listed with why. */
 export async function listRuns(projects: readonly string[]): Promise<RunRow[]> {
   const rows: (RunRow & { updated: number })[] = [];
   for (const [i, project] of projects.entries()) {
     for (const s of await listSessions(project)) {
-      const row = { project: i, id: s.id, snapshot: null as RunSnapshot | null, error: s.error ?? null, updated: s.updatedAt };
+      const row = { project: i, id: s.id, run: null as RunView | null, error: s.error ?? null, updated: s.updatedAt };
       if (s.state) {
         try {
-          row.snapshot = snapshotOf(i, s);
+          row.run = runView(i, s);
         } catch (e) {
           row.error = (e as Error).message;
         }

@@ -37,7 +37,7 @@ const ALLOWED: Record<string, string[]> = {
   onboarding: ["schema", "session", "effects", "errors.ts", "artifacts", "config", "providers", "prompts"],
   completions: ["cli", "errors.ts"],
   // web/ runs in `agentmux serve`: it reads sessions and writes only the decision files session/ writes
-  web: ["schema", "session", "effects", "errors.ts", "views"],
+  web: ["schema", "session", "effects", "errors.ts", "views", "report"],
   cli: ["*"],
 };
 

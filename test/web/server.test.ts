@@ -7,6 +7,9 @@ import { afterAll, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeJsonAtomic } from "../../src/effects/fs/atomic.ts";
+import { readSnapshotInput } from "../../src/report/read.ts";
+import { snapshot } from "../../src/report/snapshot.ts";
+import { RunSnapshot } from "../../src/report/snapshot-schema.ts";
 import { killTmuxServer, removeDir } from "../helpers/tmp.ts";
 import { liveAwaiting, serveProjects } from "./fixture.ts";
 
@@ -51,7 +54,19 @@ test("every request needs the token: refused without it, a wrong one, or a cooki
   expect(html).not.toMatch(/<script>|<script [^s]|\son[a-z]+=/); // no inline script or handler
   expect(html).toContain('content=""'); // read-only: the page gets no write token
   const runs = (await (await s.authed("/api/runs")).json()) as any;
-  expect(runs.runs.map((r: any) => [r.id, r.snapshot.phase, r.snapshot.live, r.snapshot.waiting_for[0]?.kind])).toEqual([["s1", "completing", true, "approval"]]);
+  expect(runs.runs.map((r: any) => [r.id, r.run.snapshot.phase, r.run.snapshot.live, r.run.snapshot.waiting_for[0]?.kind])).toEqual([["s1", "completing", true, "decision"]]);
+});
+
+test("the page reads the run API: a run's snapshot is the run API's RunSnapshot, field for field, as status --json has it", async () => {
+  const { repo, dir } = liveAwaiting(dirs, sockets);
+  const s = serve([repo]);
+  const run = (await (await s.authed(RUN)).json()) as any;
+  expect(Object.keys(run).sort()).toEqual(["archived", "id", "project", "review_comments", "snapshot"]);
+  expect(RunSnapshot.strict().parse(run.snapshot)).toEqual(run.snapshot);
+  const now = Date.now();
+  const api = snapshot(readSnapshotInput(dir, { id: "s1", live: true, now }));
+  const timeless = (x: any) => ({ ...x, elapsed_ms: 0, active_ms: 0, timeline: x.timeline.map((t: any) => ({ ...t, duration_ms: 0 })), stages: x.stages.map((t: any) => ({ ...t, duration_ms: 0 })) });
+  expect(timeless(run.snapshot)).toEqual(timeless(api));
 });
 
 test("a wrong Host (DNS rebinding) is refused even with the token; loopback names on any port and --allow-host names are served", async () => {

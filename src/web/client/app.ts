@@ -1,6 +1,8 @@
-import type { RunRow, RunSnapshot } from "../source.ts";
+import type { RunEvent } from "../../report/event-schema.ts";
+import type { RunSnapshot, Waiting } from "../../report/snapshot-schema.ts";
+import type { RunRow, RunView } from "../source.ts";
 import { clock, duration, getJson, h, meta, money, replace, type Seg } from "./dom.ts";
-import { RunView } from "./run-view.ts";
+import { RunPage } from "./run-page.ts";
 
 /**
  * The page: `#/` lists every run of the server's projects, `#/run/<project>/<id>` shows one.
@@ -12,7 +14,7 @@ const answering = meta("agentmux-answer") === "on";
 document.getElementById("mode")!.textContent = answering ? "answering is on: this page can approve, request changes, go on and cancel" : "read-only (agentmux serve --answer lets this page answer)";
 
 let stream: EventSource | null = null;
-let view: { run(project: number, id: string, s: RunSnapshot): void; log?(from: number, lines: Seg[][]): void } | null = null;
+let view: { run(r: RunView, events: RunEvent[]): void; log?(from: number, lines: Seg[][]): void } | null = null;
 
 function listen(run: string | null): void {
   stream?.close();
@@ -20,8 +22,8 @@ function listen(run: string | null): void {
   stream.addEventListener("open", () => ((conn.textContent = "● live"), conn.classList.add("on")));
   stream.addEventListener("error", () => ((conn.textContent = "reconnecting…"), conn.classList.remove("on")));
   stream.addEventListener("run", (e) => {
-    const d = JSON.parse((e as MessageEvent).data);
-    view?.run(d.project, d.id, d.snapshot);
+    const { events, ...run } = JSON.parse((e as MessageEvent).data) as RunView & { events: RunEvent[] };
+    view?.run(run, events);
   });
   stream.addEventListener("log", (e) => {
     const d = JSON.parse((e as MessageEvent).data);
@@ -31,11 +33,27 @@ function listen(run: string | null): void {
 
 const phaseClass = (s: RunSnapshot) => (s.phase === "failed" ? "bad" : s.phase === "done" ? "good" : s.interruption ? "warn" : "busy");
 
+/** What the run waits for, in a few words. */
+function waitText(w: Waiting): string {
+  switch (w.kind) {
+    case "decision":
+      return "waits for your approval";
+    case "agent_input":
+      return `${w.agent} asks${w.question ? `: ${w.question.text}` : ""}`;
+    case "usage_limit":
+      return `${w.agent} waits out a usage limit${w.limit ? `: ${w.limit.text}` : ""}`;
+    case "stuck_agent":
+      return `${w.agent} is stuck${w.note ? `: ${w.note}` : ""}`;
+    case "budget":
+      return `paused at its budget: ${w.text}`;
+  }
+}
+
 function runCard(r: RunRow): HTMLElement {
-  const s = r.snapshot;
+  const s = r.run?.snapshot;
   const href = `#/run/${r.project}/${encodeURIComponent(r.id)}`;
   if (!s) return h("a", { class: "card", href }, h("div", { class: "title" }, r.id), h("div", { class: "bad" }, r.error ?? "unreadable"));
-  const waits = s.waiting_for.map((w) => h("div", { class: "waits" }, `waits for ${w.kind === "question" ? `an answer (${w.agent}): ${w.text}` : w.text}`));
+  const waits = s.waiting_for.map((w) => h("div", { class: "waits" }, waitText(w)));
   const cost = s.usage ? money(s.usage.cost_usd) : "";
   return h(
     "a",
@@ -52,12 +70,12 @@ async function showList(): Promise<void> {
   replace(main, h("h1", {}, "Runs"), list);
   const rows = new Map<string, RunRow>();
   const draw = () => {
-    const sorted = [...rows.values()].sort((a, b) => (b.snapshot?.updated_at ?? "").localeCompare(a.snapshot?.updated_at ?? ""));
+    const sorted = [...rows.values()].sort((a, b) => (b.run?.snapshot.updated_at ?? "").localeCompare(a.run?.snapshot.updated_at ?? ""));
     replace(list, ...(sorted.length ? sorted.map(runCard) : [h("p", { class: "muted" }, "No runs yet in this project. Start one with agentmux run \"…\" or agentmux demo.")]));
   };
   view = {
-    run(project, id, snapshot) {
-      rows.set(`${project}/${id}`, { project, id, snapshot, error: null });
+    run(run) {
+      rows.set(`${run.project}/${run.id}`, { project: run.project, id: run.id, run, error: null });
       draw();
     },
   };
@@ -72,7 +90,7 @@ async function showList(): Promise<void> {
 }
 
 async function showRun(project: number, id: string): Promise<void> {
-  const v = new RunView(main, project, id, answering);
+  const v = new RunPage(main, project, id, answering);
   view = v;
   listen(`${project}/${id}`);
   await v.load();

@@ -1,19 +1,23 @@
-import type { RunSnapshot } from "../source.ts";
+import type { RunEvent } from "../../report/event-schema.ts";
+import type { RunSnapshot, Waiting } from "../../report/snapshot-schema.ts";
+import type { RunView } from "../source.ts";
 import { DecideView } from "./decide-view.ts";
 import { clock, duration, getJson, h, lineEl, money, postJson, replace, type Seg } from "./dom.ts";
 
 /** One run: what the run API's snapshot says, its documents, its agents' screens, its live log, and (answering on) its decisions. */
-export class RunView {
+export class RunPage {
   private readonly base: string;
   private readonly head = h("section", { class: "head" });
   private readonly waits = h("section", { class: "waiting" });
   private readonly agents = h("section", { class: "agents" });
   private readonly reviews = h("section", { class: "reviews" });
   private readonly timeline = h("section", { class: "timeline" });
+  private readonly feed = h("ol", { class: "feed" });
   private readonly docs = h("section", { class: "docs" });
   private readonly logBox = h("div", { class: "log mono" });
   private readonly decide: DecideView;
   private snapshot: RunSnapshot | null = null;
+  private archived = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -30,6 +34,7 @@ export class RunView {
       this.waits,
       this.decide.el,
       this.agents,
+      h("section", { class: "activity" }, h("h2", {}, "Just now"), this.feed),
       this.reviews,
       this.timeline,
       this.docs,
@@ -39,8 +44,7 @@ export class RunView {
 
   async load(): Promise<void> {
     try {
-      const { snapshot } = await getJson<{ snapshot: RunSnapshot }>(this.base);
-      this.run(this.project, this.id, snapshot);
+      this.run(await getJson<RunView>(this.base), []);
     } catch (e) {
       replace(this.head, h("p", { class: "bad" }, `cannot show run ${this.id}: ${(e as Error).message}`));
       return;
@@ -48,16 +52,19 @@ export class RunView {
     void this.loadDocs();
   }
 
-  run(project: number, id: string, s: RunSnapshot): void {
-    if (project !== this.project || id !== this.id) return;
+  run(r: RunView, happened: RunEvent[]): void {
+    if (r.project !== this.project || r.id !== this.id) return;
+    const s = r.snapshot;
     const before = this.snapshot;
+    this.archived = r.archived;
     this.snapshot = s;
     this.drawHead(s);
     this.drawWaits(s);
     this.drawAgents(s);
-    this.drawReviews(s);
+    this.drawReviews(s, r.review_comments);
     this.drawTimeline(s);
-    this.decide.update(s, s.review_comments);
+    this.decide.update(s, r.review_comments);
+    this.drawEvents(happened);
     if (before && (before.phase !== s.phase || before.review_iteration !== s.review_iteration)) void this.loadDocs();
   }
 
@@ -82,7 +89,7 @@ export class RunView {
     replace(
       this.head,
       h("h1", {}, h("span", { class: `dot ${s.live ? "on" : ""}`, title: s.live ? "running" : "stopped" }), s.feature),
-      h("div", { class: "muted small id" }, `${s.id} · ${s.live ? "running" : s.archived ? "finished (archived)" : "stopped"}`),
+      h("div", { class: "muted small id" }, `${s.id} · ${s.live ? "running" : this.archived ? "finished (archived)" : "stopped"}`),
       h("dl", { class: "facts" }, ...facts.filter(([, v]) => v).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
       s.interruption ? h("p", { class: s.interruption.category === "canceled" ? "warn" : "bad" }, `${s.interruption.category}: ${s.interruption.cause ?? ""}`) : null,
       s.resume_command ? h("p", { class: "muted" }, "resume: ", h("code", {}, s.resume_command)) : null,
@@ -91,14 +98,31 @@ export class RunView {
   }
 
   private drawWaits(s: RunSnapshot): void {
-    const items = s.waiting_for.map((w) => {
-      const row = h("div", { class: "wait" }, h("strong", {}, w.kind === "question" ? `${w.agent} asks` : w.kind === "budget" ? "Budget reached" : "Waits for you"), h("p", {}, w.text));
-      if (this.answering && w.kind === "budget") row.append(this.button("Go on past the budget", "go-on", {}));
-      if (w.kind === "question") row.append(h("p", { class: "muted small" }, `answer it in the agent's pane: agentmux attach ${s.id}`));
-      return row;
-    });
+    const items = s.waiting_for.map((w) => this.waitItem(s, w));
     const cancel = this.answering && s.live ? h("div", { class: "actions" }, this.button("Cancel the run", "cancel", {}, "Cancel this run? It stops and stays resumable.")) : null;
     replace(this.waits, ...(items.length ? [h("h2", {}, "Needs you"), ...items] : []), cancel);
+  }
+
+  private waitItem(s: RunSnapshot, w: Waiting): HTMLElement {
+    const box = (title: string, text: string, ...more: (Node | null)[]) => h("div", { class: "wait" }, h("strong", {}, title), h("p", {}, text), ...more);
+    const attach = h("p", { class: "muted small" }, `in a terminal: agentmux attach ${s.id}`);
+    switch (w.kind) {
+      case "decision":
+        return box("Waits for your approval", this.answering ? "approve or request changes below" : "the page is read-only (agentmux serve --answer)");
+      case "budget":
+        return box("Paused at its budget", w.text, this.answering ? this.button("Go on past the budget", "go-on", {}) : null);
+      case "agent_input":
+        return box(`${w.agent} asks`, w.question?.text ?? "", h("p", { class: "muted small" }, "answer it in the agent's pane:"), attach);
+      case "usage_limit":
+        return box(`${w.agent} waits out a usage limit`, w.limit?.text ?? "");
+      case "stuck_agent":
+        return box(`${w.agent} is stuck`, w.note ?? "", attach);
+    }
+  }
+
+  private drawEvents(happened: RunEvent[]): void {
+    for (const e of happened) this.feed.prepend(h("li", {}, h("span", { class: "muted mono" }, clock("at" in e ? e.at : null)), ` ${eventText(e)}`));
+    while (this.feed.children.length > 30) this.feed.lastElementChild?.remove();
   }
 
   private button(label: string, what: string, body: unknown, confirmText?: string): HTMLButtonElement {
@@ -117,7 +141,7 @@ export class RunView {
   }
 
   private drawAgents(s: RunSnapshot): void {
-    const rows = s.agents.map((a) => {
+    const rows = [...s.agents, ...s.done_agents].map((a) => {
       const screen = h("pre", { class: "screen mono" });
       screen.hidden = true;
       const show = h("button", { type: "button", class: "small" }, "screen");
@@ -143,9 +167,9 @@ export class RunView {
     replace(this.agents, h("h2", {}, "Agents"), ...(rows.length ? rows : [h("p", { class: "muted" }, "no agents now")]));
   }
 
-  private drawReviews(s: RunSnapshot): void {
+  private drawReviews(s: RunSnapshot, reviewComments: RunView["review_comments"]): void {
     const verdicts = Object.entries(s.reviews).map(([role, r]) => h("div", { class: "review" }, h("span", { class: `badge ${r.verdict === "pass" ? "good" : "bad"}` }, r.verdict), h("strong", {}, ` ${role} `), h("span", {}, r.summary.split("\n")[0] ?? "")));
-    const comments = s.review_comments.map((c) =>
+    const comments = reviewComments.map((c) =>
       h(
         "div",
         { class: `finding ${c.blocking ? "blocking" : ""}` },
@@ -156,7 +180,7 @@ export class RunView {
     );
     for (const a of comments.map((c) => c.querySelector("a.anchor") as HTMLAnchorElement))
       a.addEventListener("click", (e) => (e.preventDefault(), this.decide.showDiff(a.getAttribute("data-file") ?? "")));
-    replace(this.reviews, ...(verdicts.length || comments.length ? [h("h2", {}, `Reviews${s.review_iteration ? ` (round ${s.review_iteration})` : ""}`), ...verdicts, ...comments] : []));
+    replace(this.reviews, ...(verdicts.length || comments.length ? [h("h2", {}, `Reviews${s.review_round ? ` (round ${s.review_round})` : ""}`), ...verdicts, ...comments] : []));
   }
 
   private drawTimeline(s: RunSnapshot): void {
@@ -172,5 +196,31 @@ export class RunView {
     } catch {
       // the run went away: its last documents stay
     }
+  }
+}
+
+/** One run API event, in words. */
+function eventText(e: RunEvent): string {
+  switch (e.kind) {
+    case "phase":
+      return `${e.phase} (${e.event})`;
+    case "agent_status":
+      return `${e.label}: ${e.from ? `${e.from} → ` : ""}${e.status}`;
+    case "review_verdict":
+      return `${e.reviewer}: ${e.verdict} — ${e.summary.split("\n")[0]}`;
+    case "awaiting_decision":
+      return "waits for your approval";
+    case "committed":
+      return `committed ${e.commit.slice(0, 10)}${e.branch ? ` on ${e.branch}` : ""}`;
+    case "pull_request":
+      return `pull request ${e.url}`;
+    case "interrupted":
+      return `${e.category}: ${e.cause ?? ""}`;
+    case "budget_reached":
+      return `budget reached${e.paused ? " (paused)" : ""}: ${e.text}`;
+    case "notice":
+      return e.message;
+    default:
+      return `${e.kind.replace(/_/g, " ")}${"agent" in e ? `: ${e.agent}` : ""}`;
   }
 }
