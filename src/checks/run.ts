@@ -15,7 +15,7 @@ export type CheckRunInput = {
   /** its log as recorded in the result: session-relative (default: logPath) */
   logName?: string;
   round: number;
-  when: CheckWhen;
+  when: CheckWhen | "manual";
   /** the run's environment (AGENTMUX_WORK_DIR, …); the check's own env is layered over it */
   env?: Record<string, string>;
   /** the run's port offset (worktree runs): AGENTMUX_PORT_OFFSET */

@@ -54,6 +54,7 @@ const table: CommandEntry[] = [
   entry(sessions.cancel, () => import("./cancel.ts")),
   entry(sessions.clean, () => import("./clean.ts")),
   entry(sessions.serve, () => import("./serve.ts")),
+  entry(setup.checks, () => import("./checks.ts")),
   entry(setup.validate, () => import("./validate.ts")),
   entry(setup.config, () => import("./config.ts")),
   entry(setup.doctor, () => import("./doctor.ts")),

@@ -91,7 +91,8 @@ export const CheckResult = z.object({
   name: z.string(),
   command: z.string(),
   kind: CheckKind,
-  when: CheckWhen,
+  /** `manual`: run by hand (`agentmux checks`), outside a run */
+  when: z.union([CheckWhen, z.literal("manual")]),
   /** the fix round it ran in (0: before any fix) */
   round: z.number().int().min(0),
   status: CheckStatus,

@@ -18,7 +18,9 @@ export function parseGeneric(text: string, exists: (path: string) => boolean): P
       const key = `${file}:${m[2]}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      findings.push({ file, line: int(m[2]), column: int(m[3]), message: line.trim().slice(0, 500) });
+      // a line that starts with its anchor (`file:12:5: message`) keeps only the message
+      const rest = line.trim().startsWith(m[0].trim()) ? line.trim().slice(m[0].trim().length).replace(/^[\s:-]+/, "") : "";
+      findings.push({ file, line: int(m[2]), column: int(m[3]), message: (rest || line.trim()).slice(0, 500) });
     }
   }
   return { findings };

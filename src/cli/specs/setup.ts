@@ -69,6 +69,23 @@ Exit 0 when everything needed is there, else 1.`,
   args: [],
 });
 
+export const checks = command({
+  name: "checks",
+  summary: "run the project's checks (tests, lint, …) here, as a run does",
+  usage: ["checks [name…] [--json] [--config PATH]"],
+  about: `Run the checks configured under checks: in .agentmux/config.yaml (all of them, or the ones
+named) in this checkout, one after another, the way a run does: each in its own process group
+with its timeout, its output in .agentmux/.sessions/.checks/<name>.log (capped, the tail kept).
+One line per check, with the file:line anchors of what failed; never the raw output.
+A check whose program is not found, or whose folder is missing, is named before any runs.`,
+  flags: {
+    json: { type: "boolean", help: "print the results as one JSON array of check results (the schema in docs/checks.md)" },
+    ...CONFIG_FLAG,
+  },
+  args: [{ name: "name", about: "a configured check", variadic: true }],
+  notes: "Exit status: 0 every required check passed, 1 a required check did not, 2 usage or config error (an unknown check name, a program not found).",
+});
+
 export const validate = command({
   name: "validate",
   summary: "check one artifact file against its contract",

@@ -1,0 +1,28 @@
+import { expect, test } from "bun:test";
+import { checkHeadline, checkResultLines, findingAnchor } from "../../src/views/checks.ts";
+import { CheckResult, type CheckResultInput } from "../../src/schema/checks.ts";
+
+const result = (over: Partial<CheckResultInput>): CheckResult =>
+  CheckResult.parse({
+    name: "test", command: "npm test", kind: "test", when: "after_implementation", round: 0, status: "failed", exit_code: 1, duration_ms: 12_000,
+    started_at: "2026-11-28T15:00:00.000Z", finished_at: "2026-11-28T15:00:12.000Z", log: "checks/test.log", tail: [], findings: [], required: true, truncated: false,
+    ...over,
+  });
+
+test("headlines: passed with its tests, failing tests, timed out, could not run, advisory and pre-existing notes", () => {
+  expect(checkHeadline(result({ status: "passed", exit_code: 0, tests: { passing: 45, failing: 0, total: 45 } }))).toBe("✓ test passed in 12s (45 tests)");
+  expect(checkHeadline(result({ tests: { passing: 40, failing: 5, total: 45 } }))).toBe("✗ test 5 of 45 tests failing in 12s");
+  expect(checkHeadline(result({ status: "timed_out", exit_code: null, duration_ms: 600_000 }))).toBe("✗ test timed out after 10m 0s");
+  expect(checkHeadline(result({ status: "error", exit_code: null, error: "not found: sh: 1: jest: not found\x1b[2J" }))).toBe("! test could not run: not found: sh: 1: jest: not found");
+  expect(checkHeadline(result({ name: "lint", required: false, pre_existing: true, truncated: true, exit_code: 2 }))).toBe("✗ lint exit 2 in 12s (advisory, already failing on the base, output truncated)");
+});
+
+test("what failed: anchors and messages, failing lines when no file is named, cut and counted", () => {
+  const findings = Array.from({ length: 10 }, (_, i) => ({ check: "test", file: "src/a.ts", line: i + 1, message: `bad ${i}\x1b[31m` }));
+  const lines = checkResultLines(result({ findings: [...findings, { check: "test", message: "no anchor", pre_existing: true }] }), { maxItems: 3, width: 40 });
+  expect(lines).toEqual(["✗ test 11 failures in 12s", "    src/a.ts:1 bad 0", "    src/a.ts:2 bad 1", "    src/a.ts:3 bad 2", "    … 8 more"]);
+  expect(checkResultLines(result({ failing_lines: ["FAIL src/b.test.ts", "x".repeat(200)] }), { width: 30 })).toEqual(["✗ test exit 1 in 12s", "    │ FAIL src/b.test.ts", `    │ ${"x".repeat(23)}…`]);
+  expect(checkResultLines(result({ status: "passed", exit_code: 0, findings }))).toEqual(["✓ test passed in 12s"]);
+  expect(findingAnchor({ file: "a.ts", column: 3 })).toBe("a.ts");
+  expect(findingAnchor({ file: "a.ts", line: 2, column: 3 })).toBe("a.ts:2:3");
+});
