@@ -37,6 +37,7 @@ import { Prestarter } from "./prestart.ts";
 import { owedFileWritten } from "./owed-file.ts";
 import { takeCancelRequest } from "../session/cancel.ts";
 import { cancelCause } from "../schema/cancel-request.ts";
+import { Services } from "./services.ts";
 
 /**
  * The launcher that started this orchestrator gets the final state on an extra pipe
@@ -147,17 +148,26 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   // the owed file appears as its writer ends its turn: look at the panes now rather than at the next poll
   files.onNewVersion = () => turns.lookSoon();
   const created = new CreatedFilesLog(sessionDir);
+  const services = new Services(log);
+  services.running("pane exits", () => exits.close());
+  services.add({ name: "created files", start: () => created.start(), stop: () => created.stop() });
+  services.add({ name: "session files", start: () => files.start(), stop: () => files.stop() });
   if (first?.type === "resume") {
     const pending = readToolLinesForResume(join(sessionDir, F.toolEvents), loop.state.tool_cursor ?? 0);
     if (pending.reset) loop.resetTools(pending.reset);
     await loop.catchUp(pending.lines);
   }
   const tail = new ToolTail(sessionDir, loop.state.tool_cursor ?? 0, (line) => loop.pushTool(line), (cause) => loop.pushToolReset(cause));
+  services.add({ name: "tool events", start: () => tail.start(), stop: () => tail.stop() });
+  services.add({ name: "tool calls", start: () => calls.start(), stop: () => calls.stop() });
+  services.add({ name: "turns", start: () => turns.start(), stop: () => turns.stop() });
+  services.running("watchdog", startWatchdog({ config, headless: state.headless === true, loop, log, tmuxGone: () => tmuxLoss.check(), beat: () => touchHeartbeat(sessionDir) }).stop);
+  services.running("mcp endpoint", () => mcp.stop());
   const mcpWatch = watchMcp({
     endpoint: mcp.endpoint, bridges: () => agents.bridges(), restartAgent: async (a, why) => agents.mcpLost(a, why), log,
     fail: (error) => loop.push({ type: "effect_failed", at: new Date().toISOString(), effect: "mcp endpoint", error }),
   });
-  const watchdog = startWatchdog({ config, headless: state.headless === true, loop, log, tmuxGone: () => tmuxLoss.check(), beat: () => touchHeartbeat(sessionDir) });
+  services.running("mcp watch", () => mcpWatch.stop());
   // a cancel request written just before the signal (agentmux clean, a launcher's grace) names who asked
   const onSignal = (sig: string) => {
     const taken = takeCancelRequest(sessionDir);
@@ -168,16 +178,13 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const folderWatch = setInterval(() => {
     if (!sessionFolderPresent(sessionDir)) loop.lose(new SessionFolderGone({ dir: sessionDir, phase: loop.state.phase }).message);
   }, 250);
+  services.running("session folder watch", () => clearInterval(folderWatch));
+  services.add({ name: "usage", start: () => usage.start(), stop: () => usage.stop() });
 
   let result: { code: number; cleanup: boolean };
   try {
     if (first) await loop.step(first);
-    created.start();
-    files.start();
-    tail.start();
-    calls.start();
-    turns.start();
-    usage.start();
+    services.startAll();
     result = first ? await loop.run(null) : { code: state.phase === "done" ? 0 : 1, cleanup: false };
   } catch (e) {
     // A bug, not an expected outcome: record it as a failed run with its cause, then stop.
@@ -190,17 +197,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     }
     result = { code: 1, cleanup: false };
   } finally {
-    usage.stop();
-    clearInterval(folderWatch);
-    mcpWatch.stop();
-    mcp.stop();
-    watchdog.stop();
-    turns.stop();
-    calls.stop();
-    tail.stop();
-    files.stop();
-    created.stop();
-    exits.close();
+    services.stopAll();
   }
   // the last turns' figures: read once more after the run ended (recorded in a finished run too)
   for (const e of usage.poll()) await loop.step(e).catch((err) => log(`could not record usage: ${(err as Error).message}`));

@@ -3,19 +3,19 @@ import type { State } from "../schema/state.ts";
 import type { Logger } from "../effects/log.ts";
 import type { OrchestratorLoop } from "./loop.ts";
 import { activeMs } from "../schema/active-time.ts";
+import { isoAt, systemClock, type Clock } from "./clock.ts";
 
 type WatchdogOptions = {
   config: Config;
   headless: boolean;
-  loop: OrchestratorLoop;
+  loop: Pick<OrchestratorLoop, "state" | "push" | "finished">;
   log: Logger;
   /** true when the run's tmux session is gone (TmuxLoss reports it, once) */
   tmuxGone: () => Promise<boolean>;
   /** marks the orchestrator alive (each tick), so a SIGKILL loses at most one tick of run time */
   beat: () => void;
+  clock?: Clock;
 };
-
-const now = () => new Date().toISOString();
 
 /** The limits in force: watchdog.* when set, else the finite headless defaults for a headless run. */
 export function effectiveLimits(config: Config, headless: boolean): { phaseS: number; runS: number } {
@@ -37,9 +37,11 @@ export function runActiveMs(state: State, nowMs: number, startedMs: number): num
  * passed; and the tmux session disappearing under the run. Screens are the TurnWatcher's.
  */
 export function startWatchdog(o: WatchdogOptions): { stop(): void } {
+  const clock = o.clock ?? systemClock;
+  const now = () => isoAt(clock);
   const { phaseS, runS } = effectiveLimits(o.config, o.headless);
   const retryMs = o.config.watchdog.limit_retry_s * 1000;
-  const started = Date.now();
+  const started = clock.now();
   let phaseTimedOut = "";
   let runTimedOut = false;
   let lastTmuxCheck = 0;
@@ -49,7 +51,7 @@ export function startWatchdog(o: WatchdogOptions): { stop(): void } {
     if (o.loop.finished) return;
     o.beat();
     const s = o.loop.state;
-    const t = Date.now();
+    const t = clock.now();
     if (runS > 0 && !runTimedOut && runActiveMs(s, t, started) > runS * 1000) {
       runTimedOut = true;
       const which = o.config.watchdog.run_timeout_s ? "watchdog.run_timeout_s" : "headless.run_timeout_s";
@@ -73,6 +75,5 @@ export function startWatchdog(o: WatchdogOptions): { stop(): void } {
     lastTmuxCheck = t;
     await o.tmuxGone();
   };
-  const timer = setInterval(() => void tick().catch((e) => o.log(`watchdog: ${(e as Error).message}`, { level: "warn", event: "watchdog" })), 500);
-  return { stop: () => clearInterval(timer) };
+  return clock.every(500, () => void tick().catch((e) => o.log(`watchdog: ${(e as Error).message}`, { level: "warn", event: "watchdog" })));
 }
