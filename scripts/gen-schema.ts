@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../src/effects/fs/atomic.ts";
 import { configJsonSchemaText } from "../src/config/render.ts";
 import { RUN_API_SCHEMAS, runApiSchemaText, type RunApiSchemaFile } from "../src/report/json-schema.ts";
-import { RUN_API_VERSION } from "../src/report/version.ts";
+import { RUN_API_VERSION } from "../src/schema/run-api/version.ts";
 
 const root = join(import.meta.dir, "..");
 const write = (path: string, text: string) => {

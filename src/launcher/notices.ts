@@ -2,7 +2,7 @@ import type { Config } from "../schema/config.ts";
 import { terminalJson } from "../schema/inert-text.ts";
 import type { ProgressMode } from "./progress.ts";
 import { listSessions } from "../session/list.ts";
-import type { RunEvent } from "../report/event-schema.ts";
+import type { RunEvent } from "../schema/run-api/event.ts";
 
 /**
  * What the run will do on GitHub, said once at start when it is not the full default (push

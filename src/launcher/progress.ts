@@ -6,8 +6,8 @@ import { sessionId } from "../session/paths.ts";
 import { inertLine, terminalJson } from "../schema/inert-text.ts";
 import { events } from "../report/events.ts";
 import { snapshot } from "../report/snapshot.ts";
-import type { RunEvent } from "../report/event-schema.ts";
-import type { RunSnapshot } from "../report/snapshot-schema.ts";
+import type { RunEvent } from "../schema/run-api/event.ts";
+import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
 
 export type ProgressMode = "plain" | "json";
 

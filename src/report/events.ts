@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { F } from "../session/paths.ts";
-import type { RunEvent } from "./event-schema.ts";
-import type { AgentSnapshot, RunSnapshot } from "./snapshot-schema.ts";
+import type { RunEvent } from "../schema/run-api/event.ts";
+import type { AgentSnapshot, RunSnapshot } from "../schema/run-api/snapshot.ts";
 
 /**
  * What happened between two snapshots of a run, in order: phases entered, the decision the run

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { RunEvent } from "./event-schema.ts";
-import { RunResult } from "./result-schema.ts";
-import { RunSnapshot } from "./snapshot-schema.ts";
-import { RUN_API_VERSION } from "./version.ts";
+import { RunEvent } from "../schema/run-api/event.ts";
+import { RunResult } from "../schema/run-api/result.ts";
+import { RunSnapshot } from "../schema/run-api/snapshot.ts";
+import { RUN_API_VERSION } from "../schema/run-api/version.ts";
 
 /** The run API's three published JSON Schemas, by file name (assets/, and frozen per version in test/fixtures/run-api/v<N>/). */
 export const RUN_API_SCHEMAS = {

@@ -1,9 +1,9 @@
 import type { State } from "../schema/state.ts";
 import { sessionId } from "../session/paths.ts";
-import type { RunResult } from "./result-schema.ts";
+import type { RunResult } from "../schema/run-api/result.ts";
 import { resumeCommand } from "./resume.ts";
 import { usageFigures, usageTotal } from "./usage.ts";
-import { RUN_API_VERSION } from "./version.ts";
+import { RUN_API_VERSION } from "../schema/run-api/version.ts";
 
 /** How a run ended (the outcome the launcher settled on, its exit code) and the state it ended with. */
 export type ResultInput = { outcome: RunResult["outcome"]; exitCode: number; state: State };

@@ -8,9 +8,9 @@ import { agentNote, agentRows, type AgentRow } from "./agents.ts";
 import { failedAt, stagesOf, titleOf } from "./pipeline.ts";
 import { resumeCommand } from "./resume.ts";
 import { reviewRound } from "./review-round.ts";
-import type { AgentSnapshot, RunSnapshot, StageSnapshot, TimelineEntry, Waiting } from "./snapshot-schema.ts";
+import type { AgentSnapshot, RunSnapshot, StageSnapshot, TimelineEntry, Waiting } from "../schema/run-api/snapshot.ts";
 import { usageByAgent, usageFigures, usageTotal } from "./usage.ts";
-import { RUN_API_VERSION } from "./version.ts";
+import { RUN_API_VERSION } from "../schema/run-api/version.ts";
 
 /**
  * What a snapshot is made of: the session's files (read.ts reads them) and what only the
@@ -98,7 +98,7 @@ function waitingFor(s: State, dir: string, agents: AgentSnapshot[]): Waiting[] {
   return out;
 }
 
-/** A run's snapshot (run API, snapshot-schema.ts): `agentmux status --json`, the live views. Pure. */
+/** A run's snapshot (the run API, schema/run-api/snapshot.ts): `agentmux status --json`, the live views. Pure. */
 export function snapshot(d: SnapshotInput): RunSnapshot {
   const s = d.state;
   const byAgent = usageByAgent(s);

@@ -1,6 +1,6 @@
 import type { State } from "../schema/state.ts";
 import { totalOf, type UsageRecord } from "../schema/usage.ts";
-import type { UsageFigures } from "./usage-schema.ts";
+import type { UsageFigures } from "../schema/run-api/usage.ts";
 
 /** `simulated`: every figure came from the built-in simulated agent (the demo): nothing was spent. */
 export type UsageSum = ReturnType<typeof totalOf> & { models: string[]; simulated: boolean };

@@ -3,7 +3,7 @@ import type { State } from "../schema/state.ts";
 import { inertLine } from "../schema/inert-text.ts";
 import { sessionId } from "../session/paths.ts";
 import { snapshot } from "../report/snapshot.ts";
-import type { RunSnapshot } from "../report/snapshot-schema.ts";
+import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
 import { phaseLabel } from "./pipeline.ts";
 import { duration } from "./time.ts";
 

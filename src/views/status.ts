@@ -1,7 +1,7 @@
 import { eventLabel } from "../schema/catalog.ts";
 import type { SessionData } from "../session/data.ts";
 import { snapshot, type SnapshotInput } from "../report/snapshot.ts";
-import type { RunSnapshot } from "../report/snapshot-schema.ts";
+import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
 import { usageByAgent, usageTotal } from "../report/usage.ts";
 import { fit, seg, wrapText, type Line, type Style } from "./line.ts";
 import { STATUS_LABEL, STATUS_STYLE, phaseLabel } from "./pipeline.ts";

@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { PHASES } from "../../src/schema/catalog.ts";
 import type { State } from "../../src/schema/state.ts";
-import { RunEvent } from "../../src/report/event-schema.ts";
+import { RunEvent } from "../../src/schema/run-api/event.ts";
 import { events } from "../../src/report/events.ts";
 import { result } from "../../src/report/result.ts";
-import { RunResult } from "../../src/report/result-schema.ts";
+import { RunResult } from "../../src/schema/run-api/result.ts";
 import { snapshot } from "../../src/report/snapshot.ts";
-import { RunSnapshot } from "../../src/report/snapshot-schema.ts";
-import { RUN_API_VERSION } from "../../src/report/version.ts";
+import { RunSnapshot } from "../../src/schema/run-api/snapshot.ts";
+import { RUN_API_VERSION } from "../../src/schema/run-api/version.ts";
 import { apply, clock, events as eventsOf, FEATURE_DIR, freshState } from "../orchestrator/fixtures.ts";
 import { reach, STD_PLAN } from "../orchestrator/reach.ts";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { Phase, Role, WorkflowEvent } from "../schema/catalog.ts";
-import { AgentLimit, AgentQuestion, AgentStatus, ReviewLoopCap, ReviewResult } from "../schema/state.ts";
-import { TopicStatus } from "../schema/topic-tasks.ts";
-import { UsageFigures } from "./usage-schema.ts";
+import { Phase, Role, WorkflowEvent } from "../catalog.ts";
+import { AgentLimit, AgentQuestion, AgentStatus, ReviewLoopCap, ReviewResult } from "../state.ts";
+import { TopicStatus } from "../topic-tasks.ts";
+import { UsageFigures } from "./usage.ts";
 
 /**
  * A run's snapshot: everything `agentmux status --json` prints, and what a dashboard shows.

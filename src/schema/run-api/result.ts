@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ReviewLoopCap } from "../schema/state.ts";
-import { UsageFigures } from "./usage-schema.ts";
+import { ReviewLoopCap } from "../state.ts";
+import { UsageFigures } from "./usage.ts";
 
 /**
  * How a run ended: the last line of `--ci --json` (kind "result"). Fields are only added

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { Phase, WorkflowEvent } from "../schema/catalog.ts";
-import { AgentLimit, AgentQuestion } from "../schema/state.ts";
-import { SnapshotAgentStatus } from "./snapshot-schema.ts";
+import { Phase, WorkflowEvent } from "../catalog.ts";
+import { AgentLimit, AgentQuestion } from "../state.ts";
+import { SnapshotAgentStatus } from "./snapshot.ts";
 
 /**
  * A run's progress events: the `--ci --json` lines before the result, and what a live view
- * shows as it happens. `events(prev, next)` (events.ts) derives them from two snapshots; the
+ * shows as it happens. `events(prev, next)` (report/events.ts) derives them from two snapshots; the
  * launcher adds `notice`. `agent` is the agent's key in the snapshot. Fields and kinds are
  * only added (test/report/contract.test.ts).
  */
