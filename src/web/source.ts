@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readSnapshotInput } from "../report/read.ts";
 import { snapshot } from "../report/snapshot.ts";
-import type { RunSnapshot } from "../report/snapshot-schema.ts";
+import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
 import type { ReviewComment } from "../schema/state.ts";
 import { readLog } from "../session/log.ts";
 import { listSessions, readSummary, withLiveness, type SessionSummary } from "../session/list.ts";

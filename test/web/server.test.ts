@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { writeJsonAtomic } from "../../src/effects/fs/atomic.ts";
 import { readSnapshotInput } from "../../src/report/read.ts";
 import { snapshot } from "../../src/report/snapshot.ts";
-import { RunSnapshot } from "../../src/report/snapshot-schema.ts";
+import { RunSnapshot } from "../../src/schema/run-api/snapshot.ts";
 import { killTmuxServer, removeDir } from "../helpers/tmp.ts";
 import { liveAwaiting, serveProjects } from "./fixture.ts";
 

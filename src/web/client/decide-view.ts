@@ -1,5 +1,5 @@
 import type { ReviewComment } from "../../schema/state.ts";
-import type { RunSnapshot } from "../../report/snapshot-schema.ts";
+import type { RunSnapshot } from "../../schema/run-api/snapshot.ts";
 import { getJson, h, postJson, replace } from "./dom.ts";
 
 type Changes = { files: { path: string; status: string }[]; proposed_message: string; draft: { commit_message?: string; exclude_files: string[]; change_request?: string } | null };

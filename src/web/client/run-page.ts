@@ -1,5 +1,5 @@
-import type { RunEvent } from "../../report/event-schema.ts";
-import type { RunSnapshot, Waiting } from "../../report/snapshot-schema.ts";
+import type { RunEvent } from "../../schema/run-api/event.ts";
+import type { RunSnapshot, Waiting } from "../../schema/run-api/snapshot.ts";
 import type { RunView } from "../source.ts";
 import { DecideView } from "./decide-view.ts";
 import { clock, duration, getJson, h, lineEl, money, postJson, replace, type Seg } from "./dom.ts";
