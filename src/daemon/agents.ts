@@ -41,6 +41,8 @@ export type AgentRuntimeOptions = {
   state?: () => State;
   /** a delivery was accepted: the agent's turn begins (TurnWatcher) */
   onTurn?: (agent: string) => void;
+  /** a delivery to the agent starts (true) or ends (false): a turn ending meanwhile is the previous task's (TurnWatcher) */
+  onDelivering?: (agent: string, under: boolean) => void;
   /** when `agent` last called a tool (ToolCallTail): a call after a paste is an accepted prompt */
   lastToolCall?: (agent: string) => number;
   /** the agent is at its idle prompt with no turn under way (TurnWatcher) */
@@ -259,6 +261,7 @@ export class AgentRuntime {
     let pastedAt = 0;
     const limits = a.resolved.provider.limits.map((l) => new RegExp(l, "m"));
     const acted = () => pastedAt > 0 && (this.o.lastToolCall?.(agent) ?? 0) > pastedAt;
+    this.o.onDelivering?.(agent, true);
     this.o.writer
       .deliver(a.pane, text, {
         submit: a.resolved.provider.submit,
@@ -273,6 +276,7 @@ export class AgentRuntime {
         // a CLI out of quota answers at once with its limit screen, never busy: that took the prompt
         answered: (pasted, screen) => limits.some((re) => countMatches(re, screen) > countMatches(re, pasted)),
       })
+      .finally(() => this.o.onDelivering?.(agent, false))
       .then((r) => {
         // the agent may be gone already because it took the prompt and finished at once (its
         // submit reaches the in-process endpoint within milliseconds): the delivery still happened

@@ -106,6 +106,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     },
     state: () => loop.state,
     onTurn: (a) => turns.turnStarted(a),
+    onDelivering: (a, under) => turns.delivering(a, under),
     isIdle: (a) => turns.isIdle(a),
     turnEnd: (a) => turns.lastTurnEnd(a),
     lastToolCall: (a) => calls.lastCallAt(a),
@@ -116,7 +117,10 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const prestarter = new Prestarter({ runtime: agents, config, settings, log });
   // a fresh run's first agent starts now, while the rest of the start-up runs; the start step takes it over
   prestarter.startFirst(state);
-  turns = new TurnWatcher({ tmux, watched: () => agents.watched(), push: (e) => {
+  turns = new TurnWatcher({ tmux, watched: () => agents.watched(), lastToolCall: (a) => calls.lastCallAt(a), push: (e) => {
+    // the tool calls the agent made before its turn ended go first: a submit still on its way
+    // through the file tail would otherwise meet a turn "ended without its submit" (#27)
+    if (e.type === "agent_turn_ended" || e.type === "agent_rate_limited") tail.drain();
     const owedFile = owedFileWritten(e, loop.state, sessionDir);
     loop.push(owedFile && e.type === "agent_turn_ended" ? { ...e, owed_file_written: true } : e);
     // its turn is over: the file it owes is complete, its event need not wait out the stability window

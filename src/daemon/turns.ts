@@ -23,6 +23,12 @@ type Pane = {
    * spins while its MCP servers boot), not a turn that could end without a submit */
   prompted: boolean;
   busy: boolean;
+  /** when the current turn's prompt was accepted (performance.now()) */
+  turnAt: number;
+  /** the current turn showed a sign of work: busy, or a tool call since its prompt was accepted */
+  worked: boolean;
+  /** deliveries to this agent under way: a turn that ends meanwhile belongs to the task before the one being delivered */
+  delivering: number;
   dialogCounts: number[];
   limitCount: number;
   /** a usage-limit text appeared during this turn */
@@ -43,7 +49,17 @@ export type TurnWatcherOptions = {
   /** watchdog.stuck_after_s in ms (0 = off) */
   stuckAfterMs: number;
   pollMs?: number;
+  /** when the agent last called one of agentmux's tools (performance.now(), 0: never): a sign of work */
+  lastToolCall?: (agent: string) => number;
 };
+
+/**
+ * A turn that showed no sign of work (never busy, no tool call) since its prompt was accepted
+ * ends only once its screen has been still this long: a CLI shows its spinner late (qwen 0.15
+ * about 1 s after the prompt left its box, agy 4-5 s under load), and an idle-looking screen
+ * before that is not a turn that ended (#27). A working CLI animates, so 10 s of stillness is idle.
+ */
+export const NO_SIGN_STILL_MS = 10_000;
 
 const now = () => new Date().toISOString();
 
@@ -55,7 +71,11 @@ const now = () => new Date().toISOString();
  */
 export class TurnWatcher {
   private readonly panes = new Map<string, Pane>();
-  private readonly early = new Set<string>();
+  /** agents whose prompt was accepted before the first look at their pane: when */
+  private readonly early = new Map<string, number>();
+  /** when each agent last did work its screen may not show (workSeen) */
+  private readonly workAt = new Map<string, number>();
+  private readonly pending = new Map<string, number>();
   private timer: ReturnType<typeof setInterval> | null = null;
   /** one extra look, due when a turn that looks over will have settled (or asked for by lookSoon) */
   private readonly extra = new EarliestWake(() => this.tickLogged());
@@ -96,8 +116,27 @@ export class TurnWatcher {
     if (p) {
       p.inTurn = true;
       p.prompted = true;
-      p.changedAt = performance.now();
-    } else this.early.add(agent); // accepted before the first look at its pane
+      p.worked = false;
+      p.changedAt = p.turnAt = performance.now();
+    } else this.early.set(agent, performance.now()); // accepted before the first look at its pane
+  }
+
+  /** The agent's turn did work (a tool call, a file it wrote): its end may be seen at once. */
+  workSeen(agent: string): void {
+    this.workAt.set(agent, performance.now());
+  }
+
+  /**
+   * A prompt or note is being delivered to the agent (`true`), or that delivery ended. While one
+   * is under way no turn end is reported: the turn that ends then is the previous task's, and
+   * charging it to the task being delivered is a false "ended its turn without its submit".
+   */
+  delivering(agent: string, under: boolean): void {
+    const n = (this.pending.get(agent) ?? 0) + (under ? 1 : -1);
+    if (n > 0) this.pending.set(agent, n);
+    else this.pending.delete(agent);
+    const p = this.panes.get(agent);
+    if (p) p.delivering = Math.max(0, n);
   }
 
   /** The agent is at its idle prompt with no turn under way (a reminder may go in). */
@@ -119,6 +158,7 @@ export class TurnWatcher {
       const watched = this.o.watched();
       const live = new Set(watched.map((w) => w.agent));
       for (const agent of [...this.panes.keys()]) if (!live.has(agent)) this.panes.delete(agent);
+      for (const agent of [...this.workAt.keys()]) if (!live.has(agent)) this.workAt.delete(agent);
       const snaps = await snapshotMany(this.o.tmux, watched.map((w) => w.pane));
       for (const w of watched) {
         const snap = snaps.get(w.pane);
@@ -140,6 +180,7 @@ export class TurnWatcher {
     let p = this.panes.get(w.agent);
     if (!p || p.pane !== w.pane) {
       const prov = w.provider;
+      const acceptedAt = this.early.get(w.agent);
       const early = this.early.delete(w.agent);
       p = {
         pane: w.pane,
@@ -152,6 +193,9 @@ export class TurnWatcher {
         inTurn: early,
         prompted: early,
         busy: false,
+        turnAt: acceptedAt ?? performance.now(),
+        worked: false,
+        delivering: this.pending.get(w.agent) ?? 0,
         dialogCounts: prov.dialogs.map(() => 0),
         limitCount: 0,
         limitLine: null,
@@ -194,11 +238,14 @@ export class TurnWatcher {
     if (busy && !p.busy && !p.inTurn) this.o.push({ type: "agent_active", at: now(), agent });
     p.busy = busy;
     if (busy && p.prompted) p.inTurn = true;
+    if (busy && p.inTurn) p.worked = true;
+    if (p.inTurn && !p.worked && Math.max(this.workAt.get(agent) ?? 0, this.o.lastToolCall?.(agent) ?? 0) >= p.turnAt) p.worked = true;
     const ready = p.gate.ready ? p.gate.ready.test(screen) : true;
-    const stillFor = p.gate.ready ? p.settleMs : Math.max(p.settleMs, 2000);
+    const stillFor = p.worked ? (p.gate.ready ? p.settleMs : Math.max(p.settleMs, 2000)) : Math.max(p.settleMs, NO_SIGN_STILL_MS);
     const settled = t - p.changedAt >= stillFor;
-    p.endingAt = p.inTurn && !busy && !dialogOpen && ready && !settled ? p.changedAt + stillFor : null;
-    if (p.inTurn && !busy && !dialogOpen && ready && settled) {
+    const over = p.inTurn && !busy && !dialogOpen && ready && p.delivering === 0;
+    p.endingAt = over && !settled ? p.changedAt + stillFor : null;
+    if (over && settled) {
       p.inTurn = false;
       p.endedAt = t;
       p.settledAt = p.changedAt;

@@ -75,6 +75,7 @@ async function turnEventFor(cli: string, name: string): Promise<Event> {
   const events: Event[] = [];
   const watcher = new TurnWatcher({ tmux, watched: () => [{ agent: "architect", pane, provider: providers[cli]! }], push: (e) => events.push(e), log: () => {}, stuckAfterMs: 0, pollMs: 50 });
   watcher.turnStarted("architect"); // a prompt was accepted; this is the screen its turn ended on
+  watcher.workSeen("architect"); // after it did work (a tool call): its end is seen once the screen settles
   watcher.start();
   try {
     return await waitFor(`a turn event for ${name}`, () => events.find((e) => e.type === "agent_rate_limited" || e.type === "agent_turn_ended"), { timeoutMs: 15_000 });
@@ -160,6 +161,7 @@ describe("a CLI busy before its first prompt is starting, not in a turn", () => 
       expect(watcher.isIdle("coder-1")).toBe(true);
       // the first prompt is accepted: its turn ends when the screen settles idle
       watcher.turnStarted("coder-1");
+      watcher.workSeen("coder-1");
       await waitFor("the prompt's turn end", () => events.some((e) => e.type === "agent_turn_ended"), { timeoutMs: 15_000 });
     } finally {
       watcher.stop();
@@ -174,6 +176,7 @@ describe("a turn's end is seen once the screen has been still for settle_ms, not
     // an hour between polls: only the look asked for and the follow-up it schedules can see the end
     const watcher = new TurnWatcher({ tmux, watched: () => [{ agent: "architect", pane, provider: providers.codex! }], push: (e) => events.push(e), log: () => {}, stuckAfterMs: 0, pollMs: 3_600_000 });
     watcher.turnStarted("architect");
+    watcher.workSeen("architect");
     watcher.start();
     try {
       watcher.lookSoon();
