@@ -17,6 +17,7 @@ export async function run(args: ParsedArgs<typeof simAgent>): Promise<number> {
   if (transcript !== "claude" && transcript !== "codex") throw new SimTranscriptFormatInvalid({ value: transcript });
   env.transcript = transcript;
   const mcpFile = args.flags["mcp-config"];
+  if (mcpFile) env.mcpConfig = mcpFile;
   const mcp = mcpFile ? new SimMcp(loadMcpConfig(mcpFile).server) : null;
   const prompt = args.flags.prompt;
   if (prompt !== undefined) {

@@ -1,4 +1,6 @@
 import { noticeOut } from "./notices.ts";
+import { requireSandbox } from "./sandbox-preflight.ts";
+import { runProcess } from "../effects/process/run.ts";
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { SessionBeingResumed, SessionBusy, SessionFinished } from "../session/errors.ts";
@@ -95,6 +97,7 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
   const configPath = o.configPath ?? state.config_path;
   // a bad --config is refused here, before anything changes
   const { config } = loadConfig({ projectDir, ...(configPath ? { configPath } : {}) });
+  await requireSandbox(config, { path: process.env.PATH ?? "", exec: runProcess });
   if (o.configPath && o.configPath !== state.config_path) {
     o.out(`agentmux: ${o.configPath} is the run's last config layer from now on${state.config_path ? ` (instead of ${state.config_path})` : ""}`);
   }

@@ -4,6 +4,8 @@ import { loadConfig } from "../config/load.ts";
 import { defineError } from "../errors.ts";
 import type { State } from "../schema/state.ts";
 import { firstRunNotice, missingAgentClis } from "../onboarding/first-run.ts";
+import { requireSandbox } from "./sandbox-preflight.ts";
+import { runProcess } from "../effects/process/run.ts";
 import { NoAgentCli, NoRepositoryForRun } from "../onboarding/errors.ts";
 import { NotAGitRepo } from "../effects/git/errors.ts";
 import { currentBranch, findRepoRoot, headCommit } from "../effects/git/repo.ts";
@@ -122,6 +124,7 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
   checkSimScenario(config, originOf("sim.scenario"));
   const clis = missingAgentClis(config, process.env.PATH ?? "");
   if (clis) throw new NoAgentCli({ clis });
+  await requireSandbox(config, { path: process.env.PATH ?? "", exec: runProcess });
   const notice = firstRunNotice(projectDir, config);
   if (notice) o.out(notice);
   const gh = config.github.pull_request ? await ghAvailable().catch(() => false) : false;

@@ -6,6 +6,7 @@ import type { Config } from "../schema/config.ts";
 import { buildLaunch } from "./launch.ts";
 import { providersInUse, resolveRole } from "./resolve.ts";
 import { preTrust } from "./trust.ts";
+import { sandboxAvailability, sandboxedRoles } from "../sandbox/available.ts";
 
 import type { ProcResult, Runner } from "../effects/process/run.ts";
 
@@ -24,6 +25,8 @@ export type DoctorOptions = {
   env?: Record<string, string>;
   /** per-command timeout (default 5 s) */
   timeoutMs?: number;
+  /** the operating system the sandbox check assumes (default: this one) */
+  platform?: NodeJS.Platform;
 };
 
 const MIN_TMUX: [number, number] = [3, 2];
@@ -55,7 +58,8 @@ export function parseTmuxVersion(text: string): [number, number] | null {
 
 /**
  * What `agentmux doctor` checks: tmux ≥ 3.2; each provider the configured roles use (CLI on
- * PATH, `--version` within 5 s, the trust and MCP wiring agentmux will pass); gh and its
+ * PATH, `--version` within 5 s, the trust and MCP wiring agentmux will pass); the sandbox
+ * (bubblewrap makes one here: required when the config asks for it); gh and its
  * login when pull requests are on. `ok` is false when something the configuration needs is missing.
  */
 export async function runDoctor(config: Config, opts: DoctorOptions): Promise<DoctorReport> {
@@ -71,6 +75,8 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
     const ok = tv[0] > MIN_TMUX[0] || (tv[0] === MIN_TMUX[0] && tv[1] >= MIN_TMUX[1]);
     checks.push({ ok, required: true, label: "tmux", detail: firstLine(tmux!), fix: ok ? undefined : "upgrade tmux to 3.2 or newer" });
   }
+
+  checks.push(await sandboxCheck(config, opts, timeoutMs));
 
   const roleNames = ROLES.filter((r) => r !== "designer" || config.roles.designer);
   for (const name of providersInUse(config, roleNames)) {
@@ -117,6 +123,15 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
     checks.push({ ok, required: false, label: "gh", detail, fix: ok || !needGh ? undefined : "run: gh auth login" });
   }
   return { checks, ok: checks.every((c) => c.ok || !c.required) };
+}
+
+/** Whether agents can run in the sandbox here; required only when the config asks for it. */
+async function sandboxCheck(config: Config, opts: DoctorOptions, timeoutMs: number): Promise<DoctorCheck> {
+  const roles = sandboxedRoles(config, ROLES);
+  const a = await sandboxAvailability({ bwrap: findOnPath("bwrap", opts.path), exec: opts.exec, timeoutMs, ...(opts.platform ? { platform: opts.platform } : {}) });
+  const use = roles.length === ROLES.length ? "on for every role" : roles.length ? `on for ${roles.join(", ")}` : "off (sandbox: false)";
+  if (a.ok) return { ok: true, required: roles.length > 0, label: "sandbox", detail: `available (${a.version}, ${a.bwrap}); ${use}` };
+  return { ok: false, required: roles.length > 0, label: "sandbox", detail: `not available: ${a.reason}; ${use}`, fix: a.fix };
 }
 
 /** One line on what agentmux passes to a provider: MCP wiring and trust handling. */

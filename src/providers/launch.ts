@@ -7,6 +7,7 @@ import { mcpWiring, type LaunchContext, type LaunchFile } from "./mcp.ts";
 import { toolNameForAgent, type ResolvedAgent } from "./resolve.ts";
 import { preTrust } from "./trust.ts";
 import { adapterFor } from "./adapters/registry.ts";
+import { sandboxed } from "./sandboxed.ts";
 
 export type { LaunchContext } from "./mcp.ts";
 
@@ -19,6 +20,8 @@ export type LaunchSpec = {
   files: LaunchFile[];
   /** symlinks to make before launching (absolute paths) */
   links?: { path: string; target: string }[];
+  /** folders to make before launching (0700): what the sandbox shows must exist */
+  dirs?: string[];
   /** batch mode "stdin": feed this file to the process's standard input */
   stdinFile?: string;
 };
@@ -57,7 +60,7 @@ export function buildLaunch(agent: ResolvedAgent, ctx: LaunchContext): LaunchSpe
     ...(mcp.links?.length ? { links: mcp.links } : {}),
   };
   if (batch?.mode === "stdin") spec.stdinFile = ctx.batchPrompt!;
-  return spec;
+  return agent.sandbox ? sandboxed(agent, ctx, spec) : spec;
 }
 
 /** `start` (a new conversation with agentmux's id) or `resume` args; codex's `resume <id>` is a subcommand, so they come first. */
@@ -87,7 +90,8 @@ function withMcpAllowances(agent: ResolvedAgent, args: string[]): string[] {
  * by file content and mtime). A secret file (it holds a token) is always 0600; any other existing
  * file keeps its permissions. Returns the paths written.
  */
-export function writeLaunchFiles(spec: Pick<LaunchSpec, "files" | "links">): string[] {
+export function writeLaunchFiles(spec: Pick<LaunchSpec, "files" | "links" | "dirs">): string[] {
+  for (const d of spec.dirs ?? []) mkdirSync(d, { recursive: true, mode: 0o700 });
   for (const l of spec.links ?? []) {
     mkdirSync(dirname(l.path), { recursive: true, mode: 0o700 });
     // a target that does not exist yet is a folder the CLI will fill (gemini's chats)

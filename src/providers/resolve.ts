@@ -13,6 +13,8 @@ export type ResolvedAgent = {
   roleArgs: string[] | null;
   /** the simulated agent's scenario switches (used only by `mcp: sim` providers) */
   sim: Config["sim"];
+  /** the agent runs in the sandbox (roles.<role>.sandbox, else the top-level sandbox) */
+  sandbox: boolean;
 };
 
 /**
@@ -30,12 +32,13 @@ export function resolveRole(config: Config, role: Role, providerOverride?: strin
     throw new UnknownProvider({ refs: [{ key, name: providerName }], valid: Object.keys(config.providers).sort() });
   }
   const defaultModel = providerName === config.defaults.provider ? config.defaults.model : null;
+  const sandbox = rc?.sandbox ?? config.sandbox;
   // a fallback provider gets neither the role's model nor its args: they belong to its own CLI
   if (providerOverride && providerOverride !== (rc?.provider ?? config.defaults.provider)) {
-    return { role, providerName, provider, model: defaultModel ?? provider.default_model ?? null, roleArgs: null, sim: config.sim };
+    return { role, providerName, provider, model: defaultModel ?? provider.default_model ?? null, roleArgs: null, sim: config.sim, sandbox };
   }
   const model = rc?.model ?? defaultModel ?? provider.default_model ?? null;
-  return { role, providerName, provider, model, roleArgs: rc?.args ?? null, sim: config.sim };
+  return { role, providerName, provider, model, roleArgs: rc?.args ?? null, sim: config.sim, sandbox };
 }
 
 /** The providers the configured roles use, default provider first. */

@@ -129,6 +129,11 @@ export const Provider = z.strictObject({
    * session folder stays in the main repository); `{dir}` is replaced by the folder
    */
   session_dir_args: z.array(z.string()).default([]),
+  /**
+   * what this CLI keeps in the user's home (relative paths: its config, login and data): the only
+   * part of the home an agent sees, read-write, when it runs in the sandbox (`sandbox: true`)
+   */
+  sandbox_home: z.array(z.string().regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$)).+$/, "must be a path relative to the home folder, without '..'")).default([]),
   /** the CLI's native "ask the user" tool, named in prompts (e.g. claude's AskUserQuestion) */
   ask_tool: z.string().nullable().default(null),
   submit: SubmitStrategy.default(SubmitStrategy.parse({})),
@@ -150,6 +155,8 @@ export const RoleConfig = z.strictObject({
   args: z.array(z.string()).nullable().default(null),
   /** providers to move this role to, in order, when its CLI hits a usage limit (empty: wait for the reset) */
   fallback: z.array(str).optional(),
+  /** run this role's agents in the sandbox (or not), whatever the top-level `sandbox` says */
+  sandbox: z.boolean().optional(),
 });
 export type RoleConfig = z.infer<typeof RoleConfig>;
 
@@ -250,6 +257,11 @@ export const Config = z.strictObject({
       scenario: z.array(z.string()).default([]),
     })
     .default({ think_ms: 0, scenario: [] }),
+  /**
+   * run every agent in a sandbox (Linux, bubblewrap): it sees its worktree, its session folder
+   * without the run's runtime files, and its CLI's own part of the home; a role's `sandbox` wins
+   */
+  sandbox: z.boolean().default(false),
   providers: z.record(z.string(), Provider).default({}),
   roles: z.partialRecord(z.enum(ROLES), RoleConfig).default({}),
 });

@@ -56,6 +56,11 @@ export const SimScenario = z.strictObject({
    * `.runtime/sim/release/<name>` appears in the session folder — a test's window that never
    * closes early (src/sim/scenario.ts releaseFile).
    */
+  /**
+   * this role's agent first goes looking for what it must not read (another agent's MCP token,
+   * the seal key, files in the user's home) and records what it could (src/sim/probe.ts)
+   */
+  probe: role.optional(),
   hold: z.array(z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be a prompt file's name without .md")).min(1).optional(),
 });
 

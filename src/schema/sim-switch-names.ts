@@ -29,6 +29,7 @@ export const SIM_SWITCH_NAMES = [
   "permission",
   "rate_limit",
   "limit_reset_s",
+  "probe",
   "hold",
 ] as const;
 export type SimSwitchName = (typeof SIM_SWITCH_NAMES)[number];

@@ -25,6 +25,8 @@ export type SimEnv = {
   transcript?: "claude" | "codex";
   /** its tmux pane (TMUX_PANE): the run's runtime file names the agent that holds it (agentOfPane) */
   pane?: string;
+  /** the MCP config it was started with (--mcp-config): its own, not another agent's */
+  mcpConfig?: string;
 };
 
 /** Where a simulated conversation keeps its turns (one line per submitted prompt). */

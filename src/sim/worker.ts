@@ -141,6 +141,10 @@ export class SimWorker {
   /** Scenario switches that act before the task: false when the task must not run now (a usage limit). */
   private async misbehave(session: SimSession): Promise<boolean> {
     const { scenario, agent } = this.env;
+    if (this.matches(scenario.probe) && session.once.take(`probe.${agent}`)) {
+      const { probeSecrets, probeLines } = await import("./probe.ts");
+      for (const line of probeLines(probeSecrets({ sessionDir: session.dir, agent, ...(this.env.mcpConfig ? { ownConfig: this.env.mcpConfig } : {}) }))) this.hooks.say(line);
+    }
     if (this.matches(scenario.rate_limit) && session.once.take(`rate_limit.${agent}`)) {
       this.hooks.say(LIMIT_LINE(scenario.limit_reset_s ?? 2));
       this.hooks.say("● stopped: send a message after the reset to continue");

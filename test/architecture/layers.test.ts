@@ -20,7 +20,9 @@ const ALLOWED: Record<string, string[]> = {
   effects: ["schema", "session", "errors.ts"],
   artifacts: ["schema", "session", "effects", "errors.ts"],
   config: ["schema", "session", "effects", "errors.ts", "orchestrator", "providers"],
-  providers: ["schema", "session", "effects", "errors.ts", "config"],
+  // the agents' sandbox (bubblewrap command lines, its availability): a library of the launches
+  sandbox: ["schema", "session", "effects", "errors.ts"],
+  providers: ["schema", "session", "effects", "errors.ts", "config", "sandbox"],
   prompts: ["schema", "session", "effects", "errors.ts", "providers", "config"],
   bus: ["schema", "session", "effects", "errors.ts", "artifacts"],
   mcp: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "version.ts"],
@@ -33,7 +35,7 @@ const ALLOWED: Record<string, string[]> = {
   tui: ["schema", "session", "effects", "errors.ts", "artifacts", "views", "report"],
   // daemon → mcp: the orchestrator hosts the run's one MCP endpoint (#15.1)
   daemon: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "mcp", "checks"],
-  launcher: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "onboarding", "views", "checks", "report"],
+  launcher: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "onboarding", "views", "checks", "report", "sandbox"],
   onboarding: ["schema", "session", "effects", "errors.ts", "artifacts", "config", "providers", "prompts"],
   completions: ["cli", "errors.ts"],
   // web/ runs in `agentmux serve`: it reads sessions and writes only the decision files session/ writes

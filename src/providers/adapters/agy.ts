@@ -23,6 +23,8 @@ export const agy: CliAdapter = {
   checked: { how: "published", versions: ["1.0.10", "1.1.28", "1.2.2", "1.2.7"] },
   config: String.raw`
 command: agy
+# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true)
+sandbox_home: [.gemini]
 npm_package: null
 model_flag: --model
 default_model: null

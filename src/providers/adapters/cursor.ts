@@ -21,6 +21,8 @@ export const cursor: CliAdapter = {
   config: String.raw`
 # 'agent' is the same program, but the name collides with other tools (gpg-agent)
 command: cursor-agent
+# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true)
+sandbox_home: [.cursor, .config/cursor]
 npm_package: null
 model_flag: --model
 default_model: null

@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { bwrapArgv, type SandboxPlan } from "../../src/sandbox/bwrap.ts";
+import { findOnPath } from "../../src/providers/doctor.ts";
+import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
+
+/**
+ * What an agent in the sandbox sees, tried with the real bubblewrap: a worktree run's layout
+ * (main checkout, two worktrees, two sessions, a home) and a shell that tries to read and write
+ * each place. The command line alone proves nothing; these reads do.
+ */
+const bwrap = findOnPath("bwrap", process.env.PATH ?? "");
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length) removeDir(dirs.pop()!);
+});
+
+function layout() {
+  const root = makeTmpDir("amx-bwrap-");
+  dirs.push(root);
+  const put = (rel: string, text = "x\n") => {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+    return join(root, rel);
+  };
+  const project = join(root, "proj");
+  const session = join(project, ".agentmux/.sessions/s1");
+  const paths = {
+    mainFile: put("proj/main.txt"),
+    gitHead: put("proj/.git/HEAD", "ref: refs/heads/main\n"),
+    ownWork: put("proj-worktrees/w1/file.txt"),
+    otherWork: put("proj-worktrees/w2/other.txt"),
+    prompt: put("proj/.agentmux/.sessions/s1/coder_prompt.md"),
+    sealKey: put("proj/.agentmux/.sessions/s1/.runtime/tool_seal.key", "a".repeat(64)),
+    ownMcp: put("proj/.agentmux/.sessions/s1/.runtime/mcp/coder.sim.json"),
+    otherMcp: put("proj/.agentmux/.sessions/s1/.runtime/mcp/reviewer.sim.json"),
+    simState: put("proj/.agentmux/.sessions/s1/.runtime/sim/once"),
+    otherSession: put("proj/.agentmux/.sessions/s2/requirements.md"),
+    homeSecret: put("home/secret.txt"),
+    cliConfig: put("home/.cli/settings.json"),
+  };
+  const plan: SandboxPlan = {
+    workDir: join(root, "proj-worktrees/w1"),
+    projectDir: project,
+    sessionDir: session,
+    home: join(root, "home"),
+    cliHome: [".cli", ".absent"],
+    ownFiles: [paths.ownMcp],
+    ownDirs: [],
+    programs: [],
+    path: process.env.PATH ?? "",
+    runtimeDirs: ["sim"],
+  };
+  return { root, plan, paths };
+}
+
+/** In the sandbox: R (read) or X (not) per path, and W (written) or X per folder. */
+async function look(plan: SandboxPlan, read: string[], write: string[]): Promise<string[]> {
+  const script = [...read.map((p) => `cat '${p}' >/dev/null 2>&1 && echo "R ${p}" || echo "X ${p}"`), ...write.map((d) => `touch '${d}/.w' 2>/dev/null && echo "W ${d}" || echo "X ${d}"`)].join("\n");
+  const p = Bun.spawn(bwrapArgv(plan, ["sh", "-c", script]), { stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  if (code !== 0) throw new Error(`bwrap failed (${code}): ${err}`);
+  return out.trim().split("\n");
+}
+
+describe.skipIf(!bwrap)("the sandbox an agent runs in (real bubblewrap)", () => {
+  test("a worktree run's agent reads its worktree, session, own MCP config and CLI config; nothing of the run's secrets, other worktrees, other sessions or the home", async () => {
+    const { plan, paths } = layout();
+    const seen = await look(plan, Object.values(paths), [plan.workDir, plan.sessionDir, join(plan.sessionDir, ".runtime/sim"), join(plan.home, ".cli")]);
+    const verdict = Object.fromEntries(Object.entries(paths).map(([k, p]) => [k, seen.includes(`R ${p}`)]));
+    expect(verdict).toEqual({
+      mainFile: false, // the main checkout is another worktree
+      gitHead: true, // but its .git holds this worktree's history
+      ownWork: true,
+      otherWork: false,
+      prompt: true,
+      sealKey: false,
+      ownMcp: true,
+      otherMcp: false,
+      simState: true,
+      otherSession: false,
+      homeSecret: false,
+      cliConfig: true,
+    });
+    expect(seen.filter((l) => l.startsWith("W ")).length).toBe(4);
+    // written in the sandbox, there outside it: the work is real
+    expect(existsSync(join(plan.workDir, ".w"))).toBe(true);
+    expect(existsSync(join(plan.sessionDir, ".w"))).toBe(true);
+  });
+
+  test("an in-place run's agent works in the project itself but still sees no other session and no runtime folder", async () => {
+    const { plan, paths } = layout();
+    const inPlace = { ...plan, workDir: plan.projectDir };
+    const seen = await look(inPlace, [paths.mainFile, paths.otherSession, paths.sealKey, paths.prompt, paths.otherWork], [inPlace.workDir]);
+    expect(seen).toEqual([`R ${paths.mainFile}`, `X ${paths.otherSession}`, `X ${paths.sealKey}`, `R ${paths.prompt}`, `X ${paths.otherWork}`, `W ${inPlace.workDir}`]);
+  });
+
+  test("its own pid namespace: another agent's process (and its environment) is not there to read", async () => {
+    const { plan } = layout();
+    const other = Bun.spawn(["sleep", "30"], { env: { AGENTMUX_MCP_TOKEN: "b".repeat(64) } });
+    try {
+      const seen = await look(plan, [`/proc/${other.pid}/environ`], []);
+      expect(seen).toEqual([`X /proc/${other.pid}/environ`]);
+      expect(Bun.spawnSync(["cat", `/proc/${other.pid}/environ`]).stdout.toString()).toContain("AGENTMUX_MCP_TOKEN"); // outside it is
+    } finally {
+      other.kill();
+    }
+  });
+});
+
+test("mounts go parent before child, so a folder shown again is not hidden by the mask of a folder above it", () => {
+  const { plan } = layout();
+  const argv = bwrapArgv(plan, ["true"], { bwrap: "bwrap" });
+  const at = (op: string, path: string) => argv.findIndex((a, i) => a === op && argv[i + 1] === path);
+  expect(at("--tmpfs", "/tmp")).toBeLessThan(at("--bind", plan.workDir));
+  expect(at("--tmpfs", plan.projectDir)).toBeLessThan(at("--bind", join(plan.projectDir, ".git")));
+  expect(at("--bind", plan.sessionDir)).toBeLessThan(at("--tmpfs", join(plan.sessionDir, ".runtime")));
+  expect(at("--tmpfs", join(plan.sessionDir, ".runtime"))).toBeLessThan(at("--ro-bind", plan.ownFiles[0]!));
+  expect(argv.includes(join(plan.home, ".absent"))).toBe(false); // a CLI path that does not exist is not bound (bwrap would fail)
+  expect(argv.slice(-4)).toEqual(["--chdir", plan.workDir, "--", "true"]);
+});

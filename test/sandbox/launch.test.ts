@@ -1,0 +1,31 @@
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config/load.ts";
+import { buildLaunch } from "../../src/providers/launch.ts";
+import { resolveRole } from "../../src/providers/resolve.ts";
+import type { Config } from "../../src/schema/config.ts";
+
+/** `sandbox` in config: for all, per role, a role's word winning; a sandboxed launch is the same launch under bubblewrap. */
+const base = (): Config => loadConfig({ projectDir: "/nonexistent-project", env: { HOME: "/nonexistent-home" } }).config;
+
+test("sandbox: true puts every role in it; roles.<r>.sandbox: false takes one out, and true puts one in on its own", () => {
+  const all = { ...base(), sandbox: true, roles: { reviewer_logic: { provider: null, model: null, args: null, sandbox: false } } } as Config;
+  expect(resolveRole(all, "coder").sandbox).toBe(true);
+  expect(resolveRole(all, "reviewer_logic").sandbox).toBe(false);
+  const one = { ...base(), roles: { coder: { provider: null, model: null, args: null, sandbox: true } } } as Config;
+  expect(resolveRole(one, "coder").sandbox).toBe(true);
+  expect(resolveRole(one, "architect").sandbox).toBe(false);
+});
+
+test("a sandboxed launch runs the same command under bwrap, shows its own MCP config read-only and makes the sim's own folder", () => {
+  const config = { ...base(), sandbox: true, defaults: { ...base().defaults, provider: "sim" } } as Config;
+  const S = "/work/p/.agentmux/.sessions/s1";
+  const plain = buildLaunch({ ...resolveRole(config, "coder"), sandbox: false }, { sessionDir: S, projectDir: "/work/p", workDir: "/work/p", agentKey: "coder", selfCommand: ["/opt/agentmux"], mcp: { url: "http://127.0.0.1:1/mcp", token: "a".repeat(64) }, home: "/nonexistent-home" });
+  const boxed = buildLaunch(resolveRole(config, "coder"), { sessionDir: S, projectDir: "/work/p", workDir: "/work/p", agentKey: "coder", selfCommand: ["/opt/agentmux"], mcp: { url: "http://127.0.0.1:1/mcp", token: "a".repeat(64) }, home: "/nonexistent-home" });
+  expect(boxed.argv[0]).toBe("bwrap");
+  expect(boxed.argv.slice(boxed.argv.indexOf("--") + 1)).toEqual(plain.argv);
+  const own = plain.files[0]!.path;
+  expect(boxed.argv.join(" ")).toContain(`--ro-bind ${own} ${own}`);
+  expect(boxed.env).toEqual(plain.env);
+  expect(boxed.dirs).toEqual([join(S, ".runtime", "sim")]);
+});
