@@ -1,5 +1,4 @@
 import { usageLine } from "../views/usage.ts";
-import { usageTotal } from "../report/usage.ts";
 import { result } from "../report/result.ts";
 import { snapshot } from "../report/snapshot.ts";
 import { join } from "node:path";
@@ -76,15 +75,14 @@ export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print
     out("");
     const end = snapshot({ dir: o.sessionDir, state: s, id: sessionId(o.sessionDir), live: false, toolEvents: s.applied_tool_events ?? 0, now: Date.now() });
     for (const t of end.timeline) out(`  ${t.phase.padEnd(18)} ${((t.duration_ms ?? 0) / 1000).toFixed(1)} s`);
-    if (outcome.kind === "success") out(`session ${sessionId(s.feature_dir)}  branch ${s.feature_branch}  commit ${s.commit_hash}${s.pr_url ? `  PR ${s.pr_url}` : ""}`);
-    if (outcome.kind === "success") for (const n of s.completion_notes ?? []) out(`note: ${n}`);
+    if (outcome.kind === "success") out(`session ${sessionId(s.feature_dir)}  branch ${end.branch}  commit ${end.commit_hash}${end.pr_url ? `  PR ${end.pr_url}` : ""}`);
+    if (outcome.kind === "success") for (const n of end.notes) out(`note: ${n}`);
     else {
       const resume = end.resume_command;
       out(`${outcome.kind}: ${s.interruption_cause ?? ""}${resume ? `\nresume with: ${resume}\nlog: ${join(s.feature_dir, F.orchestratorLog)}` : ""}`);
     }
-    for (const l of loopCapLines(s.review_loop_cap)) out(l);
-    const used = usageTotal(s);
-    if (used) out(`usage: ${usageLine(used)}${s.budget_reached ? ` (budget reached: ${s.budget_reached.text})` : ""}`);
+    for (const l of loopCapLines(end.review_loop_cap ?? undefined)) out(l);
+    if (end.usage) out(`usage: ${usageLine(end.usage)}${end.budget_reached !== null ? ` (budget reached: ${end.budget_reached})` : ""}`);
   }
   return outcome.code;
 }

@@ -2,7 +2,6 @@ import { eventLabel } from "../schema/catalog.ts";
 import type { SessionData } from "../session/data.ts";
 import { snapshot, type SnapshotInput } from "../report/snapshot.ts";
 import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
-import { usageByAgent, usageTotal } from "../report/usage.ts";
 import { fit, seg, wrapText, type Line, type Style } from "./line.ts";
 import { STATUS_LABEL, STATUS_STYLE, phaseLabel } from "./pipeline.ts";
 import { age, duration, hhmm, ms, when } from "./time.ts";
@@ -24,30 +23,28 @@ const kvWrapped = (k: string, v: string, width: number, ...st: Style[]): Line[] 
 /** `agentmux status`: one screen of text for a session, live or finished, without tmux. */
 export function statusView(d: StatusInput, width: number): Line[] {
   const j = statusJson(d);
-  const s = d.state;
-  const phaseStyle: Style = s.phase === "failed" ? "red" : s.phase === "done" ? "green" : "cyan";
-  const last = ms(s.updated_at);
+  const phaseStyle: Style = j.phase === "failed" ? "red" : j.phase === "done" ? "green" : "cyan";
+  const last = ms(j.updated_at);
   const out: Line[] = [
-    kv("Session", `${d.id}  `).concat(seg(d.live ? "● live" : "○ stopped", d.live ? "green" : "dim")),
+    kv("Session", `${j.id}  `).concat(seg(j.live ? "● live" : "○ stopped", j.live ? "green" : "dim")),
     kv("Feature", j.feature),
-    kv("Phase", phaseLabel(s.phase), phaseStyle, "bold"),
-    kv("Last event", `${eventLabel(s.last_event)}${last === undefined ? "" : ` (${hhmm(last)}, ${age(d.now - last)})`}`),
+    kv("Phase", phaseLabel(j.phase), phaseStyle, "bold"),
+    kv("Last event", `${j.last_event_label}${last === undefined ? "" : ` (${hhmm(last)}, ${age(d.now - last)})`}`),
   ];
   if (j.active_ms !== null && j.stopped_at === null) out.push(kv("Elapsed", `${duration(j.active_ms)} (active time)`));
   else if (j.stopped_at !== null) {
-    const how = s.phase === "done" ? "finished" : s.phase === "failed" ? "ended" : "stopped";
+    const how = j.phase === "done" ? "finished" : j.phase === "failed" ? "ended" : "stopped";
     const at = Date.parse(j.stopped_at);
     out.push(kv("Ran", `${j.active_ms === null ? "?" : `${duration(j.active_ms)} active`} · ${how} ${when(at, d.now)} (${age(d.now - at)})`));
   }
   if (j.branch) out.push(kv("Branch", j.branch));
   if (j.worktree_path) out.push(j.worktree_removed ? kv("Worktree", `removed (was ${j.worktree_path})`, "dim") : kv("Worktree", j.worktree_path));
-  if (s.commit_hash) out.push(kv("Commit", s.commit_hash));
-  if (s.pr_url) out.push(kv("PR", s.pr_url));
+  if (j.commit_hash) out.push(kv("Commit", j.commit_hash));
+  if (j.pr_url) out.push(kv("PR", j.pr_url));
   j.notes.forEach((n, i) => out.push(...kvWrapped(i ? "" : "Notes", n, width)));
-  out.push(kv("Tool calls", String(d.toolEvents)));
-  const total = usageTotal(s);
-  if (total) out.push(kv("Usage", usageLine(total)));
-  if (s.budget_reached) out.push(kv("Budget", s.budget_reached.text, "yellow"));
+  out.push(kv("Tool calls", String(j.tool_events)));
+  if (j.usage) out.push(kv("Usage", usageLine(j.usage)));
+  if (j.budget_reached !== null) out.push(kv("Budget", j.budget_reached, "yellow"));
   if (j.timeline.length) {
     out.push([], head("Timeline"));
     for (const t of j.timeline)
@@ -64,20 +61,21 @@ export function statusView(d: StatusInput, width: number): Line[] {
     }
     if (j.tmux && j.live) out.push([seg(`  attach: agentmux attach ${j.id}`, "dim")]);
   }
-  const used = Object.entries(usageByAgent(s));
+  const used = Object.entries(j.usage_by_agent);
   if (used.length) {
+    const labels = new Map([...j.done_agents, ...j.agents].map((a) => [a.key, a.label]));
     out.push([], head("Usage"));
-    for (const [agent, u] of used) out.push([seg(`  ${padCells(cutCells(s.agents?.[agent]?.label ?? agent, 28), 28)} `), seg(`${tokensText(u.tokens).padStart(6)} tokens  `), seg(costText(u).padStart(8)), seg(`  ${u.models.join(", ")}`, "dim")]);
+    for (const [agent, u] of used) out.push([seg(`  ${padCells(cutCells(labels.get(agent) ?? agent, 28), 28)} `), seg(`${tokensText(u.tokens).padStart(6)} tokens  `), seg(costText(u).padStart(8)), seg(`  ${u.models.join(", ")}`, "dim")]);
   }
-  if (s.implementation_group_total > 0) {
+  const g = j.groups;
+  if (g.total > 0) {
     out.push([], head("Groups"));
-    out.push([seg(`  ${s.implementation_completed_group_ids.length}/${s.implementation_group_total} done`), seg(s.implementation_completed_group_ids.length ? ` (${s.implementation_completed_group_ids.join(", ")})` : "", "dim")]);
-    if (s.phase === "implementing")
-      out.push([seg(`  active: g${s.implementation_group_index} ${s.implementation_group_mode ?? ""} · plans ${s.implementation_active_plan_ids.join(", ") || "-"}`)]);
+    out.push([seg(`  ${g.completed_group_ids.length}/${g.total} done`), seg(g.completed_group_ids.length ? ` (${g.completed_group_ids.join(", ")})` : "", "dim")]);
+    if (j.phase === "implementing") out.push([seg(`  active: g${g.index} ${g.mode ?? ""} · plans ${g.active_plan_ids.join(", ") || "-"}`)]);
   }
   const reviews = Object.entries(j.reviews);
-  if (reviews.length || s.review_iteration) {
-    out.push([], head(`Reviews${s.review_iteration ? ` (round ${j.review_round})` : ""}`));
+  if (reviews.length || j.review_iteration) {
+    out.push([], head(`Reviews${j.review_iteration ? ` (round ${j.review_round})` : ""}`));
     for (const [role, r] of reviews) out.push([seg(`  ${role.padEnd(18)} `), seg(r.verdict.padEnd(5), r.verdict === "pass" ? "green" : "red"), seg(` ${r.summary.split("\n")[0]}`, "dim")]);
   }
   const research = [...Object.entries(j.research.code).map(([t, v]) => ["code", t, v]), ...Object.entries(j.research.web).map(([t, v]) => ["web", t, v])];
