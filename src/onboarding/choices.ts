@@ -12,6 +12,8 @@ export type InitChoices = {
   github: { base_branch: string | null; draft: boolean; branch_prefix: string };
   /** how a --worktree run's worktree is made ready (worktree.setup / worktree.copy) */
   worktree: { setup: string[]; copy: string[] };
+  /** checks to add (name → command): detected ones init proposes when none are configured */
+  checks: Record<string, string>;
 };
 
 /** The choices a configuration currently amounts to (what the wizard shows as defaults). */
@@ -23,6 +25,7 @@ export function choicesFrom(config: Config): InitChoices {
     roles,
     github: { base_branch: config.github.base_branch, draft: config.github.draft, branch_prefix: config.github.branch_prefix },
     worktree: { setup: [...config.worktree.setup], copy: [...config.worktree.copy] },
+    checks: {},
   };
 }
 
@@ -46,6 +49,7 @@ export function choiceEdits(choices: InitChoices, baseline: Config): ConfigEdit[
   put(["github", "branch_prefix"], choices.github.branch_prefix, base.github.branch_prefix);
   put(["worktree", "setup"], choices.worktree.setup, base.worktree.setup);
   put(["worktree", "copy"], choices.worktree.copy, base.worktree.copy);
+  for (const [name, command] of Object.entries(choices.checks)) edits.push({ path: ["checks", name, "command"], value: command });
   return edits;
 }
 

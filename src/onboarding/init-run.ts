@@ -17,6 +17,7 @@ import { createIfMissing, instructionFilesToOffer, instructionTemplate, missingS
 import type { Prompter } from "./prompter.ts";
 import { askInitChoices } from "./wizard.ts";
 import { worktreeDefaults as defaultsFor } from "./project-kind.ts";
+import { checksSummary, detectChecks } from "./detect-checks.ts";
 
 export type InitOptions = {
   projectDir: string;
@@ -50,16 +51,23 @@ export async function runInit(opts: InitOptions): Promise<InitReport> {
   formatDetected(detected).forEach((l) => say(l));
   const detectedBase = await detectBaseBranch(projectDir);
   const worktreeDefaults = defaultsFor(projectDir);
+  const detectedChecks = detectChecks(projectDir, env);
+  const configuredChecks = Object.keys(current.checks);
 
   let choices: InitChoices = choicesFrom(current);
   if (p) {
-    choices = await askInitChoices(p, { current: choices, detected, providers: Object.keys(current.providers), detectedBase, worktreeDefaults });
+    choices = await askInitChoices(p, { current: choices, detected, providers: Object.keys(current.providers), detectedBase, worktreeDefaults, detectedChecks, configuredChecks });
   } else {
     if (existing === null || parse(existing)?.defaults?.provider === undefined) choices.provider = preferredProvider(detected).provider;
     // no questions: the detected project kind's worktree steps, unless some are configured
     if (!choices.worktree.setup.length && !choices.worktree.copy.length && (worktreeDefaults.setup.length || worktreeDefaults.copy.length)) {
       choices.worktree = { setup: worktreeDefaults.setup, copy: worktreeDefaults.copy };
       say(`Worktree runs (--worktree) of this ${worktreeDefaults.kinds.join("/") || "project"} prepare each new worktree first: ${[...worktreeDefaults.setup, ...worktreeDefaults.copy.map((c) => `copy ${c}`)].join("; ")} (worktree.setup / worktree.copy)`);
+    }
+    // and the checks its files suggest, unless some are configured
+    if (configuredChecks.length === 0 && Object.keys(detectedChecks.checks).length > 0) {
+      choices.checks = detectedChecks.checks;
+      say(`Checks agentmux runs itself after the coders (checks:, see agentmux checks): ${checksSummary(detectedChecks)}`);
     }
   }
 

@@ -2,6 +2,7 @@ import { ROLES } from "../schema/catalog.ts";
 import type { InitChoices } from "./choices.ts";
 import type { DetectedCli } from "./detect.ts";
 import type { WorktreeDefaults } from "./project-kind.ts";
+import { checksSummary, type DetectedChecks } from "./detect-checks.ts";
 import type { Option, Prompter } from "./prompter.ts";
 
 export type WizardContext = {
@@ -13,6 +14,10 @@ export type WizardContext = {
   detectedBase: string | null;
   /** worktree.setup / worktree.copy for the detected project kind (project-kind.ts) */
   worktreeDefaults?: WorktreeDefaults;
+  /** checks the project's files suggest (detect-checks.ts), offered when none are configured */
+  detectedChecks?: DetectedChecks;
+  /** names of the checks configured already */
+  configuredChecks?: string[];
 };
 
 const KEEP_DEFAULT = "default";
@@ -61,7 +66,15 @@ export async function askInitChoices(p: Prompter, ctx: WizardContext): Promise<I
   const base_branch = baseAnswer === "" || (!cur.github.base_branch && baseAnswer === detected) ? null : baseAnswer;
   const draft = await p.confirm("  open pull requests as drafts?", cur.github.draft);
   const branch_prefix = await p.text("  branch prefix", cur.github.branch_prefix);
-  return { provider, roles, github: { base_branch, draft, branch_prefix }, worktree: await askWorktree(p, cur.worktree, ctx.worktreeDefaults) };
+  const worktree = await askWorktree(p, cur.worktree, ctx.worktreeDefaults);
+  return { provider, roles, github: { base_branch, draft, branch_prefix }, worktree, checks: await askChecks(p, ctx) };
+}
+
+async function askChecks(p: Prompter, ctx: WizardContext): Promise<Record<string, string>> {
+  const found = ctx.detectedChecks;
+  if (!found || (ctx.configuredChecks ?? []).length > 0 || Object.keys(found.checks).length === 0) return {};
+  const yes = await p.confirm(`Checks agentmux runs itself after the coders, from this ${found.kinds.join("/")} project (${checksSummary(found)})?`, true);
+  return yes ? found.checks : {};
 }
 
 /** Offered only when the project's kind suggests steps and none are configured yet. */

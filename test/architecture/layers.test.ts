@@ -36,7 +36,7 @@ const ALLOWED: Record<string, string[]> = {
   // daemon → mcp: the orchestrator hosts the run's one MCP endpoint (#15.1)
   daemon: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "mcp", "checks"],
   launcher: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "onboarding", "views", "checks", "report", "sandbox"],
-  onboarding: ["schema", "session", "effects", "errors.ts", "artifacts", "config", "providers", "prompts"],
+  onboarding: ["schema", "session", "effects", "errors.ts", "artifacts", "config", "providers", "prompts", "checks"],
   completions: ["cli", "errors.ts"],
   // web/ runs in `agentmux serve`: it reads sessions and writes only the decision files session/ writes
   web: ["schema", "session", "effects", "errors.ts", "views", "report"],

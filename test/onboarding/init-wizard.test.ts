@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { loadConfig } from "../../src/config/load.ts";
@@ -139,6 +139,24 @@ test("Enter at every question leaves the shell's startup file alone (completions
   expect(await w.enterUntilExit()).toBe(0);
   expect(await w.history()).toContain(`Add shell completions to ${join(sb.home, ".bashrc")} (the line: ${GUARDED})? [y/N]`);
   expect(existsSync(join(sb.home, ".bashrc"))).toBe(false);
+}, 60000);
+
+test("an npm project: the wizard offers its checks (Enter adds them) and does not ask again once some are configured", async () => {
+  sb = await sandbox();
+  socket = privateSocket();
+  fakeCli(sb, "claude", "1.0.0");
+  fakeCli(sb, "npm", "10.0.0");
+  writeFileSync(join(sb.repo, "package.json"), JSON.stringify({ name: "app", scripts: { test: "jest", lint: "eslint ." } }));
+  const w = new Wizard(socket);
+  await w.start(sb, ["init"]);
+  expect(await w.enterUntilExit()).toBe(0);
+  expect(await w.history()).toContain("Checks agentmux runs itself after the coders, from this npm project (test: npm test; lint: npm run lint)? [Y/n]");
+  const checks = () => parse(readFileSync(join(sb.repo, ".agentmux/config.yaml"), "utf8")).checks;
+  expect(checks()).toEqual({ test: { command: "npm test" }, lint: { command: "npm run lint" } });
+  await w.start(sb, ["init"]);
+  expect(await w.enterUntilExit()).toBe(0);
+  expect(await w.history()).not.toContain("Checks agentmux runs itself");
+  expect(checks()).toEqual({ test: { command: "npm test" }, lint: { command: "npm run lint" } });
 }, 60000);
 
 test("Ctrl-C in the wizard exits 130 and writes nothing", async () => {
