@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { NoSessionChosen, NothingToResume, SeveralResumable } from "../session/errors.ts";
+import { NoSessionChosen, NothingToResume, PythonSession, SeveralResumable } from "../session/errors.ts";
+import { readPythonState } from "../session/python-state.ts";
 import { isHeadless } from "../launcher/start.ts";
 import { resumeSession } from "../launcher/resume.ts";
 import { listSessions, type SessionSummary } from "../session/list.ts";
@@ -11,9 +12,17 @@ import { sessionCells } from "../views/sessions.ts";
 import { inertLine } from "../schema/inert-text.ts";
 import { cells } from "../views/width.ts";
 
-async function pick(projectDir: string): Promise<SessionSummary> {
-  const unfinished = (await listSessions(projectDir)).filter((s) => s.state && s.state.phase !== "done");
+async function pick(projectDir: string, fromPython: boolean): Promise<SessionSummary> {
+  const all = (await listSessions(projectDir)).filter((s) => !s.archived);
+  // the Python agentmux's sessions: offered with --from-python, else named with the flag that converts them
+  const python = all.filter((s) => readPythonState(s.dir));
+  if (fromPython) {
+    if (python.length === 1) return python[0]!;
+    if (python.length > 1) throw new SeveralResumable({ ids: python.map((s) => s.id) });
+  }
+  const unfinished = all.filter((s) => s.state && s.state.phase !== "done" && !python.includes(s));
   const candidates = unfinished.filter((s) => !s.live);
+  if (!candidates.length && python.length) throw new PythonSession({ dir: python[0]!.dir, id: python[0]!.id });
   if (!candidates.length) throw new NothingToResume({ running: unfinished.map((s) => s.id) });
   if (candidates.length === 1) return candidates[0]!;
   if (!process.stdin.isTTY) {
@@ -45,7 +54,7 @@ async function pick(projectDir: string): Promise<SessionSummary> {
 
 export async function run({ flags, positionals }: ParsedArgs<typeof resume>): Promise<number> {
   const projectDir = findProjectDir();
-  const s = positionals[0] ? await resolveSession(projectDir, positionals[0]) : await pick(projectDir);
+  const s = positionals[0] ? await resolveSession(projectDir, positionals[0]) : await pick(projectDir, flags["from-python"] === true);
   return resumeSession({
     sessionDir: s.dir,
     socket: s.socket,
@@ -53,6 +62,7 @@ export async function run({ flags, positionals }: ParsedArgs<typeof resume>): Pr
     progress: flags.json ? "json" : "plain",
     ...(flags.config ? { configPath: resolve(flags.config) } : {}),
     keepSession: flags["keep-session"],
+    fromPython: flags["from-python"],
     out: (l) => process.stdout.write(l + "\n"),
   });
 }

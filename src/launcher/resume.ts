@@ -1,9 +1,12 @@
 import { noticeOut } from "./notices.ts";
 import { requireSandbox } from "./sandbox-preflight.ts";
 import { runProcess } from "../effects/process/run.ts";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { parseArtifact } from "../artifacts/parse.ts";
 import { basename, join } from "node:path";
-import { SessionBeingResumed, SessionBusy, SessionFinished } from "../session/errors.ts";
+import { PythonSession, PythonStateUnconvertible, SessionBeingResumed, SessionBusy, SessionFinished } from "../session/errors.ts";
+import { convertPythonState, readPythonState } from "../session/python-state.ts";
+import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { acquireResume, releaseResume } from "../session/resume-lock.ts";
 import { loadConfig } from "../config/load.ts";
 import { ensureFeatureBranch } from "../effects/git/branch.ts";
@@ -34,14 +37,29 @@ export function resumeFacts(sessionDir: string): ResumeFacts {
   const key = loadSealKey(sessionDir);
   const pmDone = readToolLines(join(sessionDir, F.toolEvents), 0).some((l) => l.value?.tool === "submit_pm_done" && checkSeal(key, l.text));
   const beat = lastHeartbeat(sessionDir);
+  const plan = parseArtifact("plan", readFileOr(join(sessionDir, F.planYaml)));
+  const listed = (dir: string) => (existsSync(join(sessionDir, dir)) ? readdirSync(join(sessionDir, dir)) : []);
+  const doneMarkers = listed("06_implementation").flatMap((n) => /^done_(\d+)$/.exec(n)?.[1] ?? []).map(Number);
   return {
     pmDone,
     hasArchitecture: has(F.architecture),
     hasExecutionPlan: has(F.executionPlan),
     hasDesign: has(F.design),
+    ...(plan.ok ? { plan: plan.value } : {}),
+    doneMarkers,
+    hasReview: has(F.reviewMd) || listed("07_review").some((n) => /^review(_[A-Za-z0-9_-]+)?\.ya?ml$/.test(n)),
+    hasFixRequest: has(F.fixRequest),
     ...(beat === undefined ? {} : { lastAliveAt: new Date(beat).toISOString() }),
   };
 }
+
+const readFileOr = (path: string): string => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+};
 
 /**
  * Resume a session: refuse while its orchestrator runs; clear a stale tmux session left by a
@@ -56,6 +74,8 @@ export type ResumeOptions = {
   configPath?: string;
   /** `--keep-session`: keep the folder after a successful commit */
   keepSession?: boolean;
+  /** `--from-python`: convert a state.json the Python agentmux wrote (else such a session is refused) */
+  fromPython?: boolean;
   out: (l: string) => void;
 };
 
@@ -75,6 +95,7 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
   const print = o.out; // progress and result lines; notices go through noticeOut
   o = { ...o, out: noticeOut(o.progress, print) };
   const startedAt = Date.now();
+  adoptPythonState(o);
   const state: State = readState(o.sessionDir);
   if (state.phase === "done") throw new SessionFinished({ dir: o.sessionDir, feature: state.feature_name ?? null });
   // before anything else is looked at or touched: a second resume of this session stops here
@@ -130,6 +151,22 @@ function busyOrBeingResumed(sessionDir: string, launcher: number): Error {
   const pid = liveOrchestrator(sessionDir);
   if (pid) return new SessionBusy({ dir: sessionDir, pid, attach: `agentmux attach ${id}`, stop: `agentmux cancel ${id}` });
   return new SessionBeingResumed({ dir: sessionDir, pid: launcher, attach: `agentmux attach ${id}` });
+}
+
+/**
+ * A session the Python agentmux wrote is refused, or with --from-python converted: its
+ * state.json is kept as state.python.json and replaced by agentmux's (session/python-state.ts).
+ */
+function adoptPythonState(o: ResumeOptions): void {
+  const raw = readPythonState(o.sessionDir);
+  if (!raw) return;
+  if (!o.fromPython) throw new PythonSession({ dir: o.sessionDir, id: basename(o.sessionDir) });
+  const events = join(o.sessionDir, F.toolEvents);
+  const converted = convertPythonState(raw, { sessionDir: o.sessionDir, toolEventsBytes: existsSync(events) ? statSync(events).size : 0 });
+  if (!converted.ok) throw new PythonStateUnconvertible({ dir: o.sessionDir, problems: converted.problems });
+  writeFileAtomic(join(o.sessionDir, F.pythonState), readFileSync(join(o.sessionDir, F.state)), { existingDir: true });
+  writeState(o.sessionDir, converted.state);
+  o.out(`agentmux: converted the Python agentmux's state.json (kept as ${F.pythonState})`);
 }
 
 /** Branch, files and processes of a resumed run; the caller gives the checkout up if this throws. */

@@ -1,5 +1,6 @@
 import { stringify } from "yaml";
 import type { Plan, Subplan } from "../schema/artifacts/plan.ts";
+import type { State } from "../schema/state.ts";
 import { F, planFile, tasksFile } from "../session/paths.ts";
 
 const asList = (v: string | string[]) => (Array.isArray(v) ? v.map((x) => `- ${x}`).join("\n") : v.trim());
@@ -57,4 +58,23 @@ export function materializePlan(plan: Plan): { path: string; content: string }[]
   };
   files.push({ path: F.executionPlan, content: stringify(execution) });
   return files;
+}
+
+/** What an accepted plan sets in state: its groups (transitions cannot read files) and counts. */
+export function planStateFields(plan: Plan): Partial<State> {
+  const partial = new Set(plan.subplans.filter((s) => s.allow_partial).map((s) => s.index));
+  return {
+    subplan_count: plan.subplans.length,
+    needs_design: plan.needs_design,
+    execution_groups: plan.groups.map((g) => ({
+      group_id: g.group_id,
+      mode: g.mode,
+      plans: g.plans.map((p) => ({ index: p.index, name: p.name, ...(partial.has(p.index) ? { allow_partial: true } : {}) })),
+    })),
+    implementation_group_total: plan.groups.length,
+    implementation_group_index: 0,
+    implementation_group_mode: null,
+    implementation_active_plan_ids: [],
+    implementation_completed_group_ids: [],
+  };
 }

@@ -129,3 +129,17 @@ export const SessionBeingResumed = defineError("SessionBeingResumed", "session",
   where: d.dir,
   hint: `nothing was changed; once it runs, attach with: ${d.attach}`,
 }));
+
+/** state.json was written by the Python agentmux: `agentmux resume <id> --from-python` converts it. */
+export const PythonSession = defineError("PythonSession", "session", (d: { dir: string; id: string }) => ({
+  message: "this session's state.json was written by the Python agentmux",
+  where: d.dir,
+  hint: `convert it and resume with: agentmux resume ${d.id} --from-python (the original is kept as state.python.json)`,
+}));
+
+/** A Python agentmux state.json whose fields do not make a state agentmux can run, even converted. */
+export const PythonStateUnconvertible = defineError("PythonStateUnconvertible", "session", (d: { dir: string; problems: string[] }) => ({
+  message: `the Python agentmux's state.json could not be converted: ${d.problems.join("; ")}`,
+  where: d.dir,
+  hint: "finish the run with the Python agentmux, or start it again with agentmux run",
+}));

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { Approval, ChangesText, LastCompletion } from "../schema/artifacts/completion.ts";
 import { DoneArtifact } from "../schema/artifacts/done.ts";
 import { ExecutionPlan, Plan } from "../schema/artifacts/plan.ts";
+import { PythonStateFile } from "../schema/python-state.ts";
 import { Review } from "../schema/artifacts/review.ts";
 import { CANCEL_REQUEST_FILE, CancelRequest } from "../schema/cancel-request.ts";
 import { FileBaseline } from "../schema/file-baseline.ts";
@@ -49,6 +50,7 @@ const written = (path: string, about: string) => file(path, "markdown", NonBlank
 /** Every fixed-path session file; the keys of F (paths.ts) plus the internal runtime files. */
 export const SESSION_FILES = {
   state: file(F.state, "json", State, ["orchestrator", "launcher"], "workflow state; written only by agentmux, atomically"),
+  pythonState: file(F.pythonState, "json", PythonStateFile, ["launcher"], "the Python agentmux's state.json, kept when `agentmux resume --from-python` converted it"),
   runtime: file(F.runtime, "json", RuntimeState, ["launcher", "orchestrator"], "tmux session, socket and pane ids of the agents"),
   toolEvents: file(F.toolEvents, "jsonl", ToolEventLine, ["mcp"], "one JSON line per MCP tool call (appended whole, under a lock)"),
   toolEventsLock: text(F.toolEventsLock, ["mcp"], "lock for appends to tool_events.jsonl"),

@@ -8,6 +8,8 @@ export const PROPOSED_PREFERENCES = `${AGENTMUX_DIR}/proposed_preferences.json`;
 /** Session-relative file names fixed by the protocol (seeds/). */
 export const F = {
   state: "state.json",
+  /** the Python agentmux's state.json, kept when `agentmux resume --from-python` converted it */
+  pythonState: "state.python.json",
   runtime: "runtime_state.json",
   toolEvents: "tool_events.jsonl",
   toolEventsLock: ".tool_events.lock",

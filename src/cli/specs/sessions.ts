@@ -28,8 +28,11 @@ export const resume = command({
   summary: "resume an interrupted session",
   about: `Resumes an interrupted session (by id or folder; without one: the only resumable session, or a
 menu when there are several). The phase of a failed run is inferred from its artifacts; only
-tool events not yet applied are replayed.`,
+tool events not yet applied are replayed. A session of the Python agentmux is refused unless
+--from-python is given: its state.json is then converted (the original kept as
+state.python.json) and the phase inferred from its artifacts (docs/migrating.md).`,
   flags: {
+    "from-python": { type: "boolean", help: "convert a session the Python agentmux wrote, then resume it" },
     ci: { type: "boolean", help: "headless: progress on stdout, no attach" },
     json: { type: "boolean", help: "with --ci: progress as one JSON object per line" },
     "keep-session": { type: "boolean", help: "keep the session folder after a successful commit (from now on)" },

@@ -1,6 +1,6 @@
 import { F } from "../../session/paths.ts";
 import { handleResearch, relaunchResearch } from "../research.ts";
-import { materializePlan } from "../plan-files.ts";
+import { materializePlan, planStateFields } from "../plan-files.ts";
 import type { PhaseHandler } from "../types.ts";
 
 export const PLANNER = "planner";
@@ -17,26 +17,10 @@ export const planning: PhaseHandler = {
       const plan = event.plan;
       for (const file of materializePlan(plan)) step.emit({ type: "write_file", path: file.path, content: file.content });
       const keep = plan.subplans.map((s) => s.index).join("|");
-      const partial = new Set(plan.subplans.filter((s) => s.allow_partial).map((s) => s.index));
       step.emit({ type: "delete_matching", dir: "04_planning", pattern: `^(plan|tasks)_(?!(${keep})\\.md$)\\d+\\.md$` });
       step.emit({ type: "delete_file", path: F.changes });
       step.kill(PLANNER);
-      step.set({
-        subplan_count: plan.subplans.length,
-        completed_subplans: [],
-        needs_design: plan.needs_design,
-        replanning: false,
-        execution_groups: plan.groups.map((g) => ({
-          group_id: g.group_id,
-          mode: g.mode,
-          plans: g.plans.map((p) => ({ index: p.index, name: p.name, ...(partial.has(p.index) ? { allow_partial: true } : {}) })),
-        })),
-        implementation_group_total: plan.groups.length,
-        implementation_group_index: 0,
-        implementation_group_mode: null,
-        implementation_active_plan_ids: [],
-        implementation_completed_group_ids: [],
-      });
+      step.set({ ...planStateFields(plan), completed_subplans: [], replanning: false });
       step.moveTo(plan.needs_design ? "designing" : "implementing", "plan_written");
       return true;
     }
