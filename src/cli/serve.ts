@@ -6,7 +6,7 @@ import { UsageError } from "./errors.ts";
 import { findProjectDir } from "../session/project.ts";
 import { hostName } from "../web/guard.ts";
 import { NotAProject, ServeListenFailed } from "../web/errors.ts";
-import { newToken, removeServerFile, writeServerFile } from "../web/server-file.ts";
+import { newToken, removeServerFile, writeServerFile } from "../session/serve-record.ts";
 import { startServer } from "../web/server.ts";
 
 const DEFAULT_PORT = 7878;
@@ -42,7 +42,7 @@ export async function run(a: ParsedArgs<typeof serve>): Promise<number> {
   } catch (e) {
     throw new ServeListenFailed({ host, port, reason: /EADDRINUSE|in use/i.test(String((e as Error).message) + String((e as { code?: string }).code)) ? "the port is in use" : (e as Error).message });
   }
-  const files = projects.map((p) => writeServerFile(p, { url: server.url, token, pid: process.pid, answer, started_at: new Date().toISOString() }));
+  const files = projects.map((p, index) => writeServerFile(p, { url: server.url, index, token, pid: process.pid, answer, started_at: new Date().toISOString() }));
   const out = process.stdout;
   out.write(`agentmux serve: ${server.url}?token=${token}\n`);
   out.write(`  ${projects.length === 1 ? "project" : "projects"}: ${projects.join(", ")}\n`);

@@ -30,6 +30,7 @@ import { archiveSession } from "../session/archive.ts";
 import { SessionFolderGone, sessionFolderPresent, writeLiveState } from "../session/folder-gone.ts";
 import { ORCHESTRATOR_PID, liveOrchestrator, touchHeartbeat, writeOrchestratorPid } from "../session/liveness.ts";
 import { TurnWatcher } from "./turns.ts";
+import { Notifier } from "./notify.ts";
 import { UsageWatcher } from "./usage.ts";
 import { ToolCallTail } from "../bus/tool-calls.ts";
 import { startMcpHost, watchMcp } from "./mcp-host.ts";
@@ -127,6 +128,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     if (owedFile) files.finished(owedFile);
   }, log, stuckAfterMs: config.watchdog.stuck_after_s * 1000 });
   agents.persist();
+  const notifier = new Notifier({ config: config.notify, sessionDir, projectDir, log }, state);
   loop = new OrchestratorLoop(state, settings, {
     sessionDir, projectDir, workDir, config, runtime: agents, log, headless: state.headless === true, sealKey: mcp.sealKey,
     explained: async (e) => isGone(e) && (await tmuxLoss.check()),
@@ -135,6 +137,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     // pre-started handoffs: decided once the effects of each step ran (kills before starts)
     applied: (s) => {
       prestarter.update(s);
+      notifier.observe(s);
       // the figures are read at every step too, not only every 2 s: the budget holds at each handoff
       for (const e of usage.poll()) loop.push(e);
     },
@@ -206,6 +209,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   // the last turns' figures: read once more after the run ended (recorded in a finished run too)
   for (const e of usage.poll()) await loop.step(e).catch((err) => log(`could not record usage: ${(err as Error).message}`));
   state = loop.state;
+  // the last notifications (done, failed) go out before the session folder may go (each is bounded by notify.timeout_s)
+  await notifier.drain();
   // a stopped process would not see the hang-up that ends the session
   if (agents.isPaused) agents.pause(false);
   log(`orchestrator finished: exit ${result.code}${result.cleanup ? ", removing the session folder" : ""}`, { event: "orchestrator_finished", data: { code: result.code, cleanup: result.cleanup } });

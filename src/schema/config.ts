@@ -235,6 +235,17 @@ export const Config = z.strictObject({
   checks: Checks.default({}),
   /** USD per million tokens by model, for the estimated cost of a run (shown in the monitor, status and summaries) */
   pricing: Pricing.default({ checked: "2026-11-23", models: {} }),
+  /** a command told when a run needs you, is done or failed (ntfy, a Slack webhook, a desktop notifier): docs/web.md */
+  notify: z
+    .strictObject({
+      /** run by `sh -c` in the project with the event as one JSON object on stdin (never in its command line); empty: no command */
+      command: z.string().default(""),
+      /** which events: needs_you (approval, a question, a stuck agent, a budget pause), done, failed */
+      on: z.array(z.enum(["needs_you", "done", "failed"])).default(["needs_you", "done", "failed"]),
+      /** the command is killed with its process group after this long */
+      timeout_s: z.number().int().min(1).max(600).default(30),
+    })
+    .default({ command: "", on: ["needs_you", "done", "failed"], timeout_s: 30 }),
   /** a per-run budget: at the limit the agents are paused and you are asked; a headless run fails with the figure */
   limits: UsageLimits.default({ max_cost_usd: null, max_tokens: null }),
   /** pre-started handoffs: agents of the next phase started ahead, parked in the hidden window */

@@ -31,6 +31,7 @@ export const LOG_EVENTS = {
   launch_held: "an agent the run starts while paused at its budget waits for the go-on; `agent`",
   usage_unreadable: "an agent's usage record (transcript, rollout) could not be read; `agent`, `error`, `data.conversation`",
   watchdog: "the watchdog saw something: an agent without output, a turn that ended, a limit",
+  notify: "`notify.command` was run for the run's user; `data.notify` (needs_you, done, failed), `data.ok` (its output: .runtime/notify.log)",
   note: "anything else, in words",
 } as const;
 

@@ -34,7 +34,7 @@ const ALLOWED: Record<string, string[]> = {
   views: ["schema", "session", "report"],
   tui: ["schema", "session", "effects", "errors.ts", "artifacts", "views", "report"],
   // daemon → mcp: the orchestrator hosts the run's one MCP endpoint (#15.1)
-  daemon: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "mcp", "checks"],
+  daemon: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "mcp", "checks", "report"],
   launcher: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "onboarding", "views", "checks", "report", "sandbox"],
   onboarding: ["schema", "session", "effects", "errors.ts", "artifacts", "config", "providers", "prompts", "checks"],
   completions: ["cli", "errors.ts"],

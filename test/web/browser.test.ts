@@ -5,7 +5,7 @@
  * agent's hostile text shown as text.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { stringify } from "yaml";
@@ -38,7 +38,8 @@ describe.skipIf(skipBrowser)("web page in chromium", () => {
     const bin = isolatedBinary();
     track.dirs.push(join(bin, ".."));
     const extra = join(track.dirs.at(-1)!, "wait-for-approval.yaml");
-    writeFileSync(extra, stringify({ defaults: { completion: { skip_final_approval: false } } }));
+    const notes = join(track.dirs.at(-1)!, "notifications.jsonl");
+    writeFileSync(extra, stringify({ defaults: { completion: { skip_final_approval: false } }, notify: { command: `cat >> ${notes}` } }));
     const demo = startSlowDemo(bin, { thinkMs: 700, extra: ["--config", extra], track });
     stops.push(async () => demo.proc.kill("SIGKILL"));
     await waitFor("the run's session folder", () => sessionDir(demo.repo), { timeoutMs: 60_000 });
@@ -72,6 +73,13 @@ describe.skipIf(skipBrowser)("web page in chromium", () => {
     expect(git(demo.repo, "log", "-1", "--format=%s", result.branch)).toBe("feat: greeting, approved from a phone");
     // the page saw the run end
     await page.locator("h1 .dot:not(.on)").waitFor({ timeout: 20_000 });
+    // notify.command was told twice, with the page's link (no token in it)
+    const told = readFileSync(notes, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(told.map((n: any) => n.event)).toEqual(["needs_you", "done"]);
+    expect(told[0].url).toBe(`${served.origin}/#/run/0/${told[0].session}`);
+    expect(told[1].text).toContain("done: committed");
+    expect(JSON.stringify(told)).not.toContain(served.token);
+
     await page.close();
   }, 240_000);
 

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { writeJsonAtomic } from "../../src/effects/fs/atomic.ts";
 import type { State } from "../../src/schema/state.ts";
 import { startServer, type WebServer } from "../../src/web/server.ts";
-import { newToken } from "../../src/web/server-file.ts";
+import { newToken } from "../../src/session/serve-record.ts";
 import { privateSocket } from "../helpers/tmp.ts";
 import { awaitingApproval } from "../tui/fixtures.ts";
 

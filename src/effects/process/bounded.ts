@@ -23,6 +23,8 @@ export type BoundedCommand = EnvPolicy & {
   leftovers: "kill" | "detach";
   /** TERM → KILL grace (default 2000 ms) */
   graceMs?: number;
+  /** written to its stdin, which is then closed (default: no stdin) */
+  stdin?: string;
 };
 
 export type BoundedResult = {
@@ -58,7 +60,12 @@ export const runBounded: BoundedRunner = async (cmd) => {
   let child: ChildProcess;
   try {
     // one pipe for stdout and stderr, so the log has them in the order they were written
-    child = spawn("sh", ["-c", 'exec 2>&1; exec "$@"', "sh", ...cmd.argv], { cwd: cmd.cwd, env: childEnv(cmd), detached: true, stdio: ["ignore", "pipe", "ignore"] });
+    child = spawn("sh", ["-c", 'exec 2>&1; exec "$@"', "sh", ...cmd.argv], { cwd: cmd.cwd, env: childEnv(cmd), detached: true, stdio: [cmd.stdin === undefined ? "ignore" : "pipe", "pipe", "ignore"] });
+    if (cmd.stdin !== undefined && child.stdin) {
+      // a command that does not read its input (or exits first) is not an error
+      child.stdin.on("error", () => {});
+      child.stdin.end(cmd.stdin);
+    }
   } catch (e) {
     return finish({ exitCode: null, signal: null, timedOut: false, spawnError: (e as Error).message });
   }

@@ -3,7 +3,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
-import { sessionsRoot } from "../session/paths.ts";
+import { sessionsRoot } from "./paths.ts";
 
 /**
  * `<project>/.agentmux/.sessions/.serve.json` (0600, beside the sessions it shows, so git already
@@ -13,6 +13,8 @@ import { sessionsRoot } from "../session/paths.ts";
  */
 export const ServerFile = z.strictObject({
   url: z.string(),
+  /** this project's index in the server's list: its runs' pages are `<url>#/run/<index>/<id>` */
+  index: z.number().int().min(0),
   token: z.string(),
   pid: z.number().int(),
   answer: z.boolean(),
@@ -44,4 +46,10 @@ export function readServerFile(project: string): ServerFile | null {
 /** Remove the record, only if it is this process's (a later server may have replaced it). */
 export function removeServerFile(project: string, pid = process.pid): void {
   if (readServerFile(project)?.pid === pid) rmSync(serverFilePath(project), { force: true });
+}
+
+/** The page of run `id` on the server that runs for `project` now (no token: a browser that opened the server's link before has its cookie), null when none runs. */
+export function runPageUrl(project: string, id: string): string | null {
+  const r = readServerFile(project);
+  return r ? `${r.url}#/run/${r.index}/${encodeURIComponent(id)}` : null;
 }
