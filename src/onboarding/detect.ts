@@ -3,7 +3,7 @@ import { findOnPath } from "../providers/doctor.ts";
 import type { Config } from "../schema/config.ts";
 
 /** Real agent CLIs in the order init prefers them as the default provider. */
-export const CLI_PREFERENCE = ["claude", "codex", "gemini", "opencode", "copilot", "qwen"] as const;
+export const CLI_PREFERENCE = ["claude", "codex", "gemini", "opencode", "copilot", "qwen", "cursor", "agy"] as const;
 
 export type DetectedCli = {
   provider: string;

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { configJsonSchemaText } from "../config/render.ts";
+import { GEMINI_RETIREMENT } from "../providers/adapters/gemini.ts";
 import { loadConfig } from "../config/load.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import type { Runner } from "../effects/process/run.ts";
@@ -49,6 +50,11 @@ export async function runInit(opts: InitOptions): Promise<InitReport> {
   say("Agent CLIs on PATH:");
   const detected = await detectClis(current, env.PATH ?? "", opts.exec);
   formatDetected(detected).forEach((l) => say(l));
+  // gemini's consumer accounts were retired: its users likely need agy now
+  if (detected.some((d) => d.provider === "gemini" && d.path)) {
+    const agy = detected.find((d) => d.provider === "agy")?.path;
+    say(`Note: ${GEMINI_RETIREMENT}. ${agy ? "agy is installed: choose it as the provider" : "Install agy (https://antigravity.google) and choose it as the provider"} if that is your account.`);
+  }
   const detectedBase = await detectBaseBranch(projectDir);
   const worktreeDefaults = defaultsFor(projectDir);
   const detectedChecks = detectChecks(projectDir, env);

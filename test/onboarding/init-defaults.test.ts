@@ -21,6 +21,9 @@ test("init --defaults picks the first detected CLI, writes only what differs, an
   expect(r.code).toBe(0);
   expect(r.stdout).toContain(`✓ codex     ${join(sb.bin, "codex")}  (codex-cli 0.42.0)`);
   expect(r.stdout).toContain("✗ claude    not found on PATH");
+  // gemini found: its consumer-account retirement is told, and agy offered (#27)
+  expect(r.stdout).toContain("Note: Google retired Gemini CLI for consumer Google accounts (AI Pro/Ultra, free Code Assist) on 2026-06-18");
+  expect(r.stdout).toContain("Install agy (https://antigravity.google) and choose it as the provider if that is your account.");
   const text = read(sb, ".agentmux/config.yaml");
   expect(text.split("\n")[0]).toBe("# yaml-language-server: $schema=./config.schema.json");
   expect(parse(text)).toEqual({ version: 2, defaults: { provider: "codex" } });

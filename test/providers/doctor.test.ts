@@ -109,6 +109,25 @@ describe("agentmux doctor with fake CLIs", () => {
     expect(formatDoctor(report)).toContain(`✗ claude (all roles): ${join(bin, "claude")}: claude: broken install`);
   });
 
+  test("cursor and agy: built from published behaviour, said plainly; gemini: the consumer retirement and agy offered (#27)", async () => {
+    fake("tmux", 'echo "tmux 3.3a"');
+    fake("gh", "exit 0");
+    fake("agy", 'echo "1.2.2"');
+    fake("cursor-agent", 'echo "2026.07.20-abc"');
+    fake("gemini", 'echo "0.61.0"');
+    config.defaults.provider = "agy";
+    config.roles.coder = { provider: "cursor", model: null, args: null };
+    config.roles.planner = { provider: "gemini", model: null, args: null };
+    const text = formatDoctor(await doctor());
+    expect(text).toContain("agy support: built from the published behaviour of agy 1.0.10, 1.1.28, 1.2.2, 1.2.7 (other tools' recorded screens and docs); not yet run on this machine");
+    expect(text).toContain("cursor support: built from the published behaviour of cursor 2026.06.15, 2026.07.20, 2026.09.02");
+    expect(text).toContain("✓ cursor wiring: MCP: the run's endpoint over HTTP via --plugin-dir");
+    expect(text).toContain("✓ agy wiring: MCP: the run's endpoint over stdio (agentmux mcp-server) via <worktree>/.agents/mcp_config.json");
+    expect(text).toContain("gemini accounts: Google retired Gemini CLI for consumer Google accounts");
+    expect(text).toContain("should use Antigravity (provider agy); for such an account install agy and set defaults.provider: agy");
+    expect(text).not.toContain("claude support");
+  });
+
   test("tmux version parsing", () => {
     expect(parseTmuxVersion("tmux 3.3a")).toEqual([3, 3]);
     expect(parseTmuxVersion("tmux next-3.6")).toEqual([3, 6]);

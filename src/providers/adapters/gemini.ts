@@ -86,5 +86,5 @@ export const GEMINI_RETIREMENT =
   "Google retired Gemini CLI for consumer Google accounts (AI Pro/Ultra, free Code Assist) on 2026-06-18: it still works with GEMINI_API_KEY, Vertex AI or a paid Code Assist licence; a consumer account gets 'IneligibleTierError' and should use Antigravity (provider agy)";
 
 function retirementNote() {
-  return { ok: true, label: "gemini accounts", detail: GEMINI_RETIREMENT, fix: "for a consumer account: install agy and set defaults.provider: agy (or roles.<role>.provider)" };
+  return { ok: true, label: "gemini accounts", detail: `${GEMINI_RETIREMENT}; for such an account install agy and set defaults.provider: agy (or roles.<role>.provider)` };
 }
