@@ -16,6 +16,7 @@ import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
 import type { AgentTokens } from "../mcp/identity.ts";
 import { resolveRole, type ResolvedAgent } from "../providers/resolve.ts";
 import { adapterFor } from "../providers/adapters/registry.ts";
+import { FirstStarts } from "./first-starts.ts";
 import { PROMPT_REFERENCE } from "../prompts/render.ts";
 import { F } from "../session/paths.ts";
 import { writeRuntime } from "../session/write.ts";
@@ -81,8 +82,11 @@ export class AgentRuntime {
   private held: (() => Promise<void> | void)[] = [];
   /** panes started ahead for the next phase (#15.3), until launch takes them over */
   private readonly pool: PrestartPool;
+  /** the second start of a CLI waits for its first to get ready (#27) */
+  private readonly firstStarts: FirstStarts;
 
   constructor(readonly o: AgentRuntimeOptions) {
+    this.firstStarts = new FirstStarts(o.tmux, o.log);
     this.pool = new PrestartPool({
       spawn: (key, role, label, size) => this.spawn(key, role, label, {}, size),
       prepare: (key, s) => this.o.writer.prepare(s.pane.pane, this.firstOptions(key, s.pane)),
@@ -168,10 +172,12 @@ export class AgentRuntime {
       ...(conversation ? { conversation } : {}),
     });
     writeLaunchFiles(spec);
+    const first = resolved.provider.command === "@self" ? null : await this.firstStarts.before(resolved.provider.command, agent);
     // the env (with the token for CLIs that read it there) reaches the pane through a 0600 file, never argv
     const command = spec.stdinFile ? ["sh", "-c", 'exec "$@" < "$0"', spec.stdinFile, ...spec.argv] : spec.argv;
     const exitFile = join(this.o.sessionDir, F.paneExits);
     const { pane, pid } = await this.o.layout.createPane({ command, env: { ...this.o.runEnv, ...spec.env }, cwd: spec.cwd, label, exitFile, ...(size ? { size } : {}) });
+    first?.(pane, resolved.provider.ready);
     // the token is this pane's: requests with it must come from its process tree (mcp/peer.ts)
     this.o.mcp.tokens.bindProcess(agent, pid);
     const capture = !!conv && conv.capture !== "none" && !conversation && !lo.batchPrompt;

@@ -41,7 +41,7 @@ export function buildLaunch(agent: ResolvedAgent, ctx: LaunchContext): LaunchSpe
   const argv = [...command, ...p.args, ...conversationArgs(agent, ctx, batch !== null)];
   if (batch) argv.push(...batch.args, ...(batch.mode === "flag" ? [ctx.batchPrompt!] : []));
   if (p.model_flag && agent.model) argv.push(p.model_flag, agent.model);
-  argv.push(...withMcpAllowances(agent, agent.roleArgs ?? [...p.default_role_args, ...(p.role_args[agent.role] ?? [])]));
+  argv.push(...withMcpAllowances(agent, agent.roleArgs ?? [...p.default_role_args, ...(p.role_args[agent.role] ?? [])], ctx.workDir));
   if (agent.model) argv.push(...(p.model_args[agent.model] ?? []));
 
   // In a worktree the session folder is outside the agent's workspace: let the CLI write there.
@@ -79,10 +79,10 @@ function isInside(path: string, dir: string): boolean {
  * A CLI that asks before every MCP tool call (claude) gets the role's agentmux tools added to
  * its allow list by its adapter, so replacing role args in config never breaks the completion tools.
  */
-function withMcpAllowances(agent: ResolvedAgent, args: string[]): string[] {
+function withMcpAllowances(agent: ResolvedAgent, args: string[], workDir: string): string[] {
   const allow = adapterFor(agent.provider.mcp)?.allowTools;
   const tools = ROLE_TOOLS[agent.role].map((t) => toolNameForAgent(agent, t));
-  return allow && tools.length ? allow(args, tools) : [...args];
+  return allow && tools.length ? allow(args, tools, workDir) : [...args];
 }
 
 /**

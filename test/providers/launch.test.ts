@@ -39,7 +39,8 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     const l = launch("claude", "planner");
     expect(l.argv).toEqual([
       "claude", "--permission-mode", "acceptEdits",
-      "--allowedTools", `${READ_ONLY},mcp__agentmux__research_dispatch_code,mcp__agentmux__research_dispatch_web,mcp__agentmux__submit_plan`,
+      // its read-only git in its own folder spelled out: claude 2.1.197 matched no rule with a '*' inside (#27)
+      "--allowedTools", `${READ_ONLY},mcp__agentmux__research_dispatch_code,mcp__agentmux__research_dispatch_web,mcp__agentmux__submit_plan,Bash(git -C ${W} status:*),Bash(git -C ${W} diff:*),Bash(git -C ${W} log:*),Bash(git -C ${W} show:*)`,
       "--add-dir", S, // the session folder is outside the work dir here, as in a worktree run
       "--mcp-config", `${S}/.runtime/mcp/planner.claude.json`,
     ]);
@@ -235,4 +236,18 @@ describe("mcp_transport: stdio (the fallback for a CLI that cannot use HTTP)", (
     const l = launch("opencode", "coder", { transport: "stdio" });
     expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!).mcp.agentmux).toEqual({ type: "local", command: ["/opt/agentmux", "mcp-server"], environment: bridgeEnv, enabled: true });
   });
+});
+
+test("claude reviewer in a folder with a space: its read-only git in its own folder is allowed unquoted and quoted (#27)", () => {
+  const config = structuredClone(base);
+  const l = buildLaunch(resolveRole(config, "reviewer_logic"), { sessionDir: S, projectDir: "/work/p", workDir: "/work/my repo", agentKey: "reviewer_logic", selfCommand: SELF, home: "/nonexistent-home", mcp: { url: URL, token: TOKEN } });
+  const rules = l.argv[l.argv.indexOf("--allowedTools") + 1]!.split(",");
+  for (const cmd of ["status", "diff", "log", "show"]) {
+    expect(rules).toContain(`Bash(git -C /work/my repo ${cmd}:*)`);
+    expect(rules).toContain(`Bash(git -C "/work/my repo" ${cmd}:*)`);
+    expect(rules).toContain(`Bash(git -C '/work/my repo' ${cmd}:*)`);
+  }
+  // a role without read-only git in its list gets none added (the coder may run any command already)
+  const coder = buildLaunch(resolveRole(config, "coder"), { sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: "coder", selfCommand: SELF, home: "/nonexistent-home", mcp: { url: URL, token: TOKEN } });
+  expect(coder.argv.join(" ")).not.toContain("git -C /work/wt");
 });

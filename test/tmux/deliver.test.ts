@@ -217,3 +217,24 @@ describe("delivery that recovers (#27)", () => {
     expect(submitted()).toEqual([]);
   }, 30_000);
 });
+
+describe("a pane that never gets ready is named with what it showed (#27)", () => {
+  async function pane(command: string[]) {
+    const f = await startFixture();
+    fixtures.push(f);
+    const { pane } = await f.layout.createPane({ command, env: {}, cwd: f.dir, label: "[sim] cli" });
+    return { pane, writer: new PaneWriter(f.tmux) };
+  }
+
+  test("a blank pane: 'the pane stayed blank'", async () => {
+    const { pane: p, writer } = await pane(["sh", "-c", "exec sleep 60"]);
+    const r = await writer.deliver(p, TEXT, options({ ready: { timeout_ms: 1000 } }));
+    expect(r).toMatchObject({ ok: false, reason: "not ready after 1000 ms: the pane stayed blank (the CLI drew nothing)" });
+  }, 30_000);
+
+  test("a pane that shows something else: its last lines", async () => {
+    const { pane: p, writer } = await pane(["sh", "-c", "printf 'Fetching provider package...\\nstill fetching (40s)\\n'; exec sleep 60"]);
+    const r = await writer.deliver(p, TEXT, options({ ready: { timeout_ms: 1000 } }));
+    expect(r).toMatchObject({ ok: false, reason: "not ready after 1000 ms: the ready prompt never showed; its screen ends: Fetching provider package... / still fetching (40s)" });
+  }, 30_000);
+});

@@ -36,6 +36,12 @@ const PASTE_WHOLE_MS = 500;
 /** pastes of one prompt at most, when the first never shows in an empty input box */
 const PASTE_TRIES = 3;
 
+/** What a pane that never got ready last showed (its last non-empty lines), for the reason an agent is stuck. */
+function lastLines(screen: string): string {
+  const lines = screen.split("\n").map((l) => l.trim()).filter(Boolean).slice(-3);
+  return lines.length ? `; its screen ends: ${lines.join(" / ").slice(0, 300)}` : "";
+}
+
 /** performance.now() at the end of each step of one delivery (for the delivered log line). */
 type Steps = { ready: number; pasted?: number; entered?: number };
 
@@ -185,8 +191,8 @@ export class PaneWriter {
       if (readyShown && !busy && settled && extraOk) return;
       if (o.stop?.()) return;
       if (now > deadline) {
-        const why = !readyShown ? "the ready prompt never showed" : busy ? "the agent stayed busy" : !settled ? "the screen never settled" : "its MCP server never became ready";
-        throw new DeliveryFailure(`not ready after ${opts.ready.timeout_ms} ms: ${why}`, snap.screen);
+        const why = !snap.screen.trim() ? "the pane stayed blank (the CLI drew nothing)" : !readyShown ? "the ready prompt never showed" : busy ? "the agent stayed busy" : !settled ? "the screen never settled" : "its MCP server never became ready";
+        throw new DeliveryFailure(`not ready after ${opts.ready.timeout_ms} ms: ${why}${lastLines(snap.screen)}`, snap.screen);
       }
       await Bun.sleep(o.pollMs ?? POLL_MS);
     }

@@ -85,13 +85,13 @@ ready:
   mcpNote: "--mcp-config <session>/.runtime/mcp/<agent>.claude.json (0600) + --allowedTools per role",
   preTrust: (_agent, workDir, home) => claudeTrust(workDir, home),
   toolName: (t) => `mcp__agentmux__${t}`,
-  allowTools: (args, tools) => {
+  allowTools: (args, tools, workDir) => {
     const out = [...args];
     const i = out.findIndex((a) => a === "--allowedTools" || a === "--allowed-tools");
     if (i >= 0 && i + 1 < out.length) {
       // Rule lists may hold spaces inside parentheses (`Bash(git log:*)`): only append.
       const have = out[i + 1]!.split(",").map((s) => s.trim());
-      const missing = tools.filter((t) => !have.includes(t));
+      const missing = [...tools, ...ownFolderGit(have, workDir)].filter((t) => !have.includes(t));
       if (missing.length) out[i + 1] = [out[i + 1], ...missing].filter(Boolean).join(",");
     } else out.push("--allowedTools", tools.join(","));
     return out;
@@ -102,6 +102,17 @@ ready:
     parse: claudeUsage,
   },
 };
+
+/**
+ * A role allowed read-only git in any folder (`Bash(git -C * status:*)`) gets the same commands
+ * in its own folder spelled out, as models write them (`git -C /abs/dir status`, the path quoted
+ * when it has a space): claude 2.1.197 matched no rule with a '*' inside and asked, and a
+ * headless run declines (#27).
+ */
+function ownFolderGit(rules: readonly string[], workDir: string): string[] {
+  const spellings = [workDir, JSON.stringify(workDir), `'${workDir}'`].filter((p, i) => i === 0 || /\s/.test(workDir));
+  return ["status", "diff", "log", "show"].filter((cmd) => rules.includes(`Bash(git -C * ${cmd}:*)`)).flatMap((cmd) => spellings.map((p) => `Bash(git -C ${p} ${cmd}:*)`));
+}
 
 /**
  * Only ~/.claude.json `projects[dir].hasTrustDialogAccepted` pre-trusts claude: a global file

@@ -42,8 +42,11 @@ export type CliAdapter = {
   preTrust?: (agent: ResolvedAgent, workDir: string, home: string) => PreTrust | null;
   /** the name the CLI's model sees for one of agentmux's MCP tools */
   toolName: (tool: string) => string;
-  /** role args with the role's agentmux tools allowed, for a CLI that asks before each MCP call */
-  allowTools?: (args: readonly string[], tools: readonly string[]) => string[];
+  /**
+   * role args with the role's agentmux tools allowed, for a CLI that asks before each MCP call
+   * (and its read-only git in the agent's own folder, in the forms models write)
+   */
+  allowTools?: (args: readonly string[], tools: readonly string[], workDir: string) => string[];
   /** usage records of this format (`usage: [{format: <name>}]`) */
   usage?: UsageReader;
   /** the conversation id the CLI picked for a launch (`conversation.capture: <name>`): found by what only that agent sent */

@@ -1,0 +1,62 @@
+/**
+ * First starts of one CLI go one after another (#27): two first starts of opencode at once left
+ * one pane blank for 4 minutes. The second start of a CLI waits until its first shows the ready
+ * prompt; once one was ready, starts go ahead at once. Real panes on a private tmux server; the
+ * "CLI" is the tty receiver, which draws nothing for its --slow-start.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { join } from "node:path";
+import { FirstStarts } from "../../src/daemon/first-starts.ts";
+import { ReadyGate } from "../../src/schema/config.ts";
+import { killTmuxServer } from "../helpers/tmp.ts";
+import { receiverCommand, startFixture, type TmuxFixture } from "../tmux/setup.ts";
+
+let fixture: TmuxFixture | null = null;
+afterEach(() => {
+  if (fixture) killTmuxServer(fixture.socket);
+  fixture = null;
+});
+
+const GATE = ReadyGate.parse({ pattern: "^\\[sim\\] ready", busy_pattern: "\\[sim\\] working", settle_ms: 0, timeout_ms: 30_000 });
+
+test("the second start of a CLI waits for the first to show its ready prompt; later starts do not wait", async () => {
+  const f = (fixture = await startFixture());
+  const starts = new FirstStarts(f.tmux, () => {});
+  const t0 = performance.now();
+  const first = await starts.before("mycli", "architect");
+  expect(performance.now() - t0).toBeLessThan(1_000);
+  const { pane } = await f.layout.createPane({ command: receiverCommand(join(f.dir, "a.jsonl"), ["--slow-start", "2000"]), env: {}, cwd: f.dir, label: "a" });
+  const shownAt = { t: 0 };
+  void (async () => {
+    for (;;) {
+      if ((await f.tmux.run(["capture-pane", "-p", "-t", pane])).includes("[sim] ready")) return void (shownAt.t = performance.now());
+      await Bun.sleep(20);
+    }
+  })();
+  first(pane, GATE);
+  // another CLI is not held back by it
+  const t1 = performance.now();
+  await (await starts.before("othercli", "planner"));
+  expect(performance.now() - t1).toBeLessThan(1_000);
+  // the second start of the same CLI goes once the first's ready prompt showed
+  await starts.before("mycli", "planner");
+  const released = performance.now();
+  expect(shownAt.t).toBeGreaterThan(0);
+  expect(released).toBeGreaterThanOrEqual(shownAt.t - 300);
+  expect(released - t0).toBeGreaterThan(1_500);
+  // once one was ready, starts of that CLI go at once
+  const t2 = performance.now();
+  await starts.before("mycli", "coder-1");
+  expect(performance.now() - t2).toBeLessThan(1_000);
+}, 30_000);
+
+test("a first start whose pane exits does not hold the next one", async () => {
+  const f = (fixture = await startFixture());
+  const starts = new FirstStarts(f.tmux, () => {});
+  const first = await starts.before("mycli", "architect");
+  const { pane } = await f.layout.createPane({ command: ["sh", "-c", "sleep 0.3; exit 3"], env: {}, cwd: f.dir, label: "a" });
+  first(pane, GATE);
+  const t = performance.now();
+  await starts.before("mycli", "planner");
+  expect(performance.now() - t).toBeLessThan(10_000);
+}, 30_000);
