@@ -29,6 +29,13 @@ test("bench/replay.ts prints replay_ms, its floor and replay_ratio measured in t
   expect(r.replay_ratio).toBeCloseTo((r.replay_ms as number) / (r.floor_ms as number), 0);
 }, 120_000);
 
+test("bench/run-api.ts prints poll_us, derive_us, its floor and poll_ratio measured in the same run", async () => {
+  const r = await bench("run-api", [], { RUN_API_ITERATIONS: "20" });
+  expect(r).toMatchObject({ bench: "run-api", iterations: 20 });
+  for (const k of ["poll_us", "derive_us", "floor_us", "poll_ratio"]) expect(finite(r[k]), k).toBe(true);
+  expect(r.sessions as number).toBeGreaterThanOrEqual(4);
+}, 120_000);
+
 test("bench/config.ts prints load_ms, tenth_load_ms and scaling_ratio measured in the same run", async () => {
   const r = await bench("config", [], { CONFIG_PROVIDERS: "200" });
   expect(r).toMatchObject({ bench: "config", providers: 200 });

@@ -38,3 +38,23 @@ test("a state without the count (an older session) is announced on the flag's ri
   p.replay(old);
   expect(decisions(out)).toHaveLength(2);
 });
+
+test("plain: each reviewer's verdict once with its round, a budget reached once; json: every line is a run API event", async () => {
+  const { RunEvent } = await import("../../src/schema/run-api/event.ts");
+  const { state, ev, s } = reach("reviewing");
+  const failed = apply(state, ev.review("reviewer_logic", "fail"), s).state;
+  const both = apply(failed, ev.review("reviewer_quality", "pass"), s).state;
+  const budget = { ...both, budget_reached: { at: both.updated_at, text: "$5.00 of $5.00", paused: true } };
+  const plain: string[] = [];
+  const json: string[] = [];
+  for (const [mode, out] of [["plain", plain], ["json", json]] as const) {
+    const p = new ProgressPrinter("/nonexistent", mode, (l) => out.push(l));
+    for (const st of [state, failed, failed, both, budget, budget]) p.replay(st);
+  }
+  expect(plain.filter((l) => l.includes("reviewer logic (review round 1): fail"))).toHaveLength(1);
+  expect(plain.filter((l) => l.includes("reviewer quality (review round 1): pass"))).toHaveLength(1);
+  expect(plain.filter((l) => l.includes("budget reached: $5.00 of $5.00; the agents are paused"))).toHaveLength(1);
+  const events = json.map((l) => RunEvent.parse(JSON.parse(l)));
+  expect(events.filter((e) => e.kind === "review_verdict")).toHaveLength(2);
+  expect(events.filter((e) => e.kind === "budget_reached")).toHaveLength(1);
+});
