@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runBounded, type BoundedRunner } from "../effects/process/bounded.ts";
 import { inertText } from "../schema/inert-text.ts";
-import { CheckResult, type CheckSpec, type CheckStatus, type CheckWhen } from "../schema/checks.ts";
+import { CheckResult, MAX_FINDINGS, type CheckSpec, type CheckStatus, type CheckWhen } from "../schema/checks.ts";
 import { failingLines } from "./failing-lines.ts";
 import { checkKind } from "./kind.ts";
 import { parseCheckOutput } from "./parsers/index.ts";
@@ -45,13 +45,14 @@ export async function runCheck(name: string, spec: CheckSpec, input: CheckRunInp
   const junit = spec.junit ? readOptional(join(input.root, spec.cwd, spec.junit)) : null;
   const parsed = r.spawnError ? undefined : parseCheckOutput(readLog(input.logPath), { check: name, parser: spec.parser, root: input.root, cwd: spec.cwd, junit });
   const tests = parsed?.tests;
+  const findings = status === "passed" ? [] : (parsed?.findings ?? []);
   const error = r.spawnError ?? (notFound ? `not found: ${r.tail.findLast((l) => /not found|No such file/i.test(l))}` : r.timedOut ? `did not finish within ${spec.timeout_s} s: its process group was killed` : undefined);
   return CheckResult.parse({
     name, command: spec.command, kind: checkKind(name, spec), when: input.when, round: input.round, status,
     exit_code: r.exitCode, ...(r.signal ? { signal: r.signal } : {}),
     duration_ms: r.durationMs, started_at: r.startedAt, finished_at: r.finishedAt, log: input.logName ?? input.logPath,
     tail: r.tail, failing_lines: status === "passed" ? [] : failingLines(r.tail),
-    findings: status === "passed" ? [] : (parsed?.findings ?? []), ...(tests ? { tests } : {}),
+    findings: findings.slice(0, MAX_FINDINGS), ...(findings.length > MAX_FINDINGS ? { findings_omitted: findings.length - MAX_FINDINGS } : {}), ...(tests ? { tests } : {}),
     required: spec.required, truncated: r.truncated,
     ...(error ? { error } : {}),
   });

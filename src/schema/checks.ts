@@ -111,6 +111,8 @@ export const CheckResult = z.object({
   /** the lines that matter for a fix request (errors, failures), control characters stripped */
   failing_lines: z.array(z.string()).default([]),
   findings: z.array(CheckFinding),
+  /** findings left out beyond the first MAX_FINDINGS (state.json stays small; the log has them all) */
+  findings_omitted: z.number().int().min(0).optional(),
   tests: TestCounts.optional(),
   required: z.boolean(),
   /** the output was larger than the log's cap: its middle was dropped (head and tail kept) */
@@ -120,6 +122,9 @@ export const CheckResult = z.object({
 });
 export type CheckResult = z.infer<typeof CheckResult>;
 export type CheckResultInput = z.input<typeof CheckResult>;
+
+/** At most this many findings are kept per result. */
+export const MAX_FINDINGS = 100;
 
 /** A failing result that blocks: required, failed in any way, and not already failing on the base. */
 export const checkBlocks = (r: Pick<CheckResult, "required" | "status" | "pre_existing">): boolean =>

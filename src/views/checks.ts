@@ -17,7 +17,7 @@ function outcome(r: CheckResult): string {
     case "error":
       return `could not run: ${inertLine(r.error ?? "it did not start")}`;
     case "failed": {
-      const what = tests && tests.failing > 0 ? `${tests.failing} of ${plural(tests.total, "test")} failing` : r.findings.length > 0 ? plural(r.findings.length, "failure") : `exit ${r.exit_code ?? r.signal ?? "?"}`;
+      const what = tests && tests.failing > 0 ? `${tests.failing} of ${plural(tests.total, "test")} failing` : r.findings.length > 0 ? plural(r.findings.length + (r.findings_omitted ?? 0), "failure") : `exit ${r.exit_code ?? r.signal ?? "?"}`;
       return `${what} in ${duration(r.duration_ms)}`;
     }
   }
@@ -50,6 +50,7 @@ export function checkResultLines(r: CheckResult, opts: { width?: number; maxItem
       ? r.findings.map((f) => `${findingAnchor(f) ? `${findingAnchor(f)} ` : ""}${f.pre_existing ? "(on the base too) " : ""}${f.message}`)
       : r.failing_lines.map((l) => `│ ${l}`);
   for (const item of items.slice(0, max)) out.push(ellipsize(`    ${inertLine(item)}`, width));
-  if (items.length > max) out.push(`    … ${items.length - max} more`);
+  const more = Math.max(0, items.length - max) + (r.findings.length > 0 ? (r.findings_omitted ?? 0) : 0);
+  if (more > 0) out.push(`    … ${more} more`);
   return out;
 }

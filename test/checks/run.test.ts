@@ -50,6 +50,13 @@ describe("runCheck", () => {
     expect(r.error).toContain("not found");
   });
 
+  test("findings are capped at MAX_FINDINGS; the rest are counted", async () => {
+    const r = await run({ command: "for i in $(seq 1 130); do echo \"src/calc.ts($i,1): error TS1000: bad $i\"; done; exit 2" });
+    expect(r.findings).toHaveLength(100);
+    expect(r.findings_omitted).toBe(30);
+    expect(r.findings.at(-1)!.message).toBe("TS1000: bad 100");
+  });
+
   test("a JUnit report it writes gives findings and counts", async () => {
     const r = await run({ command: `printf '<testsuite><testcase name="adds" file="src/calc.ts" line="1"><failure message="2 != 0"/></testcase><testcase name="b"/></testsuite>' > report.xml; exit 1`, junit: "report.xml", parser: "none" });
     expect(r.findings).toEqual([{ check: "test", file: "src/calc.ts", line: 1, severity: "error", message: "adds: 2 != 0" }]);

@@ -23,6 +23,7 @@ test("what failed: anchors and messages, failing lines when no file is named, cu
   expect(lines).toEqual(["✗ test 11 failures in 12s", "    src/a.ts:1 bad 0", "    src/a.ts:2 bad 1", "    src/a.ts:3 bad 2", "    … 8 more"]);
   expect(checkResultLines(result({ failing_lines: ["FAIL src/b.test.ts", "x".repeat(200)] }), { width: 30 })).toEqual(["✗ test exit 1 in 12s", "    │ FAIL src/b.test.ts", `    │ ${"x".repeat(23)}…`]);
   expect(checkResultLines(result({ status: "passed", exit_code: 0, findings }))).toEqual(["✓ test passed in 12s"]);
+  expect(checkResultLines(result({ findings: findings.slice(0, 2), findings_omitted: 40 }), { maxItems: 1 })).toEqual(["✗ test 42 failures in 12s", "    src/a.ts:1 bad 0", "    … 41 more"]);
   expect(findingAnchor({ file: "a.ts", column: 3 })).toBe("a.ts");
   expect(findingAnchor({ file: "a.ts", line: 2, column: 3 })).toBe("a.ts:2:3");
 });

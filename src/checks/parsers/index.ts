@@ -44,7 +44,12 @@ export function parseCheckOutput(text: string, ctx: ParseContext): CheckOutput {
   if (ctx.junit) results.push(parseJunit(ctx.junit));
   if (ctx.parser === "auto") results.push(...Object.values(PARSERS).map((p) => p(text)));
   else if (ctx.parser !== "generic" && ctx.parser !== "none") results.push(PARSERS[ctx.parser](text));
-  const exists = (p: string) => fileIn(ctx.root, toRepoPath(p, ctx)) && !p.split(/[\\/]/).includes("node_modules");
+  const known = new Map<string, boolean>();
+  const exists = (p: string) => {
+    let yes = known.get(p);
+    if (yes === undefined) known.set(p, (yes = !p.split(/[\\/]/).includes("node_modules") && fileIn(ctx.root, toRepoPath(p, ctx))));
+    return yes;
+  };
   if (ctx.parser !== "none" && results.every((r) => r.findings.length === 0)) results.push(parseGeneric(text, exists));
   const tests = results.find((r) => r.tests)?.tests ?? (ctx.parser === "none" ? undefined : summaryCounts(text));
   return { findings: dedupe(results.flatMap((r) => r.findings).map((f) => anchored(f, ctx))), ...(tests ? { tests } : {}) };
