@@ -44,6 +44,8 @@ export async function run({ flags }: ParsedArgs<typeof demo>): Promise<number> {
     version: 2,
     defaults: { provider: "sim", completion: { skip_final_approval: headless || !flags.approve } },
     github: { pull_request: false, push: false },
+    // the project's own test suite, run by agentmux after the implementation and each fix round
+    checks: { test: { command: "npm test", timeout_s: 120 } },
     sim: { think_ms: Number(think), scenario: (flags.scenario ?? "").split(",").map((s) => s.trim()).filter(Boolean) },
   };
   mkdirSync(join(dir, ".agentmux"), { recursive: true });

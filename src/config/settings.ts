@@ -37,5 +37,7 @@ export function settingsFrom(config: Config, opts: { keepSession?: boolean; head
     restarts: config.watchdog.restarts,
     questions: config.headless.questions,
     limits: { max_cost_usd: config.limits.max_cost_usd, max_tokens: config.limits.max_tokens },
+    checks: Object.fromEntries(Object.entries(config.checks).map(([name, c]) => [name, { when: c.when, required: c.required, command: c.command }])),
+    checks_order: config.defaults.checks_order,
   };
 }

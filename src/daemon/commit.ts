@@ -11,6 +11,7 @@ import { prBody } from "../effects/gh.ts";
 import { section } from "../effects/git/message.ts";
 import type { Logger } from "../effects/log.ts";
 import { readPreexisting } from "../session/read.ts";
+import { checkSummaryLines, checksTable } from "../report/checks.ts";
 
 const read = (p: string) => (existsSync(p) ? readFileSync(p, "utf8") : undefined);
 
@@ -55,6 +56,7 @@ export async function runCommit(
         issueNumber: o.state.issue_number,
         suggested: effect.suggested_message,
       },
+      ...(o.state.checks?.length ? { trailer: ["Checks run by agentmux:", ...checkSummaryLines(o.state)].join("\n") } : {}),
       push: o.config.github.push,
       preexisting: readPreexisting(o.sessionDir),
       ...(inPlace && o.state.start_ref ? { returnTo: o.state.start_ref } : {}),
@@ -70,6 +72,7 @@ export async function runCommit(
           requirements: requirements ? section(requirements, "Initial Request") || requirements : undefined,
           planSummary: planOverview,
           reviewVerdict: review?.match(/^verdict: .*$/m)?.[0],
+          checks: checksTable(o.state),
           issueNumber: o.state.issue_number,
         }),
       },

@@ -23,6 +23,8 @@ export type InterpretContext = {
   /** a headless run: prompts render their unattended variants */
   headless?: boolean;
   log: Logger;
+  /** the checks service: runs a batch in the background, its results come back as events */
+  checks?: { start(effect: Extract<Effect, { type: "run_checks" }>): void };
   /** the commit flow; resolves with the event to feed back */
   commit: (effect: Extract<Effect, { type: "commit" }>) => Promise<void>;
   finish: (code: number, cleanup: boolean) => void;
@@ -135,6 +137,8 @@ export async function interpret(effect: Effect, ctx: InterpretContext): Promise<
       return ctx.runtime?.showPanel();
     case "close_completion_panel":
       return ctx.runtime?.closePanel();
+    case "run_checks":
+      return ctx.checks?.start(effect);
     case "commit":
       return ctx.commit(effect);
     case "finish":

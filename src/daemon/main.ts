@@ -39,6 +39,8 @@ import { owedFileWritten } from "./owed-file.ts";
 import { takeCancelRequest } from "../session/cancel.ts";
 import { cancelCause } from "../schema/cancel-request.ts";
 import { Services } from "./services.ts";
+import { ChecksService } from "./checks.ts";
+import { checkEngine } from "./check-engine.ts";
 
 /**
  * The launcher that started this orchestrator gets the final state on an extra pipe
@@ -129,8 +131,12 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   }, log, stuckAfterMs: config.watchdog.stuck_after_s * 1000 });
   agents.persist();
   const notifier = new Notifier({ config: config.notify, sessionDir, projectDir, log }, state);
+  // the project's checks: run by agentmux in the run's working tree, with the run's env (port offset)
+  const checks = Object.keys(config.checks).length
+    ? new ChecksService({ sessionDir, workDir, mainRepoDir: projectDir, config, env: runEnv(state), state: () => loop.state, push: (e) => loop.push(e), log, engine: checkEngine() })
+    : undefined;
   loop = new OrchestratorLoop(state, settings, {
-    sessionDir, projectDir, workDir, config, runtime: agents, log, headless: state.headless === true, sealKey: mcp.sealKey,
+    sessionDir, projectDir, workDir, config, runtime: agents, log, headless: state.headless === true, sealKey: mcp.sealKey, checks,
     explained: async (e) => isGone(e) && (await tmuxLoss.check()),
     // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small
     commit: async (effect) => loop.push(await (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
@@ -187,6 +193,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   }, 250);
   services.running("session folder watch", () => clearInterval(folderWatch));
   services.add({ name: "usage", start: () => usage.start(), stop: () => usage.stop() });
+  if (checks) services.running("checks", () => checks.stop());
 
   let result: { code: number; cleanup: boolean };
   try {

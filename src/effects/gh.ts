@@ -117,13 +117,15 @@ function underHeading(title: string, text: string): string {
  * Each part is cut so that the whole stays within GitHub's limit with `Closes #N` and the marker kept.
  * Every part is untrusted (agents wrote it, or an issue did): it goes in as inert text.
  */
-export function prBody(input: { summary?: string; requirements?: string; planSummary?: string; reviewVerdict?: string; issueNumber?: number }): string {
+export function prBody(input: { summary?: string; requirements?: string; planSummary?: string; reviewVerdict?: string; checks?: string; issueNumber?: number }): string {
   const part = (title: string, raw?: string) => {
     const text = underHeading(title, inertText(raw ?? "").trim());
     return `## ${title}\n\n${text ? cut(text, PR_BODY_MAX / 5) : "(not available)"}\n`;
   };
   const parts = input.summary?.trim() ? [part("Summary", input.summary)] : [];
   parts.push(part("Initial Request", input.requirements), part("Plan Summary", input.planSummary), part("Review Verdict", input.reviewVerdict));
+  // agentmux's own table (names and commands come from the project's config): not cut or re-headed
+  if (input.checks?.trim()) parts.push(`## Checks\n\n${inertText(input.checks).trim()}\n`);
   if (input.issueNumber !== undefined) parts.push(`Closes #${input.issueNumber}\n`);
   parts.push(`${PR_MARKER}\n`);
   return parts.join("\n");

@@ -94,6 +94,12 @@ export function plainLine(e: RunEvent, s: RunSnapshot): string | null {
       return `${hhmmss(e.at)}  ◔ ${label(e.agent)} ended its turn without its submit; reminder ${e.reminders} sent`;
     case "review_verdict":
       return `${hhmmss(e.at)}  ${e.verdict === "pass" ? "✓" : "✗"} ${e.reviewer.replace(/_/g, " ")} (review round ${e.round}): ${e.verdict} — ${e.summary.split("\n")[0]}`;
+    case "check": {
+      const mark = e.status === "passed" ? "✓" : e.blocking ? "✗" : "!";
+      const what = e.status === "passed" ? "passed" : e.status === "timed_out" ? "timed out (killed)" : e.status === "error" ? "could not run" : `failed${e.failures ? ` (${e.failures} failure${e.failures === 1 ? "" : "s"})` : ""}`;
+      const why = e.status === "passed" ? "" : e.pre_existing ? " — pre-existing on the base, not blocking" : !e.required ? " — advisory" : "";
+      return `${hhmmss(e.at)}  ${mark} check ${e.name} ${what} in ${(e.duration_ms / 1000).toFixed(1)} s${why}${e.status === "passed" ? "" : ` (${e.log})`}`;
+    }
     case "budget_reached":
       return `${hhmmss(e.at)}  ⏸ budget reached: ${e.text}${e.paused ? "; the agents are paused" : ""}`;
     default:

@@ -6,6 +6,7 @@ import { HANDLERS, RESEARCH_OWNER } from "./phases/index.ts";
 import { handleAgentEvent } from "./agent-events.ts";
 import { goOn, recordUsage, resumeBudgetPause, unpauseBeforeEnd } from "./usage.ts";
 import { Step } from "./step.ts";
+import { recordCheck, resumeChecks } from "./checks.ts";
 import type { Entry, Result, Settings } from "./types.ts";
 
 const HANDLER_NAMES: Record<string, string> = {
@@ -44,6 +45,13 @@ function handleRuntime(step: Step, event: Event): boolean {
       return true;
     case "usage_read":
       recordUsage(step, event, true);
+      return true;
+    case "check_started":
+      recordCheck(step, event);
+      return true;
+    case "check_finished":
+      // the phase reacts to a check that counted (a verdict that waited for it, a reviewer told)
+      if (recordCheck(step, event)) HANDLERS[step.state.phase].on(step, event);
       return true;
     case "tool_rejected":
       step.log("tool_rejected", `tool event ${event.tool} rejected: ${event.reason}`, { data: { tool: event.tool, reason: event.reason } });
@@ -94,6 +102,8 @@ function run(state: State, event: Event, settings: Settings): Result {
   if (event.type === "start" || event.type === "resume") {
     // the run's time limit counts the lifetimes of every orchestrator (see prepareResume)
     step.set({ active_since: event.at });
+    // checks the last orchestrator left running (or never started) run again
+    if (event.type === "resume") resumeChecks(step);
     if (event.type === "start" || resumeBudgetPause(step)) handler.enter(step, entryOf(state, event));
   }
   else if (!handleRuntime(step, event) && !handler.on(step, event)) {

@@ -2,6 +2,7 @@ import type { Effect } from "../schema/effects.ts";
 import type { Event } from "../schema/events.ts";
 import type { Phase, WorkflowEvent } from "../schema/catalog.ts";
 import type { State } from "../schema/state.ts";
+import type { CheckPlan } from "../schema/check-runs.ts";
 import type { Step } from "./step.ts";
 
 /** Workflow settings resolved from config once, passed into every transition. */
@@ -29,6 +30,14 @@ export type Settings = {
   restarts?: number;
   /** a per-run budget (limits.max_cost_usd / max_tokens) */
   limits?: { max_cost_usd: number | null; max_tokens: number | null };
+  /** the project's checks (config `checks:`): name → when it runs and whether it blocks */
+  checks?: CheckPlan;
+  /**
+   * `with_reviewers`: the checks of a round run while the reviewers read (the verdict waits for
+   * both); `before_reviewers`: reviewers start once the checks passed, a failing check goes
+   * straight to the fixer
+   */
+  checks_order?: "with_reviewers" | "before_reviewers";
   /** headless: what a question gets (headless.questions) */
   questions?: "decide" | "fail";
 };

@@ -6,6 +6,7 @@ import { fileBlock, readSessionFile } from "./expand.ts";
 import { BadPromptVar, IncludedFileMissing, MissingPromptVar, NoSubmitTool } from "./errors.ts";
 import { lineCommentsSection, projectInstructions, researchHandoff } from "./session-context.ts";
 import type { RenderOptions } from "./render.ts";
+import { checkFindingsSection, checkResultsSection } from "./check-context.ts";
 
 /** What a built-in placeholder sees: the render options, with the tool namer as `tool`. */
 export type BuiltinContext = Omit<RenderOptions, "toolName" | "subAgentTool"> & {
@@ -74,6 +75,8 @@ export const BUILTINS: Record<string, (ctx: BuiltinContext) => string> = {
     c.askTool ? `the \`${c.askTool}\` tool` : "a direct question in your reply (end your turn and wait for the user's answer)",
   research_handoff: (c) => researchHandoff(c.sessionDir, c.template),
   line_comments: (c) => lineCommentsSection(c.sessionDir, c.workDir),
+  check_results: (c) => checkResultsSection(c.sessionDir),
+  check_findings: (c) => checkFindingsSection(c.sessionDir, c.workDir),
   project_instructions: (c) => projectInstructions(c.projectDir, c.template, c.role),
   submit_tool: submitTool,
   roles_table: () => ROLES.map((r) => `- \`${r}\` — ${ROLE_DUTIES[r]}`).join("\n"),

@@ -17,6 +17,7 @@ export function events(prev: RunSnapshot | null, next: RunSnapshot): RunEvent[] 
   const before = new Map([...(prev?.agents ?? []), ...(prev?.done_agents ?? [])].map((a) => [a.key, a]));
   for (const a of [...next.agents, ...next.done_agents]) out.push(...agentEvents(before.get(a.key), a));
   out.push(...verdicts(prev, next));
+  out.push(...checkEvents(prev, next));
   const budgetPaused = (s: RunSnapshot | null) => s?.waiting_for.some((w) => w.kind === "budget") ?? false;
   if (next.budget_reached !== null && (next.budget_reached !== prev?.budget_reached || budgetPaused(next) !== budgetPaused(prev))) {
     out.push({ kind: "budget_reached", text: next.budget_reached, paused: budgetPaused(next), at: next.updated_at });
@@ -68,4 +69,17 @@ function verdicts(prev: RunSnapshot | null, next: RunSnapshot): RunEvent[] {
     })
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([reviewer, r]) => ({ kind: "review_verdict", reviewer, verdict: r.verdict, summary: r.summary, round: next.review_round, at: next.updated_at }));
+}
+
+/** Each check result the next snapshot has that the previous one had not (by batch and name). */
+function checkEvents(prev: RunSnapshot | null, next: RunSnapshot): RunEvent[] {
+  const key = (c: { run: number; name: string }) => `${c.run}\u0000${c.name}`;
+  const seen = new Set((prev?.checks.results ?? []).filter((c) => c.finished_at).map(key));
+  return next.checks.results
+    .filter((c) => c.finished_at && !seen.has(key(c)) && c.state !== "queued" && c.state !== "running")
+    .map((c) => ({
+      kind: "check" as const, name: c.name, round: c.round, run: c.run, status: c.state as Exclude<typeof c.state, "queued" | "running">,
+      required: c.required ?? true, pre_existing: c.pre_existing === true, blocking: c.blocking, duration_ms: c.duration_ms ?? 0,
+      failures: c.failures ?? 0, log: c.log ?? "", at: c.finished_at!,
+    }));
 }

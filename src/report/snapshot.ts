@@ -11,6 +11,7 @@ import { reviewRound } from "./review-round.ts";
 import type { AgentSnapshot, RunSnapshot, StageSnapshot, TimelineEntry, Waiting } from "../schema/run-api/snapshot.ts";
 import { usageByAgent, usageFigures, usageTotal } from "./usage.ts";
 import { RUN_API_VERSION } from "../schema/run-api/version.ts";
+import { checksSnapshot } from "./checks.ts";
 
 /**
  * What a snapshot is made of: the session's files (read.ts reads them) and what only the
@@ -160,5 +161,6 @@ export function snapshot(d: SnapshotInput): RunSnapshot {
     awaiting_decision: s.phase === "completing" && s.awaiting_decision === true,
     base_commit: s.base_commit ?? null,
     headless: s.headless === true,
+    checks: checksSnapshot(s),
   };
 }

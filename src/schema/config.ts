@@ -172,8 +172,14 @@ export const Config = z.strictObject({
         .default({ skip_final_approval: false, commit_on_loop_cap: false }),
       /** keep the session folder after a successful commit */
       keep_session: z.boolean().default(false),
+      /**
+       * `with_reviewers`: a round's checks run while its reviewers read (the verdict waits for
+       * both); `before_reviewers`: reviewers start once no required check fails, a failing one
+       * goes to the fixer without a review (docs/checks.md)
+       */
+      checks_order: z.enum(["with_reviewers", "before_reviewers"]).default("with_reviewers"),
     })
-    .default({ provider: "claude", model: null, max_review_iterations: 3, completion: { skip_final_approval: false, commit_on_loop_cap: false }, keep_session: false }),
+    .default({ provider: "claude", model: null, max_review_iterations: 3, completion: { skip_final_approval: false, commit_on_loop_cap: false }, keep_session: false, checks_order: "with_reviewers" }),
   github: z
     .strictObject({
       base_branch: z.string().nullable().default(null),

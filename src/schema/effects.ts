@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Role } from "./catalog.ts";
 import { Approval } from "./artifacts/completion.ts";
 import { StateNote } from "./log.ts";
+import { CheckWhen } from "./checks.ts";
 
 /**
  * What the pure orchestrator asks the world to do. Interpreted in one place (app/interpret.ts);
@@ -78,6 +79,12 @@ export const Effect = z.discriminatedUnion("type", [
   z.object({ type: z.literal("close_completion_panel") }),
   /** stage, commit, push and open a PR per the approval → `committed` | `commit_failed` */
   z.object({ type: z.literal("commit"), approval: Approval, suggested_message: z.string().optional() }),
+  /**
+   * run these checks (in order, each its own bounded process) in the run's working tree, batch
+   * `run` (state.checks); each one reports check_started and check_finished. A required check
+   * that fails is compared with the run's base commit before it is reported (pre_existing)
+   */
+  z.object({ type: z.literal("run_checks"), run: z.number().int().min(1), when: CheckWhen, round: z.number().int().min(0), names: z.array(z.string()).min(1) }),
   /** the orchestrator's bookkeeping after a verified submit_done: tick these tasks in tasks_<N>.md */
   z.object({ type: z.literal("check_off_tasks"), plan_index: z.number().int().min(1), tasks: z.array(z.string()) }),
   /** a note for the orchestrator's log: `note` says what it is about (schema/log.ts STATE_NOTES), `data` its details */

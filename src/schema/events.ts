@@ -5,6 +5,7 @@ import { Plan } from "./artifacts/plan.ts";
 import { Review } from "./artifacts/review.ts";
 import { DoneArtifact } from "./artifacts/done.ts";
 import { Approval } from "./artifacts/completion.ts";
+import { CheckOutcome } from "./check-runs.ts";
 import { ResearchRequest, ResearchType, TopicSlug } from "./artifacts/research.ts";
 
 const at = z.string();
@@ -77,6 +78,10 @@ export const Event = z.discriminatedUnion("type", [
   z.object({ type: z.literal("effect_failed"), at, effect: z.string(), error: z.string() }),
   /** the run lost what it cannot go on without: its tmux session or server, or its session folder */
   z.object({ type: z.literal("run_lost"), at, reason: z.string() }),
+
+  // — the project's checks (a run_checks effect's batch `run`) —
+  z.object({ type: z.literal("check_started"), at, run: z.number().int().min(1), name: z.string() }),
+  z.object({ type: z.literal("check_finished"), at, run: z.number().int().min(1), name: z.string(), result: CheckOutcome }),
 
   // — completion results —
   z.object({

@@ -30,6 +30,7 @@ export const LOG_EVENTS = {
   agents_continued: "the user let a paused run go on (or it ended): the agents' processes were continued; `data.agents`, `data.held` (launches and prompts made now)",
   launch_held: "an agent the run starts while paused at its budget waits for the go-on; `agent`",
   usage_unreadable: "an agent's usage record (transcript, rollout) could not be read; `agent`, `error`, `data.conversation`",
+  check: "a project check ran (its own process group in the run's working tree): `data.run`, `data.name`, `data.status`, `data.exit_code`, `data.duration_ms`, `data.pre_existing`, `data.log` (its output, session-relative)",
   watchdog: "the watchdog saw something: an agent without output, a turn that ended, a limit",
   notify: "`notify.command` was run for the run's user; `data.notify` (needs_you, done, failed), `data.ok` (its output: .runtime/notify.log)",
   note: "anything else, in words",
@@ -53,6 +54,7 @@ export const STATE_NOTES = {
   research_restart: "an interrupted research topic starts again; `data.type`, `data.topic`",
   budget: "the run reached its budget (limits; `data.over`), or the user lets it go on past it (`data.go_on`)",
   tool_rejected: "a tool line was rejected when applied; `data.tool`, `data.reason`",
+  checks: "a project check finished and counted (`data.run`, `data.name`, `data.status`, `data.pre_existing`), or unfinished checks run again on resume (`data.run`, `data.names`)",
   bug: "the state machine refused its own move (a bug in agentmux); `data.error`",
 } as const;
 export type StateNote = keyof typeof STATE_NOTES;

@@ -22,6 +22,11 @@ export const SimScenario = z.strictObject({
   coders: z.coerce.number().int().min(2, "must be at least 2").max(9, "must be at most 9").optional(),
   reviewers: z.array(ReviewerRole).min(1).optional(),
   review_fail_once: z.boolean().optional(),
+  /**
+   * the first coder writes a bug its own unit test catches (a check such as `npm test` fails);
+   * a fixer whose fix request names a failing check mends it
+   */
+  check_bug: z.boolean().optional(),
   review_fail_always: z.boolean().optional(),
   /** reviewer_logic's first review fails with two line comments (one line, one range) instead of a finding */
   line_comments: z.boolean().optional(),

@@ -9,6 +9,7 @@ export const SIM_SWITCH_NAMES = [
   "coders",
   "reviewers",
   "review_fail_once",
+  "check_bug",
   "review_fail_always",
   "line_comments",
   "malformed_plan_once",

@@ -4,6 +4,7 @@ import { Phase, ReviewerRole, Role, WorkflowEvent } from "./catalog.ts";
 import { Approval } from "./artifacts/completion.ts";
 import { Effect } from "./effects.ts";
 import { TopicTasks } from "./topic-tasks.ts";
+import { CheckRun } from "./check-runs.ts";
 
 /**
  * `idle_without_submit`: its turn ended without the submit its prompt requires (nudged);
@@ -132,6 +133,8 @@ export const ReviewLoopCap = z.object({
   iterations: z.number().int().min(0),
   decision: z.enum(["ask", "commit", "fail"]),
   open_findings: z.array(OpenFinding.extend({ reviewer: z.string() })),
+  /** required checks still failing at the cap (not pre-existing) */
+  failing_checks: z.array(z.string()).optional(),
 });
 export type ReviewLoopCap = z.infer<typeof ReviewLoopCap>;
 
@@ -207,6 +210,12 @@ export const State = z.object({
   /** every line comment of every review round, in the order they came */
   review_comments: z.array(ReviewComment).optional(),
   agents: z.record(z.string(), AgentInfo).optional(),
+  /** the batches of the project's checks this run started, in order (see schema/check-runs.ts) */
+  checks: z.array(CheckRun).optional(),
+  /** checks_order before_reviewers: the round's reviewers start once its checks are settled and none blocks */
+  review_waits_for_checks: z.boolean().optional(),
+  /** batches started so far (ids are never reused, even after a change request cleared `checks`) */
+  check_runs_started: z.number().int().min(0).optional(),
   history: z.array(HistoryEntry).optional(),
   /** byte offset in tool_events.jsonl up to which events are applied (authoritative copy) */
   tool_cursor: z.number().int().min(0).optional(),

@@ -14,17 +14,31 @@ const stem = (file: string) => basename(file).replace(/\.(test|spec)(?=\.)/, "")
 const fnName = (file: string) => camel(stem(file).replace(/[^A-Za-z0-9_-]/g, "_")) || "feature";
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim().slice(0, 120);
 
-function sourceBase(file: string, title: string): string {
+/** The line a source file returns with, right or (scenario check_bug) with the bug its test catches. */
+const returnLine = (fn: string, bug = false) => (bug ? `  return \`${fn} - \${input}\`;` : `  return \`${fn}: \${input}\`;`);
+
+function sourceBase(file: string, title: string, bug = false): string {
   const fn = fnName(file);
   return [
     `// ${file} — ${oneLine(title)}`,
     "// written by the agentmux simulated coder",
     "",
     `export function ${fn}(input = "world") {`,
-    `  return \`${fn}: \${input}\`;`,
+    returnLine(fn, bug),
     "}",
     "",
   ].join("\n");
+}
+
+/** Mend the check_bug bug in a source file the simulated coder wrote; true when there was one. */
+export function mendBug(workDir: string, file: string): boolean {
+  const abs = join(workDir, file);
+  if (!existsSync(abs)) return false;
+  const fn = fnName(file);
+  const text = readFileSync(abs, "utf8");
+  if (!text.includes(returnLine(fn, true))) return false;
+  writeFileAtomic(abs, text.replace(returnLine(fn, true), returnLine(fn)));
+  return true;
 }
 
 function testBase(file: string, title: string, owned: string[]): string {
@@ -64,13 +78,13 @@ function changeBlock(file: string, existing: string, label: string): string {
 }
 
 /** Create `file` (base content) or append a change block; returns what was done. */
-export function writeOwnedFile(workDir: string, file: string, opts: { title: string; owned: string[]; change?: string }): "created" | "changed" {
+export function writeOwnedFile(workDir: string, file: string, opts: { title: string; owned: string[]; change?: string; bug?: boolean }): "created" | "changed" {
   const abs = join(workDir, file);
   if (!existsSync(abs)) {
     const ext = extname(file);
     let content: string;
     if (isTestFile(file)) content = testBase(file, opts.title, opts.owned);
-    else if ([".js", ".ts", ".mjs", ".cjs"].includes(ext)) content = sourceBase(file, opts.title);
+    else if ([".js", ".ts", ".mjs", ".cjs"].includes(ext)) content = sourceBase(file, opts.title, opts.bug);
     else if (ext === ".md") content = `# ${oneLine(opts.title)}\n\nWritten by the agentmux simulated coder for \`${file}\`.\n`;
     else content = `${oneLine(opts.title)}\n`;
     writeFileAtomic(abs, content);

@@ -11,6 +11,7 @@ import { titleOf } from "../report/pipeline.ts";
 import { clock, hhmm, ms } from "./time.ts";
 import { activeMs } from "../schema/active-time.ts";
 import { keyBar, keyName, type Key } from "./keys.ts";
+import { checkLine, checkRowsOf } from "./check-rows.ts";
 
 export type Size = { width: number; height: number };
 /** `prefix`: the tmux prefix key of the session, as tmux spells it (`C-b`; `C-a` inside the user's own tmux). */
@@ -76,6 +77,19 @@ function researchLines(state: State, now: number, width: number): Line[] {
   ];
 }
 
+/** How many check rows the monitor shows (the latest; `agentmux status` lists them all). */
+const CHECK_ROWS = 6;
+
+/** CHECKS: a line per check per round, the latest last; the header counts the latest round's passes. */
+export function checkSection(state: State, now: number, width: number): Line[] {
+  const { rows, rounds } = checkRowsOf(state);
+  if (!rows.length) return [];
+  const last = Math.max(...rows.map((r) => r.round));
+  const current = rows.filter((r) => r.round === last);
+  const passed = current.filter((r) => r.state === "passed").length;
+  return [section("CHECKS", width, ` ${passed}/${current.length}`), ...rows.slice(-CHECK_ROWS).map((r) => checkLine(r, now, rounds))];
+}
+
 /** Time-sorted log: phase transitions (`> label`) and created files (`+ path`, OSC 8 link). */
 export function logLines(d: SessionData): Line[] {
   const items: { at: number; line: Line }[] = [];
@@ -116,6 +130,7 @@ export function monitorView(d: MonitorInput, size: Size): Line[] {
     rows.forEach((r, i) => top.push(...agentLines(r, i === d.selected, used[r.key], w)));
   }
   top.push(...researchLines(state, d.now, w));
+  top.push(...checkSection(state, d.now, w));
   const keys = keyBar(monitorKeys(state, d.prefix), w, 1);
   const footerH = 2 + keys.length;
   const body = top.slice(0, Math.max(0, size.height - footerH - 2));

@@ -2,6 +2,7 @@ import { eventLabel } from "../schema/catalog.ts";
 import type { SessionData } from "../session/data.ts";
 import { snapshot, type SnapshotInput } from "../report/snapshot.ts";
 import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
+import { checkLine } from "./check-rows.ts";
 import { fit, seg, wrapText, type Line, type Style } from "./line.ts";
 import { STATUS_LABEL, STATUS_STYLE, phaseLabel } from "./pipeline.ts";
 import { age, duration, hhmm, ms, when } from "./time.ts";
@@ -82,6 +83,14 @@ export function statusView(d: StatusInput, width: number): Line[] {
   if (research.length) {
     out.push([], head("Research"));
     for (const [k, t, v] of research) out.push([seg(`  ${v === "done" ? "✓" : "…"} `, v === "done" ? "green" : "yellow"), seg(`${k}: ${t}`)]);
+  }
+  if (j.checks.results.length) {
+    out.push([], head("Checks"));
+    const rounds = new Set(j.checks.results.map((c) => c.round)).size;
+    for (const c of j.checks.results) {
+      out.push([seg(" "), ...checkLine(c, d.now, rounds)]);
+      if (c.log && c.state !== "passed" && c.state !== "queued" && c.state !== "running") out.push([seg(`     log: ${c.log}`, "dim")]);
+    }
   }
   if (j.interruption) {
     out.push([], [seg(j.interruption.category === "canceled" ? "Canceled" : "Failed", j.interruption.category === "canceled" ? "yellow" : "red", "bold")]);

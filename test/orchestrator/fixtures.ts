@@ -8,6 +8,7 @@ import type { Event, EventOf } from "../../src/schema/events.ts";
 import { State } from "../../src/schema/state.ts";
 import type { Plan } from "../../src/schema/artifacts/plan.ts";
 import type { Review } from "../../src/schema/artifacts/review.ts";
+import type { CheckOutcome } from "../../src/schema/check-runs.ts";
 
 export const FEATURE_DIR = "/proj/.agentmux/.sessions/20240101-000000-rate-limit";
 
@@ -112,6 +113,11 @@ export function events(now: () => string) {
     effectFailed: (): Event => ({ type: "effect_failed", at: now(), effect: "launch_agent", error: "tmux split-window: no space for new pane" }),
     runLost: (): Event => ({ type: "run_lost", at: now(), reason: "the tmux server (socket agentmux) is gone" }),
     rejected: (): Event => ({ type: "tool_rejected", at: now(), tool: "submit_plan", reason: "plan.yaml: bad" }),
+    checkStarted: (run: number, name: string): Event => ({ type: "check_started", at: now(), run, name }),
+    checkFinished: (run: number, name: string, patch: Partial<CheckOutcome> = {}): Event => ({
+      type: "check_finished", at: now(), run, name,
+      result: { status: "passed", command: `npm run ${name}`, required: true, exit_code: 0, duration_ms: 1200, failures: 0, log: `06_checks/run_${run}/${name}.log`, file: `06_checks/run_${run}/${name}.json`, finished_at: now(), ...patch },
+    }),
   };
 }
 export type Events = ReturnType<typeof events>;

@@ -48,6 +48,8 @@ function sample(type: EventType, phase: Phase, ev: Events): Event {
     case "conversation_captured": return ev.conversation(live);
     case "usage_read": return ev.usage(live);
     case "budget_go_on": return ev.goOn();
+    case "check_started": return ev.checkStarted(1, "test");
+    case "check_finished": return ev.checkFinished(1, "test");
   }
 }
 
@@ -129,6 +131,8 @@ function row(phase: Phase, type: EventType): Row {
     case "agent_active":
       return { to: phase, check: (r, b) => (live ? expect(r.state.agents![live]!.status).toBe("working") : ignored!(r, b)) };
     case "tool_rejected": return { to: phase, check: ignored };
+    // no batch of checks was started: nothing counts
+    case "check_started": case "check_finished": return { to: phase, check: ignored };
     case "budget_go_on": return { to: phase, check: ignored }; // the run was not paused at its budget
     case "usage_read":
       return { to: phase, check: (r) => expect(r.state.usage!["0b6a4c8e-1111-4222-8333-944455556666"]).toMatchObject({ provider: "claude", cost_usd: 0.5 }) };
@@ -205,7 +209,7 @@ function row(phase: Phase, type: EventType): Row {
 describe("every (phase, event) pair", () => {
   test("the table covers every phase and every event type", () => {
     expect(PHASES.length).toBe(10);
-    expect(EVENT_TYPES.length).toBe(32);
+    expect(EVENT_TYPES.length).toBe(34);
   });
   for (const phase of PHASES) {
     describe(phase, () => {

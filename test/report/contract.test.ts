@@ -120,8 +120,8 @@ describe("the contract's checkers catch what they are for", () => {
   test("added fields, event kinds and enum values are compatible", () => {
     const s = snapshotSchema();
     const more = clone(s);
-    more.properties.checks = { type: "array", items: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } };
-    more.required.push("checks");
+    more.properties.gates = { type: "array", items: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } };
+    more.required.push("gates");
     more.properties.phase.enum.push("checking");
     expect(compatProblems(s, more)).toEqual([]);
     const ev = current("run-event.schema.json");

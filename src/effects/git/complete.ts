@@ -28,6 +28,8 @@ export type CompleteApprovalInput = {
   branch: string;
   approval: Approval;
   draft: { requirements?: string; planOverview?: string; issueNumber?: number; suggested?: string };
+  /** lines added at the end of the message whatever its source (the checks agentmux ran) */
+  trailer?: string;
   /** github.push */
   push: boolean;
   /** github.pull_request, and whether gh was found logged in at start */
@@ -63,11 +65,11 @@ export type CompleteApprovalResult = { hash: string; short: string; branch: stri
  * A failed commit throws (a named git error) and writes nothing.
  */
 export async function completeApproval(o: CompleteApprovalInput): Promise<CompleteApprovalResult> {
-  const message = fitCommitMessage(
+  const chosen =
     nonBlank(o.approval.commit_message) ??
-      nonBlank(o.draft.suggested) ??
-      draftCommitMessage({ requirements: o.draft.requirements, planOverview: o.draft.planOverview, featureSlug: o.featureName, issueNumber: o.draft.issueNumber }),
-  );
+    nonBlank(o.draft.suggested) ??
+    draftCommitMessage({ requirements: o.draft.requirements, planOverview: o.draft.planOverview, featureSlug: o.featureName, issueNumber: o.draft.issueNumber });
+  const message = fitCommitMessage(o.trailer?.trim() ? `${chosen.trim()}\n\n${o.trailer.trim()}` : chosen);
   const warnings: string[] = [];
   const notes: string[] = [];
   let commit: { hash: string; short: string };

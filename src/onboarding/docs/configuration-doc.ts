@@ -17,6 +17,7 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "defaults.completion.skip_final_approval": "commit without the approval panel (headless runs always skip it)",
   "defaults.completion.commit_on_loop_cap": "when nobody approves (headless, or skip_final_approval) and the review loop cap ends with failing reviews: commit anyway instead of failing the run",
   "defaults.keep_session": "keep the session folder after a successful commit",
+  "defaults.checks_order": "`with_reviewers`: a round's checks run while its reviewers read (the verdict waits for both); `before_reviewers`: reviewers start once no required check fails, and a failing one goes to the fixer without a review (see checks.md)",
   github: "branch, commit and pull request settings",
   "github.base_branch": "branch every run starts its own branch from, and pull requests target; null = the repository's default branch (origin/HEAD, else main or master)",
   "github.draft": "open pull requests as drafts",

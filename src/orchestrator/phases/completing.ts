@@ -87,6 +87,8 @@ export const completing: PhaseHandler = {
         active_reviews: {},
         review_results: {},
         review_loop_cap: undefined,
+        // a new plan, a new implementation: its checks start over (batch ids are never reused)
+        checks: undefined,
         replanning: true,
         implementation_group_index: 0,
         implementation_group_mode: null,

@@ -4,6 +4,7 @@ import { markAddressed } from "../line-comments.ts";
 import type { Step } from "../step.ts";
 import { via, type PhaseHandler } from "../types.ts";
 import { CODER, recordDone, refusedStatus } from "./implementing.ts";
+import { startChecks } from "../checks.ts";
 
 export const fixing: PhaseHandler = {
   enter(step, entry) {
@@ -31,6 +32,8 @@ export const fixing: PhaseHandler = {
     recordDone(step, event);
     recordAddressed(step, event.artifact?.comments_addressed ?? []);
     step.kill(CODER);
+    // the fixer is the round's one coder: its after_coder checks are the implementation's
+    startChecks(step, "after_implementation", ["after_coder"]);
     step.moveTo("reviewing", "implementation_completed");
     return true;
   },

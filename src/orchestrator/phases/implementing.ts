@@ -5,6 +5,7 @@ import { parallelCoderKey } from "../../schema/catalog.ts";
 import { F, auditLog, coderPrompt, doneArtifact, doneMarker } from "../../session/paths.ts";
 import type { Step } from "../step.ts";
 import type { PhaseHandler } from "../types.ts";
+import { ranInRound, startChecks } from "../checks.ts";
 
 export const CODER = "coder";
 const isCoder = (_k: string, a: { role: string }) => a.role === "coder";
@@ -21,17 +22,19 @@ function pendingIn(step: Step, g: ExecutionGroup) {
   return g.plans.filter((p) => !done.has(String(p.index)));
 }
 
-function finish(step: Step): void {
+/** `coderDone`: a coder's submit ended it (its after_coder checks run in the same batch). */
+function finish(step: Step, coderDone = false): void {
   step.killWhere(isCoder);
+  if (!ranInRound(step.state, "after_implementation", step.state.review_iteration)) startChecks(step, "after_implementation", coderDone ? ["after_coder"] : []);
   step.set({ implementation_active_plan_ids: [], implementation_group_index: groups(step).length });
   step.moveTo("reviewing", "implementation_completed");
 }
 
 /** Dispatch the first group that still has pending plans, or move on to review. */
-function dispatchNextGroup(step: Step): void {
+function dispatchNextGroup(step: Step, coderDone = false): void {
   const all = groups(step);
   const i = all.findIndex((g) => pendingIn(step, g).length > 0);
-  if (i < 0) return finish(step);
+  if (i < 0) return finish(step, coderDone);
   const g = all[i]!;
   const pending = pendingIn(step, g);
   step.set({
@@ -134,8 +137,11 @@ export const implementing: PhaseHandler = {
     const agent = step.agents()[parallelCoderKey(event.subplan_index)] ? parallelCoderKey(event.subplan_index) : CODER;
     if (refusedStatus(step, event, { allowPartial: entry?.allow_partial === true, agent })) return true;
     recordDone(step, event);
+    const last = !groups(step).some((g) => pendingIn(step, g).length);
+    // a coder that was not the last: its after_coder checks now (the last one's run with the implementation's)
+    if (!last) startChecks(step, "after_coder");
     if (step.state.implementation_single_coder) {
-      if (!step.state.implementation_active_plan_ids.length) finish(step);
+      if (!step.state.implementation_active_plan_ids.length) finish(step, true);
       return true;
     }
     const g = groups(step)[step.state.implementation_group_index - 1]!;
@@ -146,12 +152,12 @@ export const implementing: PhaseHandler = {
       return true;
     }
     if (pending.length) {
-      dispatchNextGroup(step);
+      dispatchNextGroup(step, true);
       return true;
     }
     step.set({ implementation_completed_group_ids: [...step.state.implementation_completed_group_ids, g.group_id] });
     step.killWhere(isCoder);
-    dispatchNextGroup(step);
+    dispatchNextGroup(step, true);
     return true;
   },
 };

@@ -4,6 +4,8 @@ import { consolidatedReview, fixRequestMarkdown, loopCapSummary, openFindings, r
 import { commentsOfReview } from "../line-comments.ts";
 import type { Step } from "../step.ts";
 import type { PhaseHandler } from "../types.ts";
+import { blockingChecks, checksSettled, ranInRound, roundOutcomes, startChecks } from "../checks.ts";
+import { checkFixRequest, checkNotice, loopCapChecks } from "../check-files.ts";
 
 const isReviewer = (_k: string, a: { role: string }) => (REVIEWER_ROLES as readonly string[]).includes(a.role);
 
@@ -34,8 +36,10 @@ function requestSummary(step: Step): void {
 function loopCap(step: Step, iter: number): void {
   const results = step.state.review_results ?? {};
   const open = openFindings(results);
-  const decision = !step.settings.skip_final_approval ? "ask" : step.settings.commit_on_loop_cap ? "commit" : "fail";
-  step.set({ review_loop_cap: { iterations: iter, decision, open_findings: open } });
+  const checks = blockingChecks(step.state, iter);
+  // commit_on_loop_cap overrides reviewers' opinions, never a required check that still fails
+  const decision = !step.settings.skip_final_approval ? "ask" : step.settings.commit_on_loop_cap && !checks.length ? "commit" : "fail";
+  step.set({ review_loop_cap: { iterations: iter, decision, open_findings: open, ...(checks.length ? { failing_checks: checks } : {}) } });
   if (decision !== "fail") {
     step.log("loop_cap", `review failed at the loop cap (${iter} fix rounds); completing with the failing verdicts (${decision === "ask" ? "the approval panel shows them" : "committing anyway: defaults.completion.commit_on_loop_cap"})`, {
       data: { iterations: iter, decision },
@@ -44,27 +48,40 @@ function loopCap(step: Step, iter: number): void {
     return;
   }
   const failing = Object.keys(results).filter((r) => results[r]!.verdict === "fail").sort();
-  step.emit({ type: "write_file", path: F.summary, content: loopCapSummary(results, iter) });
+  step.emit({ type: "write_file", path: F.summary, content: loopCapSummary(results, iter) + loopCapChecks(step.state, iter) });
+  const what = [
+    failing.length ? `${open.length} open finding(s) from ${failing.join(", ")}` : "",
+    checks.length ? `required check(s) still failing: ${checks.join(", ")}` : "",
+  ].filter(Boolean).join(" and ");
   step.fail(
-    `the review loop stopped after ${iter} fix round(s) with ${open.length} open finding(s) from ${failing.join(", ")}; nothing was committed. ` +
-      "To commit anyway set defaults.completion.commit_on_loop_cap: true; to allow more fix rounds raise defaults.max_review_iterations; then resume",
+    `the review loop stopped after ${iter} fix round(s) with ${what}; nothing was committed. ` +
+      (checks.length ? "Fix the failing check(s) or make them advisory (checks.<name>.required: false); " : "To commit anyway set defaults.completion.commit_on_loop_cap: true; ") +
+      "to allow more fix rounds raise defaults.max_review_iterations; then resume",
   );
 }
 
-/** All reviewers of the round have answered: fix, give up at the cap, or ask for the summary. */
+/**
+ * All reviewers of the round have answered (or, checks_order before_reviewers, the round's checks
+ * failed before any reviewer started) and every check the run started has its outcome: fix, give
+ * up at the cap, run the before_commit checks, or ask for the summary.
+ */
 function evaluate(step: Step): void {
+  if (!checksSettled(step.state)) return; // the verdict waits for the checks (check_finished evaluates again)
   const results = step.state.review_results ?? {};
+  const iter = step.state.review_iteration;
   const failed = Object.values(results).some((r) => r.verdict === "fail");
+  const checks = blockingChecks(step.state, iter);
   if (step.state.review_loop_cap) step.set({ review_loop_cap: undefined });
-  if (failed) {
+  if (failed || checks.length) {
     step.killWhere(isReviewer);
-    const iter = step.state.review_iteration;
     if (iter >= step.settings.max_review_iterations) return loopCap(step, iter);
-    step.emit({ type: "write_file", path: F.fixRequest, content: fixRequestMarkdown(results, iter + 1) });
+    step.emit({ type: "write_file", path: F.fixRequest, content: fixRequestMarkdown(results, iter + 1) + checkFixRequest(step.state, iter) });
     step.set({ review_iteration: iter + 1 });
     step.moveTo("fixing", "review_failed");
     return;
   }
+  // the reviews passed and no check blocks: the checks kept for the end run now, once
+  if (!ranInRound(step.state, "before_commit", iter) && startChecks(step, "before_commit")) return;
   const coordinator = nominatedReviewers(step)[0]!;
   step.emit({ type: "write_file", path: F.reviewMd, content: consolidatedReview(results) });
   step.killWhere((k, a) => isReviewer(k, a) && k !== coordinator);
@@ -74,6 +91,32 @@ function evaluate(step: Step): void {
   requestSummary(step);
 }
 
+/** Start the round's reviewers that have not answered; with none left, decide. */
+function startReviews(step: Step): void {
+  const pending = nominatedReviewers(step).filter((r) => step.state.active_reviews?.[r] === "pending");
+  if (!pending.length) return evaluate(step);
+  for (const r of pending) dispatch(step, r);
+  step.show(pending);
+}
+
+/**
+ * checks_order before_reviewers: the round's checks are settled. A blocking one sends the round
+ * to the fixer without a review; otherwise the reviewers start.
+ */
+function checksBeforeReviews(step: Step): void {
+  step.set({ review_waits_for_checks: undefined });
+  if (blockingChecks(step.state, step.state.review_iteration).length) return evaluate(step);
+  startReviews(step);
+}
+
+/** A check that blocks, told to the reviewers still reading (their verdict and the fixer see it anyway). */
+function tellReviewers(step: Step, name: string): void {
+  const o = roundOutcomes(step.state, step.state.review_iteration).get(name);
+  if (!o || !o.required || o.status === "passed" || o.pre_existing) return;
+  const reading = step.liveAgents((k, a) => isReviewer(k, a) && step.state.active_reviews?.[k] === "pending");
+  for (const agent of reading) step.emit({ type: "notify_agent", agent, text: checkNotice(name, o) });
+}
+
 export const reviewing: PhaseHandler = {
   enter(step, entry) {
     const roles = nominatedReviewers(step);
@@ -81,16 +124,29 @@ export const reviewing: PhaseHandler = {
     if (resumed && step.state.awaiting_summary) return requestSummary(step);
     if (!resumed) {
       step.killWhere(isReviewer);
-      step.set({ active_reviews: Object.fromEntries(roles.map((r) => [r, "pending" as const])), review_results: {}, awaiting_summary: false });
+      step.set({ active_reviews: Object.fromEntries(roles.map((r) => [r, "pending" as const])), review_results: {}, awaiting_summary: false, review_waits_for_checks: undefined });
       for (const r of roles) step.emit({ type: "delete_file", path: reviewYaml(r) });
+      if (step.settings.checks_order === "before_reviewers" && !checksSettled(step.state)) {
+        step.set({ review_waits_for_checks: true });
+        return;
+      }
     }
-    const pending = roles.filter((r) => step.state.active_reviews?.[r] === "pending");
-    if (!pending.length) return evaluate(step);
-    for (const r of pending) dispatch(step, r);
-    step.show(pending);
+    if (step.state.review_waits_for_checks) return checksSettled(step.state) ? checksBeforeReviews(step) : undefined;
+    if (!resumed && step.settings.checks_order === "before_reviewers" && blockingChecks(step.state, step.state.review_iteration).length) return evaluate(step);
+    startReviews(step);
   },
 
   on(step, event) {
+    if (event.type === "check_finished") {
+      if (step.state.review_waits_for_checks) {
+        if (checksSettled(step.state)) checksBeforeReviews(step);
+        return true;
+      }
+      tellReviewers(step, event.name);
+      const all = Object.values(step.state.active_reviews ?? {});
+      if (!step.state.awaiting_summary && all.length && all.every((s) => s !== "pending")) evaluate(step);
+      return true;
+    }
     if (event.type === "review_submitted") {
       const active = step.state.active_reviews ?? {};
       if (active[event.role] !== "pending") {

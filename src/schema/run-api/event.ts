@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Phase, WorkflowEvent } from "../catalog.ts";
 import { AgentLimit, AgentQuestion } from "../state.ts";
 import { SnapshotAgentStatus } from "./snapshot.ts";
+import { CheckStatus } from "../checks.ts";
 
 /**
  * A run's progress events: the `--ci --json` lines before the result, and what a live view
@@ -24,6 +25,11 @@ export const AgentRateLimitedEvent = ev("agent_rate_limited", { agent: z.string(
 export const AgentRemindedEvent = ev("agent_reminded", { agent: z.string(), reminders: z.number().int(), at: z.string() });
 /** A reviewer's verdict of a review round. */
 export const ReviewVerdictEvent = ev("review_verdict", { reviewer: z.string(), verdict: z.enum(["pass", "fail"]), summary: z.string(), round: z.number().int(), at: z.string() });
+/** A project check finished (one per check per batch); `blocking`: required, failing, not pre-existing. */
+export const CheckEvent = ev("check", {
+  name: z.string(), round: z.number().int(), run: z.number().int(), status: CheckStatus, required: z.boolean(), pre_existing: z.boolean(),
+  blocking: z.boolean(), duration_ms: z.number(), failures: z.number().int(), log: z.string(), at: z.string(),
+});
 /** The run waits for the user's decision: write `approval` or `changes` (headless: nobody sees a panel). */
 export const AwaitingDecisionEvent = ev("awaiting_decision", { approval: z.string(), changes: z.string(), at: z.string() });
 /** The run reached its budget (limits); `paused`: its agents wait until the user lets it go on. */
@@ -46,6 +52,7 @@ export const RunEvent = z.discriminatedUnion("kind", [
   AgentRateLimitedEvent,
   AgentRemindedEvent,
   ReviewVerdictEvent,
+  CheckEvent,
   AwaitingDecisionEvent,
   BudgetReachedEvent,
   CommittedEvent,

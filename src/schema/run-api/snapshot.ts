@@ -3,6 +3,7 @@ import { Phase, Role, WorkflowEvent } from "../catalog.ts";
 import { AgentLimit, AgentQuestion, AgentStatus, ReviewLoopCap, ReviewResult } from "../state.ts";
 import { TopicStatus } from "../topic-tasks.ts";
 import { UsageFigures } from "./usage.ts";
+import { ChecksSnapshot } from "./checks.ts";
 
 /**
  * A run's snapshot: everything `agentmux status --json` prints, and what a dashboard shows.
@@ -131,5 +132,7 @@ export const RunSnapshot = z.object({
   awaiting_decision: z.boolean(),
   base_commit: z.string().nullable(),
   headless: z.boolean(),
+  /** the project's checks the run ran, by round (docs/checks.md) */
+  checks: ChecksSnapshot,
 });
 export type RunSnapshot = z.infer<typeof RunSnapshot>;

@@ -2,7 +2,7 @@ import { Plan, type Subplan } from "../../schema/artifacts/plan.ts";
 import type { DoneArtifact } from "../../schema/artifacts/done.ts";
 import { F, doneArtifact } from "../../session/paths.ts";
 import { classify } from "../git-head.ts";
-import { countTests, isTestFile, writeOwnedFile } from "../code-writer.ts";
+import { countTests, isTestFile, mendBug, writeOwnedFile } from "../code-writer.ts";
 import { sessionSlug } from "../naming.ts";
 import { TaskFailed, writeArtifact, type TaskIO } from "./types.ts";
 import { parseLineComments } from "../../schema/artifacts/line-comments-md.ts";
@@ -77,8 +77,10 @@ async function implement(io: TaskIO, sub: Subplan, prompt: string): Promise<void
       io.say(`● kept ${file}: the interrupted attempt already wrote it`);
       continue;
     }
-    const how = writeOwnedFile(workDir, file, { title: sub.title, owned: sub.owned_files, change: `${sub.title}: ${sub.tasks.join("; ")}` });
-    io.say(`● ${how} ${file}`);
+    // check_bug: the first source file written in the run gets a bug its test catches
+    const bug = !!scenario.check_bug && !isTestFile(file) && io.s.once.take("check_bug");
+    const how = writeOwnedFile(workDir, file, { title: sub.title, owned: sub.owned_files, change: `${sub.title}: ${sub.tasks.join("; ")}`, bug });
+    io.say(`● ${how} ${file}${bug ? " (with a bug its test catches)" : ""}`);
     if ((scenario.crash_midway === role || scenario.crash_midway === agent) && io.s.once.take(`crash_midway.${agent}`)) await io.crash();
   }
   await reportDone(io, sub.index, sub.owned_files, sub.tasks);
@@ -109,7 +111,10 @@ export async function fixer(io: TaskIO, prompt = ""): Promise<void> {
   const stem = source.replace(/^.*\//, "").replace(/\.[^.]+$/, "");
   const test = owned.find((f) => isTestFile(f) && f.includes(stem));
   const comments = parseLineComments(prompt).filter((c) => c.id && c.note !== "suggestion");
-  const touched = [...new Set([...(test ? [source, test] : [source]), ...comments.map((c) => c.file)])];
+  // a failing check in the request: find the bug it points at and mend it
+  const mended = /^# Failing checks$/m.test(request) ? owned.filter((f) => !isTestFile(f) && mendBug(io.s.env.workDir, f)) : [];
+  for (const file of mended) io.say(`● mended the bug in ${file} the failing check found`);
+  const touched = [...new Set([...mended, ...(test ? [source, test] : [source]), ...comments.map((c) => c.file)])];
   const label = fixNote(round, request);
   for (const file of touched) {
     await io.think();

@@ -1,0 +1,115 @@
+import { join } from "node:path";
+import { writeJsonAtomic } from "../effects/fs/atomic.ts";
+import type { Logger } from "../effects/log.ts";
+import type { Config } from "../schema/config.ts";
+import type { Effect } from "../schema/effects.ts";
+import type { Event } from "../schema/events.ts";
+import type { State } from "../schema/state.ts";
+import { checkBlocks, type CheckResult, type CheckSpec, type CheckWhen } from "../schema/checks.ts";
+import { checkLogPath, checkResultPath } from "../schema/check-runs.ts";
+import { outcomeOf } from "./check-outcome.ts";
+import { writeInspectorRecord } from "./inspector-record.ts";
+
+/** What one check needs to run: where, with which env, into which log. */
+export type CheckJob = {
+  name: string;
+  spec: CheckSpec;
+  when: CheckWhen;
+  round: number;
+  /** the run's working tree (its worktree, or the checkout of an in-place run) */
+  workDir: string;
+  /** absolute path of its output log */
+  logPath: string;
+  /** session-relative path of the log (recorded in the result) */
+  logRel: string;
+  /** the run's env: AGENTMUX_PORT_OFFSET and the folders (runEnv) */
+  env: Record<string, string>;
+};
+
+/**
+ * The engine the service drives (src/checks/): run one check, and for a blocking failure compare
+ * it with the run's base commit (a separate worktree), marking `pre_existing`.
+ */
+export type CheckEngine = {
+  run(job: CheckJob): Promise<CheckResult>;
+  /** absent: failures are not compared with the base (every failure counts as the run's) */
+  compareWithBase?(job: CheckJob, failing: CheckResult, base: { mainRepoDir: string; commit: string; sessionDir: string }): Promise<CheckResult>;
+};
+
+export type ChecksServiceContext = {
+  sessionDir: string;
+  workDir: string;
+  mainRepoDir: string;
+  config: Config;
+  env: Record<string, string>;
+  state: () => State;
+  push: (e: Event) => void;
+  log: Logger;
+  engine: CheckEngine;
+};
+
+const now = () => new Date().toISOString();
+
+/**
+ * The daemon's checks service: interprets `run_checks`. Batches run one after another and the
+ * checks of a batch in order (they share the working tree and the CPU with the agents); each
+ * reports check_started and check_finished through the loop. Nothing here blocks the loop.
+ */
+export class ChecksService {
+  private queue: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(private readonly ctx: ChecksServiceContext) {}
+
+  /** Queue a batch; returns at once. */
+  start(effect: Extract<Effect, { type: "run_checks" }>): void {
+    this.queue = this.queue.then(() => this.batch(effect)).catch((e) => this.ctx.log(`checks batch ${effect.run} failed: ${(e as Error).message}`, { level: "error", event: "check", error: (e as Error).stack, data: { run: effect.run } }));
+  }
+
+  /** The orchestrator is ending: report nothing more (a check cut off now runs again on resume). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Resolves when every queued batch has finished (tests, the bench). */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  private async batch(effect: Extract<Effect, { type: "run_checks" }>): Promise<void> {
+    for (const name of effect.names) {
+      if (this.stopped) return;
+      const result = await this.one(effect.run, name, effect.when, effect.round);
+      if (this.stopped) return;
+      const file = checkResultPath(effect.run, name);
+      writeJsonAtomic(join(this.ctx.sessionDir, file), result);
+      this.ctx.log(`check ${name} ${result.status}${result.pre_existing ? " (pre-existing on the base)" : ""} in ${(result.duration_ms / 1000).toFixed(1)} s`, {
+        event: "check",
+        data: { run: effect.run, name, status: result.status, exit_code: result.exit_code, duration_ms: result.duration_ms, pre_existing: result.pre_existing === true, log: result.log },
+      });
+      this.ctx.push({ type: "check_finished", at: now(), run: effect.run, name, result: outcomeOf(result, file) });
+    }
+    await writeInspectorRecord({ sessionDir: this.ctx.sessionDir, workDir: this.ctx.workDir, state: this.ctx.state(), extraRun: effect.run, log: this.ctx.log });
+  }
+
+  private async one(run: number, name: string, when: CheckWhen, round: number): Promise<CheckResult> {
+    const spec = this.ctx.config.checks[name];
+    const logRel = checkLogPath(run, name);
+    if (!spec) {
+      const at = now();
+      return { name, command: "", kind: "other", when, round, status: "error", exit_code: null, duration_ms: 0, started_at: at, finished_at: at, log: logRel, tail: [], failing_lines: [], findings: [], required: true, truncated: false, error: `no check named ${name} in the config (checks:) any more` };
+    }
+    this.ctx.push({ type: "check_started", at: now(), run, name });
+    const job: CheckJob = { name, spec, when, round, workDir: this.ctx.workDir, logPath: join(this.ctx.sessionDir, logRel), logRel, env: this.ctx.env };
+    const result = await this.ctx.engine.run(job);
+    const base = this.ctx.state().base_commit;
+    const compare = this.ctx.engine.compareWithBase;
+    if (!checkBlocks(result) || !base || !compare || this.stopped) return result;
+    try {
+      return await compare(job, result, { mainRepoDir: this.ctx.mainRepoDir, commit: base, sessionDir: this.ctx.sessionDir });
+    } catch (e) {
+      this.ctx.log(`check ${name}: the base commit could not be checked (${(e as Error).message}); the failure counts as the run's`, { level: "warn", event: "check", data: { run, name } });
+      return result;
+    }
+  }
+}

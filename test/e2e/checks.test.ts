@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, processesMentioning, runBinary } from "./harness.ts";
+
+/**
+ * #26 through the compiled binary: the project's own checks run as steps of a run. The demo
+ * configures `npm test` (a real test suite the simulated coder writes) as a required check.
+ */
+let bin: string;
+const sockets: string[] = [];
+beforeAll(() => {
+  bin = isolatedBinary();
+});
+afterAll(() => sockets.forEach(killTmuxServer));
+
+const sessionDir = (repo: string) => {
+  const root = join(repo, ".agentmux", ".sessions");
+  return join(root, readdirSync(root).find((n) => !n.startsWith("."))!);
+};
+
+test("a failing check → a fix round whose request names it with its failing lines → it passes → commit", async () => {
+  const socket = privateSocket();
+  sockets.push(socket);
+  const repo = join(makeTmpDir("amx-ck-"), "repo");
+  const r = await runBinary(bin, ["demo", "--ci", "--keep-session", "--dir", repo, "--scenario", "check_bug"], { socket, timeoutMs: 150_000 });
+  if (r.code !== 0) console.error(r.stdout, r.stderr);
+  expect(r.code).toBe(0);
+  const dir = sessionDir(repo);
+  const state = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
+  // the bug made npm test fail after the implementation; the fix round's run of it passed
+  expect(state.checks.map((c: { id: number; round: number; results: Record<string, { status: string; exit_code: number }> }) => [c.id, c.round, c.results.test?.status, c.results.test?.exit_code])).toEqual([
+    [1, 0, "failed", 1],
+    [2, 1, "passed", 0],
+  ]);
+  expect(state.review_iteration).toBe(1);
+  const request = readFileSync(join(dir, "07_review/fix_request.md"), "utf8");
+  expect(request).toContain("## Check: test (failed (exit 1))");
+  expect(request).toContain("- Command: `npm test`");
+  expect(request).toContain("not ok 2 - greeting uses its input");
+  // the fixer's prompt carries the check too
+  expect(readFileSync(join(dir, "07_review/fix_prompt.md"), "utf8")).toContain("### Check `test`: failed (exit 1)");
+  // its output is in the session folder, and the Inspector record agentmux wrote says PASS
+  expect(readFileSync(join(dir, "06_checks/run_1/test.log"), "utf8")).toContain("# fail 2");
+  const inspector = JSON.parse(readFileSync(join(dir, "06_checks/inspector.json"), "utf8"));
+  expect(inspector).toMatchObject({ agent: "inspector", status: "PASS", checks: [{ name: "test", status: "passed", round: 1 }] });
+  // the committed code is the mended one
+  const branch = state.feature_branch;
+  const source = git(repo, "show", `${branch}:src/greeting.js`);
+  expect(source).toContain("return `greeting: ${input}`;");
+  // status --json has the checks block
+  const status = JSON.parse((await runBinary(bin, ["status", "--json", dir.split("/").pop()!], { cwd: repo, socket })).stdout);
+  expect(status.checks).toMatchObject({ round: 1, blocking: [], results: [{ name: "test", round: 0, state: "failed" }, { name: "test", round: 1, state: "passed", command: "npm test" }] });
+}, 180_000);
+
+test("a hung check is killed at its timeout, and at the loop cap --ci exits non-zero", async () => {
+  const socket = privateSocket();
+  sockets.push(socket);
+  const tmp = makeTmpDir("amx-ck-");
+  const repo = join(tmp, "repo");
+  const marker = `amx-hang-${Date.now()}`;
+  const extra = join(tmp, "extra.yaml");
+  writeFileSync(extra, stringify({ defaults: { max_review_iterations: 0 }, checks: { hang: { command: `sleep 300 # ${marker}`, timeout_s: 2 } } }));
+  const r = await runBinary(bin, ["demo", "--ci", "--keep-session", "--dir", repo, "--config", extra], { socket, timeoutMs: 150_000 });
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain("required check(s) still failing: hang");
+  const state = JSON.parse(readFileSync(join(sessionDir(repo), "state.json"), "utf8"));
+  const hang = state.checks[0].results.hang;
+  expect(hang).toMatchObject({ status: "timed_out", exit_code: null });
+  expect(hang.duration_ms).toBeGreaterThanOrEqual(2000);
+  expect(hang.duration_ms).toBeLessThan(60_000);
+  expect(state.review_loop_cap).toMatchObject({ decision: "fail", failing_checks: ["hang"] });
+  // its whole process group is gone
+  expect(processesMentioning(marker)).toEqual([]);
+}, 180_000);
