@@ -191,6 +191,7 @@ describe.skipIf(!existsSync(BINARY))("config migrate → load, for each Python a
     expect(config.defaults.provider).toBe("claude");
     expect(m.err).toContain("providers.copilot: left out command, model_flag, single_coder, sub_agent_tool, default_model, default_role_args, model_args, role_args: the Python agentmux's built-in values");
     if (!hasCursor) expect(m.err).toContain("providers.cursor: not carried over: agentmux has no cursor provider (yet)");
+    else expect(m.err).toContain("providers.cursor: left out command, model_flag, role_args: the Python agentmux's built-in values; agentmux's own cursor settings apply");
   }, 60_000);
 
   test("a project config whose roles use cursor: carried when agentmux has cursor, else exit 1 naming cursor and nothing written", () => {

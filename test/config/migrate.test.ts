@@ -115,6 +115,19 @@ describe("migrateConfigText", () => {
   });
 });
 
+describe("a provider of the Python tool that agentmux does not have", () => {
+  test("is named as not carried over where a role or the default uses it; its built-in entry is dropped", () => {
+    const r = migrateConfigText("defaults:\n  provider: cursor\nproviders:\n  cursor:\n    command: agent\nroles:\n  coder:\n    provider: cursor\n  planner:\n    provider: claude\n", ["claude", "codex"]);
+    expect(r.unresolved).toEqual([
+      { key: "defaults.provider", problem: "defaults.provider: cursor: not carried over: agentmux has no cursor provider (yet); choose one it has for this key" },
+      { key: "roles.coder.provider", problem: "roles.coder.provider: cursor: not carried over: agentmux has no cursor provider (yet); choose one it has for this key" },
+    ]);
+    expect(r.notes).toContain("providers.cursor: not carried over: agentmux has no cursor provider (yet)");
+    // once agentmux has it, the same config carries it
+    expect(migrateConfigText("roles:\n  coder:\n    provider: cursor\n", ["claude", "cursor"]).unresolved).toEqual([]);
+  });
+});
+
 describe("a legacy key in a config names the migrate command (not a bare unknown key)", () => {
   let root = "";
   beforeEach(() => {
