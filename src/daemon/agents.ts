@@ -11,7 +11,8 @@ import type { Tmux } from "../effects/tmux/runner.ts";
 import { selectPane } from "../effects/tmux/ops.ts";
 import { isGone } from "../effects/tmux/errors.ts";
 import { deadPaneStatus, lastScreen, sendKeys } from "../effects/tmux/agent-ops.ts";
-import { signalBelow } from "../effects/process/tree.ts";
+import { signalledBelow } from "../effects/process/tree.ts";
+import { PauseGuard } from "./pause-guard.ts";
 import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
 import type { AgentTokens } from "../mcp/identity.ts";
 import { resolveRole, type ResolvedAgent } from "../providers/resolve.ts";
@@ -78,6 +79,8 @@ export class AgentRuntime {
   private panel: string | null = null;
   /** the agents' CLIs are stopped (SIGSTOP) until the user lets the run go on past its budget */
   private paused = false;
+  /** continues the stopped CLIs should this orchestrator die while the run is paused */
+  private readonly pauseGuard: PauseGuard;
   /** launches and deliveries asked for while paused, made in order when the run goes on */
   private held: (() => Promise<void> | void)[] = [];
   /** panes started ahead for the next phase (#15.3), until launch takes them over */
@@ -87,6 +90,7 @@ export class AgentRuntime {
 
   constructor(readonly o: AgentRuntimeOptions) {
     this.firstStarts = new FirstStarts(o.tmux, o.log);
+    this.pauseGuard = new PauseGuard(o.sessionDir);
     this.pool = new PrestartPool({
       spawn: (key, role, label, size) => this.spawn(key, role, label, {}, size),
       prepare: (key, s) => this.o.writer.prepare(s.pane.pane, this.firstOptions(key, s.pane)),
@@ -143,7 +147,8 @@ export class AgentRuntime {
    */
   private signal(agent: string, pid: number, stop: boolean): boolean {
     try {
-      signalBelow(pid, stop ? "SIGSTOP" : "SIGCONT");
+      const pids = signalledBelow(pid, stop ? "SIGSTOP" : "SIGCONT");
+      if (stop) this.pauseGuard.stopped(pids);
       return true;
     } catch (e) {
       this.o.log(`could not ${stop ? "pause" : "continue"} ${agent} (pid ${pid}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { level: "warn", event: stop ? "agents_paused" : "agents_continued", agent, error: (e as Error).message });
@@ -475,6 +480,7 @@ export class AgentRuntime {
     // a pre-started CLI is a start nobody may use: closed rather than stopped
     if (stop) for (const p of this.prestarted()) void this.dropPrestart(p.id, "the run is paused at its budget");
     for (const [agent, v] of this.agents) this.signal(agent, v.pid, stop);
+    if (!stop) this.pauseGuard.continued();
     const held = stop ? [] : this.held.splice(0);
     this.o.log(`${stop ? "paused" : "continued"} ${this.agents.size} agent(s)${held.length ? `; ${held.length} held launch(es) and prompt(s) now` : ""}`, { event: stop ? "agents_paused" : "agents_continued", data: { agents: [...this.agents.keys()], ...(stop ? {} : { held: held.length }) } });
     if (stop) return;

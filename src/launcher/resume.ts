@@ -8,6 +8,7 @@ import { PythonSession, PythonStateUnconvertible, SessionBeingResumed, SessionBu
 import { convertPythonState, readPythonState } from "../session/python-state.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { acquireResume, releaseResume } from "../session/resume-lock.ts";
+import { continueLeftPaused } from "../session/paused-agents.ts";
 import { loadConfig } from "../config/load.ts";
 import { ensureFeatureBranch } from "../effects/git/branch.ts";
 import { createWorktree } from "../effects/git/worktree.ts";
@@ -109,6 +110,8 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
     const id = basename(o.sessionDir);
     throw new SessionBusy({ dir: o.sessionDir, pid, attach: `agentmux attach ${id}`, stop: `agentmux cancel ${id}` });
   }
+  const continued = continueLeftPaused(o.sessionDir);
+  if (continued) o.out(`agentmux: continued ${continued} agent process(es) the run's budget pause had left stopped`);
   // another project's run may hold this name: it is not ours to close (ours gets another name)
   if ((await tmux.hasSession(state.session_name)) && (await ownsTmuxSession(tmux, state.session_name, o.sessionDir))) {
     o.out(`agentmux: closing the stale tmux session ${state.session_name} (its orchestrator is gone)`);

@@ -7,6 +7,7 @@ import { isTmuxSessionNameOf, tmuxSessionName } from "../schema/tmux-names.ts";
 import { ownsTmuxSession } from "./tmux-owner.ts";
 import { liveOrchestrator } from "./liveness.ts";
 import { requestCancel } from "./cancel.ts";
+import { continueLeftPaused } from "./paused-agents.ts";
 import type { SessionSummary } from "./list.ts";
 
 /** How long a live run gets to stop after SIGTERM before it is killed. */
@@ -47,6 +48,10 @@ export async function removeSession(s: SessionSummary): Promise<Removal> {
       stopped = true;
     }
   }
+  // agents a budget pause stopped, left so by an orchestrator that died: a stopped process
+  // would not see the hang-up that ends the tmux session
+  const continued = continueLeftPaused(s.dir);
+  if (continued) notes.push(`continued ${continued} agent process(es) a budget pause had left stopped`);
   const name = s.state?.session_name ?? tmuxSessionName(basename(s.dir));
   let killedTmux = false;
   if (!isTmuxSessionNameOf(basename(s.dir), name)) {

@@ -151,7 +151,9 @@ describe("completeApproval after a restart", () => {
     const base = gitCli(p.dir, "rev-parse", "HEAD").trim();
     const opts = { push: false, pullRequest: { enabled: false, base: null, draft: true, title: "t", body: "b" }, baseCommit: base } as const;
     // another run committed these files on the same branch; this session's record has no commit
-    const other = await completeApproval(input(p, { ...opts, sessionDir: fs.mkdtempSync(join(p.dir, ".agentmux", "other-")) }));
+    const otherDir = join(p.dir, ".agentmux", ".sessions", "20240101-120001-rate-limit");
+    fs.mkdirSync(otherDir, { recursive: true });
+    const other = await completeApproval(input(p, { ...opts, sessionDir: otherDir }));
     await expect(completeApproval(input(p, opts))).rejects.toBeInstanceOf(NothingToCommit);
     expect(gitCli(p.dir, "rev-parse", "feature/rate-limit").trim()).toBe(other.hash);
   });

@@ -51,6 +51,11 @@ export function descendants(root: number): number[] {
  * that exits in between is skipped. Throws (ESRCH) when `root` itself is gone.
  */
 export function signalBelow(root: number, signal: "SIGSTOP" | "SIGCONT"): number {
+  return signalledBelow(root, signal).length;
+}
+
+/** signalBelow, returning the pids it signalled. */
+export function signalledBelow(root: number, signal: "SIGSTOP" | "SIGCONT"): number[] {
   process.kill(root, 0);
   const done = new Set<number>();
   for (let pass = 0; pass < 5; pass++) {
@@ -66,5 +71,5 @@ export function signalBelow(root: number, signal: "SIGSTOP" | "SIGCONT"): number
     }
     if (signal === "SIGCONT") break;
   }
-  return done.size;
+  return [...done];
 }
