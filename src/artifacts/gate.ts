@@ -1,7 +1,6 @@
 import { lstatSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
-import git from "isomorphic-git";
-import { gitFs } from "../effects/git/fs.ts";
+import { hasHeadCommit, pathStatus } from "../effects/git/path-status.ts";
 import { doneStatusRefusal, type DoneArtifact } from "../schema/artifacts/done.ts";
 import type { Problem } from "./kinds.ts";
 
@@ -50,7 +49,7 @@ const exists = (p: string) => {
 
 async function statusOf(workDir: string, filepath: string, hasHead: boolean): Promise<string> {
   if (!hasHead) return exists(join(workDir, filepath)) ? "*added" : "absent";
-  return git.status({ fs: gitFs(workDir), dir: workDir, filepath });
+  return pathStatus(workDir, filepath);
 }
 
 function claimProblem(claim: Claim, status: string, present: boolean): string | undefined {
@@ -90,12 +89,8 @@ export async function checkDoneArtifact(
   } catch {
     return [...problems, { path: "", message: `work directory ${workDir} does not exist` }];
   }
-  let hasHead = true;
-  try {
-    await git.resolveRef({ fs: gitFs(workDir), dir: workDir, ref: "HEAD" });
-  } catch {
-    hasHead = false; // a repository without commits: everything present is new
-  }
+  // a repository without commits: everything present is new
+  const hasHead = await hasHeadCommit(workDir);
   const claims: Claim[] = ["files_created", "files_modified", "files_deleted"];
   for (const claim of claims) {
     const list = artifact[claim] ?? [];

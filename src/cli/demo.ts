@@ -1,8 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import * as nodeFs from "node:fs";
-import git from "isomorphic-git";
+import { initWithCommit } from "../effects/git/init.ts";
 import { stringify } from "yaml";
 import { AgentmuxError } from "../errors.ts";
 import { DemoDirNotEmpty, DemoDirUnusable, InvalidThinkMs } from "./errors.ts";
@@ -25,11 +24,7 @@ export async function createScratchRepo(dir: string): Promise<void> {
     mkdirSync(join(dir, path, ".."), { recursive: true });
     writeFileSync(join(dir, path), content);
   }
-  await git.init({ fs: nodeFs, dir, defaultBranch: "main" });
-  await git.setConfig({ fs: nodeFs, dir, path: "user.name", value: "agentmux demo" });
-  await git.setConfig({ fs: nodeFs, dir, path: "user.email", value: "demo@agentmux.invalid" });
-  await git.add({ fs: nodeFs, dir, filepath: Object.keys(files) });
-  await git.commit({ fs: nodeFs, dir, message: "Initial commit", author: { name: "agentmux demo", email: "demo@agentmux.invalid" } });
+  await initWithCommit(dir, { branch: "main", files: Object.keys(files), author: { name: "agentmux demo", email: "demo@agentmux.invalid" }, message: "Initial commit" });
 }
 
 export async function run({ flags }: ParsedArgs<typeof demo>): Promise<number> {

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import git from "isomorphic-git";
-import { gitFs } from "../effects/git/fs.ts";
+import { checkedOutBranch, originHeadBranch } from "../effects/git/path-status.ts";
 
 /**
  * The branch pull requests should target: the remote's default branch (origin/HEAD, as a
@@ -10,21 +9,7 @@ import { gitFs } from "../effects/git/fs.ts";
  */
 export async function detectBaseBranch(dir: string): Promise<string | null> {
   if (!existsSync(join(dir, ".git"))) return null;
-  const fs = gitFs(dir);
-  try {
-    const target = await git.resolveRef({ fs, dir, ref: "refs/remotes/origin/HEAD", depth: 1 });
-    const m = /^refs\/remotes\/origin\/(.+)$/.exec(target);
-    if (m) return m[1]!;
-  } catch {
-    // no origin/HEAD recorded
-  }
-  const plain = readOriginHeadFile(dir);
-  if (plain) return plain;
-  try {
-    return (await git.currentBranch({ fs, dir, fullname: false })) ?? null;
-  } catch {
-    return null;
-  }
+  return (await originHeadBranch(dir)) ?? readOriginHeadFile(dir) ?? (await checkedOutBranch(dir));
 }
 
 function readOriginHeadFile(dir: string): string | null {

@@ -1,25 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import git from "isomorphic-git";
-import { gitFs } from "../effects/git/fs.ts";
+import { headFileContent } from "../effects/git/path-status.ts";
 
 export type ChangeKind = "created" | "modified" | "deleted" | "unchanged";
 
-/** The content of `file` at HEAD in the repository at `dir`, or null if it is not there (or no HEAD). */
-export async function headContent(dir: string, file: string): Promise<Uint8Array | null> {
-  const fs = gitFs(dir);
-  try {
-    const oid = await git.resolveRef({ fs, dir, ref: "HEAD" });
-    const { blob } = await git.readBlob({ fs, dir, oid, filepath: file });
-    return blob;
-  } catch {
-    return null;
-  }
-}
-
 /** How the working copy of `file` differs from HEAD: the truth a completion artifact must tell. */
 export async function changeKind(dir: string, file: string): Promise<ChangeKind> {
-  const head = await headContent(dir, file);
+  const head = await headFileContent(dir, file);
   const abs = join(dir, file);
   const exists = existsSync(abs);
   if (!head) return exists ? "created" : "unchanged";

@@ -4,9 +4,9 @@ import { relative } from "node:path";
 import { code, sources, SRC } from "./imports.ts";
 
 /**
- * Two adapters own two vocabularies. Only src/effects/tmux/ speaks tmux (command names,
- * `#{…}` formats, `tmux -L …` command lines); only src/effects/process/ starts processes.
- * Everything else calls their typed functions.
+ * Adapters own their vocabularies. Only src/effects/tmux/ speaks tmux (command names,
+ * `#{…}` formats, `tmux -L …` command lines); only src/effects/process/ starts processes; only
+ * src/effects/git/ imports isomorphic-git. Everything else calls their typed functions.
  */
 
 /** Every tmux 3.3 command (`tmux list-commands`), full names: none of them is an English word. */
@@ -27,6 +27,9 @@ const TMUX_RULES: [RegExp, string][] = [
   [/\[\s*["'`]tmux["'`]/, "starts a tmux argv"],
   [/tmux -L/, "writes a tmux command line"],
 ];
+
+/** isomorphic-git is one adapter's library: everything else asks src/effects/git/. */
+const GIT_LIBRARY_RULES: [RegExp, string][] = [[/["']isomorphic-git(\/[^"']*)?["']/, "imports isomorphic-git"]];
 
 const PROCESS_RULES: [RegExp, string][] = [
   [/\bBun\.spawn(Sync)?\b/, "spawns with Bun.spawn"],
@@ -51,13 +54,21 @@ const read = (under: (rel: string) => boolean) =>
     .map((p) => ({ path: relative(SRC, p), text: readFileSync(p, "utf8") }))
     .filter((f) => under(f.path));
 
-describe("boundaries: one tmux vocabulary, one process layer", () => {
+describe("boundaries: one tmux vocabulary, one process layer, one git library", () => {
   test("no file outside src/effects/tmux/ builds tmux argv, formats or command lines", () => {
     expect(violations(read((p) => !p.startsWith("effects/tmux/")), TMUX_RULES)).toEqual([]);
   });
 
   test("no file outside src/effects/process/ starts a process", () => {
     expect(violations(read((p) => !p.startsWith("effects/process/")), PROCESS_RULES)).toEqual([]);
+  });
+
+  test("no file outside src/effects/git/ imports isomorphic-git", () => {
+    expect(violations(read((p) => !p.startsWith("effects/git/")), GIT_LIBRARY_RULES)).toEqual([]);
+    // the rule matches the adapter's own imports, static and dynamic
+    expect(violations(read((p) => p.startsWith("effects/git/")), GIT_LIBRARY_RULES).length).toBeGreaterThan(5);
+    const bad = [{ path: "sim/x.ts", text: 'import git from "isomorphic-git";\nconst { default: g } = await import("isomorphic-git");\n// isomorphic-git in prose' }];
+    expect(violations(bad, GIT_LIBRARY_RULES).map((v) => v.split(" ")[0])).toEqual(["sim/x.ts:1", "sim/x.ts:2"]);
   });
 
   test("the checks see what they forbid", () => {
