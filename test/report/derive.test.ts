@@ -107,3 +107,33 @@ describe("the run API's derivation", () => {
     expect(failed.resume_command).toBe("agentmux resume 20240101-000000-rate-limit");
   });
 });
+
+describe("an agent's events, as the CI printer has always said them", () => {
+  const base = reach("implementing").state;
+  const withAgent = (patch: Partial<NonNullable<State["agents"]>[string]>): State => ({ ...base, agents: { ...base.agents, "coder:1": { ...base.agents!["coder:1"]!, ...patch } } });
+  const kinds = (prev: State, next: State) => events(snap(prev), snap(next)).filter((e) => e.kind !== "agent_status");
+
+  test("restarted, moved to a fallback, reminded, rate limited, asking, answered unseen: each once, when it starts", () => {
+    const at = "2024-01-01T00:30:00.000Z";
+    const q = { kind: "question" as const, text: "English only?", at };
+    expect(kinds(base, withAgent({ status: "starting", restarts: 1, exit_status: "3", last_screen: ["boom"] }))).toEqual([
+      { kind: "agent_restarted", agent: "coder:1", restarts: 1, exit_status: "3", last_line: "boom", at: expect.any(String) },
+    ]);
+    expect(kinds(withAgent({ provider: "claude" }), withAgent({ provider: "codex", limit: { text: "limit", reset_at: null, at } }))).toEqual([
+      { kind: "agent_fallback", agent: "coder:1", from: "claude", to: "codex", limit: "limit", at: expect.any(String) },
+    ]);
+    expect(kinds(base, withAgent({ status: "idle_without_submit", idle_turns: 2 }))).toEqual([{ kind: "agent_reminded", agent: "coder:1", reminders: 2, at: expect.any(String) }]);
+    expect(kinds(withAgent({ status: "idle_without_submit", idle_turns: 2 }), withAgent({ status: "idle_without_submit", idle_turns: 2 }))).toEqual([]);
+    expect(kinds(base, withAgent({ status: "rate_limited", limit: { text: "limit", reset_at: at, at } }))).toEqual([
+      { kind: "agent_rate_limited", agent: "coder:1", limit: { text: "limit", reset_at: at, at }, at: expect.any(String) },
+    ]);
+    expect(kinds(base, withAgent({ status: "needs_input", question: q }))).toEqual([{ kind: "agent_needs_input", agent: "coder:1", question: q, at: expect.any(String) }]);
+    // a question asked and answered between two reads (a headless run decides at once) is said answered, once
+    expect(kinds(base, withAgent({ status: "working", question: q, note: "decided: English" }))).toEqual([
+      { kind: "agent_question_answered", agent: "coder:1", question: q, answer: "decided: English", at: expect.any(String) },
+    ]);
+    expect(kinds(withAgent({ status: "working", question: q, note: "decided: English" }), withAgent({ status: "working", question: q, note: "decided: English" }))).toEqual([]);
+    // one seen asking was said then: its answer adds nothing
+    expect(kinds(withAgent({ status: "needs_input", question: q }), withAgent({ status: "working", question: q, note: "decided: English" }))).toEqual([]);
+  });
+});
