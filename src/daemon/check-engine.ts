@@ -1,42 +1,40 @@
 import { join } from "node:path";
-import { runBounded, type BoundedRunner } from "../effects/process/bounded.ts";
-import { CheckResult, type CheckStatus } from "../schema/checks.ts";
-import { checkKind } from "../checks/kind.ts";
+import type { CheckResult } from "../schema/checks.ts";
+import { readOptionalSessionFile, writeSessionFile } from "../session/file-io.ts";
+import { checkResultFile } from "../session/files.ts";
+import { CHECKS_BASE_DIR } from "../schema/check-runs.ts";
+import { runCheck } from "../checks/run.ts";
+import { runChecksOnBase } from "../checks/base.ts";
+import { compareWithBase } from "../checks/compare.ts";
 import type { CheckEngine, CheckJob } from "./checks.ts";
 
-/** Run one check with the bounded runner in the run's working tree (its own process group, capped log, timeout). */
-export async function runCheckJob(job: CheckJob, run: BoundedRunner = runBounded): Promise<CheckResult> {
-  const r = await run({
-    argv: ["sh", "-c", job.spec.command],
-    cwd: join(job.workDir, job.spec.cwd),
-    timeoutMs: job.spec.timeout_s * 1000,
-    logPath: job.logPath,
-    leftovers: "kill",
-    env: { ...job.env, ...job.spec.env },
-  });
-  const status: CheckStatus = r.spawnError ? "error" : r.timedOut ? "timed_out" : r.exitCode === 0 ? "passed" : "failed";
-  return CheckResult.parse({
-    name: job.name,
-    command: job.spec.command,
-    kind: checkKind(job.name, job.spec),
-    when: job.when,
-    round: job.round,
-    status,
-    exit_code: r.exitCode,
-    ...(r.signal ? { signal: r.signal } : {}),
-    duration_ms: r.durationMs,
-    started_at: r.startedAt,
-    finished_at: r.finishedAt,
-    log: job.logRel,
-    tail: r.tail,
-    findings: [],
-    required: job.spec.required,
-    truncated: r.truncated,
-    ...(r.spawnError ? { error: r.spawnError } : {}),
-  });
+/** A base result kept from earlier in the run, when it is for the same command (the base commit does not change). */
+function cachedBase(sessionDir: string, rel: string, job: CheckJob): CheckResult | undefined {
+  const r = readOptionalSessionFile(sessionDir, checkResultFile(rel));
+  return r && r.command === job.spec.command && r.status !== "error" ? r : undefined;
 }
 
-/** The engine the orchestrator's checks service drives. */
+/**
+ * The engine the orchestrator's checks service drives (src/checks/): a check runs on the bounded
+ * runner in the run's working tree; a blocking failure is compared with the same check on the
+ * run's base commit (a temporary worktree of it), run once per check and kept in
+ * 06_checks/base/<name>.json for the rest of the run.
+ */
 export function checkEngine(): CheckEngine {
-  return { run: (job) => runCheckJob(job) };
+  return {
+    run: (job) => runCheck(job.name, job.spec, { root: job.workDir, logPath: job.logPath, logName: job.logRel, round: job.round, when: job.when, env: job.env }),
+    async compareWithBase(job, failing, base) {
+      const dir = join(base.sessionDir, CHECKS_BASE_DIR);
+      const rel = `${CHECKS_BASE_DIR}/${job.name}.json`;
+      let onBase = cachedBase(base.sessionDir, rel, job);
+      if (!onBase) {
+        [onBase] = await runChecksOnBase({
+          repoDir: base.mainRepoDir, baseCommit: base.commit, checkout: job.workDir, checks: { [job.name]: job.spec },
+          logDir: dir, logName: CHECKS_BASE_DIR, when: job.when, env: job.env,
+        });
+        if (onBase) writeSessionFile(base.sessionDir, checkResultFile(rel), onBase);
+      }
+      return compareWithBase(failing, onBase);
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { writeJsonAtomic } from "../effects/fs/atomic.ts";
+import { writeSessionFile } from "../session/file-io.ts";
+import { checkResultFile } from "../session/files.ts";
 import type { Logger } from "../effects/log.ts";
 import type { Config } from "../schema/config.ts";
 import type { Effect } from "../schema/effects.ts";
@@ -82,7 +83,7 @@ export class ChecksService {
       const result = await this.one(effect.run, name, effect.when, effect.round);
       if (this.stopped) return;
       const file = checkResultPath(effect.run, name);
-      writeJsonAtomic(join(this.ctx.sessionDir, file), result);
+      writeSessionFile(this.ctx.sessionDir, checkResultFile(file), result);
       this.ctx.log(`check ${name} ${result.status}${result.pre_existing ? " (pre-existing on the base)" : ""} in ${(result.duration_ms / 1000).toFixed(1)} s`, {
         event: "check",
         data: { run: effect.run, name, status: result.status, exit_code: result.exit_code, duration_ms: result.duration_ms, pre_existing: result.pre_existing === true, log: result.log },

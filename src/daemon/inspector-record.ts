@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { writeJsonAtomic } from "../effects/fs/atomic.ts";
 import type { Logger } from "../effects/log.ts";
-import { CheckResult } from "../schema/checks.ts";
-import { INSPECTOR_RECORD } from "../schema/check-runs.ts";
+import type { CheckResult } from "../schema/checks.ts";
+import { INSPECTOR_RECORD, checkRunDir } from "../schema/check-runs.ts";
+import { readOptionalSessionFile, writeSessionFile } from "../session/file-io.ts";
+import { SESSION_FILES, checkResultFile } from "../session/files.ts";
 import type { State } from "../schema/state.ts";
 import { buildInspectorCompletion } from "../checks/inspector.ts";
 import { readPreexisting } from "../session/read.ts";
@@ -15,12 +16,12 @@ function resultsOf(sessionDir: string, state: State, extraRun: number): CheckRes
   const ids = new Set(runs.map((r) => r.id));
   if (!ids.has(extraRun)) runs.push({ id: extraRun, names: [] });
   for (const r of runs.sort((a, b) => a.id - b.id)) {
-    const dir = join(sessionDir, "06_checks", `run_${r.id}`);
+    const dir = join(sessionDir, checkRunDir(r.id));
     if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir)) {
+    for (const f of readdirSync(dir).sort()) {
       if (!f.endsWith(".json")) continue;
-      const parsed = CheckResult.safeParse(JSON.parse(readFileSync(join(dir, f), "utf8")));
-      if (parsed.success) out.push(parsed.data);
+      const result = readOptionalSessionFile(sessionDir, checkResultFile(`${checkRunDir(r.id)}/${f}`));
+      if (result) out.push(result);
     }
   }
   return out;
@@ -37,7 +38,7 @@ export async function writeInspectorRecord(o: { sessionDir: string; workDir: str
     const { uncommittedRunChanges } = await import("../effects/git/preexisting.ts");
     const files = (await uncommittedRunChanges(o.workDir, readPreexisting(o.sessionDir))).filter((f) => existsSync(join(o.workDir, f))).sort();
     const record = buildInspectorCompletion(results, { storyKey: o.state.feature_name ?? o.state.session_name, files, at: new Date().toISOString() });
-    writeJsonAtomic(join(o.sessionDir, INSPECTOR_RECORD), record);
+    writeSessionFile(o.sessionDir, SESSION_FILES.inspector, record);
   } catch (e) {
     o.log(`could not write ${INSPECTOR_RECORD}: ${(e as Error).message}`, { level: "warn", event: "check" });
   }

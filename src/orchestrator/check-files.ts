@@ -24,10 +24,12 @@ const fence = (text: string) => "`".repeat(Math.max(3, ...[...text.matchAll(/`+/
 
 /** One blocking check as the fixer reads it: command, status, its findings with their anchors, the failing lines. */
 function checkSection(name: string, o: CheckOutcome): string[] {
-  const out = ["", `## Check: ${name} (${outcomeText(o)})`, "", `- Command: \`${o.command.replace(/`/g, "'")}\``, `- Output: ${o.log} (in the session folder)`];
-  if (o.findings?.length) {
-    out.push(`- Failures (${o.failures}${o.failures > o.findings.length ? `, the first ${o.findings.length}` : ""}):`);
-    for (const f of o.findings) out.push(`  - ${findingLine(f)}`);
+  const out = ["", `## Check: ${name} — ${outcomeText(o)}`, "", `- Command: \`${o.command.replace(/`/g, "'")}\``, `- Output: ${o.log} (in the session folder)`];
+  // findings the base commit shares are not the fixer's
+  const mine = (o.findings ?? []).filter((f) => !f.pre_existing);
+  if (mine.length) {
+    out.push(`- Failures (${o.failures}${o.failures > mine.length ? `, the first ${mine.length} new ones` : ""}):`);
+    for (const f of mine) out.push(`  - ${findingLine(f)}`);
   }
   if (o.tail?.length) {
     const text = o.tail.join("\n");

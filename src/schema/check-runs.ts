@@ -54,7 +54,9 @@ const fileName = (name: string) => name.replace(/[^A-Za-z0-9_.-]/g, "_");
 export const checkLogPath = (id: number, name: string) => `${checkRunDir(id)}/${fileName(name)}.log`;
 export const checkResultPath = (id: number, name: string) => `${checkRunDir(id)}/${fileName(name)}.json`;
 /** the seeds' Inspector completion record, written by agentmux from the checks it ran */
-export const INSPECTOR_RECORD = "06_checks/inspector.json";
+export const INSPECTOR_RECORD = "06_checks/inspector.json"; // = F.inspector
+/** the same checks on the run's base commit (run when one fails, once per check): logs and results by name */
+export const CHECKS_BASE_DIR = "06_checks/base";
 
 /** The checks a run has: name → when and whether it blocks (from config, passed into every transition). */
 export const CheckPlan = z.record(z.string(), z.object({ when: z.array(CheckWhen), required: z.boolean(), command: z.string() }));

@@ -8,6 +8,8 @@
 import { z } from "zod";
 import { Approval, ChangesText, LastCompletion } from "../schema/artifacts/completion.ts";
 import { DoneArtifact } from "../schema/artifacts/done.ts";
+import { InspectorCompletion } from "../schema/artifacts/inspector.ts";
+import { CheckResult } from "../schema/checks.ts";
 import { ExecutionPlan, Plan } from "../schema/artifacts/plan.ts";
 import { PythonStateFile } from "../schema/python-state.ts";
 import { Review } from "../schema/artifacts/review.ts";
@@ -72,6 +74,8 @@ export const SESSION_FILES = {
   designerPrompt: markdown(F.designerPrompt, ["orchestrator"], "designer prompt (when a sub-plan needs design)"),
   design: written(F.design, "the design the designer writes"),
   coderWholePrompt: markdown(F.coderWholePrompt, ["orchestrator"], "prompt for a single coder that takes the whole plan"),
+  checksDir: folder(F.checksDir, ["orchestrator"], "the project's checks agentmux ran: `run_<batch>/<name>.log` (output, capped, tail kept) and `<name>.json` (the whole result); `base/` the same checks on the base commit, run when one fails"),
+  inspector: file(F.inspector, "json", InspectorCompletion, ["orchestrator"], "the seeds' Inspector completion, written by agentmux from the checks it ran (never by an agent); the commit's verification gate reads it"),
   fixRequest: markdown(F.fixRequest, ["orchestrator", "launcher"], "aggregated review findings for the fix round"),
   fixPrompt: markdown(F.fixPrompt, ["orchestrator"], "coder prompt for the fix round"),
   reviewMd: markdown(F.reviewMd, ["orchestrator"], "aggregated review"),
@@ -107,6 +111,9 @@ export const reviewFile = (role: string): SessionFile<Review> => file(reviewYaml
 export const baselineFile = (round: number): SessionFile<FileBaseline> =>
   file(commentBaseline(round), "json", FileBaseline, ["orchestrator"], "blob ids of the files a fix round's line comments are about, taken before the fixer starts (an addressed comment's file must change)");
 
+/** `06_checks/run_<batch>/<name>.json` or `06_checks/base/<name>.json`: the whole result of one check agentmux ran. */
+export const checkResultFile = (path: string): SessionFile<CheckResult> => file(path, "json", CheckResult, ["orchestrator"], "the whole result of one check agentmux ran");
+
 /** `<project>/.agentmux/proposed_preferences.json`: agent-proposed preferences waiting for the user. */
 export const PROPOSALS_FILE: SessionFile<ProposalFile> = { ...file(PROPOSED_PREFERENCES, "json", ProposalFile, ["mcp", "ui"], "preferences agents proposed, until the user approves or rejects them"), root: "project" };
 
@@ -121,6 +128,7 @@ export function sessionFileAt(path: string): SessionFile | undefined {
   if (done) return doneFile(Number(done[1]));
   const review = /^07_review\/review_([A-Za-z0-9_-]+)\.yaml$/.exec(path);
   if (review) return reviewFile(review[1]!);
+  if (/^06_checks\/(run_\d+|base)\/[A-Za-z0-9_.-]+\.json$/.test(path)) return checkResultFile(path);
   const baseline = /^07_review\/baseline_(\d+)\.json$/.exec(path);
   return baseline ? baselineFile(Number(baseline[1])) : undefined;
 }

@@ -32,6 +32,10 @@ export const F = {
   designerPrompt: "05_design/designer_prompt.md",
   design: "05_design/design.md",
   coderWholePrompt: "06_implementation/coder_prompt_whole.md",
+  /** the project's checks agentmux ran: run_<batch>/<name>.log and .json, base/ (the same checks on the base commit) */
+  checksDir: "06_checks",
+  /** the seeds' Inspector completion, written by agentmux from the checks it ran */
+  inspector: "06_checks/inspector.json",
   fixRequest: "07_review/fix_request.md",
   fixPrompt: "07_review/fix_prompt.md",
   reviewMd: "07_review/review.md",

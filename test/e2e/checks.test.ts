@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, processesMentioning, runBinary } from "./harness.ts";
@@ -36,11 +36,16 @@ test("a failing check → a fix round whose request names it with its failing li
   ]);
   expect(state.review_iteration).toBe(1);
   const request = readFileSync(join(dir, "07_review/fix_request.md"), "utf8");
-  expect(request).toContain("## Check: test (failed (exit 1))");
+  expect(request).toContain("## Check: test — failed (exit 1)");
   expect(request).toContain("- Command: `npm test`");
-  expect(request).toContain("not ok 2 - greeting uses its input");
+  // the failing tests, anchored where the test runner said they are
+  expect(request).toContain("  - test/greeting.test.js:5: greeting has a default");
+  expect(request).toContain("  - test/greeting.test.js:9: greeting uses its input");
   // the fixer's prompt carries the check too
-  expect(readFileSync(join(dir, "07_review/fix_prompt.md"), "utf8")).toContain("### Check `test`: failed (exit 1)");
+  const prompt = readFileSync(join(dir, "07_review/fix_prompt.md"), "utf8");
+  expect(prompt).toContain("### Check `test`: failed (exit 1), 2 failure(s)");
+  expect(prompt).toContain("#### line 5 · check test · must pass");
+  expect(prompt).toMatch(/▶ 5 │ test\("greeting has a default"/);
   // its output is in the session folder, and the Inspector record agentmux wrote says PASS
   expect(readFileSync(join(dir, "06_checks/run_1/test.log"), "utf8")).toContain("# fail 2");
   const inspector = JSON.parse(readFileSync(join(dir, "06_checks/inspector.json"), "utf8"));
@@ -60,8 +65,9 @@ test("a hung check is killed at its timeout, and at the loop cap --ci exits non-
   const tmp = makeTmpDir("amx-ck-");
   const repo = join(tmp, "repo");
   const marker = `amx-hang-${Date.now()}`;
+  // it hangs once the coder's module is there (on the base commit it passes: the hang is the run's)
   const extra = join(tmp, "extra.yaml");
-  writeFileSync(extra, stringify({ defaults: { max_review_iterations: 0 }, checks: { hang: { command: `sleep 300 # ${marker}`, timeout_s: 2 } } }));
+  writeFileSync(extra, stringify({ defaults: { max_review_iterations: 0 }, checks: { hang: { command: `if [ -f src/greeting.js ]; then sleep 300; fi # ${marker}`, timeout_s: 2 } } }));
   const r = await runBinary(bin, ["demo", "--ci", "--keep-session", "--dir", repo, "--config", extra], { socket, timeoutMs: 150_000 });
   expect(r.code).toBe(1);
   expect(r.stdout).toContain("required check(s) still failing: hang");
@@ -73,4 +79,40 @@ test("a hung check is killed at its timeout, and at the loop cap --ci exits non-
   expect(state.review_loop_cap).toMatchObject({ decision: "fail", failing_checks: ["hang"] });
   // its whole process group is gone
   expect(processesMentioning(marker)).toEqual([]);
+}, 180_000);
+
+test("a failure already on the base is named pre-existing and blocks nothing", async () => {
+  const socket = privateSocket();
+  sockets.push(socket);
+  const repo = join(makeTmpDir("amx-ck-"), "repo");
+  mkdirSync(join(repo, "test"), { recursive: true });
+  mkdirSync(join(repo, ".agentmux"), { recursive: true });
+  writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "legacy", type: "module", scripts: { test: "node --test" } }) + "\n");
+  // a test that was red before the run: the user's problem, not the agents'
+  writeFileSync(join(repo, "test/legacy.test.js"), 'import { test } from "node:test";\nimport assert from "node:assert/strict";\ntest("legacy rounding", () => assert.equal(0.1 + 0.2, 0.3));\n');
+  writeFileSync(join(repo, ".gitignore"), ".agentmux/.sessions/\n.agentmux/.last_completion.json\n");
+  writeFileSync(join(repo, ".agentmux/config.yaml"), stringify({
+    version: 2,
+    defaults: { provider: "sim", completion: { skip_final_approval: true } },
+    github: { pull_request: false, push: false },
+    checks: { test: { command: "npm test", timeout_s: 120 } },
+  }));
+  git(repo, "init", "-q", "-b", "main");
+  git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "add", ".");
+  git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-q", "-m", "init");
+  const r = await runBinary(bin, ["run", "--ci", "--keep-session", "Add a greeting module"], { cwd: repo, socket, timeoutMs: 150_000 });
+  if (r.code !== 0) console.error(r.stdout, r.stderr);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/! check test failed .* — pre-existing on the base, not blocking/);
+  const dir = sessionDir(repo);
+  const state = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
+  expect(state.checks).toHaveLength(1);
+  expect(state.checks[0].results.test).toMatchObject({ status: "failed", pre_existing: true, required: true });
+  // no fix round, and the commit happened
+  expect(state.review_iteration).toBe(0);
+  expect(existsSync(join(dir, "07_review/fix_request.md"))).toBe(false);
+  expect(state.commit_hash).toMatch(/^[0-9a-f]{7,}$/);
+  // the base's own run of the check is in the session folder, and the Inspector record does not block
+  expect(readFileSync(join(dir, "06_checks/base/test.log"), "utf8")).toContain("legacy rounding");
+  expect(JSON.parse(readFileSync(join(dir, "06_checks/inspector.json"), "utf8"))).toMatchObject({ status: "PASS", checks: [{ name: "test", status: "failed", pre_existing: true }] });
 }, 180_000);

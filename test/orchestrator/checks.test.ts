@@ -42,7 +42,7 @@ describe("checks as steps of a run", () => {
     r = apply(r.state, ev.checkFinished(1, "test", failing), withChecks());
     expect(r.state).toMatchObject({ phase: "fixing", review_iteration: 1 });
     const fix = ofType(r.effects, "write_file").find((e) => e.path === "07_review/fix_request.md")!.content;
-    expect(fix).toContain("## Check: test (failed (exit 1))");
+    expect(fix).toContain("## Check: test — failed (exit 1)");
     expect(fix).toContain("- Command: `npm run test`");
     expect(fix).toContain("  - src/part1.ts:3: expected 2, got 3");
     expect(fix).toContain("not ok 1 - adds");

@@ -39,3 +39,7 @@ test("a failing review with line comments only (line_comments): the note is the 
 test("a request with neither: a plain note", () => {
   expect(fixNote(1, "# Fix Request\n")).toBe("fix round 1: the review findings");
 });
+
+test("a request whose only finding is a failing check (check_bug): the note names the check", () => {
+  expect(fixNote(1, "# Fix Request\n\n# Failing checks\n\n## Check: test — failed (exit 1)\n\n- Command: `npm test`\n")).toBe("fix round 1: make the check test pass (it failed (exit 1))");
+});

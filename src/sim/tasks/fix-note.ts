@@ -17,7 +17,7 @@ function firstFinding(request: string): string {
   if (issue) return issue;
   const comment = /^\s*-\s*\[[^\]]+\]\s*(.+?)\s*\([a-z]+\):\s*(.+)$/m.exec(request);
   if (comment) return `${comment[1]}: ${comment[2]}`;
-  const check = /^## Check: (\S+) \((.+)\)$/m.exec(request);
+  const check = /^## Check: (\S+) — (.+)$/m.exec(request);
   if (check) return `make the check ${check[1]} pass (it ${check[2]})`;
   return "the review findings";
 }
