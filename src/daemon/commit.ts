@@ -7,6 +7,7 @@ import type { State } from "../schema/state.ts";
 import { F } from "../session/paths.ts";
 import { setDecisionAside } from "../session/decision.ts";
 import { completeApproval } from "../effects/git/complete.ts";
+import { commitDraftInputs } from "../session/commit-message.ts";
 import { prBody } from "../effects/gh.ts";
 import { section } from "../effects/git/message.ts";
 import type { Logger } from "../effects/log.ts";
@@ -32,8 +33,8 @@ export async function runCommit(
   o: { state: State; sessionDir: string; workDir: string; mainRepoDir: string; config: Config; log: Logger },
 ): Promise<Event> {
   const at = () => new Date().toISOString();
-  const requirements = read(join(o.sessionDir, F.requirements));
-  const planOverview = read(join(o.sessionDir, F.planMd))?.replace(/^# Plan\s*/, "").trim();
+  const draft = commitDraftInputs(o.sessionDir, o.state);
+  const { requirements, planOverview } = draft;
   const review = read(join(o.sessionDir, F.reviewMd));
   const featureName = o.state.feature_name ?? "feature";
   const branch = o.state.feature_branch ?? `${o.config.github.branch_prefix}${featureName}`;
@@ -50,12 +51,7 @@ export async function runCommit(
       featureName,
       branch,
       approval: effect.approval,
-      draft: {
-        requirements,
-        planOverview,
-        issueNumber: o.state.issue_number,
-        suggested: effect.suggested_message,
-      },
+      draft: { ...draft, suggested: effect.suggested_message },
       ...(o.state.checks?.length ? { trailer: ["Checks run by agentmux:", ...checkSummaryLines(o.state)].join("\n") } : {}),
       push: o.config.github.push,
       preexisting: readPreexisting(o.sessionDir),

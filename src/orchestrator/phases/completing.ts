@@ -1,17 +1,11 @@
+import { reviewerCommitMessage } from "../../schema/commit-suggestion.ts";
 import { F } from "../../session/paths.ts";
 import { loopCapSummary } from "../review-files.ts";
 import type { Step } from "../step.ts";
 import { via, type PhaseHandler } from "../types.ts";
 
-/** The first commit message a reviewer suggested (reviewers sorted by role). */
-export function suggestedCommitMessage(step: Step): string | undefined {
-  const results = step.state.review_results ?? {};
-  for (const role of Object.keys(results).sort()) {
-    const m = results[role]?.commit_message?.trim();
-    if (m) return m;
-  }
-  return undefined;
-}
+/** The reviewers' suggested commit message, by the one rule the approval panel uses too. */
+export const suggestedCommitMessage = (step: Step): string | undefined => reviewerCommitMessage(step.state.review_results);
 
 export const completing: PhaseHandler = {
   enter(step, entry) {
