@@ -9,8 +9,11 @@ import type { Event } from "../schema/events.ts";
 import { ToolPayloadSchema, type Snapshot, type ToolEventLine, type TypedToolEventLine } from "../schema/tool-events.ts";
 import { checkSeal, type SealKey } from "./tool-seal.ts";
 
-/** What applying a line checks against: the run's seal key, its phase now, the last applied seq. */
-export type ApplyContext = { sessionDir: string; key: SealKey; phase: Phase; appliedSeq: number };
+/**
+ * What applying a line checks against: the run's seal key, its phase now, the last applied seq,
+ * and (while the orchestrator that appends the lines runs) whether it appended this very line.
+ */
+export type ApplyContext = { sessionDir: string; key: SealKey; phase: Phase; appliedSeq: number; own?: (seq: number, text: string) => boolean };
 
 /** A line becomes an event (with its seq when sealed), or is skipped: its seq was applied already. */
 export type LineOutcome = { event: Event; seq?: number } | { skip: true; seq: number };
@@ -51,6 +54,8 @@ export function toolLineToEvent(raw: ToolEventLine, text: string, ctx: ApplyCont
   }
   const seq = raw.seq;
   if (seq <= ctx.appliedSeq) return { skip: true, seq };
+  // no seq is taken from it: the orchestrator's own line with that seq is still to come
+  if (ctx.own && !ctx.own(seq, text)) return rejected(raw, `line seq ${seq} carries a valid seal but the running orchestrator did not write it: it was appended by a process that read the seal key, so it is ignored`);
   if (!ROLE_TOOLS[raw.role].includes(raw.tool)) return refused(raw, seq, `${raw.agent} (${raw.role}) may not call ${raw.tool}`);
   if (!TOOL_PHASES[raw.tool].includes(ctx.phase)) return refused(raw, seq, `${raw.tool} is not accepted in the ${ctx.phase} phase (the run moved on after the call was accepted)`);
   // the envelope was checked when the line was read (ToolEventLine): only the payload is left

@@ -23,6 +23,11 @@ export type LoopContext = Omit<InterpretContext, "finish"> & {
   explained?: (error: unknown) => Promise<boolean>;
   /** the run's seal key: only lines the endpoint sealed are applied (bus/tool-seal.ts) */
   sealKey: SealKey;
+  /**
+   * whether this orchestrator's endpoint appended line `seq` as `text` (mcp/events.ts wrote): once
+   * caught up, only its own lines are applied; absent, the seal alone decides
+   */
+  ownLine?: (seq: number, text: string) => boolean;
   /** an item was applied and its effects ran (not while catching up): the state as it now is */
   applied?: (s: State) => void;
   /** runs one step's effects (the layout: a killed agent's place goes to the next one shown, laid out once) */
@@ -186,7 +191,9 @@ export class OrchestratorLoop {
       // a torn or malformed line: reported, and reading goes on with the next complete line
       return this.apply({ type: "tool_rejected", at: new Date().toISOString(), tool: "(unreadable line)", reason: line.error ?? "malformed" }, line.end);
     }
-    const r = toolLineToEvent(line.value, line.text, { sessionDir: this.ctx.sessionDir, key: this.ctx.sealKey, phase: this.state.phase, appliedSeq: this.state.tool_seq ?? 0 });
+    // lines written while no orchestrator ran (catching up) can only be judged by their seal
+    const own = this.catchingUp ? undefined : this.ctx.ownLine;
+    const r = toolLineToEvent(line.value, line.text, { sessionDir: this.ctx.sessionDir, key: this.ctx.sealKey, phase: this.state.phase, appliedSeq: this.state.tool_seq ?? 0, ...(own ? { own } : {}) });
     if ("skip" in r) {
       this.state = { ...this.state, tool_cursor: line.end };
       this.cursorUnsaved = true;

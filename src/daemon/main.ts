@@ -136,7 +136,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     ? new ChecksService({ sessionDir, workDir, mainRepoDir: projectDir, config, env: runEnv(state), state: () => loop.state, push: (e) => loop.push(e), log, engine: checkEngine() })
     : undefined;
   loop = new OrchestratorLoop(state, settings, {
-    sessionDir, projectDir, workDir, config, runtime: agents, log, headless: state.headless === true, sealKey: mcp.sealKey, checks,
+    sessionDir, projectDir, workDir, config, runtime: agents, log, headless: state.headless === true, sealKey: mcp.sealKey, ownLine: (seq, text) => mcp.events.wrote(seq, text), checks,
     explained: async (e) => isGone(e) && (await tmuxLoss.check()),
     // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small
     commit: async (effect) => loop.push(await (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),

@@ -9,7 +9,7 @@ import type { State } from "../schema/state.ts";
 import type { Logger } from "../effects/log.ts";
 import { sameProcessAlive } from "../effects/process/identity.ts";
 
-export type McpHost = { endpoint: McpEndpoint; tokens: AgentTokens; sealKey: SealKey; stop(): void };
+export type McpHost = { endpoint: McpEndpoint; tokens: AgentTokens; sealKey: SealKey; events: ToolEventLog; stop(): void };
 
 /**
  * The run's MCP endpoint, hosted in the orchestrator: one HTTP server on 127.0.0.1 for every
@@ -26,7 +26,7 @@ export function startMcpHost(o: { sessionDir: string; projectDir: string; state:
   const peer = tcpPeersResolvable() ? processTreeCheck() : undefined;
   const endpoint = McpEndpoint.start({ tokens, handlers: (link) => agentHandlers(host, link), log: o.log, ...(peer ? { peer } : {}) });
   o.log(`MCP endpoint listening on ${endpoint.url}${peer ? "" : " (this system has no /proc/net/tcp: a request is an agent's by its token alone)"}`);
-  return { endpoint, tokens, sealKey, stop: () => endpoint.stop() };
+  return { endpoint, tokens, sealKey, events, stop: () => endpoint.stop() };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { appendRecord } from "../effects/fs/atomic.ts";
@@ -63,6 +64,8 @@ function lastSealedSeq(path: string, key: SealKey): number {
 export class ToolEventLog {
   private seq: number;
   private readonly path: string;
+  /** the lines this process appended, by seq (their SHA-256): see `wrote` */
+  private readonly mine = new Map<number, string>();
 
   constructor(
     private readonly sessionDir: string,
@@ -81,7 +84,20 @@ export class ToolEventLog {
       const line = sealLine(this.key, body);
       appendRecord(this.path, line);
       this.seq = seq;
+      this.mine.set(seq, digest(line));
       return { seq, line };
     });
   }
+
+  /**
+   * Whether this process appended exactly `text` as line `seq`. While the orchestrator runs, the
+   * lines it applies are its own: a sealed line appended by anything else (a process that read the
+   * seal key) is not, whatever its seal says.
+   */
+  wrote(seq: number, text: string): boolean {
+    const d = this.mine.get(seq);
+    return d !== undefined && d === digest(text);
+  }
 }
+
+const digest = (text: string) => createHash("sha256").update(text).digest("hex");
