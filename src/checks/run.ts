@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runBounded, type BoundedRunner } from "../effects/process/bounded.ts";
 import { inertText } from "../schema/inert-text.ts";
-import { CheckResult, MAX_FINDINGS, type CheckSpec, type CheckStatus, type CheckWhen } from "../schema/checks.ts";
+import { CheckResult, MAX_FINDINGS, type CheckSpec, type CheckStatus } from "../schema/checks.ts";
 import { failingLines } from "./failing-lines.ts";
 import { checkKind } from "./kind.ts";
 import { parseCheckOutput } from "./parsers/index.ts";
@@ -15,7 +15,7 @@ export type CheckRunInput = {
   /** its log as recorded in the result: session-relative (default: logPath) */
   logName?: string;
   round: number;
-  when: CheckWhen | "manual";
+  when: CheckResult["when"];
   /** the run's environment (AGENTMUX_WORK_DIR, …); the check's own env is layered over it */
   env?: Record<string, string>;
   /** the run's port offset (worktree runs): AGENTMUX_PORT_OFFSET */

@@ -91,8 +91,8 @@ export const CheckResult = z.object({
   name: z.string(),
   command: z.string(),
   kind: CheckKind,
-  /** `manual`: run by hand (`agentmux checks`), outside a run */
-  when: z.union([CheckWhen, z.literal("manual")]),
+  /** `manual`: run by hand (`agentmux checks`), outside a run; `ci`: a job of the pull request's CI, read from GitHub */
+  when: z.union([CheckWhen, z.literal("manual"), z.literal("ci")]),
   /** the fix round it ran in (0: before any fix) */
   round: z.number().int().min(0),
   status: CheckStatus,

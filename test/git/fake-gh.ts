@@ -6,7 +6,9 @@ import { runProcess, type Runner } from "../../src/effects/process/run.ts";
  * A fake `gh` on PATH that records its arguments (and what it read on stdin) and answers like
  * the real one. Behaviour is steered by env: FAKE_GH_AUTH_EXIT, FAKE_GH_PR_FAIL, FAKE_GH_ISSUE
  * (file with `gh issue view` JSON), FAKE_GH_PR (file with a REST pull request), FAKE_GH_REVIEW_COMMENTS
- * (file with a REST list of review comments), FAKE_GH_API_FAIL (every `gh api` call fails).
+ * (file with a REST list of review comments), FAKE_GH_API_FAIL (every `gh api` call fails),
+ * FAKE_GH_PR_CHECKS_DIR (`gh pr checks` answers, one file per call) with FAKE_GH_PR_CHECKS_EXIT, and
+ * FAKE_GH_RUN_LOGS (`gh run view --job <id> --log-failed` output, one <id>.log per job).
  *
  * `gh api` calls are kept one per file in <dir>/gh-api/ (method, endpoint, stdin), so tests can
  * check which comments were created and edited, with which bodies.
@@ -45,6 +47,18 @@ case "$1 $2" in
     for a in "$@"; do [ "$a" = "--body-file" ] && cat > "${prBodyFile}"; done
     if [ -n "$FAKE_GH_PR_FAIL" ]; then echo "GraphQL: $FAKE_GH_PR_FAIL" >&2; exit 1; fi
     echo "Creating pull request for feature into main"; echo "https://github.com/acme/app/pull/7"; exit 0 ;;
+  "pr checks")
+    # FAKE_GH_PR_CHECKS_DIR/<n>.json answers the n-th call (the last one repeats); an empty file: no checks yet
+    n=$(cat "${dir}/pr-checks.count" 2>/dev/null || echo 0); n=$((n + 1)); echo "$n" > "${dir}/pr-checks.count"
+    f="$FAKE_GH_PR_CHECKS_DIR/$n.json"
+    [ -f "$f" ] || f="$FAKE_GH_PR_CHECKS_DIR/$(ls "$FAKE_GH_PR_CHECKS_DIR" | sort -n | tail -1)"
+    if [ ! -s "$f" ]; then echo "no checks reported on the 'feature' branch" >&2; exit 1; fi
+    cat "$f"; exit "\${FAKE_GH_PR_CHECKS_EXIT:-0}" ;;
+  "run view")
+    # FAKE_GH_RUN_LOGS/<job id>.log is what --log-failed prints
+    job=""; prev=""; for a in "$@"; do [ "$prev" = "--job" ] && job=$a; prev=$a; done
+    if [ ! -f "$FAKE_GH_RUN_LOGS/$job.log" ]; then echo "failed to get run log: HTTP 404" >&2; exit 1; fi
+    cat "$FAKE_GH_RUN_LOGS/$job.log"; exit 0 ;;
   "issue view")
     if [ -z "$FAKE_GH_ISSUE" ]; then echo "could not find issue" >&2; exit 1; fi
     cat "$FAKE_GH_ISSUE"; exit 0 ;;
