@@ -6,6 +6,7 @@ import { F } from "../session/paths.ts";
 import { peekCancelRequest, takeCancelRequest } from "../session/cancel.ts";
 import { panelRequested, takePanelRequest } from "../session/panel-request.ts";
 import { budgetGoOnRequested, takeBudgetGoOn } from "../session/budget-request.ts";
+import { peekAnswerRequest, takeAnswerRequest } from "../session/answer-request.ts";
 import { cancelCause } from "../schema/cancel-request.ts";
 import { parseFileText } from "../session/file-io.ts";
 import { SESSION_FILES } from "../session/files.ts";
@@ -55,6 +56,14 @@ const CLAIMED: Claimed[] = [
     path: F.budgetGoOn,
     peek: (dir) => (budgetGoOnRequested(dir) ? "valid" : "none"),
     take: (dir, at) => (takeBudgetGoOn(dir) ? { type: "budget_go_on", at } : null),
+  },
+  {
+    path: SESSION_FILES.answerRequest.path,
+    peek: peekAnswerRequest,
+    take: (dir, at) => {
+      const r = takeAnswerRequest(dir);
+      return r ? { type: "agent_answer", at, agent: r.agent, question_at: r.question_at, text: r.text } : null;
+    },
   },
 ];
 

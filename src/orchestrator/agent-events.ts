@@ -55,6 +55,22 @@ function asks(step: Step, key: string, q: Omit<AgentQuestion, "at">, dialog: boo
   step.log("question", `${key} ${what} in a headless run; answered by policy (headless.questions = decide)`, { agent: key, data: { kind: q.kind, headless: true } });
 }
 
+/**
+ * The user answered an agent's question away from its pane (the web page): the answer is typed
+ * into the pane as a prompt is, only while the agent still waits on that very question (a
+ * dialog is answered in the pane, where its keys are). It goes back to work when its screen says so.
+ */
+function answered(step: Step, e: EventOf<"agent_answer">): void {
+  const a = step.agents()[e.agent];
+  const q = a?.question;
+  if (!isLive(a) || a.status !== "needs_input" || q?.kind !== "question" || q.at !== e.question_at) {
+    return step.log("ignored", `an answer for ${e.agent} ignored: it does not wait on that question now`, { agent: e.agent, data: { event: "agent_answer" } });
+  }
+  step.setAgent(e.agent, { status: "needs_input", note: "answered from the web page" });
+  step.emit({ type: "notify_agent", agent: e.agent, text: e.text });
+  step.log("question", `${e.agent}'s question answered from the web page: ${clip(e.text)}`, { agent: e.agent, data: { kind: q.kind, headless: false, answered: "web" } });
+}
+
 function turnEnded(step: Step, e: EventOf<"agent_turn_ended">): void {
   const a = step.agents()[e.agent];
   if (!isLive(a) || a.status === "needs_input" || a.status === "rate_limited" || a.status === "stuck") return;
@@ -193,6 +209,9 @@ export function handleAgentEvent(step: Step, event: Event, researchOwner: string
       if (a && (a.status === "starting" || a.status === "working" || a.status === "idle_without_submit")) markStuck(step, event.agent, event.reason);
       return true;
     }
+    case "agent_answer":
+      answered(step, event);
+      return true;
     case "agent_active": {
       const a = step.agents()[event.agent];
       if (isLive(a) && a.status !== "working") step.setAgent(event.agent, { status: "working", note: undefined, question: undefined });

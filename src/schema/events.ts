@@ -71,6 +71,8 @@ export const Event = z.discriminatedUnion("type", [
   z.object({ type: z.literal("usage_read"), at, conversation: z.string(), record: UsageRecord }),
   /** the user lets a run paused at its budget go on (monitor `g`) */
   z.object({ type: z.literal("budget_go_on"), at }),
+  /** the user answered an agent's question away from its pane (the web page); `question_at` names the question */
+  z.object({ type: z.literal("agent_answer"), at, agent: z.string(), question_at: z.string(), text: z.string() }),
   /** the agent's CLI conversation id, captured from its own session files */
   z.object({ type: z.literal("conversation_captured"), at, agent: z.string(), id: z.string() }),
   z.object({ type: z.literal("cancel"), at, reason: z.string() }),

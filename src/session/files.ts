@@ -14,6 +14,7 @@ import { ExecutionPlan, Plan } from "../schema/artifacts/plan.ts";
 import { PythonStateFile } from "../schema/python-state.ts";
 import { Review } from "../schema/artifacts/review.ts";
 import { CANCEL_REQUEST_FILE, CancelRequest } from "../schema/cancel-request.ts";
+import { ANSWER_REQUEST_FILE, AnswerRequest } from "../schema/answer-request.ts";
 import { FileBaseline } from "../schema/file-baseline.ts";
 import { LogRecord } from "../schema/log.ts";
 import { PanelComments } from "../schema/panel-comments.ts";
@@ -100,7 +101,8 @@ export const SESSION_FILES = {
   panelComments: file(F.panelComments, "json", PanelComments, ["ui"], "the line comments the user is writing in the approval panel's diff view (kept until the decision is written, then put into changes.md or dropped)"),
   panelDraft: file(F.panelDraft, "json", PanelDraft, ["ui"], "the approval panel's work in progress: the commit message as edited, the files left out, the change request being written (kept when the panel is quit and shown again, until the decision is written)"),
   cancelRequest: file(CANCEL_REQUEST_FILE, "json", CancelRequest, ["ui", "launcher"], "a UI (the monitor, the home screen, `agentmux cancel`), `agentmux clean` or the launcher asks the orchestrator to cancel the run (consumed once)"),
-} satisfies Record<keyof typeof F | "cancelRequest", SessionFile>;
+  answerRequest: file(ANSWER_REQUEST_FILE, "json", AnswerRequest, ["ui"], "the user's answer to an agent's question, from the web page (`agentmux serve --answer`): typed into the agent's pane while it waits on that question (consumed once)"),
+} satisfies Record<keyof typeof F | "cancelRequest" | "answerRequest", SessionFile>;
 
 /** `06_implementation/done_<N>.json`: a coder's completion artifact. */
 export const doneFile = (n: number): SessionFile<DoneArtifact> => file(doneArtifact(n), "json", DoneArtifact, ["agent"], "a coder's completion artifact");

@@ -7,6 +7,8 @@ import type { State } from "../schema/state.ts";
 import { approvalInputs } from "../session/approval-inputs.ts";
 import { requestBudgetGoOn } from "../session/budget-request.ts";
 import { requestCancel } from "../session/cancel.ts";
+import { peekAnswerRequest, requestAnswer } from "../session/answer-request.ts";
+import { hasVisibleText } from "../session/request.ts";
 import { writeSessionFile } from "../session/file-io.ts";
 import { SESSION_FILES } from "../session/files.ts";
 import { F } from "../session/paths.ts";
@@ -25,9 +27,10 @@ export const ApproveBody = z.strictObject({
 });
 export const ChangesBody = z.strictObject({ text: z.string().max(256 * 1024) });
 export const EmptyBody = z.strictObject({});
+export const AnswerBody = z.strictObject({ agent: z.string().min(1).max(200), text: z.string().max(8000) });
 
-export type Answer = "approve" | "changes" | "go-on" | "cancel";
-export const ANSWERS: readonly Answer[] = ["approve", "changes", "go-on", "cancel"];
+export type Answer = "approve" | "changes" | "go-on" | "cancel" | "answer";
+export const ANSWERS: readonly Answer[] = ["approve", "changes", "go-on", "cancel", "answer"];
 
 export type AnswerResult = { ok: true; said: string } | { ok: false; status: 400 | 409; reason: string };
 
@@ -76,6 +79,17 @@ export async function answer(dir: string, what: Answer, body: unknown, live: boo
       if (!state.budget_reached?.paused) return refuse(409, "the run is not paused at its budget");
       requestBudgetGoOn(dir);
       return { ok: true, said: "going on past the budget" };
+    }
+    case "answer": {
+      const b = AnswerBody.safeParse(body);
+      if (!b.success) return refuse(400, problems(b.error));
+      if (!hasVisibleText(b.data.text)) return refuse(400, "text: write the answer");
+      const a = state.agents?.[b.data.agent];
+      if (!a || a.status !== "needs_input" || !a.question) return refuse(409, `${b.data.agent} does not wait on a question now`);
+      if (a.question.kind !== "question") return refuse(409, `${b.data.agent} shows a ${a.question.kind} dialog: answer it in its pane (agentmux attach)`);
+      if (peekAnswerRequest(dir) !== "none") return refuse(409, "an answer is being delivered: wait a moment");
+      requestAnswer(dir, { agent: b.data.agent, question_at: a.question.at, text: b.data.text.trim(), by: "web" });
+      return { ok: true, said: `answer sent to ${b.data.agent}` };
     }
     case "cancel": {
       if (!EmptyBody.safeParse(body).success) return refuse(400, "cancel takes no fields");

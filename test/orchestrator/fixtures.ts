@@ -104,6 +104,7 @@ export function events(now: () => string) {
     toolCall: (agent: string, ok = false, tool = "submit_plan", message = "submit_plan was refused: plan.yaml has a problem"): Event => ({ type: "agent_tool_call", at: now(), agent, tool, ok, ...(ok ? {} : { message }) }),
     conversation: (agent: string, id = "0b6a4c8e-1111-4222-8333-944455556666"): Event => ({ type: "conversation_captured", at: now(), agent, id }),
     goOn: (): Event => ({ type: "budget_go_on", at: now() }),
+    answer: (agent: string, question_at: string, text = "English only, please."): Event => ({ type: "agent_answer", at: now(), agent, question_at, text }),
     usage: (agent: string, cost_usd: number | null = 0.5, conversation = "0b6a4c8e-1111-4222-8333-944455556666"): Event => ({
       type: "usage_read", at: now(), conversation,
       record: { agent, provider: "claude", model: "claude-sonnet-4-5", source: "claude", input: 1000, cached: 20000, cache_write: 3000, output: 2000, cost_usd },

@@ -50,6 +50,7 @@ function sample(type: EventType, phase: Phase, ev: Events): Event {
     case "budget_go_on": return ev.goOn();
     case "check_started": return ev.checkStarted(1, "test");
     case "check_finished": return ev.checkFinished(1, "test");
+    case "agent_answer": return ev.answer(live, "2020-01-01T00:00:00.000Z");
   }
 }
 
@@ -134,6 +135,7 @@ function row(phase: Phase, type: EventType): Row {
     // no batch of checks was started: nothing counts
     case "check_started": case "check_finished": return { to: phase, check: ignored };
     case "budget_go_on": return { to: phase, check: ignored }; // the run was not paused at its budget
+    case "agent_answer": return { to: phase, check: ignored }; // no agent waits on that question
     case "usage_read":
       return { to: phase, check: (r) => expect(r.state.usage!["0b6a4c8e-1111-4222-8333-944455556666"]).toMatchObject({ provider: "claude", cost_usd: 0.5 }) };
   }
@@ -209,7 +211,7 @@ function row(phase: Phase, type: EventType): Row {
 describe("every (phase, event) pair", () => {
   test("the table covers every phase and every event type", () => {
     expect(PHASES.length).toBe(10);
-    expect(EVENT_TYPES.length).toBe(34);
+    expect(EVENT_TYPES.length).toBe(35);
   });
   for (const phase of PHASES) {
     describe(phase, () => {

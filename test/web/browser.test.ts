@@ -16,6 +16,9 @@ import { git, isolatedBinary } from "../e2e/harness.ts";
 import { startSlowDemo } from "../e2e/lifecycle-harness.ts";
 import { launchBrowser, serveBinary, skipBrowser } from "./browser.ts";
 import { liveAwaiting, serveProjects } from "./fixture.ts";
+import { readState } from "../fault/harness.ts";
+import { privateSocket } from "../helpers/tmp.ts";
+import { Screen } from "../tui/tmux-screen.ts";
 
 const track = { sockets: [] as string[], dirs: [] as string[] };
 const stops: (() => Promise<unknown>)[] = [];
@@ -163,4 +166,37 @@ describe.skipIf(skipBrowser)("web page in chromium", () => {
     expect(await page.content()).toContain("wrong Host header");
     await ctx.close();
   }, 60_000);
+
+  test("an agent's question is answered from the page: the answer reaches its pane and the run goes on to its commit", async () => {
+    const bin = isolatedBinary();
+    track.dirs.push(join(bin, ".."));
+    const outer = privateSocket();
+    const inner = privateSocket();
+    track.sockets.push(outer, inner);
+    const root = join(track.dirs.at(-1)!, "ask");
+    const repo = join(root, "repo");
+    Bun.spawnSync(["mkdir", "-p", root]);
+    // an attended run (a terminal): the architect's question waits for a person
+    const scr = new Screen(outer);
+    await scr.start([bin, "demo", "--dir", repo, "--scenario", "ask=architect", "--think-ms", "0"], root, { width: 160, height: 45 }, { AGENTMUX_TMUX_SOCKET: inner, CI: "", TMUX: "" });
+    const dir = await waitFor("the session folder", () => sessionDir(repo), { timeoutMs: 60_000 });
+    await waitFor("the architect to ask", () => readState(dir)?.agents?.architect?.status === "needs_input", { timeoutMs: 60_000, intervalMs: 50 });
+    const served = await serveBinary(bin, ["--answer", repo], inner);
+    stops.push(served.stop);
+
+    const page = await browser.newPage(PHONE);
+    await page.goto(served.link);
+    await page.locator("a.card .waits", { hasText: "architect asks: Should the greeting also support other languages" }).click();
+    const box = page.locator("textarea[aria-label='answer to architect']");
+    await box.fill("English only, please.");
+    await page.locator("button.act-answer").click();
+    await page.locator(".said.good", { hasText: "answer sent to architect" }).waitFor({ timeout: 10_000 });
+    await waitFor("the architect back at work", () => readState(dir)?.agents?.architect?.status !== "needs_input", { timeoutMs: 30_000 });
+    const log = readFileSync(join(dir, "orchestrator.log"), "utf8");
+    expect(log).toContain("question answered from the web page: English only, please.");
+    const end = await scr.until("the run to finish", (t) => /EXIT=\d+/.test(t), 120_000);
+    expect(end).toContain("EXIT=0");
+    expect(existsSync(join(repo, ".agentmux/.last_completion.json"))).toBe(true);
+    await page.close();
+  }, 240_000);
 });

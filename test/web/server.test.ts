@@ -180,3 +180,26 @@ test("requests name runs and files only among the server's own: no path of the r
   }
   expect((await s.post(`${RUN}/rm-rf`, {})).status).toBe(404);
 });
+
+test("answer: the user's answer to the question an agent waits on becomes the answer request; a dialog, a working agent, a blank answer or one already pending are refused", async () => {
+  const asked = "2025-03-01T10:30:00.000Z";
+  const agents = (kind: string, status = "needs_input") => ({ architect: { role: "architect", label: "architect", status, since: asked, question: { kind, text: "English only?", at: asked } } });
+  const { repo, dir } = liveAwaiting(dirs, sockets, { agents: agents("question") as any });
+  const s = serve([repo], { answer: true });
+  expect((await s.post(`${RUN}/answer`, { agent: "architect", text: " \u200b " })).status).toBe(400);
+  expect((await s.post(`${RUN}/answer`, { agent: "planner", text: "yes" })).status).toBe(409);
+  const ok = await s.post(`${RUN}/answer`, { agent: "architect", text: "English only, please.\n" });
+  expect(ok.status).toBe(200);
+  const file = join(dir, ".runtime/answer_request.json");
+  expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ agent: "architect", question_at: asked, text: "English only, please.", by: "web" });
+  const again = await s.post(`${RUN}/answer`, { agent: "architect", text: "or French" });
+  expect(again.status).toBe(409);
+  expect(JSON.parse(readFileSync(file, "utf8")).text).toBe("English only, please."); // nothing lost
+
+  for (const [kind, status] of [["permission", "needs_input"], ["question", "working"]] as const) {
+    const other = liveAwaiting(dirs, sockets, { agents: agents(kind, status) as any });
+    const t = serve([other.repo], { answer: true });
+    expect((await t.post(`${RUN}/answer`, { agent: "architect", text: "yes" })).status).toBe(409);
+    expect(existsSync(join(other.dir, ".runtime/answer_request.json"))).toBe(false);
+  }
+});

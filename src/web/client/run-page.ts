@@ -18,6 +18,7 @@ export class RunPage {
   private readonly decide: DecideView;
   private snapshot: RunSnapshot | null = null;
   private archived = false;
+  private waitsKey = "";
 
   constructor(
     private readonly root: HTMLElement,
@@ -98,6 +99,10 @@ export class RunPage {
   }
 
   private drawWaits(s: RunSnapshot): void {
+    // redrawn only when what it waits for changes: an answer being typed stays
+    const key = JSON.stringify([s.live, s.waiting_for]);
+    if (key === this.waitsKey) return;
+    this.waitsKey = key;
     const items = s.waiting_for.map((w) => this.waitItem(s, w));
     const cancel = this.answering && s.live ? h("div", { class: "actions" }, this.button("Cancel the run", "cancel", {}, "Cancel this run? It stops and stays resumable.")) : null;
     replace(this.waits, ...(items.length ? [h("h2", {}, "Needs you"), ...items] : []), cancel);
@@ -112,12 +117,28 @@ export class RunPage {
       case "budget":
         return box("Paused at its budget", w.text, this.answering ? this.button("Go on past the budget", "go-on", {}) : null);
       case "agent_input":
+        if (this.answering && w.question?.kind === "question") return box(`${w.agent} asks`, w.question.text, this.answerForm(w.agent));
         return box(`${w.agent} asks`, w.question?.text ?? "", h("p", { class: "muted small" }, "answer it in the agent's pane:"), attach);
       case "usage_limit":
         return box(`${w.agent} waits out a usage limit`, w.limit?.text ?? "");
       case "stuck_agent":
         return box(`${w.agent} is stuck`, w.note ?? "", attach);
     }
+  }
+
+  /** The answer to an agent's question, typed into its pane by the orchestrator. */
+  private answerForm(agent: string): HTMLElement {
+    const text = h("textarea", { rows: "3", "aria-label": `answer to ${agent}`, placeholder: "Your answer" });
+    const send = h("button", { type: "button", class: "primary act-answer" }, "Send answer");
+    const said = h("span", { class: "said" });
+    send.addEventListener("click", async () => {
+      send.disabled = true;
+      const r = await postJson(`${this.base}/answer`, { agent, text: text.value });
+      said.textContent = r.text;
+      said.className = r.ok ? "said good" : "said bad";
+      send.disabled = r.ok;
+    });
+    return h("div", {}, text, h("div", { class: "actions" }, send, said));
   }
 
   private drawEvents(happened: RunEvent[]): void {
