@@ -59,7 +59,7 @@ export type AgentRuntimeOptions = {
 
 export type LaunchOptions = { batchPrompt?: string; provider?: string; conversation?: string };
 
-type AgentPane = { pane: string; pid: number; role: Role; resolved: ResolvedAgent; prompted: boolean; env: Record<string, string>; launchedAt: number; capture: boolean };
+type AgentPane = { pane: string; pid: number; role: Role; resolved: ResolvedAgent; prompted: boolean; env: Record<string, string>; launchedAt: number; capture: boolean; turnId: string };
 export type Started = { pane: AgentPane; conversation?: { id: string; resume: boolean }; argv: string[] };
 
 const now = () => new Date().toISOString();
@@ -166,7 +166,10 @@ export class AgentRuntime {
       else if (conv.start.length) conversation = { id: crypto.randomUUID(), resume: false };
     }
     const token = this.o.mcp.tokens.issue(agent, role, this.o.workDir);
+    // the CLI's own turn-end hook reports this id (TurnEndTail → agentOfTurnId)
+    const turnId = crypto.randomUUID();
     const spec = buildLaunch(resolved, {
+      turnEnd: { id: turnId, file: join(this.o.sessionDir, F.turnEnds) },
       sessionDir: this.o.sessionDir,
       projectDir: this.o.projectDir,
       workDir: this.o.workDir,
@@ -187,7 +190,7 @@ export class AgentRuntime {
     this.o.mcp.tokens.bindProcess(agent, pid);
     const capture = !!conv && conv.capture !== "none" && !conversation && !lo.batchPrompt;
     return {
-      pane: { pane, pid, role, resolved, prompted: false, env: { ...resolved.provider.env, ...spec.env }, launchedAt: Date.now(), capture },
+      pane: { pane, pid, role, resolved, prompted: false, env: { ...resolved.provider.env, ...spec.env }, launchedAt: Date.now(), capture, turnId },
       ...(conversation ? { conversation } : {}),
       argv: spec.argv,
     };
@@ -242,6 +245,12 @@ export class AgentRuntime {
     this.join(agent, s.pane);
     this.announce(agent, s, Date.now() - s.pane.launchedAt, byRole);
     this.persist();
+  }
+
+  /** The agent whose launch reported turn-end id `id` (its CLI's own hook), or null. */
+  agentOfTurnId(id: string): string | null {
+    for (const [agent, a] of this.agents) if (a.turnId === id) return agent;
+    return null;
   }
 
   /** Deliver a prompt file's one-line reference; the result comes back as an event. */

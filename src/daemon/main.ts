@@ -14,6 +14,7 @@ import { FinalReport, type State } from "../schema/state.ts";
 import { privateMcpDir } from "../providers/mcp.ts";
 import { SessionFileWatcher } from "../bus/session-files.ts";
 import { ToolTail } from "../bus/tool-tail.ts";
+import { TurnEndTail } from "../bus/turn-ends.ts";
 import { readToolLinesForResume } from "../bus/tool-lines.ts";
 import { CreatedFilesLog } from "../bus/created-files.ts";
 import { AgentRuntime } from "./agents.ts";
@@ -161,6 +162,11 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   // the owed file appears as its writer ends its turn: look at the panes now rather than at the next poll
   files.onNewVersion = () => turns.lookSoon();
   const created = new CreatedFilesLog(sessionDir);
+  // turn ends the CLIs' own hooks report (claude's Stop hook, codex's notify), by launch id
+  const cliTurnEnds = new TurnEndTail(join(sessionDir, F.turnEnds), (id) => {
+    const agent = agents.agentOfTurnId(id);
+    if (agent) turns.cliTurnEnded(agent);
+  });
   const services = new Services(log);
   services.running("pane exits", () => exits.close());
   services.add({ name: "created files", start: () => created.start(), stop: () => created.stop() });
@@ -174,6 +180,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   services.add({ name: "tool events", start: () => tail.start(), stop: () => tail.stop() });
   services.add({ name: "tool calls", start: () => calls.start(), stop: () => calls.stop() });
   services.add({ name: "turns", start: () => turns.start(), stop: () => turns.stop() });
+  services.add({ name: "cli turn ends", start: () => cliTurnEnds.start(), stop: () => cliTurnEnds.stop() });
   services.running("watchdog", startWatchdog({ config, headless: state.headless === true, loop, log, tmuxGone: () => tmuxLoss.check(), beat: () => touchHeartbeat(sessionDir) }).stop);
   services.running("mcp endpoint", () => mcp.stop());
   const mcpWatch = watchMcp({

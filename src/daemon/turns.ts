@@ -75,6 +75,8 @@ export class TurnWatcher {
   private readonly early = new Map<string, number>();
   /** when each agent last did work its screen may not show (workSeen) */
   private readonly workAt = new Map<string, number>();
+  /** when each agent's CLI last said itself that its turn ended (cliTurnEnded) */
+  private readonly cliEndAt = new Map<string, number>();
   private readonly pending = new Map<string, number>();
   private timer: ReturnType<typeof setInterval> | null = null;
   /** one extra look, due when a turn that looks over will have settled (or asked for by lookSoon) */
@@ -127,6 +129,17 @@ export class TurnWatcher {
   }
 
   /**
+   * The agent's CLI said its turn ended (its own hook: claude's Stop, codex's notify). A turn
+   * that did work then ends at once, without waiting for its screen to settle or for a ready
+   * pattern to match; a signal before any sign of work (a late one of the turn before) is
+   * ignored, and the screen rule stays the fallback.
+   */
+  cliTurnEnded(agent: string): void {
+    this.cliEndAt.set(agent, performance.now());
+    this.lookSoon();
+  }
+
+  /**
    * A prompt or note is being delivered to the agent (`true`), or that delivery ended. While one
    * is under way no turn end is reported: the turn that ends then is the previous task's, and
    * charging it to the task being delivered is a false "ended its turn without its submit".
@@ -159,6 +172,7 @@ export class TurnWatcher {
       const live = new Set(watched.map((w) => w.agent));
       for (const agent of [...this.panes.keys()]) if (!live.has(agent)) this.panes.delete(agent);
       for (const agent of [...this.workAt.keys()]) if (!live.has(agent)) this.workAt.delete(agent);
+      for (const agent of [...this.cliEndAt.keys()]) if (!live.has(agent)) this.cliEndAt.delete(agent);
       const snaps = await snapshotMany(this.o.tmux, watched.map((w) => w.pane));
       for (const w of watched) {
         const snap = snaps.get(w.pane);
@@ -240,8 +254,9 @@ export class TurnWatcher {
     if (busy && p.prompted) p.inTurn = true;
     if (busy && p.inTurn) p.worked = true;
     if (p.inTurn && !p.worked && Math.max(this.workAt.get(agent) ?? 0, this.o.lastToolCall?.(agent) ?? 0) >= p.turnAt) p.worked = true;
-    const ready = p.gate.ready ? p.gate.ready.test(screen) : true;
-    const stillFor = p.worked ? (p.gate.ready ? p.settleMs : Math.max(p.settleMs, 2000)) : Math.max(p.settleMs, NO_SIGN_STILL_MS);
+    const said = p.worked && (this.cliEndAt.get(agent) ?? 0) >= p.turnAt;
+    const ready = said || (p.gate.ready ? p.gate.ready.test(screen) : true);
+    const stillFor = said ? 0 : p.worked ? (p.gate.ready ? p.settleMs : Math.max(p.settleMs, 2000)) : Math.max(p.settleMs, NO_SIGN_STILL_MS);
     const settled = t - p.changedAt >= stillFor;
     const over = p.inTurn && !busy && !dialogOpen && ready && p.delivering === 0;
     p.endingAt = over && !settled ? p.changedAt + stillFor : null;
@@ -256,7 +271,8 @@ export class TurnWatcher {
         this.o.push({ type: "agent_rate_limited", at: now(), agent, text: p.limitLine!, reset_at: parseResetTime(p.limitLine!, new Date()) });
       } else {
         const question = questionAtEnd(screen, p.gate.ready);
-        this.o.log(`${agent}: turn ended (screen settled ${Math.round(t - p.changedAt)} ms)${question ? `, asking: ${question}` : ""}`, { event: "watchdog", agent, data: { turn_ended: true, ...(question ? { question } : {}) } });
+        const how = said ? "its CLI said so" : `screen settled ${Math.round(t - p.changedAt)} ms`;
+        this.o.log(`${agent}: turn ended (${how})${question ? `, asking: ${question}` : ""}`, { event: "watchdog", agent, data: { turn_ended: true, by_cli: said, ...(question ? { question } : {}) } });
         this.o.push({ type: "agent_turn_ended", at: now(), agent, ...(question ? { question } : {}) });
       }
       p.limitLine = null;

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, relative } from "node:path";
 import { homedir } from "node:os";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { ROLE_TOOLS } from "../schema/catalog.ts";
-import { mcpWiring, type LaunchContext, type LaunchFile } from "./mcp.ts";
+import { mcpWiring, TURN_FILE_ENV, TURN_ID_ENV, type LaunchContext, type LaunchFile, type LaunchPart } from "./mcp.ts";
 import { toolNameForAgent, type ResolvedAgent } from "./resolve.ts";
 import { preTrust } from "./trust.ts";
 import { adapterFor } from "./adapters/registry.ts";
@@ -49,14 +49,15 @@ export function buildLaunch(agent: ResolvedAgent, ctx: LaunchContext): LaunchSpe
 
   const mcp = mcpWiring(agent, ctx);
   const trust = preTrust(agent, ctx.workDir, ctx.home ?? homedir());
-  argv.push(...mcp.argv, ...trust.argv);
+  const hook = turnEndHook(agent, ctx, batch !== null);
+  argv.push(...mcp.argv, ...trust.argv, ...hook.argv);
   if (batch?.mode === "positional") argv.push(ctx.batchPrompt!);
 
   const spec: LaunchSpec = {
     argv,
-    env: { ...p.env, ...mcp.env, ...trust.env },
+    env: { ...p.env, ...mcp.env, ...trust.env, ...hook.env },
     cwd: ctx.workDir,
-    files: [...mcp.files, ...trust.files],
+    files: [...mcp.files, ...trust.files, ...hook.files],
     ...(mcp.links?.length ? { links: mcp.links } : {}),
   };
   if (batch?.mode === "stdin") spec.stdinFile = ctx.batchPrompt!;
@@ -68,6 +69,14 @@ function conversationArgs(agent: ResolvedAgent, ctx: LaunchContext, batch: boole
   const c = agent.provider.conversation;
   if (!c || !ctx.conversation || batch) return [];
   return (ctx.conversation.resume ? c.resume : c.start).map((a) => a.replaceAll("{id}", ctx.conversation!.id));
+}
+
+/** The CLI's own turn-end signal (its adapter's hook), told its launch's id and the run's file in its env; none for a batch run. */
+function turnEndHook(agent: ResolvedAgent, ctx: LaunchContext, batch: boolean): LaunchPart {
+  const wire = adapterFor(agent.provider.mcp)?.turnEndHook;
+  if (!wire || !ctx.turnEnd || batch) return { argv: [], env: {}, files: [] };
+  const part = wire(ctx);
+  return { ...part, env: { ...part.env, [TURN_ID_ENV]: ctx.turnEnd.id, [TURN_FILE_ENV]: ctx.turnEnd.file } };
 }
 
 function isInside(path: string, dir: string): boolean {

@@ -21,7 +21,15 @@ export type LaunchContext = {
   home?: string;
   /** the CLI conversation to start with this id, or to continue (provider.conversation) */
   conversation?: { id: string; resume: boolean };
+  /** this launch's turn-end id and the file the CLI's turn-end hook appends it to (absent: no hook) */
+  turnEnd?: { id: string; file: string };
 };
+
+/** The env names the turn-end hook reads (from the pane's env, which the CLI's hooks inherit). */
+export const TURN_ID_ENV = "AGENTMUX_TURN_ID";
+export const TURN_FILE_ENV = "AGENTMUX_TURN_ENDS";
+/** What a CLI's turn-end hook runs: its launch's id appended to the run's file. Stable: no secret, no path. */
+export const TURN_END_COMMAND = `printf '%s\\n' "$${TURN_ID_ENV}" >> "$${TURN_FILE_ENV}"`;
 
 /** A file a launch writes; `secret` files (they hold a token) are written 0600. */
 export type LaunchFile = { path: string; content: string; secret?: boolean };

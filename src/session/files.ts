@@ -87,6 +87,7 @@ export const SESSION_FILES = {
   assumptions: markdown(F.assumptions, ["orchestrator", "agent"], "assumptions, open questions and blockers agents recorded for the user (headless runs decide instead of asking)"),
   runtimeDir: folder(F.runtimeDir, ["launcher", "orchestrator", "mcp"], "agentmux-internal runtime files (MCP configs, the seal key, snapshots, pane exits)"),
   paneExits: text(F.paneExits, ["tmux-hook"], "pane-exit notifications from tmux hooks"),
+  turnEnds: text(F.turnEnds, ["agent"], "turn ends the CLIs' own hooks report (claude's Stop hook, codex's notify): one launch's turn-end id per line"),
   mcpReadyDir: folder(F.mcpReadyDir, ["orchestrator"], "per-agent MCP client configs (0600: they hold the agent's token)"),
   toolSealKey: text(F.toolSealKey, ["orchestrator"], "the run's secret that seals tool_events.jsonl lines (0600)"),
   snapshotsDir: folder(F.snapshotsDir, ["mcp"], "exact copies of the files the MCP endpoint validated (named by their SHA-256)"),

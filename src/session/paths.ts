@@ -48,6 +48,8 @@ export const F = {
   /** agentmux-internal runtime files (not part of the protocol) */
   runtimeDir: ".runtime",
   paneExits: ".runtime/pane_exits",
+  /** one line per turn end a CLI's own hook reported (claude's Stop hook, codex's notify): the launch's turn-end id */
+  turnEnds: ".runtime/turn_ends",
   mcpReadyDir: ".runtime/mcp",
   /** a pane's env file waits here until the pane sources and deletes it (0700, files 0600) */
   paneEnvDir: ".runtime/env",

@@ -34,7 +34,7 @@ function pool() {
     spawn: async (key, role) => {
       secrets.set(key, tokens.issue(key, role, "/work"));
       const pane = `%${++n}`;
-      return { pane: { pane, pid: 1000 + n, role, resolved: resolveRole(cfg, role), prompted: false, env: {}, launchedAt: Date.now(), capture: false }, argv: ["sim-agent"] } satisfies Started;
+      return { pane: { pane, pid: 1000 + n, role, resolved: resolveRole(cfg, role), prompted: false, env: {}, launchedAt: Date.now(), capture: false, turnId: crypto.randomUUID() }, argv: ["sim-agent"] } satisfies Started;
     },
     prepare: async () => true,
     soloSize: async () => ({ width: 80, height: 24 }),

@@ -135,3 +135,36 @@ describe("a turn end is charged only to the task whose prompt was accepted befor
     }
   }, 60_000);
 });
+
+describe("the CLI's own turn-end signal (claude's Stop hook, codex's notify)", () => {
+  test("ends a turn that did work at once, even on a screen the ready pattern does not know", async () => {
+    const pane = await show(null, "busy");
+    const { watcher, ended, lookFor } = watch(pane);
+    watcher.start();
+    try {
+      watcher.turnStarted("reviewer_logic");
+      await lookFor(3, 200); // busy: it works
+      await show(pane, "paste"); // a screen without qwen's ready prompt
+      await lookFor(10, 800);
+      expect(ended()).toBe(0);
+      watcher.cliTurnEnded("reviewer_logic");
+      await waitFor("the turn's end", () => ended() === 1, { timeoutMs: 5_000 });
+    } finally {
+      watcher.stop();
+    }
+  }, 60_000);
+
+  test("a signal before the turn showed any work (a late one of the turn before) ends nothing", async () => {
+    const pane = await show(null, "paste");
+    const { watcher, ended, lookFor } = watch(pane);
+    watcher.start();
+    try {
+      watcher.turnStarted("reviewer_logic");
+      watcher.cliTurnEnded("reviewer_logic");
+      await lookFor(20, 1_500);
+      expect(ended()).toBe(0);
+    } finally {
+      watcher.stop();
+    }
+  }, 60_000);
+});

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { bridgeSpec, endpointOf, json, mcpFile } from "../mcp.ts";
+import { bridgeSpec, endpointOf, json, mcpFile, TURN_END_COMMAND } from "../mcp.ts";
 import { claudeUsage, findClaudeTranscript } from "../usage/claude.ts";
 import type { CliAdapter, PreTrust } from "./types.ts";
 
@@ -84,6 +84,12 @@ ready:
   },
   mcpNote: "--mcp-config <session>/.runtime/mcp/<agent>.claude.json (0600) + --allowedTools per role",
   preTrust: (_agent, workDir, home) => claudeTrust(workDir, home),
+  // its Stop hook runs at the end of every turn; --settings adds a settings file for this launch only
+  turnEndHook: (ctx) => {
+    const path = mcpFile(ctx, "claude-settings");
+    const settings = { hooks: { Stop: [{ hooks: [{ type: "command", command: TURN_END_COMMAND, timeout: 10 }] }] } };
+    return { argv: ["--settings", path], env: {}, files: [{ path, content: json(settings) }] };
+  },
   toolName: (t) => `mcp__agentmux__${t}`,
   allowTools: (args, tools, workDir) => {
     const out = [...args];

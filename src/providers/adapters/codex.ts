@@ -1,4 +1,4 @@
-import { bridgeSpec, endpointOf, MCP_TOKEN_ENV, MCP_URL_ENV, toml } from "../mcp.ts";
+import { bridgeSpec, endpointOf, MCP_TOKEN_ENV, MCP_URL_ENV, toml, TURN_END_COMMAND } from "../mcp.ts";
 import { codexHomeOf, codexNeedle, findCodexSession } from "../conversation.ts";
 import { codexUsage, findCodexRollout } from "../usage/codex.ts";
 import type { CliAdapter } from "./types.ts";
@@ -73,6 +73,8 @@ ready:
     return { argv, env: { ...bridge.env }, files: [] };
   },
   mcpNote: '-c mcp_servers.agentmux.url + bearer_token_env_var (default_tools_approval_mode="approve")',
+  // codex runs its notify program (with the event's JSON as its last argument) when a turn completes
+  turnEndHook: () => ({ argv: ["-c", `notify=${toml(["sh", "-c", TURN_END_COMMAND, "agentmux-turn-end"])}`], env: {}, files: [] }),
   // per invocation, nothing written (worktrees included)
   preTrust: (_agent, workDir) => ({ argv: ["-c", `projects={${JSON.stringify(workDir)}={trust_level="trusted"}}`], env: {}, files: [], note: "pre-trusted per invocation (-c projects override)" }),
   // the namespace mcp__agentmux holds the bare tool names

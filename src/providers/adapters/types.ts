@@ -51,6 +51,11 @@ export type CliAdapter = {
   usage?: UsageReader;
   /** the conversation id the CLI picked for a launch (`conversation.capture: <name>`): found by what only that agent sent */
   captureConversation?: (o: { env: Record<string, string>; sinceMs: number; promptLine: string }) => string | null;
+  /**
+   * the CLI's own end-of-turn signal wired to run TURN_END_COMMAND (claude's Stop hook, codex's
+   * notify program), per invocation: never in the user's settings
+   */
+  turnEndHook?: (ctx: LaunchContext) => LaunchPart;
   /** extra `doctor` lines for this CLI */
   doctor?: (env: Record<string, string | undefined>) => { ok: boolean; label: string; detail: string; fix?: string }[];
 };

@@ -1,0 +1,96 @@
+/**
+ * Turn ends from the CLI itself (#27): claude's Stop hook (a settings file added with
+ * --settings for this launch only) and codex's notify program (-c notify=[…]) run agentmux's
+ * turn-end command, which appends the launch's turn-end id, read from the env the hook inherits,
+ * to the run's file; the TurnEndTail hands the id on. The hooks are run here exactly as the CLIs
+ * run them (claude: the command through sh; codex: the argv with the event's JSON appended).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { TurnEndTail } from "../../src/bus/turn-ends.ts";
+import { loadConfig } from "../../src/config/load.ts";
+import { buildLaunch, type LaunchSpec } from "../../src/providers/launch.ts";
+import { resolveRole } from "../../src/providers/resolve.ts";
+import type { Config } from "../../src/schema/config.ts";
+import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
+
+let root: string;
+let base: Config;
+beforeAll(() => {
+  root = makeTmpDir("amx-turn-hooks-");
+  base = loadConfig({ projectDir: root, env: { HOME: root } }).config;
+});
+afterAll(() => removeDir(root));
+
+const ID = "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0";
+
+function launch(provider: string, o: { turnEnd?: boolean; batch?: boolean } = {}): LaunchSpec {
+  const config = structuredClone(base);
+  config.defaults.provider = provider;
+  const sessionDir = join(root, "s");
+  return buildLaunch(resolveRole(config, "coder"), {
+    sessionDir, projectDir: root, workDir: root, agentKey: "coder-1", selfCommand: ["/opt/agentmux"], home: root, mcp: { url: "http://127.0.0.1:1/mcp", token: "ab".repeat(32) },
+    ...(o.turnEnd === false ? {} : { turnEnd: { id: ID, file: join(root, "turn_ends") } }),
+    ...(o.batch ? { batchPrompt: join(sessionDir, "p.md") } : {}),
+  });
+}
+
+/** Run `argv` with the launch's env (as the pane gives it to the CLI, which passes it to its hooks). */
+function run(argv: string[], spec: LaunchSpec): void {
+  const r = Bun.spawnSync(argv, { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...spec.env }, stdout: "pipe", stderr: "pipe" });
+  expect({ code: r.exitCode, stdout: r.stdout.toString(), stderr: r.stderr.toString() }).toEqual({ code: 0, stdout: "", stderr: "" });
+}
+
+describe("the CLIs' own turn-end signals", () => {
+  test("claude: a Stop hook in a settings file of this launch (--settings), never the user's settings", async () => {
+    const spec = launch("claude");
+    const i = spec.argv.indexOf("--settings");
+    expect(i).toBeGreaterThan(0);
+    const file = spec.argv[i + 1]!;
+    expect(file).toBe(join(root, "s", ".runtime", "mcp", "coder-1.claude-settings.json"));
+    const settings = JSON.parse(spec.files.find((f) => f.path === file)!.content);
+    const hooks = settings.hooks.Stop[0].hooks;
+    expect(hooks).toEqual([{ type: "command", command: expect.any(String), timeout: 10 }]);
+    // the file holds no id and no secret: the same for every launch
+    expect(JSON.stringify(settings)).not.toContain(ID);
+    expect(spec.env).toMatchObject({ AGENTMUX_TURN_ID: ID, AGENTMUX_TURN_ENDS: join(root, "turn_ends") });
+
+    const seen: string[] = [];
+    const tail = new TurnEndTail(join(root, "turn_ends"), (id) => seen.push(id));
+    tail.start();
+    try {
+      run(["sh", "-c", hooks[0].command], spec); // claude runs a hook command through the shell
+      await waitFor("the id read back", () => seen.length === 1, { timeoutMs: 5_000 });
+      expect(seen).toEqual([ID]);
+    } finally {
+      tail.stop();
+    }
+  });
+
+  test("codex: its notify program, given the event's JSON as its last argument", async () => {
+    const spec = launch("codex");
+    const notify = spec.argv.find((a) => a.startsWith("notify="))!;
+    expect(spec.argv[spec.argv.indexOf(notify) - 1]).toBe("-c");
+    const argv = JSON.parse(notify.slice("notify=".length)) as string[]; // a TOML array of strings is JSON
+    expect(argv.slice(0, 2)).toEqual(["sh", "-c"]);
+    const seen: string[] = [];
+    const tail = new TurnEndTail(join(root, "turn_ends"), (id) => seen.push(id));
+    tail.start();
+    try {
+      run([...argv, JSON.stringify({ type: "agent-turn-complete", "turn-id": "1", "last-assistant-message": "done; it's $(not run)" })], spec);
+      await waitFor("the id read back", () => seen.length === 1, { timeoutMs: 5_000 });
+      expect(seen).toEqual([ID]);
+      expect(readFileSync(join(root, "turn_ends"), "utf8").trim().split("\n").at(-1)).toBe(ID);
+    } finally {
+      tail.stop();
+    }
+  });
+
+  test("no hook for a batch run, without a turn-end id, or for a CLI without a measured signal", () => {
+    expect(launch("claude", { batch: true }).argv).not.toContain("--settings");
+    expect(launch("claude", { turnEnd: false }).argv).not.toContain("--settings");
+    for (const cli of ["gemini", "qwen", "opencode", "copilot", "cursor", "agy"]) expect({ cli, env: launch(cli).env.AGENTMUX_TURN_ID }).toEqual({ cli, env: undefined });
+  });
+});
