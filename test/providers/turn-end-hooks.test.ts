@@ -91,6 +91,6 @@ describe("the CLIs' own turn-end signals", () => {
   test("no hook for a batch run, without a turn-end id, or for a CLI without a measured signal", () => {
     expect(launch("claude", { batch: true }).argv).not.toContain("--settings");
     expect(launch("claude", { turnEnd: false }).argv).not.toContain("--settings");
-    for (const cli of ["gemini", "qwen", "opencode", "copilot", "cursor", "agy"]) expect({ cli, env: launch(cli).env.AGENTMUX_TURN_ID }).toEqual({ cli, env: undefined });
+    for (const cli of ["gemini", "qwen", "opencode", "copilot", "cursor", "agy"]) expect({ cli, hooked: "AGENTMUX_TURN_ID" in launch(cli).env }).toEqual({ cli, hooked: false });
   });
 });
