@@ -41,7 +41,10 @@ export async function createPullRequest(pr: PullRequestInput, run: Runner = runP
   return url ? { ok: true, url } : { ok: false, error: `gh pr create printed no pull request URL: ${r.stdout.trim().slice(0, 200)}` };
 }
 
-export type Issue = { number: number; title: string; body: string; request: string };
+/** One comment of an issue; `association`: its author's role in the repository (GitHub's authorAssociation). */
+export type IssueComment = { login: string; association: string; createdAt: string; body: string };
+/** `request`: the body (or title) and every comment, as `agentmux issue` works on it. */
+export type Issue = { number: number; title: string; body: string; comments: IssueComment[]; request: string };
 
 /** The issue number in `N`, `#N` or a URL whose path ends in /issues/N. */
 export function parseIssueRef(ref: string): number {
@@ -53,7 +56,13 @@ export function parseIssueRef(ref: string): number {
   return Number(m[1]);
 }
 
-type IssueJson = { title?: string; body?: string; comments?: { author?: { login?: string }; createdAt?: string; body?: string }[] };
+type IssueJson = { title?: string; body?: string; comments?: { author?: { login?: string }; authorAssociation?: string; createdAt?: string; body?: string }[] };
+
+/** The `## Issue Comments` section of a request (nothing without comments). */
+export function commentsSection(comments: readonly IssueComment[]): string {
+  if (!comments.length) return "";
+  return "\n\n## Issue Comments\n" + comments.map((c) => `\n### ${c.login} (${c.createdAt})\n\n${c.body}\n`).join("");
+}
 
 /** Fetch an issue with `gh issue view`; the request is its body (or title) plus its comments. */
 export async function fetchIssue(ref: string, cwd: string, run: Runner = runProcess): Promise<Issue> {
@@ -69,13 +78,10 @@ export async function fetchIssue(ref: string, cwd: string, run: Runner = runProc
   const title = (data.title ?? "").trim();
   if (!title) throw new IssueFetchFailed({ number, problem: "no-title" });
   const body = (data.body ?? "").trim();
-  let request = body || title;
-  const comments = (data.comments ?? []).filter((c) => (c.body ?? "").trim());
-  if (comments.length) {
-    request += "\n\n## Issue Comments\n";
-    for (const c of comments) request += `\n### ${c.author?.login ?? "unknown"} (${c.createdAt ?? "unknown date"})\n\n${(c.body ?? "").trim()}\n`;
-  }
-  return { number, title, body, request };
+  const comments: IssueComment[] = (data.comments ?? [])
+    .filter((c) => (c.body ?? "").trim())
+    .map((c) => ({ login: c.author?.login ?? "unknown", association: (c.authorAssociation ?? "NONE").toUpperCase(), createdAt: c.createdAt ?? "unknown date", body: (c.body ?? "").trim() }));
+  return { number, title, body, comments, request: (body || title) + commentsSection(comments) };
 }
 
 /** Marks a pull request agentmux opened: a review on it may start a fix round (the GitHub Action). */

@@ -29,6 +29,8 @@ export type ProgressCommentInput = {
   runUrl?: string;
   artifact?: string;
   end?: CommentEnd;
+  /** what the run left out of its request and why (text from people without an allowed role) */
+  notes?: readonly string[];
 };
 
 /** One line of untrusted text that stays inert in Markdown (tables, mentions, HTML). */
@@ -98,6 +100,7 @@ export function progressComment(d: ProgressCommentInput): string {
   const r = runOf(d);
   const facts = [d.runUrl ? `[workflow run](${d.runUrl})` : "", r?.branch ? `branch \`${r.branch}\`` : ""].filter(Boolean);
   if (facts.length) out.push(facts.join(" · "), "");
+  for (const n of d.notes ?? []) out.push(`> **Note:** ${inert(n, 400)}`, "");
   if (r) {
     out.push(...phaseLines(r), "");
     const agents = agentLines(r);

@@ -29,7 +29,7 @@ const state = (dir: string) => JSON.parse(readFileSync(join(dir, "state.json"), 
 describe("github-action run", () => {
   test("an issue labelled agentmux: commit pushed, PR that closes the issue, one progress comment created then edited to the PR link", async () => {
     const j = job();
-    const r = await j.run("run", "issues", labeled(42, "Add a farewell helper"), { FAKE_GH_ISSUE: issueFile(j.root, "Add a farewell helper", "We need `farewell(name)`.") });
+    const r = await j.run("run", "issues", labeled(42, "Add a farewell helper", { body: "We need `farewell(name)`." }), { FAKE_GH_ISSUE: issueFile(j.root, "Add a farewell helper", "We need `farewell(name)`.") });
     if (r.code !== 0) console.error(r.stdout, r.stderr);
     expect(r.code).toBe(0);
     const out = j.outputs();
@@ -83,7 +83,7 @@ describe("github-action: a run that fails", () => {
     mkdirSync(join(j.repo, ".agentmux"), { recursive: true });
     writeFileSync(join(j.repo, ".agentmux", "ci.yaml"), "sim:\n  scenario: [crash=reviewer_logic]\n");
     const summary = join(j.root, "step-summary.md");
-    const r = await j.run("run", "issues", labeled(50, "Add a farewell helper"), {
+    const r = await j.run("run", "issues", labeled(50, "Add a farewell helper", { body: "We need it." }), {
       FAKE_GH_ISSUE: issueFile(j.root, "Add a farewell helper", "We need it."),
       INPUT_CONFIG: ".agentmux/ci.yaml",
       GITHUB_STEP_SUMMARY: summary,

@@ -89,6 +89,7 @@ describe("gh", () => {
       number: 12,
       title: "Rate limit the API",
       body: "Requests should be limited per key.",
+      comments: [{ login: "alice", association: "NONE", createdAt: "2024-05-01T10:00:00Z", body: "Use a token bucket." }],
       request: "Requests should be limited per key.\n\n## Issue Comments\n\n### alice (2024-05-01T10:00:00Z)\n\nUse a token bucket.\n",
     });
     expect(gh.calls()).toEqual([["issue", "view", "12", "--json", "title,body,comments"]]);

@@ -1,4 +1,4 @@
-import type { Issue } from "../../effects/gh.ts";
+import { commentsSection, type Issue } from "../../effects/gh.ts";
 import type { GhPullRequest, GhReviewComment } from "../../schema/github.ts";
 import { afterPhrase, type RoundSource } from "./trigger.ts";
 
@@ -7,11 +7,41 @@ import { afterPhrase, type RoundSource } from "./trigger.ts";
  * findings (07_review/fix_request.md) of a review round. Plain text in files — never a shell.
  */
 
-/** Like `agentmux issue`: title, body and comments; a trigger comment's own words come last. */
-export function issueRequest(issue: Issue, instructions: { login: string; text: string } | null): string {
-  let request = `${issue.title}\n\n${issue.request}`;
+export type IssueTrust = {
+  /** the roles whose words may reach the agents (the action's allowed_associations) */
+  allowed: readonly string[];
+  /** the issue as the person who started the run saw it (the event's payload); absent for a dispatch */
+  seen?: { title: string; body: string };
+  /** who started the run */
+  actor: string;
+};
+
+/**
+ * The request of an issue run started on GitHub: title, body and comments, then a trigger
+ * comment's own words. Only words someone with a role in `allowed` wrote or vouched for reach
+ * the agents: the title and body as they were when the run was started (an edit made since is
+ * not taken), and only the comments of people with an allowed role. `notes` says what was left
+ * out, for the log and the progress comment.
+ */
+export function issueRequest(issue: Issue, instructions: { login: string; text: string } | null, trust: IssueTrust): { request: string; notes: string[] } {
+  const notes: string[] = [];
+  const title = trust.seen?.title ?? issue.title;
+  const body = (trust.seen?.body ?? issue.body).trim();
+  if (trust.seen && (trust.seen.title !== issue.title || trust.seen.body.trim() !== issue.body.trim())) {
+    notes.push(`the issue was edited after @${trust.actor} started this run: the agents get its text as it was then`);
+  }
+  const kept = issue.comments.filter((c) => trust.allowed.includes(c.association.toUpperCase()));
+  const left = issue.comments.filter((c) => !kept.includes(c));
+  if (left.length) {
+    const who = [...new Set(left.map((c) => `@${c.login}`))];
+    notes.push(
+      `${left.length} comment(s) by ${who.slice(0, 5).join(", ")}${who.length > 5 ? ", …" : ""} were left out of the request: ` +
+        `their authors are not ${trust.allowed.join(", ")} of this repository (input allowed_associations)`,
+    );
+  }
+  let request = `${title}\n\n${body || title}${commentsSection(kept)}`;
   if (instructions?.text.trim()) request += `\n\n## Request from @${instructions.login}\n\n${instructions.text.trim()}\n`;
-  return request;
+  return { request, notes };
 }
 
 const quote = (text: string) =>

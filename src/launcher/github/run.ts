@@ -47,7 +47,7 @@ function targetOf(t: TriggeredRun["trigger"], phrase: string): Target {
 }
 
 /** What the run works on: the request text, and the issue or the review round. */
-type Plan = { request: string; name?: string; issue?: { number: number; title: string }; round?: ReviewRound; threads: number[] };
+type Plan = { request: string; name?: string; issue?: { number: number; title: string }; round?: ReviewRound; threads: number[]; notes?: string[] };
 
 function sessionName(prefix: string, ctx: GithubContext, slugSource = ""): string {
   const slug = slugSource ? `-${slugify(slugSource).slice(0, 30).replace(/-+$/, "")}` : "";
@@ -67,8 +67,11 @@ async function plan(o: TriggeredRun, pr: GhPullRequest | null): Promise<Plan> {
   }
   if (t.kind === "issue") {
     const issue = await o.fetchIssue(t.issue);
-    const request = o.inputs.request.trim() || issueRequest(issue, t.via === "comment" ? { login: t.actor, text: t.instructions } : null);
-    return { request, name: sessionName(`issue-${t.issue}`, o.ctx, issue.title), issue: { number: t.issue, title: issue.title }, threads: [] };
+    if (o.inputs.request.trim()) return { request: o.inputs.request.trim(), name: sessionName(`issue-${t.issue}`, o.ctx, issue.title), issue: { number: t.issue, title: issue.title }, threads: [] };
+    const instructions = t.via === "comment" ? { login: t.actor, text: t.instructions } : null;
+    const r = issueRequest(issue, instructions, { allowed: o.inputs.allowed_associations, actor: t.actor, ...(t.seen ? { seen: t.seen } : {}) });
+    const title = t.seen?.title ?? issue.title;
+    return { request: r.request, name: sessionName(`issue-${t.issue}`, o.ctx, title), issue: { number: t.issue, title }, threads: [], notes: r.notes };
   }
   return { request: t.request, threads: [] };
 }
@@ -98,8 +101,9 @@ export async function runTriggered(o: TriggeredRun): Promise<number> {
   const target = targetOf(o.trigger, o.inputs.trigger_phrase);
   const comment = new ProgressComment({ repo: o.ctx.repo, issue: target.commentOn, log: o.out });
   let sessionDir: string | null = null;
+  let notes: string[] = [];
   const render = (end?: CommentEnd) =>
-    progressComment({ subject: target.subject, state: readStateOrNull(sessionDir), startedAt, now: Date.now(), runUrl: o.ctx.runUrl, artifact: o.artifact, end });
+    progressComment({ subject: target.subject, state: readStateOrNull(sessionDir), startedAt, now: Date.now(), runUrl: o.ctx.runUrl, artifact: o.artifact, end, notes });
   await comment.show(render());
   let ticker: { stop: () => Promise<void> } | null = null;
   let code: number;
@@ -107,6 +111,8 @@ export async function runTriggered(o: TriggeredRun): Promise<number> {
   let p: Plan | null = null;
   try {
     p = await plan(o, pr);
+    notes = p.notes ?? [];
+    for (const n of notes) o.out(`agentmux: ${n}`);
     code = await startRun({
       cwd: o.projectDir,
       request: p.request,

@@ -16,7 +16,15 @@ export type RoundSource =
 export type Trigger =
   | { kind: "ignore"; reason: string }
   | { kind: "request"; request: string; actor: string }
-  | { kind: "issue"; issue: number; actor: string; via: "label" | "assignee" | "comment" | "dispatch"; instructions: string }
+  | {
+      kind: "issue";
+      issue: number;
+      actor: string;
+      via: "label" | "assignee" | "comment" | "dispatch";
+      instructions: string;
+      /** the issue's title and body in the event: what the actor saw when starting the run */
+      seen?: { title: string; body: string };
+    }
   | { kind: "round"; pr: number; actor: string; source: RoundSource };
 
 
@@ -70,12 +78,12 @@ export function decide(event: string, payload: unknown, inputs: ActionInputs, o:
     if (e.action === "labeled") {
       if (!inputs.label) return ignore("labels start no runs (the label input is empty)");
       if (e.label?.name.toLowerCase() !== inputs.label.toLowerCase()) return ignore(`the label "${e.label?.name ?? ""}" is not "${inputs.label}"`);
-      return { kind: "issue", issue: e.issue.number, actor: e.sender.login, via: "label", instructions: "" };
+      return { kind: "issue", issue: e.issue.number, actor: e.sender.login, via: "label", instructions: "", seen: { title: e.issue.title, body: e.issue.body } };
     }
     if (e.action === "assigned") {
       if (!inputs.assignee) return ignore("assignments start no runs (the assignee input is empty)");
       if (e.assignee?.login.toLowerCase() !== inputs.assignee.toLowerCase()) return ignore(`the issue was assigned to @${e.assignee?.login ?? "nobody"}, not @${inputs.assignee}`);
-      return { kind: "issue", issue: e.issue.number, actor: e.sender.login, via: "assignee", instructions: "" };
+      return { kind: "issue", issue: e.issue.number, actor: e.sender.login, via: "assignee", instructions: "", seen: { title: e.issue.title, body: e.issue.body } };
     }
     return ignore(`issues.${e.action} starts no runs (labeled and assigned do)`);
   }
@@ -88,7 +96,7 @@ export function decide(event: string, payload: unknown, inputs: ActionInputs, o:
     const refused = refuseAuthor(e.comment.user, e.comment.author_association, inputs);
     if (refused) return ignore(refused);
     if (e.issue.pull_request) return { kind: "round", pr: e.issue.number, actor: e.comment.user.login, source: { type: "comment", comment: e.comment.id, body: text } };
-    return { kind: "issue", issue: e.issue.number, actor: e.comment.user.login, via: "comment", instructions: text };
+    return { kind: "issue", issue: e.issue.number, actor: e.comment.user.login, via: "comment", instructions: text, seen: { title: e.issue.title, body: e.issue.body } };
   }
   if (event === "pull_request_review") {
     const e = parse(PullRequestReviewEvent, event, o.path, payload);
