@@ -22,6 +22,7 @@ import { markdownLines } from "../views/markdown.ts";
 import { titleOf } from "../report/pipeline.ts";
 import { buildApproval, changesContent, diffLines, fileLines, panelHeader, type ChangedFile } from "../views/panel.ts";
 import { panelKeys, panelLayout, WIDE_PANEL, type Rect } from "../views/panel-layout.ts";
+import { approveOverChecks, firstCheckToShow, panelCheckLines, panelChecks } from "../views/panel-checks.ts";
 import { keyBar } from "../views/keys.ts";
 import { Tmux } from "../effects/tmux/runner.ts";
 import { setZoom, zoomIfNarrow } from "../effects/tmux/client.ts";
@@ -117,6 +118,9 @@ export async function runPanel(dir: string): Promise<number> {
     return n;
   };
   const proposals = proposalCount(dir);
+  // the checks agentmux ran on the code as it is now; `c` opens their output, the blocking one first
+  const checks = panelChecks(state);
+  let checkCursor = firstCheckToShow(checks);
 
   // beside the monitor on a narrow terminal the panel takes the whole window (given back on exit)
   const socket = process.env.TMUX_PANE ? readRuntime(dir)?.tmux_socket : undefined;
@@ -128,6 +132,7 @@ export async function runPanel(dir: string): Promise<number> {
   const header = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: 1, tags: true, wrap: false });
   const summary = blessed.box({ parent: screen, label: " Summary ", border: { type: "line" }, tags: true, scrollable: true, alwaysScroll: true });
   const list = blessed.box({ parent: screen, label: " Changed files ", border: { type: "line" }, tags: true, wrap: false });
+  const checkBox = blessed.box({ parent: screen, label: " Checks (c: output) ", border: { type: "line" }, tags: true, wrap: false });
   const msg = blessed.box({ parent: screen, label: " Commit message (e: edit) ", border: { type: "line" }, tags: true, scrollable: true });
   const help = blessed.box({ parent: screen, left: 0, tags: true, wrap: false });
   const inner = (b: blessed.Widgets.BoxElement) => Math.max(10, (b.width as number) - 2);
@@ -139,10 +144,11 @@ export async function runPanel(dir: string): Promise<number> {
 
   const draw = () => {
     const w = screen.width as number;
-    const keys = keyBar(panelKeys(), w, 2);
-    const at = panelLayout(w, screen.height as number, files.length, keys.length);
+    const keys = keyBar(panelKeys(checks.length > 0), w, 2);
+    const at = panelLayout(w, screen.height as number, files.length, keys.length, checks.length);
     place(summary, at.summary);
     place(list, at.files);
+    place(checkBox, at.checks);
     place(msg, at.message);
     place(help, at.keys);
     header.setContent(linesToContent(notice ? [[seg(notice, "yellow")]] : panelHeader(feature, files, excluded, w, proposals)));
@@ -155,6 +161,11 @@ export async function runPanel(dir: string): Promise<number> {
     const shown = files.length > rows ? ` · ${firstRow + 1}–${Math.min(files.length, firstRow + rows)} of ${files.length}` : "";
     list.setLabel(` Changed files${shown} `);
     list.setContent(linesToContent(fileLines(files, excluded, cursor, inner(list), commentCounts()).slice(firstRow, firstRow + rows)));
+    if (checks.length) {
+      const rowsC = Math.max(1, (checkBox.height as number) - 2);
+      const from = Math.max(0, Math.min(checkCursor - rowsC + 1, checks.length - rowsC));
+      checkBox.setContent(linesToContent(panelCheckLines(checks, checkCursor, inner(checkBox), Date.now()).slice(from, from + rowsC)));
+    }
     msg.setContent(linesToContent(message.split("\n").map((l) => [seg(l)])));
     help.setContent(linesToContent(keys));
     screen.render();
@@ -231,11 +242,28 @@ export async function runPanel(dir: string): Promise<number> {
     confirmation = `✓ Approved: committing ${files.length - approval.exclude_files.length} file(s)${approval.exclude_files.length ? `, ${approval.exclude_files.length} excluded` : ""}.`;
     finish(0);
   };
-  screen.key(["a"], guard(() => {
+  /** approving drops the line comments: say so before they are gone */
+  const approveDroppingDrafts = () => {
     if (!drafts.length) return approve();
-    open();
-    // approving drops the line comments: say so before they are gone
     question(screen, `Approve and drop your ${drafts.length} line comment(s)? (r sends them with a change request) y/N`, (yes) => (yes ? approve() : close()));
+  };
+  screen.key(["a"], guard(() => {
+    const overChecks = approveOverChecks(checks);
+    if (!overChecks && !drafts.length) return approve();
+    open();
+    // a required check that still fails: the commit goes over evidence only when the user says so
+    if (overChecks) question(screen, overChecks, (yes) => (yes ? approveDroppingDrafts() : close()));
+    else approveDroppingDrafts();
+  }));
+  screen.key(["c"], guard(() => {
+    const c = checks[checkCursor];
+    if (!c) return;
+    open();
+    const log = c.log ? read(join(dir, c.log)) : "";
+    const more = checks.length > 1 ? ` (${checkCursor + 1} of ${checks.length}; c again: the next)` : "";
+    checkCursor = (checkCursor + 1) % checks.length;
+    // the check's own output: untrusted text, shown inert by the viewer
+    overlay(screen, ` ${c.name}: ${c.command ?? ""}${more} `, log || "(no output was recorded)", close, { scrollToEnd: true });
   }));
   screen.key(["r"], guard(() => {
     open();
