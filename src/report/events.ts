@@ -19,7 +19,8 @@ export function events(prev: RunSnapshot | null, next: RunSnapshot): RunEvent[] 
   out.push(...verdicts(prev, next));
   out.push(...checkEvents(prev, next));
   const budgetPaused = (s: RunSnapshot | null) => s?.waiting_for.some((w) => w.kind === "budget") ?? false;
-  if (next.budget_reached !== null && (next.budget_reached !== prev?.budget_reached || budgetPaused(next) !== budgetPaused(prev))) {
+  // once when it is reached, and again only when it pauses the agents (letting them go on, or the end, says nothing new)
+  if (next.budget_reached !== null && (next.budget_reached !== prev?.budget_reached || (budgetPaused(next) && !budgetPaused(prev)))) {
     out.push({ kind: "budget_reached", text: next.budget_reached, paused: budgetPaused(next), at: next.updated_at });
   }
   if (next.commit_hash && next.commit_hash !== prev?.commit_hash) out.push({ kind: "committed", commit: next.commit_hash, branch: next.branch, at: next.updated_at });
@@ -59,12 +60,14 @@ function agentEvents(p: AgentSnapshot | undefined, a: AgentSnapshot): RunEvent[]
   return out;
 }
 
-/** A reviewer's verdict, once: results start empty each review round, so a result not seen before is new. */
+/**
+ * A reviewer's verdict, once: results start empty each review round and a review's archive
+ * (`file`) is named by its round, so a result not seen before is new.
+ */
 function verdicts(prev: RunSnapshot | null, next: RunSnapshot): RunEvent[] {
-  const sameRound = prev?.review_round === next.review_round;
   return Object.entries(next.reviews)
     .filter(([role, r]) => {
-      const p = sameRound ? prev?.reviews[role] : undefined;
+      const p = prev?.reviews[role];
       return !p || p.verdict !== r.verdict || p.summary !== r.summary || p.file !== r.file;
     })
     .sort(([a], [b]) => a.localeCompare(b))

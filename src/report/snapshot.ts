@@ -153,7 +153,8 @@ export function snapshot(d: SnapshotInput): RunSnapshot {
     notes: s.completion_notes ?? [],
     api_version: RUN_API_VERSION,
     stages: stagesNow(s, timeline),
-    review_round: reviewRound(s),
+    // a run that failed (or was canceled) while fixing still shows the round that failed
+    review_round: reviewRound({ phase: s.phase === "failed" ? (failedAt(s) ?? s.phase) : s.phase, review_iteration: s.review_iteration }),
     review_loop_cap: s.review_loop_cap ?? null,
     done_agents: done,
     waiting_for: waitingFor(s, d.dir, agents),

@@ -45,11 +45,13 @@ test("plain: each reviewer's verdict once with its round, a budget reached once;
   const failed = apply(state, ev.review("reviewer_logic", "fail"), s).state;
   const both = apply(failed, ev.review("reviewer_quality", "pass"), s).state;
   const budget = { ...both, budget_reached: { at: both.updated_at, text: "$5.00 of $5.00", paused: true } };
+  const wentOn = { ...budget, budget_reached: { ...budget.budget_reached, paused: false } };
+  const ended = { ...wentOn, phase: "failed" as const };
   const plain: string[] = [];
   const json: string[] = [];
   for (const [mode, out] of [["plain", plain], ["json", json]] as const) {
     const p = new ProgressPrinter("/nonexistent", mode, (l) => out.push(l));
-    for (const st of [state, failed, failed, both, budget, budget]) p.replay(st);
+    for (const st of [state, failed, failed, both, budget, budget, wentOn, ended]) p.replay(st);
   }
   expect(plain.filter((l) => l.includes("reviewer logic (review round 1): fail"))).toHaveLength(1);
   expect(plain.filter((l) => l.includes("reviewer quality (review round 1): pass"))).toHaveLength(1);

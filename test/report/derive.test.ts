@@ -137,3 +137,11 @@ describe("an agent's events, as the CI printer has always said them", () => {
     expect(kinds(withAgent({ status: "needs_input", question: q }), withAgent({ status: "working", question: q, note: "decided: English" }))).toEqual([]);
   });
 });
+
+test("a run canceled while fixing still shows the review round that failed, and says its verdicts no more", () => {
+  const { state, ev, s } = reach("fixing");
+  const canceled = apply(state, ev.cancel(), s).state;
+  expect(canceled.phase).toBe("failed");
+  expect(snap(canceled).review_round).toBe(snap(state).review_round);
+  expect(events(snap(state), snap(canceled)).filter((e) => e.kind === "review_verdict")).toEqual([]);
+});
