@@ -1,5 +1,5 @@
 import { noticeOut } from "./notices.ts";
-import { requireSandbox } from "./sandbox-preflight.ts";
+import { requireRunnableChecks, requireSandbox } from "./sandbox-preflight.ts";
 import { runProcess } from "../effects/process/run.ts";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { parseArtifact } from "../artifacts/parse.ts";
@@ -122,6 +122,7 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
   // a bad --config is refused here, before anything changes
   const { config } = loadConfig({ projectDir, ...(configPath ? { configPath } : {}) });
   await requireSandbox(config, { path: process.env.PATH ?? "", exec: runProcess });
+  requireRunnableChecks(config, projectDir);
   if (o.configPath && o.configPath !== state.config_path) {
     o.out(`agentmux: ${o.configPath} is the run's last config layer from now on${state.config_path ? ` (instead of ${state.config_path})` : ""}`);
   }

@@ -4,6 +4,8 @@ import type { Runner } from "../effects/process/run.ts";
 import { findOnPath } from "../providers/doctor.ts";
 import { sandboxAvailability, sandboxedRoles } from "../sandbox/available.ts";
 import { SandboxUnavailable } from "../sandbox/errors.ts";
+import { ChecksNotRunnable } from "../checks/errors.ts";
+import { preflightChecks } from "../checks/preflight.ts";
 
 /**
  * A run (or a resume) whose configuration puts agents in the sandbox stops here, before any
@@ -16,4 +18,14 @@ export async function requireSandbox(config: Config, o: { path: string; exec: Ru
   if (a.ok) return;
   const where = config.sandbox ? "sandbox" : roles.map((r) => `roles.${r}.sandbox`).join(", ");
   throw new SandboxUnavailable({ roles, where, reason: a.reason, fix: a.fix });
+}
+
+/**
+ * A run (or a resume) whose configured checks cannot run — a program that is neither on PATH nor
+ * a file in its folder, a folder that does not exist — stops here, before any agent starts,
+ * naming each check and field (#26.1).
+ */
+export function requireRunnableChecks(config: Config, projectDir: string, env: Record<string, string | undefined> = process.env): void {
+  const problems = preflightChecks(config, projectDir, env);
+  if (problems.length) throw new ChecksNotRunnable({ problems });
 }

@@ -4,7 +4,7 @@ import { loadConfig } from "../config/load.ts";
 import { defineError } from "../errors.ts";
 import type { State } from "../schema/state.ts";
 import { firstRunNotice, missingAgentClis } from "../onboarding/first-run.ts";
-import { requireSandbox } from "./sandbox-preflight.ts";
+import { requireRunnableChecks, requireSandbox } from "./sandbox-preflight.ts";
 import { runProcess } from "../effects/process/run.ts";
 import { NoAgentCli, NoRepositoryForRun } from "../onboarding/errors.ts";
 import { NotAGitRepo } from "../effects/git/errors.ts";
@@ -125,6 +125,7 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
   const clis = missingAgentClis(config, process.env.PATH ?? "");
   if (clis) throw new NoAgentCli({ clis });
   await requireSandbox(config, { path: process.env.PATH ?? "", exec: runProcess });
+  requireRunnableChecks(config, projectDir);
   const notice = firstRunNotice(projectDir, config);
   if (notice) o.out(notice);
   const gh = config.github.pull_request ? await ghAvailable().catch(() => false) : false;
