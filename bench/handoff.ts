@@ -21,7 +21,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { readToolLines } from "../src/bus/tool-lines.ts";
-import { F } from "../src/session/paths.ts";
+import { F } from "../src/protocol/paths.ts";
 import { killTmuxServer, removeDir } from "../test/helpers/tmp.ts";
 import { waitFor } from "../test/helpers/wait.ts";
 import { CLIS, findCli, type CliDef } from "../test/real-cli/clis.ts";

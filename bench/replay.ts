@@ -25,7 +25,7 @@ import type { Settings } from "../src/orchestrator/types.ts";
 import { ROLES, type Role } from "../src/schema/catalog.ts";
 import { loadSealKey, sealLine } from "../src/bus/tool-seal.ts";
 import { writeSnapshot } from "../src/mcp/snapshot.ts";
-import { F, doneArtifact, reviewYaml } from "../src/session/paths.ts";
+import { F, doneArtifact, reviewYaml } from "../src/protocol/paths.ts";
 
 const TOTAL = Number(process.env.REPLAY_EVENTS ?? 100_000);
 const TOPICS = Number(process.env.REPLAY_TOPICS ?? Math.min(2_000, Math.floor(TOTAL / 10)));

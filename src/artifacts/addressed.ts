@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { fileBlobId } from "../effects/git/blob-id.ts";
 import type { FileBaseline } from "../schema/file-baseline.ts";
 import { readOptionalSessionFile } from "../session/file-io.ts";
-import { baselineFile } from "../session/files.ts";
+import { baselineFile } from "../protocol/files.ts";
 import { roundComments, type State } from "../schema/state.ts";
 import type { Problem } from "./kinds.ts";
 

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { DoneArtifact } from "../schema/artifacts/done.ts";
 import { Review } from "../schema/artifacts/review.ts";
 import { Config } from "../schema/config.ts";
-import { SESSION_FILES } from "../session/files.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
 import type { ArtifactKind } from "./kind-names.ts";
 
 export type { Problem } from "../session/problems.ts";
@@ -14,7 +14,7 @@ export type Syntax = "yaml" | "json" | "markdown";
 
 /**
  * How each kind is read: its syntax and the zod schema its content must satisfy — for session
- * files, the registry's (src/session/files.ts).
+ * files, the registry's (src/protocol/files.ts).
  */
 export const KIND_SPECS = {
   plan: { syntax: "yaml", schema: SESSION_FILES.planYaml.schema },

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { join, relative } from "node:path";
 import { appendLine } from "../effects/fs/atomic.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 
 /** Orchestrator-owned files that never appear in created_files.log. */
 const IGNORED = new Set<string>([F.state, F.runtime, F.toolEvents, F.toolEventState, F.createdFiles, F.orchestratorLog, F.orchestratorOutput, F.toolEventsLock]);

@@ -1,7 +1,7 @@
 import { formatProblem } from "../artifacts/problems.ts";
 import type { Event } from "../schema/events.ts";
 import type { State } from "../schema/state.ts";
-import { doneArtifact } from "../session/paths.ts";
+import { doneArtifact } from "../protocol/paths.ts";
 
 /**
  * A sealed submit_done line is about to be applied: its gate is checked again against the work

@@ -2,14 +2,14 @@ import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
 import { readRegularFile } from "../effects/fs/read-regular.ts";
 import { join } from "node:path";
 import type { Event } from "../schema/events.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { peekCancelRequest, takeCancelRequest } from "../session/cancel.ts";
 import { panelRequested, takePanelRequest } from "../session/panel-request.ts";
 import { budgetGoOnRequested, takeBudgetGoOn } from "../session/budget-request.ts";
 import { peekAnswerRequest, takeAnswerRequest } from "../session/answer-request.ts";
 import { cancelCause } from "../schema/cancel-request.ts";
 import { parseFileText } from "../session/file-io.ts";
-import { SESSION_FILES } from "../session/files.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
 import type { Logger } from "../effects/log.ts";
 import { EarliestWake } from "../effects/wake.ts";
 

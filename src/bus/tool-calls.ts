@@ -2,7 +2,7 @@ import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { readFrom } from "../effects/fs/read-range.ts";
 import { ToolCallLine } from "../schema/tool-calls.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 
 /**
  * Tails `.runtime/tool_calls.jsonl` (every agentmux tool call, accepted or refused) from the

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SealKeyInvalid } from "../session/errors.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 
 /**
  * Tool-event lines are sealed: the MCP endpoint (inside the orchestrator) ends each line it

@@ -1,6 +1,6 @@
 import { statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { readToolLines, type ToolLine } from "./tool-lines.ts";
 
 /**

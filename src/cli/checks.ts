@@ -5,7 +5,7 @@ import { preflightChecks } from "../checks/preflight.ts";
 import { runCheck } from "../checks/run.ts";
 import { checkBlocks, type CheckResult } from "../schema/checks.ts";
 import { terminalJson } from "../schema/inert-text.ts";
-import { SESSIONS_DIR } from "../session/paths.ts";
+import { SESSIONS_DIR } from "../protocol/paths.ts";
 import { findProjectDir } from "../session/project.ts";
 import { checkResultLines } from "../views/checks.ts";
 import type { ParsedArgs } from "./args.ts";

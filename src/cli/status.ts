@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { ParsedArgs } from "./args.ts";
 import type { status } from "./specs/sessions.ts";
 import { resolveSession } from "../session/resolve.ts";
-import { F, sessionsRoot } from "../session/paths.ts";
+import { F, sessionsRoot } from "../protocol/paths.ts";
 import { archiveDirOf } from "../session/archive.ts";
 import { findProjectDir } from "../session/project.ts";
 import { readSessionData } from "../session/data.ts";

@@ -1,6 +1,6 @@
 import { existsSync, statSync, type Stats } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { readState } from "../session/read.ts";
 import { ARTIFACT_KINDS, inferKind, isArtifactKind, type ArtifactKind } from "../artifacts/kinds.ts";
 import { readArtifact } from "../artifacts/parse.ts";

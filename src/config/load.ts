@@ -4,7 +4,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import builtinText from "../../assets/config.yaml" with { type: "text" };
 import { builtinProvidersYaml } from "../providers/adapters/registry.ts";
 import { Config } from "../schema/config.ts";
-import { AGENTMUX_DIR } from "../session/paths.ts";
+import { AGENTMUX_DIR } from "../protocol/paths.ts";
 import { blame, leafPaths, mergeLayer, originOf, type Layer, type Origin, type Tree } from "./merge.ts";
 import { parseConfigText, readConfigFile } from "./read.ts";
 import { describeIssues, validateLayer } from "./validate.ts";

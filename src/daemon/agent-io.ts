@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Effect } from "../schema/effects.ts";
 import { toolNameForAgent } from "../providers/resolve.ts";
 import { nudgeText } from "../prompts/nudge.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import type { AgentRuntime } from "./agents.ts";
 import { callAttention } from "./attention.ts";
 

@@ -19,7 +19,7 @@ import { resolveRole, type ResolvedAgent } from "../providers/resolve.ts";
 import { adapterFor } from "../providers/adapters/registry.ts";
 import { FirstStarts } from "./first-starts.ts";
 import { PROMPT_REFERENCE } from "../prompts/render.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { writeRuntime } from "../session/write.ts";
 import type { Logger } from "../effects/log.ts";
 import type { Watched } from "./turns.ts";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { CheckResult } from "../schema/checks.ts";
 import { readOptionalSessionFile, writeSessionFile } from "../session/file-io.ts";
-import { checkResultFile } from "../session/files.ts";
+import { checkResultFile } from "../protocol/files.ts";
 import { CHECKS_BASE_DIR } from "../schema/check-runs.ts";
 import { runCheck } from "../checks/run.ts";
 import { runChecksOnBase } from "../checks/base.ts";

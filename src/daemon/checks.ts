@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { writeSessionFile } from "../session/file-io.ts";
-import { checkResultFile } from "../session/files.ts";
+import { checkResultFile } from "../protocol/files.ts";
 import type { Logger } from "../effects/log.ts";
 import type { Config } from "../schema/config.ts";
 import type { Effect } from "../schema/effects.ts";

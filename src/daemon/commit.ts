@@ -4,7 +4,7 @@ import type { Config } from "../schema/config.ts";
 import type { Effect } from "../schema/effects.ts";
 import type { Event } from "../schema/events.ts";
 import type { State } from "../schema/state.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { setDecisionAside } from "../session/decision.ts";
 import { completeApproval } from "../effects/git/complete.ts";
 import { commitDraftInputs } from "../session/commit-message.ts";

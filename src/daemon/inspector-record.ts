@@ -4,7 +4,7 @@ import type { Logger } from "../effects/log.ts";
 import type { CheckResult } from "../schema/checks.ts";
 import { INSPECTOR_RECORD, checkRunDir } from "../schema/check-runs.ts";
 import { readOptionalSessionFile, writeSessionFile } from "../session/file-io.ts";
-import { SESSION_FILES, checkResultFile } from "../session/files.ts";
+import { SESSION_FILES, checkResultFile } from "../protocol/files.ts";
 import type { State } from "../schema/state.ts";
 import { buildInspectorCompletion } from "../checks/inspector.ts";
 import { readPreexisting } from "../session/read.ts";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { readArtifact } from "../artifacts/parse.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 
 const MAX_PATCH = 12_000;
 

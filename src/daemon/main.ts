@@ -8,7 +8,7 @@ import { Layout } from "../effects/tmux/layout.ts";
 import { PaneWriter } from "../effects/tmux/deliver.ts";
 import { killSession } from "../effects/tmux/ops.ts";
 import { installExitHooks, watchPaneExits } from "../effects/tmux/exits.ts";
-import { F, projectOfSession } from "../session/paths.ts";
+import { F, projectOfSession } from "../protocol/paths.ts";
 import { runEnv } from "../session/run-env.ts";
 import { FinalReport, type State } from "../schema/state.ts";
 import { privateMcpDir } from "../providers/mcp.ts";

@@ -8,7 +8,7 @@ import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
 import type { Config } from "../schema/config.ts";
 import { inertLine } from "../schema/inert-text.ts";
 import type { State } from "../schema/state.ts";
-import { F, sessionId } from "../session/paths.ts";
+import { F, sessionId } from "../protocol/paths.ts";
 import { runPageUrl } from "../session/serve-record.ts";
 
 export type NotifyEvent = "needs_you" | "done" | "failed";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { spawnDetached, type Detached } from "../effects/process/detached.ts";
 import { clearPaused, PAUSED_PIDS, recordPaused } from "../session/paused-agents.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 
 /**
  * While a run is paused at its budget, its agents' CLIs are stopped (SIGSTOP). Should the

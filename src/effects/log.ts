@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LogFields, LogRecord } from "../schema/log.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 
 /** Log one message; `fields` name what happened (`event`) and to whom (schema/log.ts). */
 export type Logger = (msg: string, fields?: LogFields) => void;

@@ -1,4 +1,4 @@
-import { sessionId } from "../session/paths.ts";
+import { sessionId } from "../protocol/paths.ts";
 import { Tmux } from "../effects/tmux/runner.ts";
 import { attachTerminal as attachTmux } from "../effects/tmux/attach.ts";
 import { liveOrchestrator } from "../session/liveness.ts";

@@ -2,7 +2,7 @@ import { usageLine } from "../views/usage.ts";
 import { result } from "../report/result.ts";
 import { snapshot } from "../report/snapshot.ts";
 import { join } from "node:path";
-import { F, sessionId } from "../session/paths.ts";
+import { F, sessionId } from "../protocol/paths.ts";
 import { requestCancel } from "../session/cancel.ts";
 import { ProgressPrinter } from "./progress.ts";
 import { outcomeFrom } from "./outcome.ts";

@@ -9,7 +9,7 @@ import { followHeadless } from "./follow.ts";
 import { attachAndWait } from "./attach.ts";
 import { StopSignals } from "./signals.ts";
 import { termName, termUnusable } from "./terminal.ts";
-import { sessionId } from "../session/paths.ts";
+import { sessionId } from "../protocol/paths.ts";
 import { writeState } from "../session/write.ts";
 
 export type LaunchOptions = {

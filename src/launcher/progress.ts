@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { eventLabel } from "../schema/catalog.ts";
 import type { HistoryEntry, State } from "../schema/state.ts";
 import { readState } from "../session/read.ts";
-import { sessionId } from "../session/paths.ts";
+import { sessionId } from "../protocol/paths.ts";
 import { inertLine, terminalJson } from "../schema/inert-text.ts";
 import { events } from "../report/events.ts";
 import { snapshot } from "../report/snapshot.ts";

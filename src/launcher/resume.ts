@@ -18,7 +18,7 @@ import { ownsTmuxSession } from "../session/tmux-owner.ts";
 import { prepareResume, type ResumeFacts } from "../orchestrator/resume.ts";
 import type { State } from "../schema/state.ts";
 import type { Config } from "../schema/config.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { follow, startProcesses, type Launched } from "./launch.ts";
 import { lastHeartbeat, liveOrchestrator } from "../session/liveness.ts";
 import type { ProgressMode } from "./progress.ts";

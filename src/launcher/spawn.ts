@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { FinalReport } from "../schema/state.ts";
 import { parseJsonText } from "../session/syntax.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { spawnDetached, type Detached } from "../effects/process/detached.ts";
 import { selfCommand } from "../effects/process/self.ts";
 import { leanSpawnEnv } from "../effects/process/lean.ts";

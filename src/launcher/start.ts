@@ -14,7 +14,7 @@ import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { renderPrompt } from "../prompts/render.ts";
 import { toolNameFor } from "../providers/resolve.ts";
 import { createSessionDir, sessionNotCreated } from "../session/create.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { follow, startProcesses, type Launched } from "./launch.ts";
 import type { ProgressMode } from "./progress.ts";
 import { settingsFrom } from "../config/settings.ts";

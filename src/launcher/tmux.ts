@@ -7,7 +7,7 @@ import { CONTROL_PANE_VAR, killSession, setEnvironment } from "../effects/tmux/o
 import type { Config } from "../schema/config.ts";
 import { SESSION_DIR_VAR, TMUX_NAME_TRIES, tmuxSessionName } from "../schema/tmux-names.ts";
 import type { State } from "../schema/state.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { selfCommand } from "../effects/process/self.ts";
 import { writeRuntime } from "../session/write.ts";
 

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { appendLine } from "../effects/fs/atomic.ts";
 import type { ToolCallLine } from "../schema/tool-calls.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 
 /**
  * Record that an agent called a tool, whether it was accepted or refused: the orchestrator's

@@ -6,7 +6,7 @@ import { withFileLock } from "../effects/fs/lock.ts";
 import { checkSeal, sealLine, type SealKey } from "../bus/tool-seal.ts";
 import type { Role, ToolName } from "../schema/catalog.ts";
 import { ToolPayloadSchema, type ToolPayload } from "../schema/tool-events.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 
 export type Caller = { agent: string; role: Role };
 

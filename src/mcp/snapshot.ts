@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import type { Snapshot } from "../schema/tool-events.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 
 export const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 

@@ -7,7 +7,7 @@ import type { State } from "../schema/state.ts";
 import type { ResearchType } from "../schema/artifacts/research.ts";
 import type { LineComment } from "../schema/artifacts/review.ts";
 import type { Snapshot, ToolInput, ToolPayload } from "../schema/tool-events.ts";
-import { F, doneArtifact, researchDir, reviewYaml } from "../session/paths.ts";
+import { F, doneArtifact, researchDir, reviewYaml } from "../protocol/paths.ts";
 import { writeSnapshot } from "./snapshot.ts";
 
 /** A tool's verdict on the agent-written file: the payload to append and a reply, or a refusal. */

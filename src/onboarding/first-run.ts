@@ -6,7 +6,7 @@ import { findOnPath } from "../providers/doctor.ts";
 import { resolveRole } from "../providers/resolve.ts";
 import { ROLES } from "../schema/catalog.ts";
 import type { Config } from "../schema/config.ts";
-import { AGENTMUX_DIR } from "../session/paths.ts";
+import { AGENTMUX_DIR } from "../protocol/paths.ts";
 
 export const FIRST_RUN_MARKER = join(AGENTMUX_DIR, ".first_run_done");
 

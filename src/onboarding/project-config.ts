@@ -6,7 +6,7 @@ import { loadConfig, PROJECT_CONFIG_NAMES, type LoadedConfig } from "../config/l
 import { parseConfigText } from "../config/read.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { ConfigNotYaml } from "../config/errors.ts";
-import { AGENTMUX_DIR } from "../session/paths.ts";
+import { AGENTMUX_DIR } from "../protocol/paths.ts";
 
 export const PROJECT_CONFIG = join(AGENTMUX_DIR, "config.yaml");
 /** A copy of the config JSON Schema next to the config, so editors complete keys offline. */

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
-import { AGENTMUX_DIR } from "../session/paths.ts";
+import { AGENTMUX_DIR } from "../protocol/paths.ts";
 
 /** The instructions file each agent CLI reads from the repository root. */
 export const INSTRUCTION_FILES: Record<string, string> = {

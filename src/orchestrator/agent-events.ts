@@ -1,6 +1,6 @@
 import type { Event, EventOf } from "../schema/events.ts";
 import type { AgentInfo, AgentLimit, AgentQuestion } from "../schema/state.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { ASKING_ROLES, isLive, owedSubmit } from "./owed.ts";
 import { researcherCrashed } from "./research.ts";
 import type { Step } from "./step.ts";

@@ -1,6 +1,6 @@
 import type { Role, ToolName } from "../schema/catalog.ts";
 import type { AgentInfo, State } from "../schema/state.ts";
-import { F, doneArtifact, reviewYaml } from "../session/paths.ts";
+import { F, doneArtifact, reviewYaml } from "../protocol/paths.ts";
 
 /** What an agent still owes the run: the tool that finishes its prompt and the file it vouches for. */
 export type Owed = { tool: ToolName | null; file: string };

@@ -1,7 +1,7 @@
 import { stringify } from "yaml";
 import type { Plan, Subplan } from "../schema/artifacts/plan.ts";
 import type { State } from "../schema/state.ts";
-import { F, planFile, tasksFile } from "../session/paths.ts";
+import { F, planFile, tasksFile } from "../protocol/paths.ts";
 
 const asList = (v: string | string[]) => (Array.isArray(v) ? v.map((x) => `- ${x}`).join("\n") : v.trim());
 

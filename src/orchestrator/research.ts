@@ -1,7 +1,7 @@
 import type { Event, EventOf } from "../schema/events.ts";
 import type { Role } from "../schema/catalog.ts";
 import { withTopic, withoutTopic } from "../schema/topic-tasks.ts";
-import { quotedPath, researchDir } from "../session/paths.ts";
+import { quotedPath, researchDir } from "../protocol/paths.ts";
 import type { Step } from "./step.ts";
 
 export const researcherKey = (type: "code" | "web", topic: string) => `${type}-researcher:${topic}`;

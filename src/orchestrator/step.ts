@@ -3,7 +3,7 @@ import type { StateNote } from "../schema/log.ts";
 import type { Phase, Role, WorkflowEvent } from "../schema/catalog.ts";
 import { isPhaseMark, isPhaseMove } from "../schema/moves.ts";
 import { agentLive, type AgentInfo, type AgentStatus, type State } from "../schema/state.ts";
-import { sessionId } from "../session/paths.ts";
+import { sessionId } from "../protocol/paths.ts";
 import { IllegalMark, IllegalMove } from "./errors.ts";
 import type { Goto, Settings } from "./types.ts";
 

@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import { ROLE_TOOLS, ROLES, type Role, type ToolName } from "../schema/catalog.ts";
-import { doneArtifact, planFile, researchDir, tasksFile } from "../session/paths.ts";
+import { doneArtifact, planFile, researchDir, tasksFile } from "../protocol/paths.ts";
 import { contractFields } from "./contracts.ts";
 import { fileBlock, readSessionFile } from "./expand.ts";
 import { BadPromptVar, IncludedFileMissing, MissingPromptVar, NoSubmitTool } from "./errors.ts";

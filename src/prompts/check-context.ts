@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { State } from "../schema/state.ts";
 import { inspectSessionFile, SessionFileInvalid } from "../session/file-io.ts";
-import { SESSION_FILES } from "../session/files.ts";
-import { F } from "../session/paths.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
+import { F } from "../protocol/paths.ts";
 import { lineCommentsMarkdown } from "../schema/artifacts/line-comments-md.ts";
 import type { CheckOutcome } from "../schema/check-runs.ts";
 import { workFileLines } from "./session-context.ts";

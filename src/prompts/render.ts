@@ -3,7 +3,7 @@ import { BUILTINS, type BuiltinContext } from "./builtins.ts";
 import { expandShared, expandTokens } from "./expand.ts";
 import { ToolNotAllowed, UnknownPlaceholder, UnknownTemplate, UnknownToolToken } from "./errors.ts";
 import { SHARED_FRAGMENTS, TEMPLATE_FILES, headlessFragments, templateFile } from "./templates.ts";
-import { quotedPath } from "../session/paths.ts";
+import { quotedPath } from "../protocol/paths.ts";
 
 export interface RenderOptions {
   /** One of TEMPLATE_NAMES, e.g. "coder" or "review-followup". */

@@ -4,9 +4,9 @@ import { State, roundComments } from "../schema/state.ts";
 import type { TopicTasks } from "../schema/topic-tasks.ts";
 import { lineCommentsMarkdown } from "../schema/artifacts/line-comments-md.ts";
 import { inspectSessionFile, SessionFileInvalid } from "../session/file-io.ts";
-import { SESSION_FILES } from "../session/files.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
 import type { Role } from "../schema/catalog.ts";
-import { AGENTMUX_DIR, F, researchDir } from "../session/paths.ts";
+import { AGENTMUX_DIR, F, researchDir } from "../protocol/paths.ts";
 import { fileBlock, readSessionFile } from "./expand.ts";
 import { COMMAND_TEMPLATES } from "./templates.ts";
 

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
-import { F, agentFileName } from "../session/paths.ts";
+import { F, agentFileName } from "../protocol/paths.ts";
 import type { ResolvedAgent } from "./resolve.ts";
 import { adapterFor } from "./adapters/registry.ts";
 

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { bwrapArgv } from "../sandbox/bwrap.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { findOnPath } from "./doctor.ts";
 import type { LaunchContext } from "./mcp.ts";
 import type { LaunchSpec } from "./launch.ts";

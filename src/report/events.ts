@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import type { RunEvent } from "../schema/run-api/event.ts";
 import type { AgentSnapshot, RunSnapshot } from "../schema/run-api/snapshot.ts";
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { State } from "../schema/state.ts";
 import { countLines } from "../session/data.ts";
 import { lastHeartbeat } from "../session/liveness.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { readRuntime, readState } from "../session/read.ts";
 import type { SnapshotInput } from "./snapshot.ts";
 

@@ -1,5 +1,5 @@
 import type { State } from "../schema/state.ts";
-import { sessionId } from "../session/paths.ts";
+import { sessionId } from "../protocol/paths.ts";
 import type { RunResult } from "../schema/run-api/result.ts";
 import { resumeCommand } from "./resume.ts";
 import { usageFigures, usageTotal } from "./usage.ts";

@@ -1,6 +1,6 @@
 import { REMOVED_BY_CLEAN } from "../schema/cancel-request.ts";
 import type { State } from "../schema/state.ts";
-import { sessionId } from "../session/paths.ts";
+import { sessionId } from "../protocol/paths.ts";
 
 /**
  * The command that resumes a run: none once it is done, while it runs (`live`), or when

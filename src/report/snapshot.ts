@@ -3,7 +3,7 @@ import { eventLabel, phaseEnded, type Phase } from "../schema/catalog.ts";
 import { activeMs } from "../schema/active-time.ts";
 import type { AgentInfo, State } from "../schema/state.ts";
 import type { RuntimeState } from "../schema/runtime.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { agentNote, agentRows, type AgentRow } from "./agents.ts";
 import { failedAt, stagesOf, titleOf } from "./pipeline.ts";
 import { resumeCommand } from "./resume.ts";

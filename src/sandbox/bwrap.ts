@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 
 /** What one agent's sandbox is made from: where it works, the run around it, and what its CLI needs. */
 export type SandboxPlan = {

@@ -1,6 +1,6 @@
 import type { AnswerRequest } from "../schema/answer-request.ts";
 import { inspectSessionFile, takeSessionFile, writeSessionFile } from "./file-io.ts";
-import { SESSION_FILES } from "./files.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
 
 const ANSWER = SESSION_FILES.answerRequest;
 

@@ -4,7 +4,7 @@ import { runOwnChanges } from "../effects/git/preexisting.ts";
 import type { PanelDraft } from "../schema/panel-draft.ts";
 import type { State } from "../schema/state.ts";
 import { readOptionalSessionFile } from "./file-io.ts";
-import { SESSION_FILES } from "./files.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
 import { proposedCommitMessage } from "./commit-message.ts";
 import { readPreexisting } from "./read.ts";
 

@@ -1,6 +1,6 @@
 import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { F } from "./paths.ts";
+import { F } from "../protocol/paths.ts";
 
 /**
  * A finished run's session folder is removed after its commit (seeds: "deleted only on a

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { claimFile } from "./claim.ts";
-import { F } from "./paths.ts";
+import { F } from "../protocol/paths.ts";
 
 /** Let a run paused at its budget go on (monitor `g`). */
 export function requestBudgetGoOn(sessionDir: string): void {

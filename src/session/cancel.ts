@@ -1,6 +1,6 @@
 import type { CancelRequest } from "../schema/cancel-request.ts";
 import { inspectSessionFile, takeSessionFile, writeSessionFile } from "./file-io.ts";
-import { SESSION_FILES } from "./files.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
 
 const CANCEL = SESSION_FILES.cancelRequest;
 

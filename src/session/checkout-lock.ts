@@ -5,7 +5,7 @@ import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { readRegularFile } from "../effects/fs/read-regular.ts";
 import { parseJsonText } from "./syntax.ts";
 import { liveOrchestrator, ownPidRecord, recordAlive } from "./liveness.ts";
-import { sessionId } from "./paths.ts";
+import { sessionId } from "../protocol/paths.ts";
 import { gitDirs } from "../effects/git/dirs.ts";
 
 /**

@@ -4,8 +4,8 @@ import { draftCommitMessage, type CommitDraftInput } from "../effects/git/messag
 import { reviewerCommitMessage } from "../schema/commit-suggestion.ts";
 import type { State } from "../schema/state.ts";
 import { readOptionalSessionFile } from "./file-io.ts";
-import { SESSION_FILES } from "./files.ts";
-import { F } from "./paths.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
+import { F } from "../protocol/paths.ts";
 
 const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : "");
 

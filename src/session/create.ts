@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { AgentmuxError } from "../errors.ts";
 import { InvalidSessionName, SessionNameTaken, SessionNotCreated } from "./errors.ts";
 import { writeSessionFile } from "./file-io.ts";
-import { SESSION_FILES } from "./files.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
 import { initialState, type NewSession } from "./initial-state.ts";
 import type { State } from "../schema/state.ts";
-import { F, PHASE_DIRS, sessionsRoot } from "./paths.ts";
+import { F, PHASE_DIRS, sessionsRoot } from "../protocol/paths.ts";
 import { EmptyRequest, hasVisibleText } from "./request.ts";
 import { featureNameOf, sessionNameProblem, slugify, timestampId } from "./slug.ts";
 

@@ -3,7 +3,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { RuntimeState } from "../schema/runtime.ts";
 import type { State } from "../schema/state.ts";
-import { F } from "./paths.ts";
+import { F } from "../protocol/paths.ts";
 import { readRuntime, readState } from "./read.ts";
 
 /** One line of created_files.log: `YYYY-MM-DD HH:MM:SS  <feature-relative path>` (local time). */

@@ -1,6 +1,6 @@
 import { existsSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { F } from "./paths.ts";
+import { F } from "../protocol/paths.ts";
 
 /**
  * Keep a decision the commit refused out of the way: `08_completion/approval.json` becomes

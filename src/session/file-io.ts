@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { readRegularFile } from "../effects/fs/read-regular.ts";
 import { claimFile } from "./claim.ts";
-import type { SessionFile } from "./files.ts";
+import type { SessionFile } from "../protocol/files.ts";
 import { SessionFileInvalid, SessionFileMissing, SessionFileRefused } from "./errors.ts";
 import { zodProblems, type Problem } from "./problems.ts";
 import { formatStructured, parseStructured } from "./syntax.ts";

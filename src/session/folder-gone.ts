@@ -2,9 +2,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { defineError } from "../errors.ts";
 import type { State } from "../schema/state.ts";
-import { F } from "./paths.ts";
+import { F } from "../protocol/paths.ts";
 import { writeSessionFile } from "./file-io.ts";
-import { SESSION_FILES } from "./files.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
 import { writeStateMirror } from "./write.ts";
 
 /**

@@ -4,7 +4,7 @@ import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
 import { listSessionNames } from "../effects/tmux/ops.ts";
 import type { State } from "../schema/state.ts";
 import { readRuntime, readState } from "./read.ts";
-import { F, sessionsRoot } from "./paths.ts";
+import { F, sessionsRoot } from "../protocol/paths.ts";
 import { isSocketName } from "../schema/tmux-names.ts";
 import { ownsTmuxSession } from "./tmux-owner.ts";
 import { archiveRootOf } from "./archive.ts";

@@ -2,7 +2,7 @@ import { closeSync, openSync, readFileSync, statSync, utimesSync } from "node:fs
 import { join } from "node:path";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { ownStartToken, sameProcessAlive } from "../effects/process/identity.ts";
-import { F } from "./paths.ts";
+import { F } from "../protocol/paths.ts";
 
 export const ORCHESTRATOR_PID = `${F.runtimeDir}/orchestrator.pid`;
 

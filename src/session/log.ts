@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { readRegularFile } from "../effects/fs/read-regular.ts";
 import type { LogRecord } from "../schema/log.ts";
-import { SESSION_FILES } from "./files.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
 
 const LOG = SESSION_FILES.orchestratorLog;
 

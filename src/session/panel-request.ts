@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { claimFile } from "./claim.ts";
-import { F } from "./paths.ts";
+import { F } from "../protocol/paths.ts";
 
 /** Ask the orchestrator to show the approval panel again (monitor `a`, `agentmux attach`, home). */
 export function requestPanel(sessionDir: string): void {

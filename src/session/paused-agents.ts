@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { processIdentity, sameProcessAlive } from "../effects/process/identity.ts";
 import { parsePidRecord, type PidRecord } from "./liveness.ts";
-import { F } from "./paths.ts";
+import { F } from "../protocol/paths.ts";
 
 /**
  * The agents' processes a run paused at its budget stopped (SIGSTOP), one `<pid> <start token>`

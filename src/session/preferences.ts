@@ -6,9 +6,9 @@ import { withFileLock } from "../effects/fs/lock.ts";
 import type { Preference } from "../schema/tool-events.ts";
 import { ProposalsUnreadable } from "./errors.ts";
 import { inspectSessionFile, writeSessionFile } from "./file-io.ts";
-import { PROPOSALS_FILE } from "./files.ts";
+import { PROPOSALS_FILE } from "../protocol/files.ts";
 import type { Proposal } from "../schema/proposals.ts";
-import { AGENTMUX_DIR, PROPOSED_PREFERENCES } from "./paths.ts";
+import { AGENTMUX_DIR, PROPOSED_PREFERENCES } from "../protocol/paths.ts";
 import { inertLine } from "../schema/inert-text.ts";
 
 export const PREFERENCES_HEADING = "## Approved Preferences";

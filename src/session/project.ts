@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { AGENTMUX_DIR } from "./paths.ts";
+import { AGENTMUX_DIR } from "../protocol/paths.ts";
 
 /**
  * The project a command works on: the nearest ancestor of `cwd` that has a `.agentmux/`

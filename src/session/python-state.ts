@@ -3,8 +3,8 @@ import { Phase, ReviewerRole, WorkflowEvent } from "../schema/catalog.ts";
 import { State, type ReviewResult } from "../schema/state.ts";
 import type { PythonStateFile } from "../schema/python-state.ts";
 import { readOptionalSessionFile } from "./file-io.ts";
-import { SESSION_FILES, type SessionFile } from "./files.ts";
-import { F } from "./paths.ts";
+import { SESSION_FILES, type SessionFile } from "../protocol/files.ts";
+import { F } from "../protocol/paths.ts";
 import { featureNameOf } from "./slug.ts";
 import { zodProblems } from "./problems.ts";
 

@@ -3,7 +3,7 @@ import type { RuntimeState } from "../schema/runtime.ts";
 import type { State } from "../schema/state.ts";
 import { inspectSessionFile, readOptionalSessionFile, readSessionFile, SessionFileInvalid } from "./file-io.ts";
 import { join } from "node:path";
-import { SESSION_FILES } from "./files.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
 
 /** state.json, validated; a missing or invalid one is a named error naming the file and the field. */
 export const readState = (dir: string): State => readSessionFile(dir, SESSION_FILES.state);

@@ -6,7 +6,7 @@ import { Tmux } from "../effects/tmux/runner.ts";
 import { listSessionNames, showEnvironment } from "../effects/tmux/ops.ts";
 import { SESSION_DIR_VAR } from "../schema/tmux-names.ts";
 import { defaultSocket, listSessions, readSummary, withLiveness, type SessionSummary } from "./list.ts";
-import { F, sessionsRoot } from "./paths.ts";
+import { F, sessionsRoot } from "../protocol/paths.ts";
 
 export { idHint } from "./errors.ts";
 

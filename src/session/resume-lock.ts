@@ -2,7 +2,7 @@ import { linkSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { ownPidRecord, parsePidRecord, recordAlive } from "./liveness.ts";
-import { F } from "./paths.ts";
+import { F } from "../protocol/paths.ts";
 
 /**
  * `agentmux resume` takes its session before it touches anything (a stale tmux session, the

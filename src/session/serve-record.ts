@@ -3,7 +3,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
-import { sessionsRoot } from "./paths.ts";
+import { sessionsRoot } from "../protocol/paths.ts";
 
 /**
  * `<project>/.agentmux/.sessions/.serve.json` (0600, beside the sessions it shows, so git already

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { RuntimeState } from "../schema/runtime.ts";
 import type { State } from "../schema/state.ts";
 import { writeSessionFile } from "./file-io.ts";
-import { SESSION_FILES } from "./files.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
 
 /**
  * Write state.json atomically (validated first: an invalid state is refused, naming the

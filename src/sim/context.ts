@@ -4,8 +4,8 @@ import { SimFileUnreadable, SimSessionUnknown, SimThinkInvalid } from "./errors.
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import type { State } from "../schema/state.ts";
 import { readOptionalSessionFile } from "../session/file-io.ts";
-import { SESSION_FILES } from "../session/files.ts";
-import { PHASE_DIRS } from "../session/paths.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
+import { PHASE_DIRS } from "../protocol/paths.ts";
 import { yamlLib } from "../session/yaml-lib.ts";
 import type { SimScenario } from "../schema/sim-scenario.ts";
 import { OnceState, parseScenario } from "./scenario.ts";

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { writeJsonAtomic } from "../effects/fs/atomic.ts";
-import { F, agentFileName } from "../session/paths.ts";
+import { F, agentFileName } from "../protocol/paths.ts";
 
 /** One attempt to read something an agent must not: whether the secret was read, and what was tried. */
 export type ProbeAttempt = { target: "other_agent_token" | "seal_key" | "home_file"; path: string; read: boolean; detail: string };

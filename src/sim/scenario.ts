@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { SimScenarioInvalid } from "./errors.ts";
 import { SIM_SWITCHES, parseScenarioText, type SimScenario } from "../schema/sim-scenario.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
-import { F, agentFileName } from "../session/paths.ts";
+import { F, agentFileName } from "../protocol/paths.ts";
 
 /** Every switch, as the usage hint lists it. */
 export const SWITCHES = SIM_SWITCHES;

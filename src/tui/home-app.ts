@@ -3,7 +3,7 @@ import { selfCommand } from "../effects/process/self.ts";
 import { runInTerminal } from "../effects/process/run.ts";
 import { listSessions, type SessionSummary } from "../session/list.ts";
 import { removeSession } from "../session/remove.ts";
-import { sessionsRoot } from "../session/paths.ts";
+import { sessionsRoot } from "../protocol/paths.ts";
 import { requestCancel } from "../session/cancel.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
 import { blessed, createScreen, linesToContent } from "./blessed.ts";

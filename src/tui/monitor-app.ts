@@ -9,7 +9,7 @@ import { sessionPrefix, setZoom } from "../effects/tmux/client.ts";
 import { keyName } from "../views/keys.ts";
 import { isTmuxFailure } from "../effects/tmux/errors.ts";
 import { defaultSocket } from "../session/list.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { blessed, createScreen, drawLinks, linesToContent } from "./blessed.ts";
 import { overlay, question } from "./overlay.ts";
 import { readSessionData, type SessionData } from "../session/data.ts";

@@ -1,7 +1,7 @@
 import { usageLine } from "./usage.ts";
 import type { State } from "../schema/state.ts";
 import { inertLine } from "../schema/inert-text.ts";
-import { sessionId } from "../session/paths.ts";
+import { sessionId } from "../protocol/paths.ts";
 import { snapshot } from "../report/snapshot.ts";
 import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
 import { phaseLabel } from "./pipeline.ts";

@@ -10,8 +10,8 @@ import { requestCancel } from "../session/cancel.ts";
 import { peekAnswerRequest, requestAnswer } from "../session/answer-request.ts";
 import { hasVisibleText } from "../session/request.ts";
 import { writeSessionFile } from "../session/file-io.ts";
-import { SESSION_FILES } from "../session/files.ts";
-import { F } from "../session/paths.ts";
+import { SESSION_FILES } from "../protocol/files.ts";
+import { F } from "../protocol/paths.ts";
 import { readState } from "../session/read.ts";
 import { buildApproval, changesContent } from "../views/panel.ts";
 

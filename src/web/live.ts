@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
-import { F, sessionsRoot } from "../session/paths.ts";
+import { F, sessionsRoot } from "../protocol/paths.ts";
 import { events } from "../report/events.ts";
 import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
 import { logFrom, runDir, runSummary, runView, SESSION_ID, type RunKey } from "./source.ts";

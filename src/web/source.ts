@@ -7,7 +7,7 @@ import type { ReviewComment } from "../schema/state.ts";
 import { readLog } from "../session/log.ts";
 import { listSessions, readSummary, withLiveness, type SessionSummary } from "../session/list.ts";
 import { archiveRootOf } from "../session/archive.ts";
-import { F, sessionsRoot } from "../session/paths.ts";
+import { F, sessionsRoot } from "../protocol/paths.ts";
 import { logLines } from "../views/log.ts";
 import type { Line } from "../views/line.ts";
 

@@ -15,38 +15,39 @@ const ALLOWED: Record<string, string[]> = {
   "errors.ts": ["schema"],
   "version.ts": [],
   schema: [],
-  orchestrator: ["schema", "session", "errors.ts"],
-  session: ["schema", "effects", "errors.ts"],
-  effects: ["schema", "session", "errors.ts"],
-  artifacts: ["schema", "session", "effects", "errors.ts"],
-  config: ["schema", "session", "effects", "errors.ts", "orchestrator", "providers"],
+  // the session folder's protocol: its file names (paths.ts) and what each file holds (files.ts); pure data
+  protocol: ["schema"],
+  orchestrator: ["schema", "protocol", "errors.ts"],
+  session: ["schema", "protocol", "effects", "errors.ts"],
+  // adapters: of the session folder they know only its protocol, never session/ (which uses them)
+  effects: ["schema", "protocol", "errors.ts"],
+  artifacts: ["schema", "session", "protocol", "effects", "errors.ts"],
+  config: ["schema", "session", "protocol", "effects", "errors.ts", "orchestrator", "providers"],
   // the agents' sandbox (bubblewrap command lines, its availability): a library of the launches
-  sandbox: ["schema", "session", "effects", "errors.ts"],
-  providers: ["schema", "session", "effects", "errors.ts", "config", "sandbox"],
-  prompts: ["schema", "session", "effects", "errors.ts", "providers", "config"],
-  bus: ["schema", "session", "effects", "errors.ts", "artifacts"],
-  mcp: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "version.ts"],
-  sim: ["schema", "session", "effects", "errors.ts", "artifacts"],
+  sandbox: ["schema", "session", "protocol", "effects", "errors.ts"],
+  providers: ["schema", "session", "protocol", "effects", "errors.ts", "config", "sandbox"],
+  prompts: ["schema", "session", "protocol", "effects", "errors.ts", "providers", "config"],
+  bus: ["schema", "session", "protocol", "effects", "errors.ts", "artifacts"],
+  mcp: ["schema", "session", "protocol", "effects", "errors.ts", "artifacts", "bus", "version.ts"],
+  sim: ["schema", "session", "protocol", "effects", "errors.ts", "artifacts"],
   // the project's own commands (#26): run on effects/process, parsed, compared with the base
-  checks: ["schema", "session", "effects", "errors.ts"],
+  checks: ["schema", "session", "protocol", "effects", "errors.ts"],
   // the run API: one snapshot / event / result derivation that every view and output reads
-  report: ["schema", "session"],
-  views: ["schema", "session", "report"],
-  tui: ["schema", "session", "effects", "errors.ts", "artifacts", "views", "report"],
+  report: ["schema", "session", "protocol"],
+  views: ["schema", "session", "protocol", "report"],
+  tui: ["schema", "session", "protocol", "effects", "errors.ts", "artifacts", "views", "report"],
   // daemon → mcp: the orchestrator hosts the run's one MCP endpoint (#15.1)
-  daemon: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "mcp", "checks", "report"],
-  launcher: ["schema", "session", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "onboarding", "views", "checks", "report", "sandbox"],
-  onboarding: ["schema", "session", "effects", "errors.ts", "artifacts", "config", "providers", "prompts", "checks"],
+  daemon: ["schema", "session", "protocol", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "mcp", "checks", "report"],
+  launcher: ["schema", "session", "protocol", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "onboarding", "views", "checks", "report", "sandbox"],
+  onboarding: ["schema", "session", "protocol", "effects", "errors.ts", "artifacts", "config", "providers", "prompts", "checks"],
   completions: ["cli", "errors.ts"],
   // web/ runs in `agentmux serve`: it reads sessions and writes only the decision files session/ writes
-  web: ["schema", "session", "effects", "errors.ts", "views", "report"],
+  web: ["schema", "session", "protocol", "effects", "errors.ts", "views", "report"],
   cli: ["*"],
 };
 
 /** Files a lower layer may import from a folder that is otherwise above it. */
 const ONLY: Record<string, string[]> = {
-  // effects/ are adapters: of session/ they know only the file names
-  "effects->session": ["session/paths.ts"],
   // errors.ts stays a leaf: of schema/ it uses only the text sanitizer
   "errors.ts->schema": ["schema/inert-text.ts"],
 };

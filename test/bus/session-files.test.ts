@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SessionFileWatcher } from "../../src/bus/session-files.ts";
-import { F } from "../../src/session/paths.ts";
+import { F } from "../../src/protocol/paths.ts";
 import type { Event } from "../../src/schema/events.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";

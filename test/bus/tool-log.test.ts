@@ -7,7 +7,7 @@ import { loadSealKey } from "../../src/bus/tool-seal.ts";
 import { ToolTail } from "../../src/bus/tool-tail.ts";
 import { withFileLock } from "../../src/effects/fs/lock.ts";
 import { ToolEventLog } from "../../src/mcp/events.ts";
-import { F } from "../../src/session/paths.ts";
+import { F } from "../../src/protocol/paths.ts";
 import { connect, makeFixture, startEndpoint, textOf, type Endpoint, type Fixture } from "../mcp/harness.ts";
 import { makeTmpDir, removeDir, REPO_ROOT } from "../helpers/tmp.ts";
 import { makeZombie } from "../helpers/processes.ts";

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { proposePreferences, readProposals } from "../../src/session/preferences.ts";
-import { PROPOSED_PREFERENCES } from "../../src/session/paths.ts";
+import { PROPOSED_PREFERENCES } from "../../src/protocol/paths.ts";
 import { panelHeader } from "../../src/views/panel.ts";
 import { makeTmpDir, removeDir, REPO_ROOT } from "../helpers/tmp.ts";
 

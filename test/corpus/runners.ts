@@ -15,7 +15,7 @@ import { formatError, isAgentmuxError } from "../../src/errors.ts";
 import { TOOL_HANDLERS } from "../../src/mcp/tools.ts";
 import type { State } from "../../src/schema/state.ts";
 import { createSessionDir } from "../../src/session/create.ts";
-import { F, doneArtifact, reviewYaml } from "../../src/session/paths.ts";
+import { F, doneArtifact, reviewYaml } from "../../src/protocol/paths.ts";
 import { REPO_ROOT } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import type { CorpusCase } from "./case-schema.ts";

@@ -8,7 +8,7 @@ import { readToolLines } from "../../src/bus/tool-lines.ts";
 import { loadSealKey, sealLine } from "../../src/bus/tool-seal.ts";
 import { readState } from "../../src/session/read.ts";
 import { writeState } from "../../src/session/write.ts";
-import { F } from "../../src/session/paths.ts";
+import { F } from "../../src/protocol/paths.ts";
 import type { State } from "../../src/schema/state.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { settings } from "../orchestrator/fixtures.ts";

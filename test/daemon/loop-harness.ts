@@ -14,7 +14,7 @@ import type { Event } from "../../src/schema/events.ts";
 import type { State } from "../../src/schema/state.ts";
 import type { LogFields } from "../../src/schema/log.ts";
 import { ROLE_TOOLS, type Role, type ToolName } from "../../src/schema/catalog.ts";
-import { F, doneArtifact, reviewYaml } from "../../src/session/paths.ts";
+import { F, doneArtifact, reviewYaml } from "../../src/protocol/paths.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { clock, makePlan, settings } from "../orchestrator/fixtures.ts";
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readState } from "../../src/session/read.ts";
-import { F, auditLog, tasksFile } from "../../src/session/paths.ts";
+import { F, auditLog, tasksFile } from "../../src/protocol/paths.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { TOOL_ITEMS, newSession, script, segment, type Item, type LogEntry } from "./loop-harness.ts";
 

@@ -6,7 +6,7 @@ import { PrestartPool } from "../../src/daemon/prestart-pool.ts";
 import { Prestarter, matchPrestarts, type HeldPrestart, type PrestartRuntime } from "../../src/daemon/prestart.ts";
 import type { Started } from "../../src/daemon/agents.ts";
 import { parallelCoderKey, type Role } from "../../src/schema/catalog.ts";
-import { agentFileName } from "../../src/session/paths.ts";
+import { agentFileName } from "../../src/protocol/paths.ts";
 import { resolveRole } from "../../src/providers/resolve.ts";
 import { apply, clock, events, freshState, makePlan, settings } from "../orchestrator/fixtures.ts";
 import { makeTmpDir } from "../helpers/tmp.ts";

@@ -5,7 +5,7 @@ import { loadConfig } from "../../src/config/load.ts";
 import { prepareCheckout } from "../../src/launcher/checkout.ts";
 import { acquireCheckout } from "../../src/session/checkout-lock.ts";
 import { createSessionDir } from "../../src/session/create.ts";
-import { F } from "../../src/session/paths.ts";
+import { F } from "../../src/protocol/paths.ts";
 import { gitCli, makeRepo } from "../git/fixture.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 

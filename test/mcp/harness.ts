@@ -11,7 +11,7 @@ import { processTreeCheck } from "../../src/mcp/peer.ts";
 import { agentHandlers } from "../../src/mcp/server.ts";
 import type { Phase, Role, ToolName } from "../../src/schema/catalog.ts";
 import { readState } from "../../src/session/read.ts";
-import { F } from "../../src/session/paths.ts";
+import { F } from "../../src/protocol/paths.ts";
 import { makeTmpDir, removeDir, REPO_ROOT } from "../helpers/tmp.ts";
 
 export const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");

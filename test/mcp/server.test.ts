@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROLE_TOOLS } from "../../src/schema/catalog.ts";
-import { PROPOSED_PREFERENCES } from "../../src/session/paths.ts";
+import { PROPOSED_PREFERENCES } from "../../src/protocol/paths.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { connect, connectWithToken, makeFixture, readEvents, startEndpoint, textOf, write, type Connected, type Endpoint, type Fixture } from "./harness.ts";
 

@@ -47,9 +47,9 @@ describe("src/orchestrator is pure", () => {
     expect(found).toEqual([]);
   });
 
-  test("neither does any file the orchestrator imports, directly or not (schema/, session/paths.ts)", () => {
+  test("neither does any file the orchestrator imports, directly or not (schema/, protocol/paths.ts)", () => {
     const reach = closure(files).filter((f) => !f.startsWith(ROOT + "/"));
-    expect(reach.map((f) => relative(REPO_ROOT, f))).toEqual(expect.arrayContaining(["src/schema/state.ts", "src/session/paths.ts"]));
+    expect(reach.map((f) => relative(REPO_ROOT, f))).toEqual(expect.arrayContaining(["src/schema/state.ts", "src/protocol/paths.ts"]));
     const found = reach.flatMap((f) => violations(f, readFileSync(f, "utf8")).map((v) => `${relative(REPO_ROOT, f)}: ${v}`));
     expect(found).toEqual([]);
   });
@@ -79,6 +79,6 @@ describe("src/orchestrator is pure", () => {
       const v = violations(at, line);
       expect(v.join("; ")).toContain(what);
     }
-    expect(violations(at, `import { F } from "../../session/paths.ts";\n// never await here, no Date.now()\nconst at = event.at;`)).toEqual([]);
+    expect(violations(at, `import { F } from "../../protocol/paths.ts";\n// never await here, no Date.now()\nconst at = event.at;`)).toEqual([]);
   });
 });

@@ -23,7 +23,7 @@ import type { Config } from "../../src/schema/config.ts";
 import type { Event } from "../../src/schema/events.ts";
 import type { State } from "../../src/schema/state.ts";
 import { createSessionDir } from "../../src/session/create.ts";
-import { F } from "../../src/session/paths.ts";
+import { F } from "../../src/protocol/paths.ts";
 import { writeState } from "../../src/session/write.ts";
 import { REPO_ROOT, privateSocket } from "../helpers/tmp.ts";
 import { LOCAL_PREFIX, writeSetupFiles, type CliDef } from "./clis.ts";

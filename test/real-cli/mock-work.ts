@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { parse, stringify } from "yaml";
 import { Plan } from "../../src/schema/artifacts/plan.ts";
 import { defaultPlan } from "../../src/sim/tasks/plan-builder.ts";
-import { doneArtifact, F, reviewYaml } from "../../src/session/paths.ts";
+import { doneArtifact, F, reviewYaml } from "../../src/protocol/paths.ts";
 import type { OfferedTool } from "./mock-turns.ts";
 
 export type FileWrite = { path: string; content: string };

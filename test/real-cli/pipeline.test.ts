@@ -11,7 +11,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { F } from "../../src/session/paths.ts";
+import { F } from "../../src/protocol/paths.ts";
 import { readToolLines } from "../../src/bus/tool-lines.ts";
 import { isolatedBinary, killTmuxServer, makeDirToKeep, privateSocket, removeDir } from "../helpers/tmp.ts";
 import { availability, ENABLED } from "./available.ts";

@@ -18,7 +18,7 @@ import { transition } from "../../src/orchestrator/transition.ts";
 import { deliverNudge } from "../../src/daemon/agent-io.ts";
 import { toolNameFor } from "../../src/providers/resolve.ts";
 import type { State } from "../../src/schema/state.ts";
-import { F } from "../../src/session/paths.ts";
+import { F } from "../../src/protocol/paths.ts";
 import { killTmuxServer, removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { availability, ENABLED } from "./available.ts";

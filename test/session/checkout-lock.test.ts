@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { processIdentity } from "../../src/effects/process/identity.ts";
 import { acquireCheckout, checkoutHolder, checkoutLockPath, releaseCheckout } from "../../src/session/checkout-lock.ts";
-import { sessionsRoot } from "../../src/session/paths.ts";
+import { sessionsRoot } from "../../src/protocol/paths.ts";
 import { makeZombie } from "../helpers/processes.ts";
 import { makeTmpDir, removeDir, REPO_ROOT } from "../helpers/tmp.ts";
 

@@ -13,8 +13,8 @@ import {
   takeSessionFile,
   writeSessionFile,
 } from "../../src/session/file-io.ts";
-import { doneFile, reviewFile, SESSION_FILES, sessionFileAt } from "../../src/session/files.ts";
-import { F } from "../../src/session/paths.ts";
+import { doneFile, reviewFile, SESSION_FILES, sessionFileAt } from "../../src/protocol/files.ts";
+import { F } from "../../src/protocol/paths.ts";
 import { freshState } from "../orchestrator/fixtures.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 

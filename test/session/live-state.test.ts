@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../../src/effects/fs/atomic.ts";
 import { SessionFolderGone, writeLiveState } from "../../src/session/folder-gone.ts";
 import { readState } from "../../src/session/read.ts";
-import { F } from "../../src/session/paths.ts";
+import { F } from "../../src/protocol/paths.ts";
 import type { State } from "../../src/schema/state.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { newSession } from "../daemon/loop-harness.ts";

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { logLine } from "../../src/effects/log.ts";
 import { LogRecord } from "../../src/schema/log.ts";
 import { parseLog, readLog } from "../../src/session/log.ts";
-import { SESSION_FILES } from "../../src/session/files.ts";
+import { SESSION_FILES } from "../../src/protocol/files.ts";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { scratch } from "../helpers/tmp.ts";

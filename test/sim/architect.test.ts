@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { SimWorld } from "./harness.ts";
-import { F } from "../../src/session/paths.ts";
+import { F } from "../../src/protocol/paths.ts";
 
 let w: SimWorld;
 afterEach(() => w?.cleanup());

@@ -12,7 +12,7 @@ import { agentHandlers } from "../../src/mcp/server.ts";
 import type { Phase, Role } from "../../src/schema/catalog.ts";
 import { readState } from "../../src/session/read.ts";
 import { ToolEventLine } from "../../src/schema/tool-events.ts";
-import { F } from "../../src/session/paths.ts";
+import { F } from "../../src/protocol/paths.ts";
 import { killTmuxServer, makeTmpDir, privateSocket, removeDir, REPO_ROOT } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 

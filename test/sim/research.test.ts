@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { join } from "node:path";
-import { F, researchDir } from "../../src/session/paths.ts";
+import { F, researchDir } from "../../src/protocol/paths.ts";
 import { BUN, SimWorld } from "./harness.ts";
 import { releaseFile } from "../../src/sim/scenario.ts";
 import { parseScenarioText } from "../../src/schema/sim-scenario.ts";

@@ -5,7 +5,7 @@ import { parse } from "yaml";
 import { DoneArtifact } from "../../src/schema/artifacts/done.ts";
 import { Plan } from "../../src/schema/artifacts/plan.ts";
 import { Review } from "../../src/schema/artifacts/review.ts";
-import { F, doneArtifact, reviewPrompt, reviewYaml } from "../../src/session/paths.ts";
+import { F, doneArtifact, reviewPrompt, reviewYaml } from "../../src/protocol/paths.ts";
 import type { Role } from "../../src/schema/catalog.ts";
 import { SimWorld } from "./harness.ts";
 import { PLAN_ONE } from "./plans.ts";

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { F } from "../../src/session/paths.ts";
+import { F } from "../../src/protocol/paths.ts";
 import { SimWorld } from "./harness.ts";
 import { PLAN_ONE } from "./plans.ts";
 import { waitFor } from "../helpers/wait.ts";

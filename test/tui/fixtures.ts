@@ -5,7 +5,7 @@ import { makeTmpDir } from "../helpers/tmp.ts";
 import type { RuntimeState } from "../../src/schema/runtime.ts";
 import { State } from "../../src/schema/state.ts";
 import type { Phase } from "../../src/schema/catalog.ts";
-import { sessionsRoot } from "../../src/session/paths.ts";
+import { sessionsRoot } from "../../src/protocol/paths.ts";
 import { initialState } from "../../src/session/initial-state.ts";
 
 const T0 = Date.parse("2025-03-01T10:00:00.000Z");

@@ -1,4 +1,4 @@
-import { AGENTMUX_DIR } from "../../session/paths.ts";
+import { AGENTMUX_DIR } from "../../protocol/paths.ts";
 import { changedFilesCli } from "./changes-cli.ts";
 import { changedFilesIso } from "./changes-iso.ts";
 import { gitCliAvailable } from "./proc.ts";

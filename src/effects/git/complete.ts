@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { writeFileAtomic, writeJsonAtomic } from "../fs/atomic.ts";
 import { createPullRequest } from "../gh.ts";
 import { LastCompletion, type Approval } from "../../schema/artifacts/completion.ts";
-import { F, LAST_COMPLETION } from "../../session/paths.ts";
+import { F, LAST_COMPLETION } from "../../protocol/paths.ts";
 import { commitChanges } from "./commit.ts";
 import { NothingToCommit } from "./errors.ts";
 import { gitFs } from "./fs.ts";

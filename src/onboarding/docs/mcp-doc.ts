@@ -1,5 +1,5 @@
 import { PROTOCOL_VERSIONS } from "../../schema/mcp-client-config.ts";
-import { F, PROPOSED_PREFERENCES } from "../../session/paths.ts";
+import { F, PROPOSED_PREFERENCES } from "../../protocol/paths.ts";
 import { markdownTable } from "./schema-table.ts";
 
 /** docs/protocol.md: how agents reach agentmux (the run's MCP endpoint) and what a tool line carries. */

@@ -1,4 +1,4 @@
-import { F } from "../../session/paths.ts";
+import { F } from "../../protocol/paths.ts";
 import { handleResearch, relaunchResearch } from "../research.ts";
 import type { PhaseHandler } from "../types.ts";
 

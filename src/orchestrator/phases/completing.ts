@@ -1,5 +1,5 @@
 import { reviewerCommitMessage } from "../../schema/commit-suggestion.ts";
-import { F } from "../../session/paths.ts";
+import { F } from "../../protocol/paths.ts";
 import { loopCapSummary } from "../review-files.ts";
 import type { Step } from "../step.ts";
 import { via, type PhaseHandler } from "../types.ts";

@@ -1,4 +1,4 @@
-import { F } from "../../session/paths.ts";
+import { F } from "../../protocol/paths.ts";
 import type { PhaseHandler } from "../types.ts";
 
 export const DESIGNER = "designer";

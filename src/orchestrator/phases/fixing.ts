@@ -1,5 +1,5 @@
 import { roundComments } from "../../schema/state.ts";
-import { F, commentBaseline } from "../../session/paths.ts";
+import { F, commentBaseline } from "../../protocol/paths.ts";
 import { markAddressed } from "../line-comments.ts";
 import type { Step } from "../step.ts";
 import { via, type PhaseHandler } from "../types.ts";

@@ -2,7 +2,7 @@ import { doneStatusRefusal } from "../../schema/artifacts/done.ts";
 import type { EventOf } from "../../schema/events.ts";
 import type { ExecutionGroup } from "../../schema/state.ts";
 import { parallelCoderKey } from "../../schema/catalog.ts";
-import { F, auditLog, coderPrompt, doneArtifact, doneMarker } from "../../session/paths.ts";
+import { F, auditLog, coderPrompt, doneArtifact, doneMarker } from "../../protocol/paths.ts";
 import type { Step } from "../step.ts";
 import type { PhaseHandler } from "../types.ts";
 import { ranInRound, startChecks } from "../checks.ts";

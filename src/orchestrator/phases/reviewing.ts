@@ -1,5 +1,5 @@
 import { REVIEWER_ROLES, reviewerShort, type ReviewerRole } from "../../schema/catalog.ts";
-import { F, reviewArchive, reviewPrompt, reviewYaml } from "../../session/paths.ts";
+import { F, reviewArchive, reviewPrompt, reviewYaml } from "../../protocol/paths.ts";
 import { consolidatedReview, fixRequestMarkdown, loopCapSummary, openFindings, reviewMarkdown, reviewResult } from "../review-files.ts";
 import { commentsOfReview } from "../line-comments.ts";
 import type { Step } from "../step.ts";

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { agentFileName } from "../../session/paths.ts";
+import { agentFileName } from "../../protocol/paths.ts";
 import { bridgeSpec, endpointOf, json, privateMcpDir } from "../mcp.ts";
 import type { CliAdapter } from "./types.ts";
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { agentFileName } from "../../session/paths.ts";
+import { agentFileName } from "../../protocol/paths.ts";
 import { geminiHome, userGeminiHome } from "../gemini-home.ts";
 import { geminiSystemFileChecks } from "../gemini-system.ts";
 import { bridgeSpec, endpointOf, privateMcpDir } from "../mcp.ts";

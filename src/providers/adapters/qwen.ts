@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { agentFileName } from "../../session/paths.ts";
+import { agentFileName } from "../../protocol/paths.ts";
 import { json, privateMcpDir } from "../mcp.ts";
 import { geminiFamilySettings } from "./gemini.ts";
 import type { CliAdapter } from "./types.ts";

@@ -1,4 +1,4 @@
-import { F, researchDir } from "../../session/paths.ts";
+import { F, researchDir } from "../../protocol/paths.ts";
 import { requestLine, sessionSlug } from "../naming.ts";
 import { mustCall, writeArtifact, type TaskIO } from "./types.ts";
 

@@ -1,6 +1,6 @@
 import { Plan, type Subplan } from "../../schema/artifacts/plan.ts";
 import type { DoneArtifact } from "../../schema/artifacts/done.ts";
-import { F, doneArtifact } from "../../session/paths.ts";
+import { F, doneArtifact } from "../../protocol/paths.ts";
 import { classify } from "../git-head.ts";
 import { countTests, isTestFile, mendBug, writeOwnedFile } from "../code-writer.ts";
 import { sessionSlug } from "../naming.ts";

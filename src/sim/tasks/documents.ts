@@ -1,4 +1,4 @@
-import { F } from "../../session/paths.ts";
+import { F } from "../../protocol/paths.ts";
 import { requestLine } from "../naming.ts";
 import { mustCall, writeArtifact, type TaskIO } from "./types.ts";
 

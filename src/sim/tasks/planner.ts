@@ -1,6 +1,6 @@
 import { stringify } from "yaml";
 import { Plan } from "../../schema/artifacts/plan.ts";
-import { F } from "../../session/paths.ts";
+import { F } from "../../protocol/paths.ts";
 import { requestLine, sessionSlug } from "../naming.ts";
 import { assertValidPlan, changesPlan, defaultPlan, malformedPlan } from "./plan-builder.ts";
 import { TaskFailed, writeArtifact, type TaskIO } from "./types.ts";

@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import { F } from "../../session/paths.ts";
+import { F } from "../../protocol/paths.ts";
 import { TaskFailed, mustCall, writeArtifact, type TaskIO } from "./types.ts";
 
 /**

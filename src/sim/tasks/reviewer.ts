@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Review, type Finding, type LineComment } from "../../schema/artifacts/review.ts";
 import { isTestFile } from "../code-writer.ts";
 import type { ReviewerRole } from "../../schema/catalog.ts";
-import { F, reviewYaml } from "../../session/paths.ts";
+import { F, reviewYaml } from "../../protocol/paths.ts";
 import { moduleSlug, requestLine, sessionSlug } from "../naming.ts";
 import { mustCall, writeArtifact, type TaskIO } from "./types.ts";
 

@@ -52,7 +52,7 @@ export function taskFor(rel: string, prompt: string): Task | null {
 
 /**
  * The prompt file a submitted line points at: the first quoted absolute path
- * (`Read and follow the instructions in "/abs/x.md"`, see session/paths.ts quotedPath), else an
+ * (`Read and follow the instructions in "/abs/x.md"`, see protocol/paths.ts quotedPath), else an
  * unquoted one, as a person might type it.
  */
 export function promptPathIn(line: string): string | null {
