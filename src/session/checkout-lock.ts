@@ -1,4 +1,5 @@
-import { linkSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { linkSync, lstatSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { CheckoutLockUnusable } from "./errors.ts";
 import { join } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
@@ -29,9 +30,13 @@ function readHolder(path: string): CheckoutHolder | null {
   return r?.success ? r.data : null;
 }
 
-/** The holder still runs: its launcher, or the session's orchestrator it handed the run to. */
+/**
+ * The holder still runs: its launcher, or the session's orchestrator it handed the run to. A
+ * record without a start token (an older agentmux's) counts only when that pid runs agentmux:
+ * a pid the system gave to another program since must not keep the checkout forever.
+ */
 export function holderAlive(h: CheckoutHolder): boolean {
-  return recordAlive({ pid: h.pid, start: h.start }) || liveOrchestrator(h.dir) !== null;
+  return recordAlive({ pid: h.pid, start: h.start || undefined }, "agentmux") || liveOrchestrator(h.dir) !== null;
 }
 
 /** The live run that holds the checkout, if any. */
@@ -60,6 +65,8 @@ export function acquireCheckout(projectDir: string, sessionDir: string): { ok: t
     } finally {
       rmSync(tmp, { force: true });
     }
+    const kind = entryKind(path);
+    if (kind !== "file" && kind !== "missing") throw new CheckoutLockUnusable({ path, kind });
     const seen = readFileSafe(path);
     const holder = seen === null ? null : readHolder(path);
     if (holder?.dir === sessionDir) {
@@ -69,8 +76,19 @@ export function acquireCheckout(projectDir: string, sessionDir: string): { ok: t
     if (holder && holderAlive(holder)) return { ok: false, holder };
     breakStale(path, seen);
   }
+  // never go on without holding it: five tries lost to runs breaking and taking it meanwhile
   const holder = readHolder(path);
-  return holder ? { ok: false, holder } : { ok: true };
+  if (holder) return { ok: false, holder };
+  throw new CheckoutLockUnusable({ path, kind: "busy" });
+}
+
+function entryKind(path: string): "file" | "missing" | "folder" | "other" {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() ? "file" : st.isDirectory() ? "folder" : "other";
+  } catch {
+    return "missing";
+  }
 }
 
 function readFileSafe(path: string): string | null {

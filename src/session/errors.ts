@@ -143,3 +143,13 @@ export const PythonStateUnconvertible = defineError("PythonStateUnconvertible", 
   where: d.dir,
   hint: "finish the run with the Python agentmux, or start it again with agentmux run",
 }));
+
+/** The checkout lock's path is not a file agentmux can take (a folder, a symlink, a device), or could not be taken. */
+export const CheckoutLockUnusable = defineError("CheckoutLockUnusable", "session", (d: { path: string; kind: "folder" | "other" | "busy" }) => ({
+  message:
+    d.kind === "busy"
+      ? "could not take the checkout lock: other runs kept breaking and taking it"
+      : `the checkout lock is a ${d.kind === "folder" ? "folder" : "special file"}, not a lock file: no run can hold this checkout`,
+  where: d.path,
+  hint: d.kind === "busy" ? "start the run again" : `remove it (nothing else of agentmux is in it): rm -r ${d.path}`,
+}));

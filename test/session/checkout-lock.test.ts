@@ -83,3 +83,17 @@ test("eight processes racing for a checkout with a stale lock: exactly one wins"
   expect(outcomes.filter((o) => o === "lost")).toHaveLength(7);
   racers.forEach((r) => r.stdin.end());
 }, 60_000); // eight bun processes starting at once: seconds on a loaded 2-core machine
+
+test("#31: a live pid without a start token that is no agentmux (a reused pid) does not hold the checkout", () => {
+  const p = project();
+  const mine = join(sessionsRoot(p), "s-new");
+  lockOf(p, { session: "s-old", pid: liveLauncher().pid }); // an older agentmux's lock: no start token
+  expect(acquireCheckout(p, mine)).toEqual({ ok: true });
+});
+
+test("#31: a lock path that is a folder is an error naming it, never a run holding no lock", () => {
+  const p = project();
+  mkdirSync(checkoutLockPath(p));
+  expect(() => acquireCheckout(p, join(sessionsRoot(p), "s-new"))).toThrow(/the checkout lock is a folder, not a lock file/);
+  expect(existsSync(join(checkoutLockPath(p)))).toBe(true);
+});
