@@ -85,9 +85,10 @@ export class McpEndpoint {
   }
 
   private async serve(req: Request, clientPort: number): Promise<Response> {
-    const url = new URL(req.url);
+    // before the URL: without a Host header (HTTP/1.0) the request's URL does not parse
     const host = req.headers.get("host") ?? "";
     if (host !== `127.0.0.1:${this.port}` && host !== `localhost:${this.port}`) return json(rpcError(null, RPC.invalidRequest, "wrong Host"), 403);
+    const url = new URL(req.url);
     const origin = req.headers.get("origin");
     if (origin && origin !== `http://127.0.0.1:${this.port}` && origin !== `http://localhost:${this.port}`) return json(rpcError(null, RPC.invalidRequest, "cross-origin requests are refused"), 403);
     if (url.pathname === "/health") return json({ ok: true });
@@ -112,9 +113,14 @@ export class McpEndpoint {
     }
     link.lastSeenAt = Date.now();
 
+    const text = await readCapped(req, MAX_BODY_BYTES);
+    if (text === null) {
+      this.o.log(`MCP endpoint: refused a request from ${link.identity.agent} that is too large (over ${MAX_BODY_BYTES} bytes)`);
+      return json(rpcError(null, RPC.invalidRequest, `agentmux: the request is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; a tool's arguments are short (files are named by path)`), 413);
+    }
     let body: unknown;
     try {
-      body = await req.json();
+      body = JSON.parse(text);
     } catch {
       return json(rpcError(null, RPC.parseError, "the request body is not JSON"), 400);
     }
@@ -128,4 +134,22 @@ export class McpEndpoint {
     if (out.length === 0) return new Response(null, { status: 202 });
     return json(Array.isArray(body) ? out : out[0]);
   }
+}
+
+/** The largest request body the endpoint reads: tool arguments are short, files are named by path. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The body as text, or null once it is larger than `max` (announced or read): never held whole past the cap. */
+async function readCapped(req: Request, max: number): Promise<string | null> {
+  const announced = Number(req.headers.get("content-length") ?? NaN);
+  if (announced > max) return null;
+  if (!req.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }

@@ -181,3 +181,39 @@ test("unicode, backticks and $HOME round-trip into the event payload unchanged",
   const [ev] = readEvents(fx.sessionDir);
   expect(ev.payload).toEqual({ topic: "odd-input", context, questions: ["what is `$PATH`?"], scope_hints: ["ñ"], research_type: "web" });
 });
+
+describe("#31: requests a client may send", () => {
+  /** One raw HTTP/1.1 exchange: what fetch would never send (no Host header). */
+  async function raw(request: string): Promise<string> {
+    const { port } = new URL(ep.endpoint.url);
+    let text = "";
+    const done = Promise.withResolvers<string>();
+    await Bun.connect({
+      hostname: "127.0.0.1",
+      port: Number(port),
+      socket: {
+        open: (s) => void s.write(request),
+        data: (_s, d) => void (text += d.toString()),
+        close: () => done.resolve(text),
+        error: () => done.resolve(text),
+      },
+    });
+    return done.promise;
+  }
+
+  test("a request without a Host header is refused (403, a JSON-RPC error), not a 500", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+    const r = await raw(`POST /mcp HTTP/1.0\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+    expect(r).toMatch(/^HTTP\/1\.[01] 403/);
+    expect(r).toContain("wrong Host");
+  });
+
+  test("a 120 MB body with a valid token is refused with 413 before it is read whole", async () => {
+    const token = ep.tokens.issue("architect", "architect", fx.projectDir);
+    const big = new Uint8Array(120 * 1024 * 1024).fill(0x20);
+    const res = await fetch(ep.endpoint.url, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: big });
+    expect(res.status).toBe(413);
+    expect(JSON.stringify(await res.json())).toContain("larger than");
+    expect(ep.logs.join("\n")).toContain("too large");
+  });
+});
