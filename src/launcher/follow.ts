@@ -1,3 +1,4 @@
+import { checkSummaryLines } from "../report/checks.ts";
 import { usageLine } from "../views/usage.ts";
 import { result } from "../report/result.ts";
 import { snapshot } from "../report/snapshot.ts";
@@ -82,6 +83,7 @@ export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print
       out(`${outcome.kind}: ${s.interruption_cause ?? ""}${resume ? `\nresume with: ${resume}\nlog: ${join(s.feature_dir, F.orchestratorLog)}` : ""}`);
     }
     for (const l of loopCapLines(end.review_loop_cap ?? undefined)) out(l);
+    for (const l of checkSummaryLines(s)) out(`check ${l}`);
     if (end.usage) out(`usage: ${usageLine(end.usage)}${end.budget_reached !== null ? ` (budget reached: ${end.budget_reached})` : ""}`);
   }
   return outcome.code;

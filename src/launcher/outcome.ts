@@ -1,3 +1,4 @@
+import { checkSummaryLines } from "../report/checks.ts";
 import { usageLine } from "../views/usage.ts";
 import { usageTotal } from "../report/usage.ts";
 import { existsSync, statSync } from "node:fs";
@@ -86,6 +87,7 @@ export function goodbyeText(o: Outcome, fallback: State, startedAt: number, colo
       // the whole run: its earlier lifetimes (before a resume) and this one, as the watchdog counts it
       elapsedMs: activeMs(s, Date.now(), startedAt),
       ...(usageTotal(s) ? { usage: usageLine(usageTotal(s)!) } : {}),
+      checks: checkSummaryLines(s),
       resumeCommand: resumeCommandOf(s),
       reason: s.interruption_cause,
       logPath: existsSync(join(s.feature_dir, F.orchestratorLog)) ? join(s.feature_dir, F.orchestratorLog) : null,

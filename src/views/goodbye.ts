@@ -16,6 +16,8 @@ export type GoodbyeData = {
   notes?: string[];
   /** tokens and estimated cost of the run (views/usage.ts usageLine) */
   usage?: string;
+  /** the latest round's checks, one line each (report/checks.ts checkSummaryLines) */
+  checks?: string[];
 };
 
 const LOGO = ["▄▀█ █▀▀ █▀▀ █▄ █ ▀█▀   █▀▄▀█ █ █ ▀▄▀", "█▀█ █▄█ ██▄ █ ▀█  █    █ ▀ █ █▄█ █ █"];
@@ -37,6 +39,7 @@ export function goodbyeLines(kind: GoodbyeKind, d: GoodbyeData, width: number): 
   out.push([seg("  " + h.title, h.style, "bold")], ...wrapText(sub, Math.max(10, width - 2)).map((l): Line => [seg("  " + l, "dim")]), []);
   const row = (k: string, v: string | undefined | null, ...st: Style[]) => {
     if (!v) return;
+    // a key given as "" continues the rows above it
     const lines = wrapText(v, Math.max(10, width - 14));
     out.push([seg(`  ${k.padEnd(10)}`, "dim"), seg(lines[0]!, ...st)]);
     for (const more of lines.slice(1)) out.push([seg(" ".repeat(12)), seg(more, ...st)]);
@@ -47,12 +50,14 @@ export function goodbyeLines(kind: GoodbyeKind, d: GoodbyeData, width: number): 
     row("PR", d.prUrl, "cyan");
     row("Branch", d.branch);
     for (const n of d.notes ?? []) row("Note", n, "yellow");
+    (d.checks ?? []).forEach((c, i) => row(i ? "" : "Checks", c, c.startsWith("✓") ? "green" : c.startsWith("✗") ? "red" : "yellow"));
     if (d.elapsedMs !== undefined) row("Elapsed", duration(d.elapsedMs));
     row("Usage", d.usage);
     out.push([], [seg("  Thanks for building with agentmux.", "dim")]);
   } else {
     if (kind === "failed") row("Reason", d.reason ?? "unknown", "red");
     row("Session", d.session);
+    (d.checks ?? []).forEach((c, i) => row(i ? "" : "Checks", c, c.startsWith("✓") ? "green" : c.startsWith("✗") ? "red" : "yellow"));
     if (d.elapsedMs !== undefined) row("Elapsed", duration(d.elapsedMs));
     row("Usage", d.usage);
     row("Resume", d.resumeCommand, "cyan");

@@ -11,6 +11,7 @@ import { prBody } from "../../src/effects/gh.ts";
 import { statusView } from "../../src/views/status.ts";
 import { checkSection } from "../../src/views/monitor.ts";
 import { toPlain } from "../../src/views/line.ts";
+import { goodbyeLines } from "../../src/views/goodbye.ts";
 import { apply, clock, events as eventsOf, FEATURE_DIR, freshState, makePlan, settings } from "../orchestrator/fixtures.ts";
 
 const NOW = Date.UTC(2024, 0, 1, 1);
@@ -89,4 +90,11 @@ test("the pull request body has a table of the latest round's checks; the commit
   expect(prBody({ summary: "s", checks: table })).toContain(`## Checks\n\n${table}\n`);
   expect(prBody({ summary: "s" })).not.toContain("## Checks");
   expect(checkSummaryLines(states()[6]!)).toEqual(["✗ test: 2 failures", "! lint: 3 failures · advisory"]);
+});
+
+test("the goodbye screen lists the latest round's checks", () => {
+  const lines = goodbyeLines("success", { feature: "f", commit: "abc1234", checks: checkSummaryLines(states().at(-1)!) }, 80).map(toPlain);
+  const at = lines.findIndex((l) => l.startsWith("  Checks"));
+  expect(lines.slice(at, at + 2)).toEqual(["  Checks    ✓ test: passed (12 s)", "            ✓ lint: passed (1.2 s)"]);
+  expect(goodbyeLines("success", { feature: "f", commit: "abc1234", checks: [] }, 80).map(toPlain).some((l) => l.includes("Checks"))).toBe(false);
 });
