@@ -1,3 +1,4 @@
+import { proxyIn } from "../effects/proxy.ts";
 import { countMatches } from "./screen-facts.ts";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -68,6 +69,15 @@ const now = () => new Date().toISOString();
 export function cliWarning(screen: string): string | null {
   const lines = screen.split("\n").map((l) => l.replace(/^[\s│┃|╭╰]+|[\s│┃|╮╯]+$/g, "")).filter((l) => /(Security Warning|Warning|Error|error):/.test(l));
   return lines.at(-1)?.slice(0, 300) ?? null;
+}
+
+/**
+ * An MCP connection that never came with an HTTP(S) proxy set: the likely cause, named (a CLI
+ * that sends loopback through the proxy never reaches agentmux's endpoint; qwen did).
+ */
+function proxyHint(reason: string): string {
+  const proxy = reason.includes("MCP server never became ready") ? proxyIn(process.env) : null;
+  return proxy ? `; ${proxy.name}=${proxy.value} is set: a CLI that sends its loopback MCP connection through that proxy never reaches agentmux (set providers.<name>.mcp_transport: stdio, or add 127.0.0.1 to NO_PROXY)` : "";
 }
 
 /** Agents as tmux panes: launch, deliver prompts (verified), show, kill; maps pane exits back to agents. */
@@ -170,6 +180,7 @@ export class AgentRuntime {
     const turnId = crypto.randomUUID();
     const spec = buildLaunch(resolved, {
       turnEnd: { id: turnId, file: join(this.o.sessionDir, F.turnEnds) },
+      env: process.env,
       sessionDir: this.o.sessionDir,
       projectDir: this.o.projectDir,
       workDir: this.o.workDir,
@@ -317,7 +328,7 @@ export class AgentRuntime {
           this.o.log(`delivery to ${agent} failed: ${r.reason}\n${r.screen}`, { level: "warn", event: "delivery_failed", agent, pane: a.pane, data: { reason: r.reason } });
           // the CLI's own words say why (gemini: "Security Warning: Skipping … settings file …")
           const said = cliWarning(r.screen);
-          this.o.push({ type: "agent_stuck", at: now(), agent, reason: `${r.reason}${said ? `; the CLI says: ${said}` : ""}; to fix by hand: ${fix}` });
+          this.o.push({ type: "agent_stuck", at: now(), agent, reason: `${r.reason}${said ? `; the CLI says: ${said}` : ""}${proxyHint(r.reason)}; to fix by hand: ${fix}` });
         }
         onDone?.(r.ok);
       })

@@ -1,3 +1,4 @@
+import { noProxyWithLoopback } from "../effects/proxy.ts";
 import { createInterface } from "node:readline";
 import { McpBridgeEnvInvalid } from "./errors.ts";
 import { agentmuxDown } from "../schema/mcp-client-config.ts";
@@ -40,6 +41,8 @@ function downAnswer(msg: JsonRpcMessage): JsonRpcResponse | null {
  * (a ping may overtake a long tools/call); each answer is one line on stdout.
  */
 export async function runBridge(env: BridgeEnv, io: { input?: NodeJS.ReadableStream; write?: (line: string) => void; log?: (m: string) => void } = {}): Promise<void> {
+  // the endpoint is on loopback: never through an HTTP(S) proxy the CLI's environment names
+  process.env.NO_PROXY = process.env.no_proxy = noProxyWithLoopback(process.env.NO_PROXY ?? process.env.no_proxy);
   const write = io.write ?? ((line: string) => void process.stdout.write(line));
   const log = io.log ?? ((m: string) => void process.stderr.write(`agentmux mcp-server: ${m}\n`));
   const send = (r: JsonRpcResponse | JsonRpcResponse[]) => write(JSON.stringify(r) + "\n");

@@ -21,6 +21,8 @@ export type LaunchContext = {
   home?: string;
   /** the CLI conversation to start with this id, or to continue (provider.conversation) */
   conversation?: { id: string; resume: boolean };
+  /** the environment the CLI starts from (the orchestrator's: proxies); absent: none known */
+  env?: Record<string, string | undefined>;
   /** this launch's turn-end id and the file the CLI's turn-end hook appends it to (absent: no hook) */
   turnEnd?: { id: string; file: string };
 };

@@ -52,6 +52,16 @@ for (const [label, binary] of [["source", undefined], ["compiled binary", BINARY
       expect(readEvents(fx.sessionDir).map((e) => [e.agent, e.role, e.payload.context])).toEqual([["architect", "architect", "ctx `$HOME` ✓"]]);
     });
 
+    test("an HTTP(S) proxy in its env (qwen's, a CI runner's) does not take the loopback endpoint through it (#27)", async () => {
+      const token = ep.tokens.issue("architect", "architect", fx.projectDir);
+      // a proxy that refuses every connection: a request sent through it fails
+      const dead = "http://127.0.0.1:9";
+      const { client } = await bridge({ AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN: token, HTTP_PROXY: dead, http_proxy: dead, HTTPS_PROXY: dead, ALL_PROXY: dead, NO_PROXY: "example.com" }, binary);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain("submit_architecture");
+      expect(ep.tokens.ready("architect")).toBe(true);
+    });
+
     test("a process with another agent's env cannot submit as that role: the token decides, AGENTMUX_ROLE is ignored", async () => {
       write(fx.sessionDir, "02_architecting/architecture.md", "# Arch\n");
       const coder = ep.tokens.issue("coder:1", "coder", fx.projectDir);

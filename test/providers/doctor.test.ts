@@ -128,6 +128,17 @@ describe("agentmux doctor with fake CLIs", () => {
     expect(text).not.toContain("claude support");
   });
 
+  test("qwen with an HTTP(S) proxy in the environment: doctor names the proxy and the stdio wiring (#27)", async () => {
+    fake("tmux", 'echo "tmux 3.3a"');
+    fake("gh", "exit 0");
+    fake("qwen", 'echo "0.15.10"');
+    config.defaults.provider = "qwen";
+    const report = await runDoctor(config, { path: bin, exec: runProcess, tmuxVersionArgv: [join(bin, "tmux"), "-V"], projectDir: root, home: root, selfCommand: ["/opt/agentmux"], env: { HTTPS_PROXY: "http://proxy.corp:3128" } });
+    expect(formatDoctor(report)).toContain("✓ qwen and your proxy: HTTPS_PROXY=http://proxy.corp:3128 is set: qwen sends even its loopback MCP connection through it (it ignores NO_PROXY), so agentmux wires qwen's MCP over stdio");
+    const plain = formatDoctor(await doctor());
+    expect(plain).not.toContain("qwen and your proxy");
+  });
+
   test("tmux version parsing", () => {
     expect(parseTmuxVersion("tmux 3.3a")).toEqual([3, 3]);
     expect(parseTmuxVersion("tmux next-3.6")).toEqual([3, 6]);

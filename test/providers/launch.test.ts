@@ -93,6 +93,23 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     expect(l.env).toEqual({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: file });
     expect(JSON.parse(l.files[0]!.content).mcpServers.agentmux).toEqual({ httpUrl: URL, headers: BEARER, trust: true });
     expect(JSON.parse(l.files[0]!.content).general.enableAutoUpdate).toBe(false);
+    // its MCP tools offered directly: without tool_search, qwen 0.15 reveals every deferred tool (#27)
+    expect(JSON.parse(l.files[0]!.content).permissions).toEqual({ deny: ["tool_search"] });
+  });
+
+  test("qwen with an HTTP(S) proxy in its environment: MCP over the stdio bridge, which keeps loopback off the proxy (#27)", () => {
+    const config = structuredClone(base);
+    config.defaults.provider = "qwen";
+    const ctx = { sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: "planner", selfCommand: SELF, home: "/nonexistent-home", mcp: { url: URL, token: TOKEN } };
+    for (const env of [{ HTTPS_PROXY: "http://proxy.corp:3128" }, { http_proxy: "http://proxy.corp:3128" }]) {
+      const l = buildLaunch(resolveRole(config, "planner"), { ...ctx, env });
+      expect(JSON.parse(l.files[0]!.content).mcpServers.agentmux).toEqual({ command: "/opt/agentmux", args: ["mcp-server"], env: bridgeEnv, trust: true });
+      // the token stays in the 0600 file, never in argv
+      expect(l.argv.join(" ")).not.toContain(TOKEN);
+    }
+    // a proxy set in the provider's own env counts too
+    config.providers.qwen!.env = { HTTPS_PROXY: "http://proxy.corp:3128" };
+    expect(JSON.parse(buildLaunch(resolveRole(config, "planner"), ctx).files[0]!.content).mcpServers.agentmux.command).toBe("/opt/agentmux");
   });
 
   test("opencode", () => {

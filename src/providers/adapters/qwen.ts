@@ -2,7 +2,15 @@ import { join } from "node:path";
 import { agentFileName } from "../../protocol/paths.ts";
 import { json, privateMcpDir } from "../mcp.ts";
 import { geminiFamilySettings } from "./gemini.ts";
+import { proxyIn } from "../../effects/proxy.ts";
 import type { CliAdapter } from "./types.ts";
+
+/**
+ * qwen 0.15 hides every MCP tool behind its tool_search tool (each submit costs the model an
+ * extra turn); without tool_search it offers them all directly (its startChat reveals the
+ * deferred tools when no search tool is registered). A whole-tool deny keeps it unregistered.
+ */
+const TOOL_SEARCH = "tool_search";
 
 /** Qwen Code: measured 0.15.10 (reference/real-cli-behaviour.md §4, issue #27). */
 export const qwen: CliAdapter = {
@@ -43,8 +51,17 @@ ready:
   // qwen 0.15 loads QWEN_CODE_SYSTEM_DEFAULTS_PATH without gemini's ownership check (read in its bundle)
   mcp: (agent, ctx) => {
     const path = join(privateMcpDir(ctx.sessionDir, ctx.home), `${agentFileName(ctx.agentKey)}.qwen-settings.json`);
-    return { argv: [], env: { QWEN_CODE_SYSTEM_DEFAULTS_PATH: path }, files: [{ path, content: json(geminiFamilySettings(agent, ctx)), secret: true }] };
+    // qwen sends even a loopback MCP connection through an HTTP(S) proxy (it ignores NO_PROXY):
+    // with one set, it starts the stdio bridge instead, which keeps loopback off the proxy
+    const proxied = proxyIn({ ...ctx.env, ...agent.provider.env }) !== null;
+    const wired = proxied ? { ...agent, provider: { ...agent.provider, mcp_transport: "stdio" as const } } : agent;
+    const settings = { ...geminiFamilySettings(wired, ctx), permissions: { deny: [TOOL_SEARCH] } };
+    return { argv: [], env: { QWEN_CODE_SYSTEM_DEFAULTS_PATH: path }, files: [{ path, content: json(settings), secret: true }] };
   },
   mcpNote: "QWEN_CODE_SYSTEM_DEFAULTS_PATH=<private settings file> (trust: true)",
   toolName: (t) => `mcp__agentmux__${t}`,
+  doctor: (env) => {
+    const proxy = proxyIn(env);
+    return proxy ? [{ ok: true, label: "qwen and your proxy", detail: `${proxy.name}=${proxy.value} is set: qwen sends even its loopback MCP connection through it (it ignores NO_PROXY), so agentmux wires qwen's MCP over stdio (agentmux mcp-server), which keeps loopback off the proxy` }] : [];
+  },
 };
