@@ -1,0 +1,54 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { code, localImports, sources, SRC } from "./imports.ts";
+
+/**
+ * One run API (DESIGN rule 13): what shows or exports a run reads report/'s snapshot, events and
+ * result; none of them walks state.json's history, reviews, usage or agents again on its own.
+ */
+const CONSUMERS = ["launcher/progress.ts", "launcher/follow.ts", "launcher/github", "cli/status.ts", "views/status.ts", "views/progress-comment.ts", "web"];
+
+/** What only report/ derives from a state: the timeline, reviews and their round, usage sums, agent rows, stages. */
+const DERIVATIONS: [RegExp, string][] = [
+  [/\.history\b/, "walks state.history (the snapshot's timeline and stages)"],
+  [/\breview_results\b/, "reads state.review_results (the snapshot's reviews)"],
+  [/\b(usageTotal|usageByAgent)\(/, "sums usage (the snapshot's usage)"],
+  [/\bagentRows\(/, "lists agents (the snapshot's agents)"],
+  [/\b(stagesOf|failedAt)\(/, "works out the stages (the snapshot's stages)"],
+  [/\breviewRound\(/, "counts the review round (the snapshot's review_round)"],
+];
+
+export function rederivations(files: { path: string; text: string }[]): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    const lines = code(f.text).split("\n");
+    lines.forEach((line, i) => {
+      for (const [re, what] of DERIVATIONS) if (re.test(line)) out.push(`${f.path}:${i + 1} ${what}`);
+    });
+  }
+  return out;
+}
+
+const consumerFiles = () =>
+  CONSUMERS.flatMap((c) => {
+    const p = join(SRC, c);
+    return statSync(p).isDirectory() ? sources(p) : [p];
+  });
+
+describe("one run API: its consumers derive nothing themselves", () => {
+  test("no consumer walks the state for what the run API derives", () => {
+    expect(rederivations(consumerFiles().map((p) => ({ path: relative(SRC, p), text: readFileSync(p, "utf8") })))).toEqual([]);
+  });
+
+  test("the status command, the CI printer and the progress comment import report/", () => {
+    for (const c of ["cli/status.ts", "launcher/progress.ts", "launcher/follow.ts", "views/status.ts", "views/progress-comment.ts"]) {
+      expect({ file: c, report: localImports(join(SRC, c)).some((p) => relative(SRC, p).startsWith("report/")) }).toEqual({ file: c, report: true });
+    }
+  });
+
+  test("the check sees a consumer that walks the history itself", () => {
+    const text = `// state.history in a comment is fine\nconst spent = (s) => s.history.map((h) => h.at);\nconst u = usageTotal(s);`;
+    expect(rederivations([{ path: "launcher/x.ts", text }])).toEqual(["launcher/x.ts:2 walks state.history (the snapshot's timeline and stages)", "launcher/x.ts:3 sums usage (the snapshot's usage)"]);
+  });
+});
