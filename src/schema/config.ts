@@ -25,8 +25,6 @@ export const SubmitStrategy = z.strictObject({
   retries: z.number().int().min(0).max(10).default(2),
   /** ms to wait for the submit to show before retrying */
   verify_ms: z.number().int().min(100).max(60000).default(1500),
-  /** whether Escape may be sent to this CLI (gemini/copilot treat it as cancel) */
-  escape_safe: z.boolean().default(false),
 });
 export type SubmitStrategy = z.infer<typeof SubmitStrategy>;
 

@@ -108,7 +108,6 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "providers.<name>.submit.keys": "tmux key names that submit",
   "providers.<name>.submit.retries": "extra submit attempts when the text is still in the input box",
   "providers.<name>.submit.verify_ms": "how long to wait for the submit to show before retrying",
-  "providers.<name>.submit.escape_safe": "whether Escape may be sent (some CLIs cancel on it)",
   "providers.<name>.ready": "when the CLI is ready for the first prompt",
   "providers.<name>.ready.pattern": "regex matched against the screen when the CLI is idle at its prompt",
   "providers.<name>.ready.busy_pattern": "regex matched while the CLI is busy",

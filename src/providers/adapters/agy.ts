@@ -54,7 +54,7 @@ limits:
 conversation: { resume: [--conversation, "{id}"], capture: agy }
 batch: { args: [--dangerously-skip-permissions, --print], mode: flag }
 # an Enter too soon after a paste becomes a newline (cli-agent-orchestrator#517)
-submit: { delay_ms: 500, keys: [Enter], retries: 3, verify_ms: 3000, escape_safe: false }
+submit: { delay_ms: 500, keys: [Enter], retries: 3, verify_ms: 3000 }
 ready:
   # an empty '>' between the last two rules, '? for shortcuts' below them
   pattern: "^>\\s*\\n─+\\n(?!.*esc to cancel).*\\? for shortcuts"

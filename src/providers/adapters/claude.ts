@@ -62,7 +62,7 @@ usage: [{ format: claude }]
 # Pre-trusting claude means editing ~/.claude.json (a global file); opt in with true.
 pre_trust: false
 batch: { args: [-p], mode: flag }
-submit: { delay_ms: 100, keys: [Enter], retries: 2, verify_ms: 1500, escape_safe: true }
+submit: { delay_ms: 100, keys: [Enter], retries: 2, verify_ms: 1500 }
 # An empty box is '❯' + NBSP; a placeholder in it ('❯' + NBSP + 'Resend your message to try
 # again' after an API error) is empty too. Typed text follows '❯' + a plain space; a paste's
 # '[Pasted text #N]' follows the NBSP (measured, test/real-cli).

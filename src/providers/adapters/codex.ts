@@ -48,7 +48,7 @@ conversation: { resume: [resume, "{id}"], capture: codex }
 # token usage: the session rollout, $CODEX_HOME (else ~/.codex)/sessions/YYYY/MM/DD/rollout-*-<id>.jsonl
 usage: [{ format: codex }]
 batch: { args: [exec], mode: stdin }
-submit: { delay_ms: 100, keys: [Enter], retries: 2, verify_ms: 1500, escape_safe: true }
+submit: { delay_ms: 100, keys: [Enter], retries: 2, verify_ms: 1500 }
 ready:
   pattern: "^› (?!\\d+\\. )"
   # Once text streams codex shows no status line; only its title spinner ('⠹ repo') says busy,

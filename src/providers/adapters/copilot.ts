@@ -32,7 +32,7 @@ single_coder: true
 sub_agent_tool: task
 ask_tool: ask_user
 # Not measured in tmux: no ready pattern, the settle wait alone gates the first prompt.
-submit: { delay_ms: 150, keys: [Enter], retries: 2, verify_ms: 1500, escape_safe: false }
+submit: { delay_ms: 150, keys: [Enter], retries: 2, verify_ms: 1500 }
 ready:
   # an empty '❯' between two rules (cli-evidence.md §3); not while its MCP servers load
   pattern: "^─+\\n❯[ \\u00a0]*\\n─+"

@@ -47,7 +47,7 @@ dialogs:
 limits:
   - "hit your usage limit|[Uu]sage limit (reached|exceeded)|spend limit|spendLimits"
 batch: { args: [--print, --trust, --force], mode: positional }
-submit: { delay_ms: 150, keys: [Enter], retries: 2, verify_ms: 2000, escape_safe: false }
+submit: { delay_ms: 150, keys: [Enter], retries: 2, verify_ms: 2000 }
 ready:
   # the composer's hint, fresh or after a turn, without 'ctrl+c to stop' (busy) on its line
   pattern: "(Plan, search, build anything|Add a follow-up)(?!.*ctrl\\+c to stop)"

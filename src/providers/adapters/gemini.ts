@@ -53,7 +53,7 @@ conversation: { start: [--session-id, "{id}"], resume: [--resume, "{id}"] }
 usage: [{ format: gemini }, { format: gemini, home: "{session}/.runtime/gemini" }]
 batch: { args: [-p], mode: flag }
 # gemini turns an Enter within 40 ms of a paste into a newline; Esc cancels generation.
-submit: { delay_ms: 150, keys: [Enter], retries: 2, verify_ms: 1500, escape_safe: false }
+submit: { delay_ms: 150, keys: [Enter], retries: 2, verify_ms: 1500 }
 ready:
   pattern: "Type your message or @path/to/file"
   # A prompt pasted before its MCP servers are up waits under "Queued" while the title says

@@ -22,7 +22,7 @@ pre_trust: true
 # opencode's built-in ask tool (on for its terminal client)
 ask_tool: question
 batch: { args: [run], mode: positional }
-submit: { delay_ms: 100, keys: [Enter], retries: 2, verify_ms: 1500, escape_safe: false }
+submit: { delay_ms: 100, keys: [Enter], retries: 2, verify_ms: 1500 }
 ready:
   pattern: "ctrl\\+p commands"
   busy_pattern: "esc interrupt"

@@ -39,7 +39,7 @@ trust: []
 pre_trust: true
 ask_tool: ask_user_question
 batch: { args: [], mode: stdin }
-submit: { delay_ms: 100, keys: [Enter], retries: 2, verify_ms: 1500, escape_safe: false }
+submit: { delay_ms: 100, keys: [Enter], retries: 2, verify_ms: 1500 }
 ready:
   pattern: "Type your message or @path/to/file"
   busy_pattern: "esc to cancel"

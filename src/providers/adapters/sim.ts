@@ -37,7 +37,7 @@ batch: { args: [--prompt], mode: flag }
 # (test/sim/difficulties.test.ts). Its early_enter_ms scenario models a CLI that needs a
 # delay; give that one 'submit.delay_ms' as you would the real CLI (the real CLIs keep theirs,
 # measured in reference/real-cli-behaviour.md)
-submit: { delay_ms: 0, keys: [Enter], retries: 2, verify_ms: 1500, escape_safe: true }
+submit: { delay_ms: 0, keys: [Enter], retries: 2, verify_ms: 1500 }
 ready:
   pattern: "\\[sim\\] ready"
   busy_pattern: "\\[sim\\] working"
