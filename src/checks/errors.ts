@@ -18,3 +18,10 @@ export const UnknownCheck = defineError("UnknownCheck", "usage", (d: { name: str
   where: "checks",
   hint: d.known.length ? `configured checks: ${d.known.join(", ")}` : "no check is configured: add one under checks: in .agentmux/config.yaml (agentmux init detects the usual ones)",
 }));
+
+/** `agentmux checks --base <branch>` names a branch that does not exist. */
+export const ChecksBaseMissing = defineError("ChecksBaseMissing", "usage", (d: { branch: string; root: string }) => ({
+  message: `--base ${d.branch}: no branch ${d.branch} here, neither local nor origin/${d.branch}`,
+  where: d.root,
+  hint: `name an existing branch (git branch -a), or fetch it first (git fetch origin ${d.branch})`,
+}));

@@ -74,3 +74,16 @@ test("the temporary worktree is removed when a check throws", async () => {
   expect(existsSync(join(repo, ".git/worktrees")) ? readdirSync(join(repo, ".git/worktrees")).filter((n) => n.startsWith(BASE_WORKTREE_PREFIX)) : []).toEqual([]);
   expect(git("worktree", "list").split("\n")).toHaveLength(1);
 });
+
+test("an admin entry a killed run left behind (its temporary folder gone) is swept; a live one is kept", async () => {
+  const base = git("rev-parse", "HEAD");
+  const dead = join(repo, ".git/worktrees", `${BASE_WORKTREE_PREFIX}dead1`);
+  mkdirSync(dead, { recursive: true });
+  writeFileSync(join(dead, "gitdir"), "/tmp/agentmux-base-gone-for-good/.git\n");
+  const other = join(repo, ".git/worktrees/someone-elses");
+  mkdirSync(other, { recursive: true });
+  writeFileSync(join(other, "gitdir"), "/nowhere/.git\n");
+  const { checks } = Config.parse({ checks: { test: { command: "true" } } });
+  await runChecksOnBase({ repoDir: repo, baseCommit: base, checkout: repo, checks, logDir: join(dir, "logs/base3"), when: "after_implementation" });
+  expect(readdirSync(join(repo, ".git/worktrees"))).toEqual(["someone-elses"]);
+});

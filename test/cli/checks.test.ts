@@ -86,3 +86,34 @@ test("an unknown field in a check is a config error naming it", () => {
   expect(r.code).toBe(2);
   expect(r.err).toContain("checks.test.timeout: unknown key — did you mean timeout_s?");
 });
+
+test("--base BRANCH: a failure already on that branch is marked and does not fail the command; a new one does", () => {
+  const git = (...a: string[]) => {
+    const r = Bun.spawnSync(["git", "-c", "user.email=t@t", "-c", "user.name=t", ...a], { cwd: project, stdout: "pipe", stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(r.stderr.toString());
+  };
+  // `old` fails on main and still fails; `new` passes on main and fails on the feature branch
+  const failsIf = (file: string) => `test ! -f ${file} || { echo "src/calc.ts:1:1: broken by ${file}"; exit 1; }`;
+  configure({ old: { command: failsIf("old.flag") }, new: { command: failsIf("new.flag") } });
+  writeFileSync(join(project, "old.flag"), "");
+  writeFileSync(join(project, ".gitignore"), ".agentmux/.sessions/\n");
+  git("init", "-q", "-b", "main");
+  git("add", ".");
+  git("commit", "-qm", "base");
+  git("checkout", "-qb", "feature");
+  writeFileSync(join(project, "new.flag"), "");
+
+  const r = cli("--base", "main");
+  expect(r.code).toBe(1);
+  expect(r.err).toContain("agentmux: running 2 failing check(s) on main (");
+  const lines = r.out.split("\n");
+  expect(lines[0]).toMatch(/^✗ old 1 failure in \d+s \(already failing on the base\)$/);
+  expect(lines[1]).toBe("    src/calc.ts:1:1 (on the base too) broken by old.flag");
+  expect(lines[2]).toMatch(/^✗ new 1 failure in \d+s$/);
+  // only the old failure: exit 0
+  configure({ old: { command: failsIf("old.flag") } });
+  expect(cli("--base", "main").code).toBe(0);
+  const nope = cli("--base", "nope");
+  expect(nope.code).toBe(2);
+  expect(nope.err).toContain("--base nope: no branch nope here, neither local nor origin/nope");
+});

@@ -72,14 +72,18 @@ Exit 0 when everything needed is there, else 1.`,
 export const checks = command({
   name: "checks",
   summary: "run the project's checks (tests, lint, …) here, as a run does",
-  usage: ["checks [name…] [--json] [--config PATH]"],
+  usage: ["checks [name…] [--json] [--base BRANCH] [--config PATH]"],
   about: `Run the checks configured under checks: in .agentmux/config.yaml (all of them, or the ones
 named) in this checkout, one after another, the way a run does: each in its own process group
 with its timeout, its output in .agentmux/.sessions/.checks/<name>.log (capped, the tail kept).
 One line per check, with the file:line anchors of what failed; never the raw output.
-A check whose program is not found, or whose folder is missing, is named before any runs.`,
+A check whose program is not found, or whose folder is missing, is named before any runs.
+With --base BRANCH the checks that failed run again on that branch's commit in a temporary
+worktree (your checkout and index are not touched); a failure that was already there is marked
+"already failing on the base" and does not count against the exit status.`,
   flags: {
     json: { type: "boolean", help: "print the results as one JSON array of check results (the schema in docs/checks.md)" },
+    base: { type: "string", value: "BRANCH", help: "run the failing checks again on BRANCH (in a temporary worktree) and mark the failures that were already there" },
     ...CONFIG_FLAG,
   },
   args: [{ name: "name", about: "a configured check", variadic: true }],

@@ -18,6 +18,7 @@ export const BASE_WORKTREE_PREFIX = "agentmux-base-";
 export async function withBaseWorktree<T>(repoDir: string, commit: string, fn: (path: string) => Promise<T>): Promise<T> {
   const mainRoot = await mainCheckout(repoDir);
   const { commondir } = gitDirs(mainRoot);
+  sweepDeadBaseWorktrees(join(commondir, "worktrees"));
   const path = nodeFs.mkdtempSync(join(tmpdir(), BASE_WORKTREE_PREFIX));
   const adminDir = join(commondir, "worktrees", path.slice(path.lastIndexOf("/") + 1));
   try {
@@ -35,5 +36,22 @@ export async function withBaseWorktree<T>(repoDir: string, commit: string, fn: (
   } finally {
     nodeFs.rmSync(path, { recursive: true, force: true });
     nodeFs.rmSync(adminDir, { recursive: true, force: true });
+  }
+}
+
+/** Admin entries a killed process left (their temporary folder is gone): removed, as `git worktree prune` would. */
+function sweepDeadBaseWorktrees(worktrees: string): void {
+  let names: string[] = [];
+  try {
+    names = nodeFs.readdirSync(worktrees).filter((n) => n.startsWith(BASE_WORKTREE_PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    let gitdir = "";
+    try {
+      gitdir = nodeFs.readFileSync(join(worktrees, name, "gitdir"), "utf8").trim();
+    } catch {}
+    if (!gitdir || !nodeFs.existsSync(gitdir)) nodeFs.rmSync(join(worktrees, name), { recursive: true, force: true });
   }
 }
