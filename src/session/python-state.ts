@@ -21,7 +21,7 @@ const int = (v: unknown, or = 0): number => (typeof v === "number" && Number.isI
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => String(x)) : []);
 const only = <T extends string>(v: unknown, allowed: readonly T[]): T | undefined => (allowed.includes(v as T) ? (v as T) : undefined);
 
-/** `{role: {verdict, review_text}}` → agentmux's review results (the summary is the text's first line). */
+/** `{role: {verdict, review_text}}` → agentmux's review results (the summary is the text's first line of prose). */
 function reviewResults(v: unknown): Record<string, ReviewResult> | undefined {
   if (!v || typeof v !== "object") return undefined;
   const out: Record<string, ReviewResult> = {};
@@ -29,7 +29,9 @@ function reviewResults(v: unknown): Record<string, ReviewResult> | undefined {
     const verdict = only(r?.verdict, ["pass", "fail"] as const);
     if (!verdict) continue;
     const text = str(r.review_text) ?? "";
-    out[role] = { verdict, summary: text.split("\n").find((l) => l.trim() && !l.startsWith("verdict:"))?.trim() ?? "", ...(text ? { text } : {}) };
+    // its rendered review: `verdict: …`, then `## Summary` and the summary's text
+    const summary = text.split("\n").find((l) => l.trim() && !l.startsWith("verdict:") && !l.startsWith("#"));
+    out[role] = { verdict, summary: summary?.trim() ?? "", ...(text ? { text } : {}) };
   }
   return out;
 }
@@ -46,6 +48,7 @@ export function convertPythonState(raw: PythonState, o: { sessionDir: string; to
   const updated = str(raw.updated_at) ?? new Date(0).toISOString();
   const issue = str(raw.issue_number) ?? (typeof raw.issue_number === "number" ? String(raw.issue_number) : undefined);
   const worktree = raw.worktree_enabled === true ? str(raw.worktree_path) : undefined;
+  const results = reviewResults(raw.review_results);
   const candidate = {
     phase: only(raw.phase, Phase.options) ?? "failed",
     last_event: only(raw.last_event, WorkflowEvent.options) ?? "run_failed",
@@ -74,7 +77,7 @@ export function convertPythonState(raw: PythonState, o: { sessionDir: string; to
     ...(raw.research_tasks && typeof raw.research_tasks === "object" ? { research_tasks: raw.research_tasks } : {}),
     ...(raw.web_research_tasks && typeof raw.web_research_tasks === "object" ? { web_research_tasks: raw.web_research_tasks } : {}),
     ...(Array.isArray(raw.reviewer_nominations) ? { reviewer_nominations: raw.reviewer_nominations.filter((r) => ReviewerRole.safeParse(r).success) } : {}),
-    ...(reviewResults(raw.review_results) ? { review_results: reviewResults(raw.review_results) } : {}),
+    ...(results ? { review_results: results } : {}),
     ...(typeof raw.awaiting_summary === "boolean" ? { awaiting_summary: raw.awaiting_summary } : {}),
     implementation_single_coder: raw.implementation_single_coder === true,
     agents: {},
