@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync, statSync, writeFileS
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { initWithCommit } from "../effects/git/init.ts";
+import { noticeOut } from "../launcher/notices.ts";
 import { stringify } from "yaml";
 import { AgentmuxError } from "../errors.ts";
 import { DemoDirNotEmpty, DemoDirUnusable, InvalidThinkMs } from "./errors.ts";
@@ -47,7 +48,9 @@ export async function run({ flags }: ParsedArgs<typeof demo>): Promise<number> {
   };
   mkdirSync(join(dir, ".agentmux"), { recursive: true });
   writeFileSync(join(dir, ".agentmux", "config.yaml"), stringify(config));
-  const out = (l: string) => process.stdout.write(l + "\n");
+  const print = (l: string) => process.stdout.write(l + "\n");
+  // with --json every stdout line is a JSON object, the demo's own lines too
+  const out = noticeOut(flags.json ? "json" : "plain", print);
   out(`agentmux demo: scratch repository ${dir}`);
   if (!npm) out("agentmux demo: npm is not on PATH, so the demo runs without its test check (checks: in docs/checks.md)");
   const code = await startRun({
@@ -60,7 +63,7 @@ export async function run({ flags }: ParsedArgs<typeof demo>): Promise<number> {
     configPath: flags.config ? resolve(flags.config) : undefined,
     headless,
     progress: flags.json ? "json" : "plain",
-    out,
+    out: print,
   });
   out(`agentmux demo: repository ${dir}`);
   return code;

@@ -46,4 +46,17 @@ describe("agentmux demo --ci (compiled binary, node_modules out of reach)", () =
       expect(processesMentioning(repo)).toEqual([]);
     }
   }, 180_000);
+
+  test("#31: with --json every stdout line is a JSON object, the demo's own first and last lines too", async () => {
+    const socket = privateSocket();
+    sockets.push(socket);
+    const repo = join(makeTmpDir(), "repo");
+    const r = await runBinary(bin, ["demo", "--ci", "--json", "--dir", repo], { socket });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();
+    expect(JSON.parse(lines[0]!)).toEqual({ kind: "notice", message: `agentmux demo: scratch repository ${repo}` });
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ kind: "notice", message: `agentmux demo: repository ${repo}` });
+    expect(lines.map((l) => JSON.parse(l).kind)).toContain("result");
+  }, 120_000);
 });
