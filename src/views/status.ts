@@ -21,6 +21,16 @@ const head = (t: string): Line => [seg(t, "bold")];
 const kvWrapped = (k: string, v: string, width: number, ...st: Style[]): Line[] =>
   wrapText(v, width - 11).map((l, i) => [seg((i ? "" : k).padEnd(11), "dim"), seg(l, ...st)]);
 
+/** What the run waits for from the user, and the command that answers it. */
+function waitingLines(j: RunSnapshot, width: number): Line[] {
+  const decision = j.waiting_for.find((w) => w.kind === "decision");
+  if (!decision) return [];
+  return [
+    kv("Waiting", "for your approval", "yellow", "bold"),
+    ...kvWrapped("", j.live ? `approve or ask for changes in its panel: agentmux attach ${j.id}` : `resume it to decide: agentmux resume ${j.id}`, width, "cyan"),
+  ];
+}
+
 /** `agentmux status`: one screen of text for a session, live or finished, without tmux. */
 export function statusView(d: StatusInput, width: number): Line[] {
   const j = statusJson(d);
@@ -30,6 +40,7 @@ export function statusView(d: StatusInput, width: number): Line[] {
     kv("Session", `${j.id}  `).concat(seg(j.live ? "● live" : "○ stopped", j.live ? "green" : "dim")),
     kv("Feature", j.feature),
     kv("Phase", phaseLabel(j.phase), phaseStyle, "bold"),
+    ...waitingLines(j, width),
     kv("Last event", `${j.last_event_label}${last === undefined ? "" : ` (${hhmm(last)}, ${age(d.now - last)})`}`),
   ];
   if (j.active_ms !== null && j.stopped_at === null) out.push(kv("Elapsed", `${duration(j.active_ms)} (active time)`));

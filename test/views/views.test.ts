@@ -175,6 +175,15 @@ describe("status view", () => {
     expect(statusJson({ ...input(s), runtime }).agents.every((a) => a.status === "stopped" && a.pane === null)).toBe(true);
   });
 
+  test("#31: a run waiting for approval says so and names the command that answers, at 80 columns", () => {
+    const s = stateIn("completing", { awaiting_decision: true });
+    const live = plain(statusView(input(s, true), 80));
+    expect(live.join("\n")).toMatch(/Phase\s+completing\nWaiting\s+for your approval\n\s+approve or ask for changes in its panel: agentmux attach s1/);
+    for (const l of live) expect(l.length).toBeLessThanOrEqual(80);
+    expect(plain(statusView(input(s), 80)).join("\n")).toContain("resume it to decide: agentmux resume s1");
+    expect(plain(statusView(input(stateIn("completing"), true), 80)).join("\n")).not.toContain("Waiting");
+  });
+
   // the reason a finished run has no pull request (gh pr create failed, no origin…) was printed
   // once at the end of the run: agentmux status showed no PR row and no reason
   test("a finished run's notes (why no pull request) are shown, wrapped, and in --json", () => {
