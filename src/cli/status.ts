@@ -10,7 +10,7 @@ import { findProjectDir } from "../session/project.ts";
 import { readSessionData } from "../session/data.ts";
 import { readSnapshotInput } from "../report/read.ts";
 import { colorEnabled, toAnsi } from "../views/line.ts";
-import { statusJson, statusView, type StatusInput } from "../views/status.ts";
+import { statusJson, statusView, watchFrame, type StatusInput } from "../views/status.ts";
 import { logLines } from "../views/log.ts";
 import { readLog } from "../session/log.ts";
 import { terminalJson } from "../schema/inert-text.ts";
@@ -66,10 +66,12 @@ async function loadOrWaitForCreation(arg: string | undefined): Promise<StatusInp
   }
 }
 
-function render(d: StatusInput): string {
+/** `rows`: a watched terminal's height (the frame is cut to fit it). */
+function render(d: StatusInput, rows?: number): string {
   const width = process.stdout.columns || 100;
   const color = colorEnabled(process.stdout);
-  return statusView(d, width).map((l) => toAnsi(l, { color })).join("\n") + "\n";
+  const lines = statusView(d, width);
+  return (rows ? watchFrame(lines, rows, d.id) : lines).map((l) => toAnsi(l, { color })).join("\n") + "\n";
 }
 
 /** `status --log`: the orchestrator's log, readable (or, with --json, its records). */
@@ -98,7 +100,7 @@ export async function run(a: ParsedArgs<typeof status>): Promise<number> {
   // a terminal is redrawn in place; a pipe or file gets each frame after a blank line, no escapes
   const tty = process.stdout.isTTY === true;
   let frames = 0;
-  const draw = (d: StatusInput) => process.stdout.write((tty ? "\x1b[H\x1b[2J" : frames++ ? "\n" : "") + render(d));
+  const draw = (d: StatusInput) => process.stdout.write((tty ? "\x1b[H\x1b[2J" : frames++ ? "\n" : "") + render(d, tty ? process.stdout.rows || 24 : undefined));
   draw(first);
   let timer: ReturnType<typeof setTimeout> | undefined;
   return new Promise<number>((done) => {

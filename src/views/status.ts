@@ -111,3 +111,15 @@ export function statusView(d: StatusInput, width: number): Line[] {
   if (j.resume_command) out.push([], kv("Resume", j.resume_command, "cyan"));
   return out.map((l) => fit(l, width));
 }
+
+/**
+ * A `status --watch` frame for a screen of `rows`: what does not fit is cut at the bottom (the
+ * header stays on screen) and the last row says how much and where to see all of it.
+ */
+export function watchFrame(lines: Line[], rows: number, id: string): Line[] {
+  const room = Math.max(1, rows - 1); // the cursor's row after the last line
+  if (lines.length <= room) return lines;
+  const shown = lines.slice(0, room - 1);
+  return [...shown, [seg(`… ${lines.length - shown.length} more lines: agentmux status ${id}`, "dim")]];
+}
+

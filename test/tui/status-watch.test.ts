@@ -114,3 +114,28 @@ test("status --watch started as the run is being created (its folder there, no s
   expect(out).toMatch(/Phase\s+done/);
   removeDir(project);
 });
+
+test("#31: status --watch at 80×24 draws a frame that fits: the header stays on screen, the rest is counted", async () => {
+  const { Screen } = await import("./tmux-screen.ts");
+  const { BINARY, privateSocket, killTmuxServer } = await import("../helpers/tmp.ts");
+  const project = makeTmpDir("amx-watch-");
+  const id = "20250301-100000-tall";
+  // a run in its second review round: a timeline, reviews and notes make a frame taller than 24 rows
+  writeSession(project, id, stateIn("completing", {
+    review_iteration: 2,
+    review_results: { reviewer_logic: { verdict: "pass", summary: "ok" }, reviewer_quality: { verdict: "pass", summary: "ok" }, reviewer_expert: { verdict: "pass", summary: "ok" } },
+    completion_notes: ["one", "two", "three", "four"],
+  }));
+  const socket = privateSocket();
+  const screen = new Screen(socket);
+  try {
+    await screen.start([BINARY, "status", "--watch", id], project, { width: 80, height: 24 }, { NO_COLOR: "1", AGENTMUX_TMUX_SOCKET: "amx-none-" + process.pid });
+    const shown = await screen.until("the frame", (x) => x.includes("more lines: agentmux status"), 15_000);
+    const rows = shown.split("\n");
+    expect(rows[0]).toStartWith(`Session    ${id}`);
+    expect(rows.some((r) => /^Phase\s+completing/.test(r))).toBe(true);
+  } finally {
+    killTmuxServer(socket);
+    removeDir(project);
+  }
+}, 30_000);
