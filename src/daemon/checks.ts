@@ -88,9 +88,10 @@ export class ChecksService {
         event: "check",
         data: { run: effect.run, name, status: result.status, exit_code: result.exit_code, duration_ms: result.duration_ms, pre_existing: result.pre_existing === true, log: result.log },
       });
+      // the Inspector record is current before the result can move the run (the commit's gate reads it)
+      await writeInspectorRecord({ sessionDir: this.ctx.sessionDir, workDir: this.ctx.workDir, state: this.ctx.state(), extraRun: effect.run, log: this.ctx.log });
       this.ctx.push({ type: "check_finished", at: now(), run: effect.run, name, result: outcomeOf(result, file) });
     }
-    await writeInspectorRecord({ sessionDir: this.ctx.sessionDir, workDir: this.ctx.workDir, state: this.ctx.state(), extraRun: effect.run, log: this.ctx.log });
   }
 
   private async one(run: number, name: string, when: CheckWhen, round: number): Promise<CheckResult> {

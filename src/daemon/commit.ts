@@ -42,6 +42,16 @@ export async function runCommit(
   // branch and never opens a second one.
   const existingPr = o.state.pr_url ?? null;
   const inPlace = !o.state.worktree_path;
+  if (o.state.checks?.length) {
+    // the verification gate on what agentmux ran: a commit over a failing required check only when a person approved it at the loop cap
+    const { checkInspectorRecord } = await import("../artifacts/inspector-gate.ts");
+    const problems = checkInspectorRecord(o.sessionDir, o.workDir, { failAccepted: o.state.review_loop_cap?.decision === "ask" });
+    if (problems.length) {
+      const error = `the verification gate refused the commit: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`;
+      o.log(error, { level: "error", event: "commit_failed" });
+      return { type: "commit_failed", at: at(), error: `${error}${decisionAside(o.sessionDir, o.log)}` };
+    }
+  }
   try {
     const r = await completeApproval({
       workDir: o.workDir,

@@ -6,6 +6,7 @@ import { snapshot } from "../report/snapshot.ts";
 import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
 import { phaseLabel } from "./pipeline.ts";
 import { duration } from "./time.ts";
+import { checkDetail } from "../report/checks.ts";
 
 /**
  * The issue comment the GitHub Action keeps editing while a run goes: phase checklist, agents
@@ -71,6 +72,17 @@ function reviewLines(r: RunSnapshot): string[] {
   ];
 }
 
+/** The checks of the latest round: what agentmux ran itself (evidence, next to the reviewers' verdicts). */
+function checkLines(r: RunSnapshot): string[] {
+  const latest = r.checks.results.filter((c) => c.round === r.checks.round);
+  if (!latest.length) return [];
+  const mark = (c: (typeof latest)[number]) => (c.state === "passed" ? "✅" : c.state === "queued" || c.state === "running" ? "⏳" : c.blocking ? "❌" : "⚠️");
+  return [
+    `**Checks**${r.checks.round ? ` (fix round ${r.checks.round})` : ""}`,
+    ...latest.map((c) => `- ${mark(c)} ${inert(c.name, 60)}: ${inert(checkDetail(c, 0), 120)}${c.state === "passed" || c.state === "queued" || c.state === "running" ? "" : ` (\`${inert(c.command ?? "", 120)}\`)`}`),
+  ];
+}
+
 function endLines(end: CommentEnd, elapsed: string, r: RunSnapshot | null, artifact?: string): string[] {
   const keep = artifact ? ` The session folder (logs, prompts, reviews) is the workflow artifact \`${artifact}\`.` : "";
   if (end.kind === "success") {
@@ -107,6 +119,8 @@ export function progressComment(d: ProgressCommentInput): string {
     if (agents.length) out.push(...agents, "");
     const reviews = reviewLines(r);
     if (reviews.length) out.push(...reviews, "");
+    const checks = checkLines(r);
+    if (checks.length) out.push(...checks, "");
     if (r.usage) out.push(`Usage: ${usageLine(r.usage)} (estimated from the agents' own records)`, "");
   } else if (!d.end) out.push("Setting up the runner…", "");
   if (d.end) out.push(...endLines(d.end, elapsed, r, d.artifact), "");

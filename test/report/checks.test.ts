@@ -12,6 +12,7 @@ import { statusView } from "../../src/views/status.ts";
 import { checkSection } from "../../src/views/monitor.ts";
 import { toPlain } from "../../src/views/line.ts";
 import { goodbyeLines } from "../../src/views/goodbye.ts";
+import { progressComment } from "../../src/views/progress-comment.ts";
 import { apply, clock, events as eventsOf, FEATURE_DIR, freshState, makePlan, settings } from "../orchestrator/fixtures.ts";
 
 const NOW = Date.UTC(2024, 0, 1, 1);
@@ -97,4 +98,12 @@ test("the goodbye screen lists the latest round's checks", () => {
   const at = lines.findIndex((l) => l.startsWith("  Checks"));
   expect(lines.slice(at, at + 2)).toEqual(["  Checks    ✓ test: passed (12 s)", "            ✓ lint: passed (1.2 s)"]);
   expect(goodbyeLines("success", { feature: "f", commit: "abc1234", checks: [] }, 80).map(toPlain).some((l) => l.includes("Checks"))).toBe(false);
+});
+
+test("the Action's progress comment lists the latest round's checks", () => {
+  const failing = progressComment({ subject: "issue #4", state: states()[6]!, startedAt: NOW - 120_000, now: NOW });
+  expect(failing).toContain("**Checks**\n- ❌ test: 2 failures (`npm run test`)\n- ⚠️ lint: 3 failures · advisory (`npm run lint`)\n");
+  const passed = progressComment({ subject: "issue #4", state: states().at(-1)!, startedAt: NOW - 120_000, now: NOW });
+  expect(passed).toContain("**Checks** (fix round 1)\n- ✅ test: 12 s\n- ✅ lint: 1.2 s\n");
+  expect(progressComment({ subject: "issue #4", state: freshState(), startedAt: NOW, now: NOW })).not.toContain("**Checks**");
 });
