@@ -50,7 +50,6 @@ export const F = {
   paneExits: ".runtime/pane_exits",
   /** one line per turn end a CLI's own hook reported (claude's Stop hook, codex's notify): the launch's turn-end id */
   turnEnds: ".runtime/turn_ends",
-  mcpReadyDir: ".runtime/mcp",
   /** a pane's env file waits here until the pane sources and deletes it (0700, files 0600) */
   paneEnvDir: ".runtime/env",
   /** written by a UI that wants the approval panel shown again; consumed by the orchestrator */

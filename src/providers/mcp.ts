@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import { homedir } from "node:os";
-import { basename, join } from "node:path";
-import { F, agentFileName } from "../protocol/paths.ts";
+import { basename, join, resolve } from "node:path";
+import { agentFileName } from "../protocol/paths.ts";
 import type { ResolvedAgent } from "./resolve.ts";
 import { adapterFor } from "./adapters/registry.ts";
 
@@ -57,19 +58,25 @@ export function bridgeSpec(ctx: LaunchContext): McpServerSpec {
 
 export const endpointOf = (ctx: LaunchContext) => ctx.mcp ?? { url: "http://127.0.0.1:<port>/mcp", token: "<token>" };
 
-/** Where per-agent MCP config files live: inside the session, never in a user's config. */
+/**
+ * Where per-agent MCP config files live: the run's private folder (privateMcpDir), never the
+ * session folder (inside the project, where agents search and read) or a user's config.
+ */
 export function mcpFile(ctx: LaunchContext, kind: string): string {
   const safe = agentFileName(ctx.agentKey);
-  return join(ctx.sessionDir, F.mcpReadyDir, `${safe}.${kind}.json`);
+  return join(privateMcpDir(ctx.sessionDir, ctx.home), `${safe}.${kind}.json`);
 }
 
 /**
- * gemini and qwen ignore a settings file when any folder above it is writable by group or
- * others (e.g. a project under /tmp), so theirs lives in a private per-user folder instead:
- * `~/.cache/agentmux/mcp/<session id>/` (created 0700, removed when the run ends).
+ * The files that hold agents' tokens live in a private per-user folder, out of the project where
+ * agents work (and gemini and qwen ignore a settings file when any folder above it is writable by
+ * group or others, e.g. a project under /tmp): `~/.cache/agentmux/mcp/<session id>-<hash of its
+ * path>/` (created 0700, removed when the run ends). The hash keeps two projects' sessions of the
+ * same name apart.
  */
 export function privateMcpDir(sessionDir: string, home: string = homedir()): string {
-  return join(home, ".cache", "agentmux", "mcp", basename(sessionDir));
+  const tag = createHash("sha256").update(resolve(sessionDir)).digest("hex").slice(0, 8);
+  return join(home, ".cache", "agentmux", "mcp", `${basename(sessionDir)}-${tag}`);
 }
 
 export const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { writeJsonAtomic } from "../effects/fs/atomic.ts";
 import { F, agentFileName } from "../protocol/paths.ts";
 
@@ -11,24 +11,33 @@ export type ProbeReport = { agent: string; at: string; attempts: ProbeAttempt[] 
 const TOKEN = /[0-9a-f]{64}/;
 const errCode = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
 
-/** Another agent's MCP token: every MCP config in the session's `.runtime/mcp` but this agent's own. */
+/**
+ * Another agent's MCP token: every file beside this agent's own MCP config (the run's private
+ * folder holds every agent's), and the session's `.runtime` where older runs kept them.
+ */
 function otherTokens(sessionDir: string, ownConfig: string | undefined): ProbeAttempt {
-  const dir = join(sessionDir, F.mcpReadyDir);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch (e) {
-    return { target: "other_agent_token", path: dir, read: false, detail: `cannot list: ${errCode(e)}` };
-  }
-  const others = names.filter((n) => !ownConfig || resolve(dir, n) !== resolve(ownConfig));
-  const found = others.filter((n) => {
+  const dirs = [...(ownConfig ? [dirname(resolve(ownConfig))] : []), join(sessionDir, F.runtimeDir, "mcp")];
+  const found: string[] = [];
+  const tried: string[] = [];
+  for (const dir of dirs) {
+    let names: string[];
     try {
-      return TOKEN.test(readFileSync(join(dir, n), "utf8"));
-    } catch {
-      return false;
+      names = readdirSync(dir);
+    } catch (e) {
+      tried.push(`${dir}: ${errCode(e)}`);
+      continue;
     }
-  });
-  return { target: "other_agent_token", path: dir, read: found.length > 0, detail: found.length ? `read a token in ${found.join(", ")}` : `no token among ${others.length} other file(s)` };
+    const others = names.filter((n) => !ownConfig || resolve(dir, n) !== resolve(ownConfig));
+    tried.push(`${dir}: ${others.length} other file(s)`);
+    for (const n of others) {
+      try {
+        if (TOKEN.test(readFileSync(join(dir, n), "utf8"))) found.push(n);
+      } catch {
+        /* unreadable: not read */
+      }
+    }
+  }
+  return { target: "other_agent_token", path: dirs[0]!, read: found.length > 0, detail: found.length ? `read a token in ${found.join(", ")}` : `no token read (${tried.join("; ")})` };
 }
 
 /** The run's seal key, by its well-known path. */

@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { privateMcpDir } from "../../src/providers/mcp.ts";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
@@ -33,7 +34,7 @@ function config(repo: string, name: string, extra: object): string {
 /** The environment of the sim agent process launched for `agent` in session `dir`. */
 function agentEnv(dir: string, agent: string): Record<string, string> | null {
   // the agent itself (argv: …/agentmux sim-agent …), not the pane's shell around it
-  const proc = processesMentioning(join(dir, ".runtime/mcp", `${agent}.sim.json`)).find((p) => /^\d+ \S*agentmux sim-agent /.test(p));
+  const proc = processesMentioning(join(privateMcpDir(dir), `${agent}.sim.json`)).find((p) => /^\d+ \S*agentmux sim-agent /.test(p));
   if (!proc) return null;
   const pid = proc.split(" ")[0]!;
   const raw = readFileSync(`/proc/${pid}/environ`, "utf8");

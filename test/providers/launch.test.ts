@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { privateMcpDir } from "../../src/providers/mcp.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { buildLaunch } from "../../src/providers/launch.ts";
 import { resolveRole } from "../../src/providers/resolve.ts";
@@ -9,6 +10,7 @@ import type { Config } from "../../src/schema/config.ts";
 const S = "/work/s";
 const W = "/work/wt";
 const SELF = ["/opt/agentmux"];
+const PRIVATE = privateMcpDir(S, "/nonexistent-home");
 let base: Config;
 
 beforeAll(() => {
@@ -42,12 +44,12 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
       // its read-only git in its own folder spelled out: claude 2.1.197 matched no rule with a '*' inside (#27)
       "--allowedTools", `${READ_ONLY},mcp__agentmux__research_dispatch_code,mcp__agentmux__research_dispatch_web,mcp__agentmux__submit_plan,Bash(git -C ${W} status:*),Bash(git -C ${W} diff:*),Bash(git -C ${W} log:*),Bash(git -C ${W} show:*)`,
       "--add-dir", S, // the session folder is outside the work dir here, as in a worktree run
-      "--mcp-config", `${S}/.runtime/mcp/planner.claude.json`,
+      "--mcp-config", `${PRIVATE}/planner.claude.json`,
     ]);
     expect(l.env).toEqual({ DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: "1" });
     expect(l.cwd).toBe(W);
     expect(l.files).toHaveLength(1);
-    expect(l.files[0]!.path).toBe(`${S}/.runtime/mcp/planner.claude.json`);
+    expect(l.files[0]!.path).toBe(`${PRIVATE}/planner.claude.json`);
     expect(l.files[0]!.secret).toBe(true);
     expect(JSON.parse(l.files[0]!.content)).toEqual({ mcpServers: { agentmux: { type: "http", url: URL, headers: BEARER, alwaysLoad: true } } });
   });
@@ -72,7 +74,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     const l = launch("gemini", "planner");
     // a private home (GEMINI_CLI_HOME): gemini loads user settings from a user-owned file, its
     // system layers only from root-owned ones
-    const home = `/nonexistent-home/.cache/agentmux/mcp/${S.split("/").pop()}/planner.gemini-home`;
+    const home = `${PRIVATE}/planner.gemini-home`;
     expect(l.argv).toEqual(["gemini", "--approval-mode", "yolo", "--include-directories", S]);
     // GEMINI_CLI_INTEGRATION_TEST: under CI=true (any CI job) gemini 0.61 started headless and exited 42
     expect(l.env).toEqual({ GEMINI_CLI_HOME: home, GEMINI_CLI_TRUST_WORKSPACE: "true", GEMINI_CLI_INTEGRATION_TEST: "true" });
@@ -88,7 +90,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
 
   test("qwen", () => {
     const l = launch("qwen", "planner");
-    const file = `/nonexistent-home/.cache/agentmux/mcp/${S.split("/").pop()}/planner.qwen-settings.json`;
+    const file = `${PRIVATE}/planner.qwen-settings.json`;
     expect(l.argv).toEqual(["qwen", "--approval-mode", "yolo", "--include-directories", S]);
     expect(l.env).toEqual({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: file });
     expect(JSON.parse(l.files[0]!.content).mcpServers.agentmux).toEqual({ httpUrl: URL, headers: BEARER, trust: true });
@@ -125,7 +127,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
 
   test("copilot", () => {
     const l = launch("copilot", "planner");
-    const file = `${S}/.runtime/mcp/planner.copilot.json`;
+    const file = `${PRIVATE}/planner.copilot.json`;
     expect(l.argv).toEqual(["copilot", "--allow-all", "--additional-mcp-config", `@${file}`]);
     expect(l.env).toEqual({});
     expect(JSON.parse(l.files[0]!.content)).toEqual({ mcpServers: { agentmux: { type: "http", url: URL, headers: BEARER, tools: ["*"] } } });
@@ -136,7 +138,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     config.defaults.provider = "sim";
     config.sim = { think_ms: 250, scenario: ["review_fail_once", "crash=coder"] };
     const l = buildLaunch(resolveRole(config, "planner"), { sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: "planner", selfCommand: ["/usr/bin/bun", "/src/main.ts"], mcp: { url: URL, token: TOKEN } });
-    const file = `${S}/.runtime/mcp/planner.sim.json`;
+    const file = `${privateMcpDir(S)}/planner.sim.json`; // no home given: the user's
     expect(l.argv).toEqual(["/usr/bin/bun", "/src/main.ts", "sim-agent", "--mcp-config", file]);
     // the sim's behaviour (not its identity: that is the token) comes from its env
     expect(l.env).toEqual({
@@ -174,7 +176,8 @@ describe("buildLaunch, every built-in provider × every role", () => {
         const secret = JSON.stringify(l.files.filter((f) => f.secret).map((f) => f.content)) + JSON.stringify(l.env);
         expect(secret).toContain(TOKEN);
         expect(l.argv.join(" ") + JSON.stringify(l.files.filter((f) => !f.secret))).not.toContain(TOKEN);
-        const dir = provider === "gemini" || provider === "qwen" ? `/nonexistent-home/.cache/agentmux/mcp/${S.split("/").pop()}` : `${S}/.runtime/mcp`;
+        // every file holding a token is in the run's private folder, never in the session folder
+        const dir = PRIVATE;
         for (const f of l.files) expect(f.path.startsWith(`${dir}/${key}.`)).toBe(true);
         expect(l.argv).not.toContain("--model");
       }

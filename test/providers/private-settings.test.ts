@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { privateMcpDir } from "../../src/providers/mcp.ts";
 import { mkdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
@@ -17,7 +18,8 @@ test("gemini runs in a private home (GEMINI_CLI_HOME) whose settings are the use
   const agent = resolveRole({ ...config, defaults: { ...config.defaults, provider: "gemini" } }, "architect");
   const spec = buildLaunch(agent, { sessionDir: session, projectDir: "/tmp", workDir: "/tmp", agentKey: "architect", selfCommand: ["/opt/agentmux"], home });
   const gh = spec.env.GEMINI_CLI_HOME!;
-  expect(gh).toBe(`${home}/.cache/agentmux/mcp/20260101-000000-x/architect.gemini-home`);
+  expect(gh).toBe(`${privateMcpDir(session, home)}/architect.gemini-home`);
+  expect(privateMcpDir(session, home)).toStartWith(`${home}/.cache/agentmux/mcp/20260101-000000-x-`);
   expect(spec.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH).toBeUndefined();
   const old = process.umask(0o002); // a umask that would make new folders group-writable
   try {

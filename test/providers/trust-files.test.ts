@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { privateMcpDir } from "../../src/providers/mcp.ts";
 import { UnknownProvider } from "../../src/config/errors.ts";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -82,8 +83,8 @@ describe("writeLaunchFiles", () => {
   test("writes once, skips identical content, rewrites on change; a file holding a token is always 0600, others keep their mode", () => {
     const session = join(root, "session");
     const token = "ab".repeat(32);
-    const spec = buildLaunch(resolveRole(config, "coder"), { sessionDir: session, projectDir: root, workDir: root, agentKey: "coder-1", selfCommand: ["/bin/agentmux"], mcp: { url: "http://127.0.0.1:1/mcp", token } });
-    const path = join(session, ".runtime", "mcp", "coder-1.claude.json");
+    const spec = buildLaunch(resolveRole(config, "coder"), { sessionDir: session, projectDir: root, workDir: root, agentKey: "coder-1", selfCommand: ["/bin/agentmux"], mcp: { url: "http://127.0.0.1:1/mcp", token }, home: root });
+    const path = join(privateMcpDir(session, root), "coder-1.claude.json");
     expect(writeLaunchFiles(spec)).toEqual([path]);
     expect(JSON.parse(readFileSync(path, "utf8")).mcpServers.agentmux.headers.Authorization).toBe(`Bearer ${token}`);
     expect(statSync(path).mode & 0o777).toBe(0o600);

@@ -33,8 +33,9 @@ function layout() {
     otherWork: put("proj-worktrees/w2/other.txt"),
     prompt: put("proj/.agentmux/.sessions/s1/coder_prompt.md"),
     sealKey: put("proj/.agentmux/.sessions/s1/.runtime/tool_seal.key", "a".repeat(64)),
-    ownMcp: put("proj/.agentmux/.sessions/s1/.runtime/mcp/coder.sim.json"),
-    otherMcp: put("proj/.agentmux/.sessions/s1/.runtime/mcp/reviewer.sim.json"),
+    // the run's private folder of MCP configs (providers/mcp.ts privateMcpDir), in the hidden home
+    ownMcp: put("home/.cache/agentmux/mcp/s1-0/coder.sim.json"),
+    otherMcp: put("home/.cache/agentmux/mcp/s1-0/reviewer.sim.json"),
     simState: put("proj/.agentmux/.sessions/s1/.runtime/sim/once"),
     otherSession: put("proj/.agentmux/.sessions/s2/requirements.md"),
     homeSecret: put("home/secret.txt"),

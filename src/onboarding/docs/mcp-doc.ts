@@ -5,11 +5,11 @@ import { markdownTable } from "./schema-table.ts";
 /** docs/protocol.md: how agents reach agentmux (the run's MCP endpoint) and what a tool line carries. */
 export function mcpEndpointDoc(): string[] {
   const wiring = [
-    ["claude", "`--mcp-config <session>/.runtime/mcp/<agent>.claude.json` (0600): `type: http`, `url`, `headers.Authorization`", "`--allowedTools mcp__agentmux__<tool>`"],
+    ["claude", "`--mcp-config <private folder>/<agent>.claude.json` (0600; the run's private folder is `~/.cache/agentmux/mcp/<session>-<hash>/`, 0700, removed when the run ends): `type: http`, `url`, `headers.Authorization`", "`--allowedTools mcp__agentmux__<tool>`"],
     ["codex", "`-c mcp_servers.agentmux.url=…` `-c mcp_servers.agentmux.bearer_token_env_var=\"AGENTMUX_MCP_TOKEN\"`; the token is in codex's environment, from a 0600 file the pane reads", "`default_tools_approval_mode=\"approve\"`"],
     ["gemini, qwen", "a settings file (0600, in a private per-user folder) named by `GEMINI_CLI_SYSTEM_DEFAULTS_PATH` / `QWEN_CODE_SYSTEM_DEFAULTS_PATH`: `httpUrl`, `headers`", "`trust: true`"],
     ["opencode", "`OPENCODE_CONFIG_CONTENT` (from the 0600 env file): `type: remote`, `url`, `headers`", "none needed"],
-    ["copilot", "`--additional-mcp-config @<session>/.runtime/mcp/<agent>.copilot.json` (0600): `type: http`", "`tools: [\"*\"]`"],
+    ["copilot", "`--additional-mcp-config @<private folder>/<agent>.copilot.json` (0600): `type: http`", "`tools: [\"*\"]`"],
     ["cursor", "`--plugin-dir <private folder>` (under `~/.cache/agentmux`, 0700) whose `plugin.json` (0600) holds `mcpServers.agentmux`: `url`, `headers` (cursor has no per-launch MCP file; nothing is written to the checkout or `~/.cursor`)", "`--approve-mcps`"],
     ["agy", "`<worktree>/.agents/mcp_config.json` with stable content (`agentmux mcp-server`, no token), kept out of git through `info/exclude`; the endpoint and token reach the bridge through agy's environment (agy has no per-launch MCP flag); a file of the user's own there is left alone", "`enabledTools` (every agentmux tool)"],
     ["sim", "`--mcp-config` as claude (the simulated agent connects with the MCP SDK's HTTP client)", "—"],

@@ -82,7 +82,7 @@ ready:
     const server = agent.provider.mcp_transport === "http" ? { type: "http", url, headers: { Authorization: `Bearer ${token}` }, alwaysLoad: true } : { type: "stdio", ...bridgeSpec(ctx), alwaysLoad: true };
     return { argv: ["--mcp-config", path], env: {}, files: [{ path, content: json({ mcpServers: { agentmux: server } }), secret: true }] };
   },
-  mcpNote: "--mcp-config <session>/.runtime/mcp/<agent>.claude.json (0600) + --allowedTools per role",
+  mcpNote: "--mcp-config <private folder>/<agent>.claude.json (0600, under ~/.cache/agentmux) + --allowedTools per role",
   preTrust: (_agent, workDir, home) => claudeTrust(workDir, home),
   // its Stop hook runs at the end of every turn; --settings adds a settings file for this launch only
   turnEndHook: (ctx) => {

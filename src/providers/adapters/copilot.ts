@@ -47,7 +47,7 @@ ready:
     const server = agent.provider.mcp_transport === "http" ? { type: "http", url, headers: { Authorization: `Bearer ${token}` }, tools: ["*"] } : { type: "local", ...bridgeSpec(ctx), tools: ["*"] };
     return { argv: ["--additional-mcp-config", `@${path}`], env: {}, files: [{ path, content: json({ mcpServers: { agentmux: server } }), secret: true }] };
   },
-  mcpNote: "--additional-mcp-config @<session file> (0600)",
+  mcpNote: "--additional-mcp-config @<private folder>/<agent>.copilot.json (0600, under ~/.cache/agentmux)",
   // Not measured: copilot names MCP tools `<server>-<tool>` in its own docs and UI.
   toolName: (t) => `agentmux-${t}`,
 };

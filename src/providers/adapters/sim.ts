@@ -61,7 +61,7 @@ ready:
     };
     return { argv: ["--mcp-config", path], env, files: [{ path, content: json({ mcpServers: { agentmux: server } }), secret: true }] };
   },
-  mcpNote: "--mcp-config <session file>",
+  mcpNote: "--mcp-config <private folder>/<agent>.sim.json (0600, under ~/.cache/agentmux)",
   // the sim writes its usage in claude's or codex's format (its usage sources name those readers)
   toolName: (t) => t,
 };
