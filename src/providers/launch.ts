@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { dirname, isAbsolute, relative } from "node:path";
 import { homedir } from "node:os";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
@@ -22,6 +22,8 @@ export type LaunchSpec = {
   links?: { path: string; target: string }[];
   /** folders to make before launching (0700): what the sandbox shows must exist */
   dirs?: string[];
+  /** files to create (empty, 0600) before launching when missing: the sandbox shows them read-write */
+  touch?: string[];
   /** batch mode "stdin": feed this file to the process's standard input */
   stdinFile?: string;
 };
@@ -99,8 +101,12 @@ function withMcpAllowances(agent: ResolvedAgent, args: string[], workDir: string
  * by file content and mtime). A secret file (it holds a token) is always 0600; any other existing
  * file keeps its permissions. Returns the paths written.
  */
-export function writeLaunchFiles(spec: Pick<LaunchSpec, "files" | "links" | "dirs">): string[] {
+export function writeLaunchFiles(spec: Pick<LaunchSpec, "files" | "links" | "dirs" | "touch">): string[] {
   for (const d of spec.dirs ?? []) mkdirSync(d, { recursive: true, mode: 0o700 });
+  for (const f of spec.touch ?? []) {
+    mkdirSync(dirname(f), { recursive: true, mode: 0o700 });
+    closeSync(openSync(f, "a", 0o600));
+  }
   for (const l of spec.links ?? []) {
     mkdirSync(dirname(l.path), { recursive: true, mode: 0o700 });
     // a target that does not exist yet is a folder the CLI will fill (gemini's chats)

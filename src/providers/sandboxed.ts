@@ -3,7 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { bwrapArgv } from "../sandbox/bwrap.ts";
 import { F } from "../protocol/paths.ts";
 import { findOnPath } from "./doctor.ts";
-import type { LaunchContext } from "./mcp.ts";
+import { TURN_FILE_ENV, type LaunchContext } from "./mcp.ts";
 import type { LaunchSpec } from "./launch.ts";
 import type { ResolvedAgent } from "./resolve.ts";
 
@@ -21,6 +21,8 @@ export function sandboxed(agent: ResolvedAgent, ctx: LaunchContext, spec: Launch
   const ownDirs = [spec.env.GEMINI_CLI_HOME].filter((d): d is string => !!d);
   // the simulated agent keeps its own state (once-switches, usage transcripts) under .runtime/sim
   const runtimeDirs = agent.provider.mcp === "sim" ? ["sim"] : [];
+  // the CLI's turn-end hook appends to the session's turn-end file (under the hidden .runtime)
+  const turnEnds = spec.env[TURN_FILE_ENV];
   const tmuxDir = env.TMUX_TMPDIR ? join(env.TMUX_TMPDIR, `tmux-${process.getuid?.() ?? 0}`) : null;
   const argv = bwrapArgv(
     {
@@ -34,9 +36,15 @@ export function sandboxed(agent: ResolvedAgent, ctx: LaunchContext, spec: Launch
       programs,
       path,
       runtimeDirs,
+      ...(turnEnds ? { ownWritable: [turnEnds] } : {}),
       ...(tmuxDir ? { hide: [tmuxDir] } : {}),
     },
     spec.argv,
   );
-  return { ...spec, argv, dirs: [...(spec.dirs ?? []), ...runtimeDirs.map((d) => join(ctx.sessionDir, F.runtimeDir, d))] };
+  return {
+    ...spec,
+    argv,
+    dirs: [...(spec.dirs ?? []), ...runtimeDirs.map((d) => join(ctx.sessionDir, F.runtimeDir, d))],
+    ...(turnEnds ? { touch: [...(spec.touch ?? []), turnEnds] } : {}),
+  };
 }

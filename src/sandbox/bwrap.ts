@@ -25,6 +25,8 @@ export type SandboxPlan = {
   hide?: readonly string[];
   /** `.runtime` subfolders the agent itself owns (the simulated agent's own state; made by the launch): read-write */
   runtimeDirs?: readonly string[];
+  /** files the agent's CLI appends to (the session's turn-end file its hook writes; made by the launch): read-write */
+  ownWritable?: readonly string[];
 };
 
 type Mount = { op: "--tmpfs" | "--bind" | "--ro-bind"; path: string };
@@ -83,6 +85,7 @@ export function bwrapArgv(plan: SandboxPlan, argv: readonly string[], o: { bwrap
   // the launch writes these before it starts the agent: they exist by then
   for (const d of plan.ownDirs) below.push({ op: "--bind", path: d });
   for (const f of plan.ownFiles) below.push({ op: "--ro-bind", path: f });
+  for (const f of plan.ownWritable ?? []) below.push({ op: "--bind", path: f });
   // programs and PATH folders under something hidden: shown read-only (their whole install prefix)
   const isHidden = (p: string) => [...hidden, worktrees, ...(worktreeRun ? [project] : [])].some((h) => inside(h, p)) && !inside(work, p) && !inside(plan.sessionDir, p);
   for (const prog of plan.programs) {

@@ -6,6 +6,7 @@
  * run them (claude: the command through sh; codex: the argv with the event's JSON appended).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { privateMcpDir } from "../../src/providers/mcp.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TurnEndTail } from "../../src/bus/turn-ends.ts";
@@ -49,7 +50,7 @@ describe("the CLIs' own turn-end signals", () => {
     const i = spec.argv.indexOf("--settings");
     expect(i).toBeGreaterThan(0);
     const file = spec.argv[i + 1]!;
-    expect(file).toBe(join(root, "s", ".runtime", "mcp", "coder-1.claude-settings.json"));
+    expect(file).toBe(join(privateMcpDir(join(root, "s"), root), "coder-1.claude-settings.json"));
     const settings = JSON.parse(spec.files.find((f) => f.path === file)!.content);
     const hooks = settings.hooks.Stop[0].hooks;
     expect(hooks).toEqual([{ type: "command", command: expect.any(String), timeout: 10 }]);

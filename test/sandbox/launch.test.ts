@@ -29,3 +29,15 @@ test("a sandboxed launch runs the same command under bwrap, shows its own MCP co
   expect(boxed.env).toEqual(plain.env);
   expect(boxed.dirs).toEqual([join(S, ".runtime", "sim")]);
 });
+
+test("a sandboxed CLI with a turn-end hook can append to the session's turn-end file (under the hidden .runtime), and only to that", () => {
+  const config = { ...base(), sandbox: true } as Config;
+  const S = "/work/p/.agentmux/.sessions/s1";
+  const turnEnds = join(S, ".runtime", "turn_ends");
+  const l = buildLaunch(resolveRole(config, "coder"), { sessionDir: S, projectDir: "/work/p", workDir: "/work/p", agentKey: "coder", selfCommand: ["/opt/agentmux"], mcp: { url: "http://127.0.0.1:1/mcp", token: "a".repeat(64) }, home: "/nonexistent-home", turnEnd: { id: "t1", file: turnEnds } });
+  const argv = l.argv.join(" ");
+  expect(argv).toContain(`--tmpfs ${join(S, ".runtime")} `);
+  expect(argv).toContain(`--bind ${turnEnds} ${turnEnds}`);
+  expect(argv.indexOf(`--tmpfs ${join(S, ".runtime")} `)).toBeLessThan(argv.indexOf(`--bind ${turnEnds}`));
+  expect(l.touch).toEqual([turnEnds]);
+});
