@@ -4,6 +4,7 @@ import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
 import { listSessionNames } from "../effects/tmux/ops.ts";
 import type { State } from "../schema/state.ts";
 import { readRuntime, readState } from "./read.ts";
+import { readPythonState } from "./python-state.ts";
 import { F, sessionsRoot } from "../protocol/paths.ts";
 import { isSocketName } from "../schema/tmux-names.ts";
 import { ownsTmuxSession } from "./tmux-owner.ts";
@@ -49,10 +50,13 @@ export function readSummary(dir: string, now: number, socket?: string): Unchecke
   }
   let state: State | undefined;
   let error: string | undefined;
-  try {
-    state = readState(dir);
-  } catch (e) {
-    error = (e as Error).message;
+  if (readPythonState(dir)) error = `written by the Python agentmux: agentmux resume ${basename(dir)} --from-python converts it`;
+  else {
+    try {
+      state = readState(dir);
+    } catch (e) {
+      error = (e as Error).message;
+    }
   }
   const updated = state ? Date.parse(state.updated_at) : NaN;
   const updatedAt = Number.isNaN(updated) ? mtime : updated;

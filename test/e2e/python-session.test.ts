@@ -119,9 +119,11 @@ test("a Python agentmux session: refused with the command that converts it; --fr
   expect(refused.stderr).toContain("this session's state.json was written by the Python agentmux");
   expect(refused.stderr).toContain(`agentmux resume ${ID} --from-python`);
   expect(readFileSync(join(dir, "state.json"), "utf8")).toBe(original);
-  // without a session named, resume offers the same
+  // without a session named, resume offers the same; the sessions list says what the session is
   const bare = await runBinary(bin, ["resume", "--ci"], { cwd: repo, socket });
   expect(bare.stderr).toContain(`agentmux resume ${ID} --from-python`);
+  const listed = await runBinary(bin, ["sessions", "--json"], { cwd: repo, socket });
+  expect(JSON.parse(listed.stdout).find((s: { id: string }) => s.id === ID).error).toBe(`written by the Python agentmux: agentmux resume ${ID} --from-python converts it`);
 
   const r = await runBinary(bin, ["resume", "--ci", "--from-python", "--keep-session"], { cwd: repo, socket, timeoutMs: 150_000 });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
