@@ -4,7 +4,6 @@ import { readOptionalSessionFile, writeSessionFile } from "../session/file-io.ts
 import { checkResultFile } from "../protocol/files.ts";
 import { CHECKS_BASE_DIR } from "../schema/check-runs.ts";
 import { runCheck } from "../checks/run.ts";
-import { runChecksOnBase } from "../checks/base.ts";
 import { compareWithBase } from "../checks/compare.ts";
 import type { CheckEngine, CheckJob } from "./checks.ts";
 
@@ -28,6 +27,8 @@ export function checkEngine(): CheckEngine {
       const rel = `${CHECKS_BASE_DIR}/${job.name}.json`;
       let onBase = cachedBase(base.sessionDir, rel, job);
       if (!onBase) {
+        // isomorphic-git (the base's worktree) is loaded only when a check fails: the orchestrator stays small
+        const { runChecksOnBase } = await import("../checks/base.ts");
         [onBase] = await runChecksOnBase({
           repoDir: base.mainRepoDir, baseCommit: base.commit, checkout: job.workDir, checks: { [job.name]: job.spec },
           logDir: dir, logName: CHECKS_BASE_DIR, when: job.when, env: job.env,
