@@ -89,7 +89,8 @@ export async function runCommit(
     const notes = [...r.warnings, ...r.notes];
     return { type: "committed", at: at(), hash: r.short, branch: r.branch, pr_url: r.prUrl, ...(notes.length ? { notes } : {}) };
   } catch (e) {
-    o.log(`commit failed: ${(e as Error).message ?? String(e)}`, { level: "error", event: "commit_failed", error: (e as Error).stack ?? String(e) });
+    const message = (e as Error).message ?? String(e);
+    o.log(/^commit failed\b/.test(message) ? message : `commit failed: ${message}`, { level: "error", event: "commit_failed", error: (e as Error).stack ?? String(e) });
     return { type: "commit_failed", at: at(), error: `${(e as Error).message ?? String(e)}${decisionAside(o.sessionDir, o.log)}` };
   }
 }

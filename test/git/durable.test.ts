@@ -163,3 +163,13 @@ describe("git objects are written atomically and read back before the branch mov
     expect(fsckClean(dir)).toBe(true);
   });
 });
+
+test("#31: a wrapped file-system error names its code (ENOSPC, EROFS) even when the wrapper's message does not", async () => {
+  const { wrapGitError } = await import("../../src/effects/git/repo.ts");
+  const inner = Object.assign(new Error("EROFS: read-only file system, open '/r/.git/index'"), { code: "EROFS" });
+  const wrapped = Object.assign(new Error("Could not write the index"), { cause: inner });
+  expect(wrapGitError(wrapped, "commit", "/r").message).toBe("commit failed: Could not write the index (EROFS)");
+  const full = Object.assign(new Error("no space"), { code: "ENOSPC" });
+  expect(wrapGitError(full, "commit", "/r").message).toBe("commit failed: no space (ENOSPC)");
+  expect(wrapGitError(inner, "commit", "/r").message).toBe("commit failed: EROFS: read-only file system, open '/r/.git/index'");
+});

@@ -41,3 +41,13 @@ test("every wait for a decision is counted, so a follower polling state sees a w
   expect(again).toMatchObject({ awaiting_decision: true, decision_waits: 2 });
   expect(apply(again, ev.approve(), s).state).toMatchObject({ awaiting_decision: undefined, decision_waits: 2 });
 });
+
+test("#31: a failed commit's cause says 'commit failed' once and keeps the system's reason (ENOSPC)", () => {
+  const { state, ev, s } = reach("completing");
+  const approved = apply(state, ev.approve(), s);
+  const error = "commit failed: ENOSPC: no space left on device, write";
+  const failed = apply(approved.state, { type: "commit_failed", at: "2024-01-02T00:00:00.000Z", error }, s).state;
+  expect(failed.interruption_cause).toBe(error);
+  const plain = apply(apply(state, ev.approve(), s).state, { type: "commit_failed", at: "2024-01-02T00:00:00.000Z", error: "author missing" }, s).state;
+  expect(plain.interruption_cause).toBe("commit failed: author missing");
+});

@@ -41,5 +41,16 @@ export function wrapGitError(e: unknown, operation: string, root: string): Agent
   // isomorphic-git's add of many files throws one MultipleGitError holding the real ones
   const errors = (e as { errors?: unknown[] })?.errors;
   const first = Array.isArray(errors) && errors.length ? errors[0] : e;
-  return new GitOperationFailed({ operation, detail: first instanceof Error ? first.message : String(first), root }, { cause: e });
+  return new GitOperationFailed({ operation, detail: withSystemCode(first), root }, { cause: e });
+}
+
+/** An error's message, naming the system's code (ENOSPC, EROFS, EACCES…) when a wrapper's message dropped it. */
+function withSystemCode(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  let code: unknown;
+  for (let c: unknown = e, depth = 0; c && depth < 4 && code === undefined; c = (c as { cause?: unknown }).cause, depth++) {
+    const own = (c as { code?: unknown }).code;
+    if (typeof own === "string" && /^E[A-Z]{2,}$/.test(own)) code = own;
+  }
+  return typeof code === "string" && !message.includes(code) ? `${message} (${code})` : message;
 }

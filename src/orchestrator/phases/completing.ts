@@ -63,7 +63,8 @@ export const completing: PhaseHandler = {
     }
     if (event.type === "commit_failed") {
       step.set({ approved_at: undefined, approval: undefined, completion_error: event.error });
-      step.fail(`commit failed: ${event.error}`);
+      // a git error already names its operation ("commit failed: ENOSPC: …"): said once
+      step.fail(/^commit failed\b/.test(event.error) ? event.error : `commit failed: ${event.error}`);
       return true;
     }
     if (event.type === "changes_written") {
