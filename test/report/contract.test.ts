@@ -13,7 +13,7 @@ import { State } from "../../src/schema/state.ts";
 import { RuntimeState } from "../../src/schema/runtime.ts";
 import { REPO_ROOT } from "../helpers/tmp.ts";
 import { compatProblems } from "./schema-compat.ts";
-import { validate } from "./json-validate.ts";
+import { eventKinds, validate } from "./json-validate.ts";
 
 /**
  * The run API's contract (DESIGN rule 13): fields are added, never renamed, removed or retyped.
@@ -27,6 +27,8 @@ const versions = readdirSync(FIXTURES).filter((n) => /^v\d+$/.test(n)).sort((a, 
 const frozen = (v: string, f: RunApiSchemaFile) => JSON.parse(readFileSync(join(FIXTURES, v, f), "utf8"));
 const current = (f: RunApiSchemaFile) => JSON.parse(runApiSchemaText(f));
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
+/** An older version's consumer meets enum values added after it (docs/run-api.md): they pass its check. */
+const older = (v: string) => ({ laterValues: v !== `v${RUN_API_VERSION}` });
 
 /** Real session folders a sim run left: state.json (and runtime_state.json when it had one). */
 const sessions = readdirSync(join(FIXTURES, "sessions")).sort().map((name) => {
@@ -69,9 +71,10 @@ describe("what real sessions derive validates against every published version", 
         expect(evs.length).toBeGreaterThan(0);
         const res = clone(result({ outcome: s.state.phase === "done" ? "success" : "failed", exitCode: s.state.phase === "done" ? 0 : 1, state: s.state }));
         for (const v of versions) {
-          expect({ session: s.name, version: v, problems: validate(frozen(v, "run-snapshot.schema.json"), snap) }).toEqual({ session: s.name, version: v, problems: [] });
-          for (const e of evs) expect({ session: s.name, version: v, event: e.kind, problems: validate(frozen(v, "run-event.schema.json"), e) }).toEqual({ session: s.name, version: v, event: e.kind, problems: [] });
-          expect({ session: s.name, version: v, problems: validate(frozen(v, "run-result.schema.json"), res) }).toEqual({ session: s.name, version: v, problems: [] });
+          expect({ session: s.name, version: v, problems: validate(frozen(v, "run-snapshot.schema.json"), snap, "$", older(v)) }).toEqual({ session: s.name, version: v, problems: [] });
+          const known = eventKinds(frozen(v, "run-event.schema.json"));
+          for (const e of evs.filter((e) => known.has(e.kind))) expect({ session: s.name, version: v, event: e.kind, problems: validate(frozen(v, "run-event.schema.json"), e, "$", older(v)) }).toEqual({ session: s.name, version: v, event: e.kind, problems: [] });
+          expect({ session: s.name, version: v, problems: validate(frozen(v, "run-result.schema.json"), res, "$", older(v)) }).toEqual({ session: s.name, version: v, problems: [] });
         }
       }
     }
@@ -134,4 +137,11 @@ describe("the contract's checkers catch what they are for", () => {
     expect(() => compatProblems({ type: "object", patternProperties: {} }, { type: "object" })).toThrow("patternProperties");
     expect(() => validate({ $ref: "#/x" }, 1)).toThrow("$ref");
   });
+});
+
+test("the validator: a value outside an enum fails, unless it is checked for an older version's consumer", async () => {
+  const schema = { type: "object", properties: { phase: { type: "string", enum: ["planning"] } }, required: ["phase"] };
+  expect(validate(schema, { phase: "checking" })).toEqual(['$.phase: "checking" is not one of ["planning"]']);
+  expect(validate(schema, { phase: "checking" }, "$", { laterValues: true })).toEqual([]);
+  expect(validate(schema, { phase: 3 }, "$", { laterValues: true })).toEqual(["$.phase: expected string, got 3"]);
 });

@@ -20,17 +20,18 @@ function typeOk(type: string, v: unknown): boolean {
   }
 }
 
-export function validate(schema: Node, v: unknown, path = "$"): string[] {
+/** `laterValues`: a string outside an enum passes (a consumer of an older version meets the values added after it). */
+export function validate(schema: Node, v: unknown, path = "$", o: { laterValues?: boolean } = {}): string[] {
   for (const k of Object.keys(schema)) if (!IGNORED.has(k) && !CHECKED.has(k)) throw new Error(`${path}: the validator does not know the keyword ${k}`);
   const union = (schema.anyOf ?? schema.oneOf) as Node[] | undefined;
   if (union) {
-    const each = union.map((s) => validate(s, v, path));
+    const each = union.map((s) => validate(s, v, path, o));
     if (each.some((p) => p.length === 0)) return [];
     return [`${path}: matches none of its ${union.length} alternatives (${each.map((p) => p[0]).join("; ")})`];
   }
   if (schema.type !== undefined && !([] as string[]).concat(schema.type as string).some((t) => typeOk(t, v))) return [`${path}: expected ${String(schema.type)}, got ${JSON.stringify(v)?.slice(0, 60)}`];
   if ("const" in schema && v !== schema.const) return [`${path}: expected ${JSON.stringify(schema.const)}, got ${JSON.stringify(v)}`];
-  if (schema.enum && !(schema.enum as unknown[]).includes(v)) return [`${path}: ${JSON.stringify(v)} is not one of ${JSON.stringify(schema.enum)}`];
+  if (schema.enum && !(schema.enum as unknown[]).includes(v) && !(o.laterValues && typeof v === "string")) return [`${path}: ${JSON.stringify(v)} is not one of ${JSON.stringify(schema.enum)}`];
   if (typeof v === "number") {
     if (typeof schema.minimum === "number" && v < schema.minimum) return [`${path}: below ${schema.minimum}`];
     if (typeof schema.maximum === "number" && v > schema.maximum) return [`${path}: above ${schema.maximum}`];
@@ -38,17 +39,23 @@ export function validate(schema: Node, v: unknown, path = "$"): string[] {
   }
   if (typeof v === "string" && typeof schema.pattern === "string" && !new RegExp(schema.pattern).test(v)) return [`${path}: does not match ${schema.pattern}`];
   const out: string[] = [];
-  if (Array.isArray(v) && schema.items) v.forEach((x, i) => out.push(...validate(schema.items as Node, x, `${path}[${i}]`)));
+  if (Array.isArray(v) && schema.items) v.forEach((x, i) => out.push(...validate(schema.items as Node, x, `${path}[${i}]`, o)));
   if (typeOk("object", v)) {
-    const o = v as Record<string, unknown>;
+    const obj = v as Record<string, unknown>;
     const props = (schema.properties ?? {}) as Record<string, Node>;
-    for (const k of (schema.required ?? []) as string[]) if (!(k in o)) out.push(`${path}.${k}: missing`);
-    for (const [k, x] of Object.entries(o)) {
-      if (schema.propertyNames) out.push(...validate(schema.propertyNames as Node, k, `${path}{${k}}`));
-      if (props[k]) out.push(...validate(props[k], x, `${path}.${k}`));
+    for (const k of (schema.required ?? []) as string[]) if (!(k in obj)) out.push(`${path}.${k}: missing`);
+    for (const [k, x] of Object.entries(obj)) {
+      if (schema.propertyNames) out.push(...validate(schema.propertyNames as Node, k, `${path}{${k}}`, o));
+      if (props[k]) out.push(...validate(props[k], x, `${path}.${k}`, o));
       else if (schema.additionalProperties === false) out.push(`${path}.${k}: not allowed`);
-      else if (schema.additionalProperties && typeof schema.additionalProperties === "object") out.push(...validate(schema.additionalProperties as Node, x, `${path}.${k}`));
+      else if (schema.additionalProperties && typeof schema.additionalProperties === "object") out.push(...validate(schema.additionalProperties as Node, x, `${path}.${k}`, o));
     }
   }
   return out;
+}
+
+/** The event kinds a published event schema lists: a consumer of that version skips the kinds added after it. */
+export function eventKinds(schema: Node): Set<string> {
+  const variants = (schema.oneOf ?? schema.anyOf ?? []) as Node[];
+  return new Set(variants.map((v) => String(((v.properties as Record<string, Node>).kind as Node).const)));
 }
