@@ -128,6 +128,10 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "roles.<role>.model": "model for this role; null = the default",
   "roles.<role>.args": "replaces the provider's role args entirely",
   "roles.<role>.fallback": "providers to move this role to, in order, when its CLI hits a usage limit (none: wait for the reset)",
+  "roles.<role>.sandbox": "run this role's agents in the sandbox (true) or not (false), whatever the top-level `sandbox` says",
+  sandbox:
+    "run every agent in a sandbox (Linux, bubblewrap): it sees its work folder, its session folder without `.runtime`, its own MCP config and its CLI's `sandbox_home`; not the run's secrets, other worktrees or sessions, or the rest of your home. `doctor` says whether it is available; a run that asks for it where it is not stops before any agent starts. See [security.md](security.md)",
+  "providers.<name>.sandbox_home": "paths under your home (relative) this CLI keeps its config, login and data in: all of the home its agents see, read-write, in the sandbox",
 };
 
 export function configRows() {
