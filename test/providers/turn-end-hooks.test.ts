@@ -11,7 +11,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TurnEndTail } from "../../src/bus/turn-ends.ts";
 import { loadConfig } from "../../src/config/load.ts";
-import { buildLaunch, type LaunchSpec } from "../../src/providers/launch.ts";
+import { buildLaunch, writeLaunchFiles, type LaunchSpec } from "../../src/providers/launch.ts";
+import { makeRepo } from "../git/fixture.ts";
 import { resolveRole } from "../../src/providers/resolve.ts";
 import type { Config } from "../../src/schema/config.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
@@ -27,12 +28,12 @@ afterAll(() => removeDir(root));
 
 const ID = "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0";
 
-function launch(provider: string, o: { turnEnd?: boolean; batch?: boolean } = {}): LaunchSpec {
+function launch(provider: string, o: { turnEnd?: boolean; batch?: boolean; workDir?: string } = {}): LaunchSpec {
   const config = structuredClone(base);
   config.defaults.provider = provider;
   const sessionDir = join(root, "s");
   return buildLaunch(resolveRole(config, "coder"), {
-    sessionDir, projectDir: root, workDir: root, agentKey: "coder-1", selfCommand: ["/opt/agentmux"], home: root, mcp: { url: "http://127.0.0.1:1/mcp", token: "ab".repeat(32) },
+    sessionDir, projectDir: root, workDir: o.workDir ?? root, agentKey: "coder-1", selfCommand: ["/opt/agentmux"], home: root, mcp: { url: "http://127.0.0.1:1/mcp", token: "ab".repeat(32) },
     ...(o.turnEnd === false ? {} : { turnEnd: { id: ID, file: join(root, "turn_ends") } }),
     ...(o.batch ? { batchPrompt: join(sessionDir, "p.md") } : {}),
   });
@@ -89,9 +90,51 @@ describe("the CLIs' own turn-end signals", () => {
     }
   });
 
-  test("no hook for a batch run, without a turn-end id, or for a CLI without a measured signal", () => {
+  test("opencode: a plugin in the worktree's .opencode/plugins/ (stable, kept out of git) hears session.idle", async () => {
+    const repo = await makeRepo();
+    const spec = launch("opencode", { workDir: repo });
+    const plugin = spec.files.find((f) => f.path === join(repo, ".opencode", "plugins", "agentmux-turn-end.js"))!;
+    expect(plugin.content).not.toContain(ID);
+    writeLaunchFiles(spec);
+    expect(Bun.spawnSync(["git", "-C", repo, "status", "--porcelain", "--untracked-files=all"]).stdout.toString()).toBe("");
+    // the plugin as opencode loads it, in a process with the pane's env
+    const script = `const m = await import(${JSON.stringify(plugin.path)}); const hooks = await m.AgentmuxTurnEnd({}); await hooks.event({ event: { type: "session.updated" } }); await hooks.event({ event: { type: "session.idle", properties: {} } });`;
+    const seen: string[] = [];
+    const tail = new TurnEndTail(join(root, "turn_ends"), (id) => seen.push(id));
+    tail.start();
+    try {
+      run([process.execPath, "-e", script], spec);
+      await waitFor("the id read back", () => seen.length === 1, { timeoutMs: 5_000 });
+      expect(seen).toEqual([ID]);
+      // without agentmux's env (the user's own opencode in that folder) it does nothing
+      run([process.execPath, "-e", script], { ...spec, env: {} });
+      await Bun.sleep(300);
+      expect(seen).toEqual([ID]);
+    } finally {
+      tail.stop();
+    }
+  });
+
+  test("cursor: a stop hook in the worktree's .cursor/hooks.json, run through its shell", async () => {
+    const repo = await makeRepo();
+    const spec = launch("cursor", { workDir: repo });
+    const hooks = JSON.parse(spec.files.find((f) => f.path === join(repo, ".cursor", "hooks.json"))!.content);
+    expect(hooks.version).toBe(1);
+    const seen: string[] = [];
+    const tail = new TurnEndTail(join(root, "turn_ends"), (id) => seen.push(id));
+    tail.start();
+    try {
+      run(["sh", "-c", hooks.hooks.stop[0].command], spec);
+      await waitFor("the id read back", () => seen.length === 1, { timeoutMs: 5_000 });
+      expect(seen).toEqual([ID]);
+    } finally {
+      tail.stop();
+    }
+  });
+
+  test("no hook for a batch run, without a turn-end id, or for a CLI without a signal wired", () => {
     expect(launch("claude", { batch: true }).argv).not.toContain("--settings");
     expect(launch("claude", { turnEnd: false }).argv).not.toContain("--settings");
-    for (const cli of ["gemini", "qwen", "opencode", "copilot", "cursor", "agy"]) expect({ cli, hooked: "AGENTMUX_TURN_ID" in launch(cli).env }).toEqual({ cli, hooked: false });
+    for (const cli of ["gemini", "qwen", "copilot", "agy"]) expect({ cli, hooked: "AGENTMUX_TURN_ID" in launch(cli).env }).toEqual({ cli, hooked: false });
   });
 });

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { agentFileName } from "../../protocol/paths.ts";
-import { bridgeSpec, endpointOf, json, privateMcpDir } from "../mcp.ts";
+import { bridgeSpec, endpointOf, json, privateMcpDir, TURN_END_COMMAND } from "../mcp.ts";
 import type { CliAdapter } from "./types.ts";
+import { worktreeLocalFile } from "./worktree-file.ts";
 
 /**
  * Cursor's CLI (`cursor-agent`, also installed as `agent`). Built from the published behaviour
@@ -67,4 +68,9 @@ ready:
   },
   mcpNote: "--plugin-dir <private folder>/plugin.json (0600, under ~/.cache/agentmux) + --approve-mcps",
   toolName: (t) => t,
+  // its stop hook, from the worktree's .cursor/hooks.json (stable content, kept out of git); a
+  // hook run without cursor's environment writes an empty line, which is ignored
+  turnEndHook: (ctx) => ({ argv: [], env: {}, files: worktreeLocalFile(ctx.workDir, ".cursor/hooks.json", json({ version: 1, hooks: { stop: [{ command: `sh -c ${shellQuote(TURN_END_COMMAND)}` }] } })) ?? [] }),
 };
+
+const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;

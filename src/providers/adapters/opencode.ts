@@ -1,5 +1,20 @@
 import { bridgeSpec, endpointOf } from "../mcp.ts";
+import { TURN_FILE_ENV, TURN_ID_ENV } from "../mcp.ts";
 import type { CliAdapter } from "./types.ts";
+import { worktreeLocalFile } from "./worktree-file.ts";
+
+/** An opencode plugin: on session.idle, the launch's turn-end id (from its env) appended to the run's file. */
+const OPENCODE_PLUGIN = `// agentmux: tells the run that started this opencode when a turn ended (absent env: not one of its agents)
+import { appendFileSync } from "node:fs";
+
+export const AgentmuxTurnEnd = async () => ({
+  event: async ({ event }) => {
+    const id = process.env.${TURN_ID_ENV};
+    const file = process.env.${TURN_FILE_ENV};
+    if (event?.type === "session.idle" && id && file) appendFileSync(file, id + "\\n");
+  },
+});
+`;
 
 /** OpenCode: measured 1.18.33 (reference/real-cli-behaviour.md §4, cli-evidence.md §3, issue #27). */
 export const opencode: CliAdapter = {
@@ -40,5 +55,8 @@ ready:
     return { argv: [], env: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ autoupdate: false, mcp: { agentmux: server } }) }, files: [] };
   },
   mcpNote: "OPENCODE_CONFIG_CONTENT",
+  // its session.idle event, heard by a plugin it loads from the worktree's .opencode/plugins/
+  // (stable content, kept out of git); the plugin does nothing in an opencode agentmux did not start
+  turnEndHook: (ctx) => ({ argv: [], env: {}, files: worktreeLocalFile(ctx.workDir, ".opencode/plugins/agentmux-turn-end.js", OPENCODE_PLUGIN) ?? [] }),
   toolName: (t) => `agentmux_${t}`,
 };

@@ -35,7 +35,7 @@ export function worktreeLocalFile(workDir: string, rel: string, content: string)
   if (exclude) {
     const have = existsSync(exclude) ? readFileSync(exclude, "utf8") : "";
     const line = `/${rel}`;
-    if (!have.split("\n").includes(line)) files.unshift({ path: exclude, content: `${have}${have && !have.endsWith("\n") ? "\n" : ""}# agentmux: its MCP wiring for a CLI that reads it only here\n${line}\n` });
+    if (!have.split("\n").includes(line)) files.unshift({ path: exclude, content: `${have}${have && !have.endsWith("\n") ? "\n" : ""}# agentmux: what a CLI reads only from its working folder\n${line}\n` });
   }
   return files;
 }
