@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSession, formatLiteral } from "../../src/effects/tmux/session.ts";
+import { createSession, formatLiteral, startDirLiteral } from "../../src/effects/tmux/session.ts";
 import { waitFor } from "../helpers/wait.ts";
 import {
   classifyTmuxStderr, isGone, TmuxCommandFailed, TmuxDuplicateSession, TmuxFormatMismatch, TmuxServerNotRunning, TmuxSessionNotFound, TmuxTargetNotFound,
@@ -132,7 +132,8 @@ describe("strings tmux format-expands stay literal (#18.10)", () => {
   test("a pane and a session start in a folder named with #(…), #{…}, #H, quotes and unicode; nothing runs", async () => {
     const f = await fixture();
     const canary = join(f.dir, "pwned");
-    const odd = join(f.dir, `x#Hidden #{pane_id} it's "q" 日本`, `#(touch ${canary})`, "##{ #");
+    // #31: `#[` (and a run of # before [) too: tmux keeps those as they are
+    const odd = join(f.dir, `x#Hidden #{pane_id} it's "q" 日本`, `#(touch ${canary})`, "##{ #", "a#[red]b##[c]");
     mkdirSync(odd, { recursive: true });
     const { pane } = await f.layout.createPane({ command: ["sh", "-c", "exec tail -f /dev/null"], env: {}, cwd: odd, label: `#(touch ${canary}) #{pane_id}` });
     expect(await f.layout.title(pane)).toBe(`#(touch ${canary}) #{pane_id}`);
@@ -140,6 +141,7 @@ describe("strings tmux format-expands stay literal (#18.10)", () => {
     const here = await waitFor("pwd of the control pane", () => existsSync(join(odd, "here")) && readFileSync(join(odd, "here"), "utf8"));
     expect(String(here).trim()).toBe(odd);
     expect(formatLiteral("a#{b}#(c)")).toBe("a##{b}##(c)");
+    expect(startDirLiteral("a#{b}#[c]##[d]#")).toBe("a##{b}#[c]##[d]##");
     expect(existsSync(canary)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { DuplicatePane, PaneWrongDir, StartDirMissing } from "./errors.ts";
 import type { Tmux, TmuxResult } from "./runner.ts";
-import { chain, controlLayoutArgs, controlWidthFor, formatLiteral, paneCommand, pinWindowArgs, PLACEHOLDER_SCRIPT } from "./session.ts";
+import { chain, controlLayoutArgs, controlWidthFor, formatLiteral, startDirLiteral, paneCommand, pinWindowArgs, PLACEHOLDER_SCRIPT } from "./session.ts";
 import { NEW_PANE, NEW_WINDOW, PANE_DEAD, PANE_IN_WINDOW, PANE_START, PANE_TITLE, SESSION_PANE, WINDOW_OF_PANE } from "./formats.ts";
 import { capturePane } from "./ops.ts";
 import { dropEnvFile, writeEnvFile } from "./env-file.ts";
@@ -276,7 +276,7 @@ async function listSessionPanes(tmux: Tmux, session: string): Promise<PaneRow[]>
 
 async function newParkedPane(tmux: Tmux, session: string, size: { width: number; height: number }, shellCommand: string, cwd: string | undefined): Promise<string> {
   const args = ["new-window", "-d", "-n", PARKED_WINDOW, "-t", `=${session}:`];
-  if (cwd) args.push("-c", formatLiteral(cwd));
+  if (cwd) args.push("-c", startDirLiteral(cwd));
   args.push("-P", "-F", NEW_PANE.text, shellCommand);
   const { pane, window } = NEW_PANE.parse(await tmux.run(args));
   await tmux.run(chain(pinWindowArgs(window, size.width, size.height)));

@@ -30,6 +30,16 @@ export function formatLiteral(text: string): string {
 }
 
 /**
+ * A start directory given to `-c`, made literal. Like formatLiteral, except before `[`: tmux
+ * keeps `#[` and any run of `#` ending in `[` as it is (a style is drawn later, not expanded),
+ * so doubling those made `/repo#[x]` the folder `/repo##[x]`, which does not exist, and tmux
+ * started the pane elsewhere.
+ */
+export function startDirLiteral(dir: string): string {
+  return dir.replace(/#+(\[)?/g, (run, bracket) => (bracket ? run : run + run));
+}
+
+/**
  * The shell-command for a pane: `exec 'argv0' …`, after sourcing and deleting its env file
  * (env-file.ts: values never appear in an argv). `exec` keeps the pane's pid equal to the
  * program's pid.
@@ -141,7 +151,7 @@ export async function createSession(tmux: Tmux, opts: SessionOptions): Promise<{
   const created = await tmux.run([
     "-f", "/dev/null",
     "new-session", "-d", "-s", opts.name, "-x", String(opts.width), "-y", String(opts.height),
-    "-n", "pipeline", "-c", formatLiteral(opts.cwd),
+    "-n", "pipeline", "-c", startDirLiteral(opts.cwd),
     "-P", "-F", NEW_PANE.text,
     paneCommand(opts.controlCommand, { envFile }),
   ]).catch((e) => {
@@ -161,7 +171,7 @@ export async function createSession(tmux: Tmux, opts: SessionOptions): Promise<{
           ...pinWindowArgs(window, opts.width, opts.height),
           ["set-option", "-p", "-t", controlPane, "@amx_role", "control"],
           ["select-pane", "-t", controlPane, "-T", "agentmux"],
-          ["split-window", "-d", "-h", "-t", controlPane, "-c", formatLiteral(opts.cwd), "-P", "-F", NEW_PANE.text, paneCommand(["sh", "-c", PLACEHOLDER_SCRIPT])],
+          ["split-window", "-d", "-h", "-t", controlPane, "-c", startDirLiteral(opts.cwd), "-P", "-F", NEW_PANE.text, paneCommand(["sh", "-c", PLACEHOLDER_SCRIPT])],
           ...controlLayoutArgs(window, controlPane, width),
         ]),
       )
