@@ -2,11 +2,23 @@ import type { PreexistingChanges } from "../schema/preexisting.ts";
 import type { RuntimeState } from "../schema/runtime.ts";
 import type { State } from "../schema/state.ts";
 import { inspectSessionFile, readOptionalSessionFile, readSessionFile, SessionFileInvalid } from "./file-io.ts";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { PythonSession } from "./errors.ts";
+import { readPythonState } from "./python-state.ts";
 import { SESSION_FILES } from "../protocol/files.ts";
 
-/** state.json, validated; a missing or invalid one is a named error naming the file and the field. */
-export const readState = (dir: string): State => readSessionFile(dir, SESSION_FILES.state);
+/**
+ * state.json, validated; a missing or invalid one is a named error naming the file and the field,
+ * or, when the Python agentmux wrote it, saying so with the command that converts it.
+ */
+export function readState(dir: string): State {
+  try {
+    return readSessionFile(dir, SESSION_FILES.state);
+  } catch (e) {
+    if (e instanceof SessionFileInvalid && readPythonState(dir)) throw new PythonSession({ dir, id: basename(dir) });
+    throw e;
+  }
+}
 
 /** runtime_state.json is optional (finished or never-started sessions have none); a bad one is ignored. */
 export const readRuntime = (dir: string): RuntimeState | undefined => readOptionalSessionFile(dir, SESSION_FILES.runtime);

@@ -122,6 +122,8 @@ test("a Python agentmux session: refused with the command that converts it; --fr
   // without a session named, resume offers the same; the sessions list says what the session is
   const bare = await runBinary(bin, ["resume", "--ci"], { cwd: repo, socket });
   expect(bare.stderr).toContain(`agentmux resume ${ID} --from-python`);
+  const status = await runBinary(bin, ["status", ID], { cwd: repo, socket });
+  expect(status.stderr).toContain(`this session's state.json was written by the Python agentmux\n  hint: convert it and resume with: agentmux resume ${ID} --from-python`);
   const listed = await runBinary(bin, ["sessions", "--json"], { cwd: repo, socket });
   expect(JSON.parse(listed.stdout).find((s: { id: string }) => s.id === ID).error).toBe(`written by the Python agentmux: agentmux resume ${ID} --from-python converts it`);
 
