@@ -1,6 +1,7 @@
 import type { Server } from "bun";
 import type { AgentTokens, AgentLink } from "./identity.ts";
 import type { PeerCheck } from "./peer.ts";
+import { namespacePids } from "../effects/process/tcp-peer.ts";
 import { handleMessage, rpcError, RPC, type JsonRpcMessage, type JsonRpcResponse, type McpHandlers } from "./protocol.ts";
 
 export const ENDPOINT_PATH = "/mcp";
@@ -108,8 +109,10 @@ export class McpEndpoint {
         this.o.log(`MCP endpoint: refused a request with ${link.identity.agent}'s token: ${peer.reason}`);
         return json(rpcError(null, RPC.invalidRequest, `agentmux: this request carries ${link.identity.agent}'s token but ${peer.reason}; only the agent's own processes may use it`), 403);
       }
-      // the bridge names itself; believed only when it is the process holding this connection
-      if (Number(req.headers.get(BRIDGE_PID_HEADER)) === peer.pid && peer.pid !== link.rootPid) link.bridgePid = peer.pid;
+      // the bridge names itself (as its own pid namespace knows it: a sandbox has one); believed
+      // only when that is the process holding this connection, which is then watched by its real pid
+      const named = Number(req.headers.get(BRIDGE_PID_HEADER));
+      if (named > 0 && peer.pid !== link.rootPid && namespacePids(peer.pid).includes(named)) link.bridgePid = peer.pid;
     }
     link.lastSeenAt = Date.now();
 

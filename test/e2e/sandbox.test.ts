@@ -7,6 +7,8 @@ import { binaryScope } from "../helpers/binary-scope.ts";
 import { findOnPath } from "../../src/providers/doctor.ts";
 import { makeTmpDir } from "../helpers/tmp.ts";
 import { runBinary, tmuxServerRunning } from "./harness.ts";
+import { startDemo, waitForState } from "../fault/harness.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 setDefaultTimeout(240_000);
 
@@ -53,6 +55,20 @@ describe.skipIf(!bwrap)("agents in the sandbox (bubblewrap)", () => {
     // the launch went through bubblewrap, and the secrets were there to be read from outside it
     expect(readFileSync(join(dir, "orchestrator.log"), "utf8")).toMatch(/launched coder \(sim[^\n]*bwrap --die-with-parent/);
     expect(existsSync(join(dir, ".runtime", "tool_seal.key"))).toBe(true);
+  });
+
+  test("mcp_transport: stdio in the sandbox: the bridge is known by its real pid, so a killed bridge restarts its agent and the run finishes", async () => {
+    const run = startDemo(scope.bin, { scenario: "commit_message", thinkMs: 600, sockets: scope.sockets, config: { sandbox: true, providers: { sim: { mcp_transport: "stdio" } } } });
+    const { dir } = await waitForState(run, "the architect working", (s) => s.phase === "architecting" && s.agents?.architect?.status === "working");
+    const log = () => readFileSync(join(dir, "orchestrator.log"), "utf8");
+    // the bridge sends its pid as its own (sandbox) pid namespace knows it; the endpoint records the real one
+    const pid = await waitFor("the architect's bridge to be known", () => Number(/architect: MCP ready [^\n]*\(stdio bridge pid (\d+)\)/.exec(log())?.[1]) || null, { timeoutMs: 60_000 });
+    expect(readFileSync(`/proc/${pid}/cmdline`, "utf8")).toContain("mcp-server");
+    process.kill(pid, "SIGKILL");
+    const r = await run.done;
+    if (r.code !== 0) console.error(r.stdout, r.stderr, log());
+    expect(r.code).toBe(0);
+    expect(log()).toContain(`architect: its MCP bridge (agentmux mcp-server, pid ${pid}) died; restarting the agent`);
   });
 
   test("sandbox: false — the same probe reads all three (the contrast)", async () => {

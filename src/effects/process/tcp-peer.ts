@@ -64,3 +64,18 @@ export function socketHolder(inode: number, pids: readonly number[]): number | n
   }
   return null;
 }
+
+/**
+ * The pids a process has in each pid namespace it is in, outermost (this one) first: a process in
+ * a sandbox's own pid namespace knows itself by the last (/proc/<pid>/status NSpid). Just [pid]
+ * where the kernel does not say.
+ */
+export function namespacePids(pid: number): number[] {
+  try {
+    const line = /^NSpid:\s*(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    const pids = (line ?? "").trim().split(/\s+/).filter(Boolean).map(Number);
+    return pids.length ? pids : [pid];
+  } catch {
+    return [pid];
+  }
+}
