@@ -35,6 +35,19 @@ export function fileBlock(relPath: string, content: string): string {
   return `<file path="${relPath}">\n${content.replace(/\n+$/, "")}\n</file>`;
 }
 
+/**
+ * A session file larger than this is named in the prompt instead of copied into it: a 1 MB
+ * request included by each prompt (and again inside the architecture that quotes it) made
+ * prompt files of megabytes. The agent reads the file itself.
+ */
+export const INLINE_MAX_BYTES = 64 * 1024;
+
+/** The prompt's block for an included file too large to inline: where it is and how big. */
+export function fileReference(relPath: string, absPath: string, bytes: number): string {
+  const size = bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
+  return `<file path="${relPath}" size="${size}">\n(too large to include here: read it from ${absPath})\n</file>`;
+}
+
 /** Read a session-relative file; `null` when it does not exist. Paths may not leave the session folder. */
 export function readSessionFile(sessionDir: string, relPath: string, template: string): string | null {
   const root = resolve(sessionDir);
@@ -57,7 +70,10 @@ export function expandTokens(text: string, r: Resolvers): string {
     if (tool !== undefined) return r.tool(tool);
     const relPath = rawPath!.trim().replace(PLACEHOLDER, (_p, name: string) => r.placeholder(name));
     const content = readSessionFile(r.sessionDir, relPath, r.template);
-    if (content !== null) return fileBlock(relPath, content);
+    if (content !== null) {
+      const bytes = Buffer.byteLength(content);
+      return bytes > INLINE_MAX_BYTES ? fileReference(relPath, resolve(r.sessionDir, relPath), bytes) : fileBlock(relPath, content);
+    }
     if (kind === "include-optional") return "";
     throw new IncludedFileMissing({ template: r.template, path: relPath, expectedAt: resolve(r.sessionDir, relPath) });
   });

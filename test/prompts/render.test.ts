@@ -29,6 +29,24 @@ describe("every template", () => {
   }
 });
 
+describe("#31: a large request", () => {
+  test("a 1 MB request and an architecture quoting it are named in every prompt, not copied: no prompt is even 200 KB", () => {
+    f = makeSession();
+    const request = "# Requirements\n\n" + "Build the thing. ".repeat(65_000);
+    f.write("requirements.md", request);
+    f.write("02_architecting/architecture.md", "# Arch\n\n" + request);
+    for (const c of CASES) {
+      const out = renderPrompt(options(f, c));
+      expect({ template: c.template, small: out.length < 200 * 1024 }).toEqual({ template: c.template, small: true });
+    }
+    const architect = render("architect");
+    expect(architect).toContain(`<file path="requirements.md" size="1.0 MB">\n(too large to include here: read it from ${join(f.sessionDir, "requirements.md")})\n</file>`.replace("1.0 MB", "1.1 MB"));
+    // a small file is still inlined
+    f.write("requirements.md", "# Requirements\n\nsmall REQ-MARKER\n");
+    expect(render("architect")).toContain("small REQ-MARKER");
+  });
+});
+
 describe("phase prompts", () => {
   test("context names the session folder, work dir, roles and the state.json rule", () => {
     f = makeSession();
