@@ -2,6 +2,7 @@ import { GhUnavailable } from "../effects/gh-errors.ts";
 import { fetchIssue, ghProblem, parseIssueRef } from "../effects/gh.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
 import { startRun } from "../launcher/start.ts";
+import { followCiAfterRun } from "../launcher/ci-after.ts";
 import type { ParsedArgs } from "./args.ts";
 import { runOptions } from "./run.ts";
 import type { issue } from "./specs/start.ts";
@@ -13,5 +14,6 @@ export async function run({ flags, positionals }: ParsedArgs<typeof issue>): Pro
   const gh = await ghProblem();
   if (gh) throw new GhUnavailable(gh);
   const found = await fetchIssue(positionals[0]!, repo);
-  return startRun({ ...runOptions(flags), request: `${found.title}\n\n${found.request}`, issue: { number: found.number, title: found.title }, pullBase: true });
+  const options = runOptions(flags);
+  return followCiAfterRun(await startRun({ ...options, request: `${found.title}\n\n${found.request}`, issue: { number: found.number, title: found.title }, pullBase: true }), options);
 }

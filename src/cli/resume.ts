@@ -3,6 +3,7 @@ import { NoSessionChosen, NothingToResume, PythonSession, SeveralResumable } fro
 import { readPythonState } from "../session/python-state.ts";
 import { isHeadless } from "../launcher/start.ts";
 import { resumeSession } from "../launcher/resume.ts";
+import { followCiOfSession } from "../launcher/ci-after.ts";
 import { listSessions, type SessionSummary } from "../session/list.ts";
 import { resolveSession } from "../session/resolve.ts";
 import { findProjectDir } from "../session/project.ts";
@@ -54,6 +55,16 @@ async function pick(projectDir: string, fromPython: boolean): Promise<SessionSum
 
 export async function run({ flags, positionals }: ParsedArgs<typeof resume>): Promise<number> {
   const projectDir = findProjectDir();
+  if (flags["watch-ci"]) {
+    const s = await resolveSession(projectDir, positionals[0]);
+    return followCiOfSession(
+      { id: s.id, prUrl: s.state?.pr_url, branch: s.state?.feature_branch },
+      {
+        cwd: projectDir, productManager: false, worktree: false, keepSession: flags["keep-session"], headless: isHeadless(flags.ci), progress: flags.json ? "json" : "plain",
+        ...(flags.config ? { configPath: resolve(flags.config) } : {}), out: (l) => process.stdout.write(l + "\n"),
+      },
+    );
+  }
   const s = positionals[0] ? await resolveSession(projectDir, positionals[0]) : await pick(projectDir, flags["from-python"] === true);
   return resumeSession({
     sessionDir: s.dir,

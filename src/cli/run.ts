@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { readRegularFile } from "../effects/fs/read-regular.ts";
 import { basename, resolve } from "node:path";
 import { isHeadless, startRun, type StartOptions } from "../launcher/start.ts";
+import { followCiAfterRun } from "../launcher/ci-after.ts";
 import { InvalidSessionName } from "../session/errors.ts";
 import { EmptyRequest, hasVisibleText, RequestFileUnreadable } from "../session/request.ts";
 import { sessionNameProblem } from "../session/slug.ts";
@@ -24,7 +25,8 @@ export async function run({ flags, positionals }: ParsedArgs<typeof spec>): Prom
     slugSource = basename(text, ".md");
     if (!hasVisibleText(request)) throw new EmptyRequest({ where: text, length: [...request].length });
   }
-  return startRun({ ...runOptions(flags), request, slugSource });
+  const options = runOptions(flags);
+  return followCiAfterRun(await startRun({ ...options, request, slugSource }), options);
 }
 
 /** The start options the run flags (RUN_FLAGS) give; shared by `run` and `issue`. */

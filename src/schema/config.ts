@@ -185,8 +185,16 @@ export const Config = z.strictObject({
       branch_prefix: z.string().default("feature/"),
       pull_request: z.boolean().default(true),
       push: z.boolean().default(true),
+      /** after the pull request is opened, follow its CI and run fix rounds on the branch while it fails */
+      watch_ci: z.boolean().default(false),
+      /** at most this many CI fix rounds; then the run ends "CI still failing after N rounds" */
+      ci_fix_rounds: z.number().int().min(0).max(10).default(2),
+      /** stop following CI after this long (each wait for a result) */
+      ci_timeout_s: z.number().int().min(60).max(86400).default(3600),
+      /** between two looks at the pull request's checks */
+      ci_poll_s: z.number().int().min(1).max(600).default(30),
     })
-    .default({ base_branch: null, draft: true, branch_prefix: "feature/", pull_request: true, push: true }),
+    .default({ base_branch: null, draft: true, branch_prefix: "feature/", pull_request: true, push: true, watch_ci: false, ci_fix_rounds: 2, ci_timeout_s: 3600, ci_poll_s: 30 }),
   tmux: z
     .strictObject({
       /** a plain name (tmux keeps the socket in its private folder): letters, digits, . _ - */

@@ -19,6 +19,8 @@ export type FakeGh = {
   path: string;
   calls: () => string[][];
   api: () => { method: string; endpoint: string; input: string }[];
+  /** the bodies of the `gh pr comment` calls, in order */
+  prComments: () => string[];
   /** the body `gh pr create` read from stdin (--body-file -), or null */
   prBody: () => string | null;
   /** steering variables (FAKE_GH_*) for calls made through `run`; tests set them here */
@@ -47,6 +49,10 @@ case "$1 $2" in
     for a in "$@"; do [ "$a" = "--body-file" ] && cat > "${prBodyFile}"; done
     if [ -n "$FAKE_GH_PR_FAIL" ]; then echo "GraphQL: $FAKE_GH_PR_FAIL" >&2; exit 1; fi
     echo "Creating pull request for feature into main"; echo "https://github.com/acme/app/pull/7"; exit 0 ;;
+  "pr comment")
+    # the body (--body-file -) of each comment, one file per comment
+    n=$(ls "${dir}/pr-comments" 2>/dev/null | wc -l); n=$((n + 1)); mkdir -p "${dir}/pr-comments"
+    cat > "${dir}/pr-comments/$(printf '%04d' "$n").md"; echo "https://github.com/acme/app/pull/7#issuecomment-$n"; exit 0 ;;
   "pr checks")
     # FAKE_GH_PR_CHECKS_DIR/<n>.json answers the n-th call (the last one repeats); an empty file: no checks yet
     n=$(cat "${dir}/pr-checks.count" 2>/dev/null || echo 0); n=$((n + 1)); echo "$n" > "${dir}/pr-checks.count"
@@ -112,6 +118,10 @@ echo "fake gh: unexpected $*" >&2; exit 2
           const [method, endpoint] = fs.readFileSync(join(apiDir, f), "utf8").split("\n");
           return { method: method!, endpoint: endpoint!, input: fs.readFileSync(join(apiDir, f.replace(/\.call$/, ".in")), "utf8") };
         }),
+    prComments: () => {
+      const d = join(dir, "pr-comments");
+      return fs.existsSync(d) ? fs.readdirSync(d).sort().map((f) => fs.readFileSync(join(d, f), "utf8")) : [];
+    },
     prBody: () => (fs.existsSync(prBodyFile) ? fs.readFileSync(prBodyFile, "utf8") : null),
   };
 }

@@ -37,6 +37,7 @@ state.python.json) and the phase inferred from its artifacts (docs/migrating.md)
     json: { type: "boolean", help: "with --ci: progress as one JSON object per line" },
     "keep-session": { type: "boolean", help: "keep the session folder after a successful commit (from now on)" },
     config: { type: "string", value: "PATH", values: "files", help: "a config file applied last from now on (replaces the one given at start)" },
+    "watch-ci": { type: "boolean", help: "a finished run: follow its pull request's CI and run fix rounds while it fails (github.ci_fix_rounds)" },
   },
   args: [session],
 });
