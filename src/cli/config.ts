@@ -62,7 +62,10 @@ function migrate(args: ParsedArgs<typeof config>): number {
   if (!read.ok && read.reason === "missing") throw new ConfigFileNotFound({ file, toMigrate: true });
   if (!read.ok) throw new ConfigUnreadable({ file, reason: read.message });
   parseConfigText(read.text, file); // syntax, alias bombs, reserved keys: named like any config error
-  const { text, notes, unresolved } = migrateConfigText(read.text, Object.keys(builtinLayer().providers as object));
+  const migrated = migrateConfigText(read.text, Object.keys(builtinLayer().providers as object));
+  const { notes, unresolved } = migrated;
+  // a config.json stays JSON (the YAML document keeps the JSON's flow style, not its quoting)
+  const text = file.endsWith(".json") ? JSON.stringify(parseConfigText(migrated.text, file), null, 2) + "\n" : migrated.text;
   for (const n of notes) process.stderr.write(`agentmux: config migrate: ${n}\n`);
   for (const u of unresolved) process.stderr.write(`agentmux: config migrate: ${u.problem}\n`);
   const problems = loadProblems(file, text).filter((p) => !unresolved.some((u) => p.startsWith(`${u.key}:`)));

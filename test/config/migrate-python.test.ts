@@ -224,6 +224,14 @@ describe.skipIf(!existsSync(BINARY))("config migrate → load, for each Python a
     }, 60_000);
   }
 
+  test("a config.json stays JSON", () => {
+    const file = join(root, ".agentmux/config.json");
+    writeFileSync(file, JSON.stringify({ version: 2, defaults: { provider: "codex", session_name: "x" }, roles: { reviewer: { model: "o3" } } }, null, 2));
+    expect(agentmux("config", "migrate", ".agentmux/config.json", "--write").code).toBe(0);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ version: 2, defaults: { provider: "codex" }, roles: { reviewer_logic: { model: "o3" }, reviewer_quality: { model: "o3" }, reviewer_expert: { model: "o3" } } });
+    expect(agentmux("config", "--json").code).toBe(0);
+  }, 60_000);
+
   test("version 1's launchers become providers; a custom provider is told to set mcp", () => {
     const { m, config } = migrateThenLoad(GUIDE["version 1"]!);
     expect(m.err).toContain("launchers: now providers (its name before version 2)");
