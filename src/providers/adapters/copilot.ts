@@ -1,7 +1,10 @@
 import { bridgeSpec, endpointOf, json, mcpFile } from "../mcp.ts";
 import type { CliAdapter } from "./types.ts";
 
-/** GitHub Copilot CLI: flags read from 1.0.102's help and changelog; screens measured in issue #27 (cli-evidence.md §3). */
+/**
+ * GitHub Copilot CLI: flags read from 1.0.102's help and changelog (cli-evidence.md §3); its
+ * trust, idle, paste and busy screens measured in tmux in its own-endpoint mode (#27).
+ */
 export const copilot: CliAdapter = {
   name: "copilot",
   checked: { how: "measured", versions: ["1.0.102"] },
@@ -34,9 +37,10 @@ ask_tool: ask_user
 # Not measured in tmux: no ready pattern, the settle wait alone gates the first prompt.
 submit: { delay_ms: 150, keys: [Enter], retries: 2, verify_ms: 1500 }
 ready:
-  # an empty '❯' between two rules (cli-evidence.md §3); not while its MCP servers load
+  # an empty '❯' between two full-width rules (measured, 1.0.102); not while its MCP servers load
   pattern: "^─+\\n❯[ \\u00a0]*\\n─+"
-  busy_pattern: "esc to cancel|still waiting on mcp"
+  # working, its footer reads '◎ Working esc esc edit prompt' (the glyph pulses; measured, 1.0.102)
+  busy_pattern: "esc esc edit prompt|^ \\S (Working|Thinking)\\b|still waiting on mcp"
   settle_ms: 1500
   timeout_ms: 90000
 `,
