@@ -19,7 +19,7 @@ type RunOptions = Omit<StartOptions, "request">;
 function follow(o: RunOptions, projectDir: string, prUrl: string, branch: string, github: ReturnType<typeof loadConfig>["config"]["github"]): Promise<number> {
   return followCiRounds({
     projectDir, prUrl, branch, github, out: o.out,
-    startRound: (round, request) => startRun({ ...o, request, round, worktree: false, productManager: false, name: undefined }),
+    startRound: (round, request, n) => startRun({ ...o, request, round, worktree: false, productManager: false, name: undefined, slugSource: `ci fix round ${n}` }),
   });
 }
 

@@ -22,7 +22,7 @@ export type CiRoundsInput = {
   github: Config["github"];
   out: (line: string) => void;
   /** starts one fix round on the branch (startRun with `round`); its exit code */
-  startRound: (round: ReviewRound, request: string) => Promise<number>;
+  startRound: (round: ReviewRound, request: string, n: number) => Promise<number>;
   gh?: Runner;
   logs?: BoundedRunner;
   ghEnv?: Record<string, string>;
@@ -77,7 +77,7 @@ export async function followCiRounds(o: CiRoundsInput): Promise<number> {
       for (const r of failing) o.out(`agentmux: CI job ${r.name.replace(/^ci\//, "")} failed (${r.findings.length} finding(s))`);
       await reply({ kind: "fixing", round: round + 1, maxRounds: o.github.ci_fix_rounds, failing, checks: w.checks });
       await checkoutRemoteBranch(o.projectDir, o.branch, { run: gh });
-      const code = await o.startRound({ branch: o.branch, pullRequestUrl: o.prUrl, findings: ciFixRequest(o.prUrl, failing) }, `Make the CI of pull request ${o.prUrl} pass.`);
+      const code = await o.startRound({ branch: o.branch, pullRequestUrl: o.prUrl, findings: ciFixRequest(o.prUrl, failing) }, `Make the CI of pull request ${o.prUrl} pass.`, round + 1);
       if (code !== 0) {
         o.out(`agentmux: CI fix round ${round + 1} did not finish (exit ${code})`);
         return code;
