@@ -64,3 +64,10 @@ test.skipIf(!existsSync(BINARY))("bench/footprint.ts sees five live agents and p
   expect(Object.keys(r.processes as object)).toEqual(expect.arrayContaining(["demo", "monitor", "orchestrate"]));
   expect(Object.keys(r.processes as object)).not.toContain("sim-agent");
 }, 180_000);
+
+test.skipIf(!existsSync(BINARY))("bench/checks.ts prints the wall times without checks, with them parallel to the reviewers and serial, and their ratios", async () => {
+  const r = await bench("checks", ["1", "0"], {});
+  expect(r).toMatchObject({ bench: "checks", runs: 1, think_ms: 0 });
+  for (const k of ["wall_ms_none", "wall_ms_parallel", "wall_ms_serial", "wall_ms_bug_parallel", "wall_ms_bug_serial", "checks_cost", "serial_vs_parallel", "bug_serial_vs_parallel"]) expect(finite(r[k]), k).toBe(true);
+  expect(r.checks_cost).toBeCloseTo((r.wall_ms_parallel as number) / (r.wall_ms_none as number), 1);
+}, 300_000);
