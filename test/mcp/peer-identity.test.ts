@@ -67,6 +67,11 @@ describe("a token used by a process outside its agent's tree is refused", () => 
     expect(own).toMatchObject({ ok: true });
     expect(own.text).toContain("Review recorded for reviewer_logic: verdict pass");
     expect(readEvents(fx.sessionDir).map((e) => [e.tool, e.agent])).toEqual([["submit_review", "reviewer_logic"]]);
+
+    // what the endpoint remembers of the reviewer's connections lets no other process in after it
+    const again = await borrow(token, "submit_review", {});
+    expect(again.error).toContain("outside reviewer_logic's process tree");
+    expect(readEvents(fx.sessionDir)).toHaveLength(1);
   });
 
   test("a token whose agent has no process yet is refused once the wait for its launch runs out", async () => {

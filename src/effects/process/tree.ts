@@ -29,6 +29,22 @@ function parents(): Map<number, number> {
   return out;
 }
 
+/**
+ * Whether `pid` is `root` or a process below it, by walking up its parents (Linux /proc; a few
+ * reads, where `descendants` reads every process). False when a process on the way is gone.
+ */
+export function isAtOrBelow(pid: number, root: number): boolean {
+  for (let p = pid, hops = 0; p > 0 && hops < 64; hops++) {
+    if (p === root) return true;
+    try {
+      p = Number(statFields(readFileSync(`/proc/${p}/stat`, "utf8"))[1]);
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
 /** The processes below `root` (not `root` itself), parents before their children. */
 export function descendants(root: number): number[] {
   const children = new Map<number, number[]>();
