@@ -71,3 +71,10 @@ test.skipIf(!existsSync(BINARY))("bench/checks.ts prints the wall times without 
   for (const k of ["wall_ms_none", "wall_ms_parallel", "wall_ms_serial", "wall_ms_bug_parallel", "wall_ms_bug_serial", "checks_cost", "serial_vs_parallel", "bug_serial_vs_parallel"]) expect(finite(r[k]), k).toBe(true);
   expect(r.checks_cost).toBeCloseTo((r.wall_ms_parallel as number) / (r.wall_ms_none as number), 1);
 }, 300_000);
+
+test("bench/peer-check.ts prints what the process-tree check adds to a request, fresh and kept alive, against the same endpoint without it", async () => {
+  const r = await bench("peer-check", ["20"], {});
+  expect(r.bench).toBe("peer-check");
+  for (const k of ["processes", "fresh_ms", "fresh_without_ms", "kept_ms", "kept_without_ms"]) expect(finite(r[k]), k).toBe(true);
+  expect(r.fresh_added_ms).toBeCloseTo((r.fresh_ms as number) - (r.fresh_without_ms as number), 2);
+}, 120_000);
