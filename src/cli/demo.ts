@@ -63,6 +63,7 @@ export async function run({ flags }: ParsedArgs<typeof demo>): Promise<number> {
     configPath: flags.config ? resolve(flags.config) : undefined,
     headless,
     progress: flags.json ? "json" : "plain",
+    serve: flags.serve,
     out: print,
   });
   out(`agentmux demo: repository ${dir}`);

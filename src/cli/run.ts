@@ -40,6 +40,7 @@ export function runOptions(flags: ParsedArgs<typeof spec>["flags"]): Omit<StartO
     configPath: flags.config ? resolve(flags.config) : undefined,
     headless: isHeadless(flags.ci),
     progress: flags.json ? "json" : "plain",
+    serve: flags.serve,
     out: (l) => process.stdout.write(l + "\n"),
   };
 }

@@ -1,5 +1,9 @@
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { phaseEnded } from "../schema/catalog.ts";
+import { liveOrchestrator } from "../session/liveness.ts";
+import { F } from "../session/paths.ts";
+import { readState } from "../session/read.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { serve } from "./specs/sessions.ts";
 import { UsageError } from "./errors.ts";
@@ -10,6 +14,22 @@ import { newToken, removeServerFile, writeServerFile } from "../session/serve-re
 import { startServer } from "../web/server.ts";
 
 const DEFAULT_PORT = 7878;
+/** how long the page of a run that ended stays up (its last state shows) */
+const AFTER_END_MS = 10_000;
+
+/** Resolves a little after the run of `dir` has ended: its phase ended and no orchestrator runs it, or its folder went. */
+async function runEnded(dir: string): Promise<void> {
+  for (;;) {
+    await Bun.sleep(1000);
+    if (!existsSync(join(dir, F.state))) break;
+    try {
+      if (phaseEnded(readState(dir).phase) && liveOrchestrator(dir) === null) break;
+    } catch {
+      // mid-replace: next second
+    }
+  }
+  await Bun.sleep(AFTER_END_MS);
+}
 
 function projectsOf(args: readonly string[]): string[] {
   if (!args.length) return [findProjectDir()];
@@ -51,6 +71,7 @@ export async function run(a: ParsedArgs<typeof serve>): Promise<number> {
   if (!["127.0.0.1", "localhost", "::1"].includes(host)) process.stderr.write(`agentmux serve: listening on ${host}: anyone who can reach this address and has the token can see${answer ? " and answer" : ""} your runs. Prefer an SSH tunnel (docs/web.md).\n`);
   await new Promise<void>((done) => {
     for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(sig, () => done());
+    if (a.flags.until) void runEnded(resolve(a.flags.until)).then(done);
   });
   for (const p of projects) removeServerFile(p);
   await server.stop();

@@ -1,3 +1,4 @@
+import { serveRunPage } from "./serve-page.ts";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../config/load.ts";
@@ -48,6 +49,8 @@ export type StartOptions = {
    * check them; the commit goes on the same branch and no second pull request is opened.
    */
   round?: ReviewRound;
+  /** serve the run's web page beside it (`--serve`) */
+  serve?: boolean;
   /** called once the session folder exists and its processes run, before the run is followed */
   onStarted?: (session: { dir: string; id: string; state: State }) => void;
   out: (line: string) => void;
@@ -182,6 +185,10 @@ async function startTrapped(o: StartOptions, signals: StopSignals): Promise<numb
     throw sessionNotCreated(e, created.dir);
   }
   o.out(`agentmux: session ${created.id} on branch ${state.feature_branch}${o.headless ? "" : ` (tmux: ${launched.tmux.attachCommand(state.session_name)})`}`);
+  if (o.serve) {
+    const page = await serveRunPage({ sessionDir: created.dir, projectDir });
+    o.out("link" in page ? `agentmux: web page (read-only): ${page.link}` : `agentmux: no web page: ${page.problem}`);
+  }
   o.onStarted?.({ dir: created.dir, id: created.id, state });
   return follow({ sessionDir: created.dir, state, config, headless: o.headless, progress: o.progress, startedAt, signals }, launched, print);
 }

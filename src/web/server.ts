@@ -71,7 +71,6 @@ function events(req: Request, url: URL, live: LiveRuns, projects: readonly strin
 
 export function startServer(o: ServeOptions): WebServer {
   const live = new LiveRuns(o.projects, o.pollMs);
-  live.start();
   const ctx = { projects: o.projects, answer: o.access.answer };
   const server = Bun.serve({
     hostname: o.host,
@@ -100,6 +99,8 @@ export function startServer(o: ServeOptions): WebServer {
       }
     },
   });
+  // watching starts once the port is ours: a server that could not listen leaves nothing running
+  live.start();
   const shownHost = o.host.includes(":") ? `[${o.host}]` : o.host === "0.0.0.0" ? "127.0.0.1" : o.host;
   return {
     url: `http://${shownHost}:${server.port}/`,

@@ -92,6 +92,7 @@ describe.skipIf(skipBrowser)("web page in chromium", () => {
       request_title: `Title ${hostile}`,
       review_results: { reviewer_logic: { verdict: "fail", summary: `Summary ${hostile}` } },
       review_comments: [{ id: "c1", reviewer: "reviewer_logic", round: 1, blocking: true, file: `src/rate.ts`, start_line: 1, end_line: 1, severity: "major", body: `Body ${hostile}` }],
+      checks: [{ id: 1, when: "after_implementation", round: 0, names: ["test"], started_at: "2025-03-01T10:00:00.000Z", results: { test: { status: "failed", command: "bun test", required: true, exit_code: 1, duration_ms: 1200, failures: 1, findings: [{ check: "test", file: "src/rate.ts", line: 1, message: `Check ${hostile}` }], tests: { passing: 3, failing: 1, total: 4 }, log: "06_checks/run_1/test.log", file: "06_checks/run_1/test.json", finished_at: "2025-03-01T10:01:00.000Z" } } }],
       agents: { coder: { role: "coder", label: `coder ${hostile}`, status: "needs_input", since: "2025-03-01T10:00:00.000Z", question: { kind: "question", text: `Question ${hostile}`, at: "2025-03-01T10:00:00.000Z" } } } as any,
     });
     const s = serveProjects([repo], { answer: true });
@@ -106,7 +107,11 @@ describe.skipIf(skipBrowser)("web page in chromium", () => {
     await page.locator("section.changes a[data-file='src/rate.ts']").click();
     await page.locator(".diff-head").waitFor();
     const text = await page.locator("main").innerText();
-    for (const where of ["Title", "Summary", "Body", "Question", "coder"]) expect(text).toContain(`${where} ${hostile}`);
+    for (const where of ["Title", "Summary", "Body", "Question", "coder", "Check"]) expect(text).toContain(`${where} ${hostile}`);
+    // the check's finding is anchored at its file: its diff opens
+    expect(await page.locator("section.checks").innerText()).toContain("3/4 tests passing");
+    await page.locator("section.checks a.anchor", { hasText: "src/rate.ts:1" }).click();
+    await page.locator(".diff-head", { hasText: "src/rate.ts" }).waitFor();
     expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
     expect(await page.locator("main img, main script").count()).toBe(0);
     expect(requested.filter((u) => new URL(u).pathname === "/x")).toEqual([]);

@@ -8,6 +8,7 @@ export const RUN_FLAGS = {
   "keep-session": { type: "boolean", help: "keep the session folder after a successful commit" },
   ci: { type: "boolean", help: "headless: no attach, final approval skipped, progress on stdout (also when CI=true or without a terminal)" },
   json: { type: "boolean", help: "with --ci: progress as one JSON object per line" },
+  serve: { type: "boolean", help: "also serve the run's live web page (agentmux serve, read-only) until it ends; prints its link" },
   ...CONFIG_FLAG,
 } as const;
 
@@ -47,6 +48,7 @@ repository: architect → planner → coder → reviewer → commit on a feature
     "think-ms": { type: "string", value: "N", help: "simulated thinking time per step (default 600 in a terminal, 0 headless)" },
     approve: { type: "boolean", help: "in a terminal: stop at the approval panel instead of auto-approving" },
     "keep-session": { type: "boolean", help: "keep the session folder after the commit" },
+    serve: { type: "boolean", help: "also serve the run's live web page (read-only) until it ends; prints its link" },
     ...CONFIG_FLAG,
   },
   args: [],

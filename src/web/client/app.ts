@@ -54,6 +54,7 @@ function runCard(r: RunRow): HTMLElement {
   const href = `#/run/${r.project}/${encodeURIComponent(r.id)}`;
   if (!s) return h("a", { class: "card", href }, h("div", { class: "title" }, r.id), h("div", { class: "bad" }, r.error ?? "unreadable"));
   const waits = s.waiting_for.map((w) => h("div", { class: "waits" }, waitText(w)));
+  const blocking = s.checks?.blocking.length ? h("div", { class: "bad small" }, `checks blocking: ${s.checks.blocking.join(", ")}`) : null;
   const cost = s.usage ? money(s.usage.cost_usd) : "";
   return h(
     "a",
@@ -61,6 +62,7 @@ function runCard(r: RunRow): HTMLElement {
     h("div", { class: "row" }, h("span", { class: `dot ${s.live ? "on" : ""}`, title: s.live ? "running" : "stopped" }), h("span", { class: "title" }, s.feature)),
     h("div", { class: "row small" }, h("span", { class: `phase ${phaseClass(s)}` }, s.phase), h("span", { class: "muted" }, `${s.last_event_label} · ${clock(s.updated_at)} · ${duration(s.active_ms)}${cost ? ` · ${cost}` : ""}`)),
     ...waits,
+    blocking,
     h("div", { class: "muted small id" }, r.id),
   );
 }

@@ -23,7 +23,7 @@ export class DecideView {
     private readonly base: string,
     private readonly answering: boolean,
   ) {
-    replace(this.el, h("h2", {}, "Changes"), this.list, this.diff, this.form);
+    replace(this.el, h("h2", {}, "Changes"), this.list, this.form, this.diff);
   }
 
   /** A new snapshot: the files are read again when the run starts or stops waiting for a decision. */

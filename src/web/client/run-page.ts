@@ -11,6 +11,7 @@ export class RunPage {
   private readonly waits = h("section", { class: "waiting" });
   private readonly agents = h("section", { class: "agents" });
   private readonly reviews = h("section", { class: "reviews" });
+  private readonly checks = h("section", { class: "checks" });
   private readonly timeline = h("section", { class: "timeline" });
   private readonly feed = h("ol", { class: "feed" });
   private readonly docs = h("section", { class: "docs" });
@@ -36,6 +37,7 @@ export class RunPage {
       this.decide.el,
       this.agents,
       h("section", { class: "activity" }, h("h2", {}, "Just now"), this.feed),
+      this.checks,
       this.reviews,
       this.timeline,
       this.docs,
@@ -63,6 +65,7 @@ export class RunPage {
     this.drawWaits(s);
     this.drawAgents(s);
     this.drawReviews(s, r.review_comments);
+    this.drawChecks(s);
     this.drawTimeline(s);
     this.decide.update(s, r.review_comments);
     this.drawEvents(happened);
@@ -204,6 +207,30 @@ export class RunPage {
     replace(this.reviews, ...(verdicts.length || comments.length ? [h("h2", {}, `Reviews${s.review_round ? ` (round ${s.review_round})` : ""}`), ...verdicts, ...comments] : []));
   }
 
+  /** The project's checks of the latest round they ran in: state, tests, findings with their file anchors. */
+  private drawChecks(s: RunSnapshot): void {
+    const c = s.checks;
+    if (!c || c.round === null) return replace(this.checks);
+    const rows = c.results.filter((r) => r.round === c.round).map((r) => {
+      const good = r.state === "passed";
+      const tag = r.blocking ? "blocking" : r.pre_existing ? "fails on the base too" : r.required === false ? "optional" : "";
+      const findings = r.findings.slice(0, 20).map((f) => {
+        const where = f.file ? `${f.file}${f.line ? `:${f.line}` : ""}` : "";
+        const anchor = where ? h("a", { class: "anchor mono", href: "#", "data-file": f.file, title: "show this file's diff" }, where) : null;
+        anchor?.addEventListener("click", (e) => (e.preventDefault(), this.decide.showDiff(f.file ?? "")));
+        return h("div", { class: `finding ${r.blocking && !f.pre_existing ? "blocking" : ""}` }, anchor, h("div", { class: "body" }, f.message));
+      });
+      return h(
+        "div",
+        { class: "check" },
+        h("div", { class: "row" }, h("span", { class: `badge ${good ? "good" : r.state === "queued" || r.state === "running" ? "busy" : "bad"}` }, r.state), h("strong", {}, r.name), tag ? h("span", { class: r.blocking ? "bad small" : "muted small" }, tag) : null),
+        h("div", { class: "muted small" }, [r.tests ? `${r.tests.passing}/${r.tests.total} tests passing` : "", r.duration_ms !== null ? duration(r.duration_ms) : "", r.command ?? ""].filter(Boolean).join(" · ")),
+        ...findings,
+      );
+    });
+    replace(this.checks, h("h2", {}, `Checks${c.round ? ` (fix round ${c.round})` : ""}${c.blocking.length ? ` · ${c.blocking.length} blocking` : ""}`), ...rows);
+  }
+
   private drawTimeline(s: RunSnapshot): void {
     const items = s.timeline.map((t) => h("li", {}, h("span", { class: "muted mono" }, clock(t.at)), ` ${t.phase} · ${t.event} `, h("span", { class: "muted" }, duration(t.duration_ms))));
     replace(this.timeline, h("details", {}, h("summary", {}, `Timeline (${items.length})`), h("ol", {}, ...items)));
@@ -237,6 +264,8 @@ function eventText(e: RunEvent): string {
       return `pull request ${e.url}`;
     case "interrupted":
       return `${e.category}: ${e.cause ?? ""}`;
+    case "check":
+      return `check ${e.name}: ${e.status}${e.blocking ? " (blocking)" : e.pre_existing ? " (fails on the base too)" : ""}`;
     case "budget_reached":
       return `budget reached${e.paused ? " (paused)" : ""}: ${e.text}`;
     case "notice":

@@ -1,0 +1,63 @@
+/**
+ * `agentmux serve` and `--serve` through the compiled binary: the link printed once, the token
+ * kept in a 0600 file that goes with the server; a run's own page that ends a little after the run.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { sessionDir } from "../fault/harness.ts";
+import { isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { startSlowDemo } from "../e2e/lifecycle-harness.ts";
+import { serveBinary } from "./browser.ts";
+
+const track = { sockets: [] as string[], dirs: [] as string[] };
+afterAll(() => {
+  track.sockets.forEach(killTmuxServer);
+  track.dirs.forEach(removeDir);
+});
+
+test("serve: the link printed once carries the token; the token file is 0600 and goes when the server stops; a second server on the port is a clear error", async () => {
+  const bin = isolatedBinary();
+  track.dirs.push(join(bin, ".."));
+  const project = makeTmpDir("amx-serve-");
+  track.dirs.push(project);
+  mkdirSync(join(project, ".agentmux"));
+  const socket = privateSocket();
+  track.sockets.push(socket);
+  const s = await serveBinary(bin, [project], socket);
+  const file = join(project, ".agentmux/.sessions/.serve.json");
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  const record = await Bun.file(file).json();
+  expect(record).toMatchObject({ url: `${s.origin}/`, token: s.token, index: 0, answer: false });
+  expect(s.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+  expect((await fetch(`${s.origin}/api/runs`)).status).toBe(401);
+  expect((await fetch(`${s.origin}/api/runs`, { headers: { authorization: `Bearer ${s.token}` } })).status).toBe(200);
+
+  const port = new URL(s.origin).port;
+  const second = Bun.spawnSync([bin, "serve", "--port", port, project], { env: { ...process.env, AGENTMUX_TMUX_SOCKET: socket }, timeout: 20_000 });
+  expect(second.exitCode).not.toBe(0);
+  expect(second.stderr.toString()).toContain(`cannot listen on 127.0.0.1:${port}: the port is in use`);
+  expect(await Bun.file(file).json()).toEqual(record); // the running server's record stays
+
+  await s.stop();
+  expect(existsSync(file)).toBe(false);
+}, 60_000);
+
+test("demo --serve: the run's page is printed with its link and stops a little after the run ended", async () => {
+  const bin = isolatedBinary();
+  track.dirs.push(join(bin, ".."));
+  const demo = startSlowDemo(bin, { thinkMs: 300, json: false, extra: ["--serve"], track });
+  const out = await demo.done;
+  expect(out.code).toBe(0);
+  const m = /agentmux: web page \(read-only\): (http:\/\/127\.0\.0\.1:\d+\/\?token=([\w-]+)#\/run\/0\/(\S+))/.exec(out.stdout);
+  expect(m).not.toBeNull();
+  const [, , token, id] = m!;
+  expect(id).toBe(sessionDir(demo.repo)!.split("/").pop()!);
+  const origin = new URL(m![1]!).origin;
+  // the run has ended: its page still shows it for a few seconds, then the server goes with its record
+  const r = await fetch(`${origin}/api/runs/0/${id}`, { headers: { authorization: `Bearer ${token}` } }).catch(() => null);
+  if (r) expect(((await r.json()) as any).snapshot.phase).toBe("done");
+  await waitFor("the run's server to stop", () => !existsSync(join(demo.repo, ".agentmux/.sessions/.serve.json")), { timeoutMs: 30_000, intervalMs: 200 });
+  expect(await fetch(`${origin}/`).then(() => "answered", () => "closed")).toBe("closed");
+}, 120_000);
