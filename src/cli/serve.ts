@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { phaseEnded } from "../schema/catalog.ts";
 import { liveOrchestrator } from "../session/liveness.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { readState } from "../session/read.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { serve } from "./specs/sessions.ts";

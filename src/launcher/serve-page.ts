@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { spawnDetached } from "../effects/process/detached.ts";
 import { selfCommand } from "../effects/process/self.ts";
-import { F } from "../session/paths.ts";
+import { F } from "../protocol/paths.ts";
 import { readServerFile } from "../session/serve-record.ts";
 
 const WAIT_MS = 5000;
