@@ -205,3 +205,28 @@ describe("github-action review rounds", () => {
     expect(j.sessionDirs()).toEqual([]);
   }, 60_000);
 });
+
+test("github.watch_ci inside the job: the PR's CI red once → a fix round on its branch, pushed → green; the job succeeds", async () => {
+  const j = job();
+  const answers = join(j.root, "ci-answers");
+  const logs = join(j.root, "ci-logs");
+  mkdirSync(answers);
+  mkdirSync(logs);
+  const checks = (bucket: string) => JSON.stringify([{ name: "test", state: bucket === "fail" ? "FAILURE" : "SUCCESS", bucket, link: "https://github.com/acme/app/actions/runs/900/job/11", workflow: "CI" }]);
+  writeFileSync(join(answers, "1.json"), checks("fail"));
+  writeFileSync(join(answers, "2.json"), checks("pass"));
+  writeFileSync(join(logs, "11.log"), "test\tRun npm test\t2026-11-28T15:00:03.3000000Z /home/runner/work/app/app/src/index.js:1:14: expected farewell\n");
+  writeFileSync(join(j.repo, "agentmux-ci.yaml"), "github:\n  watch_ci: true\n  ci_poll_s: 1\n");
+  const r = await j.run("run", "issues", labeled(42, "Add a farewell helper"), {
+    FAKE_GH_ISSUE: issueFile(j.root, "Add a farewell helper", "We need `farewell(name)`."), INPUT_CONFIG: "agentmux-ci.yaml", FAKE_GH_PR_CHECKS_DIR: answers, FAKE_GH_RUN_LOGS: logs,
+  });
+  if (r.code !== 0) console.error(r.stdout, r.stderr);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain("agentmux: CI is green after 1 fix round(s)");
+  const branch = j.outputs().branch!;
+  expect(git(j.origin, "rev-list", "--count", `main..${branch}`)).toBe("2");
+  expect(j.gh.calls().filter((c) => c[0] === "pr" && c[1] === "create")).toHaveLength(1);
+  const comments = j.gh.prComments();
+  expect(comments[0]).toContain("`src/index.js:1` expected farewell");
+  expect(comments.at(-1)).toStartWith("CI is green after 1 fix round.");
+}, 300_000);

@@ -12,6 +12,7 @@ import type { State } from "../../schema/state.ts";
 import { readState } from "../../session/read.ts";
 import { slugify } from "../../session/slug.ts";
 import { progressComment, PROGRESS_MARKER, type CommentEnd } from "../../views/progress-comment.ts";
+import { followCiRounds } from "../ci-rounds.ts";
 import { startRun, type ReviewRound } from "../start.ts";
 import { keepShowing, ProgressComment } from "./comment.ts";
 import { setOutputs, type GithubContext } from "./context.ts";
@@ -153,6 +154,7 @@ export async function runTriggered(o: TriggeredRun): Promise<number> {
       : `agentmux could not address this review: the round ${end.kind}${link}. The progress comment on the pull request says why.`;
     await replyInThreads({ repo: o.ctx.repo, pr: target.commentOn!, threads: p.threads, body, log: o.out });
   }
+  if (code === 0 && end.kind === "success" && end.prUrl && end.branch && o.config.github.watch_ci) code = await followCi(o, end.prUrl, end.branch);
   setOutputs(o.ctx, {
     exit_code: code,
     outcome: end.kind,
@@ -195,4 +197,16 @@ async function outcome(o: TriggeredRun, p: Plan, target: Target, s: State | null
     return { kind: "failed", cause: `${branch} was pushed but no pull request was opened (the orchestrator log in the artifact says why)`, retry: `open it by hand from ${branch}, or ${target.retry}` };
   }
   return { kind: "success", prUrl: s.pr_url ?? null, branch, commit };
+}
+
+/** github.watch_ci inside the job: follow the pull request's CI and run fix rounds on its branch while it fails (#26.6). */
+function followCi(o: TriggeredRun, prUrl: string, branch: string): Promise<number> {
+  return followCiRounds({
+    projectDir: o.projectDir, prUrl, branch, github: o.config.github, out: o.out,
+    startRound: (round, request, n) =>
+      startRun({
+        cwd: o.projectDir, request, round, slugSource: `ci fix round ${n}`, productManager: false, worktree: false, keepSession: true,
+        ...(o.configPath ? { configPath: o.configPath } : {}), headless: true, progress: "json", out: o.out,
+      }),
+  });
 }
