@@ -271,3 +271,16 @@ test("claude reviewer in a folder with a space: its read-only git in its own fol
   const coder = buildLaunch(resolveRole(config, "coder"), { sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: "coder", selfCommand: SELF, home: "/nonexistent-home", mcp: { url: URL, token: TOKEN } });
   expect(coder.argv.join(" ")).not.toContain("git -C /work/wt");
 });
+
+test("qwen and copilot continue their own conversations: the id agentmux picks starts one, and the same id resumes it (#27)", () => {
+  const ctx = { sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: "coder", selfCommand: SELF, home: "/nonexistent-home", mcp: { url: URL, token: TOKEN } };
+  const id = "6f1c2b3a-0000-4000-8000-00000000c0de";
+  for (const [cli, start, resume] of [["qwen", ["--session-id", id], ["--resume", id]], ["copilot", ["--session-id", id], [`--resume=${id}`]]] as const) {
+    const config = structuredClone(base);
+    config.defaults.provider = cli;
+    const fresh = buildLaunch(resolveRole(config, "coder"), { ...ctx, conversation: { id, resume: false } });
+    expect(fresh.argv.slice(0, 1 + start.length)).toEqual([cli, ...start]);
+    const again = buildLaunch(resolveRole(config, "coder"), { ...ctx, conversation: { id, resume: true } });
+    expect(again.argv.slice(0, 1 + resume.length)).toEqual([cli, ...resume]);
+  }
+});

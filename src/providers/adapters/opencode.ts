@@ -3,8 +3,11 @@ import { TURN_FILE_ENV, TURN_ID_ENV } from "../mcp.ts";
 import type { CliAdapter } from "./types.ts";
 import { worktreeLocalFile } from "./worktree-file.ts";
 
-/** An opencode plugin: on session.idle, the launch's turn-end id (from its env) appended to the run's file. */
-const OPENCODE_PLUGIN = `// agentmux: tells the run that started this opencode when a turn ended (absent env: not one of its agents)
+/**
+ * An opencode plugin: on session.idle, the launch's turn-end id (from its env) appended to the
+ * run's file. A function: the adapters load while mcp.ts (its names) is still loading.
+ */
+const opencodePlugin = () => `// agentmux: tells the run that started this opencode when a turn ended (absent env: not one of its agents)
 import { appendFileSync } from "node:fs";
 
 export const AgentmuxTurnEnd = async () => ({
@@ -57,6 +60,6 @@ ready:
   mcpNote: "OPENCODE_CONFIG_CONTENT",
   // its session.idle event, heard by a plugin it loads from the worktree's .opencode/plugins/
   // (stable content, kept out of git); the plugin does nothing in an opencode agentmux did not start
-  turnEndHook: (ctx) => ({ argv: [], env: {}, files: worktreeLocalFile(ctx.workDir, ".opencode/plugins/agentmux-turn-end.js", OPENCODE_PLUGIN) ?? [] }),
+  turnEndHook: (ctx) => ({ argv: [], env: {}, files: worktreeLocalFile(ctx.workDir, ".opencode/plugins/agentmux-turn-end.js", opencodePlugin()) ?? [] }),
   toolName: (t) => `agentmux_${t}`,
 };

@@ -34,6 +34,8 @@ dialogs:
 # the OpenAI-compatible API's 429 as qwen prints it ('[API Error: …]', like gemini); not recorded
 limits:
   - "Too Many Requests|rate_limit_exceeded|API Error: 429|status 429|\\(429\\)|insufficient_quota|[Qq]uota exceeded"
+# qwen 0.15.10 takes the id of a new session (--session-id) and continues one by id (--resume)
+conversation: { start: [--session-id, "{id}"], resume: [--resume, "{id}"] }
 mcp: qwen
 trust: []
 pre_trust: true
