@@ -4,6 +4,7 @@ import { readOptionalSessionFile, writeSessionFile } from "../session/file-io.ts
 import { checkResultFile } from "../protocol/files.ts";
 import { CHECKS_BASE_DIR } from "../schema/check-runs.ts";
 import { runCheck } from "../checks/run.ts";
+import { runBounded } from "../effects/process/bounded.ts";
 import { compareWithBase } from "../checks/compare.ts";
 import type { CheckEngine, CheckJob } from "./checks.ts";
 
@@ -21,8 +22,9 @@ function cachedBase(sessionDir: string, rel: string, job: CheckJob): CheckResult
  */
 export function checkEngine(): CheckEngine {
   return {
-    run: (job) => runCheck(job.name, job.spec, { root: job.workDir, logPath: job.logPath, logName: job.logRel, round: job.round, when: job.when, env: job.env }),
-    async compareWithBase(job, failing, base) {
+    run: (job, abort) =>
+      runCheck(job.name, job.spec, { root: job.workDir, logPath: job.logPath, logName: job.logRel, round: job.round, when: job.when, env: job.env, run: (cmd) => runBounded({ ...cmd, abort }) }),
+    async compareWithBase(job, failing, base, abort) {
       const dir = join(base.sessionDir, CHECKS_BASE_DIR);
       const rel = `${CHECKS_BASE_DIR}/${job.name}.json`;
       let onBase = cachedBase(base.sessionDir, rel, job);
@@ -31,9 +33,10 @@ export function checkEngine(): CheckEngine {
         const { runChecksOnBase } = await import("../checks/base.ts");
         [onBase] = await runChecksOnBase({
           repoDir: base.mainRepoDir, baseCommit: base.commit, checkout: job.workDir, checks: { [job.name]: job.spec },
-          logDir: dir, logName: CHECKS_BASE_DIR, when: job.when, env: job.env,
+          logDir: dir, logName: CHECKS_BASE_DIR, when: job.when, env: job.env, run: (cmd) => runBounded({ ...cmd, abort }),
         });
-        if (onBase) writeSessionFile(base.sessionDir, checkResultFile(rel), onBase);
+        // a base run cut off by the end of the run says nothing: it is not kept
+        if (onBase && !abort.aborted) writeSessionFile(base.sessionDir, checkResultFile(rel), onBase);
       }
       return compareWithBase(failing, onBase);
     },

@@ -32,9 +32,10 @@ export type CheckJob = {
  * it with the run's base commit (a separate worktree), marking `pre_existing`.
  */
 export type CheckEngine = {
-  run(job: CheckJob): Promise<CheckResult>;
+  /** `abort`: the orchestrator is ending; the check's whole process group is killed */
+  run(job: CheckJob, abort: AbortSignal): Promise<CheckResult>;
   /** absent: failures are not compared with the base (every failure counts as the run's) */
-  compareWithBase?(job: CheckJob, failing: CheckResult, base: { mainRepoDir: string; commit: string; sessionDir: string }): Promise<CheckResult>;
+  compareWithBase?(job: CheckJob, failing: CheckResult, base: { mainRepoDir: string; commit: string; sessionDir: string }, abort: AbortSignal): Promise<CheckResult>;
 };
 
 export type ChecksServiceContext = {
@@ -59,6 +60,8 @@ const now = () => new Date().toISOString();
 export class ChecksService {
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** aborted when the orchestrator ends: a check running then is killed with its whole group (it runs again on resume) */
+  private readonly ending = new AbortController();
 
   constructor(private readonly ctx: ChecksServiceContext) {}
 
@@ -70,6 +73,7 @@ export class ChecksService {
   /** The orchestrator is ending: report nothing more (a check cut off now runs again on resume). */
   stop(): void {
     this.stopped = true;
+    this.ending.abort();
   }
 
   /** Resolves when every queued batch has finished (tests, the bench). */
@@ -103,12 +107,12 @@ export class ChecksService {
     }
     this.ctx.push({ type: "check_started", at: now(), run, name });
     const job: CheckJob = { name, spec, when, round, workDir: this.ctx.workDir, logPath: join(this.ctx.sessionDir, logRel), logRel, env: this.ctx.env };
-    const result = await this.ctx.engine.run(job);
+    const result = await this.ctx.engine.run(job, this.ending.signal);
     const base = this.ctx.state().base_commit;
     const compare = this.ctx.engine.compareWithBase;
     if (!checkBlocks(result) || !base || !compare || this.stopped) return result;
     try {
-      return await compare(job, result, { mainRepoDir: this.ctx.mainRepoDir, commit: base, sessionDir: this.ctx.sessionDir });
+      return await compare(job, result, { mainRepoDir: this.ctx.mainRepoDir, commit: base, sessionDir: this.ctx.sessionDir }, this.ending.signal);
     } catch (e) {
       this.ctx.log(`check ${name}: the base commit could not be checked (${(e as Error).message}); the failure counts as the run's`, { level: "warn", event: "check", data: { run, name } });
       return result;

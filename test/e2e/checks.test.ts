@@ -2,6 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
+import { readState, sessionDir as faultSessionDir, spawnBinary } from "../fault/harness.ts";
+import { waitFor } from "../helpers/wait.ts";
 import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, processesMentioning, runBinary } from "./harness.ts";
 
 /**
@@ -116,3 +118,41 @@ test("a failure already on the base is named pre-existing and blocks nothing", a
   expect(readFileSync(join(dir, "06_checks/base/test.log"), "utf8")).toContain("legacy rounding");
   expect(JSON.parse(readFileSync(join(dir, "06_checks/inspector.json"), "utf8"))).toMatchObject({ status: "PASS", checks: [{ name: "test", status: "failed", pre_existing: true }] });
 }, 180_000);
+
+test("a check cut off by a cancel is killed with its group; resume runs it again and counts it once", async () => {
+  const socket = privateSocket();
+  sockets.push(socket);
+  const tmp = makeTmpDir("amx-ck-");
+  const repo = join(tmp, "repo");
+  const marker = join(tmp, `ran-once-${Date.now()}`);
+  const extra = join(tmp, "extra.yaml");
+  // the first run of the check hangs (until the cancel kills it); any later run passes at once
+  writeFileSync(extra, stringify({ checks: { slow: { command: `if [ -f '${marker}' ]; then exit 0; fi; touch '${marker}'; sleep 300`, timeout_s: 600 } } }));
+  const run = spawnBinary(bin, ["demo", "--ci", "--keep-session", "--dir", repo, "--config", extra], { socket });
+  const dir = await waitFor("the check to be running", () => {
+    const d = faultSessionDir(repo);
+    const s = d && existsSync(join(d, "state.json")) ? readState(d) : null;
+    return s?.checks?.[0]?.running?.slow ? d : null;
+  }, { timeoutMs: 90_000, intervalMs: 20 });
+  await waitFor("its command to have started", () => existsSync(marker), { timeoutMs: 10_000 });
+  const c = await runBinary(bin, ["cancel"], { cwd: repo, socket });
+  expect(c.code).toBe(0);
+  expect((await run.done).code).toBe(130);
+  // its process group went with the orchestrator: no `sleep 300` of it is left
+  expect(processesMentioning(marker)).toEqual([]);
+  // the demo's own npm test had finished in that batch; the cut-off check has no outcome
+  const canceled = readState(dir);
+  expect(Object.keys(canceled.checks[0].results)).toEqual(["test"]);
+  const resumed = await runBinary(bin, ["resume", "--ci"], { cwd: repo, socket, timeoutMs: 120_000 });
+  if (resumed.code !== 0) console.error(resumed.stdout, resumed.stderr);
+  expect(resumed.code).toBe(0);
+  const state = readState(dir);
+  // the same batch, its check run again: one outcome, and nothing else started it twice
+  expect(state.checks.map((r: { id: number; results: object }) => [r.id, Object.keys(r.results).sort()])).toEqual([[1, ["slow", "test"]]]);
+  expect(state.checks[0].results.slow).toMatchObject({ status: "passed" });
+  // npm test, finished before the cancel, was not run again
+  expect(state.checks[0].results.test).toEqual(canceled.checks[0].results.test);
+  expect(resumed.stdout.match(/✓ check slow passed/g)).toHaveLength(1);
+  expect(readFileSync(join(dir, "orchestrator.log"), "utf8")).toContain("running again what the last orchestrator left unfinished: slow (batch 1");
+  expect(state.commit_hash).toMatch(/^[0-9a-f]{7,}$/);
+}, 240_000);

@@ -25,6 +25,8 @@ export type BoundedCommand = EnvPolicy & {
   graceMs?: number;
   /** written to its stdin, which is then closed (default: no stdin) */
   stdin?: string;
+  /** aborted: its whole group is killed now (TERM, then KILL), as at the timeout (the run ends) */
+  abort?: AbortSignal;
 };
 
 export type BoundedResult = {
@@ -77,12 +79,18 @@ export const runBounded: BoundedRunner = async (cmd) => {
       timedOut = true;
       if (child.pid) void killGroup(child.pid, cmd.graceMs ?? 2000);
     }, cmd.timeoutMs);
+    const abort = () => {
+      if (child.pid) void killGroup(child.pid, cmd.graceMs ?? 2000);
+    };
+    if (cmd.abort?.aborted) abort();
+    else cmd.abort?.addEventListener("abort", abort, { once: true });
     child.once("error", (e) => {
       clearTimeout(timer);
       resolve({ code: null, signal: null, timedOut: false, error: e.message });
     });
     child.once("exit", (code, signal) => {
       clearTimeout(timer);
+      cmd.abort?.removeEventListener("abort", abort);
       resolve({ code: timedOut ? null : code, signal, timedOut, error: null });
     });
   });

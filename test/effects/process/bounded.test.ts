@@ -69,6 +69,22 @@ console.log(JSON.stringify(r));`,
     for (const f of ["stubborn.pid", "sleeper.pid"]) expect(alive(pidIn(f))).toBe(false);
   });
 
+  test("aborted (the orchestrator ends): the whole group is killed at once, not at its timeout", async () => {
+    const abort = new AbortController();
+    const running = runBounded(cmd("sleep 60 & echo $! > aborted.pid; wait", { abort: abort.signal, timeoutMs: 60_000 }));
+    await waitFor("the check to start", () => existsSync(join(dir, "aborted.pid")) && readFileSync(join(dir, "aborted.pid"), "utf8").trim() !== "", { timeoutMs: 5000 });
+    const t0 = Date.now();
+    abort.abort();
+    const r = await running;
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(r.timedOut).toBe(false);
+    expect(alive(pidIn("aborted.pid"))).toBe(false);
+    // an already aborted signal: killed as soon as it starts
+    const done = new AbortController();
+    done.abort();
+    expect((await runBounded(cmd("sleep 60", { abort: done.signal, timeoutMs: 60_000 }))).exitCode).toBeNull();
+  });
+
   test("400 MB of output: the log stays at its caps, head and tail kept, memory bounded", async () => {
     const c = cmd("echo first-line; head -c 400000000 /dev/zero | tr '\\0' 'x'; echo; echo last-line", { caps: { headBytes: 64 * 1024, tailBytes: 32 * 1024 } });
     const rssBefore = process.memoryUsage().rss;
