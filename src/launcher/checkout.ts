@@ -17,6 +17,7 @@ import { gitDirs } from "../effects/git/dirs.ts";
 import { runEnv } from "../session/run-env.ts";
 import { freePortOffset, pruneOrphanWorktrees } from "./prune.ts";
 import { copyIntoWorktree, runWorktreeSetup } from "./worktree-setup.ts";
+import { ownOutputFiles, withOwnOutput } from "./own-output.ts";
 
 export type CheckoutInput = {
   projectDir: string;
@@ -103,7 +104,7 @@ async function setUpWorktree(o: CheckoutInput, worktree: string, state: State): 
 
 async function inPlace(o: CheckoutInput, branch: string, base: BaseRef | null): Promise<State> {
   const start = await startRefOf(o.projectDir);
-  const preexisting = await snapshotUncommitted(o.projectDir);
+  const preexisting = withOwnOutput(await snapshotUncommitted(o.projectDir), ownOutputFiles(o.projectDir));
   writeSessionFile(o.sessionDir, SESSION_FILES.preexisting, preexisting);
   const from = await switchToNewBranch(o.projectDir, branch, base);
   const here = start.branch ?? (start.commit ? `the detached commit ${start.commit.slice(0, 7)}` : "an unborn branch");

@@ -30,7 +30,7 @@ export function runOwnChanges(root: string, changes: FileChange[], before: Preex
   for (const c of changes) {
     const p = then.get(c.path);
     const now = p ? contentOf(root, c.path) : null;
-    if (p && now && now.oid === p.oid && (p.oid === null || now.mode === p.mode)) untouched.push(c.path);
+    if (p?.outside || (p && now && now.oid === p.oid && (p.oid === null || now.mode === p.mode))) untouched.push(c.path);
     else own.push(c);
   }
   return { own, untouched };
