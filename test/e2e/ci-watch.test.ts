@@ -52,7 +52,7 @@ test("github.watch_ci: CI red once → its log as findings → fix round on the 
   expect(git(repo, "branch", "--show-current")).toBe("main");
 }, 180_000);
 
-test("resume <session> --watch-ci on a finished run: CI stays red → one fix round (ci_fix_rounds: 1) → 'CI still failing after 1 fix round' with the link, exit 1", async () => {
+test("resume <session> --watch-ci on a finished run (its archived record): CI stays red → one fix round (ci_fix_rounds: 1) → 'CI still failing after 1 fix round' with the link, exit 1", async () => {
   const repo = simProject({ dirs: scope.dirs }, 0, []);
   const root = join(repo, "..");
   const origin = join(root, "origin.git");
@@ -69,7 +69,7 @@ test("resume <session> --watch-ci on a finished run: CI stays red → one fix ro
   const env = { PATH: gh.path, FAKE_GH_PR_CHECKS_DIR: answers, FAKE_GH_RUN_LOGS: logs };
   const base = join(root, "base.yaml");
   writeFileSync(base, stringify({ github: { pull_request: true, push: true, base_branch: "main" } }));
-  const first = await runBinary(scope.bin, ["run", "Add alpha", "--ci", "--json", "--keep-session", "--name", "alpha", "--config", base], { cwd: repo, socket: scope.socket(), timeoutMs: 120_000, env });
+  const first = await runBinary(scope.bin, ["run", "Add alpha", "--ci", "--json", "--name", "alpha", "--config", base], { cwd: repo, socket: scope.socket(), timeoutMs: 120_000, env });
   expect(first.code).toBe(0);
   expect(gh.calls().some((c) => c[0] === "pr" && c[1] === "checks")).toBe(false); // watch_ci is off
 
