@@ -78,3 +78,10 @@ test("bench/peer-check.ts prints what the process-tree check adds to a request, 
   for (const k of ["processes", "fresh_ms", "fresh_without_ms", "kept_ms", "kept_without_ms"]) expect(finite(r[k]), k).toBe(true);
   expect(r.fresh_added_ms).toBeCloseTo((r.fresh_ms as number) - (r.fresh_without_ms as number), 2);
 }, 120_000);
+
+test("bench/web.ts prints the update latency, the list time and the server's memory", async () => {
+  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run bun build.ts`);
+  const r = await bench("web", [], { WEB_SESSIONS: "3", WEB_ROUNDS: "3" });
+  expect(r).toMatchObject({ bench: "web", sessions: 3 });
+  for (const k of ["update_p50_ms", "update_p95_ms", "list_ms", "serve_rss_mb"]) expect(finite(r[k]), k).toBe(true);
+}, 120_000);

@@ -11,6 +11,7 @@ import { readSnapshotInput } from "../../src/report/read.ts";
 import { snapshot } from "../../src/report/snapshot.ts";
 import { RunSnapshot } from "../../src/schema/run-api/snapshot.ts";
 import { killTmuxServer, removeDir } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
 import { liveAwaiting, serveProjects } from "./fixture.ts";
 
 const dirs: string[] = [];
@@ -202,4 +203,30 @@ test("answer: the user's answer to the question an agent waits on becomes the an
     expect((await t.post(`${RUN}/answer`, { agent: "architect", text: "yes" })).status).toBe(409);
     expect(existsSync(join(other.dir, ".runtime/answer_request.json"))).toBe(false);
   }
+});
+
+test("screen: an agent's pane as it is now, as inert text; a pane id that is not one is never passed to tmux (the last screen the run kept instead)", async () => {
+  const since = "2025-03-01T10:30:00.000Z";
+  const { repo, dir, socket } = liveAwaiting(dirs, sockets, {
+    agents: { architect: { role: "architect", label: "architect", status: "working", since, last_screen: ["kept line"] } } as any,
+  });
+  const env = { ...process.env, TMUX: "" };
+  const made = Bun.spawnSync(["tmux", "-L", socket, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "agentmux-s1", `printf 'ready <img src=x onerror=alert(1)> \\033]0;title\\007\\033[31mred\\033[0m\\n'; sleep 600`], { env });
+  const pane = made.stdout.toString().trim();
+  expect(pane).toMatch(/^%\d+$/);
+  const runtime = (panes: Record<string, string>) => writeJsonAtomic(join(dir, "runtime_state.json"), { tmux_session: "agentmux-s1", tmux_socket: socket, panes });
+  runtime({ architect: pane });
+  const s = serve([repo]);
+  const shown = await waitFor("the pane's text", async () => {
+    const r = (await (await s.authed(`${RUN}/screen/architect`)).json()) as any;
+    return r.lines.some((l: string) => l.includes("ready")) ? r : null;
+  }, { timeoutMs: 10_000 });
+  expect(shown.live).toBe(true);
+  expect(shown.lines.find((l: string) => l.includes("ready"))).toBe("ready <img src=x onerror=alert(1)> red");
+  expect(JSON.stringify(shown)).not.toMatch(/\\u001b|\x1b/);
+
+  runtime({ architect: "-t; kill-server" });
+  const kept = (await (await s.authed(`${RUN}/screen/architect`)).json()) as any;
+  expect(kept).toEqual({ lines: ["kept line"], live: false });
+  expect(Bun.spawnSync(["tmux", "-L", socket, "has-session", "-t", "agentmux-s1"], { env }).exitCode).toBe(0);
 });
