@@ -230,3 +230,14 @@ test("screen: an agent's pane as it is now, as inert text; a pane id that is not
   expect(kept).toEqual({ lines: ["kept line"], live: false });
   expect(Bun.spawnSync(["tmux", "-L", socket, "has-session", "-t", "agentmux-s1"], { env }).exitCode).toBe(0);
 });
+
+test("several projects on one server: each run is named by its project's index, two runs of the same id stay apart", async () => {
+  const a = liveAwaiting(dirs, sockets);
+  const b = liveAwaiting(dirs, sockets, { request_title: "The second project's run" });
+  const s = serve([a.repo, b.repo]);
+  const runs = ((await (await s.authed("/api/runs")).json()) as any).runs;
+  expect(runs.map((r: any) => [r.project, r.id, r.run.snapshot.dir]).sort()).toEqual([[0, "s1", a.dir], [1, "s1", b.dir]]);
+  const second = (await (await s.authed("/api/runs/1/s1")).json()) as any;
+  expect(second.snapshot.feature).toBe("The second project's run");
+  expect(((await (await s.authed("/api/config")).json()) as any).projects).toEqual([a.repo, b.repo]);
+});

@@ -49,6 +49,9 @@ function waitText(w: Waiting): string {
   }
 }
 
+/** The projects' folder names, shown on the cards when the server shows more than one project. */
+let projectNames: string[] = [];
+
 function runCard(r: RunRow): HTMLElement {
   const s = r.run?.snapshot;
   const href = `#/run/${r.project}/${encodeURIComponent(r.id)}`;
@@ -63,7 +66,7 @@ function runCard(r: RunRow): HTMLElement {
     h("div", { class: "row small" }, h("span", { class: `phase ${phaseClass(s)}` }, s.phase), h("span", { class: "muted" }, `${s.last_event_label} · ${clock(s.updated_at)} · ${duration(s.active_ms)}${cost ? ` · ${cost}` : ""}`)),
     ...waits,
     blocking,
-    h("div", { class: "muted small id" }, r.id),
+    h("div", { class: "muted small id" }, projectNames.length > 1 ? `${projectNames[r.project] ?? ""} · ${r.id}` : r.id),
   );
 }
 
@@ -83,6 +86,8 @@ async function showList(): Promise<void> {
   };
   listen(null);
   try {
+    const config = await getJson<{ projects: string[] }>("/api/config");
+    projectNames = config.projects.map((p) => p.split("/").filter(Boolean).pop() ?? p);
     const { runs } = await getJson<{ runs: RunRow[] }>("/api/runs");
     for (const r of runs) if (!rows.has(`${r.project}/${r.id}`)) rows.set(`${r.project}/${r.id}`, r);
     draw();
