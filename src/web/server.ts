@@ -76,6 +76,8 @@ export function startServer(o: ServeOptions): WebServer {
     hostname: o.host,
     port: o.port,
     idleTimeout: 0,
+    // the largest answer is a change request (256 KiB) or a long list of files left out
+    maxRequestBodySize: 1024 * 1024,
     async fetch(req) {
       const verdict = checkRequest(req, o.access);
       if (!verdict.ok) return withHeaders(problem(verdict.status, verdict.reason));

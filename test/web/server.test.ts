@@ -241,3 +241,11 @@ test("several projects on one server: each run is named by its project's index, 
   expect(second.snapshot.feature).toBe("The second project's run");
   expect(((await (await s.authed("/api/config")).json()) as any).projects).toEqual([a.repo, b.repo]);
 });
+
+test("a body over 1 MiB is refused before it is read; nothing is written", async () => {
+  const { repo, dir } = liveAwaiting(dirs, sockets);
+  const s = serve([repo], { answer: true });
+  const r = await s.post(`${RUN}/changes`, { text: "x".repeat(2 * 1024 * 1024) }).catch(() => null);
+  expect(r === null || r.status === 413).toBe(true);
+  expect(existsSync(join(dir, "08_completion/changes.md"))).toBe(false);
+});
