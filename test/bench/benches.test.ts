@@ -85,3 +85,10 @@ test("bench/web.ts prints the update latency, the list time and the server's mem
   expect(r).toMatchObject({ bench: "web", sessions: 3 });
   for (const k of ["update_p50_ms", "update_p95_ms", "list_ms", "serve_rss_mb"]) expect(finite(r[k]), k).toBe(true);
 }, 120_000);
+
+test("bench/bounded.ts prints wall_ms, its /dev/null floor, rss_growth_mb and the capped log's size", async () => {
+  const r = await bench("bounded", ["5"], {});
+  expect(r).toMatchObject({ bench: "bounded", output_mb: 5, truncated: true });
+  for (const k of ["wall_ms", "baseline_ms", "throughput_mb_s", "log_bytes"]) expect(finite(r[k]), k).toBe(true);
+  expect(r.log_bytes as number).toBeLessThan(2_000_000);
+}, 120_000);
