@@ -8,6 +8,7 @@ import { loadSealKey } from "../../src/bus/tool-seal.ts";
 import { McpEndpoint } from "../../src/mcp/endpoint.ts";
 import { ToolEventLog } from "../../src/mcp/events.ts";
 import { AgentTokens } from "../../src/mcp/identity.ts";
+import { processTreeCheck } from "../../src/mcp/peer.ts";
 import { agentHandlers } from "../../src/mcp/server.ts";
 import type { Phase, Role } from "../../src/schema/catalog.ts";
 import { readState } from "../../src/session/read.ts";
@@ -36,7 +37,8 @@ export class SimWorld {
     readonly sessionDir: string,
   ) {
     const host = { sessionDir, projectDir, state: () => readState(sessionDir), events: new ToolEventLog(sessionDir, loadSealKey(sessionDir)), log: () => {} };
-    this.endpoint = McpEndpoint.start({ tokens: this.tokens, handlers: (link) => agentHandlers(host, link), log: () => {} });
+    // as the orchestrator hosts it: a token is accepted only from the process tree of its agent's pane
+    this.endpoint = McpEndpoint.start({ tokens: this.tokens, handlers: (link) => agentHandlers(host, link), log: () => {}, peer: processTreeCheck() });
   }
 
   static async create(request = "Add a greeting helper"): Promise<SimWorld> {
@@ -141,6 +143,8 @@ export class SimWorld {
       pane = await this.tmux.run(["new-window", "-d", "-t", "sim", "-c", this.projectDir, ...envArgs, "-P", "-F", "#{pane_id}", ...argv]);
     }
     this.exitFiles.set(pane, exitFile);
+    // the token is this pane's, as AgentRuntime binds it at launch
+    if (opts.mcp !== false) this.tokens.bindProcess(agent, Number(await this.tmux.run(["display-message", "-p", "-t", pane, "#{pane_pid}"])));
     return pane;
   }
 

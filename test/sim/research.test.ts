@@ -20,6 +20,8 @@ test("batch mode (--prompt): a code researcher writes summary.md + detail.md, ca
     stdout: "pipe",
     stderr: "pipe",
   });
+  // the researcher's process is its agent's process tree, as a pane's is at launch
+  w.tokens.bindProcess("code-researcher", p.pid);
   const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
   expect(code).toBe(0);
   expect(out).toContain("✓ submit_research_done");
