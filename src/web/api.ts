@@ -66,7 +66,10 @@ export async function api(req: Request, url: URL, ctx: ApiContext): Promise<Resp
     case undefined:
       return json(runView(key.project, s));
     case "log":
-      return json(logFrom(s.dir, Math.max(0, Number(url.searchParams.get("after") ?? 0) || 0)));
+    {
+      const offset = url.searchParams.get("offset");
+      return json(logFrom(s.dir, offset === null ? null : Math.max(0, Number(offset) || 0)));
+    }
     case "documents":
       return json(documents(s.dir));
     case "screen": {

@@ -16,7 +16,8 @@ export type Client = {
   send(event: string, data: unknown): void;
   /** the run this client shows (its log is sent too), null for the list */
   follows: RunKey | null;
-  logNext: number;
+  /** the byte of the log it reads from next (null: it has seen none: it gets the log's end) */
+  logNext: number | null;
 };
 
 const signature = (dir: string) =>
@@ -132,10 +133,8 @@ export class LiveRuns {
 
   /** The log lines `c` has not seen yet. */
   sendLog(c: Client, dir: string): void {
-    const { lines, next } = logFrom(dir, c.logNext);
-    if (next < c.logNext) c.logNext = 0; // a new log (the run was resumed): start again
-    if (!lines.length) return;
+    const { lines, next, reset } = logFrom(dir, c.logNext);
     c.logNext = next;
-    c.send("log", { lines, from: next - lines.length });
+    if (lines.length || reset) c.send("log", { lines, reset });
   }
 }

@@ -46,7 +46,7 @@ function events(req: Request, url: URL, live: LiveRuns, projects: readonly strin
           close();
         }
       };
-      const client: Client = { follows: followed(url, projects), logNext: 0, send: (event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`) };
+      const client: Client = { follows: followed(url, projects), logNext: null, send: (event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`) };
       const close = () => {
         drop();
         clearInterval(keepalive);

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { readSnapshotInput } from "../report/read.ts";
 import { snapshot } from "../report/snapshot.ts";
 import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
 import type { ReviewComment } from "../schema/state.ts";
-import { readLog } from "../session/log.ts";
+import { parseLog } from "../session/log.ts";
+import { readFrom } from "../effects/fs/read-range.ts";
 import { listSessions, readSummary, withLiveness, type SessionSummary } from "../session/list.ts";
 import { archiveRootOf } from "../session/archive.ts";
 import { F, sessionsRoot } from "../protocol/paths.ts";
@@ -72,10 +73,37 @@ export async function runSummary(projects: readonly string[], key: RunKey): Prom
   return (await withLiveness([{ ...found, ...(archived ? { archived: true } : {}) }]))[0]!;
 }
 
-/** The orchestrator's log as the page shows it: the same lines `status --log` prints, from line `after` on. */
-export function logFrom(dir: string, after = 0): { lines: Line[]; next: number } {
-  const lines = logLines(readLog(dir));
-  return { lines: lines.slice(after), next: lines.length };
+/** How much of a log a page that just opened gets: its end. */
+const FIRST_TAIL = 256 * 1024;
+
+/**
+ * The orchestrator's log as the page shows it (the lines `status --log` prints), read from byte
+ * `offset` (null: its last 256 KiB) to its last complete line; `next` is where the next read
+ * starts. A log shorter than `offset` is a new one: it is read again from its end (`reset`).
+ * Each change reads only what was appended.
+ */
+export function logFrom(dir: string, offset: number | null): { lines: Line[]; next: number; reset: boolean } {
+  const path = join(dir, F.orchestratorLog);
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return { lines: [], next: 0, reset: offset !== null && offset > 0 };
+  }
+  const reset = offset !== null && size < offset;
+  const from = offset === null || reset ? -FIRST_TAIL : offset;
+  const chunk = readFrom(path, from);
+  if (!chunk) return { lines: [], next: offset ?? 0, reset };
+  let buf = chunk.buf;
+  let base = chunk.start;
+  if (from < 0 && base > 0) {
+    // the tail starts mid-line: from the next line on
+    const cut = buf.indexOf(10) + 1;
+    buf = buf.subarray(cut);
+    base += cut;
+  }
+  const end = buf.lastIndexOf(10) + 1; // a line being written waits for its newline
+  return { lines: logLines(parseLog(buf.subarray(0, end).toString("utf8"))), next: base + end, reset: reset || offset === null };
 }
 
 /** A session's Markdown documents the page shows (empty string: not written yet). */

@@ -70,6 +70,8 @@ describe.skipIf(skipBrowser)("web page in chromium", () => {
     await page.locator("textarea[aria-label='commit message']").fill("feat: greeting, approved from a phone");
     await approve.click();
     await page.locator(".said.good", { hasText: "approved: committing 2 file(s)" }).waitFor({ timeout: 10_000 });
+    // the log goes on live: the orchestrator's own line about the approval appears
+    await page.locator(".log .ln", { hasText: "event approval_written" }).waitFor({ timeout: 20_000 });
     const r = await demo.done;
     expect(r.code).toBe(0);
     const result = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((e) => e.kind === "result");

@@ -14,7 +14,7 @@ const answering = meta("agentmux-answer") === "on";
 document.getElementById("mode")!.textContent = answering ? "answering is on: this page can approve, request changes, go on and cancel" : "read-only (agentmux serve --answer lets this page answer)";
 
 let stream: EventSource | null = null;
-let view: { run(r: RunView, events: RunEvent[]): void; log?(from: number, lines: Seg[][]): void } | null = null;
+let view: { run(r: RunView, events: RunEvent[]): void; log?(lines: Seg[][], reset: boolean): void } | null = null;
 
 function listen(run: string | null): void {
   stream?.close();
@@ -27,7 +27,7 @@ function listen(run: string | null): void {
   });
   stream.addEventListener("log", (e) => {
     const d = JSON.parse((e as MessageEvent).data);
-    view?.log?.(d.from, d.lines);
+    view?.log?.(d.lines, d.reset);
   });
 }
 

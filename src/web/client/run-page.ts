@@ -72,8 +72,8 @@ export class RunPage {
     if (before && (before.phase !== s.phase || before.review_iteration !== s.review_iteration)) void this.loadDocs();
   }
 
-  log(from: number, lines: Seg[][]): void {
-    if (from === 0) this.logBox.replaceChildren();
+  log(lines: Seg[][], reset: boolean): void {
+    if (reset) this.logBox.replaceChildren();
     const atEnd = this.logBox.scrollTop + this.logBox.clientHeight >= this.logBox.scrollHeight - 4;
     for (const l of lines) this.logBox.append(lineEl(l));
     if (atEnd) this.logBox.scrollTop = this.logBox.scrollHeight;
