@@ -18,7 +18,7 @@ import { TurnEndTail } from "../bus/turn-ends.ts";
 import { readToolLinesForResume } from "../bus/tool-lines.ts";
 import { CreatedFilesLog } from "../bus/created-files.ts";
 import { AgentRuntime } from "./agents.ts";
-import { sessionLogger } from "../effects/log.ts";
+import { sessionLogger, type Logger } from "../effects/log.ts";
 import { OrchestratorLoop } from "./loop.ts";
 import { selfCommand } from "../effects/process/self.ts";
 import { settingsFrom } from "../config/settings.ts";
@@ -38,7 +38,7 @@ import { startMcpHost, watchMcp } from "./mcp-host.ts";
 import { Prestarter } from "./prestart.ts";
 import { owedFileWritten } from "./owed-file.ts";
 import { takeCancelRequest } from "../session/cancel.ts";
-import { cancelCause } from "../schema/cancel-request.ts";
+import { cancelCause, REMOVED_BY_CLEAN } from "../schema/cancel-request.ts";
 import { Services } from "./services.ts";
 import { ChecksService } from "./checks.ts";
 import { checkEngine } from "./check-engine.ts";
@@ -231,6 +231,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   reportResult(result.code, state);
   tmux.closeControlClient();
   await killSession(tmux, sessionName).catch(() => {});
+  if (state.phase === "failed") await giveBack(state, sessionDir, projectDir, log);
   if (!state.worktree_path) releaseCheckout(projectDir, sessionDir);
   rmSync(join(sessionDir, ORCHESTRATOR_PID), { force: true });
   rmSync(privateMcpDir(sessionDir), { recursive: true, force: true });
@@ -255,3 +256,32 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   }
   return result.code;
 }
+
+/**
+ * A run that ended without its commit gives the checkout back (its start branch); one removed
+ * by `agentmux clean` also takes its branch (when it has no commit) and its worktree (when
+ * nothing uncommitted would be lost).
+ */
+async function giveBack(state: State, sessionDir: string, projectDir: string, log: Logger): Promise<void> {
+  if (!state.feature_branch) return;
+  const cleaned = state.interruption_cause === REMOVED_BY_CLEAN;
+  if (state.worktree_path && !cleaned) return;
+  try {
+    const { giveCheckoutBack } = await import("../effects/git/give-back.ts");
+    const notes = await giveCheckoutBack(
+      {
+        projectDir,
+        branch: state.feature_branch,
+        baseCommit: state.base_commit ?? null,
+        startRef: state.start_ref ?? null,
+        worktreePath: state.worktree_path ?? null,
+        preexisting: readPreexisting(sessionDir),
+      },
+      { dropBranch: cleaned },
+    );
+    for (const n of notes) log(n);
+  } catch (e) {
+    log(`could not give the checkout back: ${(e as Error).message}`, { level: "warn" });
+  }
+}
+

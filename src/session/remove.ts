@@ -1,4 +1,5 @@
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
+import { readPreexisting } from "./read.ts";
 import { basename } from "node:path";
 import { Tmux } from "../effects/tmux/runner.ts";
 import { killSession } from "../effects/tmux/ops.ts";
@@ -65,6 +66,34 @@ export async function removeSession(s: SessionSummary): Promise<Removal> {
       } else notes.push(`the tmux session ${name} is another project's run of the same id: left alone`);
     }
   }
+  notes.push(...(await giveBackCheckout(s)));
   rmSync(s.dir, { recursive: true, force: true });
   return { stopped, killedTmux, notes };
+}
+
+/**
+ * The run will never commit: its checkout goes back to its start branch, its branch goes when
+ * it has no commit, its worktree when nothing uncommitted would be lost (each said otherwise).
+ * A live run canceled by clean did this already; doing it again changes nothing.
+ */
+async function giveBackCheckout(s: SessionSummary): Promise<string[]> {
+  const st = s.state;
+  const projectDir = st?.main_repo_dir ?? st?.project_dir;
+  if (!st || st.phase === "done" || !st.feature_branch || !projectDir || !existsSync(projectDir)) return [];
+  try {
+    const { giveCheckoutBack } = await import("../effects/git/give-back.ts");
+    return await giveCheckoutBack(
+      {
+        projectDir,
+        branch: st.feature_branch,
+        baseCommit: st.base_commit ?? null,
+        startRef: st.start_ref ?? null,
+        worktreePath: st.worktree_path ?? null,
+        preexisting: readPreexisting(s.dir),
+      },
+      { dropBranch: true },
+    );
+  } catch (e) {
+    return [`could not give the checkout back: ${(e as Error).message}`];
+  }
 }
