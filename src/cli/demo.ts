@@ -13,9 +13,13 @@ import { parseScenario } from "../sim/scenario.ts";
 
 export const DEMO_REQUEST = "Add a greeting module: a function greet(name) that returns a friendly greeting, with a unit test.";
 
-/** A small project to work on, committed on main with isomorphic-git. */
-export async function createScratchRepo(dir: string): Promise<void> {
+/** A test that fails on the scratch project's first commit (scenario check_base_failure): a failure that is not the run's. */
+const LEGACY_FAILURE = 'import { test } from "node:test";\nimport assert from "node:assert/strict";\n\ntest("legacy rounding", () => {\n  assert.equal(0.1 + 0.2, 0.3);\n});\n';
+
+/** A small project to work on, committed on main with isomorphic-git (`legacyFailure`: with a test that already fails). */
+export async function createScratchRepo(dir: string, o: { legacyFailure?: boolean } = {}): Promise<void> {
   const files: Record<string, string> = {
+    ...(o.legacyFailure ? { "test/legacy.test.js": LEGACY_FAILURE } : {}),
     "README.md": "# demo-app\n\nA tiny project that agentmux's simulated agents work on.\n",
     "package.json": JSON.stringify({ name: "demo-app", version: "1.0.0", type: "module", scripts: { test: "node --test" } }, null, 2) + "\n",
     "src/index.js": 'export function main() {\n  return "demo-app";\n}\n',
@@ -33,9 +37,9 @@ export async function run({ flags }: ParsedArgs<typeof demo>): Promise<number> {
   const think = flags["think-ms"] ?? (headless ? "0" : "600");
   if (!/^\d{1,5}$/.test(think)) throw new InvalidThinkMs({ given: think });
   // a bad scenario is a usage error before anything is created (the sim would die at start)
-  parseScenario(flags.scenario, "demo --scenario");
+  const scenario = parseScenario(flags.scenario, "demo --scenario");
   const dir = flags.dir ? emptyFolder(flags.dir) : realpathSync(mkdtempSync(join(tmpdir(), "agentmux-demo-")));
-  await createScratchRepo(dir);
+  await createScratchRepo(dir, { legacyFailure: scenario.check_base_failure === true });
   const npm = Bun.which("npm") !== null;
   const config = {
     version: 2,
@@ -43,7 +47,8 @@ export async function run({ flags }: ParsedArgs<typeof demo>): Promise<number> {
     github: { pull_request: false, push: false },
     // the project's own test suite, run by agentmux after the implementation and each fix round
     // (without npm the run would stop at the checks' preflight: the demo goes on without it)
-    ...(npm ? { checks: { test: { command: "npm test", timeout_s: 120 } } } : {}),
+    // (check_hang: a short timeout, so the demo shows the hung test killed without a long wait)
+    ...(npm ? { checks: { test: { command: "npm test", timeout_s: scenario.check_hang ? 15 : 120 } } } : {}),
     sim: { think_ms: Number(think), scenario: (flags.scenario ?? "").split(",").map((s) => s.trim()).filter(Boolean) },
   };
   mkdirSync(join(dir, ".agentmux"), { recursive: true });

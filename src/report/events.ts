@@ -12,12 +12,13 @@ import type { AgentSnapshot, RunSnapshot } from "../schema/run-api/snapshot.ts";
  */
 export function events(prev: RunSnapshot | null, next: RunSnapshot): RunEvent[] {
   const out: RunEvent[] = [];
+  // a check that finished comes before the phase it moved the run to (a failing one starts the fix round)
+  out.push(...checkEvents(prev, next));
   for (const t of next.timeline.slice(prev?.timeline.length ?? 0)) out.push({ kind: "phase", phase: t.phase, event: t.event, at: t.at });
   if (newDecisionWait(prev, next)) out.push({ kind: "awaiting_decision", approval: join(next.dir, F.approval), changes: join(next.dir, F.changes), at: next.updated_at });
   const before = new Map([...(prev?.agents ?? []), ...(prev?.done_agents ?? [])].map((a) => [a.key, a]));
   for (const a of [...next.agents, ...next.done_agents]) out.push(...agentEvents(before.get(a.key), a));
   out.push(...verdicts(prev, next));
-  out.push(...checkEvents(prev, next));
   const budgetPaused = (s: RunSnapshot | null) => s?.waiting_for.some((w) => w.kind === "budget") ?? false;
   // once when it is reached, and again only when it pauses the agents (letting them go on, or the end, says nothing new)
   if (next.budget_reached !== null && (next.budget_reached !== prev?.budget_reached || (budgetPaused(next) && !budgetPaused(prev)))) {

@@ -27,6 +27,12 @@ export const SimScenario = z.strictObject({
    * a fixer whose fix request names a failing check mends it
    */
   check_bug: z.boolean().optional(),
+  /** the first coder's test file gets a test that hangs (the check runs into its timeout); the fixer takes it out */
+  check_hang: z.boolean().optional(),
+  /** the first coder's test file gets a test that fails on its first run only (a flaky check) */
+  check_flaky: z.boolean().optional(),
+  /** `agentmux demo`: the scratch project starts with a test that already fails (a pre-existing failure) */
+  check_base_failure: z.boolean().optional(),
   review_fail_always: z.boolean().optional(),
   /** reviewer_logic's first review fails with two line comments (one line, one range) instead of a finding */
   line_comments: z.boolean().optional(),

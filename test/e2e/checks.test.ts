@@ -156,3 +156,26 @@ test("a check cut off by a cancel is killed with its group; resume runs it again
   expect(readFileSync(join(dir, "orchestrator.log"), "utf8")).toContain("running again what the last orchestrator left unfinished: slow (batch 1");
   expect(state.commit_hash).toMatch(/^[0-9a-f]{7,}$/);
 }, 240_000);
+
+test("demo scenarios: a flaky check costs one fix round; a failure already on the base blocks nothing; a hung test is killed and taken out", async () => {
+  const demo = async (scenario: string) => {
+    const socket = privateSocket();
+    sockets.push(socket);
+    const repo = join(makeTmpDir("amx-ck-"), "repo");
+    const r = await runBinary(bin, ["demo", "--ci", "--keep-session", "--dir", repo, "--scenario", scenario], { socket, timeoutMs: 150_000 });
+    if (r.code !== 0) console.error(r.stdout, r.stderr);
+    expect({ scenario, code: r.code }).toEqual({ scenario, code: 0 });
+    const state = JSON.parse(readFileSync(join(sessionDir(repo), "state.json"), "utf8"));
+    return { state, stdout: r.stdout, outcomes: state.checks.map((c: { results: { test: { status: string; pre_existing?: boolean } } }) => `${c.results.test.status}${c.results.test.pre_existing ? " (pre-existing)" : ""}`) };
+  };
+  const flaky = await demo("check_flaky");
+  expect(flaky.outcomes).toEqual(["failed", "passed"]);
+  expect(flaky.state.review_iteration).toBe(1);
+  const base = await demo("check_base_failure");
+  expect(base.outcomes).toEqual(["failed (pre-existing)"]);
+  expect(base.state.review_iteration).toBe(0);
+  expect(base.stdout).toContain("check ! test: 1 failure · pre-existing");
+  const hang = await demo("check_hang");
+  expect(hang.outcomes).toEqual(["timed_out", "passed"]);
+  expect(hang.stdout).toMatch(/✗ check test timed out \(killed\) in 1[5-9]\.\d s/);
+}, 300_000);

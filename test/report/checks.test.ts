@@ -107,3 +107,16 @@ test("the Action's progress comment lists the latest round's checks", () => {
   expect(passed).toContain("**Checks** (fix round 1)\n- ✅ test: 12 s\n- ✅ lint: 1.2 s\n");
   expect(progressComment({ subject: "issue #4", state: freshState(), startedAt: NOW, now: NOW })).not.toContain("**Checks**");
 });
+
+test("the check that moved the run comes before the phase it moved it to", () => {
+  const ev = eventsOf(clock());
+  let state = freshState();
+  const seen: State[] = [];
+  for (const e of [ev.start(), ev.arch(["reviewer_logic"]), ev.plan(makePlan([{ mode: "serial", plans: [1] }])), ev.done(1), ev.review("reviewer_logic", "pass"), ev.checkFinished(1, "lint", { required: false }), ev.checkFinished(1, "test", { status: "failed", exit_code: 1, failures: 1 })]) {
+    state = apply(state, e, s).state;
+    seen.push(state);
+  }
+  expect(state.phase).toBe("fixing");
+  const kinds = events(snap(seen.at(-2)!), snap(seen.at(-1)!)).map((e) => (e.kind === "phase" ? `phase:${e.phase}` : e.kind === "check" ? `check:${e.name}` : e.kind));
+  expect(kinds.slice(0, 2)).toEqual(["check:test", "phase:fixing"]);
+});

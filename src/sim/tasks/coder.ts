@@ -3,6 +3,9 @@ import type { DoneArtifact } from "../../schema/artifacts/done.ts";
 import { F, doneArtifact } from "../../protocol/paths.ts";
 import { classify } from "../git-head.ts";
 import { countTests, isTestFile, mendBug, writeOwnedFile } from "../code-writer.ts";
+import { flakyTest, hangingTest, mendHang } from "../check-scenarios.ts";
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
 import { sessionSlug } from "../naming.ts";
 import { TaskFailed, writeArtifact, type TaskIO } from "./types.ts";
 import { parseLineComments } from "../../schema/artifacts/line-comments-md.ts";
@@ -81,6 +84,13 @@ async function implement(io: TaskIO, sub: Subplan, prompt: string): Promise<void
     const bug = !!scenario.check_bug && !isTestFile(file) && io.s.once.take("check_bug");
     const how = writeOwnedFile(workDir, file, { title: sub.title, owned: sub.owned_files, change: `${sub.title}: ${sub.tasks.join("; ")}`, bug });
     io.say(`● ${how} ${file}${bug ? " (with a bug its test catches)" : ""}`);
+    // check_hang / check_flaky: the first test file written in the run gets a test that hangs, or fails once
+    for (const kind of ["check_hang", "check_flaky"] as const) {
+      if (!scenario[kind] || !isTestFile(file) || how !== "created" || !io.s.once.take(kind)) continue;
+      const fn = file.replace(/^.*\//, "").replace(/\..*$/, "");
+      appendFileSync(join(workDir, file), kind === "check_hang" ? hangingTest(fn) : flakyTest(fn));
+      io.say(`● ${file}: added a test that ${kind === "check_hang" ? "hangs" : "fails on its first run only"}`);
+    }
     if ((scenario.crash_midway === role || scenario.crash_midway === agent) && io.s.once.take(`crash_midway.${agent}`)) await io.crash();
   }
   await reportDone(io, sub.index, sub.owned_files, sub.tasks);
@@ -112,7 +122,8 @@ export async function fixer(io: TaskIO, prompt = ""): Promise<void> {
   const test = owned.find((f) => isTestFile(f) && f.includes(stem));
   const comments = parseLineComments(prompt).filter((c) => c.id && c.note !== "suggestion");
   // a failing check in the request: find the bug it points at and mend it
-  const mended = /^# Failing checks$/m.test(request) ? owned.filter((f) => !isTestFile(f) && mendBug(io.s.env.workDir, f)) : [];
+  const failingCheck = /^# Failing checks$/m.test(request);
+  const mended = failingCheck ? owned.filter((f) => (isTestFile(f) ? mendHang(io.s.env.workDir, f) : mendBug(io.s.env.workDir, f))) : [];
   for (const file of mended) io.say(`● mended the bug in ${file} the failing check found`);
   const touched = [...new Set([...mended, ...(test ? [source, test] : [source]), ...comments.map((c) => c.file)])];
   const label = fixNote(round, request);
