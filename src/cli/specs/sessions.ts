@@ -78,8 +78,8 @@ export const serve = command({
   about: `Serve a live web page of this project's runs (or of the projects given): phase, timeline,
 agents and their screens, usage, reviews with their file anchors, the diff, the log — updated as
 the runs go, by server-sent events. With --answer the page can also approve (leaving files out,
-editing the commit message), request changes, go on past a budget and cancel, through the same
-decision files as the approval panel and the monitor.
+editing the commit message), request changes, answer an agent's question, go on past a budget and
+cancel, through the same decision files as the approval panel and the monitor.
 
 Bound to 127.0.0.1 unless --host is given. Every request needs the server's random token: the
 link printed once at start carries it, and the server's file <project>/.agentmux/.sessions/.serve.json
