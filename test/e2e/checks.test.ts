@@ -179,3 +179,29 @@ test("demo scenarios: a flaky check costs one fix round; a failure already on th
   expect(hang.outcomes).toEqual(["timed_out", "passed"]);
   expect(hang.stdout).toMatch(/✗ check test timed out \(killed\) in 1[5-9]\.\d s/);
 }, 300_000);
+
+test("a --worktree run's checks run in its worktree, with its port offset", async () => {
+  const socket = privateSocket();
+  sockets.push(socket);
+  const tmp = makeTmpDir("amx-ck-");
+  const repo = join(tmp, "repo");
+  const seen = join(tmp, "seen.txt");
+  mkdirSync(join(repo, ".agentmux"), { recursive: true });
+  writeFileSync(join(repo, "README.md"), "# wt\n");
+  writeFileSync(join(repo, ".gitignore"), ".agentmux/.sessions/\n.agentmux/.last_completion.json\n");
+  writeFileSync(join(repo, ".agentmux/config.yaml"), stringify({
+    version: 2,
+    defaults: { provider: "sim", completion: { skip_final_approval: true } },
+    github: { pull_request: false, push: false },
+    checks: { where: { command: `echo "$(pwd) $AGENTMUX_PORT_OFFSET $AGENTMUX_CHECK" >> '${seen}'` } },
+  }));
+  git(repo, "init", "-q", "-b", "main");
+  git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "add", ".");
+  git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-q", "-m", "init");
+  const r = await runBinary(bin, ["run", "--ci", "--worktree", "--keep-session", "Add a farewell module"], { cwd: repo, socket, timeoutMs: 150_000 });
+  if (r.code !== 0) console.error(r.stdout, r.stderr);
+  expect(r.code).toBe(0);
+  const state = JSON.parse(readFileSync(join(sessionDir(repo), "state.json"), "utf8"));
+  expect(state.worktree_path).toBeTruthy();
+  expect(readFileSync(seen, "utf8").trim().split("\n")).toEqual([`${state.worktree_path} ${state.port_offset} where`]);
+}, 180_000);
