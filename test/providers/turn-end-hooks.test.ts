@@ -132,9 +132,29 @@ describe("the CLIs' own turn-end signals", () => {
     }
   });
 
+  test("qwen: a Stop hook in its private settings file (QWEN_CODE_SYSTEM_DEFAULTS_PATH), run through the shell", async () => {
+    const spec = launch("qwen");
+    const settings = JSON.parse(spec.files.find((f) => f.path === spec.env.QWEN_CODE_SYSTEM_DEFAULTS_PATH)!.content);
+    const hooks = settings.hooks.Stop[0].hooks;
+    expect(hooks).toEqual([{ type: "command", command: expect.any(String) }]);
+    expect(JSON.stringify(settings.hooks)).not.toContain(ID);
+    // without a turn-end id (doctor's picture, a batch run) there is no hook
+    expect(JSON.parse(launch("qwen", { turnEnd: false }).files[0]!.content).hooks).toBeUndefined();
+    const seen: string[] = [];
+    const tail = new TurnEndTail(join(root, "turn_ends"), (id) => seen.push(id));
+    tail.start();
+    try {
+      run(["sh", "-c", hooks[0].command], spec);
+      await waitFor("the id read back", () => seen.length === 1, { timeoutMs: 5_000 });
+      expect(seen).toEqual([ID]);
+    } finally {
+      tail.stop();
+    }
+  });
+
   test("no hook for a batch run, without a turn-end id, or for a CLI without a signal wired", () => {
     expect(launch("claude", { batch: true }).argv).not.toContain("--settings");
     expect(launch("claude", { turnEnd: false }).argv).not.toContain("--settings");
-    for (const cli of ["gemini", "qwen", "copilot", "agy"]) expect({ cli, hooked: "AGENTMUX_TURN_ID" in launch(cli).env }).toEqual({ cli, hooked: false });
+    for (const cli of ["gemini", "copilot", "agy"]) expect({ cli, hooked: "AGENTMUX_TURN_ID" in launch(cli).env }).toEqual({ cli, hooked: false });
   });
 });

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { agentFileName } from "../../protocol/paths.ts";
-import { json, privateMcpDir } from "../mcp.ts";
+import { json, privateMcpDir, TURN_END_COMMAND } from "../mcp.ts";
 import { geminiFamilySettings } from "./gemini.ts";
 import { proxyIn } from "../../effects/proxy.ts";
 import type { CliAdapter } from "./types.ts";
@@ -57,10 +57,14 @@ ready:
     // with one set, it starts the stdio bridge instead, which keeps loopback off the proxy
     const proxied = proxyIn({ ...ctx.env, ...agent.provider.env }) !== null;
     const wired = proxied ? { ...agent, provider: { ...agent.provider, mcp_transport: "stdio" as const } } : agent;
-    const settings = { ...geminiFamilySettings(wired, ctx), permissions: { deny: [TOOL_SEARCH] } };
+    // its Stop hook (Claude's shape) runs agentmux's turn-end command; the id comes from its env
+    const hooks = ctx.turnEnd ? { hooks: { Stop: [{ hooks: [{ type: "command", command: TURN_END_COMMAND }] }] } } : {};
+    const settings = { ...geminiFamilySettings(wired, ctx), permissions: { deny: [TOOL_SEARCH] }, ...hooks };
     return { argv: [], env: { QWEN_CODE_SYSTEM_DEFAULTS_PATH: path }, files: [{ path, content: json(settings), secret: true }] };
   },
   mcpNote: "QWEN_CODE_SYSTEM_DEFAULTS_PATH=<private settings file> (trust: true)",
+  // the Stop hook is in the settings file above (measured: qwen 0.15.10 ran it at each turn's end)
+  turnEndHook: () => ({ argv: [], env: {}, files: [] }),
   toolName: (t) => `mcp__agentmux__${t}`,
   doctor: (env) => {
     const proxy = proxyIn(env);
