@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the real agent CLIs (claude, codex, gemini) from npm into a local prefix so the
+# Installs the real agent CLIs (claude, codex, gemini, qwen, opencode, copilot) from npm into a local prefix so the
 # opt-in suite test/real-cli/ can find them:
 #   bash scripts/install-real-clis.sh            # -> <repo>/.real-cli (git-ignored)
 #   REAL_CLI_PREFIX=/some/dir bash scripts/install-real-clis.sh
@@ -17,7 +17,13 @@ packages=(
   "@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION:-latest}"
   "@openai/codex@${CODEX_VERSION:-latest}"
   "@google/gemini-cli@${GEMINI_CLI_VERSION:-latest}"
+  "@qwen-code/qwen-code@${QWEN_CODE_VERSION:-latest}"
+  "opencode-ai@${OPENCODE_VERSION:-latest}"
+  "@github/copilot@${COPILOT_VERSION:-latest}"
 )
+# REAL_CLIS="qwen opencode": install only these (by binary name)
+only="${REAL_CLIS:-}"
+bin_of() { case "$1" in @anthropic-ai/claude-code) echo claude ;; @openai/codex) echo codex ;; @google/gemini-cli) echo gemini ;; @qwen-code/qwen-code) echo qwen ;; opencode-ai) echo opencode ;; @github/copilot) echo copilot ;; esac; }
 
 installed_version() { # <name> -> version or empty
   local pj="$prefix/lib/node_modules/$1/package.json"
@@ -28,6 +34,7 @@ status=0
 for spec in "${packages[@]}"; do
   name="${spec%@*}"
   want="${spec##*@}"
+  if [ -n "$only" ] && [[ " $only " != *" $(bin_of "$name") "* ]]; then continue; fi
   have="$(installed_version "$name")"
   if [ -n "$have" ] && { [ "$want" = "$have" ] || [ "$want" = "latest" ]; }; then
     echo "ok    $name@$have (already in $prefix)"
@@ -43,10 +50,10 @@ for spec in "${packages[@]}"; do
   echo "ok    $name@$(installed_version "$name")"
 done
 
-# `--version` still creates ~/.codex and ~/.gemini: run it with a throwaway HOME.
+# `--version` still creates ~/.codex, ~/.gemini, ~/.qwen: run it with a throwaway HOME.
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
-for bin in claude codex gemini; do
+for bin in ${only:-claude codex gemini qwen opencode copilot}; do
   if [ -x "$prefix/bin/$bin" ]; then
     version="$(HOME="$scratch" CODEX_HOME="$scratch/.codex" DISABLE_AUTOUPDATER=1 "$prefix/bin/$bin" --version 2>/dev/null | head -n1 || echo '?')"
     echo "bin   $prefix/bin/$bin -> $version"

@@ -1,5 +1,5 @@
 /**
- * The three real CLIs the suite drives, and what each needs to talk to the mock model server
+ * The real CLIs the suite drives, and what each needs to talk to the mock model server
  * from a throwaway HOME with no dialog: the user-level files a user of that CLI would have
  * (API-key choice, onboarding done), plus a test config layer that points agentmux's provider
  * at the local binary and the mock. agentmux's own built-in catalog supplies everything else
@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { findOnPath } from "../../src/providers/doctor.ts";
 import { REPO_ROOT } from "../helpers/tmp.ts";
 
-export type CliName = "claude" | "codex" | "gemini";
+export type CliName = "claude" | "codex" | "gemini" | "qwen" | "opencode" | "copilot";
 
 export type CliSetup = {
   /** user-level files written under the throwaway home */
@@ -35,6 +35,8 @@ export type CliDef = {
 };
 
 const MOCK_KEY = "sk-ant-mock-0123456789abcdefghijklmnop";
+/** the model name the Chat Completions CLIs ask the mock for */
+const MOCK_MODEL = "mock-model";
 
 /** XDG folders inside the throwaway home, and no proxy except to nowhere for non-loopback hosts. */
 function isolation(home: string, mockUrl: string): Record<string, string> {
@@ -155,6 +157,64 @@ export const CLIS: CliDef[] = [
       "Action Required",
     ],
   },
+  {
+    name: "qwen",
+    npm: "@qwen-code/qwen-code",
+    on429: "shown",
+    setup: ({ home, mockUrl }) => ({
+      files: [
+        {
+          // §4: the OpenAI-compatible auth chosen (no auth screen), no auto-update (it installs globally)
+          path: join(home, ".qwen", "settings.json"),
+          content: json({ general: { enableAutoUpdate: false }, security: { auth: { selectedType: "openai" } }, model: { name: MOCK_MODEL }, privacy: { usageStatisticsEnabled: false } }),
+        },
+      ],
+      env: { ...isolation(home, mockUrl), OPENAI_API_KEY: "mock-key", OPENAI_BASE_URL: `${mockUrl}/v1`, OPENAI_MODEL: MOCK_MODEL },
+    }),
+    dialogs: ["Allow execution of MCP tool", "Waiting for user confirmation", "How would you like to authenticate", "Do you trust the files in this folder?"],
+  },
+  {
+    name: "opencode",
+    npm: "opencode-ai",
+    on429: "shown",
+    setup: ({ home, mockUrl }) => ({
+      files: [
+        {
+          // §4: a provider on the mock (OpenAI-compatible), chosen as the model; no auto-update
+          path: join(home, ".config", "opencode", "opencode.json"),
+          content: json({
+            $schema: "https://opencode.ai/config.json",
+            autoupdate: false,
+            share: "disabled",
+            model: `mock/${MOCK_MODEL}`,
+            provider: { mock: { npm: "@ai-sdk/openai-compatible", name: "Mock", options: { baseURL: `${mockUrl}/v1`, apiKey: "mock-key" }, models: { [MOCK_MODEL]: { name: "Mock Model", tool_call: true } } } },
+          }),
+        },
+      ],
+      env: { ...isolation(home, mockUrl), OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_DISABLE_SHARE: "1" },
+    }),
+    dialogs: ["Permission required", "Allow once", "Reject"],
+  },
+  {
+    name: "copilot",
+    npm: "@github/copilot",
+    on429: "shown",
+    // `copilot help providers`: its own-endpoint (BYOK) mode needs no GitHub sign-in; offline: no telemetry, no update
+    setup: ({ home, mockUrl }) => ({
+      files: [],
+      env: {
+        ...isolation(home, mockUrl),
+        COPILOT_PROVIDER_BASE_URL: `${mockUrl}/v1`,
+        COPILOT_PROVIDER_TYPE: "openai",
+        COPILOT_PROVIDER_API_KEY: "mock-key",
+        COPILOT_PROVIDER_WIRE_API: "completions",
+        COPILOT_MODEL: MOCK_MODEL,
+        COPILOT_OFFLINE: "true",
+        COPILOT_AUTO_UPDATE: "false",
+      },
+    }),
+    dialogs: ["Do you trust the files in this folder?", "Sign in", "/login", "Do you want to", "Allow directory access"],
+  },
 ];
 
 /** Where the suite looks for a CLI: PATH first, then the prefix scripts/install-real-clis.sh fills. */
@@ -171,7 +231,7 @@ export function findCli(name: CliName): string | null {
 export function probeCli(bin: string, scratch: string): string | null {
   mkdirSync(scratch, { recursive: true });
   const p = Bun.spawnSync([bin, "--version"], {
-    env: { PATH: process.env.PATH ?? "", HOME: scratch, CODEX_HOME: join(scratch, ".codex"), DISABLE_AUTOUPDATER: "1" },
+    env: { PATH: process.env.PATH ?? "", HOME: scratch, CODEX_HOME: join(scratch, ".codex"), DISABLE_AUTOUPDATER: "1", COPILOT_AUTO_UPDATE: "false" },
     stdout: "pipe",
     stderr: "pipe",
     timeout: 60_000,

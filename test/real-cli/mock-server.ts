@@ -1,7 +1,8 @@
 /**
  * One mock model server on 127.0.0.1 (random port) for the real-CLI suite. It speaks
- * Anthropic Messages SSE (claude), OpenAI Responses SSE (codex) and Gemini
- * generateContent / streamGenerateContent SSE (gemini), answers per mock-turns.ts, and logs
+ * Anthropic Messages SSE (claude), OpenAI Responses SSE (codex), Gemini
+ * generateContent / streamGenerateContent SSE (gemini) and OpenAI Chat Completions SSE (qwen,
+ * opencode, copilot), answers per mock-turns.ts, and logs
  * every request as one JSONL line so tests can assert what each CLI sent.
  *
  * Run alone for manual checks: `bun test/real-cli/mock-server.ts <log.jsonl>` prints the URL.
@@ -10,10 +11,11 @@ import { appendFileSync } from "node:fs";
 import { anthropicResponse, anthropicTurn } from "./mock-anthropic.ts";
 import { geminiJsonSchema, geminiResponse, geminiTurn } from "./mock-gemini.ts";
 import { openaiResponse, openaiTurn } from "./mock-openai.ts";
+import { chatJsonSchema, chatResponse, chatTurn } from "./mock-chat.ts";
 import { CONTINUE_RE, decideTurn, findOffered, MOCK_QUESTION, PROMPT_REFERENCE_RE, REMINDER_RE, type MockBehaviour, type TurnAnswer, type TurnInput } from "./mock-turns.ts";
 import { workFor, writeCall } from "./mock-work.ts";
 
-export type Api = "anthropic" | "openai" | "gemini" | "other";
+export type Api = "anthropic" | "openai" | "gemini" | "chat" | "other";
 
 /** One logged request (also one line of the JSONL log). */
 export type MockRequest = {
@@ -47,6 +49,7 @@ function route(method: string, url: URL): { api: Api; stream: boolean } {
   const p = url.pathname;
   if (method === "POST" && /\/v1\/messages$/.test(p)) return { api: "anthropic", stream: true };
   if (method === "POST" && /\/responses$/.test(p)) return { api: "openai", stream: true };
+  if (method === "POST" && /\/chat\/completions$/.test(p)) return { api: "chat", stream: true };
   if (method === "POST" && /\/models\/[^/]+:streamGenerateContent$/.test(p)) return { api: "gemini", stream: true };
   if (method === "POST" && /\/models\/[^/]+:generateContent$/.test(p)) return { api: "gemini", stream: false };
   return { api: "other", stream: false };
@@ -56,7 +59,7 @@ function otherResponse(method: string, url: URL): Response {
   const p = url.pathname;
   if (method === "POST" && p.endsWith("/messages/count_tokens")) return Response.json({ input_tokens: 10 });
   if (method === "POST" && p.endsWith(":countTokens")) return Response.json({ totalTokens: 10 });
-  if (method === "GET" && /\/models\/?$/.test(p)) return Response.json({ object: "list", data: [] });
+  if (method === "GET" && /\/models\/?$/.test(p)) return Response.json({ object: "list", data: [{ id: "mock-model", object: "model", created: 0, owned_by: "mock" }] });
   if (method === "HEAD" || method === "GET") return new Response(method === "HEAD" ? null : "mock model server", { status: 200 });
   return notFound();
 }
@@ -148,8 +151,9 @@ export function startMockServer(logFile: string, behaviour: MockBehaviour = {}):
       if (api === "anthropic") input = anthropicTurn(body);
       else if (api === "openai") input = openaiTurn(body);
       else if (api === "gemini") input = geminiTurn(body);
+      else if (api === "chat") input = chatTurn(body);
       // a chat turn offers tools; title requests (claude, codex) and gemini's router do not
-      const turn = api !== "other" && input.offered.length > 0 && !(api === "gemini" && geminiJsonSchema(body));
+      const turn = api !== "other" && input.offered.length > 0 && !(api === "gemini" && geminiJsonSchema(body)) && !(api === "chat" && chatJsonSchema(body) !== null);
       const forget = turn && !!behaviour.forgetFirstSubmit && !forgot && PROMPT_REFERENCE_RE.test(input.lastUserText) && input.toolResult === null;
       if (forget) forgot = true;
       const answer = api === "other" ? null : (turn ? work(input) : null) ?? decideTurn(input, forget);
@@ -183,6 +187,7 @@ export function startMockServer(logFile: string, behaviour: MockBehaviour = {}):
       const reply: TurnAnswer = record.answer!;
       if (api === "anthropic") return anthropicResponse(reply, body);
       if (api === "openai") return openaiResponse(reply, body);
+      if (api === "chat") return chatResponse(reply, body);
       return geminiResponse(reply, body, stream);
     },
   });

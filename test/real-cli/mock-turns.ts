@@ -36,9 +36,9 @@ const PROMPT_TOOLS: { file: RegExp; tool: string; args: Record<string, unknown> 
   { file: /coder_prompt_(\d+)\.md$/, tool: "submit_done", args: {} },
 ];
 
-/** The model-side tool for `base` among the offered ones: claude `mcp__agentmux__x`, gemini `mcp_agentmux_x`, codex `x` in a namespace. */
+/** The model-side tool for `base` among the offered ones: claude `mcp__agentmux__x`, gemini `mcp_agentmux_x`, codex `x` in a namespace, copilot `agentmux-x`. */
 export function findOffered(offered: OfferedTool[], base: string): OfferedTool | undefined {
-  return offered.find((t) => t.name === base || t.name.endsWith(`_${base}`));
+  return offered.find((t) => t.name === base || t.name.endsWith(`_${base}`) || t.name.endsWith(`-${base}`));
 }
 
 /**

@@ -103,7 +103,8 @@ export function workFor(promptPath: string): Work | null {
 
 /**
  * The CLI's own tool call that writes `f`: claude `Write` (it refuses to overwrite a file it has
- * not read: `read` first), gemini `write_file`, codex `exec_command` with a here-document.
+ * not read: `read` first), gemini and qwen `write_file`, opencode `write`, copilot `create`,
+ * codex `exec_command` with a here-document (any other CLI: its shell tool).
  */
 export function writeCall(offered: OfferedTool[], f: FileWrite): { tool: OfferedTool; args: Record<string, unknown> }[] {
   const by = (name: string) => offered.find((t) => t.name === name);
@@ -114,10 +115,17 @@ export function writeCall(offered: OfferedTool[], f: FileWrite): { tool: Offered
   }
   const gemini = by("write_file");
   if (gemini) return [{ tool: gemini, args: { file_path: f.path, content: f.content } }];
-  const shell = by("exec_command") ?? by("shell");
+  // opencode's write refuses an existing file it has not read in this session
+  const opencode = by("write");
+  if (opencode && !existsSync(f.path)) return [{ tool: opencode, args: { filePath: f.path, content: f.content } }];
+  const copilot = by("create");
+  if (copilot && !existsSync(f.path)) return [{ tool: copilot, args: { path: f.path, file_text: f.content } }];
+  const shell = by("exec_command") ?? by("shell") ?? by("run_shell_command") ?? by("bash");
   if (shell) {
     const cmd = `mkdir -p '${dirname(f.path)}' && cat > '${f.path}' <<'AMX_EOF'\n${f.content}AMX_EOF`;
-    return [{ tool: shell, args: shell.name === "shell" ? { command: ["bash", "-lc", cmd] } : { cmd } }];
+    if (shell.name === "shell") return [{ tool: shell, args: { command: ["bash", "-lc", cmd] } }];
+    if (shell.name === "exec_command") return [{ tool: shell, args: { cmd } }];
+    return [{ tool: shell, args: { command: cmd, description: `Write ${f.path}` } }];
   }
   return [];
 }

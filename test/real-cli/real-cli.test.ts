@@ -187,7 +187,7 @@ for (const cli of CLIS) {
       expect(Number.isInteger(answered), dump(run)).toBe(true);
       expect(answered).toBeLessThanOrEqual(turns());
       expect(u.input + u.cached + u.cache_write).toBe(10 * answered);
-      expect(u.source).toBe(cli.name);
+      expect(u.source as string).toBe(cli.name);
     }, 300_000);
 
     // claude and codex are told not to retry (CLAUDE_CODE_MAX_RETRIES=0, request_max_retries=0)
