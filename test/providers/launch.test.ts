@@ -121,7 +121,8 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     expect(Object.keys(l.env)).toEqual(["OPENCODE_CONFIG_CONTENT"]);
     expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!)).toEqual({
       autoupdate: false,
-      mcp: { agentmux: { type: "remote", url: URL, headers: BEARER, enabled: true } },
+      // opencode's own 5 s MCP limit failed the server for good on a loaded machine (#27.8)
+      mcp: { agentmux: { type: "remote", url: URL, headers: BEARER, enabled: true, timeout: 150_000 } },
     });
   });
 
@@ -254,7 +255,7 @@ describe("mcp_transport: stdio (the fallback for a CLI that cannot use HTTP)", (
 
   test("opencode: a local server in OPENCODE_CONFIG_CONTENT", () => {
     const l = launch("opencode", "coder", { transport: "stdio" });
-    expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!).mcp.agentmux).toEqual({ type: "local", command: ["/opt/agentmux", "mcp-server"], environment: bridgeEnv, enabled: true });
+    expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!).mcp.agentmux).toEqual({ type: "local", command: ["/opt/agentmux", "mcp-server"], environment: bridgeEnv, enabled: true, timeout: 150_000 });
   });
 });
 

@@ -13,7 +13,7 @@ import { geminiJsonSchema, geminiResponse, geminiTurn } from "./mock-gemini.ts";
 import { openaiResponse, openaiTurn } from "./mock-openai.ts";
 import { chatJsonSchema, chatResponse, chatTurn } from "./mock-chat.ts";
 import { CONTINUE_RE, decideTurn, findOffered, MOCK_QUESTION, PROMPT_REFERENCE_RE, REMINDER_RE, type MockBehaviour, type TurnAnswer, type TurnInput } from "./mock-turns.ts";
-import { workFor, writeCall } from "./mock-work.ts";
+import { worksFor, writeCall } from "./mock-work.ts";
 
 export type Api = "anthropic" | "openai" | "gemini" | "chat" | "other";
 
@@ -95,7 +95,7 @@ function workAnswers(behaviour: MockBehaviour) {
     const ref = reminder ? null : PROMPT_REFERENCE_RE.exec(text) ?? CONTINUE_RE.exec(text);
     let path = ref ? pathOf(ref[1]!) : reminder ? promptOf.get(reminder[1]!) ?? null : null;
     if (reminder && !path) return null;
-    const tool = ref && workFor(path!)?.submit?.tool;
+    const tool = ref && worksFor(path!)?.find((w) => w.submit)?.submit?.tool;
     if (tool) promptOf.set(tool, path!);
     if (ref && behaviour.askOf?.test(path!) && !asked && input.toolResult === null && input.thread!.toolResults === 0) {
       asked = { prompt: text, path: path! };
@@ -106,13 +106,17 @@ function workAnswers(behaviour: MockBehaviour) {
     if (!path) return null;
     let list = steps.get(text);
     if (!list) {
-      const work = workFor(path);
-      if (!work) return null;
-      const submit = work.submit && findOffered(input.offered, work.submit.tool);
-      list = [
-        ...work.files.flatMap((f) => writeCall(input.offered, f)).map((c): TurnAnswer => ({ kind: "tool", ...c })),
-        ...(submit ? [{ kind: "tool", tool: submit, args: work.submit!.args } as TurnAnswer] : []),
-      ];
+      const works = worksFor(path);
+      if (!works) return null;
+      list = works.flatMap((work) => {
+        const submit = work.submit && findOffered(input.offered, work.submit.tool);
+        return [
+          ...work.files.flatMap((f) => writeCall(input.offered, f)).map((c): TurnAnswer => ({ kind: "tool", ...c })),
+          ...(submit ? [{ kind: "tool", tool: submit, args: work.submit!.args } as TurnAnswer] : []),
+        ];
+      });
+      const last = works.at(-1)!.submit;
+      const submit = last && findOffered(input.offered, last.tool);
       if (submit && !reminder && behaviour.forgetSubmitOf?.test(path) && !forgot) {
         forgot = true;
         list[list.length - 1] = { kind: "text", text: "MOCK-FORGOT Done! I wrote the files and everything is ready." };

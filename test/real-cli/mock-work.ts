@@ -47,12 +47,41 @@ const ARCHITECTURE = [
   "",
 ].join("\n");
 
-function ownedFiles(session: string): string[] {
+function subplans(session: string): { index: number; owned_files: string[] }[] {
   try {
-    return Plan.parse(parse(readFileSync(join(session, F.planYaml), "utf8"))).subplans.flatMap((s) => s.owned_files);
+    return Plan.parse(parse(readFileSync(join(session, F.planYaml), "utf8"))).subplans.sort((a, b) => a.index - b.index);
   } catch {
-    return [`src/${SLUG}.js`, `test/${SLUG}.test.js`];
+    return [{ index: 1, owned_files: [`src/${SLUG}.js`, `test/${SLUG}.test.js`] }];
   }
+}
+
+const ownedFiles = (session: string): string[] => subplans(session).flatMap((s) => s.owned_files);
+
+/** Subplan n's coder: its files, its done artifact, then submit_done. */
+function coderWork(session: string, work: string, n: number, files: string[]): Work {
+  const done = {
+    subplan_index: n,
+    status: "SUCCESS",
+    tasks_completed: files.map((f) => `Wrote ${f}`),
+    files_created: files.filter((f) => !existsSync(join(work, f))),
+    files_modified: files.filter((f) => existsSync(join(work, f))),
+    tests: { files: files.filter((f) => /(^|\/)test\//.test(f)).length, cases: 1 },
+  };
+  return {
+    files: [...files.map((f) => ({ path: join(work, f), content: source(f) })), { path: join(session, doneArtifact(n)), content: JSON.stringify(done, null, 2) + "\n" }],
+    submit: { tool: "submit_done", args: { subplan_index: n } },
+  };
+}
+
+/**
+ * Every piece of work a prompt asks for, in order: one for most prompts; the whole plan's coder
+ * (a CLI with single_coder, F.coderWholePrompt) does each subplan and submits each.
+ */
+export function worksFor(promptPath: string): Work[] | null {
+  const { session, work } = where(promptPath);
+  if (promptPath.slice(session.length + 1) === F.coderWholePrompt) return subplans(session).map((s) => coderWork(session, work, s.index, s.owned_files));
+  const one = workFor(promptPath);
+  return one ? [one] : null;
 }
 
 const source = (file: string) =>
@@ -72,22 +101,7 @@ export function workFor(promptPath: string): Work | null {
     return { files: [{ path: join(session, F.planYaml), content: stringify(plan) }], submit: { tool: "submit_plan", args: {} } };
   }
   const coder = /^06_implementation\/coder_prompt_(\d+)\.md$/.exec(rel);
-  if (coder) {
-    const n = Number(coder[1]);
-    const files = ownedFiles(session);
-    const done = {
-      subplan_index: n,
-      status: "SUCCESS",
-      tasks_completed: files.map((f) => `Wrote ${f}`),
-      files_created: files.filter((f) => !existsSync(join(work, f))),
-      files_modified: files.filter((f) => existsSync(join(work, f))),
-      tests: { files: files.filter((f) => /(^|\/)test\//.test(f)).length, cases: 1 },
-    };
-    return {
-      files: [...files.map((f) => ({ path: join(work, f), content: source(f) })), { path: join(session, doneArtifact(n)), content: JSON.stringify(done, null, 2) + "\n" }],
-      submit: { tool: "submit_done", args: { subplan_index: n } },
-    };
-  }
+  if (coder) return coderWork(session, work, Number(coder[1]), ownedFiles(session));
   const review = /^07_review\/review_(logic|quality|expert)_prompt\.md$/.exec(rel);
   if (review) {
     const role = `reviewer_${review[1]}`;

@@ -19,6 +19,9 @@ export const AgentmuxTurnEnd = async () => ({
 });
 `;
 
+/** as long as opencode's ready timeout: the MCP-ready gate waits that long anyway */
+const MCP_TIMEOUT_MS = 150_000;
+
 /** OpenCode: measured 1.18.33 (reference/real-cli-behaviour.md §4, cli-evidence.md §3, issue #27). */
 export const opencode: CliAdapter = {
   name: "opencode",
@@ -54,7 +57,10 @@ ready:
   mcp: (agent, ctx) => {
     const { url, token } = endpointOf(ctx);
     const bridge = bridgeSpec(ctx);
-    const server = agent.provider.mcp_transport === "http" ? { type: "remote", url, headers: { Authorization: `Bearer ${token}` }, enabled: true } : { type: "local", command: [bridge.command, ...bridge.args], environment: bridge.env, enabled: true };
+    // opencode gives an MCP server 5 s to connect and list its tools, then marks it failed for good
+    // (1.18.33: "server unavailable … status=failed" on a loaded machine, #27.8); the same limit holds each tool call
+    const timeout = MCP_TIMEOUT_MS;
+    const server = agent.provider.mcp_transport === "http" ? { type: "remote", url, headers: { Authorization: `Bearer ${token}` }, enabled: true, timeout } : { type: "local", command: [bridge.command, ...bridge.args], environment: bridge.env, enabled: true, timeout };
     return { argv: [], env: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ autoupdate: false, mcp: { agentmux: server } }) }, files: [] };
   },
   mcpNote: "OPENCODE_CONFIG_CONTENT",
