@@ -132,8 +132,9 @@ export function writeCall(offered: OfferedTool[], f: FileWrite): { tool: Offered
   // opencode's write refuses an existing file it has not read in this session
   const opencode = by("write");
   if (opencode && !existsSync(f.path)) return [{ tool: opencode, args: { filePath: f.path, content: f.content } }];
+  // copilot's create writes neither over a file nor into a missing folder
   const copilot = by("create");
-  if (copilot && !existsSync(f.path)) return [{ tool: copilot, args: { path: f.path, file_text: f.content } }];
+  if (copilot && !existsSync(f.path) && existsSync(dirname(f.path))) return [{ tool: copilot, args: { path: f.path, file_text: f.content } }];
   const shell = by("exec_command") ?? by("shell") ?? by("run_shell_command") ?? by("bash");
   if (shell) {
     const cmd = `mkdir -p '${dirname(f.path)}' && cat > '${f.path}' <<'AMX_EOF'\n${f.content}AMX_EOF`;
