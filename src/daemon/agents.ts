@@ -196,7 +196,7 @@ export class AgentRuntime {
     const command = spec.stdinFile ? ["sh", "-c", 'exec "$@" < "$0"', spec.stdinFile, ...spec.argv] : spec.argv;
     const exitFile = join(this.o.sessionDir, F.paneExits);
     const { pane, pid } = await this.o.layout.createPane({ command, env: { ...this.o.runEnv, ...spec.env }, cwd: spec.cwd, label, exitFile, ...(size ? { size } : {}) });
-    first?.(pane, resolved.provider.ready);
+    first?.(pane, resolved.provider.ready, resolved.provider.trust);
     // the token is this pane's: requests with it must come from its process tree (mcp/peer.ts)
     this.o.mcp.tokens.bindProcess(agent, pid);
     const capture = !!conv && conv.capture !== "none" && !conversation && !lo.batchPrompt;

@@ -60,3 +60,16 @@ test("a first start whose pane exits does not hold the next one", async () => {
   await starts.before("mycli", "planner");
   expect(performance.now() - t).toBeLessThan(10_000);
 }, 30_000);
+
+test("a first start that shows its trust dialog has loaded: the next start goes (the dialog is answered by its prompt's delivery, which may come later)", async () => {
+  const f = (fixture = await startFixture());
+  const starts = new FirstStarts(f.tmux, () => {});
+  const first = await starts.before("mycli", "coder:1");
+  const { pane } = await f.layout.createPane({ command: receiverCommand(join(f.dir, "a.jsonl"), ["--trust"]), env: {}, cwd: f.dir, label: "a" });
+  first(pane, GATE, [{ detect: "Trust this folder\\? \\(sim\\)" }]);
+  const t = performance.now();
+  await starts.before("mycli", "coder:2");
+  expect(performance.now() - t).toBeLessThan(10_000);
+  // the dialog is still there: nobody answered it, the second start did not wait for that
+  expect(await f.tmux.run(["capture-pane", "-p", "-t", pane])).toContain("Trust this folder? (sim)");
+}, 30_000);
