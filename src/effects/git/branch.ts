@@ -2,7 +2,7 @@ import * as git from "isomorphic-git";
 import { BranchCheckedOutElsewhere, InvalidBranchName, NoCommitsYet, UncommittedChangesInTheWay } from "./errors.ts";
 import { gitFs } from "./fs.ts";
 import { currentBranch, findRepoRoot, headCommit, wrapGitError } from "./repo.ts";
-import { overwrittenFiles } from "./run-branch.ts";
+import { overwrittenFiles, switchCheckout } from "./run-branch.ts";
 import { branchCheckedOutElsewhere } from "./worktree-list.ts";
 
 export type EnsuredBranch = { branch: string; created: boolean; baseCommit: string | null };
@@ -34,7 +34,7 @@ export async function ensureFeatureBranch(dir: string, branch: string, opts: { a
     if (existing) {
       const clobbered = await overwrittenFiles(root, fs, head, existing);
       if (clobbered.length) throw new UncommittedChangesInTheWay({ branch, files: clobbered, root });
-      await git.checkout({ fs, dir: root, ref: branch });
+      await switchCheckout(root, fs, head, { ref: branch, commit: existing, branch: true });
       return { branch, created: false, baseCommit: existing };
     }
     if (head !== null) await git.branch({ fs, dir: root, ref: branch, object: head, checkout: false });

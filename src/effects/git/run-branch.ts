@@ -46,7 +46,7 @@ export async function switchToNewBranch(root: string, branch: string, base: Base
   try {
     await git.branch({ fs, dir: root, ref: branch, object: from, checkout: false });
     if (from === head) await git.writeRef({ fs, dir: root, ref: "HEAD", value: `refs/heads/${branch}`, symbolic: true, force: true });
-    else await git.checkout({ fs, dir: root, ref: branch });
+    else await switchCheckout(root, fs, head, { ref: branch, commit: from, branch: true });
   } catch (e) {
     throw wrapGitError(e, `switching to the new branch "${branch}"`, root);
   }
@@ -67,7 +67,7 @@ export async function returnToStart(root: string, start: StartRef): Promise<{ ok
     const head = await headCommit(root);
     const to = start.branch ? await git.resolveRef({ fs, dir: root, ref: `refs/heads/${start.branch}` }) : start.commit!;
     await refuseOverwrites(root, fs, head, to, where);
-    await git.checkout({ fs, dir: root, ref: target });
+    await switchCheckout(root, fs, head, { ref: target, commit: to, branch: start.branch !== null });
     return { ok: true, where };
   } catch (e) {
     const msg = e instanceof CheckoutWouldOverwrite ? e.message : wrapGitError(e, `switching back to ${where}`, root).message;
@@ -81,6 +81,32 @@ export async function deleteBranchAt(root: string, branch: string, at: string | 
   const tip = await git.resolveRef({ fs, dir: root, ref: `refs/heads/${branch}` }).catch(() => null);
   if (!tip || tip !== at || (await currentBranch(root)) === branch) return;
   await git.deleteBranch({ fs, dir: root, ref: branch });
+}
+
+/**
+ * Move the checkout from `head` to `to` (a branch, or a detached commit) touching only the
+ * files that differ between the two commits. isomorphic-git's checkout otherwise walks the whole
+ * working tree, ignored folders too, and a file that vanishes under it (a concurrent run's
+ * atomic-write temp file) failed the switch with ENOENT.
+ */
+export async function switchCheckout(root: string, fs: any, head: string | null, to: { ref: string; commit: string; branch: boolean }): Promise<void> {
+  const cache = {};
+  const treeOf = async (commit: string | null) =>
+    commit === null ? new Map() : flattenTree(fs, root, (await git.readCommit({ fs, dir: root, oid: commit, cache })).commit.tree, cache);
+  const [from, target] = await Promise.all([treeOf(head), treeOf(to.commit)]);
+  const differ = [...new Set([...from.keys(), ...target.keys()])].filter((p) => from.get(p)?.oid !== target.get(p)?.oid || from.get(p)?.mode !== target.get(p)?.mode);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (differ.length) await git.checkout({ fs, dir: root, ref: to.ref, filepaths: differ, cache });
+      break;
+    } catch (e) {
+      // a file vanishing under the walk is a moment's state: the walk is made again
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 5) throw e;
+    }
+  }
+  // with filepaths the checkout leaves HEAD alone: point it at the branch (or the commit)
+  if (to.branch) await git.writeRef({ fs, dir: root, ref: "HEAD", value: `refs/heads/${to.ref}`, symbolic: true, force: true });
+  else await git.writeRef({ fs, dir: root, ref: "HEAD", value: to.commit, force: true });
 }
 
 /** Uncommitted files that moving the checkout from `head` to `target` would overwrite. */
