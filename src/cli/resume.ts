@@ -16,7 +16,7 @@ import { cells } from "../views/width.ts";
 async function pick(projectDir: string, fromPython: boolean): Promise<SessionSummary> {
   const all = (await listSessions(projectDir)).filter((s) => !s.archived);
   // the Python agentmux's sessions: offered with --from-python, else named with the flag that converts them
-  const python = all.filter((s) => readPythonState(s.dir));
+  const python = all.filter((s) => !s.state && readPythonState(s.dir));
   if (fromPython) {
     if (python.length === 1) return python[0]!;
     if (python.length > 1) throw new SeveralResumable({ ids: python.map((s) => s.id) });

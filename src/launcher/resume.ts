@@ -157,12 +157,22 @@ function busyOrBeingResumed(sessionDir: string, launcher: number): Error {
   return new SessionBeingResumed({ dir: sessionDir, pid: launcher, attach: `agentmux attach ${id}` });
 }
 
+/** A state.json agentmux reads is its own, however little it holds. */
+function ownStateReads(sessionDir: string): boolean {
+  try {
+    readState(sessionDir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A session the Python agentmux wrote is refused, or with --from-python converted: its
  * state.json is kept as state.python.json and replaced by agentmux's (session/python-state.ts).
  */
 function adoptPythonState(o: ResumeOptions): void {
-  const raw = readPythonState(o.sessionDir);
+  const raw = ownStateReads(o.sessionDir) ? undefined : readPythonState(o.sessionDir);
   if (!raw) return;
   if (!o.fromPython) throw new PythonSession({ dir: o.sessionDir, id: basename(o.sessionDir) });
   const events = join(o.sessionDir, F.toolEvents);

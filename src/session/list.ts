@@ -50,13 +50,11 @@ export function readSummary(dir: string, now: number, socket?: string): Unchecke
   }
   let state: State | undefined;
   let error: string | undefined;
-  if (readPythonState(dir)) error = `written by the Python agentmux: agentmux resume ${basename(dir)} --from-python converts it`;
-  else {
-    try {
-      state = readState(dir);
-    } catch (e) {
-      error = (e as Error).message;
-    }
+  // a state.json agentmux reads is agentmux's, however little it holds; only one it cannot read may be the Python tool's
+  try {
+    state = readState(dir);
+  } catch (e) {
+    error = readPythonState(dir) ? `written by the Python agentmux: agentmux resume ${basename(dir)} --from-python converts it` : (e as Error).message;
   }
   const updated = state ? Date.parse(state.updated_at) : NaN;
   const updatedAt = Number.isNaN(updated) ? mtime : updated;
