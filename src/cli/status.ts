@@ -7,7 +7,6 @@ import { resolveSession } from "../session/resolve.ts";
 import { F, sessionsRoot } from "../protocol/paths.ts";
 import { archiveDirOf } from "../session/archive.ts";
 import { findProjectDir } from "../session/project.ts";
-import { readSessionData } from "../session/data.ts";
 import { readSnapshotInput } from "../report/read.ts";
 import { colorEnabled, toAnsi } from "../views/line.ts";
 import { statusJson, statusView, watchFrame, type StatusInput } from "../views/status.ts";
@@ -121,7 +120,7 @@ export async function run(a: ParsedArgs<typeof status>): Promise<number> {
               if (existsSync(arg2)) return;
               // the folder was removed after a successful commit: the final frame comes from its archive
               const archived = archiveDirOf(arg2);
-              if (existsSync(join(archived, F.state))) draw({ ...readSessionData(archived), id: first.id, live: false, toolEvents: first.toolEvents, now: Date.now() });
+              if (existsSync(join(archived, F.state))) draw({ ...readSnapshotInput(archived, { id: first.id, live: false, now: Date.now() }), toolEvents: first.toolEvents });
               stop();
             },
           ),

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { State } from "../schema/state.ts";
-import { countLines } from "../session/data.ts";
+import { countLines, readCreatedFiles } from "../session/data.ts";
 import { lastHeartbeat } from "../session/liveness.ts";
 import { F } from "../protocol/paths.ts";
 import { readRuntime, readState } from "../session/read.ts";
@@ -46,5 +46,6 @@ export function readSnapshotInput(dir: string, o: { id: string; live: boolean; n
     now: o.now,
     lastSeen: lastSignOfLife(dir),
     worktreeGone: worktree ? !existsSync(worktree) : false,
+    created: readCreatedFiles(dir),
   };
 }

@@ -12,12 +12,15 @@ import type { AgentSnapshot, RunSnapshot, StageSnapshot, TimelineEntry, Waiting 
 import { usageByAgent, usageFigures, usageTotal } from "./usage.ts";
 import { RUN_API_VERSION } from "../schema/run-api/version.ts";
 import { checksSnapshot } from "./checks.ts";
+import { filesOf } from "./files.ts";
+import type { CreatedFile } from "../session/data.ts";
 
 /**
  * What a snapshot is made of: the session's files (read.ts reads them) and what only the
  * reader knows. `live`: an orchestrator runs it now; `toolEvents`: its tool calls so far;
  * `lastSeen`: the orchestrator's last sign of life, ms (when a stopped run stopped);
- * `worktreeGone`: its worktree folder is no longer there (removed at the commit).
+ * `worktreeGone`: its worktree folder is no longer there (removed at the commit);
+ * `created`: created_files.log's entries (none: the snapshot lists no files).
  */
 export type SnapshotInput = {
   dir: string;
@@ -29,6 +32,7 @@ export type SnapshotInput = {
   now: number;
   lastSeen?: number;
   worktreeGone?: boolean;
+  created?: CreatedFile[];
 };
 
 const ms = (iso: string | undefined): number | undefined => {
@@ -136,7 +140,7 @@ export function snapshot(d: SnapshotInput): RunSnapshot {
     // a finished run lists no agents, but their usage stays
     usage_by_agent: Object.fromEntries(Object.entries(byAgent).map(([k, u]) => [k, usageFigures(u)])),
     budget_reached: s.budget_reached?.text ?? null,
-    tmux: d.runtime ? { session: d.runtime.tmux_session, socket: d.runtime.tmux_socket ?? null } : null,
+    tmux: d.runtime ? { session: d.runtime.tmux_session, socket: d.runtime.tmux_socket ?? null, control_pane: d.runtime.control_pane ?? null } : null,
     groups: {
       total: s.implementation_group_total, index: s.implementation_group_index, mode: s.implementation_group_mode,
       active_plan_ids: s.implementation_active_plan_ids, completed_group_ids: s.implementation_completed_group_ids,
@@ -163,5 +167,8 @@ export function snapshot(d: SnapshotInput): RunSnapshot {
     base_commit: s.base_commit ?? null,
     headless: s.headless === true,
     checks: checksSnapshot(s),
+    session_name: s.session_name,
+    subplan_count: s.subplan_count,
+    files: filesOf(d.created ?? []),
   };
 }

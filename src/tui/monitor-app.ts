@@ -1,5 +1,5 @@
 import { existsSync, watch } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { Tmux } from "../effects/tmux/runner.ts";
 import { requestCancel } from "../session/cancel.ts";
 import { requestPanel } from "../session/panel-request.ts";
@@ -12,9 +12,9 @@ import { defaultSocket } from "../session/list.ts";
 import { F } from "../protocol/paths.ts";
 import { blessed, createScreen, drawLinks, linesToContent } from "./blessed.ts";
 import { overlay, question } from "./overlay.ts";
-import { readSessionData, type SessionData } from "../session/data.ts";
-import { monitorView } from "../views/monitor.ts";
-import { agentRows } from "../report/agents.ts";
+import { budgetPause, monitorView } from "../views/monitor.ts";
+import { readSnapshotInput } from "../report/read.ts";
+import { snapshot, type SnapshotInput } from "../report/snapshot.ts";
 
 const WATCHED = new Set<string>([F.state, F.runtime, F.createdFiles]);
 const help = (prefix: string) => [
@@ -33,30 +33,40 @@ const help = (prefix: string) => [
 ];
 
 /**
+ * The session as the monitor reads it: the run API's input (report/read.ts). The monitor runs in
+ * the run's tmux session and quits with it: to it the run is live. It never counts tool calls.
+ */
+const readInput = (dir: string): SnapshotInput => readSnapshotInput(dir, { id: basename(dir), live: true, now: Date.now(), countToolEvents: false });
+
+/**
  * `agentmux monitor <session-dir>`: redraws on state.json / runtime_state.json /
- * created_files.log changes (fs.watch, debounced); only the clock ticks once a second.
+ * created_files.log changes (fs.watch, debounced); only the clock ticks once a second. It draws
+ * the run's snapshot (the run API), derived again for each frame.
  */
 export async function runMonitor(dir: string): Promise<number> {
-  let data: SessionData = readSessionData(dir);
+  let input = readInput(dir);
+  let run = snapshot(input);
   let selected = 0;
   let modal = false;
   let prefix = "C-b";
   const screen = createScreen();
   // the view cuts every line to the width itself: blessed must never wrap one (a wrapped row shifts the rest)
   const body = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: "100%", tags: true, wrap: false });
-  const tmux = () => new Tmux(data.runtime?.tmux_socket ?? defaultSocket());
+  const tmux = () => new Tmux(run.tmux?.socket ?? defaultSocket());
 
   const draw = () => {
-    const rows = agentRows(data.state, data.runtime);
+    const now = Date.now();
+    run = snapshot({ ...input, now });
+    const rows = run.agents;
     selected = Math.max(0, Math.min(selected, rows.length - 1));
-    const lines = monitorView({ ...data, now: Date.now(), selected: rows.length ? selected : undefined, prefix }, { width: screen.width as number, height: screen.height as number });
+    const lines = monitorView({ run, now, selected: rows.length ? selected : undefined, prefix }, { width: screen.width as number, height: screen.height as number });
     body.setContent(linesToContent(lines));
     screen.render();
     if (!modal) drawLinks(screen, lines, 0, 0);
   };
   const reload = () => {
     try {
-      data = readSessionData(dir);
+      input = readInput(dir);
     } catch {
       // a state.json mid-replace or briefly invalid: keep showing the last good one
     }
@@ -77,14 +87,14 @@ export async function runMonitor(dir: string): Promise<number> {
     if (!existsSync(join(dir, F.state))) return finish(0);
     if (!modal) draw();
     // the session's prefix changes when someone attaches from inside their own tmux
-    const key = await sessionPrefix(tmux(), data.state.session_name).catch(() => null);
+    const key = await sessionPrefix(tmux(), run.session_name).catch(() => null);
     if (key && key !== prefix) (prefix = key), modal || draw();
     const alive = key !== null;
     if (alive) (seenAlive = true), (missing = 0);
     else if (seenAlive && ++missing >= 2) finish(0);
   }, 1000);
 
-  const selectedPane = () => agentRows(data.state, data.runtime)[selected];
+  const selectedPane = () => run.agents[selected];
   screen.key(["up", "k"], () => (modal ? undefined : (selected--, draw())));
   screen.key(["down", "j"], () => (modal ? undefined : (selected++, draw())));
   screen.key(["enter"], async () => {
@@ -109,10 +119,10 @@ export async function runMonitor(dir: string): Promise<number> {
         )
       : "no output: the agent has no pane";
     // the output gets the whole window, not the monitor's narrow pane; the zoom ends with it
-    const self = process.env.TMUX_PANE ?? data.runtime?.control_pane;
+    const self = process.env.TMUX_PANE ?? run.tmux?.control_pane ?? undefined;
     const zoomed = self ? await setZoom(tmux(), self, true).catch(() => false) : false;
     open((close) =>
-      overlay(screen, ` ${row.info.label} — recent output `, text, () => {
+      overlay(screen, ` ${row.label} — recent output `, text, () => {
         if (zoomed && self) void setZoom(tmux(), self, false).catch(() => {});
         close();
       }, { scrollToEnd: true }),
@@ -120,10 +130,10 @@ export async function runMonitor(dir: string): Promise<number> {
   });
   screen.key(["a"], () => {
     // the orchestrator shows the panel (again) when the run waits for a decision
-    if (!modal && data.state.awaiting_decision) requestPanel(dir);
+    if (!modal && run.awaiting_decision) requestPanel(dir);
   });
   screen.key(["g"], () => {
-    if (!modal && data.state.budget_reached?.paused) requestBudgetGoOn(dir);
+    if (!modal && budgetPause(run)) requestBudgetGoOn(dir);
   });
   screen.key(["?"], () => !modal && open((close) => overlay(screen, " keys ", help(prefix).join("\n"), close)));
   screen.key(["c", "C-c"], () => {

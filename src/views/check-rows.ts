@@ -1,5 +1,4 @@
-import type { State } from "../schema/state.ts";
-import { checkDetail, checkMark, checksSnapshot } from "../report/checks.ts";
+import { checkDetail, checkMark } from "../report/checks.ts";
 import type { CheckSnapshot } from "../schema/run-api/checks.ts";
 import { seg, type Line, type Style } from "./line.ts";
 
@@ -13,10 +12,4 @@ export function checkLine(c: CheckSnapshot, now: number, rounds: number): Line {
   const line: Line = [seg(` ${mark} `, STYLE[m]), seg(c.name, "bold"), seg(` ${checkDetail(c, now)}`, m === "✓" || m === "·" || m === "…" ? "dim" : STYLE[m])];
   if (rounds > 1) line.push(seg(` · ${c.round === 0 ? "impl" : `fix ${c.round}`}`, "dim"));
   return line;
-}
-
-/** Every check row of the run with how many rounds they span (the round tag shows only when there are several). */
-export function checkRowsOf(state: State): { rows: CheckSnapshot[]; rounds: number } {
-  const rows = checksSnapshot(state).results;
-  return { rows, rounds: new Set(rows.map((r) => r.round)).size };
 }

@@ -1,26 +1,29 @@
 import { costText, tokensText } from "./usage.ts";
-import { usageByAgent, usageTotal } from "../report/usage.ts";
 import { join } from "node:path";
-import { eventLabel, phaseEnded } from "../schema/catalog.ts";
-import type { State } from "../schema/state.ts";
-import type { SessionData } from "../session/data.ts";
+import { eventLabel } from "../schema/catalog.ts";
+import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
+import type { ChecksSnapshot } from "../schema/run-api/checks.ts";
 import { blank, fit, link, seg, wrapText, type Line } from "./line.ts";
 import { agentLines, phaseLabel, pipelineLines } from "./pipeline.ts";
-import { agentRows } from "../report/agents.ts";
-import { titleOf } from "../report/pipeline.ts";
 import { clock, hhmm, ms } from "./time.ts";
-import { activeMs } from "../schema/active-time.ts";
 import { keyBar, keyName, type Key } from "./keys.ts";
-import { checkLine, checkRowsOf } from "./check-rows.ts";
+import { checkLine } from "./check-rows.ts";
 
 export type Size = { width: number; height: number };
-/** `prefix`: the tmux prefix key of the session, as tmux spells it (`C-b`; `C-a` inside the user's own tmux). */
-export type MonitorInput = SessionData & { now: number; selected?: number; prefix?: string };
+/**
+ * What the monitor draws: the run's snapshot (the run API, report/snapshot.ts) and where the
+ * user is. `prefix`: the tmux prefix key of the session, as tmux spells it (`C-b`; `C-a` inside
+ * the user's own tmux).
+ */
+export type MonitorInput = { run: RunSnapshot; now: number; selected?: number; prefix?: string };
+
+/** The agents paused at the budget: what the budget said. */
+export const budgetPause = (run: RunSnapshot) => run.waiting_for.find((w) => w.kind === "budget");
 
 /** The monitor's one-line key bar; what does not fit its width is in `?` help. */
-export function monitorKeys(state: State, prefix = "C-b"): Key[] {
-  const waiting = state.phase === "completing" && state.awaiting_decision === true;
-  const paused = state.budget_reached?.paused === true;
+export function monitorKeys(run: RunSnapshot, prefix = "C-b"): Key[] {
+  const waiting = run.awaiting_decision;
+  const paused = budgetPause(run) !== undefined;
   return [
     { key: "?", label: "help" },
     ...(paused ? [{ key: "g", label: "go on", drop: 1 }] : []),
@@ -32,17 +35,6 @@ export function monitorKeys(state: State, prefix = "C-b"): Key[] {
   ];
 }
 
-/** Created files worth a log line (the rest are prompts and internals). */
-const LOGGED = [
-  /^requirements\.md$/,
-  /^03_research\/[^/]+\/(summary|detail)\.md$/,
-  /^04_planning\/(plan\.yaml|tasks(_\d+)?\.md)$/,
-  /^05_design\/design\.md$/,
-  /^06_implementation\/done_\d+(\.json)?$/,
-  /^07_review\/(review\.md|fix_request\.md)$/,
-  /^08_completion\/(summary\.md|changes\.md|approval\.json)$/,
-];
-
 const SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
 
 function section(name: string, width: number, extra = ""): Line {
@@ -51,11 +43,12 @@ function section(name: string, width: number, extra = ""): Line {
 }
 
 /** An agent that asks (a question, a permission): who, and how to answer it (its row may be out of sight below). */
-function askingLines(rows: ReturnType<typeof agentRows>, selected: number | undefined, width: number): Line[] {
-  const at = rows.findIndex((r) => r.status === "needs_input");
+function askingLines(run: RunSnapshot, selected: number | undefined, width: number): Line[] {
+  const asking = new Set(run.waiting_for.flatMap((w) => (w.kind === "agent_input" ? [w.agent] : [])));
+  const at = run.agents.findIndex((a) => asking.has(a.key));
   if (at < 0) return [];
-  const more = rows.filter((r) => r.status === "needs_input").length - 1;
-  const who = `? ${rows[at]!.info.label} asks you${more ? ` (+${more} more)` : ""}`;
+  const more = asking.size - 1;
+  const who = `? ${run.agents[at]!.label} asks you${more ? ` (+${more} more)` : ""}`;
   const move = selected === undefined || selected === at ? "" : selected < at ? "↓ to it, " : "↑ to it, ";
   return [
     ...wrapText(who, width).map((l): Line => [seg(l, "magenta", "bold")]),
@@ -63,10 +56,10 @@ function askingLines(rows: ReturnType<typeof agentRows>, selected: number | unde
   ];
 }
 
-function researchLines(state: State, now: number, width: number): Line[] {
+function researchLines(run: RunSnapshot, now: number, width: number): Line[] {
   const tasks = [
-    ...Object.entries(state.research_tasks ?? {}).map(([t, s]) => ({ t, s, k: "c" })),
-    ...Object.entries(state.web_research_tasks ?? {}).map(([t, s]) => ({ t, s, k: "w" })),
+    ...Object.entries(run.research.code).map(([t, s]) => ({ t, s, k: "c" })),
+    ...Object.entries(run.research.web).map(([t, s]) => ({ t, s, k: "w" })),
   ];
   if (!tasks.length) return [];
   const done = tasks.filter((x) => x.s === "done").length;
@@ -81,9 +74,10 @@ function researchLines(state: State, now: number, width: number): Line[] {
 const CHECK_ROWS = 6;
 
 /** CHECKS: a line per check per round, the latest last; the header counts the latest round's passes. */
-export function checkSection(state: State, now: number, width: number): Line[] {
-  const { rows, rounds } = checkRowsOf(state);
+export function checkSection(checks: ChecksSnapshot, now: number, width: number): Line[] {
+  const rows = checks.results;
   if (!rows.length) return [];
+  const rounds = new Set(rows.map((r) => r.round)).size;
   const last = Math.max(...rows.map((r) => r.round));
   const current = rows.filter((r) => r.round === last);
   const passed = current.filter((r) => r.state === "passed").length;
@@ -91,15 +85,15 @@ export function checkSection(state: State, now: number, width: number): Line[] {
 }
 
 /** Time-sorted log: phase transitions (`> label`) and created files (`+ path`, OSC 8 link). */
-export function logLines(d: SessionData): Line[] {
+export function logLines(run: RunSnapshot): Line[] {
   const items: { at: number; line: Line }[] = [];
-  for (const h of d.state.history ?? []) {
-    const at = ms(h.at);
-    if (at !== undefined) items.push({ at, line: [seg(hhmm(at) + " ", "dim"), seg(`> ${phaseLabel(h.phase)}`, "white"), seg(` (${eventLabel(h.event)})`, "dim")] });
+  for (const t of run.timeline) {
+    const at = ms(t.at);
+    if (at !== undefined) items.push({ at, line: [seg(hhmm(at) + " ", "dim"), seg(`> ${phaseLabel(t.phase)}`, "white"), seg(` (${eventLabel(t.event)})`, "dim")] });
   }
-  for (const f of d.created) {
-    if (!LOGGED.some((re) => re.test(f.path))) continue;
-    items.push({ at: f.at, line: [seg(hhmm(f.at) + " ", "dim"), seg("+ ", "green"), link(f.path, "file://" + join(d.dir, f.path))] });
+  for (const f of run.files) {
+    const at = ms(f.at);
+    if (at !== undefined) items.push({ at, line: [seg(hhmm(at) + " ", "dim"), seg("+ ", "green"), link(f.path, "file://" + join(run.dir, f.path))] });
   }
   return items.sort((a, b) => a.at - b.at).map((x) => x.line);
 }
@@ -110,40 +104,38 @@ export function logLines(d: SessionData): Line[] {
  * Returns exactly `size.height` lines, none wider than `size.width`.
  */
 export function monitorView(d: MonitorInput, size: Size): Line[] {
-  const { state } = d;
+  const { run } = d;
   const w = Math.max(10, size.width);
   const top: Line[] = [];
-  const title = wrapText(titleOf(state), w - 3).slice(0, 2);
+  const title = wrapText(run.feature, w - 3).slice(0, 2);
   top.push([seg("AM ", "cyan", "bold"), seg(title[0] ?? "", "bold")]);
   if (title[1]) top.push([seg("   "), seg(title[1], "bold")]);
-  if (state.budget_reached?.paused) {
+  const paused = budgetPause(run);
+  if (paused) {
     top.push(...wrapText("⏸ budget reached: agents paused", w).map((l): Line => [seg(l, "yellow", "bold")]));
-    top.push(...wrapText(state.budget_reached.text, w - 2).map((l): Line => [seg(`  ${l}`, "dim")]), [seg("  g: go on · c: cancel", "dim")]);
+    top.push(...wrapText(paused.text, w - 2).map((l): Line => [seg(`  ${l}`, "dim")]), [seg("  g: go on · c: cancel", "dim")]);
   }
-  if (state.phase === "completing" && state.awaiting_decision) top.push([seg("⏸ waiting for your approval", "yellow", "bold")], [seg("  a: open the approval panel", "dim")]);
-  const rows = agentRows(state, d.runtime);
-  if (!phaseEnded(state.phase)) top.push(...askingLines(rows, d.selected, w));
-  top.push(section("PIPELINE", w), ...pipelineLines(state));
-  if (rows.length) {
+  if (run.awaiting_decision) top.push([seg("⏸ waiting for your approval", "yellow", "bold")], [seg("  a: open the approval panel", "dim")]);
+  top.push(...askingLines(run, d.selected, w));
+  top.push(section("PIPELINE", w), ...pipelineLines(run));
+  if (run.agents.length) {
     top.push(section("AGENTS", w));
-    const used = usageByAgent(state);
-    rows.forEach((r, i) => top.push(...agentLines(r, i === d.selected, used[r.key], w)));
+    run.agents.forEach((a, i) => top.push(...agentLines(a, i === d.selected, w)));
   }
-  top.push(...researchLines(state, d.now, w));
-  top.push(...checkSection(state, d.now, w));
-  const keys = keyBar(monitorKeys(state, d.prefix), w, 1);
+  top.push(...researchLines(run, d.now, w));
+  top.push(...checkSection(run.checks, d.now, w));
+  const keys = keyBar(monitorKeys(run, d.prefix), w, 1);
   const footerH = 2 + keys.length;
   const body = top.slice(0, Math.max(0, size.height - footerH - 2));
   const room = size.height - footerH - body.length;
-  const log = logLines(d);
+  const log = logLines(run);
   const logPart: Line[] = room >= 2 ? [section("LOG", w), ...log.slice(-(room - 1))] : [];
   const lines = [...body, ...logPart];
   while (lines.length < size.height - footerH) lines.push(blank());
-  const endAt = phaseEnded(state.phase) ? (ms(state.updated_at) ?? d.now) : d.now;
   lines.push([seg("─".repeat(w), "dim")]);
-  const total = usageTotal(state);
-  const spend = total ? [seg(`Σ ${tokensText(total.tokens)} tok ${costText(total)}`, state.budget_reached ? "yellow" : "white"), seg(" │ ", "dim")] : [];
-  lines.push([seg(`◷ ${clock(activeMs(state, endAt))}`, "cyan"), seg(" │ ", "dim"), ...spend, seg(state.session_name, "dim")]);
+  const total = run.usage;
+  const spend = total ? [seg(`Σ ${tokensText(total.tokens)} tok ${costText(total)}`, run.budget_reached !== null ? "yellow" : "white"), seg(" │ ", "dim")] : [];
+  lines.push([seg(`◷ ${clock(run.active_ms ?? 0)}`, "cyan"), seg(" │ ", "dim"), ...spend, seg(run.session_name, "dim")]);
   lines.push(...keys);
   return lines.slice(-size.height).map((l) => fit(l, w));
 }

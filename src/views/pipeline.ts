@@ -1,60 +1,54 @@
 import { cells, ellipsize } from "./width.ts";
 import { costText, tokensText } from "./usage.ts";
-import type { UsageSum } from "../report/usage.ts";
-import { eventLabel, type Phase } from "../schema/catalog.ts";
-import type { AgentInfo, State } from "../schema/state.ts";
-import type { RuntimeState } from "../schema/runtime.ts";
-import { seg, type Line } from "./line.ts";
+import type { AgentInfo } from "../schema/state.ts";
+import type { AgentSnapshot, RunSnapshot } from "../schema/run-api/snapshot.ts";
+import { seg, type Line, type Style } from "./line.ts";
 import { reviewLoopLabel } from "../report/review-round.ts";
-import { agentNote, type AgentRow } from "../report/agents.ts";
-import { failedAt, stagesOf } from "../report/pipeline.ts";
 
 export const phaseLabel = (p: string) => p.replace(/_/g, " ");
 
 /** Pipeline lines: ✓ done / ▶ current / · pending, with detail lines under the current stage. */
-export function pipelineLines(state: State): Line[] {
-  const stages = stagesOf(state);
-  const failed = state.phase === "failed";
-  const cur = failed ? stages.indexOf(failedAt(state) ?? "architecting") : stages.indexOf(state.phase);
+export function pipelineLines(run: RunSnapshot): Line[] {
   const out: Line[] = [];
-  stages.forEach((st, i) => {
-    if (failed && i === cur) {
-      out.push([seg("✗ ", "red", "bold"), seg(`failed in ${phaseLabel(st)}`, "red", "bold")]);
-      out.push([seg("  › "), seg(eventLabel(state.last_event), "red")]);
-      if (state.interruption_cause) out.push([seg("  › cause: "), seg(state.interruption_cause, "red")]);
-    } else if (i < cur || (state.phase === "done" && st === "done")) {
-      out.push([seg("✓ ", "green"), seg(phaseLabel(st), "dim")]);
-    } else if (i === cur) {
-      out.push([seg("▶ ", "cyan", "bold"), seg(phaseLabel(st), "cyan", "bold")]);
-      out.push(...detailLines(state));
+  for (const st of run.stages) {
+    if (st.state === "failed") {
+      out.push([seg("✗ ", "red", "bold"), seg(`failed in ${phaseLabel(st.phase)}`, "red", "bold")]);
+      out.push([seg("  › "), seg(run.last_event_label, "red")]);
+      if (run.interruption?.cause) out.push([seg("  › cause: "), seg(run.interruption.cause, "red")]);
+    } else if (st.state === "done") {
+      out.push([seg("✓ ", "green"), seg(phaseLabel(st.phase), "dim")]);
+    } else if (st.state === "current") {
+      out.push([seg("▶ ", "cyan", "bold"), seg(phaseLabel(st.phase), "cyan", "bold")]);
+      out.push(...detailLines(run));
     } else {
-      out.push([seg("· ", "dim"), seg(phaseLabel(st), "dim")]);
+      out.push([seg("· ", "dim"), seg(phaseLabel(st.phase), "dim")]);
     }
-  });
+  }
+  // the run's last stage: reached when it is done
+  out.push(run.phase === "done" ? [seg("✓ ", "green"), seg("done", "dim")] : [seg("· ", "dim"), seg("done", "dim")]);
   return out;
 }
 
-function detailLines(state: State): Line[] {
-  const out: Line[] = [[seg("  › "), seg(eventLabel(state.last_event), "white")]];
-  const round = reviewLoopLabel(state);
+function detailLines(run: RunSnapshot): Line[] {
+  const out: Line[] = [[seg("  › "), seg(run.last_event_label, "white")]];
+  const round = reviewLoopLabel(run);
   if (round) out.push([seg("  › "), seg(round, "yellow")]);
-  if (state.phase === "implementing" && state.implementation_group_total > 0) out.push(...groupLines(state));
-  else if (state.subplan_count > 1) out.push([seg(`  › ${state.subplan_count} subplans`, "dim")]);
+  if (run.phase === "implementing" && run.groups.total > 0) out.push(...groupLines(run.groups));
+  else if (run.subplan_count > 1) out.push([seg(`  › ${run.subplan_count} subplans`, "dim")]);
   return out;
 }
 
 /** Implementation groups: done ✓, active ▶ with mode and plans, queued ·. */
-export function groupLines(state: State): Line[] {
-  const total = state.implementation_group_total;
-  const done = state.implementation_completed_group_ids;
-  const out: Line[] = [[seg(`  › groups: ${done.length}/${total} done`)]];
-  for (const g of done) out.push([seg("  › "), seg("✓ ", "green"), seg(g, "dim")]);
-  for (let n = done.length + 1; n <= total; n++) {
+export function groupLines(g: RunSnapshot["groups"]): Line[] {
+  const done = g.completed_group_ids;
+  const out: Line[] = [[seg(`  › groups: ${done.length}/${g.total} done`)]];
+  for (const id of done) out.push([seg("  › "), seg("✓ ", "green"), seg(id, "dim")]);
+  for (let n = done.length + 1; n <= g.total; n++) {
     const name = `g${n}`;
-    if (n === state.implementation_group_index) {
-      const ids = state.implementation_active_plan_ids;
+    if (n === g.index) {
+      const ids = g.active_plan_ids;
       const plans = ids.length <= 2 ? ids.map((p) => `plan ${p}`).join(", ") : `${ids.length} plans`;
-      const mode = state.implementation_group_mode ?? "serial";
+      const mode = g.mode ?? "serial";
       out.push([seg("  › "), seg("▶ ", "cyan"), seg(`${name} ${mode}`, "cyan"), seg(plans ? ` · ${plans}` : "", "dim")]);
     } else out.push([seg("  › "), seg(`· ${name}`, "dim")]);
   }
@@ -76,21 +70,21 @@ export const STATUS_LABEL: Record<AgentInfo["status"], string> = {
  * label gives way first: the status and what the agent needs (its note, before its usage) stay
  * in view in a narrow monitor.
  */
-export function agentLines(row: AgentRow, selected: boolean, usage?: UsageSum, width = Infinity): Line[] {
-  const st = STATUS_STYLE[row.status];
-  const badge = ` [ ${STATUS_LABEL[row.status].toUpperCase()} ]`;
+export function agentLines(a: AgentSnapshot, selected: boolean, width = Infinity): Line[] {
+  const st: Style = a.status === "stopped" ? "dim" : STATUS_STYLE[a.status];
+  const badge = ` [ ${(a.status === "stopped" ? "stopped" : STATUS_LABEL[a.status]).toUpperCase()} ]`;
   const room = width - 3 - cells(badge);
-  const label = ellipsize(row.info.label, Math.max(2, room));
+  const label = ellipsize(a.label, Math.max(2, room));
   const first: Line = [
     seg(selected ? "›" : " ", "bold"),
-    seg(STATUS_ICON[row.status] + " ", st),
+    seg((a.status === "stopped" ? "·" : STATUS_ICON[a.status]) + " ", st),
     seg(label, ...(selected ? (["inverse"] as const) : [])),
     seg(badge, st),
   ];
-  const model = row.info.model ? row.info.model.replace(new RegExp(`^${row.info.provider ?? ""}-`), "") : undefined;
-  const second: Line = [seg("    " + [row.info.provider ?? "?", model].filter(Boolean).join("/"), "dim")];
-  const note = row.status === "working" || row.status === "starting" ? "" : agentNote(row.info, row.status);
+  const model = a.model ? a.model.replace(new RegExp(`^${a.provider ?? ""}-`), "") : undefined;
+  const second: Line = [seg("    " + [a.provider ?? "?", model].filter(Boolean).join("/"), "dim")];
+  const note = a.status === "working" || a.status === "starting" ? "" : (a.detail ?? "");
   if (note) second.push(seg(` · ${note}`, st));
-  if (usage) second.push(seg(` · ${tokensText(usage.tokens)} tok ${costText(usage)}`, "dim"));
+  if (a.usage) second.push(seg(` · ${tokensText(a.usage.tokens)} tok ${costText(a.usage)}`, "dim"));
   return [first, second];
 }

@@ -7,7 +7,10 @@ import { code, localImports, sources, SRC } from "./imports.ts";
  * One run API (DESIGN rule 13): what shows or exports a run reads report/'s snapshot, events and
  * result; none of them walks state.json's history, reviews, usage or agents again on its own.
  */
-const CONSUMERS = ["launcher/progress.ts", "launcher/follow.ts", "launcher/github", "cli/status.ts", "views/status.ts", "views/progress-comment.ts", "web"];
+const CONSUMERS = [
+  "launcher/progress.ts", "launcher/follow.ts", "launcher/github", "cli/status.ts", "views/status.ts", "views/progress-comment.ts", "web",
+  "views/monitor.ts", "views/pipeline.ts", "views/check-rows.ts", "tui/monitor-app.ts",
+];
 
 /** What only report/ derives from a state: the timeline, reviews and their round, usage sums, agent rows, stages. */
 const DERIVATIONS: [RegExp, string][] = [
@@ -17,6 +20,9 @@ const DERIVATIONS: [RegExp, string][] = [
   [/\bagentRows\(/, "lists agents (the snapshot's agents)"],
   [/\b(stagesOf|failedAt)\(/, "works out the stages (the snapshot's stages)"],
   [/\breviewRound\(/, "counts the review round (the snapshot's review_round)"],
+  [/\bchecksSnapshot\(/, "lists the checks (the snapshot's checks)"],
+  [/\b(readSessionData|readCreatedFiles)\(/, "reads the session folder beside the run API (report/read.ts reads it)"],
+  [/\.(research_tasks|web_research_tasks|implementation_group_\w+|implementation_active_plan_ids|implementation_completed_group_ids)\b/, "reads state.json's research or groups (the snapshot's research and groups)"],
 ];
 
 export function rederivations(files: { path: string; text: string }[]): string[] {
@@ -45,6 +51,15 @@ describe("one run API: its consumers derive nothing themselves", () => {
     for (const c of ["cli/status.ts", "launcher/progress.ts", "launcher/follow.ts", "views/status.ts", "views/progress-comment.ts"]) {
       expect({ file: c, report: localImports(join(SRC, c)).some((p) => relative(SRC, p).startsWith("report/")) }).toEqual({ file: c, report: true });
     }
+  });
+
+  test("the monitor draws a snapshot: its view takes a RunSnapshot and its app reads the session through report/", () => {
+    const view = readFileSync(join(SRC, "views/monitor.ts"), "utf8");
+    expect(view).toMatch(/export type MonitorInput = \{ run: RunSnapshot;/);
+    expect(localImports(join(SRC, "views/monitor.ts")).map((p) => relative(SRC, p)).filter((p) => p.startsWith("session/") || p === "schema/state.ts")).toEqual([]);
+    const app = localImports(join(SRC, "tui/monitor-app.ts")).map((p) => relative(SRC, p));
+    expect(app).toContain("report/read.ts");
+    expect(app).toContain("report/snapshot.ts");
   });
 
   test("the check sees a consumer that walks the history itself", () => {

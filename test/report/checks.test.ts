@@ -3,7 +3,7 @@ import type { State } from "../../src/schema/state.ts";
 import type { Settings } from "../../src/orchestrator/types.ts";
 import { RunEvent } from "../../src/schema/run-api/event.ts";
 import { events } from "../../src/report/events.ts";
-import { checkSummaryLines, checksTable } from "../../src/report/checks.ts";
+import { checksSnapshot, checkSummaryLines, checksTable } from "../../src/report/checks.ts";
 import { snapshot } from "../../src/report/snapshot.ts";
 import { RunSnapshot } from "../../src/schema/run-api/snapshot.ts";
 import { plainLine } from "../../src/launcher/progress.ts";
@@ -71,7 +71,7 @@ test("a follower gets one check event per finished check, and the plain progress
 
 test("the monitor: a line per check per round; status lists them with the failing one's log", () => {
   const all = states();
-  const monitor = checkSection(all.at(-1)!, NOW, 60).map(toPlain);
+  const monitor = checkSection(checksSnapshot(all.at(-1)!), NOW, 60).map(toPlain);
   expect(monitor).toEqual([
     expect.stringContaining(" CHECKS 2/2 "),
     " ✗ test 2 failures · impl",

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { toPlain } from "../../src/views/line.ts";
 import { monitorView } from "../../src/views/monitor.ts";
+import { monitorInput } from "../helpers/monitor-input.ts";
 import { statusJson, statusView } from "../../src/views/status.ts";
 import type { State } from "../../src/schema/state.ts";
 import { at, stateIn } from "../tui/fixtures.ts";
@@ -14,7 +15,7 @@ import { prepareResume } from "../../src/orchestrator/resume.ts";
  */
 // created at 0, ran 10 minutes, canceled; resumed at 60
 const resumed = (over: Partial<State> = {}) => stateIn("implementing", { active_ms: 10 * 60_000, active_since: at(60), updated_at: at(61), ...over });
-const monitor = (state: State, now: number) => monitorView({ dir: "/p/.agentmux/.sessions/s", state, created: [], now }, { width: 80, height: 30 }).map(toPlain).join("\n");
+const monitor = (state: State, now: number) => monitorView(monitorInput({ dir: "/p/.agentmux/.sessions/s", state, created: [], now }), { width: 80, height: 30 }).map(toPlain).join("\n");
 const status = (state: State, now: number, live: boolean) => statusView({ dir: "/d", id: "s1", state, created: [], live, toolEvents: 0, now }, 100).map(toPlain).join("\n");
 
 test("a live resumed run: the monitor's clock and status count the 10 minutes before the cancel and the 5 since the resume", () => {

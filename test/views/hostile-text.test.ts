@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { toAnsi, toPlain, toTags, type Line } from "../../src/views/line.ts";
 import { monitorView } from "../../src/views/monitor.ts";
+import { monitorInput } from "../helpers/monitor-input.ts";
 import { statusView, type StatusInput } from "../../src/views/status.ts";
 import { goodbye } from "../../src/views/goodbye.ts";
 import { sessionsTable } from "../../src/views/sessions.ts";
@@ -46,7 +47,7 @@ describe("hostile text on every path to a terminal (#18.14)", () => {
   });
 
   test("monitor: tags and links inert", () => {
-    const lines = monitorView({ dir: "/p/s", state: hostileState(), created: [{ at: NOW, path: `06_implementation/done_1${HOSTILE.title}` }], now: NOW, selected: 0 }, { width: 200, height: 40 });
+    const lines = monitorView(monitorInput({ dir: "/p/s", state: hostileState(), created: [{ at: NOW, path: `06_implementation/done_1${HOSTILE.title}` }], now: NOW, selected: 0 }), { width: 200, height: 40 });
     expect(isInert(lines.map((l) => toTags(l)).join(""))).toBe(true);
     expect(inertAnsi(ansi(lines))).toBe(true);
   });

@@ -4,6 +4,7 @@ import { cells, cutCells, padCells } from "../../src/views/width.ts";
 import { keyBar, keyName } from "../../src/views/keys.ts";
 import { monitorKeys } from "../../src/views/monitor.ts";
 import { stateIn } from "../tui/fixtures.ts";
+import { monitorRun } from "../helpers/monitor-input.ts";
 import { panelKeys, panelLayout } from "../../src/views/panel-layout.ts";
 import { fileLines } from "../../src/views/panel.ts";
 
@@ -35,7 +36,7 @@ describe("terminal columns", () => {
 });
 
 describe("key bars", () => {
-  const plain = (w: number, lines = 1) => keyBar(monitorKeys(stateIn("architecting")), w, lines).map(toPlain);
+  const plain = (w: number, lines = 1) => keyBar(monitorKeys(monitorRun({ dir: "/p/s", state: stateIn("architecting"), now: 0 })), w, lines).map(toPlain);
 
   test("all keys when they fit; tighter, then fewer keys when they do not; help and detach stay", () => {
     expect(plain(100)).toEqual(["? help · Enter focus · l output · c cancel · Ctrl-b d detach"]);
@@ -43,12 +44,12 @@ describe("key bars", () => {
     expect(plain(44)).toEqual(["? help · l output · Ctrl-b d detach"]);
     expect(plain(30)).toEqual(["? help · Ctrl-b d detach"]);
     expect(plain(12)).toEqual(["? help"]);
-    for (const w of [20, 30, 44, 60, 80]) for (const l of keyBar(monitorKeys(stateIn("architecting")), w)) expect(plainWidth(l)).toBeLessThanOrEqual(w);
+    for (const w of [20, 30, 44, 60, 80]) for (const l of keyBar(monitorKeys(monitorRun({ dir: "/p/s", state: stateIn("architecting"), now: 0 })), w)) expect(plainWidth(l)).toBeLessThanOrEqual(w);
   });
 
   test("several lines when allowed; the approval key while the run waits; the session's prefix", () => {
     expect(plain(30, 3)).toEqual(["? help · Enter focus", "l output · c cancel", "Ctrl-b d detach"]);
-    const waiting = keyBar(monitorKeys(stateIn("completing", { awaiting_decision: true }), "C-a"), 44).map(toPlain);
+    const waiting = keyBar(monitorKeys(monitorRun({ dir: "/p/s", state: stateIn("completing", { awaiting_decision: true }), now: 0 }), "C-a"), 44).map(toPlain);
     expect(waiting).toEqual(["? help · a approval · Ctrl-a d detach"]);
     expect(keyName("C-a")).toBe("Ctrl-a");
     expect(keyName("M-b")).toBe("Alt-b");

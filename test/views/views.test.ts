@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { PHASES } from "../../src/schema/catalog.ts";
 import { colorEnabled, plainWidth, toAnsi, toPlain, toTags, type Line } from "../../src/views/line.ts";
 import { monitorView } from "../../src/views/monitor.ts";
+import { monitorInput } from "../helpers/monitor-input.ts";
 import { statusJson, statusView } from "../../src/views/status.ts";
 import { sessionsTable } from "../../src/views/sessions.ts";
 import { goodbye } from "../../src/views/goodbye.ts";
@@ -15,7 +16,7 @@ import { at, stateIn } from "../tui/fixtures.ts";
 const NOW = Date.parse(at(20));
 const plain = (lines: Line[]) => lines.map(toPlain);
 const mon = (state: ReturnType<typeof stateIn>, width = 40, height = 40, extra: object = {}) =>
-  monitorView({ dir: "/p/.agentmux/.sessions/s", state, created: [], now: NOW, ...extra }, { width, height });
+  monitorView(monitorInput({ dir: "/p/.agentmux/.sessions/s", state, created: [], now: NOW, ...extra }), { width, height });
 
 const parallel = stateIn("implementing", {
   implementation_group_total: 3,

@@ -73,6 +73,14 @@ export const Waiting = z.discriminatedUnion("kind", [
 ]);
 export type Waiting = z.infer<typeof Waiting>;
 
+/** A file the run created that a person reads (requirements, research, plans, design, reviews, completion). */
+export const FileEntry = z.object({
+  /** relative to the session folder */
+  path: z.string(),
+  at: z.string(),
+});
+export type FileEntry = z.infer<typeof FileEntry>;
+
 export const RunSnapshot = z.object({
   id: z.string(),
   dir: z.string(),
@@ -100,7 +108,12 @@ export const RunSnapshot = z.object({
   usage: UsageFigures.nullable(),
   usage_by_agent: z.record(z.string(), UsageFigures),
   budget_reached: z.string().nullable(),
-  tmux: z.object({ session: z.string(), socket: z.string().nullable() }).nullable(),
+  tmux: z.object({
+    session: z.string(),
+    socket: z.string().nullable(),
+    /** the pane of the run's monitor (v3) */
+    control_pane: z.string().nullable(),
+  }).nullable(),
   groups: z.object({
     total: z.number().int(),
     index: z.number().int(),
@@ -134,5 +147,12 @@ export const RunSnapshot = z.object({
   headless: z.boolean(),
   /** the project's checks the run ran, by round (docs/checks.md) */
   checks: ChecksSnapshot,
+  // ── run API v3 additions (the monitor reads the snapshot) ──
+  /** the run's tmux session name as state.json keeps it */
+  session_name: z.string(),
+  /** how many subplans the plan has (0 before planning) */
+  subplan_count: z.number().int(),
+  /** the files the run created that a person reads, oldest first (the last 64 KB of created_files.log) */
+  files: z.array(FileEntry),
 });
 export type RunSnapshot = z.infer<typeof RunSnapshot>;
