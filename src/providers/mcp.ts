@@ -1,6 +1,5 @@
-import { createHash } from "node:crypto";
-import { homedir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { join } from "node:path";
+import { privateMcpDir } from "../session/private-dir.ts";
 import { agentFileName } from "../protocol/paths.ts";
 import type { ResolvedAgent } from "./resolve.ts";
 import { adapterFor } from "./adapters/registry.ts";
@@ -67,17 +66,7 @@ export function mcpFile(ctx: LaunchContext, kind: string): string {
   return join(privateMcpDir(ctx.sessionDir, ctx.home), `${safe}.${kind}.json`);
 }
 
-/**
- * The files that hold agents' tokens live in a private per-user folder, out of the project where
- * agents work (and gemini and qwen ignore a settings file when any folder above it is writable by
- * group or others, e.g. a project under /tmp): `~/.cache/agentmux/mcp/<session id>-<hash of its
- * path>/` (created 0700, removed when the run ends). The hash keeps two projects' sessions of the
- * same name apart.
- */
-export function privateMcpDir(sessionDir: string, home: string = homedir()): string {
-  const tag = createHash("sha256").update(resolve(sessionDir)).digest("hex").slice(0, 8);
-  return join(home, ".cache", "agentmux", "mcp", `${basename(sessionDir)}-${tag}`);
-}
+export { privateMcpDir } from "../session/private-dir.ts";
 
 export const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
 /** A TOML value for codex `-c key=value`: JSON strings and arrays of strings are valid TOML. */

@@ -1,4 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { privateMcpDir } from "../../src/session/private-dir.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
@@ -22,8 +24,11 @@ const running = (pid: number) => ![undefined, "T", "Z"].includes(procState(pid))
  * spending tokens until the user lets the run go on.
  */
 const children: ChildProcess[] = [];
+const sessions: string[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.pid) try { process.kill(-c.pid, "SIGKILL"); } catch {}
+  // the launches' MCP configs: in the run's private folder under the home, which an orchestrator removes at its end
+  for (const d of sessions.splice(0)) rmSync(privateMcpDir(d), { recursive: true, force: true });
 });
 
 
@@ -57,6 +62,7 @@ function gatedLayout() {
 
 function runtime(layout: Layout) {
   const dir = makeTmpDir("amx-pause-launch-");
+  sessions.push(dir);
   const log: { msg: string; event?: string }[] = [];
   const config = loadConfig({ projectDir: join(dir, "no-project"), env: { HOME: join(dir, "no-home") } }).config;
   config.defaults.provider = "sim";

@@ -1,6 +1,7 @@
-import { copyFileSync, existsSync, lstatSync, mkdtempSync, rmSync, realpathSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { privateMcpDir } from "../../src/session/private-dir.ts";
 
 /**
  * What tests make outside the repository — temp dirs, the binary copy, private tmux servers —
@@ -26,8 +27,26 @@ export function makeDirToKeep(prefix: string, base: string, keep: boolean): stri
 }
 
 export function removeDir(dir: string): void {
+  dropPrivateDirs(dir);
   rmSync(dir, { recursive: true, force: true });
   made.dirs.delete(dir);
+}
+
+/**
+ * A run keeps its agents' MCP configs in a private folder under the home (session/private-dir.ts),
+ * removed when its orchestrator ends: a test that kills the orchestrator would leave it. The
+ * sessions of the projects in `dir` (`dir`, `dir/x`, `dir/x/y`) take theirs with them.
+ */
+function dropPrivateDirs(dir: string): void {
+  const below = (d: string) => {
+    try {
+      return readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.isSymbolicLink()).map((e) => join(d, e.name));
+    } catch {
+      return [];
+    }
+  };
+  const projects = [dir, ...below(dir), ...below(dir).flatMap(below)];
+  for (const p of projects) for (const session of below(join(p, ".agentmux", ".sessions"))) rmSync(privateMcpDir(session), { recursive: true, force: true });
 }
 
 /** A tmux socket name unique to this test, for `tmux -L <name>`; kill its server when done. */

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { privateMcpDir } from "../../src/session/private-dir.ts";
+import { removeDir } from "../helpers/tmp.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { alive, orchestratorPid } from "../fault/harness.ts";
+import { isolatedBinary, killTmuxServer, runBinary } from "./harness.ts";
+import { startSlowDemo, waitForPhase } from "./lifecycle-harness.ts";
+
+/**
+ * #31.1, secrets not left where agents work: the files that hold the agents' tokens are in the run's
+ * private folder under the user's home, never in the session folder (inside the project, where
+ * agents search), and they go with the run — also when its orchestrator was killed and the session
+ * is cleaned. Compiled binary.
+ */
+let bin: string;
+const track = { sockets: [] as string[], dirs: [] as string[] };
+beforeAll(() => {
+  bin = isolatedBinary();
+  track.dirs.push(join(bin, ".."));
+});
+afterAll(() => {
+  track.sockets.forEach(killTmuxServer);
+  track.dirs.forEach(removeDir);
+});
+
+/** Every file under `dir`, recursively. */
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+}
+
+test("tokens live in the run's private folder, none in the session folder; a killed run's folder goes with clean", async () => {
+  const demo = startSlowDemo(bin, { track, thinkMs: 400 });
+  const dir = await waitForPhase(demo.repo, "implementing");
+  const priv = privateMcpDir(dir);
+  const tokens = await waitFor("the agents' MCP configs", () => {
+    const found = existsSync(priv) ? readdirSync(priv).filter((n) => n.endsWith(".sim.json")).map((n) => /Bearer ([0-9a-f]{64})/.exec(readFileSync(join(priv, n), "utf8"))?.[1]).filter(Boolean) : [];
+    return found.length >= 2 ? (found as string[]) : null;
+  });
+  expect(statSync(priv).mode & 0o777).toBe(0o700);
+  const inSession = files(dir).filter((f) => tokens.some((t) => readFileSync(f, "latin1").includes(t)));
+  expect(inSession).toEqual([]);
+
+  const pid = orchestratorPid(dir)!;
+  process.kill(pid, "SIGKILL"); // no orchestrator left to remove its private folder
+  await waitFor("the orchestrator to be gone", () => !alive(pid));
+  await demo.done;
+  expect(existsSync(priv)).toBe(true);
+  const r = await runBinary(bin, ["clean", "--force", dir.split("/").pop()!], { cwd: demo.repo, socket: demo.socket });
+  expect(r.code).toBe(0);
+  expect(existsSync(dir)).toBe(false);
+  expect(existsSync(priv)).toBe(false);
+}, 180_000);
