@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { loadConfig } from "../config/load.ts";
 import { defineError } from "../errors.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
-import { LAST_COMPLETION } from "../protocol/paths.ts";
-import { LastCompletion } from "../schema/artifacts/completion.ts";
+import { LAST_COMPLETION_FILE } from "../protocol/files.ts";
+import { readOptionalSessionFile } from "../session/file-io.ts";
 import { followCiRounds } from "./ci-rounds.ts";
 import { startRun, type StartOptions } from "./start.ts";
 
@@ -32,10 +30,7 @@ export async function followCiAfterRun(code: number, o: RunOptions): Promise<num
   const projectDir = await findRepoRoot(o.cwd);
   const { config } = loadConfig({ projectDir, ...(o.configPath ? { configPath: o.configPath } : {}) });
   if (!config.github.watch_ci) return code;
-  let last: LastCompletion | null = null;
-  try {
-    last = LastCompletion.parse(JSON.parse(readFileSync(join(projectDir, LAST_COMPLETION), "utf8")));
-  } catch {}
+  const last = readOptionalSessionFile(projectDir, LAST_COMPLETION_FILE);
   if (!last?.pr_url) {
     o.out("agentmux: github.watch_ci is on, but the run opened no pull request: no CI to follow");
     return code;
