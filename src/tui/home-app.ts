@@ -8,7 +8,7 @@ import { requestCancel } from "../session/cancel.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
 import { blessed, createScreen, linesToContent } from "./blessed.ts";
 import { question } from "./overlay.ts";
-import { seg, type Line } from "../views/line.ts";
+import { fit, seg, type Line } from "../views/line.ts";
 import { sessionsTable } from "../views/sessions.ts";
 
 const KEYS = "↑/↓ select · n new run · r resume · a attach · c cancel · d delete · q quit";
@@ -41,10 +41,11 @@ export async function runHome(projectDir: string): Promise<number> {
   // lines are cut to the width by the views: blessed must not wrap them
   const body = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: "100%-1", tags: true, wrap: false });
   const help = blessed.box({ parent: screen, bottom: 0, left: 0, width: "100%", height: 1, tags: true, wrap: false });
-  const status = (msg?: string) => help.setContent(linesToContent([[seg(msg ?? KEYS, msg ? "yellow" : "dim")]]));
+  // a notice longer than the screen is cut with "…" (blessed cut it silently mid-word)
+  const status = (msg?: string) => help.setContent(linesToContent([fit([seg(msg ?? KEYS, msg ? "yellow" : "dim")], screen.width as number)]));
   const draw = () => {
     selected = Math.max(0, Math.min(selected, sessions.length - 1));
-    const lines = [...homeHeader(projectDir, sessions.length), ...sessionsTable(sessions, screen.width as number, sessions.length ? selected : undefined)];
+    const lines = [...homeHeader(projectDir, sessions.length).map((l) => fit(l, screen.width as number)), ...sessionsTable(sessions, screen.width as number, sessions.length ? selected : undefined)];
     body.setContent(linesToContent(lines));
     screen.render();
   };

@@ -78,3 +78,18 @@ test("the home screen at 80 columns keeps every column, the session ids whole", 
   expect(s).toMatch(/ {2}20250301-100000-rate-limiting\s+awaiting approval\s.*○ stopped/);
   expect(s).toContain("q quit");
 });
+
+test("#31: home-screen notices longer than 80 columns end with …, not cut mid-word", async () => {
+  socket = privateSocket();
+  const project = makeTmpDir("amx-small-home-");
+  dirs.push(project);
+  writeSession(project, "20250302-100000-a-rather-long-feature-name-for-the-notice", stateIn("implementing", { updated_at: "2025-03-02T10:00:00.000Z" }));
+  const scr = new Screen(socket);
+  await scr.start([scope.bin], project, { width: 80, height: 24 }, { AGENTMUX_TMUX_SOCKET: socket });
+  await scr.until("home", (x) => x.includes("SESSION"));
+  await scr.keys("a"); // not running: "<id> is not running — press r to resume", longer than the screen
+  const s = await scr.until("the notice", (x) => x.includes("is not running"));
+  const line = s.split("\n").find((l) => l.includes("is not running"))!;
+  expect(line.trimEnd()).toEndWith("…");
+  expect(line.length).toBeLessThanOrEqual(80);
+});
