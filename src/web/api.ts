@@ -3,7 +3,9 @@ import { capturePane } from "../effects/tmux/ops.ts";
 import { Tmux } from "../effects/tmux/runner.ts";
 import { inertText } from "../schema/inert-text.ts";
 import { isSocketName } from "../schema/tmux-names.ts";
-import { approvalInputs } from "../session/approval-inputs.ts";
+import { approvalInputs, workDirOf } from "../session/approval-inputs.ts";
+import { commitChanges, commitFileDiff } from "../effects/git/commit-diff.ts";
+import type { State } from "../schema/state.ts";
 import { readRuntime, readState } from "../session/read.ts";
 import { answer, ANSWERS, type Answer } from "./answer.ts";
 import { documents, listRuns, logFrom, runSummary, runView, type RunKey } from "./source.ts";
@@ -19,6 +21,9 @@ const json = (value: unknown, status = 200) => Response.json(value, { status });
 export const problem = (status: number, reason: string) => json({ error: reason }, status);
 
 const SCREEN_LINES = 200;
+
+/** The repository a run committed to: its main checkout (a worktree run's worktree goes at the commit). */
+const repoOf = (s: State, ctx: ApiContext, key: RunKey) => s.main_repo_dir ?? s.project_dir ?? ctx.projects[key.project]!;
 
 /** An agent's screen now (a live pane), else the last one the run kept; inert text either way. */
 async function screenOf(dir: string, live: boolean, agent: string): Promise<{ lines: string[]; live: boolean } | null> {
@@ -77,18 +82,27 @@ export async function api(req: Request, url: URL, ctx: ApiContext): Promise<Resp
       return screen ? json(screen) : problem(404, `no such agent: ${arg ?? ""}`);
     }
     case "changes": {
-      if (s.archived) return json({ files: [], proposed_message: "", draft: null });
+      // a finished run's changes are its commit (its worktree may be gone)
+      if (s.state.commit_hash) {
+        const commit = s.state.commit_hash;
+        const files = await commitChanges(repoOf(s.state, ctx, key), commit).catch((e: Error) => e);
+        return files instanceof Error ? problem(500, `cannot read commit ${commit}: ${inertText(files.message)}`) : json({ files, proposed_message: "", draft: null, commit });
+      }
+      if (s.archived) return json({ files: [], proposed_message: "", draft: null, commit: null });
       const inputs = await approvalInputs(s.dir, s.state);
-      return json({ files: inputs.files, proposed_message: inputs.proposedMessage, draft: inputs.draft ?? null });
+      return json({ files: inputs.files, proposed_message: inputs.proposedMessage, draft: inputs.draft ?? null, commit: null });
     }
     case "diff": {
       const file = url.searchParams.get("file") ?? "";
-      if (s.archived) return problem(404, "a finished run's diff is its commit");
-      const inputs = await approvalInputs(s.dir, s.state);
+      const commit = s.state.commit_hash;
+      if (!commit && s.archived) return problem(404, "this run left no changes to show");
+      const repo = repoOf(s.state, ctx, key);
+      const files = commit ? await commitChanges(repo, commit).catch(() => []) : (await approvalInputs(s.dir, s.state)).files;
       // only a file of the run's own changes: never a path the request made up
-      if (!inputs.files.some((f) => f.path === file)) return problem(404, `not a file this run changed: ${JSON.stringify(inertText(file).slice(0, 200))}`);
+      if (!files.some((f) => f.path === file)) return problem(404, `not a file this run changed: ${JSON.stringify(inertText(file).slice(0, 200))}`);
       try {
-        return json({ file, diff: inertText(await fileDiff(inputs.work, file)) });
+        const diff = commit ? await commitFileDiff(repo, commit, file) : await fileDiff(workDirOf(s.dir, s.state), file);
+        return json({ file, diff: inertText(diff) });
       } catch (e) {
         return problem(500, `cannot show the diff: ${inertText((e as Error).message)}`);
       }

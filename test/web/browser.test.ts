@@ -78,6 +78,10 @@ describe.skipIf(skipBrowser)("web page in chromium", () => {
     expect(git(demo.repo, "log", "-1", "--format=%s", result.branch)).toBe("feat: greeting, approved from a phone");
     // the page saw the run end
     await page.locator("h1 .dot:not(.on)").waitFor({ timeout: 20_000 });
+    // a finished run's changes are its commit
+    await page.locator("section.changes h2", { hasText: `committed in ${result.commit.slice(0, 10)}` }).waitFor({ timeout: 20_000 });
+    await page.locator("section.changes a[data-file='src/greeting.js']").click();
+    await page.locator(".diff .add", { hasText: "export function" }).first().waitFor({ timeout: 10_000 });
     // notify.command was told twice, with the page's link (no token in it)
     const told = readFileSync(notes, "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(told.map((n: any) => n.event)).toEqual(["needs_you", "done"]);

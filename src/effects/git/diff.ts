@@ -23,6 +23,11 @@ export async function fileDiff(dir: string, path: string): Promise<string> {
   const abs = join(root, path);
   const st = lstatFile(abs);
   const after: Uint8Array | null = !st ? null : st.isSymbolicLink() ? Buffer.from(readlinkSync(abs)) : readFileSync(abs);
+  return unifiedDiff(path, before, after);
+}
+
+/** The unified diff of one path from `before` to `after` (null: the file is not there on that side). */
+export function unifiedDiff(path: string, before: Uint8Array | null, after: Uint8Array | null): string {
   if (before === null && after === null) return "";
   if (isBinary(before) || isBinary(after)) return "Binary file changed";
   const a = before === null ? [] : splitLines(Buffer.from(before).toString("utf8"));

@@ -2,7 +2,7 @@ import type { ReviewComment } from "../../schema/state.ts";
 import type { RunSnapshot } from "../../schema/run-api/snapshot.ts";
 import { getJson, h, postJson, replace } from "./dom.ts";
 
-type Changes = { files: { path: string; status: string }[]; proposed_message: string; draft: { commit_message?: string; exclude_files: string[]; change_request?: string } | null };
+type Changes = { files: { path: string; status: string }[]; proposed_message: string; draft: { commit_message?: string; exclude_files: string[]; change_request?: string } | null; commit: string | null };
 
 /**
  * The run's changes: the files with their diffs and the reviewers' comments on them, and, while
@@ -11,10 +11,12 @@ type Changes = { files: { path: string; status: string }[]; proposed_message: st
  */
 export class DecideView {
   readonly el = h("section", { class: "changes" });
+  private readonly heading = h("h2", {}, "Changes");
   private readonly list = h("div", { class: "files" });
   private readonly diff = h("div", { class: "diff mono" });
   private readonly form = h("div", { class: "decide" });
   private waiting: boolean | null = null;
+  private committed: string | null | undefined = undefined;
   private files: Changes["files"] = [];
   private comments: ReviewComment[] = [];
   private readonly excluded = new Set<string>();
@@ -23,15 +25,17 @@ export class DecideView {
     private readonly base: string,
     private readonly answering: boolean,
   ) {
-    replace(this.el, h("h2", {}, "Changes"), this.list, this.form, this.diff);
+    replace(this.el, this.heading, this.list, this.form, this.diff);
   }
 
   /** A new snapshot: the files are read again when the run starts or stops waiting for a decision. */
   update(s: RunSnapshot, comments: ReviewComment[]): void {
     this.comments = comments;
     const waiting = s.live && s.awaiting_decision;
-    if (waiting === this.waiting) return;
+    const committed = s.commit_hash;
+    if (waiting === this.waiting && committed === this.committed) return;
     this.waiting = waiting;
+    this.committed = committed;
     void this.load(s);
   }
 
@@ -43,6 +47,7 @@ export class DecideView {
       return replace(this.list, h("p", { class: "muted" }, `no changes to show: ${(e as Error).message}`));
     }
     this.files = c.files;
+    this.heading.textContent = c.commit ? `Changes (committed in ${c.commit.slice(0, 10)})` : "Changes";
     this.excluded.clear();
     for (const p of c.draft?.exclude_files ?? []) this.excluded.add(p);
     this.drawFiles();
@@ -62,7 +67,7 @@ export class DecideView {
       box.addEventListener("change", () => (box.checked ? this.excluded.delete(f.path) : this.excluded.add(f.path)));
       return h("div", { class: "file" }, box, h("span", { class: `st ${f.status}` }, f.status[0]!.toUpperCase()), name, n ? h("span", { class: "badge" }, `${n} comment${n === 1 ? "" : "s"}`) : null);
     });
-    replace(this.list, ...(rows.length ? rows : [h("p", { class: "muted" }, "no uncommitted changes")]));
+    replace(this.list, ...(rows.length ? rows : [h("p", { class: "muted" }, "no changes")]));
   }
 
   async showDiff(file: string): Promise<void> {
