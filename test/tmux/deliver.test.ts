@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { PaneWriter, type DeliverOptions } from "../../src/effects/tmux/deliver.ts";
 import { paneActivity } from "../../src/effects/tmux/screen.ts";
 import { ReadyGate, SubmitStrategy } from "../../src/schema/config.ts";
-import { killTmuxServer } from "../helpers/tmp.ts";
+import { loadConfig } from "../../src/config/load.ts";
+import { killTmuxServer, REPO_ROOT } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { receiverCommand, startFixture, type TmuxFixture } from "./setup.ts";
 
@@ -207,6 +208,15 @@ describe("delivery that recovers (#27)", () => {
     const { pane, submitted, writer } = await receiver(["--paste-placeholder"]);
     const r = await writer.deliver(pane, TEXT, options({ ready: { paste_placeholder: "\\[Pasted ~\\d+ lines?\\]" } }));
     expect(r).toMatchObject({ ok: true, attempts: 1 });
+    expect(submitted()).toEqual([TEXT]);
+  }, 30_000);
+
+  test("opencode stalled 5 s after a paste (a loaded machine): its own submit timing waits it out and submits once (#27.8)", async () => {
+    const { pane, submitted, writer } = await receiver(["--paste-placeholder", "--stall-after-paste", "5000"]);
+    const { config } = loadConfig({ projectDir: REPO_ROOT, env: { HOME: "/nonexistent-home" } });
+    const opencode = config.providers.opencode!;
+    const r = await writer.deliver(pane, TEXT, options({ submit: opencode.submit, ready: { paste_placeholder: opencode.ready.paste_placeholder } }));
+    expect(r).toMatchObject({ ok: true });
     expect(submitted()).toEqual([TEXT]);
   }, 30_000);
 

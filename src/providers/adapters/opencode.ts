@@ -43,7 +43,8 @@ pre_trust: true
 # opencode's built-in ask tool (on for its terminal client)
 ask_tool: question
 batch: { args: [run], mode: positional }
-submit: { delay_ms: 100, keys: [Enter], retries: 2, verify_ms: 1500 }
+# on a loaded machine its screen froze for over 4.5 s after a paste, Enter taken only then (#27.8)
+submit: { delay_ms: 100, keys: [Enter], retries: 2, verify_ms: 4000 }
 ready:
   pattern: "ctrl\\+p commands"
   busy_pattern: "esc interrupt"
