@@ -86,6 +86,7 @@ function agentOf(r: AgentRow, d: SnapshotInput, usage: ReturnType<typeof usageBy
     conversation_id: a.conversation_id ?? null, detail: agentNote(a, r.status) || null,
     usage: u ? usageFigures(u) : null,
     task: a.task ?? null, since: a.since, fallen_from: a.fallen_from ?? [],
+    last_status: r.status,
   };
 }
 

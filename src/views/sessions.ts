@@ -1,28 +1,38 @@
-import { eventLabel, phaseEnded } from "../schema/catalog.ts";
+import { phaseEnded } from "../schema/catalog.ts";
 import type { SessionSummary } from "../session/list.ts";
-import type { State } from "../schema/state.ts";
+import { snapshot } from "../report/snapshot.ts";
+import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
 import { fit, seg, type Line } from "./line.ts";
 import { phaseLabel } from "./pipeline.ts";
 import { cells, ellipsize, padCells } from "./width.ts";
 import { age } from "./time.ts";
 
-/** What a run waits for from its user, if anything: the approval, or an agent's answer. */
-export function needsUser(state: State | undefined): "awaiting_approval" | "needs_input" | null {
-  if (!state) return null;
-  if (state.phase === "completing" && state.awaiting_decision) return "awaiting_approval";
-  if (!phaseEnded(state.phase) && Object.values(state.agents ?? {}).some((a) => a.status === "needs_input")) return "needs_input";
+/** A listed session's snapshot (the run API); none when its state.json could not be read. */
+export function runOf(s: SessionSummary): RunSnapshot | undefined {
+  return s.state && snapshot({ dir: s.dir, state: s.state, id: s.id, live: s.live, toolEvents: s.state.applied_tool_events ?? 0, now: s.updatedAt + s.ageMs });
+}
+
+/**
+ * What a run waits for from its user, if anything: the approval, or an agent's answer (also a
+ * stopped run's agent that was asking: resuming it is the way to answer).
+ */
+export function needsUser(run: RunSnapshot | undefined): "awaiting_approval" | "needs_input" | null {
+  if (!run) return null;
+  if (run.awaiting_decision) return "awaiting_approval";
+  if (!phaseEnded(run.phase) && run.agents.some((a) => a.last_status === "needs_input")) return "needs_input";
   return null;
 }
 
 /** A session row's cells: id, phase (or what it waits for from the user), last event, age, live/stopped (or the state.json error). */
 export function sessionCells(s: SessionSummary) {
-  const needs = needsUser(s.state);
+  const run = runOf(s);
+  const needs = needsUser(run);
   return {
     id: s.id,
     // a run its user canceled ended as failed, resumable, with nothing lost: it reads canceled
-    phase: needs ? phaseLabel(needs) : s.state ? (s.state.phase === "failed" && s.state.interruption_category === "canceled" ? "canceled" : phaseLabel(s.state.phase)) : "unreadable",
+    phase: needs ? phaseLabel(needs) : run ? (run.phase === "failed" && run.interruption?.category === "canceled" ? "canceled" : phaseLabel(run.phase)) : "unreadable",
     needs,
-    event: s.state ? eventLabel(s.state.last_event) : (s.error ?? ""),
+    event: run ? run.last_event_label : (s.error ?? ""),
     age: age(s.ageMs),
     live: s.live ? "live" : "stopped",
   };
@@ -69,15 +79,18 @@ export function sessionsTable(list: SessionSummary[], width: number, selected?: 
 
 /** `agentmux sessions --json` rows. */
 export const sessionsJson = (list: SessionSummary[]) =>
-  list.map((s) => ({
-    id: s.id,
-    dir: s.dir,
-    phase: s.state?.phase ?? null,
-    /** what the run waits for from its user: "awaiting_approval", "needs_input" or null */
-    needs: needsUser(s.state),
-    last_event: s.state?.last_event ?? null,
-    updated_at: new Date(s.updatedAt).toISOString(),
-    live: s.live,
-    session_name: s.state?.session_name ?? null,
-    error: s.error ?? null,
-  }));
+  list.map((s) => {
+    const run = runOf(s);
+    return {
+      id: s.id,
+      dir: s.dir,
+      phase: run?.phase ?? null,
+      /** what the run waits for from its user: "awaiting_approval", "needs_input" or null */
+      needs: needsUser(run),
+      last_event: run?.last_event ?? null,
+      updated_at: new Date(s.updatedAt).toISOString(),
+      live: s.live,
+      session_name: run?.session_name ?? null,
+      error: s.error ?? null,
+    };
+  });

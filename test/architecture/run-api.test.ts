@@ -9,7 +9,7 @@ import { code, localImports, sources, SRC } from "./imports.ts";
  */
 const CONSUMERS = [
   "launcher/progress.ts", "launcher/follow.ts", "launcher/github", "cli/status.ts", "views/status.ts", "views/progress-comment.ts", "web",
-  "views/monitor.ts", "views/pipeline.ts", "views/check-rows.ts", "tui/monitor-app.ts",
+  "views/monitor.ts", "views/pipeline.ts", "views/check-rows.ts", "tui/monitor-app.ts", "views/sessions.ts",
 ];
 
 /** What only report/ derives from a state: the timeline, reviews and their round, usage sums, agent rows, stages. */
@@ -62,8 +62,19 @@ describe("one run API: its consumers derive nothing themselves", () => {
     expect(app).toContain("report/snapshot.ts");
   });
 
+  test("the monitor and the sessions list read no field of state.json themselves: only to hand it to snapshot()", () => {
+    const own = ["views/monitor.ts", "views/pipeline.ts", "views/sessions.ts", "tui/monitor-app.ts"].flatMap((f) =>
+      code(readFileSync(join(SRC, f), "utf8")).split("\n").flatMap((line, i) => (/\bstate\??\.(?!json\b|ts\b)\w/.test(line) && !/^\s*import\b|\bsnapshot\(/.test(line) ? [`${f}:${i + 1}`] : [])),
+    );
+    expect(own).toEqual([]);
+  });
+
   test("the check sees a consumer that walks the history itself", () => {
-    const text = `// state.history in a comment is fine\nconst spent = (s) => s.history.map((h) => h.at);\nconst u = usageTotal(s);`;
-    expect(rederivations([{ path: "launcher/x.ts", text }])).toEqual(["launcher/x.ts:2 walks state.history (the snapshot's timeline and stages)", "launcher/x.ts:3 sums usage (the snapshot's usage)"]);
+    const text = `// state.history in a comment is fine\nconst spent = (s) => s.history.map((h) => h.at);\nconst u = usageTotal(s);\nconst asks = Object.values(state.agents ?? {});\nconst t = state.research_tasks;`;
+    expect(rederivations([{ path: "launcher/x.ts", text }])).toEqual([
+      "launcher/x.ts:2 walks state.history (the snapshot's timeline and stages)",
+      "launcher/x.ts:3 sums usage (the snapshot's usage)",
+      "launcher/x.ts:5 reads state.json's research or groups (the snapshot's research and groups)",
+    ]);
   });
 });

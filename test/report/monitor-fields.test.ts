@@ -5,6 +5,7 @@ import { snapshot } from "../../src/report/snapshot.ts";
 import { RunSnapshot } from "../../src/schema/run-api/snapshot.ts";
 import { makeTmpDir } from "../helpers/tmp.ts";
 import { stateIn, writeSession } from "../tui/fixtures.ts";
+import { sessionsJson } from "../../src/views/sessions.ts";
 
 /**
  * Run API v3: what the monitor draws and the snapshot lacked (DESIGN rule 13), read from a real
@@ -46,4 +47,17 @@ test("a session without created_files.log or a monitor pane: no files, control_p
   const dir = writeSession(project, "s1", stateIn("architecting"), { runtime: { tmux_session: "t", panes: {} } });
   const run = snapshot(readSnapshotInput(dir, { id: "s1", live: false, now: Date.now() }));
   expect({ files: run.files, tmux: run.tmux }).toEqual({ files: [], tmux: { session: "t", socket: null, control_pane: null } });
+});
+
+test("last_status (v4): a stopped run's agent reads stopped, and what it was doing stays: the sessions list says it needs input", () => {
+  const project = makeTmpDir("amx-run-files-");
+  dirs.push(project);
+  const asking = { role: "coder" as const, label: "coder 1", status: "needs_input" as const, provider: "claude", since: "x", question: { kind: "question" as const, text: "Which database?", at: "x" } };
+  const dir = writeSession(project, "s1", stateIn("implementing", { agents: { "coder:1": asking } }));
+  for (const live of [true, false]) {
+    const run = snapshot(readSnapshotInput(dir, { id: "s1", live, now: Date.now() }));
+    expect(run.agents.map((a) => [a.status, a.last_status])).toEqual([[live ? "needs_input" : "stopped", "needs_input"]]);
+    const row = sessionsJson([{ id: "s1", dir, state: readSnapshotInput(dir, { id: "s1", live, now: 0 }).state, live, ageMs: 0, updatedAt: Date.now(), socket: "x" }])[0]!;
+    expect({ live, needs: row.needs, phase: row.phase, session_name: row.session_name }).toEqual({ live, needs: "needs_input", phase: "implementing", session_name: run.session_name });
+  }
 });

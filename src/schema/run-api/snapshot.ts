@@ -40,6 +40,8 @@ export const AgentSnapshot = z.object({
   since: z.string(),
   /** providers it moved away from after usage limits */
   fallen_from: z.array(z.string()),
+  /** its last known status: `status`, but also once nobody runs the session (where `status` says stopped) (v4) */
+  last_status: AgentStatus,
 });
 export type AgentSnapshot = z.infer<typeof AgentSnapshot>;
 

@@ -3,4 +3,4 @@
  * field is never renamed, retyped or removed (test/report/contract.test.ts holds that against
  * the frozen copy of every published version in test/fixtures/run-api/).
  */
-export const RUN_API_VERSION = 3;
+export const RUN_API_VERSION = 4;
