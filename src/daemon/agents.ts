@@ -95,6 +95,8 @@ export class AgentRuntime {
   private held: (() => Promise<void> | void)[] = [];
   /** panes started ahead for the next phase (#15.3), until launch takes them over */
   private readonly pool: PrestartPool;
+  /** when the last delivery to each agent started (Date.now()) */
+  private readonly deliveredAt = new Map<string, number>();
   /** the second start of a CLI waits for its first to get ready (#27) */
   private readonly firstStarts: FirstStarts;
 
@@ -258,6 +260,12 @@ export class AgentRuntime {
     this.persist();
   }
 
+  /** Whether a prompt or note went out to the agent after `at` (ISO): a turn end seen then is the task's before. */
+  deliveredSince(agent: string, at: string): boolean {
+    const t = Date.parse(at);
+    return Number.isFinite(t) && (this.deliveredAt.get(agent) ?? 0) > t;
+  }
+
   /** The agent whose launch reported turn-end id `id` (its CLI's own hook), or null. */
   agentOfTurnId(id: string): string | null {
     for (const [agent, a] of this.agents) if (a.turnId === id) return agent;
@@ -292,6 +300,7 @@ export class AgentRuntime {
     let pastedAt = 0;
     const limits = a.resolved.provider.limits.map((l) => new RegExp(l, "m"));
     const acted = () => pastedAt > 0 && (this.o.lastToolCall?.(agent) ?? 0) > pastedAt;
+    this.deliveredAt.set(agent, Date.now());
     this.o.onDelivering?.(agent, true);
     this.o.writer
       .deliver(a.pane, text, {

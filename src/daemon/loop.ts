@@ -28,6 +28,8 @@ export type LoopContext = Omit<InterpretContext, "finish"> & {
    * caught up, only its own lines are applied; absent, the seal alone decides
    */
   ownLine?: (seq: number, text: string) => boolean;
+  /** whether a prompt or note went out to the agent after `at` (ISO): its turn end seen then is the task's before (AgentRuntime) */
+  promptedSince?: (agent: string, at: string) => boolean;
   /** an item was applied and its effects ran (not while catching up): the state as it now is */
   applied?: (s: State) => void;
   /** runs one step's effects (the layout: a killed agent's place goes to the next one shown, laid out once) */
@@ -157,11 +159,24 @@ export class OrchestratorLoop {
         this.wake = null;
         continue;
       }
-      if (item.kind === "event") await this.apply(item.event);
-      else if (item.kind === "tool") await this.applyTool(item.line);
+      if (item.kind === "event") {
+        if (this.staleTurnEnd(item.event)) continue;
+        await this.apply(item.event);
+      } else if (item.kind === "tool") await this.applyTool(item.line);
       else this.resetTools(item.cause);
     }
     return this.result;
+  }
+
+  /**
+   * A turn end seen before the agent was given its next prompt or note (queued behind the tool
+   * call whose step sent it) belongs to the task before: charged to the new one it is a false
+   * "ended its turn without its submit" (#27). Dropped, and said so.
+   */
+  private staleTurnEnd(e: Event): boolean {
+    if (e.type !== "agent_turn_ended" || !this.ctx.promptedSince?.(e.agent, e.at)) return false;
+    this.log(`${e.agent}: its turn end (seen ${e.at}) came before its next prompt went out: it ends the task before, not this one`, { event: "watchdog", agent: e.agent, data: { stale_turn_end: true } });
+    return true;
   }
 
   resetTools(cause: string): void {

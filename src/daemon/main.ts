@@ -137,6 +137,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     ? new ChecksService({ sessionDir, workDir, mainRepoDir: projectDir, config, env: runEnv(state), state: () => loop.state, push: (e) => loop.push(e), log, engine: checkEngine() })
     : undefined;
   loop = new OrchestratorLoop(state, settings, {
+    promptedSince: (agent, at) => agents.deliveredSince(agent, at),
     sessionDir, projectDir, workDir, config, runtime: agents, log, headless: state.headless === true, sealKey: mcp.sealKey, ownLine: (seq, text) => mcp.events.wrote(seq, text), checks,
     explained: async (e) => isGone(e) && (await tmuxLoss.check()),
     // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small

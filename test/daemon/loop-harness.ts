@@ -70,7 +70,7 @@ export type LogEntry = LogFields & { msg: string };
  * Run items [from..] on a fresh loop built from state.json, like a restarted orchestrator.
  * Returns the index of the next item to feed, or null when the run finished.
  */
-export async function segment(o: { root: string; sessionDir: string; items: Item[]; from: number; stopAfter?: number; crash?: Crash; log: LogEntry[] }): Promise<{ next: number; result: { code: number; cleanup: boolean } | null }> {
+export async function segment(o: { root: string; sessionDir: string; items: Item[]; from: number; stopAfter?: number; crash?: Crash; log: LogEntry[]; promptedSince?: (agent: string, at: string) => boolean }): Promise<{ next: number; result: { code: number; cleanup: boolean } | null }> {
   const { config } = loadConfig({ projectDir: o.root, env: { HOME: o.root } });
   let crashed = false;
   const persist = (s: State) => {
@@ -85,6 +85,7 @@ export async function segment(o: { root: string; sessionDir: string; items: Item
   const ctx = {
     sessionDir: o.sessionDir, projectDir: o.root, workDir: o.root, config, runtime: null, log: (msg: string, fields?: LogFields) => void o.log.push({ msg, ...fields }), sealKey: key,
     commit: async () => loop.push({ type: "committed", at: "2030-01-01T00:00:00.000Z", hash: "abc1234", branch: "feature/rate-limit", pr_url: null }),
+    ...(o.promptedSince ? { promptedSince: o.promptedSince } : {}),
   };
   loop = new OrchestratorLoop(readState(o.sessionDir), settings({ skip_final_approval: true }), ctx, ctx.log, persist);
   await loop.replayOutbox();
@@ -119,7 +120,9 @@ export async function segment(o: { root: string; sessionDir: string; items: Item
       await waitFor(`${item.tool} applied`, () => settled() || (loop.state.tool_cursor === pushedTo && !loop.state.outbox), FAST);
     } else {
       loop.push(item.event);
-      await waitFor(`${item.event.type} applied`, () => settled() || (loop.state.updated_at === item.event.at && !loop.state.outbox), FAST);
+      // a turn end the loop drops as stale changes no state: its log line says it was seen
+      const dropped = () => item.event.type === "agent_turn_ended" && o.log.some((l) => l.data?.stale_turn_end === true && String(l.msg).includes(item.event.at));
+      await waitFor(`${item.event.type} applied`, () => settled() || dropped() || (loop.state.updated_at === item.event.at && !loop.state.outbox), FAST);
     }
   }
   if (i >= o.items.length && !settled()) await running;
