@@ -25,7 +25,8 @@ import { RuntimeState, ToolEventState } from "../schema/runtime.ts";
 import { State } from "../schema/state.ts";
 import { ToolCallLine } from "../schema/tool-calls.ts";
 import { ToolEventLine } from "../schema/tool-events.ts";
-import { F, LAST_COMPLETION, PROPOSED_PREFERENCES, commentBaseline, doneArtifact, reviewYaml } from "./paths.ts";
+import { ServerFile } from "../schema/serve-file.ts";
+import { F, LAST_COMPLETION, PROPOSED_PREFERENCES, SESSIONS_DIR, commentBaseline, doneArtifact, reviewYaml } from "./paths.ts";
 
 export type Syntax = "json" | "yaml" | "jsonl" | "markdown" | "text" | "folder";
 /** Who writes a file: the pure orchestrator's effects, the launcher, an agent, the MCP server, a UI, tmux hooks. */
@@ -121,6 +122,9 @@ export const PROPOSALS_FILE: SessionFile<ProposalFile> = { ...file(PROPOSED_PREF
 
 /** `<project>/.agentmux/.last_completion.json`, written after a commit (outside the session folder). */
 export const LAST_COMPLETION_FILE: SessionFile<LastCompletion> = { ...file(LAST_COMPLETION, "json", LastCompletion, ["orchestrator"], "the last commit agentmux made"), root: "project" };
+
+/** `<project>/.agentmux/.sessions/.serve.json`: where a running `agentmux serve` answers, and its token (0600). */
+export const SERVE_FILE: SessionFile<ServerFile> = { ...file(`${SESSIONS_DIR}/.serve.json`, "json", ServerFile, ["launcher"], "where a running agentmux serve answers, and its token"), root: "project" };
 
 /** The registry entry of a session-relative path, for the files whose content is checked (JSON and YAML). */
 export function sessionFileAt(path: string): SessionFile | undefined {

@@ -1,26 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { sessionsRoot } from "../protocol/paths.ts";
+import { SERVE_FILE } from "../protocol/files.ts";
+import type { ServerFile } from "../schema/serve-file.ts";
+import { readOptionalSessionFile } from "./file-io.ts";
 
-/**
- * `<project>/.agentmux/.sessions/.serve.json` (0600, beside the sessions it shows, so git already
- * ignores it): where a running `agentmux serve` answers and its token. The notifier reads the
- * address from it to link a notification to the page; the user reads the token from it when the
- * printed link is gone. Removed when the server stops.
- */
-export const ServerFile = z.strictObject({
-  url: z.string(),
-  /** this project's index in the server's list: its runs' pages are `<url>#/run/<index>/<id>` */
-  index: z.number().int().min(0),
-  token: z.string(),
-  pid: z.number().int(),
-  answer: z.boolean(),
-  started_at: z.string(),
-});
-export type ServerFile = z.infer<typeof ServerFile>;
+export { ServerFile } from "../schema/serve-file.ts";
 
 export const serverFilePath = (project: string) => join(sessionsRoot(project), ".serve.json");
 
@@ -35,12 +22,7 @@ export function writeServerFile(project: string, record: ServerFile): string {
 
 /** The record of the server that runs for `project` now (null: none, or not readable). */
 export function readServerFile(project: string): ServerFile | null {
-  try {
-    const r = ServerFile.safeParse(JSON.parse(readFileSync(serverFilePath(project), "utf8")));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
+  return readOptionalSessionFile(project, SERVE_FILE) ?? null;
 }
 
 /** Remove the record, only if it is this process's (a later server may have replaced it). */
