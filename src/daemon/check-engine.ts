@@ -22,8 +22,8 @@ function cachedBase(sessionDir: string, rel: string, job: CheckJob): CheckResult
  */
 export function checkEngine(): CheckEngine {
   return {
-    run: (job, abort) =>
-      runCheck(job.name, job.spec, { root: job.workDir, logPath: job.logPath, logName: job.logRel, round: job.round, when: job.when, env: job.env, run: (cmd) => runBounded({ ...cmd, abort }) }),
+    run: (job, abort, started) =>
+      runCheck(job.name, job.spec, { root: job.workDir, logPath: job.logPath, logName: job.logRel, round: job.round, when: job.when, env: job.env, run: (cmd) => runBounded({ ...cmd, abort, onStart: started }) }),
     async compareWithBase(job, failing, base, abort) {
       const dir = join(base.sessionDir, CHECKS_BASE_DIR);
       const rel = `${CHECKS_BASE_DIR}/${job.name}.json`;

@@ -10,6 +10,7 @@ import { checkBlocks, type CheckResult, type CheckSpec, type CheckWhen } from ".
 import { checkLogPath, checkResultPath } from "../schema/check-runs.ts";
 import { outcomeOf } from "./check-outcome.ts";
 import { writeInspectorRecord } from "./inspector-record.ts";
+import { checkGroups } from "./check-groups.ts";
 
 /** What one check needs to run: where, with which env, into which log. */
 export type CheckJob = {
@@ -32,8 +33,8 @@ export type CheckJob = {
  * it with the run's base commit (a separate worktree), marking `pre_existing`.
  */
 export type CheckEngine = {
-  /** `abort`: the orchestrator is ending; the check's whole process group is killed */
-  run(job: CheckJob, abort: AbortSignal): Promise<CheckResult>;
+  /** `abort`: the orchestrator is ending; the check's whole process group is killed. `started`: its group's leader pid */
+  run(job: CheckJob, abort: AbortSignal, started: (pid: number) => void): Promise<CheckResult>;
   /** absent: failures are not compared with the base (every failure counts as the run's) */
   compareWithBase?(job: CheckJob, failing: CheckResult, base: { mainRepoDir: string; commit: string; sessionDir: string }, abort: AbortSignal): Promise<CheckResult>;
 };
@@ -63,7 +64,10 @@ export class ChecksService {
   /** aborted when the orchestrator ends: a check running then is killed with its whole group (it runs again on resume) */
   private readonly ending = new AbortController();
 
-  constructor(private readonly ctx: ChecksServiceContext) {}
+  constructor(private readonly ctx: ChecksServiceContext) {
+    // what an orchestrator killed outright left running goes before anything runs again
+    this.queue = checkGroups.reap(ctx.sessionDir, ctx.log).catch((e) => ctx.log(`could not reap leftover checks: ${(e as Error).message}`, { level: "warn", event: "check" }));
+  }
 
   /** Queue a batch; returns at once. */
   start(effect: Extract<Effect, { type: "run_checks" }>): void {
@@ -107,7 +111,9 @@ export class ChecksService {
     }
     this.ctx.push({ type: "check_started", at: now(), run, name });
     const job: CheckJob = { name, spec, when, round, workDir: this.ctx.workDir, logPath: join(this.ctx.sessionDir, logRel), logRel, env: this.ctx.env };
-    const result = await this.ctx.engine.run(job, this.ending.signal);
+    const key = `${run}-${name}`;
+    const result = await this.ctx.engine.run(job, this.ending.signal, (pid) => checkGroups.started(this.ctx.sessionDir, key, pid));
+    checkGroups.finished(this.ctx.sessionDir, key);
     const base = this.ctx.state().base_commit;
     const compare = this.ctx.engine.compareWithBase;
     if (!checkBlocks(result) || !base || !compare || this.stopped) return result;

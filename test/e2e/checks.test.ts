@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import { readState, sessionDir as faultSessionDir, spawnBinary } from "../fault/harness.ts";
+import { alive, orchestratorPid, readState, sessionDir as faultSessionDir, spawnBinary } from "../fault/harness.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, processesMentioning, runBinary } from "./harness.ts";
 
@@ -205,3 +205,36 @@ test("a --worktree run's checks run in its worktree, with its port offset", asyn
   expect(state.worktree_path).toBeTruthy();
   expect(readFileSync(seen, "utf8").trim().split("\n")).toEqual([`${state.worktree_path} ${state.port_offset} where`]);
 }, 180_000);
+
+test("an orchestrator killed outright during a check: resume kills the check it left running, runs it again, counts it once", async () => {
+  const socket = privateSocket();
+  sockets.push(socket);
+  const tmp = makeTmpDir("amx-ck-");
+  const repo = join(tmp, "repo");
+  const marker = join(tmp, `killed-once-${Date.now()}`);
+  const extra = join(tmp, "extra.yaml");
+  writeFileSync(extra, stringify({ checks: { slow: { command: `if [ -f '${marker}' ]; then exit 0; fi; touch '${marker}'; sleep 300`, timeout_s: 600 } } }));
+  const run = spawnBinary(bin, ["demo", "--ci", "--keep-session", "--dir", repo, "--config", extra], { socket });
+  const dir = await waitFor("the check to be running", () => {
+    const d = faultSessionDir(repo);
+    const s = d && existsSync(join(d, "state.json")) ? readState(d) : null;
+    return s?.checks?.[0]?.running?.slow ? d : null;
+  }, { timeoutMs: 90_000, intervalMs: 20 });
+  await waitFor("its command to have started", () => existsSync(marker), { timeoutMs: 10_000 });
+  const pid = orchestratorPid(dir)!;
+  process.kill(pid, "SIGKILL");
+  await run.done;
+  await waitFor("the orchestrator to be gone", () => !alive(pid));
+  // nobody killed the check: its sleep is still there
+  expect(processesMentioning(marker).length).toBeGreaterThan(0);
+  const resumed = await runBinary(bin, ["resume", dir.split("/").pop()!, "--ci"], { cwd: repo, socket, timeoutMs: 120_000 });
+  if (resumed.code !== 0) console.error(resumed.stdout, resumed.stderr);
+  expect(resumed.code).toBe(0);
+  expect(processesMentioning(marker)).toEqual([]);
+  const state = readState(dir);
+  expect(Object.keys(state.checks[0].results).sort()).toEqual(["slow", "test"]);
+  expect(state.checks[0].results.slow).toMatchObject({ status: "passed" });
+  const log = readFileSync(join(dir, "orchestrator.log"), "utf8");
+  expect(log).toContain("of a check the last orchestrator left running (1-slow)");
+  expect(state.commit_hash).toMatch(/^[0-9a-f]{7,}$/);
+}, 240_000);

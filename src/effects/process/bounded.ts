@@ -27,6 +27,8 @@ export type BoundedCommand = EnvPolicy & {
   stdin?: string;
   /** aborted: its whole group is killed now (TERM, then KILL), as at the timeout (the run ends) */
   abort?: AbortSignal;
+  /** told the group's leader pid once it started (a caller that must find the group after its own crash records it) */
+  onStart?: (pid: number) => void;
 };
 
 export type BoundedResult = {
@@ -71,6 +73,7 @@ export const runBounded: BoundedRunner = async (cmd) => {
   } catch (e) {
     return finish({ exitCode: null, signal: null, timedOut: false, spawnError: (e as Error).message });
   }
+  if (child.pid) cmd.onStart?.(child.pid);
   const streams = [child.stdout, child.stderr].filter((s): s is Readable => s !== null);
   for (const s of streams) s.on("data", (d: Buffer) => log.write(d));
   const outcome = await new Promise<{ code: number | null; signal: string | null; timedOut: boolean; error: string | null }>((resolve) => {
