@@ -93,7 +93,8 @@ async function setUpWorktree(o: CheckoutInput, worktree: string, state: State): 
     const r = copyIntoWorktree(o.projectDir, worktree, copy);
     if (r.copied.length) o.out(`agentmux: copied into the worktree: ${listFiles(r.copied)}`);
     if (r.kept.length) o.out(`agentmux: not copied (git already put them in the worktree): ${listFiles(r.kept)}`);
-    if (!r.copied.length && !r.kept.length) o.out(`agentmux: worktree.copy matched no file in ${o.projectDir}`);
+    if (r.refused.length) o.out(`agentmux: not copied (a symlink is in the way; nothing is written through one): ${listFiles(r.refused)}`);
+    if (!r.copied.length && !r.kept.length && !r.refused.length) o.out(`agentmux: worktree.copy matched no file in ${o.projectDir}`);
   }
   if (setup.length) {
     o.out(`agentmux: setting up the worktree: ${setup.length} command(s) (output in ${join(o.sessionDir, F.setupLogsDir)})`);

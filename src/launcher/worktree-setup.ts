@@ -5,6 +5,7 @@ import { globToRegExp, hasGlob } from "../effects/git/glob.ts";
 import type { Logger } from "../effects/log.ts";
 import { runBounded, type BoundedRunner } from "../effects/process/bounded.ts";
 import { WorktreeSetupFailed } from "./errors.ts";
+import { copyTargetProblem } from "./worktree-copy-guard.ts";
 
 /**
  * Files of the main checkout that match `patterns` (paths or globs from the root: `.env*`,
@@ -12,8 +13,9 @@ import { WorktreeSetupFailed } from "./errors.ts";
  * the worktree already has (git tracks it) is never overwritten; folders `.git` and
  * `.agentmux` are never entered.
  */
-export function copyIntoWorktree(main: string, worktree: string, patterns: string[]): { copied: string[]; kept: string[] } {
+export function copyIntoWorktree(main: string, worktree: string, patterns: string[]): { copied: string[]; kept: string[]; refused: string[] } {
   const copied: string[] = [];
+  const refused: string[] = [];
   const kept: string[] = [];
   const seen = new Set<string>();
   for (const pattern of patterns) {
@@ -21,6 +23,12 @@ export function copyIntoWorktree(main: string, worktree: string, patterns: strin
       if (seen.has(rel)) continue;
       seen.add(rel);
       const to = join(worktree, rel);
+      // never written through a symlink (one tracked in HEAD may point outside the repository)
+      const refusedWhy = copyTargetProblem(worktree, rel);
+      if (refusedWhy) {
+        refused.push(`${rel} (${refusedWhy})`);
+        continue;
+      }
       if (existsSync(to)) {
         kept.push(rel);
         continue;
@@ -30,7 +38,7 @@ export function copyIntoWorktree(main: string, worktree: string, patterns: strin
       copied.push(rel);
     }
   }
-  return { copied: copied.sort(), kept: kept.sort() };
+  return { copied: copied.sort(), kept: kept.sort(), refused: refused.sort() };
 }
 
 /** Regular files under `root` whose relative path matches `pattern`, walking only where it can match. */
