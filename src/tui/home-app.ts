@@ -9,7 +9,7 @@ import { findRepoRoot } from "../effects/git/repo.ts";
 import { blessed, createScreen, linesToContent } from "./blessed.ts";
 import { question } from "./overlay.ts";
 import { fit, seg, type Line } from "../views/line.ts";
-import { sessionsTable } from "../views/sessions.ts";
+import { runOf, sessionsTable } from "../views/sessions.ts";
 
 const KEYS = "↑/↓ select · n new run · r resume · a attach · c cancel · d delete · q quit";
 
@@ -24,9 +24,10 @@ export function homeHeader(projectDir: string, count: number): Line[] {
 export function notResumable(s: SessionSummary): string | undefined {
   if (s.live) return `${s.id} is running — press a to attach`;
   // the table's LAST EVENT column shows the read error itself
-  if (!s.state) return `${s.id} cannot be resumed: its state.json is unreadable — d deletes it`;
-  if (s.archived || s.state.phase === "done") {
-    const commit = s.state.commit_hash ? ` (commit ${s.state.commit_hash.slice(0, 7)})` : "";
+  const run = runOf(s);
+  if (!run) return `${s.id} cannot be resumed: its state.json is unreadable — d deletes it`;
+  if (s.archived || run.phase === "done") {
+    const commit = run.commit_hash ? ` (commit ${run.commit_hash.slice(0, 7)})` : "";
     return `${s.id} finished${commit}: nothing to resume`;
   }
   return undefined;
