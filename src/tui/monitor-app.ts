@@ -109,6 +109,17 @@ export async function runMonitor(dir: string): Promise<number> {
       draw();
     });
   };
+  /** A window over the whole tmux window, not the monitor's narrow pane; the zoom ends with it. */
+  const zoomedOverlay = async (label: string, text: string, opts: { scrollToEnd?: boolean } = {}) => {
+    modal = true;
+    const self = process.env.TMUX_PANE ?? run.tmux?.control_pane ?? undefined;
+    const zoomed = self ? await setZoom(tmux(), self, true).catch(() => false) : false;
+    overlay(screen, label, text, () => {
+      if (zoomed && self) void setZoom(tmux(), self, false).catch(() => {});
+      modal = false;
+      draw();
+    }, opts);
+  };
   screen.key(["l"], async () => {
     const row = selectedPane();
     if (modal || !row) return;
@@ -118,15 +129,7 @@ export async function runMonitor(dir: string): Promise<number> {
           (e) => `no output: ${isTmuxFailure(e) ? e.data.stderr.trim() : (e as Error).message}`,
         )
       : "no output: the agent has no pane";
-    // the output gets the whole window, not the monitor's narrow pane; the zoom ends with it
-    const self = process.env.TMUX_PANE ?? run.tmux?.control_pane ?? undefined;
-    const zoomed = self ? await setZoom(tmux(), self, true).catch(() => false) : false;
-    open((close) =>
-      overlay(screen, ` ${row.label} — recent output `, text, () => {
-        if (zoomed && self) void setZoom(tmux(), self, false).catch(() => {});
-        close();
-      }, { scrollToEnd: true }),
-    );
+    await zoomedOverlay(` ${row.label} — recent output `, text, { scrollToEnd: true });
   });
   screen.key(["a"], () => {
     // the orchestrator shows the panel (again) when the run waits for a decision
@@ -135,7 +138,8 @@ export async function runMonitor(dir: string): Promise<number> {
   screen.key(["g"], () => {
     if (!modal && budgetPause(run)) requestBudgetGoOn(dir);
   });
-  screen.key(["?"], () => !modal && open((close) => overlay(screen, " keys ", help(prefix).join("\n"), close)));
+  // the help too: squeezed into the 30-column monitor pane it wrapped into an unreadable column
+  screen.key(["?"], () => void (!modal && zoomedOverlay(" keys ", help(prefix).join("\n"))));
   screen.key(["c", "C-c"], () => {
     if (modal) return;
     open((close) =>

@@ -101,6 +101,29 @@ test("l shows an agent's output over the whole window (the monitor's pane is zoo
   await waitFor("the monitor again", async () => (await cap()).includes("▶ architecting"));
 });
 
+test("#31: ? at 80×24 shows the keys over the whole window, one per line, not squeezed into the 30-column monitor pane", async () => {
+  socket = privateSocket();
+  const project = tmp("amx-mon-help-");
+  const dir = writeSession(project, "s1", stateIn("architecting"));
+  const scr = new Screen(socket);
+  await scr.start(["sh", "-c", "sleep 600"], project, { width: 80, height: 24 });
+  const agent = (await scr.tmux.run(["display-message", "-p", "-t", "t", "#{pane_id}"])).trim();
+  const monitor = (await scr.tmux.run(["split-window", "-h", "-b", "-l", "30", "-t", agent, "-P", "-F", "#{pane_id}", `env TERM=xterm-256color ${scope.bin} monitor ${dir}`])).trim();
+  await Bun.write(join(dir, "runtime_state.json"), JSON.stringify({ tmux_session: "t", tmux_socket: socket, panes: {}, control_pane: monitor }));
+  const cap = () => scr.tmux.run(["capture-pane", "-p", "-t", monitor]);
+  const zoomed = () => scr.tmux.run(["display-message", "-p", "-t", monitor, "#{window_zoomed_flag} #{pane_width}"]);
+  await waitFor("the monitor", async () => (await cap()).includes("▶ architecting"));
+  await scr.tmux.run(["send-keys", "-t", monitor, "?"]);
+  const help = await waitFor("the help, whole lines", async () => {
+    const s = await cap();
+    return s.includes("a      open the approval panel (when it waits for you)") ? s : null;
+  });
+  expect(help).toContain("g      go on past the budget (when it paused the agents)");
+  expect(await zoomed()).toBe("1 80");
+  await scr.tmux.run(["send-keys", "-t", monitor, "Escape"]);
+  await waitFor("the zoom is given back", async () => (await zoomed()) === "0 30");
+});
+
 test("the monitor runs on JSC's interpreter (#15.2): it restarted itself in place with BUN_JSC_useJIT=0, and draws and follows state.json as before", async () => {
   socket = privateSocket();
   const project = tmp("amx-mon-lean-");
