@@ -19,35 +19,25 @@ afterEach(() => {
 
 const GATE = ReadyGate.parse({ pattern: "^\\[sim\\] ready", busy_pattern: "\\[sim\\] working", settle_ms: 0, timeout_ms: 30_000 });
 
-test("the second start of a CLI waits for the first to show its ready prompt; later starts do not wait", async () => {
+const screen = (f: TmuxFixture, pane: string) => f.tmux.run(["capture-pane", "-p", "-t", pane]);
+
+/** Whether `p` has settled before a macrotask runs: a start that does not wait resolves within microtasks. */
+const atOnce = (p: Promise<unknown>) => Promise.race([p.then(() => true), Bun.sleep(0).then(() => false)]);
+
+test("the second start of a CLI waits for the first to show its ready prompt; another CLI and later starts do not wait", async () => {
   const f = (fixture = await startFixture());
   const starts = new FirstStarts(f.tmux, () => {});
-  const t0 = performance.now();
   const first = await starts.before("mycli", "architect");
-  expect(performance.now() - t0).toBeLessThan(1_000);
-  const { pane } = await f.layout.createPane({ command: receiverCommand(join(f.dir, "a.jsonl"), ["--slow-start", "2000"]), env: {}, cwd: f.dir, label: "a" });
-  const shownAt = { t: 0 };
-  void (async () => {
-    for (;;) {
-      if ((await f.tmux.run(["capture-pane", "-p", "-t", pane])).includes("[sim] ready")) return void (shownAt.t = performance.now());
-      await Bun.sleep(20);
-    }
-  })();
+  const { pane } = await f.layout.createPane({ command: receiverCommand(join(f.dir, "a.jsonl"), ["--slow-start", "3000"]), env: {}, cwd: f.dir, label: "a" });
   first(pane, GATE);
   // another CLI is not held back by it
-  const t1 = performance.now();
-  await (await starts.before("othercli", "planner"));
-  expect(performance.now() - t1).toBeLessThan(1_000);
+  expect(await atOnce(starts.before("othercli", "planner"))).toBe(true);
+  expect(await screen(f, pane)).not.toContain("[sim] ready");
   // the second start of the same CLI goes once the first's ready prompt showed
   await starts.before("mycli", "planner");
-  const released = performance.now();
-  expect(shownAt.t).toBeGreaterThan(0);
-  expect(released).toBeGreaterThanOrEqual(shownAt.t - 300);
-  expect(released - t0).toBeGreaterThan(1_500);
+  expect(await screen(f, pane)).toContain("[sim] ready");
   // once one was ready, starts of that CLI go at once
-  const t2 = performance.now();
-  await starts.before("mycli", "coder-1");
-  expect(performance.now() - t2).toBeLessThan(1_000);
+  expect(await atOnce(starts.before("mycli", "coder-1"))).toBe(true);
 }, 30_000);
 
 test("a first start whose pane exits does not hold the next one", async () => {
@@ -56,9 +46,8 @@ test("a first start whose pane exits does not hold the next one", async () => {
   const first = await starts.before("mycli", "architect");
   const { pane } = await f.layout.createPane({ command: ["sh", "-c", "sleep 0.3; exit 3"], env: {}, cwd: f.dir, label: "a" });
   first(pane, GATE);
-  const t = performance.now();
   await starts.before("mycli", "planner");
-  expect(performance.now() - t).toBeLessThan(10_000);
+  expect(await f.tmux.run(["display-message", "-p", "-t", pane, "#{pane_dead}"]).catch(() => "1")).toContain("1");
 }, 30_000);
 
 test("a first start that shows its trust dialog has loaded: the next start goes (the dialog is answered by its prompt's delivery, which may come later)", async () => {
@@ -67,9 +56,7 @@ test("a first start that shows its trust dialog has loaded: the next start goes 
   const first = await starts.before("mycli", "coder:1");
   const { pane } = await f.layout.createPane({ command: receiverCommand(join(f.dir, "a.jsonl"), ["--trust"]), env: {}, cwd: f.dir, label: "a" });
   first(pane, GATE, [{ detect: "Trust this folder\\? \\(sim\\)" }]);
-  const t = performance.now();
   await starts.before("mycli", "coder:2");
-  expect(performance.now() - t).toBeLessThan(10_000);
   // the dialog is still there: nobody answered it, the second start did not wait for that
-  expect(await f.tmux.run(["capture-pane", "-p", "-t", pane])).toContain("Trust this folder? (sim)");
+  expect(await screen(f, pane)).toContain("Trust this folder? (sim)");
 }, 30_000);
