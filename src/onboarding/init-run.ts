@@ -10,7 +10,8 @@ import { detectBaseBranch } from "./base-branch.ts";
 import { choiceEdits, choicesFrom, chosenProviders, type InitChoices } from "./choices.ts";
 import { completionTarget, hasCompletionLine, installCompletionLine } from "./completions.ts";
 import { detectClis, formatDetected, preferredProvider } from "./detect.ts";
-import { headCommit } from "../effects/git/repo.ts";
+import { hasRemote, headCommit } from "../effects/git/repo.ts";
+import { findOnPath } from "../providers/doctor.ts";
 import { noAgentCliNotice, noCommitHelp, notGitRepoHelp } from "./first-run.ts";
 import { ensureGitignore } from "./gitignore.ts";
 import { editableConfigPath, editConfigText, loadWith, PROJECT_SCHEMA, readText, writeConfigChecked } from "./project-config.ts";
@@ -62,7 +63,8 @@ export async function runInit(opts: InitOptions): Promise<InitReport> {
 
   let choices: InitChoices = choicesFrom(current);
   if (p) {
-    choices = await askInitChoices(p, { current: choices, detected, providers: Object.keys(current.providers), detectedBase, worktreeDefaults, detectedChecks, configuredChecks });
+    const github = { gh: findOnPath("gh", env.PATH ?? "") !== null, origin: await hasRemote(projectDir, "origin") };
+    choices = await askInitChoices(p, { current: choices, detected, providers: Object.keys(current.providers), detectedBase, worktreeDefaults, detectedChecks, configuredChecks, github });
   } else {
     if (existing === null || parse(existing)?.defaults?.provider === undefined) choices.provider = preferredProvider(detected).provider;
     // no questions: the detected project kind's worktree steps, unless some are configured

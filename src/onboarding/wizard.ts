@@ -18,6 +18,8 @@ export type WizardContext = {
   detectedChecks?: DetectedChecks;
   /** names of the checks configured already */
   configuredChecks?: string[];
+  /** whether pull requests can be opened from here at all: gh on PATH, an origin remote */
+  github?: { gh: boolean; origin: boolean };
 };
 
 const KEEP_DEFAULT = "default";
@@ -39,6 +41,9 @@ export function providerOptions(ctx: WizardContext): Option[] {
 export async function askInitChoices(p: Prompter, ctx: WizardContext): Promise<InitChoices> {
   const cur = ctx.current;
   const options = providerOptions(ctx);
+  if (!ctx.detected.some((d) => d.path && d.provider !== "sim")) {
+    p.say("No agent CLI was found on PATH: whichever you choose, install it before the first run (agentmux doctor names its package).");
+  }
   const provider = await p.choose("Default provider for every role:", options, cur.provider);
 
   const hasOverrides = ROLES.some((r) => cur.roles[r].provider || cur.roles[r].model);
@@ -55,7 +60,9 @@ export async function askInitChoices(p: Prompter, ctx: WizardContext): Promise<I
     }
   }
 
-  p.say("GitHub pull requests:");
+  // without gh and without an origin remote no pull request can be opened: no questions about them
+  const prs = !ctx.github || ctx.github.gh || ctx.github.origin;
+  p.say(prs ? "GitHub pull requests:" : "Branches (no gh on PATH and no origin remote: no pull request questions; agentmux configure asks them later):");
   const detected = ctx.detectedBase;
   const baseDefault = cur.github.base_branch ?? (detected ? `${detected}` : "");
   const baseAnswer = await p.text(
@@ -64,7 +71,7 @@ export async function askInitChoices(p: Prompter, ctx: WizardContext): Promise<I
   );
   // Unset means "the repository's default branch at PR time": keep it unset when the answer is that branch.
   const base_branch = baseAnswer === "" || (!cur.github.base_branch && baseAnswer === detected) ? null : baseAnswer;
-  const draft = await p.confirm("  open pull requests as drafts?", cur.github.draft);
+  const draft = prs ? await p.confirm("  open pull requests as drafts?", cur.github.draft) : cur.github.draft;
   const branch_prefix = await p.text("  branch prefix", cur.github.branch_prefix);
   const worktree = await askWorktree(p, cur.worktree, ctx.worktreeDefaults);
   return { provider, roles, github: { base_branch, draft, branch_prefix }, worktree, checks: await askChecks(p, ctx) };

@@ -78,6 +78,7 @@ test("init in a terminal: answers become a minimal config; files offered; a seco
   socket = privateSocket();
   fakeCli(sb, "claude", "2.0.1 (Claude Code)");
   fakeCli(sb, "codex", "codex-cli 0.42.0");
+  Bun.spawnSync(["git", "remote", "add", "origin", "https://github.com/acme/app.git"], { cwd: sb.repo }); // pull requests are possible
   const w = new Wizard(socket);
   await w.start(sb, ["init"]);
   await w.answer("choice [claude]", "codex");
@@ -171,3 +172,16 @@ test("Ctrl-C in the wizard exits 130 and writes nothing", async () => {
   expect(await w.history()).toContain("canceled; nothing was written");
   for (const f of [".agentmux", ".gitignore", "GEMINI.md", "CLAUDE.md"]) expect(existsSync(join(sb.repo, f))).toBe(false);
 }, 30000);
+
+test("#31: no agent CLI, no gh and no origin: the wizard says so and asks no pull-request question", async () => {
+  sb = await sandbox();
+  socket = privateSocket();
+  const w = new Wizard(socket);
+  await w.start(sb, ["init"]);
+  expect(await w.enterUntilExit()).toBe(0);
+  const h = await w.history();
+  expect(h).toContain("No agent CLI was found on PATH: whichever you choose, install it before the first run");
+  expect(h).toContain("Branches (no gh on PATH and no origin remote: no pull request questions");
+  expect(h).not.toContain("open pull requests as drafts?");
+  expect(h).not.toContain("GitHub pull requests:");
+}, 60000);

@@ -54,3 +54,9 @@ function withSystemCode(e: unknown): string {
   }
   return typeof code === "string" && !message.includes(code) ? `${message} (${code})` : message;
 }
+
+/** Whether the repository has a remote of this name (`origin`). */
+export async function hasRemote(root: string, name: string): Promise<boolean> {
+  const remotes = await git.listRemotes({ fs: gitFs(root), dir: root }).catch(() => []);
+  return remotes.some((r) => r.remote === name);
+}
