@@ -106,8 +106,9 @@ export class ChecksService {
     const spec = this.ctx.config.checks[name];
     const logRel = checkLogPath(run, name);
     if (!spec) {
+      // taken out of the config since the batch started (a resume): reported, never blocking
       const at = now();
-      return { name, command: "", kind: "other", when, round, status: "error", exit_code: null, duration_ms: 0, started_at: at, finished_at: at, log: logRel, tail: [], failing_lines: [], findings: [], required: true, truncated: false, error: `no check named ${name} in the config (checks:) any more` };
+      return { name, command: "", kind: "other", when, round, status: "error", exit_code: null, duration_ms: 0, started_at: at, finished_at: at, log: logRel, tail: [], failing_lines: [], findings: [], required: false, truncated: false, error: `no check named ${name} in the config (checks:) any more` };
     }
     this.ctx.push({ type: "check_started", at: now(), run, name });
     const job: CheckJob = { name, spec, when, round, workDir: this.ctx.workDir, logPath: join(this.ctx.sessionDir, logRel), logRel, env: this.ctx.env };

@@ -133,7 +133,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   agents.persist();
   const notifier = new Notifier({ config: config.notify, sessionDir, projectDir, log }, state);
   // the project's checks: run by agentmux in the run's working tree, with the run's env (port offset)
-  const checks = Object.keys(config.checks).length
+  // (also when the config has none any more but the run still has batches to finish: they end as errors, not blocking)
+  const checks = Object.keys(config.checks).length || state.checks?.length
     ? new ChecksService({ sessionDir, workDir, mainRepoDir: projectDir, config, env: runEnv(state), state: () => loop.state, push: (e) => loop.push(e), log, engine: checkEngine() })
     : undefined;
   loop = new OrchestratorLoop(state, settings, {
