@@ -86,11 +86,14 @@ export function consolidatedReview(results: Results): string {
 }
 
 /** 08_completion/summary.md when the loop cap ended the review without a passing summary. */
-export function loopCapSummary(results: Results, iterations: number): string {
+export function loopCapSummary(results: Results, iterations: number, failingChecks: readonly string[] = []): string {
+  const reviewsFailed = Object.values(results).some((r) => r.verdict === "fail");
+  const checks = failingChecks.length ? `the required check${failingChecks.length === 1 ? "" : "s"} ${failingChecks.join(", ")} still failing` : "";
+  const why = reviewsFailed ? `without every reviewer passing${checks ? `, and with ${checks}` : ""}` : checks ? `with ${checks}` : "without every reviewer passing";
   const out = [
     "# Summary",
     "",
-    `The review loop stopped after ${iterations} fix round(s) without every reviewer passing. Check the failing findings before approving.`,
+    `The review loop stopped after ${iterations} fix round(s) ${why}. Check the failing ${reviewsFailed ? "findings" : "checks"} before approving.`,
     "",
     "## Review results",
   ];

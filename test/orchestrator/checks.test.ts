@@ -144,3 +144,19 @@ describe("checks as steps of a run", () => {
     expect(late.checks).toEqual(r.state.checks);
   });
 });
+
+test("at the loop cap with someone to approve, the summary says which required check fails, not that a reviewer did", () => {
+  const s = withChecks({ max_review_iterations: 0 });
+  const { state, ev } = toReview(s);
+  let r = apply(state, ev.review("reviewer_logic", "pass"), s);
+  r = apply(r.state, ev.checkFinished(1, "lint", { required: false }), s);
+  r = apply(r.state, ev.checkFinished(1, "test", failing), s);
+  expect(r.state).toMatchObject({ phase: "completing", review_loop_cap: { decision: "ask", failing_checks: ["test"] } });
+  const summaries = ofType(r.effects, "write_file").filter((e) => e.path === "08_completion/summary.md");
+  const last = summaries.at(-1)!.content;
+  expect(last).toContain("The review loop stopped after 0 fix round(s) with the required check test still failing");
+  expect(last).not.toContain("without every reviewer passing");
+  expect(last).toContain("## Checks\n\n");
+  expect(last).toContain("\n- test: failed (exit 1)\n");
+  expect(last).toContain("\n- lint: passed — advisory\n");
+});

@@ -1,6 +1,7 @@
 import { reviewerCommitMessage } from "../../schema/commit-suggestion.ts";
 import { F } from "../../protocol/paths.ts";
 import { loopCapSummary } from "../review-files.ts";
+import { loopCapChecks } from "../check-files.ts";
 import type { Step } from "../step.ts";
 import { via, type PhaseHandler } from "../types.ts";
 
@@ -16,7 +17,8 @@ export const completing: PhaseHandler = {
       // of earlier rounds are gone already: changes.md is removed when the next plan is accepted.
       step.set({ approved_at: undefined });
       if (via(entry) === "review_failed") {
-        step.emit({ type: "write_file", path: F.summary, content: loopCapSummary(step.state.review_results ?? {}, step.state.review_iteration) });
+        const round = step.state.review_iteration;
+        step.emit({ type: "write_file", path: F.summary, content: loopCapSummary(step.state.review_results ?? {}, round, step.state.review_loop_cap?.failing_checks) + loopCapChecks(step.state, round) });
       }
     }
     if (resumed && step.state.approved_at && step.state.approval && !step.state.commit_hash) {

@@ -48,7 +48,7 @@ function loopCap(step: Step, iter: number): void {
     return;
   }
   const failing = Object.keys(results).filter((r) => results[r]!.verdict === "fail").sort();
-  step.emit({ type: "write_file", path: F.summary, content: loopCapSummary(results, iter) + loopCapChecks(step.state, iter) });
+  step.emit({ type: "write_file", path: F.summary, content: loopCapSummary(results, iter, checks) + loopCapChecks(step.state, iter) });
   const what = [
     failing.length ? `${open.length} open finding(s) from ${failing.join(", ")}` : "",
     checks.length ? `required check(s) still failing: ${checks.join(", ")}` : "",
