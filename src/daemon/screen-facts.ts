@@ -97,21 +97,40 @@ export function parseResetTime(text: string, now: Date): string | null {
   return null;
 }
 
-const BOX_LINE = /^[─━│╭╮╰╯\s]+$/;
+const BOX_LINE = /^[─━│┃╭╮╰╯\s]+$/;
+/** a box's side walls around a line (gemini's and qwen's dialogs are drawn in a box) */
+const BOX_WALLS = /^[│┃]\s*|\s*[│┃]$/g;
+/** a line that asks: it ends with a question mark (a closing quote or bracket may follow) */
+const ASKS = /\?["'”’)\]]*$/;
+/** how far above the line that matched the dialog's question may be (claude's choices and hints sit between) */
+const QUESTION_ABOVE = 10;
 
 /**
- * A dialog's own words: the line that matched first (the question: what a narrow monitor row
- * shows), then up to three lines before and after it, box lines left out, joined; else the
- * title that matched.
+ * A dialog's own words, for the monitor's narrow row and the run's state: its question first
+ * (the line that asks, e.g. "Do you want to proceed?" above claude's numbered choices, found
+ * near the line that matched, which may be a hint such as "Chat about this"), then up to three
+ * lines of what it is about above the question (up to the box rule that opens the dialog), then
+ * up to three lines after it (its choices); box lines and walls left out, joined. Without a line
+ * that asks, the line that matched comes first. No line matched (the title did): the question in
+ * the screen's last lines, else the title.
  */
 export function dialogText(screen: string, title: string, re: RegExp): string {
-  const lines = screen.split("\n").map((l) => l.trim());
+  const lines = screen.split("\n").map((l) => l.trim().replace(BOX_WALLS, "").trim());
   let i = -1;
   for (let k = lines.length - 1; k >= 0; k--) if (re.test(lines[k]!)) {
     i = k;
     break;
   }
-  if (i < 0) return title.trim() || "a dialog waits for an answer";
-  const around = [lines[i]!, ...lines.slice(Math.max(0, i - 3), i), ...lines.slice(i + 1, i + 4)].filter((l) => l && !BOX_LINE.test(l));
-  return around.join(" · ").slice(0, 400);
+  const from = i >= 0 ? i : lines.length - 1;
+  let q = -1;
+  for (let k = from; k >= Math.max(0, from - QUESTION_ABOVE) && q < 0; k--) if (ASKS.test(lines[k]!)) q = k;
+  if (q < 0) q = i;
+  if (q < 0) return title.trim() || "a dialog waits for an answer";
+  const before: string[] = [];
+  for (let k = q - 1; k >= 0 && before.length < 3; k--) {
+    if (BOX_LINE.test(lines[k]!) && lines[k]!.trim()) break;
+    if (lines[k]) before.unshift(lines[k]!);
+  }
+  const after = lines.slice(q + 1).filter((l) => l && !BOX_LINE.test(l)).slice(0, 3);
+  return [lines[q]!, ...before, ...after].join(" · ").slice(0, 400);
 }

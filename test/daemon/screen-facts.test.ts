@@ -1,6 +1,17 @@
 import { describe, expect, test } from "bun:test";
 import { countMatches, dialogText, parseResetTime, questionAtEnd } from "../../src/daemon/screen-facts.ts";
 import { nudgeText } from "../../src/prompts/nudge.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO_ROOT } from "../helpers/tmp.ts";
+
+/** a recorded screen (test/fixtures/screens/<cli>/<version>/<name>.txt): its title and text */
+function recorded(path: string): { title: string; screen: string } {
+  const lines = readFileSync(join(REPO_ROOT, "test", "fixtures", "screens", path), "utf8").replace(/\n$/, "").split("\n");
+  let i = 0;
+  while (lines[i]?.startsWith("# ")) i++;
+  return { title: lines[i]!.slice("title: ".length), screen: lines.slice(i + 1).join("\n") };
+}
 
 const NOW = new Date(2026, 10, 23, 14, 30, 0); // local 14:30
 
@@ -94,6 +105,29 @@ describe("a dialog's words", () => {
     expect(dialogText(screen, "", /Do you want to (proceed|make this edit|create|allow|run)/)).toBe(
       'Do you want to proceed? · Tool use · agentmux - submit_done(summary: "s") (MCP) · Signal that the task is complete. · ❯ 1. Yes · 2. Yes, and don\'t ask again · 3. No',
     );
+  });
+
+  // the monitor showed "Chat about this · 2. Hi · 3. Type something." for claude's question (#27.3)
+  test("claude's question (recorded, 2.1.330): the question itself, not the hint that matched or only its choices", () => {
+    const { title, screen } = recorded("claude/2.1.330/dialog-question.txt");
+    expect(dialogText(screen, title, /Chat about this/m)).toBe("Should the greeting say Hello or Hi? · ☐ Greeting · ❯ 1. Hello · 2. Hi · 3. Type something.");
+  });
+
+  test("qwen (recorded, 0.15.10): the question inside its box, though the status line below it matched last", () => {
+    const { title, screen } = recorded("qwen/0.15.10/dialog-permission.txt");
+    expect(dialogText(screen, title, /Allow execution of MCP tool|Waiting for user confirmation/m)).toBe(
+      'Allow execution of MCP tool "submit_done" from server "agentmux"? · › 1. Yes, allow once · 2. Always allow mcp__agentmux__submit_done in this project · 3. Always allow … for this user',
+    );
+  });
+
+  test("cursor (recorded): the question above the command, though a hint under it matched", () => {
+    const { title, screen } = recorded("cursor/2026.06.15/dialog-permission.txt");
+    expect(dialogText(screen, title, /Use \/auto-run to skip all approvals|reject & propose changes/m)).toStartWith("Run this command? · rm -rf build · ");
+  });
+
+  test("gemini (recorded, 0.61.0): box walls are left out of the question and what it is about", () => {
+    const { title, screen } = recorded("gemini/0.61.0/dialog-permission.txt");
+    expect(dialogText(screen, title, /Allow execution of MCP tool/m)).toStartWith('Allow execution of MCP tool "submit_done" from server "agentmux"? · ? submit_done (agentmux MCP Server) {"summary":"done"} · ● 1. Allow once');
   });
 
   test("no line matches (the title did): the title", () => {

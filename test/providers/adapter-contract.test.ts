@@ -19,6 +19,7 @@ import { compileGate, pasteVisible, PASTE_PLACEHOLDER } from "../../src/effects/
 import { Provider, ReadyGate } from "../../src/schema/config.ts";
 import { UsageSource } from "../../src/schema/usage.ts";
 import { REPO_ROOT } from "../helpers/tmp.ts";
+import { dialogText } from "../../src/daemon/screen-facts.ts";
 
 const ROOT = join(REPO_ROOT, "test", "fixtures", "screens");
 const PROMPT = 'Read and follow the instructions in "/home/u/repo/.agentmux/.sessions/s/02_architecting/architect_prompt.md"';
@@ -107,6 +108,15 @@ for (const adapter of ADAPTERS.filter((a) => a.name !== "sim")) {
         for (const s of screens.filter((x) => x.name.startsWith("dialog-"))) {
           const kind = s.name.slice("dialog-".length).split("-")[0];
           expect({ s: s.name, kinds: provider.dialogs.filter((d) => matches(d.detect, s)).map((d) => d.kind) }).toEqual({ s: s.name, kinds: [kind as "question" | "permission"] });
+        }
+      });
+
+      // what the monitor's row and the run's state carry: the dialog's own question first (#27.3)
+      test(`${version}: a person dialog's text starts with its question`, () => {
+        for (const s of screens.filter((x) => x.name.startsWith("dialog-"))) {
+          const d = provider.dialogs.find((x) => matches(x.detect, s))!;
+          const first = dialogText(s.screen, s.title, new RegExp(d.detect, "m")).split(" · ")[0]!;
+          expect({ s: s.name, first, asks: /\?["'”’)\]]*$/.test(first), onScreen: s.screen.includes(first) }).toEqual({ s: s.name, first, asks: true, onScreen: true });
         }
       });
     }
