@@ -11,7 +11,8 @@ export function checksSnapshot(state: State): ChecksSnapshot {
   for (const r of state.checks ?? []) {
     for (const name of r.names) {
       const o = r.results[name];
-      const since = r.running?.[name] ?? null;
+      // a finished check's start leaves `running`; its outcome keeps when it finished and how long it took
+      const since = r.running?.[name] ?? (o ? new Date(Date.parse(o.finished_at) - o.duration_ms).toISOString() : null);
       rows.set(`${r.round}\u0000${name}`, {
         name, round: r.round, run: r.id, state: o ? o.status : since ? "running" : "queued",
         command: o?.command ?? null, required: o?.required ?? null, pre_existing: o?.pre_existing ?? null, blocking: blocks(o),

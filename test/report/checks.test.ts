@@ -120,3 +120,11 @@ test("the check that moved the run comes before the phase it moved it to", () =>
   const kinds = events(snap(seen.at(-2)!), snap(seen.at(-1)!)).map((e) => (e.kind === "phase" ? `phase:${e.phase}` : e.kind === "check" ? `check:${e.name}` : e.kind));
   expect(kinds.slice(0, 2)).toEqual(["check:test", "phase:fixing"]);
 });
+
+test("a finished check keeps when it started: started_at is its finish less its duration, not null", () => {
+  const last = snap(states().at(-1)!);
+  for (const c of last.checks.results) {
+    expect(c.started_at).not.toBeNull();
+    expect(Date.parse(c.finished_at!) - Date.parse(c.started_at!)).toBe(c.duration_ms!);
+  }
+});
