@@ -45,8 +45,18 @@ async function screenOf(dir: string, live: boolean, agent: string): Promise<{ li
   return { lines: (info.last_screen ?? []).map(inertText), live: false };
 }
 
+/** The path's parts after /api/, decoded; null when one is not valid percent-encoding (%E0%A4%A). */
+function pathParts(pathname: string): string[] | null {
+  try {
+    return pathname.split("/").filter(Boolean).slice(1).map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+}
+
 export async function api(req: Request, url: URL, ctx: ApiContext): Promise<Response> {
-  const parts = url.pathname.split("/").filter(Boolean).slice(1).map(decodeURIComponent);
+  const parts = pathParts(url.pathname);
+  if (!parts) return problem(404, `no such route: ${url.pathname}`);
   if (parts[0] === "config" && parts.length === 1 && req.method === "GET") return json({ answer: ctx.answer, projects: ctx.projects });
   if (parts[0] === "runs" && parts.length === 1 && req.method === "GET") return json({ runs: await listRuns(ctx.projects) });
   if (parts[0] !== "runs" || parts.length < 3) return problem(404, `no such route: ${url.pathname}`);

@@ -175,7 +175,7 @@ test("an answer the run does not wait for is refused: no decision outside comple
 test("requests name runs and files only among the server's own: no path of the request's making is read", async () => {
   const { repo } = liveAwaiting(dirs, sockets);
   const s = serve([repo], { answer: true });
-  for (const path of ["/api/runs/0/..%2F..%2F..", "/api/runs/1/s1", "/api/runs/x/s1", "/api/runs/0/.archive", `${RUN}/diff?file=../../../etc/passwd`, `${RUN}/diff?file=a.txt`, `${RUN}/screen/nobody`, "/api/nothing"]) {
+  for (const path of ["/api/runs/0/..%2F..%2F..", "/api/runs/1/s1", "/api/runs/x/s1", "/api/runs/0/.archive", `${RUN}/diff?file=../../../etc/passwd`, `${RUN}/diff?file=a.txt`, `${RUN}/screen/nobody`, "/api/nothing", "/api/runs/0/%E0%A4%A", `${RUN}/screen/%ZZ`]) {
     const r = await s.authed(path);
     expect([r.status, path]).toEqual([404, path]);
   }
