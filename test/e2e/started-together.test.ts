@@ -1,4 +1,7 @@
 import { expect, test } from "bun:test";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse, stringify } from "yaml";
 import { jsonEvents, readState, spawnBinary } from "../fault/harness.ts";
 import { startSlowDemo, waitForPhase } from "./lifecycle-harness.ts";
 import { git, privateSocket } from "./harness.ts";
@@ -63,5 +66,29 @@ test(`two \`resume --ci\` of one session started together: one resumes, the othe
     expect(lost[0]!.stderr + lost[0]!.stdout).not.toContain("failed");
     expect(lost[0]!.stdout).not.toContain("closing the stale tmux session");
     expect(readState(dir)).toMatchObject({ phase: "done" });
+  }
+}, 600_000);
+
+/**
+ * #31 done-means: two worktree runs with a setup step started together each get their own
+ * worktree, branch and port offset, run their setup there, and end done.
+ */
+test(`two \`run --ci --worktree\` with worktree.setup started together end done with their own port offsets (${TRIALS} trials)`, async () => {
+  for (let trial = 0; trial < TRIALS; trial++) {
+    const repo = simProject({ dirs }, 100);
+    const config = join(repo, ".agentmux/config.yaml");
+    writeFileSync(config, stringify({ ...parse(readFileSync(config, "utf8")), worktree: { setup: [`printf '%s' "$AGENTMUX_PORT_OFFSET" > .setup-port`] } }));
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-qam", "setup");
+    const socket = privateSocket();
+    sockets.push(socket);
+    const runs = ["Add alpha", "Add beta"].map((r) => spawnBinary(scope.bin, ["run", r, "--ci", "--json", "--worktree", "--keep-session"], { cwd: repo, socket, timeoutMs: 150_000 }));
+    const results = await Promise.all(runs.map((r) => r.done));
+    if (results.some((r) => r.code !== 0)) console.error(trial, results);
+    expect(results.map((r) => r.code)).toEqual([0, 0]);
+    const sessions = join(repo, ".agentmux/.sessions");
+    const states = readdirSync(sessions).filter((n) => !n.startsWith(".")).map((n) => readState(join(sessions, n))!);
+    expect(states.map((s) => s.port_offset).sort()).toEqual([10, 20]);
+    expect(new Set(states.map((s) => s.feature_branch)).size).toBe(2);
+    for (const s of states) expect(s.phase).toBe("done");
   }
 }, 600_000);
