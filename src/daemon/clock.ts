@@ -7,14 +7,29 @@ export type Clock = {
   now(): number;
   /** call `fn` every `ms` until stopped */
   every(ms: number, fn: () => void): { stop(): void };
+  /** call `fn` once, `ms` from now, unless stopped before */
+  after(ms: number, fn: () => void): { stop(): void };
 };
 
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  every(ms, fn) {
+const timers = {
+  every(ms: number, fn: () => void) {
     const timer = setInterval(fn, ms);
     return { stop: () => clearInterval(timer) };
   },
+  after(ms: number, fn: () => void) {
+    const timer = setTimeout(fn, ms);
+    return { stop: () => clearTimeout(timer) };
+  },
 };
+
+/** Wall time (Date.now()): deadlines that count across restarts, timestamps in events. */
+export const systemClock: Clock = { now: () => Date.now(), ...timers };
+
+/**
+ * Monotonic time (performance.now()): durations within one daemon, such as how long a screen has
+ * been still, compared with the other performance.now() readings the daemon hands around (the
+ * last tool call, a turn's end).
+ */
+export const monotonicClock: Clock = { now: () => performance.now(), ...timers };
 
 export const isoAt = (clock: Clock): string => new Date(clock.now()).toISOString();

@@ -2,9 +2,11 @@ import type { Provider } from "../schema/config.ts";
 import type { Event } from "../schema/events.ts";
 import { compileGate, type CompiledGate } from "../effects/tmux/screen.ts";
 import { snapshotMany } from "../effects/tmux/snapshots.ts";
+import type { Snapshot } from "../effects/tmux/screen.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
 import type { Logger } from "../effects/log.ts";
 import { EarliestWake } from "../effects/wake.ts";
+import { monotonicClock, type Clock } from "./clock.ts";
 import { countMatches, dialogText, lineMatching, parseResetTime, questionAtEnd, tailLines } from "./screen-facts.ts";
 
 export type Watched = { agent: string; pane: string; provider: Provider };
@@ -23,7 +25,7 @@ type Pane = {
    * spins while its MCP servers boot), not a turn that could end without a submit */
   prompted: boolean;
   busy: boolean;
-  /** when the current turn's prompt was accepted (performance.now()) */
+  /** when the current turn's prompt was accepted (on the watcher's clock) */
   turnAt: number;
   /** the current turn showed a sign of work: busy, or a tool call since its prompt was accepted */
   worked: boolean;
@@ -34,23 +36,27 @@ type Pane = {
   /** a usage-limit text appeared during this turn */
   limitLine: string | null;
   stuck: boolean;
-  /** when the current turn ended (performance.now()), for nudge timing */
+  /** when the current turn ended (on the watcher's clock), for nudge timing */
   endedAt: number;
   /** the turn looks over (idle, no dialog) but the screen has not been still long enough: when it will have been */
   endingAt: number | null;
   settledAt: number;
 };
 
-export type TurnWatcherOptions = {
-  tmux: Tmux;
+/** One look at several panes (tmux's: snapshotMany; a test's: screens it sets by hand). */
+export type ScreenSource = (panes: string[]) => Promise<Map<string, Snapshot>>;
+
+export type TurnWatcherOptions = ({ tmux: Tmux } | { screens: ScreenSource }) & {
   watched: () => Watched[];
   push: (e: Event) => void;
   log: Logger;
   /** watchdog.stuck_after_s in ms (0 = off) */
   stuckAfterMs: number;
   pollMs?: number;
-  /** when the agent last called one of agentmux's tools (performance.now(), 0: never): a sign of work */
+  /** when the agent last called one of agentmux's tools (on `clock`, 0: never): a sign of work */
   lastToolCall?: (agent: string) => number;
+  /** the clock of every time this watcher takes and gives (performance.now() unless given) */
+  clock?: Clock;
 };
 
 /**
@@ -78,17 +84,23 @@ export class TurnWatcher {
   /** when each agent's CLI last said itself that its turn ended (cliTurnEnded) */
   private readonly cliEndAt = new Map<string, number>();
   private readonly pending = new Map<string, number>();
-  private timer: ReturnType<typeof setInterval> | null = null;
+  private timer: { stop(): void } | null = null;
+  private readonly clock: Clock;
+  private readonly screens: ScreenSource;
   /** one extra look, due when a turn that looks over will have settled (or asked for by lookSoon) */
-  private readonly extra = new EarliestWake(() => this.tickLogged());
+  private readonly extra: EarliestWake;
   private ticking = false;
   /** lookSoon was asked during a tick: look once more when it ends */
   private again = false;
 
-  constructor(private readonly o: TurnWatcherOptions) {}
+  constructor(private readonly o: TurnWatcherOptions) {
+    const clock = (this.clock = o.clock ?? monotonicClock);
+    this.screens = "screens" in o ? o.screens : (panes) => snapshotMany(o.tmux, panes);
+    this.extra = new EarliestWake(() => this.tickLogged(), () => clock.now(), (ms, fn) => clock.after(ms, fn));
+  }
 
   start(): void {
-    this.timer = setInterval(() => this.tickLogged(), this.o.pollMs ?? 250);
+    this.timer = this.clock.every(this.o.pollMs ?? 250, () => this.tickLogged());
   }
 
   private tickLogged(): void {
@@ -96,7 +108,7 @@ export class TurnWatcher {
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.stop();
     this.timer = null;
     this.extra.cancel();
   }
@@ -104,10 +116,10 @@ export class TurnWatcher {
   /** Look at the panes now, between polls (an agent wrote the file it owes: its turn is ending). */
   lookSoon(): void {
     if (this.ticking) this.again = true;
-    else this.lookAt(performance.now());
+    else this.lookAt(this.clock.now());
   }
 
-  /** One extra look at `at` (performance.now() time), unless one is due sooner. */
+  /** One extra look at `at` (on the watcher's clock), unless one is due sooner. */
   private lookAt(at: number): void {
     if (this.timer) this.extra.at(at);
   }
@@ -119,13 +131,13 @@ export class TurnWatcher {
       p.inTurn = true;
       p.prompted = true;
       p.worked = false;
-      p.changedAt = p.turnAt = performance.now();
-    } else this.early.set(agent, performance.now()); // accepted before the first look at its pane
+      p.changedAt = p.turnAt = this.clock.now();
+    } else this.early.set(agent, this.clock.now()); // accepted before the first look at its pane
   }
 
   /** The agent's turn did work (a tool call, a file it wrote): its end may be seen at once. */
   workSeen(agent: string): void {
-    this.workAt.set(agent, performance.now());
+    this.workAt.set(agent, this.clock.now());
   }
 
   /**
@@ -135,7 +147,7 @@ export class TurnWatcher {
    * ignored, and the screen rule stays the fallback.
    */
   cliTurnEnded(agent: string): void {
-    this.cliEndAt.set(agent, performance.now());
+    this.cliEndAt.set(agent, this.clock.now());
     this.lookSoon();
   }
 
@@ -158,7 +170,7 @@ export class TurnWatcher {
     return !!p && !p.inTurn && !p.busy;
   }
 
-  /** When the agent's last turn ended and when its screen had settled (performance.now()). */
+  /** When the agent's last turn ended and when its screen had settled (on the watcher's clock). */
   lastTurnEnd(agent: string): { endedAt: number; settledAt: number } | null {
     const p = this.panes.get(agent);
     return p && p.endedAt ? { endedAt: p.endedAt, settledAt: p.settledAt } : null;
@@ -173,7 +185,7 @@ export class TurnWatcher {
       for (const agent of [...this.panes.keys()]) if (!live.has(agent)) this.panes.delete(agent);
       for (const agent of [...this.workAt.keys()]) if (!live.has(agent)) this.workAt.delete(agent);
       for (const agent of [...this.cliEndAt.keys()]) if (!live.has(agent)) this.cliEndAt.delete(agent);
-      const snaps = await snapshotMany(this.o.tmux, watched.map((w) => w.pane));
+      const snaps = await this.screens(watched.map((w) => w.pane));
       for (const w of watched) {
         const snap = snaps.get(w.pane);
         if (!snap || snap.dead) continue;
@@ -184,7 +196,7 @@ export class TurnWatcher {
     }
     // a turn that looks over is confirmed as soon as its screen has been still long enough,
     // not at the next poll (up to a poll interval later)
-    let due = this.again ? performance.now() : Infinity;
+    let due = this.again ? this.clock.now() : Infinity;
     this.again = false;
     for (const p of this.panes.values()) if (p.endingAt !== null) due = Math.min(due, p.endingAt);
     if (due !== Infinity) this.lookAt(due + 5);
@@ -203,11 +215,11 @@ export class TurnWatcher {
         limits: prov.limits.map((l) => new RegExp(l, "m")),
         settleMs: Math.max(prov.ready.settle_ms, 100),
         screen: "",
-        changedAt: performance.now(),
+        changedAt: this.clock.now(),
         inTurn: early,
         prompted: early,
         busy: false,
-        turnAt: acceptedAt ?? performance.now(),
+        turnAt: acceptedAt ?? this.clock.now(),
         worked: false,
         delivering: this.pending.get(w.agent) ?? 0,
         dialogCounts: prov.dialogs.map(() => 0),
@@ -225,7 +237,7 @@ export class TurnWatcher {
 
   private look(w: Watched, screen: string, title: string): void {
     const p = this.pane(w);
-    const t = performance.now();
+    const t = this.clock.now();
     const agent = w.agent;
     if (screen !== p.screen) {
       p.screen = screen;

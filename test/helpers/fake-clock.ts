@@ -1,9 +1,11 @@
 import type { Clock } from "../../src/daemon/clock.ts";
 
+type Timer = { every: number | null; due: number; fn: () => void };
+
 /** A clock that moves only when told: `advance(ms)` runs every timer due on the way, in order. */
 export class FakeClock implements Clock {
   #now: number;
-  #timers = new Set<{ every: number; due: number; fn: () => void }>();
+  #timers = new Set<Timer>();
 
   constructor(start = Date.UTC(2026, 0, 1)) {
     this.#now = start;
@@ -14,7 +16,14 @@ export class FakeClock implements Clock {
   }
 
   every(ms: number, fn: () => void): { stop(): void } {
-    const t = { every: ms, due: this.#now + ms, fn };
+    return this.#add({ every: ms, due: this.#now + ms, fn });
+  }
+
+  after(ms: number, fn: () => void): { stop(): void } {
+    return this.#add({ every: null, due: this.#now + Math.max(0, ms), fn });
+  }
+
+  #add(t: Timer): { stop(): void } {
     this.#timers.add(t);
     return { stop: () => void this.#timers.delete(t) };
   }
@@ -30,7 +39,8 @@ export class FakeClock implements Clock {
       const next = [...this.#timers].filter((t) => t.due <= end).sort((a, b) => a.due - b.due)[0];
       if (!next) break;
       this.#now = next.due;
-      next.due += next.every;
+      if (next.every === null) this.#timers.delete(next);
+      else next.due += next.every;
       next.fn();
     }
     this.#now = end;
