@@ -71,7 +71,8 @@ test("the planner, the coders (by role, before the plan names them), the reviewe
   expect(prestarted.filter((a) => a?.startsWith("reviewer_")).length).toBe(4);
   expect(adopted.filter((a) => a?.startsWith("reviewer_")).length).toBe(4);
   // the fixer (prestart.fixer: true): pre-started during each review round; round 1 failed and took it over, round 2 passed and closed it
-  const fixRound = log.findIndex((x) => x.event === "transition" && x.data?.type === "review_submitted" && x.phase === "fixing");
+  // the round's verdict waits for the demo's own check too: whichever came last moved the run to fixing
+  const fixRound = log.findIndex((x) => x.event === "transition" && x.phase === "fixing");
   expect(log.slice(fixRound).find((x) => x.event === "agent_launched" && x.agent === "coder")?.data?.prestarted_ms).toBeGreaterThan(0);
   expect(peakHeld(log)).toBeLessThanOrEqual(2);
   // every other pre-start was used; none left behind
