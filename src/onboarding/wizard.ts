@@ -1,6 +1,6 @@
 import { ROLES } from "../schema/catalog.ts";
 import type { InitChoices } from "./choices.ts";
-import type { DetectedCli } from "./detect.ts";
+import { preferredProvider, type DetectedCli } from "./detect.ts";
 import type { WorktreeDefaults } from "./project-kind.ts";
 import { checksSummary, type DetectedChecks } from "./detect-checks.ts";
 import type { Option, Prompter } from "./prompter.ts";
@@ -44,7 +44,10 @@ export async function askInitChoices(p: Prompter, ctx: WizardContext): Promise<I
   if (!ctx.detected.some((d) => d.path && d.provider !== "sim")) {
     p.say("No agent CLI was found on PATH: whichever you choose, install it before the first run (agentmux doctor names its package).");
   }
-  const provider = await p.choose("Default provider for every role:", options, cur.provider);
+  // Enter keeps the configured provider when it is installed; else it takes the first one found
+  const installed = (name: string) => ctx.detected.some((d) => d.provider === name && d.path);
+  const found = preferredProvider(ctx.detected);
+  const provider = await p.choose("Default provider for every role:", options, installed(cur.provider) || !found.detected ? cur.provider : found.provider);
 
   const hasOverrides = ROLES.some((r) => cur.roles[r].provider || cur.roles[r].model);
   const roles = structuredClone(cur.roles);

@@ -166,7 +166,8 @@ test("Ctrl-C in the wizard exits 130 and writes nothing", async () => {
   fakeCli(sb, "gemini", "0.9.1");
   const w = new Wizard(socket);
   await w.start(sb, ["init"]);
-  await waitFor("first prompt", async () => (await w.history()).includes("choice [claude]"));
+  // #31: Enter takes the CLI that is installed, not claude, which is not
+  await waitFor("first prompt", async () => (await w.history()).includes("choice [gemini]"));
   await new Tmux(socket).run(["send-keys", "-t", "w", "C-c"]);
   expect(await w.exitCode()).toBe(130);
   expect(await w.history()).toContain("canceled; nothing was written");
