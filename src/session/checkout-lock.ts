@@ -1,4 +1,5 @@
-import { linkSync, lstatSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { linkSync, lstatSync, rmSync } from "node:fs";
+import { breakStaleLock, readLockText } from "./stale-lock.ts";
 import { CheckoutLockUnusable } from "./errors.ts";
 import { join } from "node:path";
 import { z } from "zod";
@@ -67,14 +68,14 @@ export function acquireCheckout(projectDir: string, sessionDir: string): { ok: t
     }
     const kind = entryKind(path);
     if (kind !== "file" && kind !== "missing") throw new CheckoutLockUnusable({ path, kind });
-    const seen = readFileSafe(path);
+    const seen = readLockText(path);
     const holder = seen === null ? null : readHolder(path);
     if (holder?.dir === sessionDir) {
       writeFileAtomic(path, text); // this session's own lock (a resume): renew it
       return { ok: true };
     }
     if (holder && holderAlive(holder)) return { ok: false, holder };
-    breakStale(path, seen);
+    if (seen !== null) breakStaleLock(path, seen);
   }
   // never go on without holding it: five tries lost to runs breaking and taking it meanwhile
   const holder = readHolder(path);
@@ -89,33 +90,6 @@ function entryKind(path: string): "file" | "missing" | "folder" | "other" {
   } catch {
     return "missing";
   }
-}
-
-function readFileSafe(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-}
-
-function breakStale(path: string, seen: string | null): void {
-  if (seen === null) return; // gone already: try again
-  const aside = `${path}.stale-${process.pid}-${tmpCount++}`;
-  try {
-    renameSync(path, aside);
-  } catch {
-    return;
-  }
-  if (readFileSafe(aside) !== seen) {
-    // another run replaced the stale lock between our read and the rename: give it back
-    try {
-      linkSync(aside, path);
-    } catch {
-      /* a third run took the place; it holds the checkout now */
-    }
-  }
-  rmSync(aside, { force: true });
 }
 
 /** Give the checkout up (only when this session holds it). */

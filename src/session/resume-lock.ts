@@ -1,4 +1,5 @@
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { linkSync, mkdirSync, rmSync } from "node:fs";
+import { breakStaleLock, readLockText } from "./stale-lock.ts";
 import { join } from "node:path";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { ownPidRecord, parsePidRecord, recordAlive } from "./liveness.ts";
@@ -29,43 +30,17 @@ export function acquireResume(sessionDir: string): { ok: true } | { ok: false; p
     } finally {
       rmSync(tmp, { force: true });
     }
-    const seen = readOrNull(path);
+    const seen = readLockText(path);
     const holder = seen === null ? null : parsePidRecord(seen);
     if (holder && recordAlive(holder, "agentmux")) return { ok: false, pid: holder.pid };
-    if (seen !== null) breakStale(path, seen);
+    if (seen !== null) breakStaleLock(path, seen);
   }
-  const holder = parsePidRecord(readOrNull(path) ?? "");
+  const holder = parsePidRecord(readLockText(path) ?? "");
   return { ok: false, pid: holder?.pid ?? 0 };
 }
 
 /** Give the session up (only when this process holds it). */
 export function releaseResume(sessionDir: string): void {
   const path = join(sessionDir, RESUME_LOCK);
-  if (parsePidRecord(readOrNull(path) ?? "")?.pid === process.pid) rmSync(path, { force: true });
-}
-
-function readOrNull(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-}
-
-/** Move the dead holder's lock aside and delete it, unless another resume replaced it meanwhile. */
-function breakStale(path: string, seen: string): void {
-  const aside = `${path}.stale-${process.pid}-${count++}`;
-  try {
-    renameSync(path, aside);
-  } catch {
-    return;
-  }
-  if (readOrNull(aside) !== seen) {
-    try {
-      linkSync(aside, path);
-    } catch {
-      /* a third resume took the place */
-    }
-  }
-  rmSync(aside, { force: true });
+  if (parsePidRecord(readLockText(path) ?? "")?.pid === process.pid) rmSync(path, { force: true });
 }
