@@ -30,6 +30,8 @@ export type LaunchContext = {
 /** The env names the turn-end hook reads (from the pane's env, which the CLI's hooks inherit). */
 export const TURN_ID_ENV = "AGENTMUX_TURN_ID";
 export const TURN_FILE_ENV = "AGENTMUX_TURN_ENDS";
+/** where a CLI that picks its own conversation id has it written by agentmux's plugin (opencode), a file of this launch */
+export const CONVERSATION_FILE_ENV = "AGENTMUX_CONVERSATION_FILE";
 /** What a CLI's turn-end hook runs: its launch's id appended to the run's file. Stable: no secret, no path. */
 export const TURN_END_COMMAND = `printf '%s\\n' "$${TURN_ID_ENV}" >> "$${TURN_FILE_ENV}"`;
 

@@ -3,7 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { bwrapArgv } from "../sandbox/bwrap.ts";
 import { F } from "../protocol/paths.ts";
 import { findOnPath } from "./doctor.ts";
-import { TURN_FILE_ENV, type LaunchContext } from "./mcp.ts";
+import { CONVERSATION_FILE_ENV, TURN_FILE_ENV, type LaunchContext } from "./mcp.ts";
 import type { LaunchSpec } from "./launch.ts";
 import type { ResolvedAgent } from "./resolve.ts";
 
@@ -23,6 +23,8 @@ export function sandboxed(agent: ResolvedAgent, ctx: LaunchContext, spec: Launch
   const runtimeDirs = agent.provider.mcp === "sim" ? ["sim"] : [];
   // the CLI's turn-end hook appends to the session's turn-end file (under the hidden .runtime)
   const turnEnds = spec.env[TURN_FILE_ENV];
+  // and a CLI's plugin writes the conversation id it picked to this launch's file (opencode)
+  const writable = [spec.env[TURN_FILE_ENV], spec.env[CONVERSATION_FILE_ENV]].filter((f): f is string => !!f);
   const tmuxDir = env.TMUX_TMPDIR ? join(env.TMUX_TMPDIR, `tmux-${process.getuid?.() ?? 0}`) : null;
   const argv = bwrapArgv(
     {
@@ -36,7 +38,7 @@ export function sandboxed(agent: ResolvedAgent, ctx: LaunchContext, spec: Launch
       programs,
       path,
       runtimeDirs,
-      ...(turnEnds ? { ownWritable: [turnEnds] } : {}),
+      ...(writable.length ? { ownWritable: writable } : {}),
       ...(tmuxDir ? { hide: [tmuxDir] } : {}),
     },
     spec.argv,

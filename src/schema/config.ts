@@ -76,8 +76,8 @@ export const Conversation = z.strictObject({
   start: z.array(z.string()).default([]),
   /** args that continue conversation `{id}`, placed right after the command (codex: a subcommand) */
   resume: z.array(z.string()).min(1),
-  /** where to read the id the CLI picked: none (agentmux picks it with `start`), codex ($CODEX_HOME/sessions), agy (its brain folder) */
-  capture: z.enum(["none", "codex", "agy"]).default("none"),
+  /** where to read the id the CLI picked: none (agentmux picks it with `start`), codex ($CODEX_HOME/sessions), agy (its brain folder), opencode (what agentmux's plugin wrote at session.created) */
+  capture: z.enum(["none", "codex", "agy", "opencode"]).default("none"),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

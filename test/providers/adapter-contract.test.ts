@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { ADAPTERS, adapterFor } from "../../src/providers/adapters/registry.ts";
 import { compileGate, pasteVisible, PASTE_PLACEHOLDER } from "../../src/effects/tmux/screen.ts";
-import { Provider, ReadyGate } from "../../src/schema/config.ts";
+import { Conversation, Provider, ReadyGate } from "../../src/schema/config.ts";
 import { UsageSource } from "../../src/schema/usage.ts";
 import { REPO_ROOT } from "../helpers/tmp.ts";
 import { dialogText } from "../../src/daemon/screen-facts.ts";
@@ -45,7 +45,7 @@ test("every adapter is a built-in provider of the same name, wired by itself, an
   // the schema's closed lists name adapters only
   for (const m of Provider.shape.mcp.unwrap().options) if (m !== "none") expect(adapterFor(m)).not.toBeNull();
   for (const f of UsageSource.shape.format.options) expect(adapterFor(f)?.usage).toBeDefined();
-  for (const c of ["codex", "agy"]) expect(adapterFor(c)?.captureConversation).toBeDefined();
+  for (const c of Conversation.shape.capture.unwrap().options) if (c !== "none") expect(adapterFor(c)?.captureConversation).toBeDefined();
 });
 
 for (const adapter of ADAPTERS.filter((a) => a.name !== "sim")) {

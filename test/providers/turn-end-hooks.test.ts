@@ -13,6 +13,7 @@ import { TurnEndTail } from "../../src/bus/turn-ends.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { buildLaunch, writeLaunchFiles, type LaunchSpec } from "../../src/providers/launch.ts";
 import { makeRepo } from "../git/fixture.ts";
+import { adapterFor } from "../../src/providers/adapters/registry.ts";
 import { resolveRole } from "../../src/providers/resolve.ts";
 import type { Config } from "../../src/schema/config.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
@@ -113,6 +114,33 @@ describe("the CLIs' own turn-end signals", () => {
     } finally {
       tail.stop();
     }
+  });
+
+  // opencode picks its own ses_ id; without it a restarted opencode agent started a fresh conversation (#27.5)
+  test("opencode: a second plugin writes the top-level session opencode opened to the launch's file; agentmux reads it and resumes it with --session", async () => {
+    const repo = await makeRepo();
+    const spec = launch("opencode", { workDir: repo });
+    const plugin = spec.files.find((f) => f.path === join(repo, ".opencode", "plugins", "agentmux-session.js"))!;
+    const file = spec.env.AGENTMUX_CONVERSATION_FILE!;
+    expect(file).toBe(join(privateMcpDir(join(root, "s"), root), "coder-1.opencode-session.json"));
+    expect(plugin.content).not.toContain(file);
+    writeLaunchFiles(spec);
+    expect(Bun.spawnSync(["git", "-C", repo, "status", "--porcelain", "--untracked-files=all"]).stdout.toString()).toBe("");
+    const adapter = adapterFor("opencode")!;
+    expect(adapter.captureConversation!({ env: spec.env, sinceMs: 0, promptLine: "" })).toBeNull();
+    // the plugin as opencode loads it, in a process with the pane's env: a sub-agent's session (parentID) is not the agent's
+    const event = (info: object) => JSON.stringify({ type: "session.created", properties: { info } });
+    const script = `const m = await import(${JSON.stringify(plugin.path)}); const hooks = await m.AgentmuxSession({}); await hooks.event({ event: { type: "session.idle", properties: { sessionID: "ses_idle" } } }); await hooks.event({ event: ${event({ id: "ses_2b7f0c1aA9" })} }); await hooks.event({ event: ${event({ id: "ses_child", parentID: "ses_2b7f0c1aA9" })} });`;
+    run([process.execPath, "-e", script], spec);
+    expect(adapter.captureConversation!({ env: spec.env, sinceMs: 0, promptLine: "" })).toBe("ses_2b7f0c1aA9");
+    // without agentmux's env (the user's own opencode in that folder) it writes nothing
+    run([process.execPath, "-e", script.replace("ses_2b7f0c1aA9", "ses_other")], { ...spec, env: {} });
+    expect(adapter.captureConversation!({ env: spec.env, sinceMs: 0, promptLine: "" })).toBe("ses_2b7f0c1aA9");
+    // the next launch continues it
+    const config = structuredClone(base);
+    config.defaults.provider = "opencode";
+    const resumed = buildLaunch(resolveRole(config, "coder"), { sessionDir: join(root, "s"), projectDir: root, workDir: repo, agentKey: "coder-1", selfCommand: ["/opt/agentmux"], home: root, conversation: { id: "ses_2b7f0c1aA9", resume: true } });
+    expect(resumed.argv.slice(1, 3)).toEqual(["--session", "ses_2b7f0c1aA9"]);
   });
 
   test("cursor: a stop hook in the worktree's .cursor/hooks.json, run through its shell", async () => {

@@ -126,7 +126,7 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "providers.<name>.conversation": "the CLI's conversation ids, continued on a restart, `agentmux resume` and the next serial plan; null = always fresh",
   "providers.<name>.conversation.start": "args that start a conversation with an id agentmux picks (`{id}`); empty when the CLI picks it",
   "providers.<name>.conversation.resume": "args that continue conversation `{id}` (placed right after the command)",
-  "providers.<name>.conversation.capture": "where to read the id the CLI picked: `none` or `codex` (`$CODEX_HOME/sessions`)",
+  "providers.<name>.conversation.capture": "where to read the id the CLI picked: `none` (agentmux picks it with `start`), `codex` (`$CODEX_HOME/sessions`), `agy` (its brain folder) or `opencode` (the session id agentmux's plugin wrote when opencode opened it)",
   roles: "per-role overrides (product-manager, architect, planner, designer, coder, reviewer_logic, reviewer_quality, reviewer_expert, code-researcher, web-researcher)",
   "roles.<role>.provider": "provider for this role; null = `defaults.provider`",
   "roles.<role>.model": "model for this role; null = the default",

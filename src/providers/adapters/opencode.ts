@@ -1,7 +1,9 @@
-import { bridgeSpec, endpointOf } from "../mcp.ts";
+import { readFileSync } from "node:fs";
+import { bridgeSpec, CONVERSATION_FILE_ENV, endpointOf, mcpFile } from "../mcp.ts";
 import { TURN_FILE_ENV, TURN_ID_ENV } from "../mcp.ts";
+import type { LaunchPart } from "../mcp.ts";
 import type { CliAdapter } from "./types.ts";
-import { worktreeLocalFile } from "./worktree-file.ts";
+import { worktreeLocalFiles } from "./worktree-file.ts";
 
 /**
  * An opencode plugin: on session.idle, the launch's turn-end id (from its env) appended to the
@@ -18,6 +20,36 @@ export const AgentmuxTurnEnd = async () => ({
   },
 });
 `;
+
+/**
+ * A second plugin (the turn-end plugin's content stays as it was, so a worktree that has it
+ * keeps it): on session.created of a top-level session (a sub-agent's has a parentID), its id
+ * written to the launch's file named in the env. opencode picks its own `ses_…` id and
+ * continues one with `--session <id>` (its --help: "session id to continue").
+ */
+const sessionPlugin = () => `// agentmux: tells the run that started this opencode which session it opened (absent env: not one of its agents)
+import { writeFileSync } from "node:fs";
+
+export const AgentmuxSession = async () => ({
+  event: async ({ event }) => {
+    const file = process.env.${CONVERSATION_FILE_ENV};
+    const info = event?.properties?.info;
+    if (event?.type === "session.created" && file && typeof info?.id === "string" && !info.parentID) writeFileSync(file, JSON.stringify({ id: info.id }) + "\\n");
+  },
+});
+`;
+
+/** The session id agentmux's plugin wrote to this launch's file, or null (not yet, or not one it can use). */
+export function opencodeSessionOf(env: Record<string, string>): string | null {
+  const file = env[CONVERSATION_FILE_ENV];
+  if (!file) return null;
+  try {
+    const id = JSON.parse(readFileSync(file, "utf8")).id;
+    return typeof id === "string" && /^ses_[A-Za-z0-9]+$/.test(id) ? id : null;
+  } catch {
+    return null; // absent, empty, or caught mid-write: looked at again
+  }
+}
 
 /** as long as opencode's ready timeout: the MCP-ready gate waits that long anyway */
 const MCP_TIMEOUT_MS = 150_000;
@@ -40,6 +72,9 @@ limits:
 mcp: opencode
 trust: []
 pre_trust: true
+# its session id is picked by opencode and written by agentmux's plugin at session.created;
+# --session continues it (a restarted agent keeps its conversation)
+conversation: { resume: [--session, "{id}"], capture: opencode }
 # opencode's built-in ask tool (on for its terminal client)
 ask_tool: question
 batch: { args: [run], mode: positional }
@@ -67,6 +102,16 @@ ready:
   mcpNote: "OPENCODE_CONFIG_CONTENT",
   // its session.idle event, heard by a plugin it loads from the worktree's .opencode/plugins/
   // (stable content, kept out of git); the plugin does nothing in an opencode agentmux did not start
-  turnEndHook: (ctx) => ({ argv: [], env: {}, files: worktreeLocalFile(ctx.workDir, ".opencode/plugins/agentmux-turn-end.js", opencodePlugin()) ?? [] }),
+  // A second plugin there writes the session id opencode picked to this launch's (private) file.
+  turnEndHook: (ctx): LaunchPart => {
+    const [turnEnd, session] = worktreeLocalFiles(ctx.workDir, [
+      { rel: ".opencode/plugins/agentmux-turn-end.js", content: opencodePlugin() },
+      { rel: ".opencode/plugins/agentmux-session.js", content: sessionPlugin() },
+    ]);
+    if (!session) return { argv: [], env: {}, files: turnEnd ?? [] };
+    const file = mcpFile(ctx, "opencode-session");
+    return { argv: [], env: { [CONVERSATION_FILE_ENV]: file }, files: [...(turnEnd ?? []), ...session, { path: file, content: "" }] };
+  },
+  captureConversation: ({ env }) => opencodeSessionOf(env),
   toolName: (t) => `agentmux_${t}`,
 };

@@ -28,14 +28,30 @@ export function infoExcludeOf(workDir: string): string | null {
  * (null is returned; the caller says what is missing).
  */
 export function worktreeLocalFile(workDir: string, rel: string, content: string): LaunchFile[] | null {
-  const path = join(workDir, rel);
-  if (existsSync(path) && readFileSync(path, "utf8") !== content) return null;
-  const files: LaunchFile[] = [{ path, content }];
+  const [files] = worktreeLocalFiles(workDir, [{ rel, content }]);
+  return files!;
+}
+
+/**
+ * Several such files for one launch, each null when a file of the user's own is at its path;
+ * the one `info/exclude` update (written with the first file written) names them all.
+ */
+export function worktreeLocalFiles(workDir: string, wanted: readonly { rel: string; content: string }[]): (LaunchFile[] | null)[] {
+  const free = wanted.map((w) => {
+    const path = join(workDir, w.rel);
+    return existsSync(path) && readFileSync(path, "utf8") !== w.content ? null : { ...w, path };
+  });
   const exclude = infoExcludeOf(workDir);
-  if (exclude) {
-    const have = existsSync(exclude) ? readFileSync(exclude, "utf8") : "";
-    const line = `/${rel}`;
-    if (!have.split("\n").includes(line)) files.unshift({ path: exclude, content: `${have}${have && !have.endsWith("\n") ? "\n" : ""}# agentmux: what a CLI reads only from its working folder\n${line}\n` });
-  }
-  return files;
+  const have = exclude && existsSync(exclude) ? readFileSync(exclude, "utf8") : "";
+  const lines = free.flatMap((f) => (f && !have.split("\n").includes(`/${f.rel}`) ? [`/${f.rel}`] : []));
+  let excluded = !exclude || !lines.length;
+  return free.map((f) => {
+    if (!f) return null;
+    const files: LaunchFile[] = [{ path: f.path, content: f.content }];
+    if (!excluded) {
+      excluded = true;
+      files.unshift({ path: exclude!, content: `${have}${have && !have.endsWith("\n") ? "\n" : ""}# agentmux: what a CLI reads only from its working folder\n${lines.join("\n")}\n` });
+    }
+    return files;
+  });
 }
