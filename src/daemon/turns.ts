@@ -6,7 +6,7 @@ import type { Snapshot } from "../effects/tmux/screen.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
 import type { Logger } from "../effects/log.ts";
 import { EarliestWake } from "../effects/wake.ts";
-import { monotonicClock, type Clock } from "./clock.ts";
+import { monotonicClock, type Clock } from "../effects/clock.ts";
 import { countMatches, dialogText, lineMatching, parseResetTime, questionAtEnd, tailLines } from "./screen-facts.ts";
 
 export type Watched = { agent: string; pane: string; provider: Provider };

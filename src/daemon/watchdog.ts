@@ -3,7 +3,7 @@ import type { State } from "../schema/state.ts";
 import type { Logger } from "../effects/log.ts";
 import type { OrchestratorLoop } from "./loop.ts";
 import { activeMs } from "../schema/active-time.ts";
-import { isoAt, systemClock, type Clock } from "./clock.ts";
+import { isoAt, systemClock, type Clock } from "../effects/clock.ts";
 
 type WatchdogOptions = {
   config: Config;

@@ -1,4 +1,4 @@
-import type { Clock } from "../../src/daemon/clock.ts";
+import type { Clock } from "../../src/effects/clock.ts";
 
 type Timer = { every: number | null; due: number; fn: () => void };
 
@@ -21,6 +21,10 @@ export class FakeClock implements Clock {
 
   after(ms: number, fn: () => void): { stop(): void } {
     return this.#add({ every: null, due: this.#now + Math.max(0, ms), fn });
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => void this.after(ms, resolve));
   }
 
   #add(t: Timer): { stop(): void } {

@@ -1,9 +1,11 @@
 import type { ReadyGate, SubmitStrategy } from "../../schema/config.ts";
 import type { Logger } from "../log.ts";
-import type { Tmux } from "./runner.ts";
+import { Tmux } from "./runner.ts";
+import { monotonicClock, type Clock } from "../clock.ts";
 import { inertLine } from "../../schema/inert-text.ts";
 import { TmuxTargetNotFound, isGone } from "./errors.ts";
-import { compileGate, pasteComplete, pasteVisible, snapshot, submitSign, type CompiledGate, type Snapshot } from "./screen.ts";
+import { compileGate, pasteComplete, pasteVisible, submitSign, type CompiledGate, type Snapshot } from "./screen.ts";
+import { tmuxPane, type PaneIO } from "./pane-io.ts";
 
 export type DeliverOptions = {
   submit: SubmitStrategy;
@@ -42,7 +44,7 @@ function lastLines(screen: string): string {
   return lines.length ? `; its screen ends: ${lines.join(" / ").slice(0, 300)}` : "";
 }
 
-/** performance.now() at the end of each step of one delivery (for the delivered log line). */
+/** clock time at the end of each step of one delivery (for the delivered log line). */
 type Steps = { ready: number; pasted?: number; entered?: number };
 
 class DeliveryFailure extends Error {
@@ -59,13 +61,20 @@ export class PaneWriter {
   private readonly queues = new Map<string, Promise<unknown>>();
   /**
    * The screen a pane showed when last looked at before its first prompt, and since when
-   * (performance.now()): a first delivery's settle time counts from there, so a pane prepared
+   * (on the writer's clock): a first delivery's settle time counts from there, so a pane prepared
    * ahead (`prepare`) has settled already when its prompt comes.
    */
   private readonly seen = new Map<string, { screen: string; since: number }>();
   /** panes being prepared: a delivery queued behind a preparation ends it (it waits on its own) */
   private readonly preparing = new Map<string, { stop: boolean }>();
-  constructor(private readonly tmux: Tmux, private readonly log: Logger = () => {}) {}
+  private readonly io: PaneIO;
+  constructor(
+    tmux: Tmux | PaneIO,
+    private readonly log: Logger = () => {},
+    private readonly clock: Clock = monotonicClock,
+  ) {
+    this.io = tmux instanceof Tmux ? tmuxPane(tmux) : tmux;
+  }
 
   deliver(pane: string, text: string, opts: DeliverOptions): Promise<DeliveryResult> {
     const prep = this.preparing.get(pane);
@@ -86,7 +95,7 @@ export class PaneWriter {
     return this.enqueue(pane, async () => {
       try {
         if (state.stop) return false;
-        await this.waitReady(pane, { ...opts, first: true }, performance.now(), { pollMs: PREPARE_POLL_MS, stop: () => state.stop });
+        await this.waitReady(pane, { ...opts, first: true }, this.clock.now(), { pollMs: PREPARE_POLL_MS, stop: () => state.stop });
         return !state.stop;
       } catch (e) {
         if (!(e instanceof DeliveryFailure) && !(e instanceof TmuxTargetNotFound) && !isGone(e)) throw e;
@@ -122,7 +131,7 @@ export class PaneWriter {
   }
 
   private async deliverNow(pane: string, raw: string, opts: DeliverOptions): Promise<DeliveryResult> {
-    const started = performance.now();
+    const started = this.clock.now();
     // ESC, CR, BS and friends would drive the receiving TUI; a delivered prompt is one line
     const text = inertLine(raw).trim();
     if (!text) return { ok: false, reason: "nothing to deliver: the text is empty after removing control characters", screen: "" };
@@ -130,9 +139,9 @@ export class PaneWriter {
       await this.waitReady(pane, opts, started);
       // the paste changes the screen: what was seen before the first prompt is of no more use
       this.seen.delete(pane);
-      const steps: Steps = { ready: performance.now() };
+      const steps: Steps = { ready: this.clock.now() };
       const attempts = await this.pasteAndSubmit(pane, text, opts, steps);
-      const end = performance.now();
+      const end = this.clock.now();
       const ms = Math.round(end - started);
       // where the time went: ready gate, paste shown, submit delay, submit taken
       const split = { ready_ms: Math.round(steps.ready - started), paste_ms: Math.round(steps.pasted! - steps.ready), delay_ms: Math.round(steps.entered! - steps.pasted!), accept_ms: Math.round(end - steps.entered!) };
@@ -143,7 +152,7 @@ export class PaneWriter {
         this.log(`delivery to ${pane} failed: ${e.reason}`, { level: "warn", event: "delivery_failed", pane, data: { reason: e.reason } });
         return { ok: false, reason: e.reason, screen: e.screen, ...(e.exited ? { exited: true } : {}) };
       }
-      const last = await snapshot(this.tmux, pane).catch(() => null);
+      const last = await this.io.look(pane).catch(() => null);
       // the pane (or its session) vanished under the delivery: an exit, reported on its own
       const exited = e instanceof TmuxTargetNotFound || isGone(e);
       return { ok: false, reason: e instanceof Error ? e.message : String(e), screen: last?.screen ?? "", ...(exited ? { exited: true } : {}) };
@@ -160,25 +169,25 @@ export class PaneWriter {
     const deadline = started + opts.ready.timeout_ms;
     const before = this.seen.get(pane);
     let lastScreen = before?.screen ?? "";
-    let stableSince = before?.since ?? performance.now();
+    let stableSince = before?.since ?? this.clock.now();
     let extraOk = !opts.first || !opts.waitFirst;
     // trust dialog texts are regular expressions, like the ready and busy patterns
     const trustDialogs = opts.trust.map((t) => ({ ...t, re: new RegExp(t.detect, "m") }));
     for (;;) {
       const snap = await this.alive(pane);
       if (snap.inMode) {
-        await this.tmux.run(["send-keys", "-t", pane, "-X", "cancel"]);
+        await this.io.keys(pane, ["-X", "cancel"]);
         continue;
       }
       const dialog = trustDialogs.find((t) => t.re.test(snap.screen));
       if (dialog) {
         this.log(`answering "${dialog.detect}" in ${pane} with ${dialog.keys.join(" ")}`, { event: "dialog_answered", pane, data: { dialog: dialog.detect, keys: dialog.keys } });
-        await this.tmux.run(["send-keys", "-t", pane, ...dialog.keys]);
+        await this.io.keys(pane, dialog.keys);
         await this.until(pane, deadline, (s) => !dialog.re.test(s.screen), `the trust dialog "${dialog.detect}" did not go away`);
-        stableSince = performance.now();
+        stableSince = this.clock.now();
         continue;
       }
-      const now = performance.now();
+      const now = this.clock.now();
       if (snap.screen !== lastScreen) {
         lastScreen = snap.screen;
         stableSince = now;
@@ -194,7 +203,7 @@ export class PaneWriter {
         const why = !snap.screen.trim() ? "the pane stayed blank (the CLI drew nothing)" : !readyShown ? "the ready prompt never showed" : busy ? "the agent stayed busy" : !settled ? "the screen never settled" : "its MCP server never became ready";
         throw new DeliveryFailure(`not ready after ${opts.ready.timeout_ms} ms: ${why}${lastLines(snap.screen)}`, snap.screen);
       }
-      await Bun.sleep(o.pollMs ?? POLL_MS);
+      await this.clock.sleep(o.pollMs ?? POLL_MS);
     }
   }
 
@@ -203,15 +212,15 @@ export class PaneWriter {
     const before = await this.alive(pane);
     const pasted = await this.pasteShown(pane, text, gate, before);
     opts.onPasted?.();
-    steps.pasted = performance.now();
-    if (opts.submit.delay_ms > 0) await Bun.sleep(opts.submit.delay_ms);
-    steps.entered = performance.now();
+    steps.pasted = this.clock.now();
+    if (opts.submit.delay_ms > 0) await this.clock.sleep(opts.submit.delay_ms);
+    steps.entered = this.clock.now();
     const tries = opts.submit.retries + 1;
     for (let attempt = 1; attempt <= tries; attempt++) {
       // never a retry Enter into an agent that already acted on the prompt
       if (attempt > 1 && opts.acted?.()) return attempt - 1;
-      await this.tmux.run(["send-keys", "-t", pane, ...opts.submit.keys]);
-      const deadline = performance.now() + opts.submit.verify_ms;
+      await this.io.keys(pane, opts.submit.keys);
+      const deadline = this.clock.now() + opts.submit.verify_ms;
       let gone = 0;
       for (;;) {
         // an agent that took the prompt and finished at once has its pane closed under this look
@@ -225,12 +234,12 @@ export class PaneWriter {
         // "the text left" twice in a row: one look may catch a redraw half done
         gone = sign === "gone" ? gone + 1 : 0;
         if (sign === "busy" || gone >= 2 || opts.acted?.() || opts.answered?.(pasted.screen, snap.screen)) return attempt;
-        if (performance.now() > deadline) break;
-        await Bun.sleep(POLL_MS);
+        if (this.clock.now() > deadline) break;
+        await this.clock.sleep(POLL_MS);
       }
       this.log(`${pane}: submit not accepted after ${opts.submit.verify_ms} ms (attempt ${attempt}/${tries})`);
     }
-    const last = await snapshot(this.tmux, pane);
+    const last = await this.io.look(pane);
     throw new DeliveryFailure(`the prompt was pasted but not accepted after ${tries} submit attempts (${opts.submit.keys.join(" ")})`, last.screen);
   }
 
@@ -243,14 +252,13 @@ export class PaneWriter {
    */
   private async pasteShown(pane: string, text: string, gate: CompiledGate, before: Snapshot): Promise<Snapshot> {
     for (let paste = 1; ; paste++) {
-      const buffer = `amx-${crypto.randomUUID()}`;
-      await this.tmux.run(["load-buffer", "-b", buffer, "-", ";", "paste-buffer", "-p", "-d", "-b", buffer, "-t", pane], text);
-      const shown = performance.now();
+      await this.io.paste(pane, text);
+      const shown = this.clock.now();
       try {
         return await this.until(
           pane,
           shown + PASTE_SHOW_MS,
-          (s) => pasteComplete(before.screen, s.screen, text, gate.paste) || (performance.now() - shown > PASTE_WHOLE_MS && pasteVisible(before.screen, s.screen, text, gate.paste)),
+          (s) => pasteComplete(before.screen, s.screen, text, gate.paste) || (this.clock.now() - shown > PASTE_WHOLE_MS && pasteVisible(before.screen, s.screen, text, gate.paste)),
           paste > 1 ? `the pasted text never showed in the input box (pasted ${paste} times)` : "the pasted text never showed in the input box",
         );
       } catch (e) {
@@ -262,7 +270,7 @@ export class PaneWriter {
   }
 
   private async alive(pane: string): Promise<Snapshot> {
-    const snap = await snapshot(this.tmux, pane);
+    const snap = await this.io.look(pane);
     if (snap.dead) throw new DeliveryFailure(`pane ${pane} exited (status ${snap.exitStatus})`, snap.screen, true);
     return snap;
   }
@@ -271,8 +279,8 @@ export class PaneWriter {
     for (;;) {
       const snap = await this.alive(pane);
       if (ok(snap)) return snap;
-      if (performance.now() > deadline) throw new DeliveryFailure(reason, snap.screen);
-      await Bun.sleep(POLL_MS);
+      if (this.clock.now() > deadline) throw new DeliveryFailure(reason, snap.screen);
+      await this.clock.sleep(POLL_MS);
     }
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Time as the daemon's policies see it: what time it is and timers. The orchestrator passes the
+ * Time as the daemon's policies (turn detection, delivery, the watchdog) see it: what time it is and timers. The orchestrator passes the
  * system clock; unit tests pass a clock they move by hand (test/helpers/fake-clock.ts), so a
  * policy measured in seconds is tested in microseconds.
  */
@@ -9,6 +9,8 @@ export type Clock = {
   every(ms: number, fn: () => void): { stop(): void };
   /** call `fn` once, `ms` from now, unless stopped before */
   after(ms: number, fn: () => void): { stop(): void };
+  /** resolves `ms` from now */
+  sleep(ms: number): Promise<void>;
 };
 
 const timers = {
@@ -20,6 +22,7 @@ const timers = {
     const timer = setTimeout(fn, ms);
     return { stop: () => clearTimeout(timer) };
   },
+  sleep: (ms: number) => Bun.sleep(ms),
 };
 
 /** Wall time (Date.now()): deadlines that count across restarts, timestamps in events. */
