@@ -21,11 +21,14 @@ function offeredTools(tools: unknown): OfferedTool[] {
   return out;
 }
 
+/** copilot 1.0.102 puts `<current_datetime>…</current_datetime>` and a blank line before the user's text */
+const userText = (content: unknown): string => contentText(content).replace(/^<current_datetime>[^<]*<\/current_datetime>\s*/, "");
+
 export function chatTurn(body: any): TurnInput {
   const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
   const offered = offeredTools(body?.tools);
-  const at = messages.findLastIndex((m) => m?.role === "user" && contentText(m.content).trim());
-  const thread = { text: at >= 0 ? contentText(messages[at].content) : "", toolResults: messages.slice(at + 1).filter((m) => m?.role === "tool").length };
+  const at = messages.findLastIndex((m) => m?.role === "user" && userText(m.content).trim());
+  const thread = { text: at >= 0 ? userText(messages[at].content) : "", toolResults: messages.slice(at + 1).filter((m) => m?.role === "tool").length };
   const last = messages.at(-1);
   if (last?.role === "tool") return { lastUserText: "", toolResult: contentText(last.content), offered, thread };
   return { lastUserText: thread.text, toolResult: null, offered, thread };
