@@ -21,7 +21,8 @@ default_role_args: [--allow-all]
 env: {}
 # its rate-limit and quota errors (not recorded: the words its API errors use)
 limits:
-  - "you have been rate-limited|Too Many Requests|\\(429\\)|[Qq]uota exceeded|exceeded your (monthly )?premium requests"
+# own-endpoint mode: after 5 retries of its own, 'Failed to get response from the AI model; … Last error: 429 …' (captured, #27.8)
+  - "you have been rate-limited|Too Many Requests|\\(429\\)|[Qq]uota exceeded|exceeded your (monthly )?premium requests|Last error: 429\\b"
 # '--session-id <uuid>' names a new session up front; '--resume=<id>' continues it (1.0.102 help)
 conversation: { start: [--session-id, "{id}"], resume: ["--resume={id}"] }
 mcp: copilot
