@@ -19,8 +19,9 @@ export function sandboxed(agent: ResolvedAgent, ctx: LaunchContext, spec: Launch
   const command = spec.argv[0]!;
   const programs = [findOnPath(command, path) ?? command, ...ctx.selfCommand.filter((a) => isAbsolute(a))];
   const ownDirs = [spec.env.GEMINI_CLI_HOME].filter((d): d is string => !!d);
-  // the simulated agent keeps its own state (once-switches, usage transcripts) under .runtime/sim
-  const runtimeDirs = agent.provider.mcp === "sim" ? ["sim"] : [];
+  // the simulated agent keeps its own state (once-switches, usage transcripts) under .runtime/sim,
+  // agentmux's opencode plugin its sessions' token figures under .runtime/opencode
+  const runtimeDirs = agent.provider.mcp === "sim" ? ["sim"] : agent.provider.mcp === "opencode" ? ["opencode"] : [];
   // the CLI's turn-end hook appends to the session's turn-end file (under the hidden .runtime)
   const turnEnds = spec.env[TURN_FILE_ENV];
   // and a CLI's plugin writes the conversation id it picked to this launch's file (opencode)

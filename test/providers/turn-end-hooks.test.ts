@@ -14,6 +14,7 @@ import { loadConfig } from "../../src/config/load.ts";
 import { buildLaunch, writeLaunchFiles, type LaunchSpec } from "../../src/providers/launch.ts";
 import { makeRepo } from "../git/fixture.ts";
 import { adapterFor } from "../../src/providers/adapters/registry.ts";
+import { UsageReader } from "../../src/providers/usage/read.ts";
 import { resolveRole } from "../../src/providers/resolve.ts";
 import type { Config } from "../../src/schema/config.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
@@ -38,6 +39,12 @@ function launch(provider: string, o: { turnEnd?: boolean; batch?: boolean; workD
     ...(o.turnEnd === false ? {} : { turnEnd: { id: ID, file: join(root, "turn_ends") } }),
     ...(o.batch ? { batchPrompt: join(sessionDir, "p.md") } : {}),
   });
+}
+
+function config0(provider: string): Config {
+  const config = structuredClone(base);
+  config.defaults.provider = provider;
+  return config;
 }
 
 /** Run `argv` with the launch's env (as the pane gives it to the CLI, which passes it to its hooks). */
@@ -136,9 +143,26 @@ describe("the CLIs' own turn-end signals", () => {
     // without agentmux's env (the user's own opencode in that folder) it writes nothing
     run([process.execPath, "-e", script.replace("ses_2b7f0c1aA9", "ses_other")], { ...spec, env: {} });
     expect(adapter.captureConversation!({ env: spec.env, sinceMs: 0, promptLine: "" })).toBe("ses_2b7f0c1aA9");
+    // its assistant messages' token figures (opencode's published message info), per session, the last update per message counting
+    const records = spec.env.AGENTMUX_OPENCODE_RECORDS!;
+    expect(records).toBe(join(root, "s", ".runtime", "opencode"));
+    const msg = (id: string, sessionID: string, tokens: object) => JSON.stringify({ type: "message.updated", properties: { info: { id, sessionID, role: "assistant", modelID: "mock-model", tokens } } });
+    const zero = { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
+    const usageScript = `const m = await import(${JSON.stringify(plugin.path)}); const hooks = await m.AgentmuxSession({}); for (const e of [${[
+      msg("msg_1", "ses_2b7f0c1aA9", zero),
+      msg("msg_1", "ses_2b7f0c1aA9", { input: 1200, output: 300, reasoning: 40, cache: { read: 800, write: 100 } }),
+      msg("msg_2", "ses_2b7f0c1aA9", { input: 50, output: 20, reasoning: 0, cache: { read: 2000, write: 0 } }),
+      msg("msg_3", "ses_child", { input: 9999, output: 9999, reasoning: 0, cache: { read: 0, write: 0 } }),
+      JSON.stringify({ type: "message.updated", properties: { info: { id: "msg_u", sessionID: "ses_2b7f0c1aA9", role: "user" } } }),
+    ].join(", ")}]) await hooks.event({ event: e });`;
+    run([process.execPath, "-e", usageScript], spec);
+    const provider = config0("opencode").providers.opencode!;
+    expect(provider.usage).toEqual([{ format: "opencode", home: "{session}/.runtime/opencode" }]);
+    const read = new UsageReader().read("ses_2b7f0c1aA9", provider.usage, { sessionDir: join(root, "s"), env: {} });
+    expect(read).toMatchObject({ input: 1250, cached: 2800, cache_write: 100, output: 360, model: "mock-model", source: "opencode" });
+    expect(new UsageReader().read("ses_nothing", provider.usage, { sessionDir: join(root, "s"), env: {} })).toBeNull();
     // the next launch continues it
-    const config = structuredClone(base);
-    config.defaults.provider = "opencode";
+    const config = config0("opencode");
     const resumed = buildLaunch(resolveRole(config, "coder"), { sessionDir: join(root, "s"), projectDir: root, workDir: repo, agentKey: "coder-1", selfCommand: ["/opt/agentmux"], home: root, conversation: { id: "ses_2b7f0c1aA9", resume: true } });
     expect(resumed.argv.slice(1, 3)).toEqual(["--session", "ses_2b7f0c1aA9"]);
   });

@@ -81,7 +81,7 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "limits.max_tokens": "tokens of every kind added up, same effect (null: no limit)",
   "providers.<name>.usage": "where the CLI records token usage per conversation, tried in order (none: its agents show no usage)",
   "providers.<name>.usage[].format": "claude (project transcripts) or codex (session rollouts)",
-  "providers.<name>.usage[].home": "the CLI's home folder when not its default (claude: CLAUDE_CONFIG_DIR, ~/.claude; codex: CODEX_HOME, ~/.codex); `{session}` is the session folder",
+  "providers.<name>.usage[].home": "the CLI's home folder when not its default (claude: CLAUDE_CONFIG_DIR, ~/.claude; codex: CODEX_HOME, ~/.codex; opencode: no default, its built-in block names `{session}/.runtime/opencode`, where agentmux's plugin writes); `{session}` is the session folder",
   "sim.scenario": "misbehaviours to act out (see `agentmux demo --help`); when no config file sets it, AGENTMUX_SIM_SCENARIO (comma-separated) is used",
   providers: "agent CLIs by name; built-in entries merge with yours key by key",
   "providers.<name>.command": "program to run; `@self` is agentmux itself",

@@ -1,4 +1,8 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { F } from "../../protocol/paths.ts";
+import type { TokenFigures } from "../../schema/usage.ts";
+import { n, type Parsed } from "../usage/claude.ts";
 import { bridgeSpec, CONVERSATION_FILE_ENV, endpointOf, mcpFile } from "../mcp.ts";
 import { TURN_FILE_ENV, TURN_ID_ENV } from "../mcp.ts";
 import type { LaunchPart } from "../mcp.ts";
@@ -21,20 +25,32 @@ export const AgentmuxTurnEnd = async () => ({
 });
 `;
 
+/** the folder agentmux's plugin keeps each session's token figures in, `<session id>.jsonl` (from message.updated) */
+export const RECORDS_ENV = "AGENTMUX_OPENCODE_RECORDS";
+
 /**
  * A second plugin (the turn-end plugin's content stays as it was, so a worktree that has it
- * keeps it): on session.created of a top-level session (a sub-agent's has a parentID), its id
- * written to the launch's file named in the env. opencode picks its own `ses_…` id and
- * continues one with `--session <id>` (its --help: "session id to continue").
+ * keeps it). On session.created of a top-level session (a sub-agent's has a parentID), its id
+ * written to the launch's file named in the env: opencode picks its own `ses_…` id and
+ * continues one with `--session <id>` (its --help: "session id to continue"). On
+ * message.updated of an assistant message, its token figures appended to the session's record
+ * file (opencode's own records are not documented in agentmux's references; its published
+ * message info carries `tokens {input, output, reasoning, cache {read, write}}` and `modelID`).
  */
-const sessionPlugin = () => `// agentmux: tells the run that started this opencode which session it opened (absent env: not one of its agents)
-import { writeFileSync } from "node:fs";
+const sessionPlugin = () => `// agentmux: tells the run that started this opencode which session it opened and what its model used (absent env: not one of its agents)
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 export const AgentmuxSession = async () => ({
   event: async ({ event }) => {
-    const file = process.env.${CONVERSATION_FILE_ENV};
     const info = event?.properties?.info;
+    const file = process.env.${CONVERSATION_FILE_ENV};
     if (event?.type === "session.created" && file && typeof info?.id === "string" && !info.parentID) writeFileSync(file, JSON.stringify({ id: info.id }) + "\\n");
+    const records = process.env.${RECORDS_ENV};
+    if (event?.type === "message.updated" && records && info?.role === "assistant" && info.tokens && /^ses_[A-Za-z0-9]+$/.test(info.sessionID ?? "")) {
+      mkdirSync(records, { recursive: true });
+      appendFileSync(join(records, info.sessionID + ".jsonl"), JSON.stringify({ message: info.id, model: info.modelID ?? null, tokens: info.tokens }) + "\\n");
+    }
   },
 });
 `;
@@ -49,6 +65,38 @@ export function opencodeSessionOf(env: Record<string, string>): string | null {
   } catch {
     return null; // absent, empty, or caught mid-write: looked at again
   }
+}
+
+/**
+ * One session's figures as agentmux's plugin recorded them: a line per update of an assistant
+ * message, the last per message counting; input without cache reads (opencode counts those
+ * apart), reasoning as output.
+ */
+export function opencodeUsage(text: string): Parsed | null {
+  const byMessage = new Map<string, TokenFigures>();
+  let model: string | null = null;
+  let anon = 0;
+  for (const line of text.split("\n")) {
+    let o: any;
+    try {
+      o = JSON.parse(line);
+    } catch {
+      continue; // empty, or a line being written
+    }
+    const t = o?.tokens;
+    if (!t || typeof t !== "object") continue;
+    byMessage.set(typeof o.message === "string" ? o.message : `#${anon++}`, { input: n(t.input), cached: n(t.cache?.read), cache_write: n(t.cache?.write), output: n(t.output) + n(t.reasoning) });
+    if (typeof o.model === "string" && o.model) model = o.model;
+  }
+  if (!byMessage.size) return null;
+  const sum = { input: 0, cached: 0, cache_write: 0, output: 0, model };
+  for (const f of byMessage.values()) {
+    sum.input += f.input;
+    sum.cached += f.cached;
+    sum.cache_write += f.cache_write;
+    sum.output += f.output;
+  }
+  return sum;
 }
 
 /** as long as opencode's ready timeout: the MCP-ready gate waits that long anyway */
@@ -75,6 +123,8 @@ pre_trust: true
 # its session id is picked by opencode and written by agentmux's plugin at session.created;
 # --session continues it (a restarted agent keeps its conversation)
 conversation: { resume: [--session, "{id}"], capture: opencode }
+# token usage: what agentmux's plugin recorded from its message.updated events, per session
+usage: [{ format: opencode, home: "{session}/.runtime/opencode" }]
 # opencode's built-in ask tool (on for its terminal client)
 ask_tool: question
 batch: { args: [run], mode: positional }
@@ -110,8 +160,15 @@ ready:
     ]);
     if (!session) return { argv: [], env: {}, files: turnEnd ?? [] };
     const file = mcpFile(ctx, "opencode-session");
-    return { argv: [], env: { [CONVERSATION_FILE_ENV]: file }, files: [...(turnEnd ?? []), ...session, { path: file, content: "" }] };
+    const records = join(ctx.sessionDir, F.runtimeDir, "opencode");
+    return { argv: [], env: { [CONVERSATION_FILE_ENV]: file, [RECORDS_ENV]: records }, files: [...(turnEnd ?? []), ...session, { path: file, content: "" }] };
   },
   captureConversation: ({ env }) => opencodeSessionOf(env),
+  // what agentmux's plugin recorded per session (format opencode; home: that folder, set in the config block)
+  usage: {
+    home: () => "",
+    find: (home, id) => (home && /^ses_[A-Za-z0-9]+$/.test(id) && existsSync(join(home, `${id}.jsonl`)) ? join(home, `${id}.jsonl`) : null),
+    parse: opencodeUsage,
+  },
   toolName: (t) => `agentmux_${t}`,
 };
