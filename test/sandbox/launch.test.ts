@@ -41,3 +41,18 @@ test("a sandboxed CLI with a turn-end hook can append to the session's turn-end 
   expect(argv.indexOf(`--tmpfs ${join(S, ".runtime")} `)).toBeLessThan(argv.indexOf(`--bind ${turnEnds}`));
   expect(l.touch).toEqual([turnEnds]);
 });
+
+test("a sandboxed opencode can write the session id it opened to its launch's file and its token figures to .runtime/opencode, and nothing else there", () => {
+  const config = { ...base(), sandbox: true, defaults: { ...base().defaults, provider: "opencode" } } as Config;
+  const S = "/work/p/.agentmux/.sessions/s1";
+  const turnEnds = join(S, ".runtime", "turn_ends");
+  const l = buildLaunch(resolveRole(config, "coder"), { sessionDir: S, projectDir: "/work/p", workDir: "/work/p", agentKey: "coder", selfCommand: ["/opt/agentmux"], mcp: { url: "http://127.0.0.1:1/mcp", token: "a".repeat(64) }, home: "/nonexistent-home", turnEnd: { id: "t1", file: turnEnds } });
+  const argv = l.argv.join(" ");
+  const conversation = l.env.AGENTMUX_CONVERSATION_FILE!;
+  const records = join(S, ".runtime", "opencode");
+  expect(l.env.AGENTMUX_OPENCODE_RECORDS).toBe(records);
+  // shown read-only as a file of the launch, then writable: the later bind wins
+  expect(argv.lastIndexOf(`--bind ${conversation} ${conversation}`)).toBeGreaterThan(argv.indexOf(`--ro-bind ${conversation} ${conversation}`));
+  expect(argv.indexOf(`--tmpfs ${join(S, ".runtime")} `)).toBeLessThan(argv.indexOf(`--bind ${records} ${records}`));
+  expect(l.dirs).toEqual([records]);
+});
