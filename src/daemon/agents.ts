@@ -1,6 +1,3 @@
-import { proxyIn } from "../effects/proxy.ts";
-import { countMatches } from "./screen-facts.ts";
-import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../schema/config.ts";
 import { ROLE_TOOLS, type Role } from "../schema/catalog.ts";
@@ -9,17 +6,15 @@ import type { State } from "../schema/state.ts";
 import type { Layout } from "../effects/tmux/layout.ts";
 import type { DeliverOptions, PaneWriter } from "../effects/tmux/deliver.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
-import { selectPane } from "../effects/tmux/ops.ts";
 import { isGone } from "../effects/tmux/errors.ts";
 import { deadPaneStatus, lastScreen, sendKeys } from "../effects/tmux/agent-ops.ts";
-import { signalledBelow } from "../effects/process/tree.ts";
-import { PauseGuard } from "./pause-guard.ts";
+import { AgentPause } from "./agent-pause.ts";
+import { AgentDeliveries } from "./agent-delivery.ts";
+import { CompletionPanel } from "./completion-panel.ts";
 import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
 import type { AgentTokens } from "../mcp/identity.ts";
 import { resolveRole, type ResolvedAgent } from "../providers/resolve.ts";
-import { adapterFor } from "../providers/adapters/registry.ts";
 import { FirstStarts } from "./first-starts.ts";
-import { PROMPT_REFERENCE } from "../prompts/render.ts";
 import { F } from "../protocol/paths.ts";
 import { writeRuntime } from "../session/write.ts";
 import type { Logger } from "../effects/log.ts";
@@ -60,25 +55,13 @@ export type AgentRuntimeOptions = {
 
 export type LaunchOptions = { batchPrompt?: string; provider?: string; conversation?: string };
 
-type AgentPane = { pane: string; pid: number; role: Role; resolved: ResolvedAgent; prompted: boolean; env: Record<string, string>; launchedAt: number; capture: boolean; turnId: string };
+export type AgentPane = { pane: string; pid: number; role: Role; resolved: ResolvedAgent; prompted: boolean; env: Record<string, string>; launchedAt: number; capture: boolean; turnId: string };
 export type Started = { pane: AgentPane; conversation?: { id: string; resume: boolean }; argv: string[] };
 
 const now = () => new Date().toISOString();
 
-/** The last warning or error line a CLI shows on its screen (a box's borders stripped), or null. */
-export function cliWarning(screen: string): string | null {
-  const lines = screen.split("\n").map((l) => l.replace(/^[\s│┃|╭╰]+|[\s│┃|╮╯]+$/g, "")).filter((l) => /(Security Warning|Warning|Error|error):/.test(l));
-  return lines.at(-1)?.slice(0, 300) ?? null;
-}
-
-/**
- * An MCP connection that never came with an HTTP(S) proxy set: the likely cause, named (a CLI
- * that sends loopback through the proxy never reaches agentmux's endpoint; qwen did).
- */
-function proxyHint(reason: string): string {
-  const proxy = reason.includes("MCP server never became ready") ? proxyIn(process.env) : null;
-  return proxy ? `; ${proxy.name}=${proxy.value} is set: a CLI that sends its loopback MCP connection through that proxy never reaches agentmux (set providers.<name>.mcp_transport: stdio, or add 127.0.0.1 to NO_PROXY)` : "";
-}
+/** re-exported: the delivery outcomes moved to agent-delivery.ts */
+export { cliWarning } from "./agent-delivery.ts";
 
 /** Agents as tmux panes: launch, deliver prompts (verified), show, kill; maps pane exits back to agents. */
 export class AgentRuntime {
@@ -86,23 +69,20 @@ export class AgentRuntime {
   private readonly byPane = new Map<string, string>();
   /** panes whose program exited (kept by remain-on-exit, with their last screen) until relaunched */
   private readonly dead = new Map<string, string>();
-  private panel: string | null = null;
+  private readonly panel: CompletionPanel;
   /** the agents' CLIs are stopped (SIGSTOP) until the user lets the run go on past its budget */
-  private paused = false;
-  /** continues the stopped CLIs should this orchestrator die while the run is paused */
-  private readonly pauseGuard: PauseGuard;
-  /** launches and deliveries asked for while paused, made in order when the run goes on */
-  private held: (() => Promise<void> | void)[] = [];
+  private readonly pauses: AgentPause;
+  private readonly deliveries: AgentDeliveries;
   /** panes started ahead for the next phase (#15.3), until launch takes them over */
   private readonly pool: PrestartPool;
-  /** when the last delivery to each agent started (Date.now()) */
-  private readonly deliveredAt = new Map<string, number>();
   /** the second start of a CLI waits for its first to get ready (#27) */
   private readonly firstStarts: FirstStarts;
 
   constructor(readonly o: AgentRuntimeOptions) {
     this.firstStarts = new FirstStarts(o.tmux, o.log);
-    this.pauseGuard = new PauseGuard(o.sessionDir);
+    this.pauses = new AgentPause(o.sessionDir, o.log);
+    this.panel = new CompletionPanel(o);
+    this.deliveries = new AgentDeliveries(o, (agent) => this.agents.get(agent));
     this.pool = new PrestartPool({
       spawn: (key, role, label, size) => this.spawn(key, role, label, {}, size),
       prepare: (key, s) => this.o.writer.prepare(s.pane.pane, this.firstOptions(key, s.pane)),
@@ -118,9 +98,8 @@ export class AgentRuntime {
   }
 
   async launch(agent: string, role: Role, label: string, lo: LaunchOptions = {}): Promise<void> {
-    if (this.paused) {
+    if (this.pauses.hold(() => this.launch(agent, role, label, lo).catch((e) => this.o.log(`launch of ${agent} after the pause failed: ${(e as Error).message}`)))) {
       this.o.log(`${agent}: launch held while the run is paused at its budget`, { event: "launch_held", agent });
-      this.held.push(() => this.launch(agent, role, label, lo).catch((e) => this.o.log(`launch of ${agent} after the pause failed: ${(e as Error).message}`)));
       return;
     }
     // a pre-started pane for this launch (its key's, else its role's) is taken over: its CLI is up, its MCP client connected
@@ -149,23 +128,7 @@ export class AgentRuntime {
   private join(agent: string, pane: AgentPane): void {
     this.agents.set(agent, pane);
     this.byPane.set(pane.pane, agent);
-    if (this.paused && this.signal(agent, pane.pid, true)) this.o.log(`${agent}: started while the run is paused at its budget; paused too`, { event: "agents_paused", agent, data: { agents: [agent] } });
-  }
-
-  /**
-   * SIGSTOP or SIGCONT the agent's CLI and everything it runs: the processes below the pane's own
-   * shell, never the shell (tmux would continue it and its group at once); false, logged, when it
-   * failed.
-   */
-  private signal(agent: string, pid: number, stop: boolean): boolean {
-    try {
-      const pids = signalledBelow(pid, stop ? "SIGSTOP" : "SIGCONT");
-      if (stop) this.pauseGuard.stopped(pids);
-      return true;
-    } catch (e) {
-      this.o.log(`could not ${stop ? "pause" : "continue"} ${agent} (pid ${pid}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { level: "warn", event: stop ? "agents_paused" : "agents_continued", agent, error: (e as Error).message });
-      return false;
-    }
+    if (this.pauses.paused && this.pauses.signal(agent, pane.pid, true)) this.o.log(`${agent}: started while the run is paused at its budget; paused too`, { event: "agents_paused", agent, data: { agents: [agent] } });
   }
 
   /** Start the agent's CLI in a new parked pane with a fresh token (not yet an agent of the run). */
@@ -229,7 +192,7 @@ export class AgentRuntime {
    * its budget; a failure only costs the head start.
    */
   prestart(want: { agent: string | null; role: Role }): void {
-    if (this.paused || (want.agent !== null && this.agents.has(want.agent))) return;
+    if (this.pauses.paused || (want.agent !== null && this.agents.has(want.agent))) return;
     this.pool.start(want);
   }
 
@@ -262,8 +225,7 @@ export class AgentRuntime {
 
   /** Whether a prompt or note went out to the agent after `at` (ISO): a turn end seen then is the task's before. */
   deliveredSince(agent: string, at: string): boolean {
-    const t = Date.parse(at);
-    return Number.isFinite(t) && (this.deliveredAt.get(agent) ?? 0) > t;
+    return this.deliveries.deliveredSince(agent, at);
   }
 
   /** The agent whose launch reported turn-end id `id` (its CLI's own hook), or null. */
@@ -274,91 +236,17 @@ export class AgentRuntime {
 
   /** Deliver a prompt file's one-line reference; the result comes back as an event. */
   sendPrompt(agent: string, promptPath: string): void {
-    this.deliver(agent, PROMPT_REFERENCE(join(this.o.sessionDir, promptPath)));
+    this.deliver(agent, this.deliveries.promptText(promptPath));
   }
 
   notify(agent: string, text: string): void {
     this.deliver(agent, text);
   }
 
-  /** Deliver `text` to the agent; resolves with whether it was accepted (never throws). */
+  /** Deliver `text` to the agent; `onDone` learns whether it was accepted (never throws). Held while paused. */
   deliver(agent: string, text: string, onDone?: (ok: boolean) => void): void {
-    if (this.paused) {
-      this.held.push(() => this.deliver(agent, text, onDone));
-      return;
-    }
-    const a = this.agents.get(agent);
-    if (!a) {
-      this.o.log(`cannot deliver to ${agent}: it has no pane`);
-      onDone?.(false);
-      return;
-    }
-    const first = !a.prompted;
-    a.prompted = true;
-    const needsMcp = ROLE_TOOLS[a.role].length > 0 && a.resolved.provider.mcp !== "none";
-    const tokens = this.o.mcp.tokens;
-    let pastedAt = 0;
-    const limits = a.resolved.provider.limits.map((l) => new RegExp(l, "m"));
-    const acted = () => pastedAt > 0 && (this.o.lastToolCall?.(agent) ?? 0) > pastedAt;
-    this.deliveredAt.set(agent, Date.now());
-    this.o.onDelivering?.(agent, true);
-    this.o.writer
-      .deliver(a.pane, text, {
-        submit: a.resolved.provider.submit,
-        ready: a.resolved.provider.ready,
-        trust: a.resolved.provider.trust,
-        first,
-        // the MCP-ready gate: the endpoint has seen this agent's initialize and tools/list
-        ...(first && needsMcp ? { waitFirst: () => tokens.ready(agent) } : {}),
-        // a tool call after the paste means the agent took the prompt (and acted on it)
-        onPasted: () => void (pastedAt = performance.now()),
-        acted,
-        // a CLI out of quota answers at once with its limit screen, never busy: that took the prompt
-        answered: (pasted, screen) => limits.some((re) => countMatches(re, screen) > countMatches(re, pasted)),
-      })
-      .finally(() => this.o.onDelivering?.(agent, false))
-      .then((r) => {
-        // the agent may be gone already because it took the prompt and finished at once (its
-        // submit reaches the in-process endpoint within milliseconds): the delivery still happened
-        // (its pane closed under the delivery's last look: a tool call after the paste says it took it)
-        if (this.agents.get(agent)?.pane !== a.pane) return onDone?.(r.ok || acted());
-        if (r.ok && first && needsMcp) {
-          const link = tokens.link(agent);
-          if (link?.readyAt) this.o.log(`${agent}: MCP ready ${link.readyAt - link.issuedAt} ms after launch (initialize after ${(link.initializedAt ?? link.readyAt) - link.issuedAt} ms)${link.bridgePid ? ` (stdio bridge pid ${link.bridgePid})` : ""}`);
-        }
-        if (r.ok) {
-          this.o.onTurn?.(agent);
-          this.o.push({ type: "agent_active", at: now(), agent });
-          if (a.capture) this.captureConversation(agent, a, text);
-        } else if (r.exited) {
-          this.o.log(`delivery to ${agent} stopped: ${r.reason} (its exit is handled as such)`, { level: "warn", event: "delivery_failed", agent, pane: a.pane, data: { reason: r.reason, exited: true } });
-        } else {
-          const fix = this.o.tmux.attachCommand(this.o.sessionName, { pane: a.pane });
-          this.o.log(`delivery to ${agent} failed: ${r.reason}\n${r.screen}`, { level: "warn", event: "delivery_failed", agent, pane: a.pane, data: { reason: r.reason } });
-          // the CLI's own words say why (gemini: "Security Warning: Skipping … settings file …")
-          const said = cliWarning(r.screen);
-          this.o.push({ type: "agent_stuck", at: now(), agent, reason: `${r.reason}${said ? `; the CLI says: ${said}` : ""}${proxyHint(r.reason)}; to fix by hand: ${fix}` });
-        }
-        onDone?.(r.ok);
-      })
-      .catch((e) => this.o.log(`delivery to ${agent} crashed: ${(e as Error).message}`, { level: "error", event: "delivery_failed", agent, error: (e as Error).stack }));
-  }
-
-  /** A CLI that picks its own conversation id (codex, agy): found by its adapter in the CLI's files, which name our prompt, for a few seconds. */
-  private captureConversation(agent: string, a: AgentPane, text: string): void {
-    a.capture = false;
-    const kind = a.resolved.provider.conversation?.capture ?? "none";
-    const find = adapterFor(kind)?.captureConversation;
-    if (!find) return;
-    let tries = 0;
-    const look = () => {
-      if (this.agents.get(agent) !== a) return;
-      const id = find({ env: a.env, sinceMs: a.launchedAt, promptLine: text });
-      if (id) return this.o.push({ type: "conversation_captured", at: now(), agent, id });
-      if (++tries < 40) setTimeout(look, 500);
-      else this.o.log(`could not find ${agent}'s ${kind} conversation id: a restart will start a fresh conversation`);
-    };
-    setTimeout(look, 300);
+    if (this.pauses.hold(() => this.deliver(agent, text, onDone))) return;
+    this.deliveries.deliver(agent, text, onDone);
   }
 
   /** The agents' panes beside the monitor, as many as fit; the others work on, parked. */
@@ -402,29 +290,12 @@ export class AgentRuntime {
   }
 
   /** The completion panel: its own exit is the user's decision being written, never an interruption. */
-  async showPanel(): Promise<void> {
-    if (this.panel && (await this.o.layout.isAlive(this.panel))) {
-      await this.o.layout.show([this.panel]);
-      await selectPane(this.o.tmux, this.panel).catch(() => {});
-      return;
-    }
-    const { pane } = await this.o.layout.createPane({
-      command: [...this.o.selfCommand, "panel", this.o.sessionDir],
-      env: {},
-      cwd: this.o.workDir,
-      label: "[completion] approve or request changes",
-    });
-    this.panel = pane;
-    await this.o.layout.show([pane]);
-    // the decision is made here: give the panel the keyboard
-    await selectPane(this.o.tmux, pane).catch(() => {});
+  showPanel(): Promise<void> {
+    return this.panel.show();
   }
 
-  async closePanel(): Promise<void> {
-    if (!this.panel) return;
-    const pane = this.panel;
-    this.panel = null;
-    await this.o.layout.kill(pane);
+  closePanel(): Promise<void> {
+    return this.panel.close();
   }
 
   /**
@@ -432,13 +303,7 @@ export class AgentRuntime {
    * screen (kept by remain-on-exit) and exit status go with the event.
    */
   async paneExited(pane: string, status?: string): Promise<void> {
-    if (pane === this.panel) {
-      // the panel exits once the decision file is written, or when the user quits it (it can be
-      // shown again): expected, never an interruption; its dead pane goes
-      this.panel = null;
-      void this.o.layout.kill(pane).catch(() => {});
-      return;
-    }
+    if (this.panel.exited(pane)) return;
     if (this.o.layout.isExpectedExit(pane)) return;
     const agent = this.byPane.get(pane);
     if (!agent) return;
@@ -505,12 +370,11 @@ export class AgentRuntime {
    * screen and conversation, and spends nothing.
    */
   pause(stop: boolean): void {
-    this.paused = stop;
+    this.pauses.set(stop);
     // a pre-started CLI is a start nobody may use: closed rather than stopped
     if (stop) for (const p of this.prestarted()) void this.dropPrestart(p.id, "the run is paused at its budget");
-    for (const [agent, v] of this.agents) this.signal(agent, v.pid, stop);
-    if (!stop) this.pauseGuard.continued();
-    const held = stop ? [] : this.held.splice(0);
+    for (const [agent, v] of this.agents) this.pauses.signal(agent, v.pid, stop);
+    const held = stop ? [] : this.pauses.continued();
     this.o.log(`${stop ? "paused" : "continued"} ${this.agents.size} agent(s)${held.length ? `; ${held.length} held launch(es) and prompt(s) now` : ""}`, { event: stop ? "agents_paused" : "agents_continued", data: { agents: [...this.agents.keys()], ...(stop ? {} : { held: held.length }) } });
     if (stop) return;
     // in order: a held prompt goes to the pane its held launch makes
@@ -520,12 +384,12 @@ export class AgentRuntime {
   }
 
   get isPaused(): boolean {
-    return this.paused;
+    return this.pauses.paused;
   }
 
   /** Interactive agents for the TurnWatcher (researchers run in batch and are not watched); none while paused. */
   watched(): Watched[] {
-    if (this.paused) return [];
+    if (this.pauses.paused) return [];
     return [...this.agents]
       .filter(([, v]) => v.role !== "code-researcher" && v.role !== "web-researcher")
       .map(([agent, v]) => ({ agent, pane: v.pane, provider: v.resolved.provider }));

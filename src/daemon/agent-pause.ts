@@ -1,0 +1,57 @@
+import { signalledBelow } from "../effects/process/tree.ts";
+import type { Logger } from "../effects/log.ts";
+import { PauseGuard } from "./pause-guard.ts";
+
+type Held = () => Promise<void> | void;
+
+/**
+ * The run paused at its budget: the agents' CLIs stopped (SIGSTOP), and the launches and
+ * deliveries asked for meanwhile held, to be made in order when the run goes on.
+ */
+export class AgentPause {
+  #paused = false;
+  #held: Held[] = [];
+  /** continues the stopped CLIs should this orchestrator die while the run is paused */
+  readonly #guard: PauseGuard;
+
+  constructor(sessionDir: string, private readonly log: Logger) {
+    this.#guard = new PauseGuard(sessionDir);
+  }
+
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  /** While paused, keep `run` for when the run goes on (true); false when not paused. */
+  hold(run: Held): boolean {
+    if (this.#paused) this.#held.push(run);
+    return this.#paused;
+  }
+
+  /** From now on paused (`true`) or not. */
+  set(stop: boolean): void {
+    this.#paused = stop;
+  }
+
+  /** The run goes on (every CLI continued): what was held, in order, to make now. */
+  continued(): Held[] {
+    this.#guard.continued();
+    return this.#held.splice(0);
+  }
+
+  /**
+   * SIGSTOP or SIGCONT the agent's CLI and everything it runs: the processes below the pane's own
+   * shell, never the shell (tmux would continue it and its group at once); false, logged, when it
+   * failed.
+   */
+  signal(agent: string, pid: number, stop: boolean): boolean {
+    try {
+      const pids = signalledBelow(pid, stop ? "SIGSTOP" : "SIGCONT");
+      if (stop) this.#guard.stopped(pids);
+      return true;
+    } catch (e) {
+      this.log(`could not ${stop ? "pause" : "continue"} ${agent} (pid ${pid}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { level: "warn", event: stop ? "agents_paused" : "agents_continued", agent, error: (e as Error).message });
+      return false;
+    }
+  }
+}
