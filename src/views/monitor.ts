@@ -42,16 +42,28 @@ function section(name: string, width: number, extra = ""): Line {
   return [seg("─", "dim"), seg(head, "bold"), seg("─".repeat(Math.max(0, width - head.length - 1)), "dim")];
 }
 
-/** An agent that asks (a question, a permission): who, and how to answer it (its row may be out of sight below). */
+/** How many lines of an agent's question the top of the monitor shows (its row shows the start of the rest). */
+const QUESTION_LINES = 3;
+
+/**
+ * An agent that asks (a question, a permission): who, what it asks (the question's own line: a
+ * dialog's text starts with it, what it is about and its choices follow after " · "), and how
+ * to answer it (its row may be out of sight below).
+ */
 function askingLines(run: RunSnapshot, selected: number | undefined, width: number): Line[] {
-  const asking = new Set(run.waiting_for.flatMap((w) => (w.kind === "agent_input" ? [w.agent] : [])));
+  const waiting = run.waiting_for.flatMap((w) => (w.kind === "agent_input" ? [w] : []));
+  const asking = new Set(waiting.map((w) => w.agent));
   const at = run.agents.findIndex((a) => asking.has(a.key));
   if (at < 0) return [];
   const more = asking.size - 1;
   const who = `? ${run.agents[at]!.label} asks you${more ? ` (+${more} more)` : ""}`;
   const move = selected === undefined || selected === at ? "" : selected < at ? "↓ to it, " : "↑ to it, ";
+  const question = waiting.find((w) => w.agent === run.agents[at]!.key)?.question?.text.split(" · ")[0]?.trim() ?? "";
+  const asked = wrapText(question, width - 2);
+  const shown = asked.length > QUESTION_LINES ? [...asked.slice(0, QUESTION_LINES - 1), `${asked[QUESTION_LINES - 1]!.slice(0, Math.max(0, width - 3))}…`] : asked;
   return [
     ...wrapText(who, width).map((l): Line => [seg(l, "magenta", "bold")]),
+    ...(question ? shown.map((l): Line => [seg(`  ${l}`, "magenta")]) : []),
     ...wrapText(`${move}Enter: answer in its pane`, width - 2).map((l): Line => [seg(`  ${l}`, "dim")]),
   ];
 }

@@ -54,6 +54,27 @@ describe("monitor view", () => {
     expect(text).toContain("↓ to it, Enter: answer in its pane");
   });
 
+  // the row showed "asks: Should the gr…" at 30 columns; a dialog's text is its question, then what it is about and its choices (#27.3)
+  test("an agent that asks: the top shows the question itself, wrapped, without the choices after it", () => {
+    const text = "Should the greeting say Hello or Hi? · ☐ Greeting · ❯ 1. Hello · 2. Hi · 3. Type something.";
+    const s = stateIn("architecting", {
+      agents: { architect: { role: "architect", label: "[architect] architecture", status: "needs_input", provider: "claude", since: at(1), question: { kind: "question", text, at: at(1) } } },
+    });
+    for (const w of [30, 80]) {
+      const lines = plain(mon(s, w, 24));
+      const from = lines.findIndex((l) => l.includes("asks you"));
+      const asked = lines.slice(from + 1, lines.findIndex((l) => l.includes("Enter: answer in its pane"))).join(" ").replace(/\s+/g, " ").trim();
+      expect({ w, asked }).toEqual({ w, asked: "Should the greeting say Hello or Hi?" });
+    }
+    const long = stateIn("architecting", {
+      agents: { architect: { role: "architect", label: "a", status: "needs_input", provider: "claude", since: at(1), question: { kind: "question", text: "Which of these ".repeat(12) + "do you want?", at: at(1) } } },
+    });
+    const lines = plain(mon(long, 30, 24));
+    const from = lines.findIndex((l) => l.includes("asks you"));
+    expect(lines.slice(from + 1, from + 4).at(-1)!.trimEnd()).toEndWith("…");
+    expect(lines[from + 4]).toContain("Enter: answer in its pane");
+  });
+
   for (const phase of PHASES) {
     test(`${phase}: current stage marked, exact height, fits 40/80/200 columns`, () => {
       const state = stateIn(phase);
