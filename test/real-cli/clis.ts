@@ -32,6 +32,8 @@ export type CliDef = {
    * general.maxAttempts=1), so the agent just looks busy until the limit lifts.
    */
   on429: "shown" | "retried";
+  /** with "shown": the retries it makes by itself before it shows the error (copilot 1.0.102: 5, with no switch for it in its own-endpoint mode) */
+  retries429?: number;
   /** every blocking screen text seen in reference/real-cli-behaviour.md §1.2, §1.5, §2.2, §2.5, §3.2, §3.5 */
   dialogs: string[];
 };
@@ -201,6 +203,7 @@ export const CLIS: CliDef[] = [
     name: "copilot",
     npm: "@github/copilot",
     on429: "shown",
+    retries429: 5,
     // `copilot help providers`: its own-endpoint (BYOK) mode needs no GitHub sign-in; offline: no telemetry, no update
     setup: ({ home, mockUrl }) => ({
       files: [],

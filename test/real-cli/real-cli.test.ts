@@ -114,7 +114,10 @@ for (const cli of CLIS) {
         expect(turns.length, `${marker} reached the model ${turns.length} times${dump(run)}`).toBe(1);
         expect(turns[0]!.lastUserText.trim()).toBe(`Reply with one word for check ${marker}`);
       }
-      expect(run.dialogs, run.dialogs.map((d) => `${d.text} at ${d.atMs} ms:\n${d.screen}`).join("\n")).toEqual([]);
+      // no dialog but those agentmux answers itself (copilot's folder trust: it has no switch for it)
+      const answers = run.config.providers[cli.name]!.trust.map((t) => new RegExp(t.detect, "m"));
+      const left = run.dialogs.filter((d) => !answers.some((re) => re.test(d.screen)));
+      expect(left, left.map((d) => `${d.text} at ${d.atMs} ms:\n${d.screen}`).join("\n")).toEqual([]);
       expect(readToolLines(toolEvents, 0).length).toBe(1);
 
       const ms = delivered.slice(1).map((r) => (r.ok ? r.ms : NaN));
@@ -235,7 +238,8 @@ for (const cli of CLIS) {
       await waitFor("submit_architecture after the reset", submitted, { timeoutMs: 120_000, intervalMs: 50 }).catch((e) => {
         throw new Error(`${(e as Error).message}${dump(run)}`);
       });
-      expect(limited().length).toBe(1);
+      // the first request, and the retries the CLI makes by itself before it shows the error
+      expect(limited().length).toBe(1 + (cli.retries429 ?? 0));
       console.log(`[real-cli] ${cli.name} 429: limit seen ${sinceAnswerMs} ms after the mock's 429 (${limitMs} ms after the prompt; "${limit.text}", reset ${limit.reset_at ?? "not shown"}); submit ${Math.round(performance.now() - resetAt)} ms after the continue notice`);
     }, 400_000);
   });
