@@ -16,7 +16,7 @@ import type { AgentTokens } from "../mcp/identity.ts";
 import { resolveRole, type ResolvedAgent } from "../providers/resolve.ts";
 import { FirstStarts } from "./first-starts.ts";
 import { F } from "../protocol/paths.ts";
-import { writeRuntime } from "../session/write.ts";
+import { AgentPanes } from "./agent-panes.ts";
 import type { Logger } from "../effects/log.ts";
 import type { Watched } from "./turns.ts";
 import { PrestartPool } from "./prestart-pool.ts";
@@ -65,10 +65,8 @@ export { cliWarning } from "./agent-delivery.ts";
 
 /** Agents as tmux panes: launch, deliver prompts (verified), show, kill; maps pane exits back to agents. */
 export class AgentRuntime {
-  private readonly agents = new Map<string, AgentPane>();
-  private readonly byPane = new Map<string, string>();
-  /** panes whose program exited (kept by remain-on-exit, with their last screen) until relaunched */
-  private readonly dead = new Map<string, string>();
+  /** which pane is whose, live or exited, and runtime.json */
+  private readonly agents: AgentPanes;
   private readonly panel: CompletionPanel;
   /** the agents' CLIs are stopped (SIGSTOP) until the user lets the run go on past its budget */
   private readonly pauses: AgentPause;
@@ -80,6 +78,7 @@ export class AgentRuntime {
 
   constructor(readonly o: AgentRuntimeOptions) {
     this.firstStarts = new FirstStarts(o.tmux, o.log);
+    this.agents = new AgentPanes(o);
     this.pauses = new AgentPause(o.sessionDir, o.log);
     this.panel = new CompletionPanel(o);
     this.deliveries = new AgentDeliveries(o, (agent) => this.agents.get(agent));
@@ -106,7 +105,7 @@ export class AgentRuntime {
     const pre = await this.pool.take(agent, role, lo, label);
     if (pre) return this.adopt(agent, pre.started, pre.byRole);
     // a relaunch takes the old pane's place on screen
-    const old = this.agents.get(agent)?.pane ?? this.dead.get(agent);
+    const old = this.agents.lastPane(agent);
     const slot = old ? this.o.layout.visiblePanes().indexOf(old) : -1;
     await this.kill(agent);
     const started = await this.spawn(agent, role, label, lo);
@@ -126,8 +125,7 @@ export class AgentRuntime {
    * finishes during the pause: its process is stopped now, like every other agent's.
    */
   private join(agent: string, pane: AgentPane): void {
-    this.agents.set(agent, pane);
-    this.byPane.set(pane.pane, agent);
+    this.agents.add(agent, pane);
     if (this.pauses.paused && this.pauses.signal(agent, pane.pid, true)) this.o.log(`${agent}: started while the run is paused at its budget; paused too`, { event: "agents_paused", agent, data: { agents: [agent] } });
   }
 
@@ -230,8 +228,7 @@ export class AgentRuntime {
 
   /** The agent whose launch reported turn-end id `id` (its CLI's own hook), or null. */
   agentOfTurnId(id: string): string | null {
-    for (const [agent, a] of this.agents) if (a.turnId === id) return agent;
-    return null;
+    return this.agents.agentOfTurnId(id);
   }
 
   /** Deliver a prompt file's one-line reference; the result comes back as an event. */
@@ -276,15 +273,10 @@ export class AgentRuntime {
   async kill(agent: string, o: { keepToken?: boolean } = {}): Promise<void> {
     // a held pre-start owns the agent's current token (the agent's earlier pane has none left)
     if (!o.keepToken && !this.pool.holds(agent)) this.o.mcp.tokens.revoke(agent);
-    const deadPane = this.dead.get(agent);
-    if (deadPane) {
-      this.dead.delete(agent);
-      await this.o.layout.kill(deadPane);
-    }
-    const a = this.agents.get(agent);
+    const deadPane = this.agents.takeDead(agent);
+    if (deadPane) await this.o.layout.kill(deadPane);
+    const a = this.agents.remove(agent);
     if (!a) return;
-    this.agents.delete(agent);
-    this.byPane.delete(a.pane);
     await this.o.layout.kill(a.pane);
     this.persist();
   }
@@ -305,12 +297,9 @@ export class AgentRuntime {
   async paneExited(pane: string, status?: string): Promise<void> {
     if (this.panel.exited(pane)) return;
     if (this.o.layout.isExpectedExit(pane)) return;
-    const agent = this.byPane.get(pane);
+    const agent = this.agents.exited(pane);
     if (!agent) return;
     this.o.mcp.tokens.revoke(agent);
-    this.agents.delete(agent);
-    this.byPane.delete(pane);
-    this.dead.set(agent, pane);
     this.persist();
     const text = await lastScreen(this.o.tmux, pane);
     const screen = text === null ? [] : text.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim()).slice(-20);
@@ -337,7 +326,7 @@ export class AgentRuntime {
   /** Live agents whose MCP client reaches the endpoint through a stdio bridge process. */
   bridges(): { agent: string; pid: number }[] {
     const out: { agent: string; pid: number }[] = [];
-    for (const agent of this.agents.keys()) {
+    for (const [agent] of this.agents.all()) {
       const pid = this.o.mcp.tokens.link(agent)?.bridgePid;
       if (pid) out.push({ agent, pid });
     }
@@ -373,9 +362,10 @@ export class AgentRuntime {
     this.pauses.set(stop);
     // a pre-started CLI is a start nobody may use: closed rather than stopped
     if (stop) for (const p of this.prestarted()) void this.dropPrestart(p.id, "the run is paused at its budget");
-    for (const [agent, v] of this.agents) this.pauses.signal(agent, v.pid, stop);
+    const all = this.agents.all();
+    for (const [agent, v] of all) this.pauses.signal(agent, v.pid, stop);
     const held = stop ? [] : this.pauses.continued();
-    this.o.log(`${stop ? "paused" : "continued"} ${this.agents.size} agent(s)${held.length ? `; ${held.length} held launch(es) and prompt(s) now` : ""}`, { event: stop ? "agents_paused" : "agents_continued", data: { agents: [...this.agents.keys()], ...(stop ? {} : { held: held.length }) } });
+    this.o.log(`${stop ? "paused" : "continued"} ${all.length} agent(s)${held.length ? `; ${held.length} held launch(es) and prompt(s) now` : ""}`, { event: stop ? "agents_paused" : "agents_continued", data: { agents: all.map(([agent]) => agent), ...(stop ? {} : { held: held.length }) } });
     if (stop) return;
     // in order: a held prompt goes to the pane its held launch makes
     void (async () => {
@@ -390,24 +380,14 @@ export class AgentRuntime {
   /** Interactive agents for the TurnWatcher (researchers run in batch and are not watched); none while paused. */
   watched(): Watched[] {
     if (this.pauses.paused) return [];
-    return [...this.agents]
-      .filter(([, v]) => v.role !== "code-researcher" && v.role !== "web-researcher")
-      .map(([agent, v]) => ({ agent, pane: v.pane, provider: v.resolved.provider }));
+    return this.agents.watched();
   }
 
   livePanes(): Map<string, string> {
-    return new Map([...this.agents].map(([k, v]) => [k, v.pane]));
+    return this.agents.livePanes();
   }
 
   persist(): void {
-    writeRuntime(this.o.sessionDir, {
-      tmux_session: this.o.sessionName,
-      tmux_socket: this.o.tmux.socket,
-      panes: Object.fromEntries([...this.agents].map(([k, v]) => [k, v.pane])),
-      control_pane: this.o.controlPane,
-      visible: this.o.layout.visiblePanes(),
-      pids: Object.fromEntries([...this.agents].map(([k, v]) => [k, v.pid])),
-      orchestrator_pid: process.pid,
-    });
+    this.agents.persist();
   }
 }
