@@ -8,6 +8,7 @@ import { agentLines, phaseLabel, pipelineLines } from "./pipeline.ts";
 import { clock, hhmm, ms } from "./time.ts";
 import { keyBar, keyName, type Key } from "./keys.ts";
 import { checkLine } from "./check-rows.ts";
+import { ellipsize } from "./width.ts";
 
 export type Size = { width: number; height: number };
 /**
@@ -119,7 +120,9 @@ export function monitorView(d: MonitorInput, size: Size): Line[] {
   const { run } = d;
   const w = Math.max(10, size.width);
   const top: Line[] = [];
-  const title = wrapText(run.feature, w - 3).slice(0, 2);
+  const wrapped = wrapText(run.feature, w - 3);
+  const title = wrapped.slice(0, 2);
+  if (wrapped.length > 2) title[1] = ellipsize(`${title[1]} ${wrapped[2]}`, w - 3).replace(/\s+…$/, "…");
   top.push([seg("AM ", "cyan", "bold"), seg(title[0] ?? "", "bold")]);
   if (title[1]) top.push([seg("   "), seg(title[1], "bold")]);
   const paused = budgetPause(run);

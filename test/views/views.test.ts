@@ -32,6 +32,15 @@ const parallel = stateIn("implementing", {
 });
 
 describe("monitor view", () => {
+  // the demo's request at 80x24 (a 30-column monitor) showed "function greet(name) that" and stopped there
+  test("a request longer than the header's two lines ends with … instead of stopping mid-sentence", () => {
+    const feature = "Add a greeting module: a function greet(name) that returns a friendly greeting, with a unit test.";
+    const s = stateIn("architecting", { request_title: feature });
+    const top = plain(mon(s, 30, 24)).slice(0, 2);
+    expect(top[0]).toBe("AM Add a greeting module: a");
+    expect(top[1]).toMatch(/^   function greet\(name\) that…$/);
+    expect(plain(mon(s, 120, 24))[0]).toBe(`AM ${feature}`);
+  });
   // at 80x24 (a 30-column monitor) the key bar has room for "? help · Ctrl-b d detach" only, and
   // the agent's row for "sim · asks: Should the gr…": nothing said how to answer
   test("an agent that asks: the top says who asks and how to answer, at 30 columns too", () => {
