@@ -3,17 +3,28 @@ import type { Effect } from "../schema/effects.ts";
 import { toolNameForAgent } from "../providers/resolve.ts";
 import { nudgeText } from "../prompts/nudge.ts";
 import { F } from "../protocol/paths.ts";
-import type { AgentRuntime } from "./agents.ts";
+import type { AgentRuntime, AgentRuntimeOptions } from "./agents.ts";
+import type { Clock } from "../effects/clock.ts";
+import type { ResolvedAgent } from "../providers/resolve.ts";
 import { callAttention } from "./attention.ts";
 
 type Nudge = Extract<Effect, { type: "nudge_agent" }>;
+
+/** What a reminder needs of the agent runtime (AgentRuntime is one). */
+export type NudgeTarget = {
+  /** the clock of the reminder's delay and of the TurnWatcher's turn-end times */
+  clock: Clock;
+  o: Pick<AgentRuntimeOptions, "sessionDir" | "state" | "isIdle" | "turnEnd" | "log">;
+  resolvedOf(agent: string): ResolvedAgent | undefined;
+  deliver(agent: string, text: string, onDone?: (ok: boolean) => void): void;
+};
 
 /**
  * Deliver a reminder to an agent whose turn ended without its submit, after the effect's
  * delay, unless the agent acted meanwhile (it is busy again, or the orchestrator no longer
  * sees it waiting). Logs how long after its screen settled the reminder was accepted.
  */
-export function deliverNudge(rt: AgentRuntime, e: Nudge): void {
+export function deliverNudge(rt: NudgeTarget, e: Nudge): void {
   const fire = () => {
     const resolved = rt.resolvedOf(e.agent);
     if (!resolved) return;
@@ -32,7 +43,7 @@ export function deliverNudge(rt: AgentRuntime, e: Nudge): void {
     const end = rt.o.turnEnd?.(e.agent) ?? null;
     rt.deliver(e.agent, text, (ok) => {
       if (!ok || !end) return;
-      const t = performance.now();
+      const t = rt.clock.now();
       const settled = Math.round(t - end.settledAt);
       rt.o.log(`reminder ${e.attempt}/${e.limit} accepted by ${e.agent} ${settled} ms after its screen settled (${Math.round(t - end.endedAt)} ms after the turn end was seen)`, {
         event: "delivered",
@@ -41,7 +52,7 @@ export function deliverNudge(rt: AgentRuntime, e: Nudge): void {
       });
     });
   };
-  if (e.delay_ms > 0) setTimeout(fire, e.delay_ms);
+  if (e.delay_ms > 0) rt.clock.after(e.delay_ms, fire);
   else fire();
 }
 

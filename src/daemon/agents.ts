@@ -18,6 +18,7 @@ import { FirstStarts } from "./first-starts.ts";
 import { F } from "../protocol/paths.ts";
 import { AgentPanes } from "./agent-panes.ts";
 import type { Logger } from "../effects/log.ts";
+import { monotonicClock, type Clock } from "../effects/clock.ts";
 import type { Watched } from "./turns.ts";
 import { PrestartPool } from "./prestart-pool.ts";
 import type { HeldPrestart } from "./prestart.ts";
@@ -45,12 +46,14 @@ export type AgentRuntimeOptions = {
   lastToolCall?: (agent: string) => number;
   /** the agent is at its idle prompt with no turn under way (TurnWatcher) */
   isIdle?: (agent: string) => boolean;
-  /** when the agent's last turn ended and its screen had settled (TurnWatcher, performance.now()) */
+  /** when the agent's last turn ended and its screen had settled (TurnWatcher, on `clock`) */
   turnEnd?: (agent: string) => { endedAt: number; settledAt: number } | null;
   /** added to every agent's environment (session/run-env.ts: AGENTMUX_PORT_OFFSET, …) */
   runEnv?: Record<string, string>;
   /** the run's MCP endpoint: each launch gets a fresh token for it (revoked when the agent goes) */
   mcp: { tokens: AgentTokens; url: () => string };
+  /** the clock of a reminder's delay, the TurnWatcher's (performance.now() unless given) */
+  clock?: Clock;
 };
 
 export type LaunchOptions = { batchPrompt?: string; provider?: string; conversation?: string };
@@ -76,7 +79,10 @@ export class AgentRuntime {
   /** the second start of a CLI waits for its first to get ready (#27) */
   private readonly firstStarts: FirstStarts;
 
+  readonly clock: Clock;
+
   constructor(readonly o: AgentRuntimeOptions) {
+    this.clock = o.clock ?? monotonicClock;
     this.firstStarts = new FirstStarts(o.tmux, o.log);
     this.agents = new AgentPanes(o);
     this.pauses = new AgentPause(o.sessionDir, o.log);
