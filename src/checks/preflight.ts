@@ -55,6 +55,10 @@ export function preflightChecks(config: Pick<Config, "checks">, repoRoot: string
       problems.push({ check: name, field: "cwd", problem: `its folder ${spec.cwd} does not exist in ${repoRoot}` });
       continue;
     }
+    if (spec.command.includes("\0")) {
+      problems.push({ check: name, field: "command", problem: 'contains a NUL character, which no command can carry (in YAML "…" quotes \\0 is one: write \\\\0 or use \'…\' quotes)' });
+      continue;
+    }
     const program = firstProgram(spec.command);
     if (program === null) continue;
     if (program.includes("/")) {

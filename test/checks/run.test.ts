@@ -94,4 +94,10 @@ describe("preflightChecks", () => {
       { check: "nofolder", field: "cwd", problem: `its folder web does not exist in ${root}` },
     ]);
   });
+
+  // printf "\033[31m" in YAML double quotes: the check failed with node's "args[5] must be a string without null bytes"
+  test("a command with a NUL character is named before it runs", () => {
+    const config = Config.parse({ checks: { color: { command: "printf '\u0000red'" } } });
+    expect(preflightChecks(config, root)).toEqual([{ check: "color", field: "command", problem: expect.stringContaining("contains a NUL character") }]);
+  });
 });
