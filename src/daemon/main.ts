@@ -6,6 +6,7 @@ import { loadConfig } from "../config/load.ts";
 import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
 import { Layout } from "../effects/tmux/layout.ts";
 import { PaneWriter } from "../effects/tmux/deliver.ts";
+import { monotonicClock } from "../effects/clock.ts";
 import { killSession } from "../effects/tmux/ops.ts";
 import { installExitHooks, watchPaneExits } from "../effects/tmux/exits.ts";
 import { F, projectOfSession } from "../protocol/paths.ts";
@@ -94,7 +95,10 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   if (!controlled) log("tmux refused a control-mode client: every tmux call runs as a process of its own", { level: "warn" });
 
   const layout = await Layout.open(tmux, { session: sessionName, controlPane: runtime.control_pane, controlWidth: config.tmux.control_width, envDir: join(sessionDir, F.paneEnvDir) });
-  const writer = new PaneWriter(tmux, log);
+  // one clock for delivery, turn detection and reminders: a turn's end (TurnWatcher) is compared
+  // with a reminder's acceptance and with the last tool call (ToolCallTail, performance.now())
+  const clock = monotonicClock;
+  const writer = new PaneWriter(tmux, log, clock);
   let loop!: OrchestratorLoop;
   const tmuxLoss = new TmuxLoss(tmux, sessionName, (e) => loop.push(e));
   // the run's one MCP endpoint lives here; its paths come from where this session folder is
@@ -116,6 +120,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     lastToolCall: (a) => calls.lastCallAt(a),
     runEnv: runEnv(state),
     mcp: { tokens: mcp.tokens, url: () => mcp.endpoint.url },
+    clock,
   });
   const usage = new UsageWatcher({ sessionDir, config, state: () => loop.state, push: (e) => loop.push(e), log });
   const prestarter = new Prestarter({ runtime: agents, config, settings, log });
@@ -129,7 +134,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     loop.push(owedFile && e.type === "agent_turn_ended" ? { ...e, owed_file_written: true } : e);
     // its turn is over: the file it owes is complete, its event need not wait out the stability window
     if (owedFile) files.finished(owedFile);
-  }, log, stuckAfterMs: config.watchdog.stuck_after_s * 1000 });
+  }, log, stuckAfterMs: config.watchdog.stuck_after_s * 1000, clock });
   agents.persist();
   const notifier = new Notifier({ config: config.notify, sessionDir, projectDir, log }, state);
   // the project's checks: run by agentmux in the run's working tree, with the run's env (port offset)
