@@ -32,3 +32,22 @@ export function didYouMean(word: string, candidates: readonly string[], o: { pre
   const prefixed = candidates.filter((c) => c.toLowerCase().startsWith(w));
   return w.length >= 3 && prefixed.length === 1 ? prefixed[0] : undefined;
 }
+
+/**
+ * A config key's suggestion: the closest key (didYouMean) when `word` is also its letters in
+ * order or nothing abbreviates better, else the one key `word` abbreviates (its letters in order,
+ * the same first letter, 2+ letters shorter): `cmd` → `command`, where one edit said `cwd`;
+ * `codr` stays `coder`, not `code-researcher`.
+ */
+export function suggestKey(word: string, candidates: readonly string[]): string | undefined {
+  const w = word.toLowerCase();
+  const near = didYouMean(word, candidates);
+  const abbreviates = (c: string) => {
+    let i = 0;
+    for (const ch of c.toLowerCase()) if (ch === w[i]) i++;
+    return i === w.length && c[0]?.toLowerCase() === w[0];
+  };
+  if (w.length < 3 || (near && abbreviates(near))) return near;
+  const hits = candidates.filter((c) => c.length - w.length >= 2 && abbreviates(c));
+  return hits.length === 1 ? hits[0] : near;
+}

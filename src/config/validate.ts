@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { didYouMean } from "./suggest.ts";
+import { suggestKey } from "./suggest.ts";
 import { ConfigInvalid } from "./errors.ts";
 import { Config } from "../schema/config.ts";
 
@@ -83,7 +83,7 @@ export function isLegacyKey(path: readonly PropertyKey[]): boolean {
 
 const suggestion = (key: string, path: readonly PropertyKey[], file: string) => {
   if (isLegacyKey([...path, key])) return ` — a key of the Python agentmux; convert the file with: agentmux config migrate ${file}`;
-  const s = didYouMean(key, knownKeys(path));
+  const s = suggestKey(key, knownKeys(path));
   return s ? ` — did you mean ${s}?` : "";
 };
 

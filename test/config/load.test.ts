@@ -150,6 +150,12 @@ describe("errors name the file and the key path", () => {
     expect(m).toMatch(/providers\.claude\.zzzzzz: unknown key$/m);
   });
 
+  // a check written with cmd: was told "did you mean cwd?", one edit away, where it meant command
+  test("an abbreviated key gets the key it abbreviates, not a short one an edit away", () => {
+    projectFile("checks:\n  test:\n    cmd: npm test\n");
+    expect(loadError().message).toContain(".agentmux/config.yaml: checks.test.cmd: unknown key — did you mean command?");
+  });
+
   test("wrong type", () => {
     projectFile('defaults:\n  max_review_iterations: "3"\n');
     expect(loadError().message).toBe(".agentmux/config.yaml: defaults.max_review_iterations: expected number, got string");
