@@ -5,20 +5,23 @@ import { ellipsize } from "./width.ts";
 
 const MARK: Record<CheckResult["status"], string> = { passed: "✓", failed: "✗", timed_out: "✗", error: "!" };
 
+// under a second, duration() says 0s (or 1s): a check of 632 ms read "passed in 0s"
+const took = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : duration(ms));
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function outcome(r: CheckResult): string {
   const tests = r.tests;
   switch (r.status) {
     case "passed":
-      return `passed in ${duration(r.duration_ms)}${tests ? ` (${plural(tests.total, "test")})` : ""}`;
+      return `passed in ${took(r.duration_ms)}${tests ? ` (${plural(tests.total, "test")})` : ""}`;
     case "timed_out":
-      return `timed out after ${duration(r.duration_ms)}`;
+      return `timed out after ${took(r.duration_ms)}`;
     case "error":
       return `could not run: ${inertLine(r.error ?? "it did not start")}`;
     case "failed": {
       const what = tests && tests.failing > 0 ? `${tests.failing} of ${plural(tests.total, "test")} failing` : r.findings.length > 0 ? plural(r.findings.length + (r.findings_omitted ?? 0), "failure") : `exit ${r.exit_code ?? r.signal ?? "?"}`;
-      return `${what} in ${duration(r.duration_ms)}`;
+      return `${what} in ${took(r.duration_ms)}`;
     }
   }
 }

@@ -15,6 +15,9 @@ test("headlines: passed with its tests, failing tests, timed out, could not run,
   expect(checkHeadline(result({ status: "timed_out", exit_code: null, duration_ms: 600_000 }))).toBe("✗ test timed out after 10m 0s");
   expect(checkHeadline(result({ status: "error", exit_code: null, error: "not found: sh: 1: jest: not found\x1b[2J" }))).toBe("! test could not run: not found: sh: 1: jest: not found");
   expect(checkHeadline(result({ name: "lint", required: false, pre_existing: true, truncated: true, exit_code: 2 }))).toBe("✗ lint exit 2 in 12s (advisory, already failing on the base, output truncated)");
+  // under a second: the milliseconds, not "0s"
+  expect(checkHeadline(result({ status: "passed", exit_code: 0, duration_ms: 632 }))).toBe("✓ test passed in 632 ms");
+  expect(checkHeadline(result({ duration_ms: 5 }))).toBe("✗ test exit 1 in 5 ms");
 });
 
 test("what failed: anchors and messages, failing lines when no file is named, cut and counted", () => {
