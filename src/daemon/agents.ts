@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { Config } from "../schema/config.ts";
 import { ROLE_TOOLS, type Role } from "../schema/catalog.ts";
 import type { Event } from "../schema/events.ts";
@@ -11,12 +10,11 @@ import { deadPaneStatus, lastScreen, sendKeys } from "../effects/tmux/agent-ops.
 import { AgentPause } from "./agent-pause.ts";
 import { AgentDeliveries } from "./agent-delivery.ts";
 import { CompletionPanel } from "./completion-panel.ts";
-import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
 import type { AgentTokens } from "../mcp/identity.ts";
-import { resolveRole, type ResolvedAgent } from "../providers/resolve.ts";
+import type { ResolvedAgent } from "../providers/resolve.ts";
 import { FirstStarts } from "./first-starts.ts";
-import { F } from "../protocol/paths.ts";
 import { AgentPanes } from "./agent-panes.ts";
+import { announceLaunch, spawnAgent } from "./agent-launch.ts";
 import type { Logger } from "../effects/log.ts";
 import { monotonicClock, type Clock } from "../effects/clock.ts";
 import type { Watched } from "./turns.ts";
@@ -89,7 +87,7 @@ export class AgentRuntime {
     this.panel = new CompletionPanel(o);
     this.deliveries = new AgentDeliveries(o, (agent) => this.agents.get(agent));
     this.pool = new PrestartPool({
-      spawn: (key, role, label, size) => this.spawn(key, role, label, {}, size),
+      spawn: (key, role, label, size) => spawnAgent(this.o, this.firstStarts, key, role, label, {}, size),
       prepare: (key, s) => this.o.writer.prepare(s.pane.pane, this.firstOptions(key, s.pane)),
       soloSize: () => this.o.layout.soloSize(),
       claim: (pane, label) => this.o.layout.relabelIfAlive(pane, label),
@@ -114,9 +112,9 @@ export class AgentRuntime {
     const old = this.agents.lastPane(agent);
     const slot = old ? this.o.layout.visiblePanes().indexOf(old) : -1;
     await this.kill(agent);
-    const started = await this.spawn(agent, role, label, lo);
+    const started = await spawnAgent(this.o, this.firstStarts, agent, role, label, lo);
     this.join(agent, started.pane);
-    this.announce(agent, started);
+    announceLaunch(this.o, agent, started);
     if (lo.batchPrompt) this.o.push({ type: "agent_active", at: now(), agent });
     if (slot >= 0) {
       const visible = this.o.layout.visiblePanes().filter((p) => p !== old);
@@ -133,61 +131,6 @@ export class AgentRuntime {
   private join(agent: string, pane: AgentPane): void {
     this.agents.add(agent, pane);
     if (this.pauses.paused && this.pauses.signal(agent, pane.pid, true)) this.o.log(`${agent}: started while the run is paused at its budget; paused too`, { event: "agents_paused", agent, data: { agents: [agent] } });
-  }
-
-  /** Start the agent's CLI in a new parked pane with a fresh token (not yet an agent of the run). */
-  private async spawn(agent: string, role: Role, label: string, lo: LaunchOptions, size?: { width: number; height: number }): Promise<Started> {
-    const resolved = resolveRole(this.o.config, role, lo.provider);
-    const conv = resolved.provider.conversation;
-    let conversation: { id: string; resume: boolean } | undefined;
-    if (conv && !lo.batchPrompt) {
-      if (lo.conversation) conversation = { id: lo.conversation, resume: true };
-      else if (conv.start.length) conversation = { id: crypto.randomUUID(), resume: false };
-    }
-    const token = this.o.mcp.tokens.issue(agent, role, this.o.workDir);
-    // the CLI's own turn-end hook reports this id (TurnEndTail → agentOfTurnId)
-    const turnId = crypto.randomUUID();
-    const spec = buildLaunch(resolved, {
-      turnEnd: { id: turnId, file: join(this.o.sessionDir, F.turnEnds) },
-      env: process.env,
-      sessionDir: this.o.sessionDir,
-      projectDir: this.o.projectDir,
-      workDir: this.o.workDir,
-      agentKey: agent,
-      selfCommand: this.o.selfCommand,
-      mcp: { url: this.o.mcp.url(), token },
-      ...(lo.batchPrompt ? { batchPrompt: join(this.o.sessionDir, lo.batchPrompt) } : {}),
-      ...(conversation ? { conversation } : {}),
-    });
-    writeLaunchFiles(spec);
-    const first = resolved.provider.command === "@self" ? null : await this.firstStarts.before(resolved.provider.command, agent);
-    // the env (with the token for CLIs that read it there) reaches the pane through a 0600 file, never argv
-    const command = spec.stdinFile ? ["sh", "-c", 'exec "$@" < "$0"', spec.stdinFile, ...spec.argv] : spec.argv;
-    const exitFile = join(this.o.sessionDir, F.paneExits);
-    const { pane, pid } = await this.o.layout.createPane({ command, env: { ...this.o.runEnv, ...spec.env }, cwd: spec.cwd, label, exitFile, ...(size ? { size } : {}) });
-    first?.(pane, resolved.provider.ready, resolved.provider.trust);
-    // the token is this pane's: requests with it must come from its process tree (mcp/peer.ts)
-    this.o.mcp.tokens.bindProcess(agent, pid);
-    const capture = !!conv && conv.capture !== "none" && !conversation && !lo.batchPrompt;
-    return {
-      pane: { pane, pid, role, resolved, prompted: false, env: { ...resolved.provider.env, ...spec.env }, launchedAt: Date.now(), capture, turnId },
-      ...(conversation ? { conversation } : {}),
-      argv: spec.argv,
-    };
-  }
-
-  /** The agent_launched record (bench/pipeline.ts reads "launched <agent> (…) in %N") and the conversation it starts. */
-  private announce(agent: string, s: Started, prestartedMs?: number, byRole?: string | null): void {
-    const { resolved, pane } = s.pane;
-    const c = s.conversation;
-    const note = prestartedMs === undefined ? "" : ` (pre-started ${byRole ? `by role as ${byRole} ` : ""}${prestartedMs} ms before)`;
-    this.o.log(`launched ${agent} (${resolved.providerName}${resolved.model ? "/" + resolved.model : ""}${c ? `, conversation ${c.id}${c.resume ? " resumed" : ""}` : ""}) in ${pane}${note}: ${s.argv.join(" ").slice(0, 300)}`, {
-      event: "agent_launched",
-      agent,
-      pane,
-      data: { provider: resolved.providerName, model: resolved.model, argv: s.argv, ...(c ? { conversation: c.id, resumed: c.resume } : {}), ...(prestartedMs === undefined ? {} : { prestarted_ms: prestartedMs }), ...(byRole ? { prestarted_as: byRole } : {}) },
-    });
-    if (c && !c.resume) this.o.push({ type: "conversation_captured", at: now(), agent, id: c.id });
   }
 
   /**
@@ -223,7 +166,7 @@ export class AgentRuntime {
   private async adopt(agent: string, s: Started, byRole: string | null): Promise<void> {
     await this.kill(agent, { keepToken: true });
     this.join(agent, s.pane);
-    this.announce(agent, s, Date.now() - s.pane.launchedAt, byRole);
+    announceLaunch(this.o, agent, s, Date.now() - s.pane.launchedAt, byRole);
     this.persist();
   }
 

@@ -1,0 +1,64 @@
+import { join } from "node:path";
+import type { Role } from "../schema/catalog.ts";
+import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
+import { resolveRole } from "../providers/resolve.ts";
+import { F } from "../protocol/paths.ts";
+import type { FirstStarts } from "./first-starts.ts";
+import type { AgentRuntimeOptions, LaunchOptions, Started } from "./agents.ts";
+
+const now = () => new Date().toISOString();
+
+/** Start the agent's CLI in a new parked pane with a fresh token (not yet an agent of the run). */
+export async function spawnAgent(o: AgentRuntimeOptions, firstStarts: FirstStarts, agent: string, role: Role, label: string, lo: LaunchOptions, size?: { width: number; height: number }): Promise<Started> {
+  const resolved = resolveRole(o.config, role, lo.provider);
+  const conv = resolved.provider.conversation;
+  let conversation: { id: string; resume: boolean } | undefined;
+  if (conv && !lo.batchPrompt) {
+    if (lo.conversation) conversation = { id: lo.conversation, resume: true };
+    else if (conv.start.length) conversation = { id: crypto.randomUUID(), resume: false };
+  }
+  const token = o.mcp.tokens.issue(agent, role, o.workDir);
+  // the CLI's own turn-end hook reports this id (TurnEndTail → agentOfTurnId)
+  const turnId = crypto.randomUUID();
+  const spec = buildLaunch(resolved, {
+    turnEnd: { id: turnId, file: join(o.sessionDir, F.turnEnds) },
+    env: process.env,
+    sessionDir: o.sessionDir,
+    projectDir: o.projectDir,
+    workDir: o.workDir,
+    agentKey: agent,
+    selfCommand: o.selfCommand,
+    mcp: { url: o.mcp.url(), token },
+    ...(lo.batchPrompt ? { batchPrompt: join(o.sessionDir, lo.batchPrompt) } : {}),
+    ...(conversation ? { conversation } : {}),
+  });
+  writeLaunchFiles(spec);
+  const first = resolved.provider.command === "@self" ? null : await firstStarts.before(resolved.provider.command, agent);
+  // the env (with the token for CLIs that read it there) reaches the pane through a 0600 file, never argv
+  const command = spec.stdinFile ? ["sh", "-c", 'exec "$@" < "$0"', spec.stdinFile, ...spec.argv] : spec.argv;
+  const exitFile = join(o.sessionDir, F.paneExits);
+  const { pane, pid } = await o.layout.createPane({ command, env: { ...o.runEnv, ...spec.env }, cwd: spec.cwd, label, exitFile, ...(size ? { size } : {}) });
+  first?.(pane, resolved.provider.ready, resolved.provider.trust);
+  // the token is this pane's: requests with it must come from its process tree (mcp/peer.ts)
+  o.mcp.tokens.bindProcess(agent, pid);
+  const capture = !!conv && conv.capture !== "none" && !conversation && !lo.batchPrompt;
+  return {
+    pane: { pane, pid, role, resolved, prompted: false, env: { ...resolved.provider.env, ...spec.env }, launchedAt: Date.now(), capture, turnId },
+    ...(conversation ? { conversation } : {}),
+    argv: spec.argv,
+  };
+}
+
+/** The agent_launched record (bench/pipeline.ts reads "launched <agent> (…) in %N") and the conversation it starts. */
+export function announceLaunch(o: AgentRuntimeOptions, agent: string, s: Started, prestartedMs?: number, byRole?: string | null): void {
+  const { resolved, pane } = s.pane;
+  const c = s.conversation;
+  const note = prestartedMs === undefined ? "" : ` (pre-started ${byRole ? `by role as ${byRole} ` : ""}${prestartedMs} ms before)`;
+  o.log(`launched ${agent} (${resolved.providerName}${resolved.model ? "/" + resolved.model : ""}${c ? `, conversation ${c.id}${c.resume ? " resumed" : ""}` : ""}) in ${pane}${note}: ${s.argv.join(" ").slice(0, 300)}`, {
+    event: "agent_launched",
+    agent,
+    pane,
+    data: { provider: resolved.providerName, model: resolved.model, argv: s.argv, ...(c ? { conversation: c.id, resumed: c.resume } : {}), ...(prestartedMs === undefined ? {} : { prestarted_ms: prestartedMs }), ...(byRole ? { prestarted_as: byRole } : {}) },
+  });
+  if (c && !c.resume) o.push({ type: "conversation_captured", at: now(), agent, id: c.id });
+}
