@@ -1,6 +1,9 @@
 import { expect, test } from "bun:test";
 import { checkHeadline, checkResultLines, findingAnchor } from "../../src/views/checks.ts";
 import { CheckResult, type CheckResultInput } from "../../src/schema/checks.ts";
+import type { CheckSnapshot } from "../../src/schema/run-api/checks.ts";
+import { panelCheckLines } from "../../src/views/panel-checks.ts";
+import { toPlain } from "../../src/views/line.ts";
 
 const result = (over: Partial<CheckResultInput>): CheckResult =>
   CheckResult.parse({
@@ -29,4 +32,15 @@ test("what failed: anchors and messages, failing lines when no file is named, cu
   expect(checkResultLines(result({ findings: findings.slice(0, 2), findings_omitted: 40 }), { maxItems: 1 })).toEqual(["✗ test 42 failures in 12s", "    src/a.ts:1 bad 0", "    … 41 more"]);
   expect(findingAnchor({ file: "a.ts", column: 3 })).toBe("a.ts");
   expect(findingAnchor({ file: "a.ts", line: 2, column: 3 })).toBe("a.ts:2:3");
+});
+
+// the approval panel read "! test 1 failure · pre-existing  already failing on the base": the same thing twice
+test("the approval panel's line of a pre-existing failure says it once, and that it blocks nothing", () => {
+  const c: CheckSnapshot = {
+    name: "test", round: 0, run: 1, state: "failed", command: "npm test", required: true, pre_existing: true, blocking: false, exit_code: 1, duration_ms: 600,
+    failures: 1, findings: [], tests: null, log: null, file: null, started_at: null, finished_at: null,
+  };
+  const [line] = panelCheckLines([c], 0, 78, 0).map(toPlain);
+  expect(line!.trimEnd()).toBe("› ! test 1 failure · pre-existing  blocks nothing: it fails on the base too");
+  expect(line).not.toContain("already failing on the base");
 });
