@@ -8,7 +8,8 @@ export const ChecksNotRunnable = defineError(
   (d: { problems: CheckProblem[] }) => ({
     message: `${d.problems.length === 1 ? "a check cannot run" : `${d.problems.length} checks cannot run`}:\n${d.problems.map((p) => `  checks.${p.check}.${p.field}: ${p.problem}`).join("\n")}`,
     where: "checks",
-    hint: "install the tool, fix the command or its cwd in .agentmux/config.yaml, or remove the check",
+    // the check may come from the user config or --config: `agentmux config` names its file
+    hint: "install the tool, fix the command or its cwd, or remove the check, in the file that sets it (agentmux config names it)",
   }),
 );
 

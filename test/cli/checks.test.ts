@@ -73,6 +73,18 @@ test("an unknown check name is a usage error; a program not found is named befor
   expect(() => readFileSync(join(project, "ran.txt"))).toThrow();
 });
 
+// a check of a --config file was said to need fixing "in .agentmux/config.yaml", a file that did not have it
+test("a check that cannot run is not pinned on .agentmux/config.yaml when another file set it: agentmux config names the file", () => {
+  configure({ test: { command: "echo ok" } });
+  const extra = join(project, "extra.yaml");
+  writeFileSync(extra, stringify({ checks: { ghost: { command: "no-such-tool-xyz" } } }));
+  const r = cli("--config", extra);
+  expect(r.code).toBe(2);
+  expect(r.err).toContain("checks.ghost.command: no-such-tool-xyz was not found");
+  expect(r.err).not.toContain(".agentmux/config.yaml");
+  expect(r.err).toContain("agentmux config");
+});
+
 test("no checks configured: says how to add them, exit 0", () => {
   configure({});
   const r = cli();
