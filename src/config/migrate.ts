@@ -117,7 +117,7 @@ function migrateProviders(doc: Document, notes: string[], builtins: Set<string>)
     keepOnly(doc, at, new Set([...KEPT_PROVIDER_KEYS, "trust", "batch"]), notes, "not a provider setting agentmux has");
     const left = doc.getIn(at, true);
     if (isMap(left) && !left.items.length) doc.deleteIn(at);
-    else if (!builtin) notes.push(`providers.${name}: carried over as a provider of your own; set providers.${name}.mcp to the CLI whose MCP wiring it shares (claude, codex, gemini, opencode, copilot, qwen), else its agents cannot call agentmux's tools`);
+    else if (!builtin) notes.push(`providers.${name}: carried over as a provider of your own; set providers.${name}.mcp to the CLI whose MCP wiring it shares (claude, codex, gemini, opencode, copilot, qwen, cursor, agy), else its agents cannot call agentmux's tools`);
   }
   if (!providers.items.length) doc.delete("providers");
 }

@@ -97,7 +97,7 @@ describe("migrateConfigText", () => {
       "providers.mycli.trust_snippet: now providers.mycli.trust (a regex of the dialog and the keys that accept it)",
       "providers.mycli.batch_command: now providers.mycli.batch (args and mode)",
       "providers.mycli.role_args.reviewer: now providers.mycli.role_args.reviewer_logic, providers.mycli.role_args.reviewer_quality, providers.mycli.role_args.reviewer_expert (agentmux runs three reviewers)",
-      "providers.mycli: carried over as a provider of your own; set providers.mycli.mcp to the CLI whose MCP wiring it shares (claude, codex, gemini, opencode, copilot, qwen), else its agents cannot call agentmux's tools",
+      "providers.mycli: carried over as a provider of your own; set providers.mycli.mcp to the CLI whose MCP wiring it shares (claude, codex, gemini, opencode, copilot, qwen, cursor, agy), else its agents cannot call agentmux's tools",
       "roles.reviewer.tier: not carried over: tiers and profiles are gone: name the provider and model",
       "roles.reviewer: now roles.reviewer_logic, roles.reviewer_quality, roles.reviewer_expert (agentmux runs three reviewers)",
       "roles.product_manager: now roles.product-manager",
