@@ -7,6 +7,7 @@ import { bridgeSpec, CONVERSATION_FILE_ENV, endpointOf, mcpFile } from "../mcp.t
 import { TURN_FILE_ENV, TURN_ID_ENV } from "../mcp.ts";
 import type { LaunchPart } from "../mcp.ts";
 import type { CliAdapter } from "./types.ts";
+import { z } from "zod";
 import { worktreeLocalFiles } from "./worktree-file.ts";
 
 /**
@@ -37,7 +38,8 @@ export const RECORDS_ENV = "AGENTMUX_OPENCODE_RECORDS";
  * file (opencode's own records are not documented in agentmux's references; its published
  * message info carries `tokens {input, output, reasoning, cache {read, write}}` and `modelID`).
  */
-const sessionPlugin = () => `// agentmux: tells the run that started this opencode which session it opened and what its model used (absent env: not one of its agents)
+const sessionPlugin =
+  () => `// agentmux: tells the run that started this opencode which session it opened and what its model used (absent env: not one of its agents)
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -55,13 +57,17 @@ export const AgentmuxSession = async () => ({
 });
 `;
 
+/** What the plugin writes for a launch: the id of its top-level opencode session. */
+const ConversationRecord = z.object({ id: z.string().regex(/^ses_[A-Za-z0-9]+$/) });
+
 /** The session id agentmux's plugin wrote to this launch's file, or null (not yet, or not one it can use). */
 export function opencodeSessionOf(env: Record<string, string>): string | null {
   const file = env[CONVERSATION_FILE_ENV];
   if (!file) return null;
   try {
-    const id = JSON.parse(readFileSync(file, "utf8")).id;
-    return typeof id === "string" && /^ses_[A-Za-z0-9]+$/.test(id) ? id : null;
+    const text = readFileSync(file, "utf8");
+    const record = ConversationRecord.safeParse(JSON.parse(text));
+    return record.success ? record.data.id : null;
   } catch {
     return null; // absent, empty, or caught mid-write: looked at again
   }
@@ -85,7 +91,12 @@ export function opencodeUsage(text: string): Parsed | null {
     }
     const t = o?.tokens;
     if (!t || typeof t !== "object") continue;
-    byMessage.set(typeof o.message === "string" ? o.message : `#${anon++}`, { input: n(t.input), cached: n(t.cache?.read), cache_write: n(t.cache?.write), output: n(t.output) + n(t.reasoning) });
+    byMessage.set(typeof o.message === "string" ? o.message : `#${anon++}`, {
+      input: n(t.input),
+      cached: n(t.cache?.read),
+      cache_write: n(t.cache?.write),
+      output: n(t.output) + n(t.reasoning),
+    });
     if (typeof o.model === "string" && o.model) model = o.model;
   }
   if (!byMessage.size) return null;
@@ -146,7 +157,10 @@ ready:
     // opencode gives an MCP server 5 s to connect and list its tools, then marks it failed for good
     // (1.18.33: "server unavailable … status=failed" on a loaded machine, #27.8); the same limit holds each tool call
     const timeout = MCP_TIMEOUT_MS;
-    const server = agent.provider.mcp_transport === "http" ? { type: "remote", url, headers: { Authorization: `Bearer ${token}` }, enabled: true, timeout } : { type: "local", command: [bridge.command, ...bridge.args], environment: bridge.env, enabled: true, timeout };
+    const server =
+      agent.provider.mcp_transport === "http"
+        ? { type: "remote", url, headers: { Authorization: `Bearer ${token}` }, enabled: true, timeout }
+        : { type: "local", command: [bridge.command, ...bridge.args], environment: bridge.env, enabled: true, timeout };
     return { argv: [], env: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ autoupdate: false, mcp: { agentmux: server } }) }, files: [] };
   },
   mcpNote: "OPENCODE_CONFIG_CONTENT",
