@@ -51,5 +51,8 @@ if (import.meta.main) {
     process.exit(1);
   }
   console.log(`built dist/agentmux (${out}) in ${Math.round(performance.now() - started)} ms`);
-  if (process.argv.includes("--release")) { const { buildRelease } = await import("./scripts/release.ts"); await buildRelease(buildBinary); }
+  if (process.argv.includes("--release")) {
+    const { buildRelease } = await import("./scripts/release.ts");
+    await buildRelease(buildBinary);
+  }
 }

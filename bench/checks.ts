@@ -46,13 +46,16 @@ async function once(v: Variant, i: number): Promise<number> {
   try {
     await createScratchRepo(repo);
     mkdirSync(join(repo, ".agentmux"), { recursive: true });
-    writeFileSync(join(repo, ".agentmux", "config.yaml"), stringify({
-      version: 2,
-      defaults: { provider: "sim", completion: { skip_final_approval: true }, ...(v.order ? { checks_order: v.order } : {}) },
-      github: { pull_request: false, push: false },
-      sim: { think_ms: thinkMs, scenario: v.scenario },
-      ...(v.checks ? { checks: { test: { command: "npm test", timeout_s: 120 } } } : {}),
-    }));
+    writeFileSync(
+      join(repo, ".agentmux", "config.yaml"),
+      stringify({
+        version: 2,
+        defaults: { provider: "sim", completion: { skip_final_approval: true }, ...(v.order ? { checks_order: v.order } : {}) },
+        github: { pull_request: false, push: false },
+        sim: { think_ms: thinkMs, scenario: v.scenario },
+        ...(v.checks ? { checks: { test: { command: "npm test", timeout_s: 120 } } } : {}),
+      }),
+    );
     const t0 = performance.now();
     const p = Bun.spawn([BIN, "run", "--ci", DEMO_REQUEST], { cwd: repo, stdout: "pipe", stderr: "pipe", env });
     const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
@@ -78,17 +81,19 @@ if (import.meta.main) {
   }
   const m = (name: string) => Math.round(median(walls[name]!));
   const ratio = (a: string, b: string) => Math.round((median(walls[a]!) / median(walls[b]!)) * 100) / 100;
-  console.log(JSON.stringify({
-    bench: "checks",
-    runs,
-    think_ms: thinkMs,
-    wall_ms_none: m("none"),
-    wall_ms_parallel: m("parallel"),
-    wall_ms_serial: m("serial"),
-    wall_ms_bug_parallel: m("bug_parallel"),
-    wall_ms_bug_serial: m("bug_serial"),
-    checks_cost: ratio("parallel", "none"),
-    serial_vs_parallel: ratio("serial", "parallel"),
-    bug_serial_vs_parallel: ratio("bug_serial", "bug_parallel"),
-  }));
+  console.log(
+    JSON.stringify({
+      bench: "checks",
+      runs,
+      think_ms: thinkMs,
+      wall_ms_none: m("none"),
+      wall_ms_parallel: m("parallel"),
+      wall_ms_serial: m("serial"),
+      wall_ms_bug_parallel: m("bug_parallel"),
+      wall_ms_bug_serial: m("bug_serial"),
+      checks_cost: ratio("parallel", "none"),
+      serial_vs_parallel: ratio("serial", "parallel"),
+      bug_serial_vs_parallel: ratio("bug_serial", "bug_parallel"),
+    }),
+  );
 }

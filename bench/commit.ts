@@ -22,7 +22,10 @@ function makeRepo(dir: string, files: number): void {
     writeFileSync(join(sub, `file${i}.ts`), `export const v${i} = ${i};\n// ${"x".repeat(i % 200)}\n`);
   }
   writeFileSync(join(dir, ".gitignore"), "node_modules/\n*.log\n");
-  sh(dir, "git init -q -b main && git config user.name Bench && git config user.email bench@example.com && git config gc.auto 0 && git add -A && git commit -q -m initial && git repack -adq");
+  sh(
+    dir,
+    "git init -q -b main && git config user.name Bench && git config user.email bench@example.com && git config gc.auto 0 && git add -A && git commit -q -m initial && git repack -adq",
+  );
 }
 
 function changeTen(dir: string, files: number): void {
@@ -55,7 +58,7 @@ async function measure(files: number, runs: number) {
       t = performance.now();
       sh(b, "git add -A && git commit -q -m 'bench: change ten files'");
       cli.push(performance.now() - t);
-      sh(a, "test -z \"$(git status --porcelain)\""); // agentmux's commit left a clean tree for the CLI
+      sh(a, 'test -z "$(git status --porcelain)"'); // agentmux's commit left a clean tree for the CLI
     }
     const med = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
     const agentmux_ms = Math.round(med(agentmux) * 10) / 10;

@@ -28,7 +28,14 @@ const dir = realpathSync(mkdtempSync(join(tmpdir(), "amx-bench-")));
 const tmux = new Tmux(`amx-bench-${process.pid}`);
 const session = "bench";
 try {
-  const { controlPane } = await createSession(tmux, { name: session, cwd: dir, width: 200, height: 50, controlWidth: 40, controlCommand: ["sh", "-c", "exec tail -f /dev/null"] });
+  const { controlPane } = await createSession(tmux, {
+    name: session,
+    cwd: dir,
+    width: 200,
+    height: 50,
+    controlWidth: 40,
+    controlCommand: ["sh", "-c", "exec tail -f /dev/null"],
+  });
   const layout = await Layout.open(tmux, { session, controlPane, controlWidth: 40, envDir: join(dir, ".env") });
   const record = join(dir, "submitted.jsonl");
   const { pane } = await layout.createPane({ command: [process.execPath, RECEIVER, "--record", record], env: {}, cwd: dir, label: "[sim] bench" });
@@ -83,9 +90,26 @@ try {
   }
   exitWatcher.close();
 
-  console.log(JSON.stringify({ python_reference: { delivery_ms: "≥ 3500 (fixed 3 s before Enter + 0.5 s readiness polling)", pane_exit_ms: "250–2250 (0.25 s poll + 2 s grace)" } }));
-  console.log(JSON.stringify({ detail: { delivery_p99_ms: pct(latencies, 99), delivery_max_ms: pct(latencies, 100), delivery_failures: failures, submit_delay_ms: submit.delay_ms, pane_exit_p95_ms: pct(exitMs, 95), pane_exit_max_ms: pct(exitMs, 100) } }));
-  console.log(JSON.stringify({ bench: "delivery", p50_ms: pct(latencies, 50), p95_ms: pct(latencies, 95), pane_exit_ms: pct(exitMs, 50), dispatches: latencies.length }));
+  console.log(
+    JSON.stringify({
+      python_reference: { delivery_ms: "≥ 3500 (fixed 3 s before Enter + 0.5 s readiness polling)", pane_exit_ms: "250–2250 (0.25 s poll + 2 s grace)" },
+    }),
+  );
+  console.log(
+    JSON.stringify({
+      detail: {
+        delivery_p99_ms: pct(latencies, 99),
+        delivery_max_ms: pct(latencies, 100),
+        delivery_failures: failures,
+        submit_delay_ms: submit.delay_ms,
+        pane_exit_p95_ms: pct(exitMs, 95),
+        pane_exit_max_ms: pct(exitMs, 100),
+      },
+    }),
+  );
+  console.log(
+    JSON.stringify({ bench: "delivery", p50_ms: pct(latencies, 50), p95_ms: pct(latencies, 95), pane_exit_ms: pct(exitMs, 50), dispatches: latencies.length }),
+  );
 } finally {
   Bun.spawnSync(tmux.argv(["kill-server"]), { stdout: "ignore", stderr: "ignore" });
   rmSync(dir, { recursive: true, force: true });

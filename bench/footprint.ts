@@ -83,7 +83,11 @@ async function once(bin: string, i: number): Promise<RunResult> {
     // is up yet when the coders peak would make the count of live agents a matter of timing
     const config = join(root, "no-prestart.yaml");
     writeFileSync(config, "prestart:\n  max_panes: 0\n");
-    const p = Bun.spawn([bin, "demo", "--ci", "--dir", join(root, "repo"), "--config", config, "--scenario", SCENARIO, "--think-ms", THINK_MS], { stdout: "pipe", stderr: "pipe", env });
+    const p = Bun.spawn([bin, "demo", "--ci", "--dir", join(root, "repo"), "--config", config, "--scenario", SCENARIO, "--think-ms", THINK_MS], {
+      stdout: "pipe",
+      stderr: "pipe",
+      env,
+    });
     const sampler = setInterval(() => {
       const procs = processesOf(bin, true);
       const own = procs.filter((x) => !isAgent(x));
@@ -124,22 +128,30 @@ if (import.meta.main) {
       const r = await once(bin, i);
       results.push(r);
       const per = [...r.hwm].map(([c, kb]) => `${c} ${mb(kb)}`).join(", ");
-      console.log(`run ${i + 1}: peak ${mb(r.peak.rssKb)} MB RSS (${mb(r.peak.pssKb)} MB PSS) with ${r.peak.agents} live agents and ${r.peak.mcpServers} mcp-server processes; at most ${r.maxAgents} live agents; per extra agent ${mb(r.perAgentKb)} MB; at the peak (MB): ${Object.entries(r.peak.byCommand).map(([c, kb]) => `${c} ${mb(kb)}`).join(", ")}; peak per process (VmHWM, MB): ${per}`);
+      console.log(
+        `run ${i + 1}: peak ${mb(r.peak.rssKb)} MB RSS (${mb(r.peak.pssKb)} MB PSS) with ${r.peak.agents} live agents and ${r.peak.mcpServers} mcp-server processes; at most ${r.maxAgents} live agents; per extra agent ${mb(r.perAgentKb)} MB; at the peak (MB): ${Object.entries(
+          r.peak.byCommand,
+        )
+          .map(([c, kb]) => `${c} ${mb(kb)}`)
+          .join(", ")}; peak per process (VmHWM, MB): ${per}`,
+      );
     }
     const mid = [...results].sort((a, b) => a.peak.rssKb - b.peak.rssKb)[Math.floor(results.length / 2)]!;
     const processes: Record<string, number> = {};
     for (const r of results) for (const [c, kb] of r.hwm) processes[c] = Math.max(processes[c] ?? 0, mb(kb));
-    console.log(JSON.stringify({
-      bench: "footprint",
-      agents: Math.max(...results.map((r) => r.maxAgents)),
-      agentmux_rss_mb: mb(median(results.map((r) => r.peak.rssKb))),
-      per_agent_mb: mb(median(results.map((r) => r.perAgentKb))),
-      pss_mb: mb(median(results.map((r) => r.peak.pssKb))),
-      mcp_server_processes: Math.max(...results.map((r) => r.peak.mcpServers)),
-      processes,
-      at_peak: Object.fromEntries(Object.entries(mid.peak.byCommand).map(([c, kb]) => [c, mb(kb)])),
-      runs,
-    }));
+    console.log(
+      JSON.stringify({
+        bench: "footprint",
+        agents: Math.max(...results.map((r) => r.maxAgents)),
+        agentmux_rss_mb: mb(median(results.map((r) => r.peak.rssKb))),
+        per_agent_mb: mb(median(results.map((r) => r.perAgentKb))),
+        pss_mb: mb(median(results.map((r) => r.peak.pssKb))),
+        mcp_server_processes: Math.max(...results.map((r) => r.peak.mcpServers)),
+        processes,
+        at_peak: Object.fromEntries(Object.entries(mid.peak.byCommand).map(([c, kb]) => [c, mb(kb)])),
+        runs,
+      }),
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

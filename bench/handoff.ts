@@ -45,19 +45,30 @@ async function handoff(cli: CliDef, bin: string, prestart: boolean): Promise<num
       await waitFor("the pre-started planner's MCP connection", () => run.mcp.tokens.ready("planner"), { timeoutMs: 120_000, intervalMs: 20 });
       // and its input ready, as the pool prepares it: a real phase lasts minutes, longer than any
       // CLI's start (claude's MCP client connects about a second before its input box shows)
-      await waitFor("the pre-started planner prepared", () => run.log.some((l) => /pre-started planner (ready for its prompt|not ready yet)/.test(l)), { timeoutMs: 120_000, intervalMs: 20 });
+      await waitFor("the pre-started planner prepared", () => run.log.some((l) => /pre-started planner (ready for its prompt|not ready yet)/.test(l)), {
+        timeoutMs: 120_000,
+        intervalMs: 20,
+      });
     }
     run.runtime.sendPrompt("architect", F.architectPrompt);
     const events = join(run.sessionDir, F.toolEvents);
-    const line = await waitFor("submit_architecture", () => readToolLines(events, 0).find((l) => l.value?.tool === "submit_architecture")?.value ?? null, { timeoutMs: 180_000, intervalMs: 5 });
+    const line = await waitFor("submit_architecture", () => readToolLines(events, 0).find((l) => l.value?.tool === "submit_architecture")?.value ?? null, {
+      timeoutMs: 180_000,
+      intervalMs: 5,
+    });
     const toolAt = Date.parse(line.timestamp);
     // the handoff: a cold start, or the pre-started pane taken over
     await run.runtime.launch("planner", "planner", "[planner] plan");
     run.runtime.sendPrompt("planner", F.plannerPrompt);
-    const delivered = await waitFor("the planner's prompt accepted", () => run.writer.results.find((r) => r.text.includes(F.plannerPrompt)) ?? null, { timeoutMs: 180_000, intervalMs: 5 });
+    const delivered = await waitFor("the planner's prompt accepted", () => run.writer.results.find((r) => r.text.includes(F.plannerPrompt)) ?? null, {
+      timeoutMs: 180_000,
+      intervalMs: 5,
+    });
     const ms = Date.now() - toolAt;
     // where the time went: the launch (a take-over when pre-started) and the delivery's steps
-    const steps = run.log.filter((l) => /launched planner|pre-started planner|delivered to|planner: MCP ready/.test(l)).map((l) => l.replace(/: \/.*$/, "").slice(0, 200));
+    const steps = run.log
+      .filter((l) => /launched planner|pre-started planner|delivered to|planner: MCP ready/.test(l))
+      .map((l) => l.replace(/: \/.*$/, "").slice(0, 200));
     if (process.env.BENCH_VERBOSE) console.log(`${cli.name} ${prestart ? "pre-started" : "cold"} ${ms} ms after the tool call:\n  ${steps.join("\n  ")}`);
     if (!delivered.result.ok) throw new Error(`${cli.name}: the planner's prompt was not accepted: ${JSON.stringify(delivered.result)}\n${run.log.join("\n")}`);
     return ms;
@@ -74,7 +85,8 @@ async function handoff(cli: CliDef, bin: string, prestart: boolean): Promise<num
 }
 
 if (import.meta.main) {
-  if (process.getuid?.() === 0 || homedir().startsWith("/tmp/")) throw new Error("run as an ordinary user with HOME outside /tmp (see the header): the CLIs treat root and /tmp specially");
+  if (process.getuid?.() === 0 || homedir().startsWith("/tmp/"))
+    throw new Error("run as an ordinary user with HOME outside /tmp (see the header): the CLIs treat root and /tmp specially");
   const out: Record<string, { cold_ms: number; prestarted_ms: number; runs: number }> = {};
   for (const cli of CLIS.filter((c) => !only || only.includes(c.name))) {
     const bin = findCli(cli.name);

@@ -22,7 +22,11 @@ async function measure(peer: boolean): Promise<{ fresh: number; kept: number }> 
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
   const once = async (close: boolean) => {
     const t0 = performance.now();
-    const r = await fetch(ep.url, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...(close ? { connection: "close" } : {}) }, body });
+    const r = await fetch(ep.url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...(close ? { connection: "close" } : {}) },
+      body,
+    });
     await r.text();
     if (!r.ok) throw new Error(`ping answered ${r.status}`);
     return performance.now() - t0;

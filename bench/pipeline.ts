@@ -54,7 +54,10 @@ function vmHwmKb(pid: number): number | null {
 /** Agent work intervals of one finished session (see the header for the definition). */
 export function agentIntervals(sessionDir: string): Interval[] {
   const log = readFileSync(join(sessionDir, "orchestrator.log"), "utf8").split("\n");
-  const tools = readFileSync(join(sessionDir, "tool_events.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const tools = readFileSync(join(sessionDir, "tool_events.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   const summaryPath = join(sessionDir, "08_completion/summary.md");
   const summaryAt = existsSync(summaryPath) ? statSync(summaryPath).mtimeMs : NaN;
   const paneAgent = new Map<string, string>();
@@ -108,10 +111,15 @@ function unionMs(xs: Interval[]): number {
 /** The logged reminder latencies of one session (ms after the screen settled, after the turn end was seen). */
 export function nudgeLatencies(sessionDir: string): { settle: number; detect: number }[] {
   const log = readFileSync(join(sessionDir, "orchestrator.log"), "utf8");
-  return [...log.matchAll(/reminder \d+\/\d+ accepted by \S+ (\d+) ms after its screen settled \((\d+) ms after the turn end was seen\)/g)].map((m) => ({ settle: Number(m[1]), detect: Number(m[2]) }));
+  return [...log.matchAll(/reminder \d+\/\d+ accepted by \S+ (\d+) ms after its screen settled \((\d+) ms after the turn end was seen\)/g)].map((m) => ({
+    settle: Number(m[1]),
+    detect: Number(m[2]),
+  }));
 }
 
-async function once(i: number): Promise<{ wall: number; agentUnion: number; agentSum: number; peakKb: number; agents: number; nudges: { settle: number; detect: number }[] }> {
+async function once(
+  i: number,
+): Promise<{ wall: number; agentUnion: number; agentSum: number; peakKb: number; agents: number; nudges: { settle: number; detect: number }[] }> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "amx-bench-pipeline-")));
   const repo = join(root, "repo");
   const socket = `amx-bench-pipeline-${process.pid}-${i}`;
@@ -119,7 +127,11 @@ async function once(i: number): Promise<{ wall: number; agentUnion: number; agen
   const env = { ...process.env, CI: "true", AGENTMUX_TMUX_SOCKET: socket, TMUX: "", TMUX_TMPDIR: root, NO_COLOR: "1" };
   const t0 = performance.now();
   const extra = process.env.BENCH_CONFIG ? ["--config", process.env.BENCH_CONFIG] : [];
-  const p = Bun.spawn([BIN, "demo", "--ci", "--json", "--keep-session", "--dir", repo, "--scenario", SCENARIO, "--think-ms", "0", ...extra], { stdout: "pipe", stderr: "pipe", env });
+  const p = Bun.spawn([BIN, "demo", "--ci", "--json", "--keep-session", "--dir", repo, "--scenario", SCENARIO, "--think-ms", "0", ...extra], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env,
+  });
   let peakKb = 0;
   let pid: number | null = null;
   const sampler = setInterval(() => {
@@ -140,7 +152,12 @@ async function once(i: number): Promise<{ wall: number; agentUnion: number; agen
   let nudges: { settle: number; detect: number }[];
   try {
     if (code !== 0) throw new Error(`run ${i} failed (exit ${code}):\n${stdout}\n${stderr}`);
-    const session = JSON.parse(stdout.split("\n").filter((l) => l.startsWith('{"kind":"result"')).pop()!).session;
+    const session = JSON.parse(
+      stdout
+        .split("\n")
+        .filter((l) => l.startsWith('{"kind":"result"'))
+        .pop()!,
+    ).session;
     intervals = agentIntervals(join(repo, ".agentmux/.sessions", session));
     nudges = nudgeLatencies(join(repo, ".agentmux/.sessions", session));
   } finally {
@@ -155,26 +172,30 @@ if (import.meta.main) {
   for (let i = 0; i < runs; i++) {
     const r = await once(i);
     results.push(r);
-    console.log(`run ${i + 1}: wall ${Math.round(r.wall)} ms, agents working ${Math.round(r.agentUnion)} ms (sum ${Math.round(r.agentSum)} ms over ${r.agents} prompts), overhead ${Math.round(r.wall - r.agentUnion)} ms (${Math.round((r.wall - r.agentUnion) / r.agents)} ms per handoff), orchestrator peak RSS ${(r.peakKb / 1024).toFixed(1)} MB${FORGET ? `, reminders ${JSON.stringify(r.nudges)}` : ""}`);
+    console.log(
+      `run ${i + 1}: wall ${Math.round(r.wall)} ms, agents working ${Math.round(r.agentUnion)} ms (sum ${Math.round(r.agentSum)} ms over ${r.agents} prompts), overhead ${Math.round(r.wall - r.agentUnion)} ms (${Math.round((r.wall - r.agentUnion) / r.agents)} ms per handoff), orchestrator peak RSS ${(r.peakKb / 1024).toFixed(1)} MB${FORGET ? `, reminders ${JSON.stringify(r.nudges)}` : ""}`,
+    );
     if (FORGET && r.nudges.length !== 1) throw new Error(`run ${i + 1}: expected one reminder, the log has ${r.nudges.length}`);
   }
-  console.log(JSON.stringify({
-    bench: "pipeline",
-    runs,
-    wall_ms: Math.round(median(results.map((r) => r.wall))),
-    overhead_ms: Math.round(median(results.map((r) => r.wall - r.agentUnion))),
-    per_handoff_ms: Math.round(median(results.map((r) => (r.wall - r.agentUnion) / r.agents))),
-    handoffs: median(results.map((r) => r.agents)),
-    agent_union_ms: Math.round(median(results.map((r) => r.agentUnion))),
-    agent_sum_ms: Math.round(median(results.map((r) => r.agentSum))),
-    peak_rss_mb: Math.round((Math.max(...results.map((r) => r.peakKb)) / 1024) * 10) / 10,
-    ...(FORGET
-      ? {
-          scenario: "forget_submit=architect",
-          nudge_after_settle_ms: median(results.map((r) => r.nudges[0]!.settle)),
-          nudge_after_settle_max_ms: Math.max(...results.map((r) => r.nudges[0]!.settle)),
-          nudge_after_detect_ms: median(results.map((r) => r.nudges[0]!.detect)),
-        }
-      : {}),
-  }));
+  console.log(
+    JSON.stringify({
+      bench: "pipeline",
+      runs,
+      wall_ms: Math.round(median(results.map((r) => r.wall))),
+      overhead_ms: Math.round(median(results.map((r) => r.wall - r.agentUnion))),
+      per_handoff_ms: Math.round(median(results.map((r) => (r.wall - r.agentUnion) / r.agents))),
+      handoffs: median(results.map((r) => r.agents)),
+      agent_union_ms: Math.round(median(results.map((r) => r.agentUnion))),
+      agent_sum_ms: Math.round(median(results.map((r) => r.agentSum))),
+      peak_rss_mb: Math.round((Math.max(...results.map((r) => r.peakKb)) / 1024) * 10) / 10,
+      ...(FORGET
+        ? {
+            scenario: "forget_submit=architect",
+            nudge_after_settle_ms: median(results.map((r) => r.nudges[0]!.settle)),
+            nudge_after_settle_max_ms: Math.max(...results.map((r) => r.nudges[0]!.settle)),
+            nudge_after_detect_ms: median(results.map((r) => r.nudges[0]!.detect)),
+          }
+        : {}),
+    }),
+  );
 }

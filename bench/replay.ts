@@ -39,19 +39,51 @@ mkdirSync(join(sessionDir, "07_review"), { recursive: true });
 
 // — the artifacts the realistic part of the run vouches for —
 const plan = {
-  version: 2, plan_overview: "bench", needs_design: false,
-  groups: [{ group_id: "g1", mode: "parallel", plans: [{ index: 1, name: "a" }, { index: 2, name: "b" }] }, { group_id: "g2", mode: "serial", plans: [{ index: 3, name: "c" }] }],
-  subplans: [1, 2, 3].map((n) => ({ index: n, title: `P${n}`, scope: "s", owned_files: [`src/p${n}.ts`], dependencies: "none", implementation_approach: "a", acceptance_criteria: "c", tasks: ["t"] })),
+  version: 2,
+  plan_overview: "bench",
+  needs_design: false,
+  groups: [
+    {
+      group_id: "g1",
+      mode: "parallel",
+      plans: [
+        { index: 1, name: "a" },
+        { index: 2, name: "b" },
+      ],
+    },
+    { group_id: "g2", mode: "serial", plans: [{ index: 3, name: "c" }] },
+  ],
+  subplans: [1, 2, 3].map((n) => ({
+    index: n,
+    title: `P${n}`,
+    scope: "s",
+    owned_files: [`src/p${n}.ts`],
+    dependencies: "none",
+    implementation_approach: "a",
+    acceptance_criteria: "c",
+    tasks: ["t"],
+  })),
 };
 writeFileSync(join(sessionDir, F.planYaml), stringify(plan));
-for (const n of [1, 2, 3]) writeFileSync(join(sessionDir, doneArtifact(n)), JSON.stringify({ status: "SUCCESS", tasks_completed: ["t"], files_created: [`src/p${n}.ts`], files_modified: [], tests: { files: 1, cases: 1 } }));
+for (const n of [1, 2, 3])
+  writeFileSync(
+    join(sessionDir, doneArtifact(n)),
+    JSON.stringify({ status: "SUCCESS", tasks_completed: ["t"], files_created: [`src/p${n}.ts`], files_modified: [], tests: { files: 1, cases: 1 } }),
+  );
 writeFileSync(join(sessionDir, reviewYaml("reviewer_logic")), stringify({ verdict: "pass", summary: "ok", findings: [] }));
 
 // — tool_events.jsonl as the endpoint writes it (sealed, with snapshots): research pairs,
 // ignored duplicates, then the rest of a real run —
 const key = loadSealKey(sessionDir);
 const snap = (rel: string) => writeSnapshot(sessionDir, readFileSync(join(sessionDir, rel)), rel);
-const ROLE_OF: Record<string, Role> = { research_dispatch_code: "architect", submit_research_done: "code-researcher", submit_architecture: "architect", submit_plan: "planner", submit_done: "coder", submit_review: "reviewer_logic" };
+const ROLE_OF: Record<string, Role> = {
+  research_dispatch_code: "architect",
+  submit_research_done: "code-researcher",
+  submit_architecture: "architect",
+  submit_plan: "planner",
+  submit_done: "coder",
+  submit_review: "reviewer_logic",
+};
 let t = Date.UTC(2024, 0, 1);
 let seq = 0;
 const line = (tool: string, payload: object) =>
@@ -77,7 +109,11 @@ lines.push(...tail()); // sealed last: their seqs follow the research lines
 writeFileSync(join(sessionDir, F.toolEvents), lines.join("\n") + "\n");
 
 const settings: Settings = {
-  max_review_iterations: 3, skip_final_approval: true, commit_on_loop_cap: false, single_coder: false, keep_session: false,
+  max_review_iterations: 3,
+  skip_final_approval: true,
+  commit_on_loop_cap: false,
+  single_coder: false,
+  keep_session: false,
   role_agents: Object.fromEntries(ROLES.map((r) => [r, { provider: "sim", model: null }])),
 };
 const started = transition(
@@ -133,7 +169,14 @@ function replay() {
   const a = performance.now();
   apply(read, timed);
   const share = timed.toEvents / (performance.now() - a);
-  return { total: t2 - t0, read: t1 - t0, toEvents: (t2 - t1) * share, transitions: (t2 - t1) * (1 - share), agents: Object.keys(state.agents ?? {}).length, effects };
+  return {
+    total: t2 - t0,
+    read: t1 - t0,
+    toEvents: (t2 - t1) * share,
+    transitions: (t2 - t1) * (1 - share),
+    agents: Object.keys(state.agents ?? {}).length,
+    effects,
+  };
 }
 
 // floor and replay alternate in one process, so both see the same machine load
@@ -151,5 +194,21 @@ const ms = (x: number) => Math.round(x * 10) / 10;
 const median = <T>(xs: T[], by: (x: T) => number) => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)]!;
 const r = median(replays, (x) => x.total);
 const floorMs = median(floors, (x) => x);
-console.error(`replay ${replays.map((x) => ms(x.total)).join(", ")} ms; floor ${floors.map(ms).join(", ")} ms; median replay: read ${ms(r.read)} ms, to events ${ms(r.toEvents)} ms, transitions ${ms(r.transitions)} ms; ${TOPICS} topics, ${r.agents} agents in state, ${r.effects} effects`);
-console.log(JSON.stringify({ bench: "replay", events: TOTAL, replay_ms: ms(r.total), floor_ms: ms(floorMs), replay_ratio: Math.round((r.total / floorMs) * 100) / 100, read_ms: ms(r.read), to_events_ms: ms(r.toEvents), transition_ms: ms(r.transitions), topics: TOPICS, rounds: ROUNDS, target_ratio: 3 }));
+console.error(
+  `replay ${replays.map((x) => ms(x.total)).join(", ")} ms; floor ${floors.map(ms).join(", ")} ms; median replay: read ${ms(r.read)} ms, to events ${ms(r.toEvents)} ms, transitions ${ms(r.transitions)} ms; ${TOPICS} topics, ${r.agents} agents in state, ${r.effects} effects`,
+);
+console.log(
+  JSON.stringify({
+    bench: "replay",
+    events: TOTAL,
+    replay_ms: ms(r.total),
+    floor_ms: ms(floorMs),
+    replay_ratio: Math.round((r.total / floorMs) * 100) / 100,
+    read_ms: ms(r.read),
+    to_events_ms: ms(r.toEvents),
+    transition_ms: ms(r.transitions),
+    topics: TOPICS,
+    rounds: ROUNDS,
+    target_ratio: 3,
+  }),
+);

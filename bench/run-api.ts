@@ -16,7 +16,9 @@ import type { RunSnapshot } from "../src/schema/run-api/snapshot.ts";
 
 const ROOT = join(import.meta.dir, "..", "test", "fixtures", "run-api", "sessions");
 const N = Number(process.env.RUN_API_ITERATIONS ?? 2000);
-const dirs = readdirSync(ROOT).sort().map((n) => join(ROOT, n));
+const dirs = readdirSync(ROOT)
+  .sort()
+  .map((n) => join(ROOT, n));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function time(f: () => void): number {
@@ -44,4 +46,14 @@ for (const dir of dirs) {
 const us = (x: number) => Math.round(x * 10) / 10;
 const [poll, derive, floor] = [median(polls), median(derives), median(floors)];
 console.error(`per session: poll ${polls.map(us).join(", ")} µs; derive ${derives.map(us).join(", ")} µs; floor ${floors.map(us).join(", ")} µs`);
-console.log(JSON.stringify({ bench: "run-api", sessions: dirs.length, iterations: N, poll_us: us(poll), derive_us: us(derive), floor_us: us(floor), poll_ratio: Math.round((poll / floor) * 100) / 100 }));
+console.log(
+  JSON.stringify({
+    bench: "run-api",
+    sessions: dirs.length,
+    iterations: N,
+    poll_us: us(poll),
+    derive_us: us(derive),
+    floor_us: us(floor),
+    poll_ratio: Math.round((poll / floor) * 100) / 100,
+  }),
+);

@@ -30,5 +30,12 @@ function time(args: string[]): number[] {
 
 const version = time(["--version"]);
 const config = time(["config"]);
-console.log(`runs: ${runs}; --version p90 ${median(version.slice().sort((a, b) => a - b).slice(Math.floor(runs * 0.8)))} ms`);
+console.log(
+  `runs: ${runs}; --version p90 ${median(
+    version
+      .slice()
+      .sort((a, b) => a - b)
+      .slice(Math.floor(runs * 0.8)),
+  )} ms`,
+);
 console.log(JSON.stringify({ bench: "startup", version_ms: median(version), config_ms: median(config) }));

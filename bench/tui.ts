@@ -21,12 +21,17 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const round = (x: number) => Math.round(x * 10) / 10;
 const bin = isolatedBinary();
 const project = makeTmpDir("amx-bench-tui-");
-const dir = writeSession(project, "20250301-100000-bench", stateIn("implementing", {
-  agents: { "coder:1": { role: "coder", label: "coder 1", status: "working", provider: "claude", model: "sonnet", since: "x" } },
-}));
+const dir = writeSession(
+  project,
+  "20250301-100000-bench",
+  stateIn("implementing", {
+    agents: { "coder:1": { role: "coder", label: "coder 1", status: "working", provider: "claude", model: "sonnet", since: "x" } },
+  }),
+);
 const line = JSON.stringify({ tool: "submit_done", timestamp: "2025-03-01T10:00:00Z", payload: { subplan_index: 1 } }) + "\n";
 writeFileSync(join(dir, "tool_events.jsonl"), line.repeat(10_000));
-for (let i = 0; i < 500; i++) appendFileSync(join(dir, "created_files.log"), `2025-03-01 10:${String(i % 60).padStart(2, "0")}:00  06_implementation/done_${i}\n`);
+for (let i = 0; i < 500; i++)
+  appendFileSync(join(dir, "created_files.log"), `2025-03-01 10:${String(i % 60).padStart(2, "0")}:00  06_implementation/done_${i}\n`);
 
 async function timed(argv: string[], ready: (s: string) => boolean, size = { width: 44, height: 40 }) {
   const socket = privateSocket();
@@ -62,14 +67,19 @@ const status: number[] = [];
 const floor: number[] = [];
 for (let i = 0; i < RUNS + 3; i++) {
   let t0 = performance.now();
-  const p = Bun.spawnSync([bin, "status", "20250301-100000-bench"], { cwd: project, stdout: "pipe", stderr: "pipe", env: { ...process.env, AGENTMUX_TMUX_SOCKET: privateSocket() } });
+  const p = Bun.spawnSync([bin, "status", "20250301-100000-bench"], {
+    cwd: project,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, AGENTMUX_TMUX_SOCKET: privateSocket() },
+  });
   const ms = performance.now() - t0;
   if (p.exitCode !== 0 || !p.stdout.toString().includes("Tool calls 10000")) throw new Error(`status failed: ${p.stderr}`);
   t0 = performance.now();
   const f = Bun.spawnSync([process.execPath, "-e", FLOOR], { cwd: project, stdout: "pipe", stderr: "pipe" });
   const floorMs = performance.now() - t0;
   if (f.exitCode !== 0) throw new Error(`the floor failed: ${f.stderr}`);
-  if (i >= 3) status.push(ms), floor.push(floorMs); // the first runs warm the page cache
+  if (i >= 3) (status.push(ms), floor.push(floorMs)); // the first runs warm the page cache
 }
 removeDir(project);
 removeDir(join(bin, ".."));
@@ -78,12 +88,14 @@ console.log(`home first render:    ${home.map(round).join(", ")} ms`);
 console.log(`update:               ${update.map(round).join(", ")} ms`);
 console.log(`status (10k events):  ${status.map(round).join(", ")} ms`);
 console.log(`floor (10k events):   ${floor.map(round).join(", ")} ms`);
-console.log(JSON.stringify({
-  bench: "tui",
-  monitor_first_render_ms: round(median(monitor)),
-  home_first_render_ms: round(median(home)),
-  update_ms: round(median(update)),
-  status_10k_ms: round(median(status)),
-  status_floor_ms: round(median(floor)),
-  status_ratio: Math.round((median(status) / median(floor)) * 100) / 100,
-}));
+console.log(
+  JSON.stringify({
+    bench: "tui",
+    monitor_first_render_ms: round(median(monitor)),
+    home_first_render_ms: round(median(home)),
+    update_ms: round(median(update)),
+    status_10k_ms: round(median(status)),
+    status_floor_ms: round(median(floor)),
+    status_ratio: Math.round((median(status) / median(floor)) * 100) / 100,
+  }),
+);

@@ -23,7 +23,15 @@ const p95 = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.min(xs.lengt
 
 function stateOf(id: string, at: string): State {
   const dir = join(sessionsRoot(project), id);
-  const s = initialState({ featureDir: dir, sessionName: `agentmux-${id}`, featureName: id, projectDir: project, productManager: false, at, requestTitle: `Request ${id}` });
+  const s = initialState({
+    featureDir: dir,
+    sessionName: `agentmux-${id}`,
+    featureName: id,
+    projectDir: project,
+    productManager: false,
+    at,
+    requestTitle: `Request ${id}`,
+  });
   return State.parse({ ...s, updated_at: at, updated_by: "orchestrator" });
 }
 
@@ -77,8 +85,19 @@ try {
   }
   await stream.cancel();
   const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))![1]) / 1024;
-  console.log(`sessions ${SESSIONS}, rounds ${ROUNDS}: list ${median(list).toFixed(1)} ms, update p50 ${median(update).toFixed(1)} ms p95 ${p95(update).toFixed(1)} ms, serve RSS ${rss.toFixed(0)} MB`);
-  console.log(JSON.stringify({ bench: "web", sessions: SESSIONS, update_p50_ms: Math.round(median(update) * 10) / 10, update_p95_ms: Math.round(p95(update) * 10) / 10, list_ms: Math.round(median(list) * 10) / 10, serve_rss_mb: Math.round(rss) }));
+  console.log(
+    `sessions ${SESSIONS}, rounds ${ROUNDS}: list ${median(list).toFixed(1)} ms, update p50 ${median(update).toFixed(1)} ms p95 ${p95(update).toFixed(1)} ms, serve RSS ${rss.toFixed(0)} MB`,
+  );
+  console.log(
+    JSON.stringify({
+      bench: "web",
+      sessions: SESSIONS,
+      update_p50_ms: Math.round(median(update) * 10) / 10,
+      update_p95_ms: Math.round(p95(update) * 10) / 10,
+      list_ms: Math.round(median(list) * 10) / 10,
+      serve_rss_mb: Math.round(rss),
+    }),
+  );
 } finally {
   server.kill("SIGTERM");
   await server.exited;

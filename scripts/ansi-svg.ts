@@ -42,7 +42,7 @@ export function sgr(style: Style, params: number[]): Style {
     else if (p === 3) s.italic = true;
     else if (p === 4) s.underline = true;
     else if (p === 7) s.inverse = true;
-    else if (p === 22) (s.bold = false), (s.dim = false);
+    else if (p === 22) ((s.bold = false), (s.dim = false));
     else if (p === 23) s.italic = false;
     else if (p === 24) s.underline = false;
     else if (p === 27) s.inverse = false;
@@ -87,8 +87,11 @@ export function parseLine(line: string, start: Style = {}): { runs: Run[]; end: 
     text(line.slice(last, m.index));
     last = m.index + m[0].length;
     if (m[1] === undefined) continue;
-    if (cur) runs.push(cur), (cur = null);
-    style = sgr(style, (m[1] || "0").split(/[;:]/).map((x) => Number(x) || 0));
+    if (cur) (runs.push(cur), (cur = null));
+    style = sgr(
+      style,
+      (m[1] || "0").split(/[;:]/).map((x) => Number(x) || 0),
+    );
   }
   text(line.slice(last));
   if (cur) runs.push(cur);
@@ -134,10 +137,15 @@ export function ansiToSvg(ansi: string, o: SvgOptions = {}): string {
       if (bg) out.push(`<rect x="${x.toFixed(1)}" y="${y}" width="${width.toFixed(1)}" height="${lh}" fill="${bg}"/>`);
       if (!r.text.trim()) continue;
       const attrs = [
-        `x="${x.toFixed(1)}"`, `y="${y + Math.round(lh * 0.78)}"`, `fill="${fg}"`,
-        `textLength="${width.toFixed(1)}"`, `lengthAdjust="spacingAndGlyphs"`,
-        r.style.bold ? `font-weight="bold"` : "", r.style.dim ? `opacity="0.6"` : "",
-        r.style.italic ? `font-style="italic"` : "", r.style.underline ? `text-decoration="underline"` : "",
+        `x="${x.toFixed(1)}"`,
+        `y="${y + Math.round(lh * 0.78)}"`,
+        `fill="${fg}"`,
+        `textLength="${width.toFixed(1)}"`,
+        `lengthAdjust="spacingAndGlyphs"`,
+        r.style.bold ? `font-weight="bold"` : "",
+        r.style.dim ? `opacity="0.6"` : "",
+        r.style.italic ? `font-style="italic"` : "",
+        r.style.underline ? `text-decoration="underline"` : "",
       ].filter(Boolean);
       out.push(`<text ${attrs.join(" ")}>${esc(r.text)}</text>`);
     }

@@ -36,10 +36,13 @@ async function until(what: string, test: (s: string) => boolean, timeoutMs = 120
 try {
   mkdirSync(OUT, { recursive: true });
   const extra = join(work, "extra.yaml");
-  writeFileSync(extra, stringify({
-    defaults: { max_review_iterations: 0 },
-    checks: { syntax: { command: "node --check src/greeting.js", required: false, kind: "build" } },
-  }));
+  writeFileSync(
+    extra,
+    stringify({
+      defaults: { max_review_iterations: 0 },
+      checks: { syntax: { command: "node --check src/greeting.js", required: false, kind: "build" } },
+    }),
+  );
   const cmd = `cd '${work}' && env TMUX= TERM=xterm-256color AGENTMUX_TMUX_SOCKET=${inner} '${BIN}' demo --approve --scenario check_bug --config '${extra}' --dir '${join(work, "repo")}' --think-ms 300; sleep 600`;
   await outer.run(["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", String(W), "-y", String(H), cmd]);
   await until("the approval panel with its checks", (s) => s.includes("a approve") && s.includes("Checks (c: output)"));

@@ -14,7 +14,12 @@ import { defineError } from "../src/errors.ts";
 export const ReleaseFailed = defineError(
   "ReleaseFailed",
   "internal",
-  (d: { step: "build"; target: string; file: string; detail: string } | { step: "no-output"; target: string; path: string } | { step: "smoke"; path: string; exit: number | null; out: string; expected: string; stderr: string }) =>
+  (
+    d:
+      | { step: "build"; target: string; file: string; detail: string }
+      | { step: "no-output"; target: string; path: string }
+      | { step: "smoke"; path: string; exit: number | null; out: string; expected: string; stderr: string },
+  ) =>
     d.step === "build"
       ? {
           message: `release build failed for ${d.target}: ${d.detail}`,

@@ -17,7 +17,12 @@ const gitConfig = (key: string, env: Record<string, string | undefined>): string
 
 export function isolatedHome(base: Record<string, string | undefined> = process.env): TestHome {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "amx-test-home-")));
-  const xdg = { XDG_CONFIG_HOME: join(dir, ".config"), XDG_DATA_HOME: join(dir, ".local", "share"), XDG_STATE_HOME: join(dir, ".local", "state"), XDG_CACHE_HOME: join(dir, ".cache") };
+  const xdg = {
+    XDG_CONFIG_HOME: join(dir, ".config"),
+    XDG_DATA_HOME: join(dir, ".local", "share"),
+    XDG_STATE_HOME: join(dir, ".local", "state"),
+    XDG_CACHE_HOME: join(dir, ".cache"),
+  };
   for (const d of Object.values(xdg)) mkdirSync(d, { recursive: true });
   const name = gitConfig("user.name", base) ?? "agentmux tests";
   const email = gitConfig("user.email", base) ?? "tests@agentmux.invalid";

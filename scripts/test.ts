@@ -1,8 +1,9 @@
 /**
  * The test command: type-checks (tsc), builds dist/agentmux (end-to-end tests drive the
- * compiled binary), runs `bun test` in a HOME of its own, and ends with one line
- * "N passed, N failed" while keeping bun's exit code. A type error or a failed build counts as
- * one failure.
+ * compiled binary), checks the formatting (prettier, .prettierrc.json: `npm run format` fixes
+ * it), runs `bun test` in a HOME of its own, and ends with one line "N passed, N failed" while
+ * keeping bun's exit code. A type error, a badly formatted file or a failed build counts as one
+ * failure.
  *
  * `--fast` (npm run test:fast): no build, and only the test files that start no tmux server and
  * no compiled binary (scripts/test-tiers.ts), for the inner loop. Other arguments go to bun test.
@@ -31,6 +32,23 @@ if (!process.env.AGENTMUX_SKIP_TYPECHECK) {
     }
   }
   step(`types are sound (${seconds(t)})`);
+}
+
+if (!process.env.AGENTMUX_SKIP_FORMAT) {
+  const t = performance.now();
+  step("checking the formatting (prettier --check)…");
+  const globs = ["src/**/*.ts", "test/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts", "build.ts"];
+  const check = Bun.spawnSync([join(root, "node_modules", ".bin", "prettier"), "--check", "--log-level", "warn", ...globs], {
+    cwd: root,
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  if (check.exitCode !== 0) {
+    console.error("prettier: the files above are not formatted (npm run format)");
+    console.log("0 passed, 1 failed");
+    process.exit(1);
+  }
+  step(`formatted (${seconds(t)})`);
 }
 
 if (!fast && !process.env.AGENTMUX_SKIP_BUILD) {

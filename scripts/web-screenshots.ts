@@ -28,7 +28,23 @@ async function until<T>(what: string, f: () => T | null | undefined, ms = 120_00
   throw new Error(`timed out waiting for ${what}`);
 }
 
-const demo = Bun.spawn([BIN, "demo", "--ci", "--keep-session", "--dir", repo, "--think-ms", "200", "--scenario", "reviewers=logic+quality,review_fail_once,line_comments", "--config", config], { env, stdout: "ignore", stderr: "ignore" });
+const demo = Bun.spawn(
+  [
+    BIN,
+    "demo",
+    "--ci",
+    "--keep-session",
+    "--dir",
+    repo,
+    "--think-ms",
+    "200",
+    "--scenario",
+    "reviewers=logic+quality,review_fail_once,line_comments",
+    "--config",
+    config,
+  ],
+  { env, stdout: "ignore", stderr: "ignore" },
+);
 let serve: { kill(): void } | undefined;
 try {
   const sessions = join(repo, ".agentmux/.sessions");
@@ -51,11 +67,19 @@ try {
 
   const browser = await chromium.launch({ executablePath: process.env.AGENTMUX_CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
   const shoot = async (name: string, o: { width: number; height: number; dark?: boolean; mobile?: boolean; run?: boolean; diff?: boolean; full?: boolean }) => {
-    const ctx = await browser.newContext({ viewport: { width: o.width, height: o.height }, deviceScaleFactor: o.mobile ? 2 : 1, isMobile: o.mobile, colorScheme: o.dark ? "dark" : "light" });
+    const ctx = await browser.newContext({
+      viewport: { width: o.width, height: o.height },
+      deviceScaleFactor: o.mobile ? 2 : 1,
+      isMobile: o.mobile,
+      colorScheme: o.dark ? "dark" : "light",
+    });
     const page = await ctx.newPage();
     await page.goto(link);
     if (o.run) await page.goto(`${origin}/#/run/0/${id}`);
-    await page.locator(o.run ? "button.act-approve" : "a.card").first().waitFor();
+    await page
+      .locator(o.run ? "button.act-approve" : "a.card")
+      .first()
+      .waitFor();
     if (o.diff) await page.locator("section.changes a[data-file]").first().click();
     await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
     await page.waitForTimeout(500);

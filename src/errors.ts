@@ -7,17 +7,7 @@ import { inertLine, inertText } from "./schema/inert-text.ts";
  * an error tests its class (`e instanceof NothingToCommit`) and reads `e.data`, never the
  * message; only the CLI (main.ts → formatError) turns an error into text and an exit code.
  */
-export type ErrorCode =
-  | "usage"
-  | "config"
-  | "artifact"
-  | "session"
-  | "git"
-  | "tmux"
-  | "provider"
-  | "gh"
-  | "io"
-  | "internal";
+export type ErrorCode = "usage" | "config" | "artifact" | "session" | "git" | "tmux" | "provider" | "gh" | "io" | "internal";
 
 /** How an error reads: what went wrong, where, and what to do about it. */
 export type ErrorText = { message: string; where?: string; hint?: string };
@@ -85,5 +75,10 @@ export function isAgentmuxError(e: unknown): e is AgentmuxError {
  */
 export function formatError(e: AgentmuxError): string {
   const head = e.where ? `agentmux: ${inertLine(e.where)}: ${inertText(e.message)}` : `agentmux: ${inertText(e.message)}`;
-  return e.hint ? `${head}\n  hint: ${inertText(e.hint).split("\n").map((l) => l.trim()).join("\n        ")}` : head;
+  return e.hint
+    ? `${head}\n  hint: ${inertText(e.hint)
+        .split("\n")
+        .map((l) => l.trim())
+        .join("\n        ")}`
+    : head;
 }

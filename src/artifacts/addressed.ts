@@ -27,12 +27,18 @@ export function checkAddressed(ids: readonly string[], o: { state: State; sessio
     const c = byId.get(id);
     if (!c) {
       const known = comments.map((x) => x.id);
-      return problems.push({ path, message: `"${id}" is not a line comment of this fix round (${known.length ? `its comments: ${known.join(", ")}` : "it has none"})` });
+      return problems.push({
+        path,
+        message: `"${id}" is not a line comment of this fix round (${known.length ? `its comments: ${known.join(", ")}` : "it has none"})`,
+      });
     }
     if (!baseline || !(c.file in baseline.files)) return;
     if (!changed.has(c.file)) changed.set(c.file, blobNow(o.workDir, c.file) !== baseline.files[c.file]);
     if (!changed.get(c.file)) {
-      problems.push({ path, message: `"${id}" is about ${c.file}, which has not changed since the review; change it as the comment asks, or leave "${id}" out of comments_addressed` });
+      problems.push({
+        path,
+        message: `"${id}" is about ${c.file}, which has not changed since the review; change it as the comment asks, or leave "${id}" out of comments_addressed`,
+      });
     }
   });
   return problems;

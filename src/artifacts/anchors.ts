@@ -45,8 +45,13 @@ export function anchorProblems(comments: readonly LineComment[], diff: RunDiff):
     const file = projectPath(c.file);
     if (file === null) return problems.push({ path: `${at}.file`, message: `"${c.file}" must be a path relative to the project, as git diff shows it` });
     const status = diff.files.get(file);
-    if (status === undefined) return problems.push({ path: `${at}.file`, message: `"${c.file}" is not a file this run changed (changed: ${listed(diff.files.keys())}); put remarks about other files in findings` });
-    if (status === "deleted") return problems.push({ path: `${at}.file`, message: `"${c.file}" was deleted by this run, so it has no lines to comment on; use a finding` });
+    if (status === undefined)
+      return problems.push({
+        path: `${at}.file`,
+        message: `"${c.file}" is not a file this run changed (changed: ${listed(diff.files.keys())}); put remarks about other files in findings`,
+      });
+    if (status === "deleted")
+      return problems.push({ path: `${at}.file`, message: `"${c.file}" was deleted by this run, so it has no lines to comment on; use a finding` });
     if (!counts.has(file)) {
       try {
         counts.set(file, lineCount(join(diff.root, file)));
@@ -58,7 +63,8 @@ export function anchorProblems(comments: readonly LineComment[], diff: RunDiff):
     if (count === null) return problems.push({ path: `${at}.file`, message: `"${c.file}" is a binary file; use a finding` });
     const { start, end } = anchorLines(c);
     const field = c.line !== undefined ? "line" : end > count ? "end_line" : "start_line";
-    if (end > count) problems.push({ path: `${at}.${field}`, message: `line ${end} is past the end of ${file} (${count} line${count === 1 ? "" : "s"} as it is now)` });
+    if (end > count)
+      problems.push({ path: `${at}.${field}`, message: `line ${end} is past the end of ${file} (${count} line${count === 1 ? "" : "s"} as it is now)` });
     else if (start > count) problems.push({ path: `${at}.${field}`, message: `line ${start} is past the end of ${file} (${count} lines as it is now)` });
   });
   return problems;

@@ -16,6 +16,7 @@ export async function doneGateProblems(done: DoneArtifact, o: { state: State; se
   const fixRound = o.state.phase === "fixing";
   const allowPartial = !fixRound && (o.state.execution_groups ?? []).some((g) => g.plans.some((p) => p.index === n && p.allow_partial === true));
   const problems = await checkDoneArtifact(done, { workDir: o.workDir, subplanIndex: n, allowPartial, fixRound });
-  if (fixRound || done.comments_addressed?.length) problems.push(...checkAddressed(done.comments_addressed ?? [], { state: o.state, sessionDir: o.sessionDir, workDir: o.workDir }));
+  if (fixRound || done.comments_addressed?.length)
+    problems.push(...checkAddressed(done.comments_addressed ?? [], { state: o.state, sessionDir: o.sessionDir, workDir: o.workDir }));
   return problems;
 }

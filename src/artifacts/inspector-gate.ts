@@ -23,14 +23,20 @@ const exists = (p: string) => {
  */
 export function checkInspectorRecord(sessionDir: string, workDir: string, o: { failAccepted: boolean }): Problem[] {
   const r = inspectSessionFile(sessionDir, SESSION_FILES.inspector);
-  if (!r.ok) return r.missing ? [{ path: F.inspector, message: "is missing: the run ran checks but their record was never written" }] : r.problems.map((p) => ({ path: `${F.inspector}${p.path ? `.${p.path}` : ""}`, message: p.message }));
+  if (!r.ok)
+    return r.missing
+      ? [{ path: F.inspector, message: "is missing: the run ran checks but their record was never written" }]
+      : r.problems.map((p) => ({ path: `${F.inspector}${p.path ? `.${p.path}` : ""}`, message: p.message }));
   const problems: Problem[] = [];
   r.value.files_verified.forEach((f, i) => {
     if (!exists(join(workDir, f))) problems.push({ path: `${F.inspector}.files_verified[${i}]`, message: `"${f}" does not exist in the working tree` });
   });
   if (r.value.status === "FAIL" && !o.failAccepted) {
     const failing = r.value.checks.filter((c) => c.required && c.status !== "passed" && !c.pre_existing).map((c) => c.name);
-    problems.push({ path: `${F.inspector}.status`, message: `is FAIL: required check(s) ${failing.join(", ") || "(unnamed)"} fail and nobody approved over them` });
+    problems.push({
+      path: `${F.inspector}.status`,
+      message: `is FAIL: required check(s) ${failing.join(", ") || "(unnamed)"} fail and nobody approved over them`,
+    });
   }
   return problems;
 }

@@ -36,7 +36,10 @@ export async function readArtifact<K extends ArtifactKind>(kind: K, absPath: str
  * Like readArtifact, and also returns the bytes of exactly the text that was validated (the file
  * is read once), so a caller can keep a copy of precisely what it checked.
  */
-export async function readArtifactBytes<K extends ArtifactKind>(kind: K, absPath: string): Promise<(ArtifactResult<K> & { ok: false }) | { ok: true; value: ArtifactValue<K>; bytes: Buffer }> {
+export async function readArtifactBytes<K extends ArtifactKind>(
+  kind: K,
+  absPath: string,
+): Promise<(ArtifactResult<K> & { ok: false }) | { ok: true; value: ArtifactValue<K>; bytes: Buffer }> {
   const read = readRegularFile(absPath);
   if (!read.ok) return { ok: false, problems: [{ path: "", message: read.message }] };
   const r = parseArtifact(kind, read.text);

@@ -4,7 +4,16 @@ import { appendLine } from "../effects/fs/atomic.ts";
 import { F } from "../protocol/paths.ts";
 
 /** Orchestrator-owned files that never appear in created_files.log. */
-const IGNORED = new Set<string>([F.state, F.runtime, F.toolEvents, F.toolEventState, F.createdFiles, F.orchestratorLog, F.orchestratorOutput, F.toolEventsLock]);
+const IGNORED = new Set<string>([
+  F.state,
+  F.runtime,
+  F.toolEvents,
+  F.toolEventState,
+  F.createdFiles,
+  F.orchestratorLog,
+  F.orchestratorOutput,
+  F.toolEventsLock,
+]);
 const ignored = (rel: string) => IGNORED.has(rel) || rel.startsWith(F.runtimeDir + "/") || /(^|\/)\.[^/]*\.tmp$/.test(rel);
 
 const stamp = (d = new Date()) => {

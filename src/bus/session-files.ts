@@ -33,7 +33,9 @@ const SPECS: Spec[] = [
     decision: true,
     toEvent: (t, at) => {
       const r = parseFileText(SESSION_FILES.approval, t);
-      return r.ok ? { type: "approval_written", at, approval: r.value } : `approval.json: ${r.problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("; ")}`;
+      return r.ok
+        ? { type: "approval_written", at, approval: r.value }
+        : `approval.json: ${r.problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("; ")}`;
     },
   },
 ];

@@ -17,7 +17,11 @@ export class ToolCallTail {
   private partial = "";
   private readonly last = new Map<string, number>();
 
-  constructor(sessionDir: string, private readonly onCall: (call: ToolCallLine) => void, private readonly pollMs = 250) {
+  constructor(
+    sessionDir: string,
+    private readonly onCall: (call: ToolCallLine) => void,
+    private readonly pollMs = 250,
+  ) {
     this.path = join(sessionDir, F.toolCalls);
     this.offset = existsSync(this.path) ? statSync(this.path).size : 0;
   }

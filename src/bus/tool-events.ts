@@ -36,7 +36,8 @@ function readSnapshot<K extends ArtifactKind>(sessionDir: string, kind: K, snap:
   } catch (e) {
     return { ok: false, reason: `${what}: its snapshot ${snap.path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
   }
-  if (createHash("sha256").update(bytes).digest("hex") !== snap.sha256) return { ok: false, reason: `${what}: its snapshot ${snap.path} was changed after the call was accepted (SHA-256 differs)` };
+  if (createHash("sha256").update(bytes).digest("hex") !== snap.sha256)
+    return { ok: false, reason: `${what}: its snapshot ${snap.path} was changed after the call was accepted (SHA-256 differs)` };
   const r = parseArtifact(kind, bytes.toString("utf8"));
   return r.ok ? r : { ok: false, reason: `${what}: ${r.problems.map(formatProblem).join("; ")}` };
 }
@@ -50,14 +51,22 @@ function readSnapshot<K extends ArtifactKind>(sessionDir: string, kind: K, snap:
  */
 export function toolLineToEvent(raw: ToolEventLine, text: string, ctx: ApplyContext): LineOutcome {
   if (!raw.seal || raw.seq === undefined || !raw.agent || !raw.role || !checkSeal(ctx.key, text)) {
-    return rejected(raw, "the line carries no valid agentmux seal: it was not written by this run's MCP endpoint (appended by hand or by another program), so it is ignored");
+    return rejected(
+      raw,
+      "the line carries no valid agentmux seal: it was not written by this run's MCP endpoint (appended by hand or by another program), so it is ignored",
+    );
   }
   const seq = raw.seq;
   if (seq <= ctx.appliedSeq) return { skip: true, seq };
   // no seq is taken from it: the orchestrator's own line with that seq is still to come
-  if (ctx.own && !ctx.own(seq, text)) return rejected(raw, `line seq ${seq} carries a valid seal but the running orchestrator did not write it: it was appended by a process that read the seal key, so it is ignored`);
+  if (ctx.own && !ctx.own(seq, text))
+    return rejected(
+      raw,
+      `line seq ${seq} carries a valid seal but the running orchestrator did not write it: it was appended by a process that read the seal key, so it is ignored`,
+    );
   if (!ROLE_TOOLS[raw.role].includes(raw.tool)) return refused(raw, seq, `${raw.agent} (${raw.role}) may not call ${raw.tool}`);
-  if (!TOOL_PHASES[raw.tool].includes(ctx.phase)) return refused(raw, seq, `${raw.tool} is not accepted in the ${ctx.phase} phase (the run moved on after the call was accepted)`);
+  if (!TOOL_PHASES[raw.tool].includes(ctx.phase))
+    return refused(raw, seq, `${raw.tool} is not accepted in the ${ctx.phase} phase (the run moved on after the call was accepted)`);
   // the envelope was checked when the line was read (ToolEventLine): only the payload is left
   const payload = ToolPayloadSchema[raw.tool].safeParse(raw.payload);
   if (!payload.success) return refused(raw, seq, zodProblems(payload.error, raw, ["payload"]).map(formatProblem).join("; "));

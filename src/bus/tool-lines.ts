@@ -77,7 +77,7 @@ function countNewlines(path: string, upTo: number): number {
   try {
     const piece = Buffer.alloc(1 << 16);
     let n = 0;
-    for (let pos = 0; pos < upTo; ) {
+    for (let pos = 0; pos < upTo;) {
       const got = readSync(fd, piece, 0, Math.min(piece.length, upTo - pos), pos);
       if (got <= 0) break;
       for (let i = 0; i < got; i++) if (piece[i] === 0x0a) n++;

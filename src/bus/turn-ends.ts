@@ -14,7 +14,11 @@ export class TurnEndTail {
   private offset = 0;
   private partial = "";
 
-  constructor(private readonly file: string, private readonly onId: (id: string) => void, private readonly pollMs = 250) {}
+  constructor(
+    private readonly file: string,
+    private readonly onId: (id: string) => void,
+    private readonly pollMs = 250,
+  ) {}
 
   start(): void {
     mkdirSync(dirname(this.file), { recursive: true });

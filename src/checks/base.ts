@@ -38,8 +38,14 @@ export async function runChecksOnBase(input: BaseRunInput): Promise<CheckResult[
     for (const [name, spec] of Object.entries(input.checks)) {
       results.push(
         await runCheck(name, spec, {
-          root: base, logPath: join(input.logDir, `${name}.log`), logName: `${input.logName ?? input.logDir}/${name}.log`,
-          round: 0, when: input.when, env: input.env, portOffset: input.portOffset, run: input.run,
+          root: base,
+          logPath: join(input.logDir, `${name}.log`),
+          logName: `${input.logName ?? input.logDir}/${name}.log`,
+          round: 0,
+          when: input.when,
+          env: input.env,
+          portOffset: input.portOffset,
+          run: input.run,
         }),
       );
     }

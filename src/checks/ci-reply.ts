@@ -34,14 +34,26 @@ export function ciReplyBody(r: CiReply): string {
         ...f.findings.slice(0, 5).map((x) => `  - \`${md(anchor(x) || "?")}\` ${md(x.message).slice(0, 200)}`),
         ...(f.findings.length === 0 ? f.failing_lines.slice(0, 3).map((l) => `  - ${md(l).slice(0, 200)}`) : []),
       ]);
-      return [`CI failed on this pull request: agentmux is running fix round ${r.round} of ${r.maxRounds} on this branch.`, "", ...items, "", failingLinks(r.checks), CI_REPLY_MARKER].join("\n");
+      return [
+        `CI failed on this pull request: agentmux is running fix round ${r.round} of ${r.maxRounds} on this branch.`,
+        "",
+        ...items,
+        "",
+        failingLinks(r.checks),
+        CI_REPLY_MARKER,
+      ].join("\n");
     }
     case "pushed":
       return [`Fix round ${r.round} pushed (${md(r.commit.slice(0, 12))}); following CI again.`, CI_REPLY_MARKER].join("\n");
     case "green":
       return [r.rounds === 0 ? "CI is green." : `CI is green after ${r.rounds} fix round${r.rounds === 1 ? "" : "s"}.`, CI_REPLY_MARKER].join("\n");
     case "still_failing":
-      return [`CI still failing after ${r.rounds} fix round${r.rounds === 1 ? "" : "s"}; agentmux stops here.`, "", failingLinks(r.checks), CI_REPLY_MARKER].join("\n");
+      return [
+        `CI still failing after ${r.rounds} fix round${r.rounds === 1 ? "" : "s"}; agentmux stops here.`,
+        "",
+        failingLinks(r.checks),
+        CI_REPLY_MARKER,
+      ].join("\n");
     case "timed_out":
       return [`CI did not finish within ${r.minutes} minutes; agentmux stopped following it.`, "", failingLinks(r.checks), CI_REPLY_MARKER].join("\n");
   }

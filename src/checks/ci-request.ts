@@ -1,6 +1,7 @@
 import type { CheckResult } from "../schema/checks.ts";
 
-const anchor = (f: CheckResult["findings"][number]) => (f.file ? [f.file, f.line, f.line !== undefined ? f.column : undefined].filter((x) => x !== undefined).join(":") : "");
+const anchor = (f: CheckResult["findings"][number]) =>
+  f.file ? [f.file, f.line, f.line !== undefined ? f.column : undefined].filter((x) => x !== undefined).join(":") : "";
 
 /**
  * 07_review/fix_request.md of a CI fix round: each failing job with its link, the findings its

@@ -14,7 +14,10 @@ const WORKSPACE = /(?:\/home\/runner\/work|\/Users\/runner\/work|[A-Z]:\\a)[\\/]
 
 /** A failed job's log as its tools printed it: gh's job/step/time prefix, the runner's checkout folder and `##[error]` markers gone. */
 export function cleanJobLog(text: string): string {
-  return inertText(text).replace(GH_LOG_PREFIX, "").replace(WORKSPACE, "").replace(/##\[(error|warning|group|endgroup)\]/g, "");
+  return inertText(text)
+    .replace(GH_LOG_PREFIX, "")
+    .replace(WORKSPACE, "")
+    .replace(/##\[(error|warning|group|endgroup)\]/g, "");
 }
 
 export type CiResultInput = {
@@ -37,17 +40,33 @@ export function ciCheckResult(check: GhPrCheck, log: BoundedResult | null, logPa
   const name = `ci/${inertLine(check.name).replace(/\s+/g, " ").trim()}`;
   const text = log && logPath ? cleanJobLog(readOptional(logPath)) : "";
   const parsed = parseCheckOutput(text, { check: name, parser: "auto", root: input.root, cwd: "." });
-  const tail = text.split("\n").filter((l) => l.trim() !== "").slice(-40).map(inertLine);
+  const tail = text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .slice(-40)
+    .map(inertLine);
   const lines = tail.length ? failingLines(tail) : [inertLine(check.description || `${check.bucket || check.state}: see ${check.link}`)];
   const label = [check.workflow, check.name].filter(Boolean).map(inertLine).join(" / ");
   return CheckResult.parse({
-    name, command: `CI: ${label}`, kind: checkKind(check.name, { command: `${check.workflow} ${check.name}` }), when: "ci", round: input.round,
-    status: /timed.?out/i.test(check.state) ? "timed_out" : "failed", exit_code: null,
-    duration_ms: log?.durationMs ?? 0, started_at: log?.startedAt ?? input.at, finished_at: log?.finishedAt ?? input.at,
-    log: log ? input.logName : "", tail, failing_lines: lines,
-    findings: parsed.findings.slice(0, MAX_FINDINGS), ...(parsed.findings.length > MAX_FINDINGS ? { findings_omitted: parsed.findings.length - MAX_FINDINGS } : {}),
+    name,
+    command: `CI: ${label}`,
+    kind: checkKind(check.name, { command: `${check.workflow} ${check.name}` }),
+    when: "ci",
+    round: input.round,
+    status: /timed.?out/i.test(check.state) ? "timed_out" : "failed",
+    exit_code: null,
+    duration_ms: log?.durationMs ?? 0,
+    started_at: log?.startedAt ?? input.at,
+    finished_at: log?.finishedAt ?? input.at,
+    log: log ? input.logName : "",
+    tail,
+    failing_lines: lines,
+    findings: parsed.findings.slice(0, MAX_FINDINGS),
+    ...(parsed.findings.length > MAX_FINDINGS ? { findings_omitted: parsed.findings.length - MAX_FINDINGS } : {}),
     ...(parsed.tests ? { tests: parsed.tests } : {}),
-    required: true, truncated: log?.truncated ?? false, error: `${inertLine(check.state || check.bucket)} on CI: ${inertLine(check.link)}`,
+    required: true,
+    truncated: log?.truncated ?? false,
+    error: `${inertLine(check.state || check.bucket)} on CI: ${inertLine(check.link)}`,
   });
 }
 

@@ -18,8 +18,8 @@ export function compareWithBase(current: CheckResult, base: CheckResult | undefi
   const known = new Set(base.findings.map(findingKey));
   const findings = current.findings.map((f) => ({ ...f, pre_existing: known.has(findingKey(f)) }));
   const moreFailing = !!current.tests && !!base.tests && current.tests.failing > base.tests.failing;
-  const same =
-    moreFailing ? false
+  const same = moreFailing
+    ? false
     : findings.length > 0
       ? findings.every((f) => f.pre_existing)
       : base.findings.length === 0 && base.status === current.status && linesKey(base.failing_lines) === linesKey(current.failing_lines);

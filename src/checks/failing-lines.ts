@@ -1,5 +1,6 @@
 /** What marks a line that says why a check failed, in the output of the usual tools. */
-const MATTERS = /\b(error|errors|fail|failed|failure|failing|panic|panicked|exception|traceback|assert\w*|expected|received|not ok|undefined|cannot|unable)\b|\bexit (?:code|status) [1-9]|✗|✕|×|FAIL|ERR!/i;
+const MATTERS =
+  /\b(error|errors|fail|failed|failure|failing|panic|panicked|exception|traceback|assert\w*|expected|received|not ok|undefined|cannot|unable)\b|\bexit (?:code|status) [1-9]|✗|✕|×|FAIL|ERR!/i;
 const NOISE = /^\s*(at |\d+ \|)|node_modules\//;
 
 /**

@@ -54,6 +54,13 @@ export function buildInspectorCompletion(results: readonly CheckResult[], input:
     tests: testCounts(latest),
     files_verified: [...input.files],
     timestamp: input.at,
-    checks: latest.map((r) => ({ name: r.name, kind: r.kind, status: r.status, required: r.required, ...(r.pre_existing === undefined ? {} : { pre_existing: r.pre_existing }), round: r.round })),
+    checks: latest.map((r) => ({
+      name: r.name,
+      kind: r.kind,
+      status: r.status,
+      required: r.required,
+      ...(r.pre_existing === undefined ? {} : { pre_existing: r.pre_existing }),
+      round: r.round,
+    })),
   });
 }

@@ -7,7 +7,9 @@ export type CheckProblem = { check: string; field: "command" | "cwd"; problem: s
 
 // words sh runs itself: no program to look for
 const SHELL_WORDS = new Set(
-  "! . : [ [[ { ( alias bg break cd command continue echo eval exec exit export false fg for getopts hash if jobs kill printf pwd read readonly return set shift source test times trap true type ulimit umask unalias unset wait while until case time".split(" "),
+  "! . : [ [[ { ( alias bg break cd command continue echo eval exec exit export false fg for getopts hash if jobs kill printf pwd read readonly return set shift source test times trap true type ulimit umask unalias unset wait while until case time".split(
+    " ",
+  ),
 );
 
 /**
@@ -56,7 +58,11 @@ export function preflightChecks(config: Pick<Config, "checks">, repoRoot: string
       continue;
     }
     if (spec.command.includes("\0")) {
-      problems.push({ check: name, field: "command", problem: 'contains a NUL character, which no command can carry (in YAML "…" quotes \\0 is one: write \\\\0 or use \'…\' quotes)' });
+      problems.push({
+        check: name,
+        field: "command",
+        problem: "contains a NUL character, which no command can carry (in YAML \"…\" quotes \\0 is one: write \\\\0 or use '…' quotes)",
+      });
       continue;
     }
     const program = firstProgram(spec.command);
@@ -68,7 +74,11 @@ export function preflightChecks(config: Pick<Config, "checks">, repoRoot: string
     }
     const PATH = spec.env.PATH ?? env.PATH ?? "";
     if (Bun.which(program, { PATH }) === null && !isExecutableFile(join(cwd, program))) {
-      problems.push({ check: name, field: "command", problem: `${program} was not found on PATH or in ${spec.cwd === "." ? "the repository root" : spec.cwd}` });
+      problems.push({
+        check: name,
+        field: "command",
+        problem: `${program} was not found on PATH or in ${spec.cwd === "." ? "the repository root" : spec.cwd}`,
+      });
     }
   }
   return problems;

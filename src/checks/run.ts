@@ -37,23 +37,49 @@ export async function runCheck(name: string, spec: CheckSpec, input: CheckRunInp
     ...spec.env,
   };
   const r = await (input.run ?? runBounded)({
-    argv: ["sh", "-c", spec.command], cwd: join(input.root, spec.cwd), env, timeoutMs: spec.timeout_s * 1000, logPath: input.logPath, leftovers: "kill",
+    argv: ["sh", "-c", spec.command],
+    cwd: join(input.root, spec.cwd),
+    env,
+    timeoutMs: spec.timeout_s * 1000,
+    logPath: input.logPath,
+    leftovers: "kill",
   });
   // sh's 127: the command (or a program it names) was not found — it never ran
   const notFound = r.exitCode === 127 && r.tail.some((l) => /not found|No such file/i.test(l));
   const status: CheckStatus = r.spawnError || notFound ? "error" : r.timedOut ? "timed_out" : r.exitCode === 0 ? "passed" : "failed";
   const junit = spec.junit ? readOptional(join(input.root, spec.cwd, spec.junit)) : null;
-  const parsed = r.spawnError ? undefined : parseCheckOutput(readLog(input.logPath), { check: name, parser: spec.parser, root: input.root, cwd: spec.cwd, junit });
+  const parsed = r.spawnError
+    ? undefined
+    : parseCheckOutput(readLog(input.logPath), { check: name, parser: spec.parser, root: input.root, cwd: spec.cwd, junit });
   const tests = parsed?.tests;
   const findings = status === "passed" ? [] : (parsed?.findings ?? []);
-  const error = r.spawnError ?? (notFound ? `not found: ${r.tail.findLast((l) => /not found|No such file/i.test(l))}` : r.timedOut ? `did not finish within ${spec.timeout_s} s: its process group was killed` : undefined);
+  const error =
+    r.spawnError ??
+    (notFound
+      ? `not found: ${r.tail.findLast((l) => /not found|No such file/i.test(l))}`
+      : r.timedOut
+        ? `did not finish within ${spec.timeout_s} s: its process group was killed`
+        : undefined);
   return CheckResult.parse({
-    name, command: spec.command, kind: checkKind(name, spec), when: input.when, round: input.round, status,
-    exit_code: r.exitCode, ...(r.signal ? { signal: r.signal } : {}),
-    duration_ms: r.durationMs, started_at: r.startedAt, finished_at: r.finishedAt, log: input.logName ?? input.logPath,
-    tail: r.tail, failing_lines: status === "passed" ? [] : failingLines(r.tail),
-    findings: findings.slice(0, MAX_FINDINGS), ...(findings.length > MAX_FINDINGS ? { findings_omitted: findings.length - MAX_FINDINGS } : {}), ...(tests ? { tests } : {}),
-    required: spec.required, truncated: r.truncated,
+    name,
+    command: spec.command,
+    kind: checkKind(name, spec),
+    when: input.when,
+    round: input.round,
+    status,
+    exit_code: r.exitCode,
+    ...(r.signal ? { signal: r.signal } : {}),
+    duration_ms: r.durationMs,
+    started_at: r.startedAt,
+    finished_at: r.finishedAt,
+    log: input.logName ?? input.logPath,
+    tail: r.tail,
+    failing_lines: status === "passed" ? [] : failingLines(r.tail),
+    findings: findings.slice(0, MAX_FINDINGS),
+    ...(findings.length > MAX_FINDINGS ? { findings_omitted: findings.length - MAX_FINDINGS } : {}),
+    ...(tests ? { tests } : {}),
+    required: spec.required,
+    truncated: r.truncated,
     ...(error ? { error } : {}),
   });
 }

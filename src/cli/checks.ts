@@ -26,7 +26,9 @@ export async function run(args: ParsedArgs<typeof checks>): Promise<number> {
   const names = args.positionals.length > 0 ? [...new Set(args.positionals)] : known;
   for (const name of names) if (!known.includes(name)) throw new UnknownCheck({ name, known });
   if (names.length === 0) {
-    process.stderr.write("agentmux: no checks are configured: add them under checks: in .agentmux/config.yaml (agentmux init detects the usual ones; see docs/checks.md)\n");
+    process.stderr.write(
+      "agentmux: no checks are configured: add them under checks: in .agentmux/config.yaml (agentmux init detects the usual ones; see docs/checks.md)\n",
+    );
     if (args.flags.json) process.stdout.write("[]\n");
     return 0;
   }
@@ -57,8 +59,13 @@ async function compareOnBase(results: CheckResult[], specs: Record<string, Check
   if (failing.length === 0) return results;
   process.stderr.write(`agentmux: running ${failing.length} failing check(s) on ${base.name} (${base.oid.slice(0, 7)}) in a temporary worktree\n`);
   const onBase = await runChecksOnBase({
-    repoDir: root, baseCommit: base.oid, checkout: root, checks: Object.fromEntries(failing.map((r) => [r.name, specs[r.name]!])),
-    logDir: join(root, MANUAL_CHECKS_DIR, "base"), logName: `${MANUAL_CHECKS_DIR}/base`, when: "manual",
+    repoDir: root,
+    baseCommit: base.oid,
+    checkout: root,
+    checks: Object.fromEntries(failing.map((r) => [r.name, specs[r.name]!])),
+    logDir: join(root, MANUAL_CHECKS_DIR, "base"),
+    logName: `${MANUAL_CHECKS_DIR}/base`,
+    when: "manual",
   });
   return compareAllWithBase(results, onBase);
 }

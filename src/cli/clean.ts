@@ -24,8 +24,7 @@ export async function run(a: ParsedArgs<typeof clean>): Promise<number> {
     for (const s of live) process.stdout.write(`  ${s.state!.session_name} (socket ${s.socket})\n`);
   }
   if (!a.flags.force) {
-    if (!process.stdin.isTTY)
-      throw new NeedsTerminal({ command: "clean" });
+    if (!process.stdin.isTTY) throw new NeedsTerminal({ command: "clean" });
     const answer = (prompt("Proceed? [y/N]") ?? "").trim().toLowerCase();
     if (answer !== "y" && answer !== "yes") {
       process.stdout.write("Nothing removed.\n");
@@ -39,6 +38,8 @@ export async function run(a: ParsedArgs<typeof clean>): Promise<number> {
     if (r.stopped || r.killedTmux) stopped++;
     for (const n of r.notes) process.stdout.write(`  ${s.id}: ${n}\n`);
   }
-  process.stdout.write(`Removed ${unique.length} session${unique.length === 1 ? "" : "s"}${stopped ? `, stopped ${stopped} live run${stopped === 1 ? "" : "s"}` : ""}.\n`);
+  process.stdout.write(
+    `Removed ${unique.length} session${unique.length === 1 ? "" : "s"}${stopped ? `, stopped ${stopped} live run${stopped === 1 ? "" : "s"}` : ""}.\n`,
+  );
   return 0;
 }

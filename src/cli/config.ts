@@ -17,7 +17,8 @@ import type { config } from "./specs/setup.ts";
 /** `agentmux config`: a bad config exits 2 with the file and key path (thrown to main). */
 export async function run(args: ParsedArgs<typeof config>): Promise<number> {
   if (args.positionals[0] === "migrate") return migrate(args);
-  if (args.positionals.length) throw usage("config", `unexpected argument "${args.positionals[0]}"`, "agentmux config migrate <file> converts a Python agentmux config");
+  if (args.positionals.length)
+    throw usage("config", `unexpected argument "${args.positionals[0]}"`, "agentmux config migrate <file> converts a Python agentmux config");
   if (args.flags.write) throw usage("config", "--write goes with migrate", "agentmux config migrate <file> --write");
   const loaded = loadConfig({ projectDir: findProjectDir(), configPath: args.flags.config });
   if (args.flags.json) {

@@ -35,7 +35,9 @@ export async function run(args: ParsedArgs<typeof configure>): Promise<number> {
   const { path, changed } = applyRoleChanges(projectDir, changes);
   const rel = path.slice(projectDir.length + 1);
   for (const c of changes) {
-    const parts = [c.provider !== undefined && `provider ${c.provider ?? "(default)"}`, c.model !== undefined && `model ${c.model ?? "(default)"}`].filter(Boolean);
+    const parts = [c.provider !== undefined && `provider ${c.provider ?? "(default)"}`, c.model !== undefined && `model ${c.model ?? "(default)"}`].filter(
+      Boolean,
+    );
     process.stdout.write(`${c.role}: ${parts.join(", ")}\n`);
   }
   process.stdout.write(changed ? `wrote ${rel}\n` : `${rel} already had these values\n`);

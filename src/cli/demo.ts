@@ -14,7 +14,8 @@ import { parseScenario } from "../sim/scenario.ts";
 export const DEMO_REQUEST = "Add a greeting module: a function greet(name) that returns a friendly greeting, with a unit test.";
 
 /** A test that fails on the scratch project's first commit (scenario check_base_failure): a failure that is not the run's. */
-const LEGACY_FAILURE = 'import { test } from "node:test";\nimport assert from "node:assert/strict";\n\ntest("legacy rounding", () => {\n  assert.equal(0.1 + 0.2, 0.3);\n});\n';
+const LEGACY_FAILURE =
+  'import { test } from "node:test";\nimport assert from "node:assert/strict";\n\ntest("legacy rounding", () => {\n  assert.equal(0.1 + 0.2, 0.3);\n});\n';
 
 /** A small project to work on, committed on main with isomorphic-git (`legacyFailure`: with a test that already fails). */
 export async function createScratchRepo(dir: string, o: { legacyFailure?: boolean } = {}): Promise<void> {
@@ -29,7 +30,12 @@ export async function createScratchRepo(dir: string, o: { legacyFailure?: boolea
     mkdirSync(join(dir, path, ".."), { recursive: true });
     writeFileSync(join(dir, path), content);
   }
-  await initWithCommit(dir, { branch: "main", files: Object.keys(files), author: { name: "agentmux demo", email: "demo@agentmux.invalid" }, message: "Initial commit" });
+  await initWithCommit(dir, {
+    branch: "main",
+    files: Object.keys(files),
+    author: { name: "agentmux demo", email: "demo@agentmux.invalid" },
+    message: "Initial commit",
+  });
 }
 
 export async function run({ flags }: ParsedArgs<typeof demo>): Promise<number> {
@@ -49,7 +55,13 @@ export async function run({ flags }: ParsedArgs<typeof demo>): Promise<number> {
     // (without npm the run would stop at the checks' preflight: the demo goes on without it)
     // (check_hang: a short timeout, so the demo shows the hung test killed without a long wait)
     ...(npm ? { checks: { test: { command: "npm test", timeout_s: scenario.check_hang ? 15 : 120 } } } : {}),
-    sim: { think_ms: Number(think), scenario: (flags.scenario ?? "").split(",").map((s) => s.trim()).filter(Boolean) },
+    sim: {
+      think_ms: Number(think),
+      scenario: (flags.scenario ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    },
   };
   mkdirSync(join(dir, ".agentmux"), { recursive: true });
   writeFileSync(join(dir, ".agentmux", "config.yaml"), stringify(config));
@@ -87,6 +99,9 @@ function emptyFolder(given: string): string {
   } catch (e) {
     if (e instanceof AgentmuxError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw new DemoDirUnusable({ dir, reason: code === "ENOTDIR" ? "a part of its path is a file" : code === "EACCES" ? "permission denied" : (e as Error).message });
+    throw new DemoDirUnusable({
+      dir,
+      reason: code === "ENOTDIR" ? "a part of its path is a file" : code === "EACCES" ? "permission denied" : (e as Error).message,
+    });
   }
 }

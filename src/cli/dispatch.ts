@@ -40,18 +40,18 @@ export async function dispatch(argv: readonly string[], interactive: boolean): P
   quietWhenClosed(process.stdout);
   quietWhenClosed(process.stderr);
   const first = argv[0];
-  if (first === "--version" || first === "-V") return process.stdout.write(`agentmux ${VERSION}\n`), 0;
-  if (first === "--help" || first === "-h") return process.stdout.write(mainHelp(SPECS)), 0;
+  if (first === "--version" || first === "-V") return (process.stdout.write(`agentmux ${VERSION}\n`), 0);
+  if (first === "--help" || first === "-h") return (process.stdout.write(mainHelp(SPECS)), 0);
   if (first === "help") {
     const name = argv[1];
-    if (name === undefined) return process.stdout.write(mainHelp(SPECS)), 0;
+    if (name === undefined) return (process.stdout.write(mainHelp(SPECS)), 0);
     const entry = COMMANDS[name];
     if (!entry) throw new UnknownCommand({ word: name, suggestion: didYouMean(name, VISIBLE_COMMANDS), inHelp: true });
-    return process.stdout.write(commandHelp(entry.spec)), 0;
+    return (process.stdout.write(commandHelp(entry.spec)), 0);
   }
   if (first === undefined) {
     if (interactive && !termUnusable()) return COMMANDS.home!.start([]);
-    return process.stdout.write(mainHelp(SPECS)), 0;
+    return (process.stdout.write(mainHelp(SPECS)), 0);
   }
   const entry = COMMANDS[first];
   if (entry) return entry.start(argv.slice(1));

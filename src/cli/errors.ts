@@ -12,14 +12,18 @@ const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace
  * flags). `rest` is the rest of the command line, to show the corrected one.
  */
 /** A word that is no command; `inHelp`: it was asked about (`agentmux help <word>`), so no run is offered. */
-export const UnknownCommand = defineError("UnknownCommand", "usage", (d: { word: string; suggestion?: string; rest?: readonly string[]; inHelp?: boolean; request?: string }) => ({
-  message: `unknown command "${d.word}"${d.suggestion ? ` — did you mean \`${d.suggestion}\`?` : ""}`,
-  hint: lines(
-    d.suggestion && ["agentmux", ...(d.inHelp ? ["help"] : []), d.suggestion, ...(d.rest ?? [])].map(shellWord).join(" "),
-    !d.inHelp && `to start a run with this text instead: agentmux run "${(d.request ?? d.word).replace(/["$`\\]/g, "\\$&")}"`,
-    `run "agentmux --help" for the commands`,
-  ),
-}));
+export const UnknownCommand = defineError(
+  "UnknownCommand",
+  "usage",
+  (d: { word: string; suggestion?: string; rest?: readonly string[]; inHelp?: boolean; request?: string }) => ({
+    message: `unknown command "${d.word}"${d.suggestion ? ` — did you mean \`${d.suggestion}\`?` : ""}`,
+    hint: lines(
+      d.suggestion && ["agentmux", ...(d.inHelp ? ["help"] : []), d.suggestion, ...(d.rest ?? [])].map(shellWord).join(" "),
+      !d.inHelp && `to start a run with this text instead: agentmux run "${(d.request ?? d.word).replace(/["$`\\]/g, "\\$&")}"`,
+      `run "agentmux --help" for the commands`,
+    ),
+  }),
+);
 
 /** An option the command does not have. */
 export const UnknownOption = defineError("UnknownOption", "usage", (d: { command?: string; option: string; suggestion?: string }) => ({
@@ -60,18 +64,32 @@ export const RoleChangeIncomplete = defineError("RoleChangeIncomplete", "usage",
 
 export const NeedsTerminal = defineError("NeedsTerminal", "usage", (d: { command: "configure" } | { command: "clean" } | { command: "attach"; id: string }) =>
   d.command === "attach"
-    ? { message: `attach needs a terminal tmux can drive${termUnusable() ? ` (this one is TERM=${termName()})` : ""}`, hint: `agentmux status ${d.id} --watch works without one` }
+    ? {
+        message: `attach needs a terminal tmux can drive${termUnusable() ? ` (this one is TERM=${termName()})` : ""}`,
+        hint: `agentmux status ${d.id} --watch works without one`,
+      }
     : d.command === "clean"
       ? { message: "refusing to delete without confirmation: stdin is not a terminal", where: "clean", hint: "re-run with --force to delete without asking" }
       : { message: "not a terminal: give --role with --provider and/or --model", where: "configure", hint: helpHint("configure") },
 );
 
-export const FileNotFound = defineError("FileNotFound", "usage", (d: { file: string }) => ({ message: "file not found", where: d.file, hint: "check the path" }));
-
-export const NotAFile = defineError("NotAFile", "usage", (d: { file: string; kind: "a directory" | "a FIFO" | "a socket" | "a device" | "not a regular file" }) => ({
-  message: d.kind === "not a regular file" ? "is not a regular file; agentmux reads only regular files" : `is ${d.kind}, not a regular file; agentmux reads only regular files`,
+export const FileNotFound = defineError("FileNotFound", "usage", (d: { file: string }) => ({
+  message: "file not found",
   where: d.file,
+  hint: "check the path",
 }));
+
+export const NotAFile = defineError(
+  "NotAFile",
+  "usage",
+  (d: { file: string; kind: "a directory" | "a FIFO" | "a socket" | "a device" | "not a regular file" }) => ({
+    message:
+      d.kind === "not a regular file"
+        ? "is not a regular file; agentmux reads only regular files"
+        : `is ${d.kind}, not a regular file; agentmux reads only regular files`,
+    where: d.file,
+  }),
+);
 
 export const InvalidThinkMs = defineError("InvalidThinkMs", "usage", (d: { given: string }) => ({
   message: `--think-ms must be a number of milliseconds, got "${d.given}"`,
@@ -79,7 +97,11 @@ export const InvalidThinkMs = defineError("InvalidThinkMs", "usage", (d: { given
   hint: "give whole milliseconds, e.g. --think-ms 200",
 }));
 
-export const DemoDirNotEmpty = defineError("DemoDirNotEmpty", "usage", (d: { dir: string }) => ({ message: `${d.dir} is not empty`, where: "demo --dir", hint: "give a new or empty folder" }));
+export const DemoDirNotEmpty = defineError("DemoDirNotEmpty", "usage", (d: { dir: string }) => ({
+  message: `${d.dir} is not empty`,
+  where: "demo --dir",
+  hint: "give a new or empty folder",
+}));
 
 /** demo --dir names a file (no `reason`), or a folder that cannot be made (`reason`: why). */
 export const DemoDirUnusable = defineError("DemoDirUnusable", "usage", (d: { dir: string; reason?: string }) => ({
@@ -88,7 +110,10 @@ export const DemoDirUnusable = defineError("DemoDirUnusable", "usage", (d: { dir
   hint: "give a new or empty folder",
 }));
 
-export const PromptFileMissing = defineError("PromptFileMissing", "usage", (d: { prompt: string }) => ({ message: "the prompt file does not exist", where: d.prompt }));
+export const PromptFileMissing = defineError("PromptFileMissing", "usage", (d: { prompt: string }) => ({
+  message: "the prompt file does not exist",
+  where: d.prompt,
+}));
 
 /** `agentmux cancel` asked, and the session's orchestrator did not stop in time. */
 export const CancelNotApplied = defineError("CancelNotApplied", "session", (d: { id: string; seconds: number }) => ({

@@ -38,7 +38,7 @@ const textColumn = (line: string) => /^(\s+\S+\s{2,})\S/.exec(line)?.[1]!.length
 export function reflow(text: string, width = HELP_WIDTH): string {
   const lines = text.split("\n");
   const out: string[] = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     const line = lines[i]!;
     if (!line.trim()) {
       out.push("");

@@ -15,5 +15,8 @@ export async function run({ flags, positionals }: ParsedArgs<typeof issue>): Pro
   if (gh) throw new GhUnavailable(gh);
   const found = await fetchIssue(positionals[0]!, repo);
   const options = runOptions(flags);
-  return followCiAfterRun(await startRun({ ...options, request: `${found.title}\n\n${found.request}`, issue: { number: found.number, title: found.title }, pullBase: true }), options);
+  return followCiAfterRun(
+    await startRun({ ...options, request: `${found.title}\n\n${found.request}`, issue: { number: found.number, title: found.title }, pullBase: true }),
+    options,
+  );
 }

@@ -23,15 +23,22 @@ export async function run(a: ParsedArgs<typeof preferences>): Promise<number> {
       process.stdout.write("No proposed preferences.\n");
       return 0;
     }
-    process.stdout.write(`${list.length} proposed preference${list.length === 1 ? "" : "s"} (nothing reaches a prompt until you approve it):\n${list.map(line).join("\n")}\n`);
+    process.stdout.write(
+      `${list.length} proposed preference${list.length === 1 ? "" : "s"} (nothing reaches a prompt until you approve it):\n${list.map(line).join("\n")}\n`,
+    );
     process.stdout.write("Approve with: agentmux preferences approve <id>… (or --all); drop with: agentmux preferences reject <id>…\n");
     return 0;
   }
-  if (!ids.length && !a.flags.all) throw new UsageError({ command: "preferences", problem: `name the proposals to ${action} (ids from \`agentmux preferences\`) or pass --all` });
+  if (!ids.length && !a.flags.all)
+    throw new UsageError({ command: "preferences", problem: `name the proposals to ${action} (ids from \`agentmux preferences\`) or pass --all` });
   if (ids.length && a.flags.all) throw new UsageError({ command: "preferences", problem: "give ids or --all, not both" });
   const unknown = ids.filter((id) => !list.some((p) => p.id === id));
   if (unknown.length) {
-    throw new UsageError({ command: "preferences", problem: `no pending proposal ${unknown.map((u) => `"${u}"`).join(", ")}`, hint: "list them with: agentmux preferences" });
+    throw new UsageError({
+      command: "preferences",
+      problem: `no pending proposal ${unknown.map((u) => `"${u}"`).join(", ")}`,
+      hint: "list them with: agentmux preferences",
+    });
   }
   const { decided } = decideProposals(projectDir, ids, action === "approve");
   const verb = action === "approve" ? "approved (added to .agentmux/prompts/agents/<role>.md)" : "rejected";

@@ -60,8 +60,14 @@ export async function run({ flags, positionals }: ParsedArgs<typeof resume>): Pr
     return followCiOfSession(
       { id: s.id, prUrl: s.state?.pr_url, branch: s.state?.feature_branch },
       {
-        cwd: projectDir, productManager: false, worktree: false, keepSession: flags["keep-session"], headless: isHeadless(flags.ci), progress: flags.json ? "json" : "plain",
-        ...(flags.config ? { configPath: resolve(flags.config) } : {}), out: (l) => process.stdout.write(l + "\n"),
+        cwd: projectDir,
+        productManager: false,
+        worktree: false,
+        keepSession: flags["keep-session"],
+        headless: isHeadless(flags.ci),
+        progress: flags.json ? "json" : "plain",
+        ...(flags.config ? { configPath: resolve(flags.config) } : {}),
+        out: (l) => process.stdout.write(l + "\n"),
       },
     );
   }

@@ -33,19 +33,24 @@ async function runEnded(dir: string): Promise<void> {
 
 function projectsOf(args: readonly string[]): string[] {
   if (!args.length) return [findProjectDir()];
-  return [...new Set(args.map((a) => {
-    const dir = resolve(a);
-    try {
-      if (statSync(dir).isDirectory()) return findProjectDir(dir);
-    } catch {}
-    throw new NotAProject({ dir });
-  }))];
+  return [
+    ...new Set(
+      args.map((a) => {
+        const dir = resolve(a);
+        try {
+          if (statSync(dir).isDirectory()) return findProjectDir(dir);
+        } catch {}
+        throw new NotAProject({ dir });
+      }),
+    ),
+  ];
 }
 
 /** `agentmux serve`: the web page of the runs, until Ctrl-C. */
 export async function run(a: ParsedArgs<typeof serve>): Promise<number> {
   const port = a.flags.port === undefined ? DEFAULT_PORT : Number(a.flags.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError({ command: "serve", problem: `--port ${a.flags.port}: not a port number (0–65535)` });
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError({ command: "serve", problem: `--port ${a.flags.port}: not a port number (0–65535)` });
   const host = a.flags.host ?? "127.0.0.1";
   const names = new Set<string>();
   for (const n of [...(a.flags["allow-host"] ?? []), ...(a.flags.host ? [host] : [])]) {
@@ -60,15 +65,24 @@ export async function run(a: ParsedArgs<typeof serve>): Promise<number> {
   try {
     server = startServer({ projects, host, port, access: { token, names, answer } });
   } catch (e) {
-    throw new ServeListenFailed({ host, port, reason: /EADDRINUSE|in use/i.test(String((e as Error).message) + String((e as { code?: string }).code)) ? "the port is in use" : (e as Error).message });
+    throw new ServeListenFailed({
+      host,
+      port,
+      reason: /EADDRINUSE|in use/i.test(String((e as Error).message) + String((e as { code?: string }).code)) ? "the port is in use" : (e as Error).message,
+    });
   }
-  const files = projects.map((p, index) => writeServerFile(p, { url: server.url, index, token, pid: process.pid, answer, started_at: new Date().toISOString() }));
+  const files = projects.map((p, index) =>
+    writeServerFile(p, { url: server.url, index, token, pid: process.pid, answer, started_at: new Date().toISOString() }),
+  );
   const out = process.stdout;
   out.write(`agentmux serve: ${server.url}?token=${token}\n`);
   out.write(`  ${projects.length === 1 ? "project" : "projects"}: ${projects.join(", ")}\n`);
   out.write(`  answering: ${answer ? "on (the page can approve, request changes, go on and cancel)" : "off (read-only; --answer turns it on)"}\n`);
   out.write(`  token file: ${files.join(", ")} (0600)\n`);
-  if (!["127.0.0.1", "localhost", "::1"].includes(host)) process.stderr.write(`agentmux serve: listening on ${host}: anyone who can reach this address and has the token can see${answer ? " and answer" : ""} your runs. Prefer an SSH tunnel (docs/web.md).\n`);
+  if (!["127.0.0.1", "localhost", "::1"].includes(host))
+    process.stderr.write(
+      `agentmux serve: listening on ${host}: anyone who can reach this address and has the token can see${answer ? " and answer" : ""} your runs. Prefer an SSH tunnel (docs/web.md).\n`,
+    );
   await new Promise<void>((done) => {
     for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(sig, () => done());
     if (a.flags.until) void runEnded(resolve(a.flags.until)).then(done);

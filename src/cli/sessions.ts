@@ -14,6 +14,10 @@ export async function run(a: ParsedArgs<typeof sessions>): Promise<number> {
   }
   const color = colorEnabled(process.stdout);
   const width = process.stdout.columns || 120;
-  process.stdout.write(sessionsTable(list, width).map((l) => toAnsi(l, { color })).join("\n") + "\n");
+  process.stdout.write(
+    sessionsTable(list, width)
+      .map((l) => toAnsi(l, { color }))
+      .join("\n") + "\n",
+  );
   return 0;
 }

@@ -45,7 +45,13 @@ function beingCreated(arg: string | undefined): string | null {
   } catch {
     return null;
   }
-  return ids.sort().reverse().map((id) => join(root, id)).find(pending) ?? null;
+  return (
+    ids
+      .sort()
+      .reverse()
+      .map((id) => join(root, id))
+      .find(pending) ?? null
+  );
 }
 
 /** `status --watch` right as a run starts: a session being created is waited for (up to 10 s), not "no session". */
@@ -79,7 +85,12 @@ async function printLog(arg: string | undefined, json: boolean): Promise<number>
   const dir = existsSync(join(s.dir, F.orchestratorLog)) ? s.dir : archiveDirOf(s.dir);
   const records = readLog(dir);
   if (json) process.stdout.write(records.map((r) => JSON.stringify(r)).join("\n") + (records.length ? "\n" : ""));
-  else process.stdout.write(logLines(records).map((l) => toAnsi(l, { color: colorEnabled(process.stdout) })).join("\n") + "\n");
+  else
+    process.stdout.write(
+      logLines(records)
+        .map((l) => toAnsi(l, { color: colorEnabled(process.stdout) }))
+        .join("\n") + "\n",
+    );
   return 0;
 }
 
@@ -99,7 +110,8 @@ export async function run(a: ParsedArgs<typeof status>): Promise<number> {
   // a terminal is redrawn in place; a pipe or file gets each frame after a blank line, no escapes
   const tty = process.stdout.isTTY === true;
   let frames = 0;
-  const draw = (d: StatusInput) => process.stdout.write((tty ? "\x1b[H\x1b[2J" : frames++ ? "\n" : "") + render(d, tty ? process.stdout.rows || 24 : undefined));
+  const draw = (d: StatusInput) =>
+    process.stdout.write((tty ? "\x1b[H\x1b[2J" : frames++ ? "\n" : "") + render(d, tty ? process.stdout.rows || 24 : undefined));
   draw(first);
   let timer: ReturnType<typeof setTimeout> | undefined;
   return new Promise<number>((done) => {
@@ -120,7 +132,8 @@ export async function run(a: ParsedArgs<typeof status>): Promise<number> {
               if (existsSync(arg2)) return;
               // the folder was removed after a successful commit: the final frame comes from its archive
               const archived = archiveDirOf(arg2);
-              if (existsSync(join(archived, F.state))) draw({ ...readSnapshotInput(archived, { id: first.id, live: false, now: Date.now() }), toolEvents: first.toolEvents });
+              if (existsSync(join(archived, F.state)))
+                draw({ ...readSnapshotInput(archived, { id: first.id, live: false, now: Date.now() }), toolEvents: first.toolEvents });
               stop();
             },
           ),

@@ -25,7 +25,8 @@ export async function run(args: ParsedArgs<typeof validate>): Promise<number> {
   }
   if (!st.isFile()) throw new NotAFile({ file, kind: kindOf(st) });
   let kind: ArtifactKind;
-  if (given !== undefined && isArtifactKind(given)) kind = given; // the parser refused other kinds
+  if (given !== undefined && isArtifactKind(given))
+    kind = given; // the parser refused other kinds
   else {
     const inferred = inferKind(file);
     if (!inferred) throw new ArtifactKindUnknown({ file, kinds: ARTIFACT_KINDS });

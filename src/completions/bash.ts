@@ -32,7 +32,9 @@ function source(v: Values): string {
 
 function commandCase(c: CompletionCommand): string {
   const flags = c.flags.flatMap((f) => [`--${f.name}`, ...(f.alias ? [`-${f.alias}`] : [])]);
-  const valued = c.flags.filter((f) => f.takesValue).flatMap((f) => [`--${f.name}`, ...(f.alias ? [`-${f.alias}`] : [])].map((n) => `${n}=${source(f.values)}`));
+  const valued = c.flags
+    .filter((f) => f.takesValue)
+    .flatMap((f) => [`--${f.name}`, ...(f.alias ? [`-${f.alias}`] : [])].map((n) => `${n}=${source(f.values)}`));
   return [
     `    ${c.name})`,
     `      flags="${flags.join(" ")}"`,

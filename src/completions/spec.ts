@@ -14,7 +14,12 @@ export const UncompletableWord = defineError("UncompletableWord", "internal", (d
 }));
 
 /** Where values come from: a fixed word list, file names, session ids, a dynamic set, or free text (nothing to complete). */
-export type Values = { kind: "words"; words: readonly string[] } | { kind: "files" } | { kind: "sessions" } | { kind: "dynamic"; set: "providers"; also: readonly string[] } | { kind: "free" };
+export type Values =
+  | { kind: "words"; words: readonly string[] }
+  | { kind: "files" }
+  | { kind: "sessions" }
+  | { kind: "dynamic"; set: "providers"; also: readonly string[] }
+  | { kind: "free" };
 export type CompletionFlag = { name: string; alias?: string; help: string; takesValue: boolean; values: Values };
 /** One positional argument: its name (for zsh's messages) and where its values come from. */
 export type CompletionArg = { name: string; values: Values };

@@ -127,7 +127,8 @@ function checkProviders(config: Config, origins: Record<string, Origin>): void {
   const valid = Object.keys(config.providers).sort();
   const refs: [string, string | null][] = [["defaults.provider", config.defaults.provider]];
   for (const [role, rc] of Object.entries(config.roles)) refs.push([`roles.${role}.provider`, rc?.provider ?? null]);
-  const unknown = refs.filter((r): r is [string, string] => r[1] !== null && !valid.includes(r[1])).map(([key, name]) => ({ file: blame(origins, key).file, key, name }));
+  const unknown = refs
+    .filter((r): r is [string, string] => r[1] !== null && !valid.includes(r[1]))
+    .map(([key, name]) => ({ file: blame(origins, key).file, key, name }));
   if (unknown.length) throw new UnknownProvider({ refs: unknown, valid });
 }
-

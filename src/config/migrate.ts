@@ -16,7 +16,16 @@ export type Migration = {
   unresolved: { key: string; problem: string }[];
 };
 
-const KEPT_PROVIDER_KEYS = new Set(["command", "model_flag", "default_model", "role_args", "default_role_args", "model_args", "single_coder", "sub_agent_tool"]);
+const KEPT_PROVIDER_KEYS = new Set([
+  "command",
+  "model_flag",
+  "default_model",
+  "role_args",
+  "default_role_args",
+  "model_args",
+  "single_coder",
+  "sub_agent_tool",
+]);
 const ROLE_NAMES = new Set<string>(ROLES);
 
 /** `builtins`: the providers agentmux has built in (its built-in config layer's). */
@@ -60,7 +69,9 @@ function missingProviders(doc: Document, builtins: Set<string>): Migration["unre
   const roles = doc.getIn(["roles"], true);
   if (isMap(roles)) for (const pair of roles.items) refs.push([`roles.${keyOf(pair)}.provider`, doc.getIn(["roles", keyOf(pair), "provider"])]);
   return refs
-    .filter((r): r is [string, string] => typeof r[1] === "string" && r[1] in PYTHON_BUILTIN_PROVIDERS && !builtins.has(r[1]) && !doc.hasIn(["providers", r[1]]))
+    .filter(
+      (r): r is [string, string] => typeof r[1] === "string" && r[1] in PYTHON_BUILTIN_PROVIDERS && !builtins.has(r[1]) && !doc.hasIn(["providers", r[1]]),
+    )
     .map(([key, name]) => ({ key, problem: `${key}: ${name}: not carried over: agentmux has no ${name} provider (yet); choose one it has for this key` }));
 }
 
@@ -68,7 +79,8 @@ function migrateDefaults(doc: Document, notes: string[]): void {
   const skip = takeValue(doc, ["defaults", "skip_final_approval"]);
   const requireAt = doc.hasIn(["defaults", "require_final_approval"]) ? "defaults.require_final_approval" : "defaults.completion.require_final_approval";
   const require = takeValue(doc, requireAt.split("."));
-  if (skip !== undefined) setWithNote(doc, ["defaults", "completion", "skip_final_approval"], Boolean(skip.value), notes, "defaults.skip_final_approval", skip.pair);
+  if (skip !== undefined)
+    setWithNote(doc, ["defaults", "completion", "skip_final_approval"], Boolean(skip.value), notes, "defaults.skip_final_approval", skip.pair);
   else if (require !== undefined) setWithNote(doc, ["defaults", "completion", "skip_final_approval"], !require.value, notes, requireAt, require.pair);
   drop(doc, ["defaults", "session_name"], notes, "agentmux names each session after its request");
   drop(doc, ["defaults", "compression"], notes, "context compression through headroom is not part of agentmux");
@@ -105,7 +117,10 @@ function migrateProviders(doc: Document, notes: string[], builtins: Set<string>)
     else if (batch && typeof batch.value === "object" && batch.value !== null) {
       const b = batch.value as { verb?: unknown; mode?: unknown };
       const verb = typeof b.verb === "string" ? b.verb.trim() : "";
-      doc.setIn([...at, "batch"], doc.createNode({ args: verb ? verb.split(/\s+/) : [], mode: ["flag", "positional", "stdin"].includes(String(b.mode)) ? String(b.mode) : "positional" }));
+      doc.setIn(
+        [...at, "batch"],
+        doc.createNode({ args: verb ? verb.split(/\s+/) : [], mode: ["flag", "positional", "stdin"].includes(String(b.mode)) ? String(b.mode) : "positional" }),
+      );
       notes.push(`providers.${name}.batch_command: now providers.${name}.batch (args and mode)`);
     } else if (legacy && typeof legacy.value === "string" && legacy.value.trim()) {
       const sub = legacy.value.trim();
@@ -117,7 +132,10 @@ function migrateProviders(doc: Document, notes: string[], builtins: Set<string>)
     keepOnly(doc, at, new Set([...KEPT_PROVIDER_KEYS, "trust", "batch"]), notes, "not a provider setting agentmux has");
     const left = doc.getIn(at, true);
     if (isMap(left) && !left.items.length) doc.deleteIn(at);
-    else if (!builtin) notes.push(`providers.${name}: carried over as a provider of your own; set providers.${name}.mcp to the CLI whose MCP wiring it shares (claude, codex, gemini, opencode, copilot, qwen, cursor, agy), else its agents cannot call agentmux's tools`);
+    else if (!builtin)
+      notes.push(
+        `providers.${name}: carried over as a provider of your own; set providers.${name}.mcp to the CLI whose MCP wiring it shares (claude, codex, gemini, opencode, copilot, qwen, cursor, agy), else its agents cannot call agentmux's tools`,
+      );
   }
   if (!providers.items.length) doc.delete("providers");
 }
@@ -147,7 +165,10 @@ function dropPythonDefaults(doc: Document, name: string, python: Record<string, 
     doc.deleteIn(at);
     dropped.push(key);
   }
-  if (dropped.length) notes.push(`providers.${name}: left out ${dropped.join(", ")}: the Python agentmux's built-in values; agentmux's own ${name} settings apply (docs/migrating.md)`);
+  if (dropped.length)
+    notes.push(
+      `providers.${name}: left out ${dropped.join(", ")}: the Python agentmux's built-in values; agentmux's own ${name} settings apply (docs/migrating.md)`,
+    );
 }
 
 function migrateRoles(doc: Document, notes: string[]): void {

@@ -6,7 +6,19 @@
  */
 
 /** The roles the Python tool configures per provider (`reviewer` is its legacy generic reviewer). */
-const PYTHON_ROLES = ["architect", "planner", "product-manager", "reviewer", "coder", "designer", "code-researcher", "web-researcher", "reviewer_expert", "reviewer_logic", "reviewer_quality"] as const;
+const PYTHON_ROLES = [
+  "architect",
+  "planner",
+  "product-manager",
+  "reviewer",
+  "coder",
+  "designer",
+  "code-researcher",
+  "web-researcher",
+  "reviewer_expert",
+  "reviewer_logic",
+  "reviewer_quality",
+] as const;
 
 const everyRole = (args: (role: string) => string[]) => Object.fromEntries(PYTHON_ROLES.map((r) => [r, args(r)]));
 
@@ -21,7 +33,8 @@ const CLAUDE_TOOLS: Record<string, string | null> = {
   reviewer: READ_ONLY_SHELL,
   coder: "mcp__agentmux__submit_done",
   designer: null,
-  "code-researcher": "Read Glob Grep Write Edit Bash(ls:*) Bash(cat:*) Bash(find:*) Bash(grep:*) Bash(head:*) Bash(tail:*) Bash(pwd:*) Bash(wc:*) mcp__agentmux__submit_research_done",
+  "code-researcher":
+    "Read Glob Grep Write Edit Bash(ls:*) Bash(cat:*) Bash(find:*) Bash(grep:*) Bash(head:*) Bash(tail:*) Bash(pwd:*) Bash(wc:*) mcp__agentmux__submit_research_done",
   "web-researcher": "WebFetch WebSearch Read Glob Grep Write Edit Bash(ls:*) Bash(cat:*) Bash(head:*) Bash(tail:*) mcp__agentmux__submit_research_done",
   reviewer_expert: `${READ_ONLY_SHELL} mcp__agentmux__submit_review`,
   reviewer_logic: `${READ_ONLY_SHELL} mcp__agentmux__submit_review`,

@@ -19,10 +19,9 @@ function label(o: Origin | undefined): string {
 export function renderConfigYaml(loaded: LoadedConfig): string {
   const doc = new Document(loaded.config);
   annotate(doc.contents as Node, "", loaded.origins);
-  const header = [
-    "# agentmux resolved configuration; each value names the layer it came from.",
-    "# layers (lowest first): " + loaded.files.join(" → "),
-  ].join("\n");
+  const header = ["# agentmux resolved configuration; each value names the layer it came from.", "# layers (lowest first): " + loaded.files.join(" → ")].join(
+    "\n",
+  );
   return header + "\n" + doc.toString({ lineWidth: 0 });
 }
 

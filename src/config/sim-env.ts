@@ -12,6 +12,9 @@ export const SIM_SCENARIO_ENV = "AGENTMUX_SIM_SCENARIO";
 export function simScenarioFromEnv(config: Config, env: Record<string, string | undefined>, origins: Origins): void {
   const text = env[SIM_SCENARIO_ENV]?.trim();
   if (!text || (origins["sim.scenario"] && origins["sim.scenario"].layer !== "built-in")) return;
-  config.sim.scenario = text.split(",").map((s) => s.trim()).filter(Boolean);
+  config.sim.scenario = text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   origins["sim.scenario"] = { layer: "env", file: SIM_SCENARIO_ENV };
 }

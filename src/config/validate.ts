@@ -72,9 +72,22 @@ export function knownKeys(path: readonly PropertyKey[], schema: z.ZodType = Conf
 
 /** Keys of the Python agentmux's config (`*`: any provider or role name); `config migrate` converts them. */
 const LEGACY_KEYS = [
-  "defaults.session_name", "defaults.skip_final_approval", "defaults.require_final_approval", "defaults.tier", "defaults.profile",
-  "defaults.compression", "defaults.completion.require_final_approval", "providers.*.trust_snippet", "providers.*.trust_key",
-  "providers.*.batch_command", "providers.*.batch_subcommand", "providers.*.role_args.reviewer", "roles.*.tier", "roles.*.profile", "roles.reviewer", "launchers",
+  "defaults.session_name",
+  "defaults.skip_final_approval",
+  "defaults.require_final_approval",
+  "defaults.tier",
+  "defaults.profile",
+  "defaults.compression",
+  "defaults.completion.require_final_approval",
+  "providers.*.trust_snippet",
+  "providers.*.trust_key",
+  "providers.*.batch_command",
+  "providers.*.batch_subcommand",
+  "providers.*.role_args.reviewer",
+  "roles.*.tier",
+  "roles.*.profile",
+  "roles.reviewer",
+  "launchers",
 ].map((k) => k.split("."));
 
 export function isLegacyKey(path: readonly PropertyKey[]): boolean {
@@ -103,7 +116,10 @@ export function describeIssues(issues: z.core.$ZodIssue[], data: unknown, file =
       }
       case "invalid_value": {
         const got = valueAt(data, path);
-        const legacy = path.length === 1 && path[0] === "version" && got === 1 ? ` — version 1 is the Python agentmux's format; convert the file with: agentmux config migrate ${file}` : "";
+        const legacy =
+          path.length === 1 && path[0] === "version" && got === 1
+            ? ` — version 1 is the Python agentmux's format; convert the file with: agentmux config migrate ${file}`
+            : "";
         lines.push(`${dotted(path)}: ${issue.message} (got ${JSON.stringify(got)})${legacy}`);
         break;
       }
@@ -126,7 +142,9 @@ export function describeIssues(issues: z.core.$ZodIssue[], data: unknown, file =
           lines.push(`${dotted(path)}: bad name: ${inner.map((i) => i.message).join("; ")}`);
           break;
         }
-        lines.push(`${dotted(path)}: unknown key (expected one of the role names${roles.length ? `: ${roles.join(", ")}` : ""})${suggestion(key, path.slice(0, -1), file)}`);
+        lines.push(
+          `${dotted(path)}: unknown key (expected one of the role names${roles.length ? `: ${roles.join(", ")}` : ""})${suggestion(key, path.slice(0, -1), file)}`,
+        );
         break;
       }
       default:

@@ -10,7 +10,10 @@ const now = () => new Date().toISOString();
 
 /** The last warning or error line a CLI shows on its screen (a box's borders stripped), or null. */
 export function cliWarning(screen: string): string | null {
-  const lines = screen.split("\n").map((l) => l.replace(/^[\s│┃|╭╰]+|[\s│┃|╮╯]+$/g, "")).filter((l) => /(Security Warning|Warning|Error|error):/.test(l));
+  const lines = screen
+    .split("\n")
+    .map((l) => l.replace(/^[\s│┃|╭╰]+|[\s│┃|╮╯]+$/g, ""))
+    .filter((l) => /(Security Warning|Warning|Error|error):/.test(l));
   return lines.at(-1)?.slice(0, 300) ?? null;
 }
 
@@ -20,7 +23,9 @@ export function cliWarning(screen: string): string | null {
  */
 function proxyHint(reason: string): string {
   const proxy = reason.includes("MCP server never became ready") ? proxyIn(process.env) : null;
-  return proxy ? `; ${proxy.name}=${proxy.value} is set: a CLI that sends its loopback MCP connection through that proxy never reaches agentmux (set providers.<name>.mcp_transport: stdio, or add 127.0.0.1 to NO_PROXY)` : "";
+  return proxy
+    ? `; ${proxy.name}=${proxy.value} is set: a CLI that sends its loopback MCP connection through that proxy never reaches agentmux (set providers.<name>.mcp_transport: stdio, or add 127.0.0.1 to NO_PROXY)`
+    : "";
 }
 
 /**
@@ -89,24 +94,46 @@ export class AgentDeliveries {
         if (this.current(agent)?.pane !== a.pane) return onDone?.(r.ok || acted());
         if (r.ok && first && needsMcp) {
           const link = tokens.link(agent);
-          if (link?.readyAt) this.o.log(`${agent}: MCP ready ${link.readyAt - link.issuedAt} ms after launch (initialize after ${(link.initializedAt ?? link.readyAt) - link.issuedAt} ms)${link.bridgePid ? ` (stdio bridge pid ${link.bridgePid})` : ""}`);
+          if (link?.readyAt)
+            this.o.log(
+              `${agent}: MCP ready ${link.readyAt - link.issuedAt} ms after launch (initialize after ${(link.initializedAt ?? link.readyAt) - link.issuedAt} ms)${link.bridgePid ? ` (stdio bridge pid ${link.bridgePid})` : ""}`,
+            );
         }
         if (r.ok) {
           this.o.onTurn?.(agent);
           this.o.push({ type: "agent_active", at: now(), agent });
           if (a.capture) this.captureConversation(agent, a, text);
         } else if (r.exited) {
-          this.o.log(`delivery to ${agent} stopped: ${r.reason} (its exit is handled as such)`, { level: "warn", event: "delivery_failed", agent, pane: a.pane, data: { reason: r.reason, exited: true } });
+          this.o.log(`delivery to ${agent} stopped: ${r.reason} (its exit is handled as such)`, {
+            level: "warn",
+            event: "delivery_failed",
+            agent,
+            pane: a.pane,
+            data: { reason: r.reason, exited: true },
+          });
         } else {
           const fix = this.o.tmux.attachCommand(this.o.sessionName, { pane: a.pane });
-          this.o.log(`delivery to ${agent} failed: ${r.reason}\n${r.screen}`, { level: "warn", event: "delivery_failed", agent, pane: a.pane, data: { reason: r.reason } });
+          this.o.log(`delivery to ${agent} failed: ${r.reason}\n${r.screen}`, {
+            level: "warn",
+            event: "delivery_failed",
+            agent,
+            pane: a.pane,
+            data: { reason: r.reason },
+          });
           // the CLI's own words say why (gemini: "Security Warning: Skipping … settings file …")
           const said = cliWarning(r.screen);
-          this.o.push({ type: "agent_stuck", at: now(), agent, reason: `${r.reason}${said ? `; the CLI says: ${said}` : ""}${proxyHint(r.reason)}; to fix by hand: ${fix}` });
+          this.o.push({
+            type: "agent_stuck",
+            at: now(),
+            agent,
+            reason: `${r.reason}${said ? `; the CLI says: ${said}` : ""}${proxyHint(r.reason)}; to fix by hand: ${fix}`,
+          });
         }
         onDone?.(r.ok);
       })
-      .catch((e) => this.o.log(`delivery to ${agent} crashed: ${(e as Error).message}`, { level: "error", event: "delivery_failed", agent, error: (e as Error).stack }));
+      .catch((e) =>
+        this.o.log(`delivery to ${agent} crashed: ${(e as Error).message}`, { level: "error", event: "delivery_failed", agent, error: (e as Error).stack }),
+      );
   }
 
   /** A CLI that picks its own conversation id (codex, agy): found by its adapter in the CLI's files, which name our prompt, for a few seconds. */

@@ -29,8 +29,18 @@ export function deliverNudge(rt: NudgeTarget, e: Nudge): void {
     const resolved = rt.resolvedOf(e.agent);
     if (!resolved) return;
     const status = rt.o.state?.().agents?.[e.agent]?.status;
-    if (status !== undefined && status !== "idle_without_submit") return rt.o.log(`reminder ${e.attempt} to ${e.agent} dropped: it is ${status} now`, { event: "watchdog", agent: e.agent, data: { reminder: e.attempt, dropped: status } });
-    if (rt.o.isIdle && !rt.o.isIdle(e.agent)) return rt.o.log(`reminder ${e.attempt} to ${e.agent} dropped: it is working again`, { event: "watchdog", agent: e.agent, data: { reminder: e.attempt, dropped: "working" } });
+    if (status !== undefined && status !== "idle_without_submit")
+      return rt.o.log(`reminder ${e.attempt} to ${e.agent} dropped: it is ${status} now`, {
+        event: "watchdog",
+        agent: e.agent,
+        data: { reminder: e.attempt, dropped: status },
+      });
+    if (rt.o.isIdle && !rt.o.isIdle(e.agent))
+      return rt.o.log(`reminder ${e.attempt} to ${e.agent} dropped: it is working again`, {
+        event: "watchdog",
+        agent: e.agent,
+        data: { reminder: e.attempt, dropped: "working" },
+      });
     const text = nudgeText({
       tool: e.tool ? toolNameForAgent(resolved, e.tool) : null,
       file: join(rt.o.sessionDir, e.file ?? F.assumptions),
@@ -45,11 +55,14 @@ export function deliverNudge(rt: NudgeTarget, e: Nudge): void {
       if (!ok || !end) return;
       const t = rt.clock.now();
       const settled = Math.round(t - end.settledAt);
-      rt.o.log(`reminder ${e.attempt}/${e.limit} accepted by ${e.agent} ${settled} ms after its screen settled (${Math.round(t - end.endedAt)} ms after the turn end was seen)`, {
-        event: "delivered",
-        agent: e.agent,
-        data: { reminder: e.attempt, of: e.limit, after_settled_ms: settled },
-      });
+      rt.o.log(
+        `reminder ${e.attempt}/${e.limit} accepted by ${e.agent} ${settled} ms after its screen settled (${Math.round(t - end.endedAt)} ms after the turn end was seen)`,
+        {
+          event: "delivered",
+          agent: e.agent,
+          data: { reminder: e.attempt, of: e.limit, after_settled_ms: settled },
+        },
+      );
     });
   };
   if (e.delay_ms > 0) rt.clock.after(e.delay_ms, fire);
@@ -61,5 +74,11 @@ export async function attention(rt: AgentRuntime, text: string, agent?: string):
   const pane = agent ? rt.paneOf(agent) : undefined;
   const attach = rt.o.tmux.attachCommand(rt.o.sessionName, pane ? { pane } : {});
   const told = await callAttention(rt.o.tmux, rt.o.sessionName, text);
-  rt.o.log(`attention: ${text} (attach: ${attach}; ${told} client${told === 1 ? "" : "s"} told)`, { level: "warn", event: "watchdog", agent, pane, data: { attention: true, clients: told } });
+  rt.o.log(`attention: ${text} (attach: ${attach}; ${told} client${told === 1 ? "" : "s"} told)`, {
+    level: "warn",
+    event: "watchdog",
+    agent,
+    pane,
+    data: { attention: true, clients: told },
+  });
 }

@@ -9,7 +9,15 @@ import type { AgentRuntimeOptions, LaunchOptions, Started } from "./agents.ts";
 const now = () => new Date().toISOString();
 
 /** Start the agent's CLI in a new parked pane with a fresh token (not yet an agent of the run). */
-export async function spawnAgent(o: AgentRuntimeOptions, firstStarts: FirstStarts, agent: string, role: Role, label: string, lo: LaunchOptions, size?: { width: number; height: number }): Promise<Started> {
+export async function spawnAgent(
+  o: AgentRuntimeOptions,
+  firstStarts: FirstStarts,
+  agent: string,
+  role: Role,
+  label: string,
+  lo: LaunchOptions,
+  size?: { width: number; height: number },
+): Promise<Started> {
   const resolved = resolveRole(o.config, role, lo.provider);
   const conv = resolved.provider.conversation;
   let conversation: { id: string; resume: boolean } | undefined;
@@ -54,11 +62,21 @@ export function announceLaunch(o: AgentRuntimeOptions, agent: string, s: Started
   const { resolved, pane } = s.pane;
   const c = s.conversation;
   const note = prestartedMs === undefined ? "" : ` (pre-started ${byRole ? `by role as ${byRole} ` : ""}${prestartedMs} ms before)`;
-  o.log(`launched ${agent} (${resolved.providerName}${resolved.model ? "/" + resolved.model : ""}${c ? `, conversation ${c.id}${c.resume ? " resumed" : ""}` : ""}) in ${pane}${note}: ${s.argv.join(" ").slice(0, 300)}`, {
-    event: "agent_launched",
-    agent,
-    pane,
-    data: { provider: resolved.providerName, model: resolved.model, argv: s.argv, ...(c ? { conversation: c.id, resumed: c.resume } : {}), ...(prestartedMs === undefined ? {} : { prestarted_ms: prestartedMs }), ...(byRole ? { prestarted_as: byRole } : {}) },
-  });
+  o.log(
+    `launched ${agent} (${resolved.providerName}${resolved.model ? "/" + resolved.model : ""}${c ? `, conversation ${c.id}${c.resume ? " resumed" : ""}` : ""}) in ${pane}${note}: ${s.argv.join(" ").slice(0, 300)}`,
+    {
+      event: "agent_launched",
+      agent,
+      pane,
+      data: {
+        provider: resolved.providerName,
+        model: resolved.model,
+        argv: s.argv,
+        ...(c ? { conversation: c.id, resumed: c.resume } : {}),
+        ...(prestartedMs === undefined ? {} : { prestarted_ms: prestartedMs }),
+        ...(byRole ? { prestarted_as: byRole } : {}),
+      },
+    },
+  );
   if (c && !c.resume) o.push({ type: "conversation_captured", at: now(), agent, id: c.id });
 }

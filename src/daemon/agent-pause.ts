@@ -14,7 +14,10 @@ export class AgentPause {
   /** continues the stopped CLIs should this orchestrator die while the run is paused */
   readonly #guard: PauseGuard;
 
-  constructor(sessionDir: string, private readonly log: Logger) {
+  constructor(
+    sessionDir: string,
+    private readonly log: Logger,
+  ) {
     this.#guard = new PauseGuard(sessionDir);
   }
 
@@ -50,7 +53,12 @@ export class AgentPause {
       if (stop) this.#guard.stopped(pids);
       return true;
     } catch (e) {
-      this.log(`could not ${stop ? "pause" : "continue"} ${agent} (pid ${pid}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { level: "warn", event: stop ? "agents_paused" : "agents_continued", agent, error: (e as Error).message });
+      this.log(`could not ${stop ? "pause" : "continue"} ${agent} (pid ${pid}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
+        level: "warn",
+        event: stop ? "agents_paused" : "agents_continued",
+        agent,
+        error: (e as Error).message,
+      });
       return false;
     }
   }

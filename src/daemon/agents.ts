@@ -56,7 +56,17 @@ export type AgentRuntimeOptions = {
 
 export type LaunchOptions = { batchPrompt?: string; provider?: string; conversation?: string };
 
-export type AgentPane = { pane: string; pid: number; role: Role; resolved: ResolvedAgent; prompted: boolean; env: Record<string, string>; launchedAt: number; capture: boolean; turnId: string };
+export type AgentPane = {
+  pane: string;
+  pid: number;
+  role: Role;
+  resolved: ResolvedAgent;
+  prompted: boolean;
+  env: Record<string, string>;
+  launchedAt: number;
+  capture: boolean;
+  turnId: string;
+};
 export type Started = { pane: AgentPane; conversation?: { id: string; resume: boolean }; argv: string[] };
 
 const now = () => new Date().toISOString();
@@ -101,7 +111,9 @@ export class AgentRuntime {
   }
 
   async launch(agent: string, role: Role, label: string, lo: LaunchOptions = {}): Promise<void> {
-    if (this.pauses.hold(() => this.launch(agent, role, label, lo).catch((e) => this.o.log(`launch of ${agent} after the pause failed: ${(e as Error).message}`)))) {
+    if (
+      this.pauses.hold(() => this.launch(agent, role, label, lo).catch((e) => this.o.log(`launch of ${agent} after the pause failed: ${(e as Error).message}`)))
+    ) {
       this.o.log(`${agent}: launch held while the run is paused at its budget`, { event: "launch_held", agent });
       return;
     }
@@ -130,7 +142,8 @@ export class AgentRuntime {
    */
   private join(agent: string, pane: AgentPane): void {
     this.agents.add(agent, pane);
-    if (this.pauses.paused && this.pauses.signal(agent, pane.pid, true)) this.o.log(`${agent}: started while the run is paused at its budget; paused too`, { event: "agents_paused", agent, data: { agents: [agent] } });
+    if (this.pauses.paused && this.pauses.signal(agent, pane.pid, true))
+      this.o.log(`${agent}: started while the run is paused at its budget; paused too`, { event: "agents_paused", agent, data: { agents: [agent] } });
   }
 
   /**
@@ -206,7 +219,10 @@ export class AgentRuntime {
     }
     if (shown.length < live.length) {
       const parked = live.slice(shown.length);
-      this.o.log(`showing ${shown.length} of ${live.length} agents, as many as fit one above the other; ${parked.join(", ")} work on parked (select one in the monitor and press Enter to see it)`, { data: { shown: live.slice(0, shown.length), parked } });
+      this.o.log(
+        `showing ${shown.length} of ${live.length} agents, as many as fit one above the other; ${parked.join(", ")} work on parked (select one in the monitor and press Enter to see it)`,
+        { data: { shown: live.slice(0, shown.length), parked } },
+      );
     }
   }
 
@@ -251,14 +267,28 @@ export class AgentRuntime {
     this.o.mcp.tokens.revoke(agent);
     this.persist();
     const text = await lastScreen(this.o.tmux, pane);
-    const screen = text === null ? [] : text.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim()).slice(-20);
+    const screen =
+      text === null
+        ? []
+        : text
+            .split("\n")
+            .map((l) => l.trimEnd())
+            .filter((l) => l.trim())
+            .slice(-20);
     let exit = status ?? "";
     for (let i = 0; !exit && text !== null && i < 10; i++) {
       // tmux 3.3a can leave pane_dead_status empty for a moment after the exit
       exit = await deadPaneStatus(this.o.tmux, pane);
       if (!exit) await Bun.sleep(50);
     }
-    this.o.push({ type: "pane_exited", at: now(), agent, ...(exit ? { exit_status: exit } : {}), ...(screen.length ? { screen } : {}), ...(text === null ? { detail: "the pane is gone" } : {}) });
+    this.o.push({
+      type: "pane_exited",
+      at: now(),
+      agent,
+      ...(exit ? { exit_status: exit } : {}),
+      ...(screen.length ? { screen } : {}),
+      ...(text === null ? { detail: "the pane is gone" } : {}),
+    });
   }
 
   /** Send the keys that dismiss the dialog the agent's CLI shows (headless: nobody can answer). */
@@ -314,7 +344,10 @@ export class AgentRuntime {
     const all = this.agents.all();
     for (const [agent, v] of all) this.pauses.signal(agent, v.pid, stop);
     const held = stop ? [] : this.pauses.continued();
-    this.o.log(`${stop ? "paused" : "continued"} ${all.length} agent(s)${held.length ? `; ${held.length} held launch(es) and prompt(s) now` : ""}`, { event: stop ? "agents_paused" : "agents_continued", data: { agents: all.map(([agent]) => agent), ...(stop ? {} : { held: held.length }) } });
+    this.o.log(`${stop ? "paused" : "continued"} ${all.length} agent(s)${held.length ? `; ${held.length} held launch(es) and prompt(s) now` : ""}`, {
+      event: stop ? "agents_paused" : "agents_continued",
+      data: { agents: all.map(([agent]) => agent), ...(stop ? {} : { held: held.length }) },
+    });
     if (stop) return;
     // in order: a held prompt goes to the pane its held launch makes
     void (async () => {

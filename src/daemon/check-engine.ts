@@ -23,7 +23,15 @@ function cachedBase(sessionDir: string, rel: string, job: CheckJob): CheckResult
 export function checkEngine(): CheckEngine {
   return {
     run: (job, abort, started) =>
-      runCheck(job.name, job.spec, { root: job.workDir, logPath: job.logPath, logName: job.logRel, round: job.round, when: job.when, env: job.env, run: (cmd) => runBounded({ ...cmd, abort, onStart: started }) }),
+      runCheck(job.name, job.spec, {
+        root: job.workDir,
+        logPath: job.logPath,
+        logName: job.logRel,
+        round: job.round,
+        when: job.when,
+        env: job.env,
+        run: (cmd) => runBounded({ ...cmd, abort, onStart: started }),
+      }),
     async compareWithBase(job, failing, base, abort) {
       const dir = join(base.sessionDir, CHECKS_BASE_DIR);
       const rel = `${CHECKS_BASE_DIR}/${job.name}.json`;
@@ -32,8 +40,15 @@ export function checkEngine(): CheckEngine {
         // isomorphic-git (the base's worktree) is loaded only when a check fails: the orchestrator stays small
         const { runChecksOnBase } = await import("../checks/base.ts");
         [onBase] = await runChecksOnBase({
-          repoDir: base.mainRepoDir, baseCommit: base.commit, checkout: job.workDir, checks: { [job.name]: job.spec },
-          logDir: dir, logName: CHECKS_BASE_DIR, when: job.when, env: job.env, run: (cmd) => runBounded({ ...cmd, abort }),
+          repoDir: base.mainRepoDir,
+          baseCommit: base.commit,
+          checkout: job.workDir,
+          checks: { [job.name]: job.spec },
+          logDir: dir,
+          logName: CHECKS_BASE_DIR,
+          when: job.when,
+          env: job.env,
+          run: (cmd) => runBounded({ ...cmd, abort }),
         });
         // a base run cut off by the end of the run says nothing: it is not kept
         if (onBase && !abort.aborted) writeSessionFile(base.sessionDir, checkResultFile(rel), onBase);

@@ -12,7 +12,13 @@ import { F } from "../protocol/paths.ts";
 const RunningGroup = z.object({ pid: z.number().int().min(1), start: z.string() });
 
 const DIR = `${F.runtimeDir}/checks`;
-const groupFile = (key: string): SessionFile<z.infer<typeof RunningGroup>> => ({ path: `${DIR}/${key.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`, syntax: "json", schema: RunningGroup, by: ["orchestrator"], about: "a running check's process group" });
+const groupFile = (key: string): SessionFile<z.infer<typeof RunningGroup>> => ({
+  path: `${DIR}/${key.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`,
+  syntax: "json",
+  schema: RunningGroup,
+  by: ["orchestrator"],
+  about: "a running check's process group",
+});
 
 /**
  * The process groups of the checks that run, recorded in the session folder while they run: an
@@ -36,7 +42,10 @@ export const checkGroups = {
       const g = readOptionalSessionFile(sessionDir, f);
       const id = g ? processIdentity(g.pid) : null;
       if (g && id && !id.zombie && id.start === g.start) {
-        log(`killing the process group ${g.pid} of a check the last orchestrator left running (${name.replace(/\.json$/, "")})`, { level: "warn", event: "check" });
+        log(`killing the process group ${g.pid} of a check the last orchestrator left running (${name.replace(/\.json$/, "")})`, {
+          level: "warn",
+          event: "check",
+        });
         await killGroup(g.pid, 2000);
       }
       rmSync(join(dir, name), { force: true });

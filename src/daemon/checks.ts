@@ -36,7 +36,12 @@ export type CheckEngine = {
   /** `abort`: the orchestrator is ending; the check's whole process group is killed. `started`: its group's leader pid */
   run(job: CheckJob, abort: AbortSignal, started: (pid: number) => void): Promise<CheckResult>;
   /** absent: failures are not compared with the base (every failure counts as the run's) */
-  compareWithBase?(job: CheckJob, failing: CheckResult, base: { mainRepoDir: string; commit: string; sessionDir: string }, abort: AbortSignal): Promise<CheckResult>;
+  compareWithBase?(
+    job: CheckJob,
+    failing: CheckResult,
+    base: { mainRepoDir: string; commit: string; sessionDir: string },
+    abort: AbortSignal,
+  ): Promise<CheckResult>;
 };
 
 export type ChecksServiceContext = {
@@ -66,12 +71,23 @@ export class ChecksService {
 
   constructor(private readonly ctx: ChecksServiceContext) {
     // what an orchestrator killed outright left running goes before anything runs again
-    this.queue = checkGroups.reap(ctx.sessionDir, ctx.log).catch((e) => ctx.log(`could not reap leftover checks: ${(e as Error).message}`, { level: "warn", event: "check" }));
+    this.queue = checkGroups
+      .reap(ctx.sessionDir, ctx.log)
+      .catch((e) => ctx.log(`could not reap leftover checks: ${(e as Error).message}`, { level: "warn", event: "check" }));
   }
 
   /** Queue a batch; returns at once. */
   start(effect: Extract<Effect, { type: "run_checks" }>): void {
-    this.queue = this.queue.then(() => this.batch(effect)).catch((e) => this.ctx.log(`checks batch ${effect.run} failed: ${(e as Error).message}`, { level: "error", event: "check", error: (e as Error).stack, data: { run: effect.run } }));
+    this.queue = this.queue
+      .then(() => this.batch(effect))
+      .catch((e) =>
+        this.ctx.log(`checks batch ${effect.run} failed: ${(e as Error).message}`, {
+          level: "error",
+          event: "check",
+          error: (e as Error).stack,
+          data: { run: effect.run },
+        }),
+      );
   }
 
   /** The orchestrator is ending: report nothing more (a check cut off now runs again on resume). */
@@ -94,10 +110,24 @@ export class ChecksService {
       writeSessionFile(this.ctx.sessionDir, checkResultFile(file), result);
       this.ctx.log(`check ${name} ${result.status}${result.pre_existing ? " (pre-existing on the base)" : ""} in ${(result.duration_ms / 1000).toFixed(1)} s`, {
         event: "check",
-        data: { run: effect.run, name, status: result.status, exit_code: result.exit_code, duration_ms: result.duration_ms, pre_existing: result.pre_existing === true, log: result.log },
+        data: {
+          run: effect.run,
+          name,
+          status: result.status,
+          exit_code: result.exit_code,
+          duration_ms: result.duration_ms,
+          pre_existing: result.pre_existing === true,
+          log: result.log,
+        },
       });
       // the Inspector record is current before the result can move the run (the commit's gate reads it)
-      await writeInspectorRecord({ sessionDir: this.ctx.sessionDir, workDir: this.ctx.workDir, state: this.ctx.state(), extraRun: effect.run, log: this.ctx.log });
+      await writeInspectorRecord({
+        sessionDir: this.ctx.sessionDir,
+        workDir: this.ctx.workDir,
+        state: this.ctx.state(),
+        extraRun: effect.run,
+        log: this.ctx.log,
+      });
       this.ctx.push({ type: "check_finished", at: now(), run: effect.run, name, result: outcomeOf(result, file) });
     }
   }
@@ -108,7 +138,25 @@ export class ChecksService {
     if (!spec) {
       // taken out of the config since the batch started (a resume): reported, never blocking
       const at = now();
-      return { name, command: "", kind: "other", when, round, status: "error", exit_code: null, duration_ms: 0, started_at: at, finished_at: at, log: logRel, tail: [], failing_lines: [], findings: [], required: false, truncated: false, error: `no check named ${name} in the config (checks:) any more` };
+      return {
+        name,
+        command: "",
+        kind: "other",
+        when,
+        round,
+        status: "error",
+        exit_code: null,
+        duration_ms: 0,
+        started_at: at,
+        finished_at: at,
+        log: logRel,
+        tail: [],
+        failing_lines: [],
+        findings: [],
+        required: false,
+        truncated: false,
+        error: `no check named ${name} in the config (checks:) any more`,
+      };
     }
     this.ctx.push({ type: "check_started", at: now(), run, name });
     const job: CheckJob = { name, spec, when, round, workDir: this.ctx.workDir, logPath: join(this.ctx.sessionDir, logRel), logRel, env: this.ctx.env };
@@ -121,7 +169,11 @@ export class ChecksService {
     try {
       return await compare(job, result, { mainRepoDir: this.ctx.mainRepoDir, commit: base, sessionDir: this.ctx.sessionDir }, this.ending.signal);
     } catch (e) {
-      this.ctx.log(`check ${name}: the base commit could not be checked (${(e as Error).message}); the failure counts as the run's`, { level: "warn", event: "check", data: { run, name } });
+      this.ctx.log(`check ${name}: the base commit could not be checked (${(e as Error).message}); the failure counts as the run's`, {
+        level: "warn",
+        event: "check",
+        data: { run, name },
+      });
       return result;
     }
   }

@@ -85,12 +85,19 @@ export async function runCommit(
     });
     for (const w of r.warnings) o.log(`completion: ${w}`, { level: "warn" });
     for (const n of r.notes) o.log(`completion: ${n}`);
-    o.log(`committed ${r.short} on ${r.branch}${r.prUrl ? `, PR ${r.prUrl}` : ""}`, { event: "committed", data: { commit: r.short, branch: r.branch, pr_url: r.prUrl } });
+    o.log(`committed ${r.short} on ${r.branch}${r.prUrl ? `, PR ${r.prUrl}` : ""}`, {
+      event: "committed",
+      data: { commit: r.short, branch: r.branch, pr_url: r.prUrl },
+    });
     const notes = [...r.warnings, ...r.notes];
     return { type: "committed", at: at(), hash: r.short, branch: r.branch, pr_url: r.prUrl, ...(notes.length ? { notes } : {}) };
   } catch (e) {
     const message = (e as Error).message ?? String(e);
-    o.log(/^commit failed\b/.test(message) ? message : `commit failed: ${message}`, { level: "error", event: "commit_failed", error: (e as Error).stack ?? String(e) });
+    o.log(/^commit failed\b/.test(message) ? message : `commit failed: ${message}`, {
+      level: "error",
+      event: "commit_failed",
+      error: (e as Error).stack ?? String(e),
+    });
     return { type: "commit_failed", at: at(), error: `${(e as Error).message ?? String(e)}${decisionAside(o.sessionDir, o.log)}` };
   }
 }

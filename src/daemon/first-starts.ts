@@ -19,7 +19,10 @@ export class FirstStarts {
   /** command → the first start's readiness (resolves, never rejects) */
   private readonly first = new Map<string, Promise<void>>();
 
-  constructor(private readonly tmux: Tmux, private readonly log: Logger) {}
+  constructor(
+    private readonly tmux: Tmux,
+    private readonly log: Logger,
+  ) {}
 
   /** Wait, if need be, before starting `command`; `started` is then told the new pane, to be watched when it is the first. */
   async before(command: string, agent: string): Promise<(pane: string, ready: ReadyGate, trust?: readonly { detect: string }[]) => void> {
@@ -28,7 +31,8 @@ export class FirstStarts {
       const t = performance.now();
       await earlier;
       const waited = Math.round(performance.now() - t);
-      if (waited > 50) this.log(`${agent}: started after the first ${command} of the run got ready (waited ${waited} ms)`, { agent, data: { waited_ms: waited } });
+      if (waited > 50)
+        this.log(`${agent}: started after the first ${command} of the run got ready (waited ${waited} ms)`, { agent, data: { waited_ms: waited } });
       return () => {};
     }
     let settle!: () => void;

@@ -31,7 +31,16 @@ export type InterpretContext = {
 };
 
 /** Effects that only touch files: safe to re-run from the outbox after a crash. */
-export const FILE_EFFECTS = new Set(["write_file", "append_file", "delete_file", "delete_matching", "write_prompt", "check_off_tasks", "record_baseline", "log"]);
+export const FILE_EFFECTS = new Set([
+  "write_file",
+  "append_file",
+  "delete_file",
+  "delete_matching",
+  "write_prompt",
+  "check_off_tasks",
+  "record_baseline",
+  "log",
+]);
 
 const inSession = (ctx: InterpretContext, rel: string) => {
   const abs = join(ctx.sessionDir, rel);

@@ -38,7 +38,9 @@ export async function interruptionNote(workDir: string, sessionDir: string, vars
     patch += await fileDiff(workDir, c.path).catch(() => "");
   }
   if (patch.length > MAX_PATCH) patch = patch.slice(0, MAX_PATCH) + "\n… (cut; read the files themselves)\n";
-  return section(`Changed files since the run began (git status against the base commit):\n\n${list}\n${patch ? `\nThe changes${owned ? " to the files your sub-plan owns" : ""}:\n\n\`\`\`diff\n${patch.trimEnd()}\n\`\`\`\n` : ""}`);
+  return section(
+    `Changed files since the run began (git status against the base commit):\n\n${list}\n${patch ? `\nThe changes${owned ? " to the files your sub-plan owns" : ""}:\n\n\`\`\`diff\n${patch.trimEnd()}\n\`\`\`\n` : ""}`,
+  );
 }
 
 function section(body: string): string {

@@ -128,7 +128,10 @@ export class OrchestratorLoop {
    */
   async catchUp(lines: ToolLine[]): Promise<void> {
     if (!lines.length) return;
-    this.log(`applying ${lines.length} tool call(s) made while the orchestrator was not running`, { event: "tool_calls_replayed", data: { count: lines.length } });
+    this.log(`applying ${lines.length} tool call(s) made while the orchestrator was not running`, {
+      event: "tool_calls_replayed",
+      data: { count: lines.length },
+    });
     this.catchingUp = true;
     try {
       for (const line of lines) if (!this.result) await this.applyTool(line);
@@ -175,7 +178,11 @@ export class OrchestratorLoop {
    */
   private staleTurnEnd(e: Event): boolean {
     if (e.type !== "agent_turn_ended" || !this.ctx.promptedSince?.(e.agent, e.at)) return false;
-    this.log(`${e.agent}: its turn end (seen ${e.at}) came before its next prompt went out: it ends the task before, not this one`, { event: "watchdog", agent: e.agent, data: { stale_turn_end: true } });
+    this.log(`${e.agent}: its turn end (seen ${e.at}) came before its next prompt went out: it ends the task before, not this one`, {
+      event: "watchdog",
+      agent: e.agent,
+      data: { stale_turn_end: true },
+    });
     return true;
   }
 
@@ -208,7 +215,13 @@ export class OrchestratorLoop {
     }
     // lines written while no orchestrator ran (catching up) can only be judged by their seal
     const own = this.catchingUp ? undefined : this.ctx.ownLine;
-    const r = toolLineToEvent(line.value, line.text, { sessionDir: this.ctx.sessionDir, key: this.ctx.sealKey, phase: this.state.phase, appliedSeq: this.state.tool_seq ?? 0, ...(own ? { own } : {}) });
+    const r = toolLineToEvent(line.value, line.text, {
+      sessionDir: this.ctx.sessionDir,
+      key: this.ctx.sealKey,
+      phase: this.state.phase,
+      appliedSeq: this.state.tool_seq ?? 0,
+      ...(own ? { own } : {}),
+    });
     if ("skip" in r) {
       this.state = { ...this.state, tool_cursor: line.end };
       this.cursorUnsaved = true;
@@ -240,12 +253,15 @@ export class OrchestratorLoop {
     }
     this.state = next;
     const agent = "agent" in event ? event.agent : undefined;
-    this.log(`event ${event.type}${agent ? ` (${agent})` : ""}: ${before} → ${next.phase} [${next.last_event}]${r.effects.length ? `, ${r.effects.length} effect(s)` : ""}`, {
-      event: "transition",
-      agent,
-      phase: next.phase,
-      data: { type: event.type, from: before, last_event: next.last_event, effects: r.effects.length },
-    });
+    this.log(
+      `event ${event.type}${agent ? ` (${agent})` : ""}: ${before} → ${next.phase} [${next.last_event}]${r.effects.length ? `, ${r.effects.length} effect(s)` : ""}`,
+      {
+        event: "transition",
+        agent,
+        phase: next.phase,
+        data: { type: event.type, from: before, last_event: next.last_event, effects: r.effects.length },
+      },
+    );
     const runAll = async () => {
       for (const effect of r.effects) {
         if (this.result) break;

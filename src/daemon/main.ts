@@ -90,11 +90,24 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const tmux = new Tmux(runtime.tmux_socket ?? tmuxSocket(config.tmux.socket));
   const sessionName = state.session_name;
   // tmux.control_mode: one tmux client for the whole run instead of a tmux process per call
-  const controlled = !config.tmux.control_mode || (await tmux.useControlClient(sessionName, () => log("the tmux control client exited (the tmux session or server went away): tmux calls go on as processes", { level: "warn" })));
-  log(`orchestrator ${process.pid} starting in phase ${state.phase} (${state.last_event}) ${Math.round(performance.now())} ms after its process started`, { event: "orchestrator_started", phase: state.phase, data: { pid: process.pid, last_event: state.last_event, boot_ms: Math.round(performance.now()) } });
+  const controlled =
+    !config.tmux.control_mode ||
+    (await tmux.useControlClient(sessionName, () =>
+      log("the tmux control client exited (the tmux session or server went away): tmux calls go on as processes", { level: "warn" }),
+    ));
+  log(`orchestrator ${process.pid} starting in phase ${state.phase} (${state.last_event}) ${Math.round(performance.now())} ms after its process started`, {
+    event: "orchestrator_started",
+    phase: state.phase,
+    data: { pid: process.pid, last_event: state.last_event, boot_ms: Math.round(performance.now()) },
+  });
   if (!controlled) log("tmux refused a control-mode client: every tmux call runs as a process of its own", { level: "warn" });
 
-  const layout = await Layout.open(tmux, { session: sessionName, controlPane: runtime.control_pane, controlWidth: config.tmux.control_width, envDir: join(sessionDir, F.paneEnvDir) });
+  const layout = await Layout.open(tmux, {
+    session: sessionName,
+    controlPane: runtime.control_pane,
+    controlWidth: config.tmux.control_width,
+    envDir: join(sessionDir, F.paneEnvDir),
+  });
   // one clock for delivery, turn detection and reminders: a turn's end (TurnWatcher) is compared
   // with a reminder's acceptance and with the last tool call (ToolCallTail, performance.now())
   const clock = monotonicClock;
@@ -104,10 +117,21 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   // the run's one MCP endpoint lives here; its paths come from where this session folder is
   const mcp = startMcpHost({ sessionDir, projectDir: projectOfSession(sessionDir) ?? projectDir, state: () => loop?.state ?? state, log });
   let turns!: TurnWatcher;
-  const calls = new ToolCallTail(sessionDir, (c) => loop.push({ type: "agent_tool_call", at: c.at, agent: c.agent, tool: c.tool, ok: c.ok, ...(c.message ? { message: c.message } : {}) }));
+  const calls = new ToolCallTail(sessionDir, (c) =>
+    loop.push({ type: "agent_tool_call", at: c.at, agent: c.agent, tool: c.tool, ok: c.ok, ...(c.message ? { message: c.message } : {}) }),
+  );
   const agents = new AgentRuntime({
-    sessionDir, projectDir, workDir, sessionName, config, tmux, layout, writer,
-    controlPane: runtime.control_pane, selfCommand: selfCommand(), log,
+    sessionDir,
+    projectDir,
+    workDir,
+    sessionName,
+    config,
+    tmux,
+    layout,
+    writer,
+    controlPane: runtime.control_pane,
+    selfCommand: selfCommand(),
+    log,
     push: (e) => {
       if (e.type === "conversation_captured") usage.remember(e.agent, e.id);
       loop.push(e);
@@ -126,37 +150,72 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const prestarter = new Prestarter({ runtime: agents, config, settings, log });
   // a fresh run's first agent starts now, while the rest of the start-up runs; the start step takes it over
   prestarter.startFirst(state);
-  turns = new TurnWatcher({ tmux, watched: () => agents.watched(), lastToolCall: (a) => calls.lastCallAt(a), push: (e) => {
-    // the tool calls the agent made before its turn ended go first: a submit still on its way
-    // through the file tail would otherwise meet a turn "ended without its submit" (#27)
-    if (e.type === "agent_turn_ended" || e.type === "agent_rate_limited") tail.drain();
-    const owedFile = owedFileWritten(e, loop.state, sessionDir);
-    loop.push(owedFile && e.type === "agent_turn_ended" ? { ...e, owed_file_written: true } : e);
-    // its turn is over: the file it owes is complete, its event need not wait out the stability window
-    if (owedFile) files.finished(owedFile);
-  }, log, stuckAfterMs: config.watchdog.stuck_after_s * 1000, clock });
+  turns = new TurnWatcher({
+    tmux,
+    watched: () => agents.watched(),
+    lastToolCall: (a) => calls.lastCallAt(a),
+    push: (e) => {
+      // the tool calls the agent made before its turn ended go first: a submit still on its way
+      // through the file tail would otherwise meet a turn "ended without its submit" (#27)
+      if (e.type === "agent_turn_ended" || e.type === "agent_rate_limited") tail.drain();
+      const owedFile = owedFileWritten(e, loop.state, sessionDir);
+      loop.push(owedFile && e.type === "agent_turn_ended" ? { ...e, owed_file_written: true } : e);
+      // its turn is over: the file it owes is complete, its event need not wait out the stability window
+      if (owedFile) files.finished(owedFile);
+    },
+    log,
+    stuckAfterMs: config.watchdog.stuck_after_s * 1000,
+    clock,
+  });
   agents.persist();
   const notifier = new Notifier({ config: config.notify, sessionDir, projectDir, log }, state);
   // the project's checks: run by agentmux in the run's working tree, with the run's env (port offset)
   // (also when the config has none any more but the run still has batches to finish: they end as errors, not blocking)
-  const checks = Object.keys(config.checks).length || state.checks?.length
-    ? new ChecksService({ sessionDir, workDir, mainRepoDir: projectDir, config, env: runEnv(state), state: () => loop.state, push: (e) => loop.push(e), log, engine: checkEngine() })
-    : undefined;
-  loop = new OrchestratorLoop(state, settings, {
-    promptedSince: (agent, at) => agents.deliveredSince(agent, at),
-    sessionDir, projectDir, workDir, config, runtime: agents, log, headless: state.headless === true, sealKey: mcp.sealKey, ownLine: (seq, text) => mcp.events.wrote(seq, text), checks,
-    explained: async (e) => isGone(e) && (await tmuxLoss.check()),
-    // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small
-    commit: async (effect) => loop.push(await (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
-    // pre-started handoffs: decided once the effects of each step ran (kills before starts)
-    applied: (s) => {
-      prestarter.update(s);
-      notifier.observe(s);
-      // the figures are read at every step too, not only every 2 s: the budget holds at each handoff
-      for (const e of usage.poll()) loop.push(e);
+  const checks =
+    Object.keys(config.checks).length || state.checks?.length
+      ? new ChecksService({
+          sessionDir,
+          workDir,
+          mainRepoDir: projectDir,
+          config,
+          env: runEnv(state),
+          state: () => loop.state,
+          push: (e) => loop.push(e),
+          log,
+          engine: checkEngine(),
+        })
+      : undefined;
+  loop = new OrchestratorLoop(
+    state,
+    settings,
+    {
+      promptedSince: (agent, at) => agents.deliveredSince(agent, at),
+      sessionDir,
+      projectDir,
+      workDir,
+      config,
+      runtime: agents,
+      log,
+      headless: state.headless === true,
+      sealKey: mcp.sealKey,
+      ownLine: (seq, text) => mcp.events.wrote(seq, text),
+      checks,
+      explained: async (e) => isGone(e) && (await tmuxLoss.check()),
+      // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small
+      commit: async (effect) =>
+        loop.push(await (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
+      // pre-started handoffs: decided once the effects of each step ran (kills before starts)
+      applied: (s) => {
+        prestarter.update(s);
+        notifier.observe(s);
+        // the figures are read at every step too, not only every 2 s: the budget holds at each handoff
+        for (const e of usage.poll()) loop.push(e);
+      },
+      effects: (run) => layout.batch(run).catch((e) => agents.layoutFailed(e)),
     },
-    effects: (run) => layout.batch(run).catch((e) => agents.layoutFailed(e)),
-  }, log, (s) => writeLiveState(sessionDir, s));
+    log,
+    (s) => writeLiveState(sessionDir, s),
+  );
   await loop.replayOutbox();
 
   const first = phaseEnded(state.phase)
@@ -164,8 +223,22 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     : ({ type: state.history?.length === 1 && state.last_event === "feature_created" ? "start" : "resume", at: new Date().toISOString() } as const);
   const exitsFile = join(sessionDir, F.paneExits);
   await installExitHooks(tmux, sessionName, exitsFile);
-  const exits = watchPaneExits(exitsFile, (pane, status) => tmuxLoss.paneExited(pane, (p) => void agents.paneExited(p, status).catch((e) => log(`pane exit ${p}: ${(e as Error).message}`, { level: "warn", pane: p }))), { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p), tracked: () => agents.livePanes().values() });
-  const files = new SessionFileWatcher(sessionDir, (e) => loop.push(e), log, undefined, () => loop.state.phase === "completing");
+  const exits = watchPaneExits(
+    exitsFile,
+    (pane, status) =>
+      tmuxLoss.paneExited(
+        pane,
+        (p) => void agents.paneExited(p, status).catch((e) => log(`pane exit ${p}: ${(e as Error).message}`, { level: "warn", pane: p })),
+      ),
+    { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p), tracked: () => agents.livePanes().values() },
+  );
+  const files = new SessionFileWatcher(
+    sessionDir,
+    (e) => loop.push(e),
+    log,
+    undefined,
+    () => loop.state.phase === "completing",
+  );
   // the owed file appears as its writer ends its turn: look at the panes now rather than at the next poll
   files.onNewVersion = () => turns.lookSoon();
   const created = new CreatedFilesLog(sessionDir);
@@ -183,15 +256,26 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     if (pending.reset) loop.resetTools(pending.reset);
     await loop.catchUp(pending.lines);
   }
-  const tail = new ToolTail(sessionDir, loop.state.tool_cursor ?? 0, (line) => loop.pushTool(line), (cause) => loop.pushToolReset(cause));
+  const tail = new ToolTail(
+    sessionDir,
+    loop.state.tool_cursor ?? 0,
+    (line) => loop.pushTool(line),
+    (cause) => loop.pushToolReset(cause),
+  );
   services.add({ name: "tool events", start: () => tail.start(), stop: () => tail.stop() });
   services.add({ name: "tool calls", start: () => calls.start(), stop: () => calls.stop() });
   services.add({ name: "turns", start: () => turns.start(), stop: () => turns.stop() });
   services.add({ name: "cli turn ends", start: () => cliTurnEnds.start(), stop: () => cliTurnEnds.stop() });
-  services.running("watchdog", startWatchdog({ config, headless: state.headless === true, loop, log, tmuxGone: () => tmuxLoss.check(), beat: () => touchHeartbeat(sessionDir) }).stop);
+  services.running(
+    "watchdog",
+    startWatchdog({ config, headless: state.headless === true, loop, log, tmuxGone: () => tmuxLoss.check(), beat: () => touchHeartbeat(sessionDir) }).stop,
+  );
   services.running("mcp endpoint", () => mcp.stop());
   const mcpWatch = watchMcp({
-    endpoint: mcp.endpoint, bridges: () => agents.bridges(), restartAgent: async (a, why) => agents.mcpLost(a, why), log,
+    endpoint: mcp.endpoint,
+    bridges: () => agents.bridges(),
+    restartAgent: async (a, why) => agents.mcpLost(a, why),
+    log,
     fail: (error) => loop.push({ type: "effect_failed", at: new Date().toISOString(), effect: "mcp endpoint", error }),
   });
   services.running("mcp watch", () => mcpWatch.stop());
@@ -234,7 +318,10 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   await notifier.drain();
   // a stopped process would not see the hang-up that ends the session
   if (agents.isPaused) agents.pause(false);
-  log(`orchestrator finished: exit ${result.code}${result.cleanup ? ", removing the session folder" : ""}`, { event: "orchestrator_finished", data: { code: result.code, cleanup: result.cleanup } });
+  log(`orchestrator finished: exit ${result.code}${result.cleanup ? ", removing the session folder" : ""}`, {
+    event: "orchestrator_finished",
+    data: { code: result.code, cleanup: result.cleanup },
+  });
   reportResult(result.code, state);
   tmux.closeControlClient();
   await killSession(tmux, sessionName).catch(() => {});
@@ -255,11 +342,15 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   // a deleted session stays deleted: remove what effects or agents wrote into it since
   if (!sessionFolderPresent(sessionDir) && existsSync(sessionDir)) rmSync(sessionDir, { recursive: true, force: true });
   if (result.code === 0 && result.cleanup && state.worktree_path && keptInWorktree.length) {
-    log(`kept the worktree ${state.worktree_path}: ${keptInWorktree.length} file(s) left out of the commit are in it (${keptInWorktree.slice(0, 3).join(", ")})`);
+    log(
+      `kept the worktree ${state.worktree_path}: ${keptInWorktree.length} file(s) left out of the commit are in it (${keptInWorktree.slice(0, 3).join(", ")})`,
+    );
   } else if (result.code === 0 && result.cleanup && state.worktree_path) {
     // the work is committed on its branch: the worktree folder has done its job
     const { removeWorktree } = await import("../effects/git/worktree.ts");
-    await removeWorktree(projectDir, state.worktree_path).catch((e) => log(`could not remove the worktree ${state.worktree_path}: ${(e as Error).message}`, { level: "warn" }));
+    await removeWorktree(projectDir, state.worktree_path).catch((e) =>
+      log(`could not remove the worktree ${state.worktree_path}: ${(e as Error).message}`, { level: "warn" }),
+    );
   }
   return result.code;
 }
@@ -291,4 +382,3 @@ async function giveBack(state: State, sessionDir: string, projectDir: string, lo
     log(`could not give the checkout back: ${(e as Error).message}`, { level: "warn" });
   }
 }
-

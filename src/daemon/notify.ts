@@ -44,7 +44,14 @@ export function notificationOf(e: RunEvent, s: RunSnapshot): { event: NotifyEven
     case "budget_reached":
       return e.paused ? { event: "needs_you", text: `budget reached, agents paused: ${e.text}` } : null;
     case "phase":
-      return e.phase === "done" ? { event: "done", text: s.commit_hash ? `done: committed ${s.commit_hash.slice(0, 10)}${s.branch ? ` on ${s.branch}` : ""}${s.pr_url ? ` · ${s.pr_url}` : ""}` : "done" } : null;
+      return e.phase === "done"
+        ? {
+            event: "done",
+            text: s.commit_hash
+              ? `done: committed ${s.commit_hash.slice(0, 10)}${s.branch ? ` on ${s.branch}` : ""}${s.pr_url ? ` · ${s.pr_url}` : ""}`
+              : "done",
+          }
+        : null;
     case "interrupted":
       return e.category === "failed" ? { event: "failed", text: `failed: ${e.cause ?? "see agentmux status"}` } : null;
     default:
@@ -74,7 +81,14 @@ export class Notifier {
   }
 
   private snapshotOf(state: State): RunSnapshot {
-    return snapshot({ dir: this.o.sessionDir, state, id: sessionId(this.o.sessionDir), live: true, toolEvents: state.applied_tool_events ?? 0, now: Date.now() });
+    return snapshot({
+      dir: this.o.sessionDir,
+      state,
+      id: sessionId(this.o.sessionDir),
+      live: true,
+      toolEvents: state.applied_tool_events ?? 0,
+      now: Date.now(),
+    });
   }
 
   /** A state the loop applied: notify what its events call for. */
@@ -91,8 +105,17 @@ export class Notifier {
 
   private send(n: { event: NotifyEvent; text: string; e: RunEvent; s: RunSnapshot }): void {
     const body: Notification = {
-      event: n.event, text: n.text, session: n.s.id, feature: n.s.feature, phase: n.s.phase, project: this.o.projectDir,
-      url: runPageUrl(this.o.projectDir, n.s.id), commit: n.s.commit_hash, pr_url: n.s.pr_url, at: new Date().toISOString(), run_event: n.e,
+      event: n.event,
+      text: n.text,
+      session: n.s.id,
+      feature: n.s.feature,
+      phase: n.s.phase,
+      project: this.o.projectDir,
+      url: runPageUrl(this.o.projectDir, n.s.id),
+      commit: n.s.commit_hash,
+      pr_url: n.s.pr_url,
+      at: new Date().toISOString(),
+      run_event: n.e,
     };
     this.chain = this.chain.then(() => this.runOne(body));
   }
@@ -107,9 +130,19 @@ export class Notifier {
       stdin: JSON.stringify(n) + "\n",
       env: { AGENTMUX_NOTIFY_EVENT: n.event },
     });
-    const how = r.spawnError ? `could not start: ${r.spawnError}` : r.timedOut ? `killed after ${this.o.config.timeout_s} s` : r.exitCode === 0 ? "sent" : `exit ${r.exitCode ?? r.signal}`;
+    const how = r.spawnError
+      ? `could not start: ${r.spawnError}`
+      : r.timedOut
+        ? `killed after ${this.o.config.timeout_s} s`
+        : r.exitCode === 0
+          ? "sent"
+          : `exit ${r.exitCode ?? r.signal}`;
     const ok = how === "sent";
-    this.o.log(`notify ${n.event}: ${how} (${r.durationMs} ms)${ok ? "" : `; output in ${F.runtimeDir}/notify.log`}`, { level: ok ? "info" : "warn", event: "notify", data: { notify: n.event, ok } });
+    this.o.log(`notify ${n.event}: ${how} (${r.durationMs} ms)${ok ? "" : `; output in ${F.runtimeDir}/notify.log`}`, {
+      level: ok ? "info" : "warn",
+      event: "notify",
+      data: { notify: n.event, ok },
+    });
   }
 
   /** The notifications under way, done (each is bounded by its timeout). */

@@ -47,23 +47,38 @@ export class PrestartPool {
     const who = want.agent ?? `a ${want.role} (by role, as ${id})`;
     // parked at the size it will have when shown alone: showing it then does not redraw its screen
     const size = this.d.soloSize().catch(() => undefined);
-    entry.pending = size.then((sz) => this.d.spawn(id, want.role, `[pre-started] ${want.agent ?? want.role}`, sz)).then(
-      (s) => {
-        this.d.log(`pre-started ${who} (${s.pane.resolved.providerName}) in ${s.pane.pane} for the next phase`, { event: "agent_prestarted", agent: id, pane: s.pane.pane, data: { provider: s.pane.resolved.providerName, role: want.role, by_role: want.agent === null } });
-        // its trust dialog, ready prompt, MCP connection and settle time are waited for now, not at the handoff
-        const t0 = performance.now();
-        void this.d.prepare(id, s).then(
-          (ready) => this.d.log(`pre-started ${id} ${ready ? "ready for its prompt" : "not ready yet (its prompt waits as usual)"} after ${Math.round(performance.now() - t0)} ms`),
-          (e) => this.d.log(`preparing the pre-started ${id} failed (its prompt waits as usual): ${(e as Error).message}`, { level: "warn" }),
-        );
-        return s;
-      },
-      (e) => {
-        this.d.log(`pre-starting ${who} failed (it starts when its phase does): ${(e as Error).message}`, { level: "warn", event: "agent_prestarted", agent: id, error: (e as Error).message });
-        if (this.held.get(id) === entry) this.held.delete(id);
-        return null;
-      },
-    );
+    entry.pending = size
+      .then((sz) => this.d.spawn(id, want.role, `[pre-started] ${want.agent ?? want.role}`, sz))
+      .then(
+        (s) => {
+          this.d.log(`pre-started ${who} (${s.pane.resolved.providerName}) in ${s.pane.pane} for the next phase`, {
+            event: "agent_prestarted",
+            agent: id,
+            pane: s.pane.pane,
+            data: { provider: s.pane.resolved.providerName, role: want.role, by_role: want.agent === null },
+          });
+          // its trust dialog, ready prompt, MCP connection and settle time are waited for now, not at the handoff
+          const t0 = performance.now();
+          void this.d.prepare(id, s).then(
+            (ready) =>
+              this.d.log(
+                `pre-started ${id} ${ready ? "ready for its prompt" : "not ready yet (its prompt waits as usual)"} after ${Math.round(performance.now() - t0)} ms`,
+              ),
+            (e) => this.d.log(`preparing the pre-started ${id} failed (its prompt waits as usual): ${(e as Error).message}`, { level: "warn" }),
+          );
+          return s;
+        },
+        (e) => {
+          this.d.log(`pre-starting ${who} failed (it starts when its phase does): ${(e as Error).message}`, {
+            level: "warn",
+            event: "agent_prestarted",
+            agent: id,
+            error: (e as Error).message,
+          });
+          if (this.held.get(id) === entry) this.held.delete(id);
+          return null;
+        },
+      );
     this.held.set(id, entry);
   }
 
@@ -105,7 +120,12 @@ export class PrestartPool {
     const usable = alive && (p.agent !== null || this.d.tokens.rekey(p.id, agent, role));
     if (usable) return { started: s, byRole: p.agent === null ? p.id : null };
     const why = !same ? "this launch differs" : !alive ? "its CLI exited" : "its MCP token is gone";
-    this.d.log(`not using the pre-started ${p.id} (${s.pane.pane}) for ${agent}: ${why}`, { event: "prestart_dropped", agent: p.id, pane: s.pane.pane, data: { why } });
+    this.d.log(`not using the pre-started ${p.id} (${s.pane.pane}) for ${agent}: ${why}`, {
+      event: "prestart_dropped",
+      agent: p.id,
+      pane: s.pane.pane,
+      data: { why },
+    });
     this.d.tokens.revoke(p.id);
     await this.d.close(s.pane.pane).catch(() => {});
     return null;

@@ -47,7 +47,8 @@ export function matchPrestarts(wanted: UpcomingAgent[], held: HeldPrestart[]): {
   const unmet: UpcomingAgent[] = [];
   const free = (h: HeldPrestart) => !used.has(h.id);
   for (const w of wanted) {
-    const h = (w.agent !== null ? held.find((x) => free(x) && x.agent === w.agent) : undefined) ?? held.find((x) => free(x) && x.agent === null && x.role === w.role);
+    const h =
+      (w.agent !== null ? held.find((x) => free(x) && x.agent === w.agent) : undefined) ?? held.find((x) => free(x) && x.agent === null && x.role === w.role);
     if (h) used.add(h.id);
     else unmet.push(w);
   }
@@ -61,7 +62,9 @@ export function matchPrestarts(wanted: UpcomingAgent[], held: HeldPrestart[]): {
  * longer needs are closed. An agent the state already has starting is kept: its launch takes it.
  */
 export class Prestarter {
-  constructor(private readonly o: { runtime: PrestartRuntime; config: Config; settings: Pick<Settings, "max_review_iterations" | "single_coder">; log: Logger }) {}
+  constructor(
+    private readonly o: { runtime: PrestartRuntime; config: Config; settings: Pick<Settings, "max_review_iterations" | "single_coder">; log: Logger },
+  ) {}
 
   /**
    * At the orchestrator's start, before the rest of its start-up (watchers, hooks, the outbox):

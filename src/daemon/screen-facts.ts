@@ -21,7 +21,11 @@ export function countMatches(re: RegExp, text: string): number {
 
 /** The last non-empty lines of a screen (right-trimmed). */
 export function tailLines(screen: string, n: number): string[] {
-  return screen.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim()).slice(-n);
+  return screen
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim())
+    .slice(-n);
 }
 
 /** The last line of `screen` on which `re` matches, trimmed, or null. */
@@ -36,7 +40,8 @@ export function lineMatching(screen: string, re: RegExp): string | null {
  * claude's right-aligned effort level above its box (`◐ medium · /effort`), gemini's mode and
  * MCP line above its box (`YOLO Ctrl+Y … 1 MCP server`).
  */
-const CHROME = /^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝▔▁-]*$|^\s*[›>❯*](\s|\u00a0)*$|^\s*[✻✽✶✢·*]\s+\w+ for \d|Worked for <?\d|for shortcuts|esc to (interrupt|cancel)|Type your message|^\s*\S?\s*\w+ · \/effort$|^\s*(YOLO|auto-accept edits) |\d+ MCP servers?$|Press Ctrl\+O to expand/;
+const CHROME =
+  /^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝▔▁-]*$|^\s*[›>❯*](\s|\u00a0)*$|^\s*[✻✽✶✢·*]\s+\w+ for \d|Worked for <?\d|for shortcuts|esc to (interrupt|cancel)|Type your message|^\s*\S?\s*\w+ · \/effort$|^\s*(YOLO|auto-accept edits) |\d+ MCP servers?$|Press Ctrl\+O to expand/;
 
 /**
  * The question the agent's turn ended with: the last line the agent wrote above its idle input
@@ -54,7 +59,10 @@ export function questionAtEnd(screen: string, ready: RegExp | null): string | nu
     }
     if (at >= 0) text = screen.slice(0, at);
   }
-  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l && !CHROME.test(l));
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !CHROME.test(l));
   const last = lines.at(-1);
   if (!last) return null;
   const said = last.replace(/^[●⏺✦•◦]\s*/, "");
@@ -75,7 +83,9 @@ export function parseResetTime(text: string, now: Date): string | null {
     let secs = 0;
     for (const m of rel[1]!.matchAll(/(\d+)\s*([a-z]+)/gi)) {
       const unit = m[2]!.toLowerCase().replace(/s$/, "");
-      const key = Object.keys(UNITS).find((k) => unit === k || unit.startsWith(k)) ?? (unit.startsWith("h") ? "h" : unit.startsWith("d") ? "d" : unit.startsWith("m") ? "m" : "s");
+      const key =
+        Object.keys(UNITS).find((k) => unit === k || unit.startsWith(k)) ??
+        (unit.startsWith("h") ? "h" : unit.startsWith("d") ? "d" : unit.startsWith("m") ? "m" : "s");
       secs += Number(m[1]) * UNITS[key]!;
     }
     if (secs > 0) return new Date(now.getTime() + secs * 1000).toISOString();
@@ -117,10 +127,11 @@ const QUESTION_ABOVE = 10;
 export function dialogText(screen: string, title: string, re: RegExp): string {
   const lines = screen.split("\n").map((l) => l.trim().replace(BOX_WALLS, "").trim());
   let i = -1;
-  for (let k = lines.length - 1; k >= 0; k--) if (re.test(lines[k]!)) {
-    i = k;
-    break;
-  }
+  for (let k = lines.length - 1; k >= 0; k--)
+    if (re.test(lines[k]!)) {
+      i = k;
+      break;
+    }
   const from = i >= 0 ? i : lines.length - 1;
   let q = -1;
   for (let k = from; k >= Math.max(0, from - QUESTION_ABOVE) && q < 0; k--) if (ASKS.test(lines[k]!)) q = k;
@@ -131,6 +142,9 @@ export function dialogText(screen: string, title: string, re: RegExp): string {
     if (BOX_LINE.test(lines[k]!) && lines[k]!.trim()) break;
     if (lines[k]) before.unshift(lines[k]!);
   }
-  const after = lines.slice(q + 1).filter((l) => l && !BOX_LINE.test(l)).slice(0, 3);
+  const after = lines
+    .slice(q + 1)
+    .filter((l) => l && !BOX_LINE.test(l))
+    .slice(0, 3);
   return [lines[q]!, ...before, ...after].join(" · ").slice(0, 400);
 }

@@ -96,7 +96,11 @@ export class TurnWatcher {
   constructor(private readonly o: TurnWatcherOptions) {
     const clock = (this.clock = o.clock ?? monotonicClock);
     this.screens = "screens" in o ? o.screens : (panes) => snapshotMany(o.tmux, panes);
-    this.extra = new EarliestWake(() => this.tickLogged(), () => clock.now(), (ms, fn) => clock.after(ms, fn));
+    this.extra = new EarliestWake(
+      () => this.tickLogged(),
+      () => clock.now(),
+      (ms, fn) => clock.after(ms, fn),
+    );
   }
 
   start(): void {
@@ -284,7 +288,11 @@ export class TurnWatcher {
       } else {
         const question = questionAtEnd(screen, p.gate.ready);
         const how = said ? "its CLI said so" : `screen settled ${Math.round(t - p.changedAt)} ms`;
-        this.o.log(`${agent}: turn ended (${how})${question ? `, asking: ${question}` : ""}`, { event: "watchdog", agent, data: { turn_ended: true, by_cli: said, ...(question ? { question } : {}) } });
+        this.o.log(`${agent}: turn ended (${how})${question ? `, asking: ${question}` : ""}`, {
+          event: "watchdog",
+          agent,
+          data: { turn_ended: true, by_cli: said, ...(question ? { question } : {}) },
+        });
         this.o.push({ type: "agent_turn_ended", at: now(), agent, ...(question ? { question } : {}) });
       }
       p.limitLine = null;

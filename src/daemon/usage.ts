@@ -9,7 +9,14 @@ import { costOf, priceFor } from "../providers/usage/price.ts";
 type Options = { sessionDir: string; config: Config; state: () => State; push: (e: Event) => void; log: Logger };
 
 const same = (a: UsageRecord | undefined, b: UsageRecord) =>
-  !!a && a.input === b.input && a.cached === b.cached && a.cache_write === b.cache_write && a.output === b.output && a.model === b.model && a.cost_usd === b.cost_usd && a.agent === b.agent;
+  !!a &&
+  a.input === b.input &&
+  a.cached === b.cached &&
+  a.cache_write === b.cache_write &&
+  a.output === b.output &&
+  a.model === b.model &&
+  a.cost_usd === b.cost_usd &&
+  a.agent === b.agent;
 
 /**
  * Reads each agent's token usage from its CLI's own records (by the conversation id state
@@ -40,10 +47,24 @@ export class UsageWatcher {
         const u = this.reader.read(id, provider.usage, { sessionDir: this.o.sessionDir, env: provider.env });
         if (!u) continue;
         const figures = { input: u.input, cached: u.cached, cache_write: u.cache_write, output: u.output };
-        const record: UsageRecord = { agent, provider: providerName!, model: u.model, source: u.source, ...figures, cost_usd: costOf(figures, priceFor(u.model, this.o.config.pricing)) };
+        const record: UsageRecord = {
+          agent,
+          provider: providerName!,
+          model: u.model,
+          source: u.source,
+          ...figures,
+          cost_usd: costOf(figures, priceFor(u.model, this.o.config.pricing)),
+        };
         if (!same(state.usage?.[id], record)) out.push({ type: "usage_read", at: new Date().toISOString(), conversation: id, record });
       } catch (e) {
-        if (!this.failed.has(id)) this.o.log(`could not read ${agent}'s usage (conversation ${id}): ${(e as Error).message}`, { level: "warn", event: "usage_unreadable", agent, error: (e as Error).message, data: { conversation: id } });
+        if (!this.failed.has(id))
+          this.o.log(`could not read ${agent}'s usage (conversation ${id}): ${(e as Error).message}`, {
+            level: "warn",
+            event: "usage_unreadable",
+            agent,
+            error: (e as Error).message,
+            data: { conversation: id },
+          });
         this.failed.add(id);
       }
     }

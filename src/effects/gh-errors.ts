@@ -16,16 +16,20 @@ export const GhUnavailable = defineError("GhUnavailable", "gh", (d: { problem: "
 );
 
 /** `gh issue view` failed (`detail`), printed no JSON (`notJson`) or an issue without a title (`noTitle`). */
-export const IssueFetchFailed = defineError("IssueFetchFailed", "gh", (d: { number: number; problem: "failed" | "not-json" | "no-title"; detail?: string }) => ({
-  message:
-    d.problem === "failed"
-      ? `could not fetch issue #${d.number}: ${d.detail ?? ""}`
-      : d.problem === "not-json"
-        ? `issue #${d.number}: gh printed something that is not JSON`
-        : `issue #${d.number} has no title`,
-  where: `gh issue view ${d.number}`,
-  hint: d.problem === "failed" ? "check `gh auth status` and that you are inside the issue's repository" : undefined,
-}));
+export const IssueFetchFailed = defineError(
+  "IssueFetchFailed",
+  "gh",
+  (d: { number: number; problem: "failed" | "not-json" | "no-title"; detail?: string }) => ({
+    message:
+      d.problem === "failed"
+        ? `could not fetch issue #${d.number}: ${d.detail ?? ""}`
+        : d.problem === "not-json"
+          ? `issue #${d.number}: gh printed something that is not JSON`
+          : `issue #${d.number} has no title`,
+    where: `gh issue view ${d.number}`,
+    hint: d.problem === "failed" ? "check `gh auth status` and that you are inside the issue's repository" : undefined,
+  }),
+);
 
 export const NotARepoSlug = defineError("NotARepoSlug", "usage", (d: { repo: string }) => ({
   message: `"${d.repo}" is not a GitHub repository (owner/name)`,

@@ -37,7 +37,11 @@ export async function createPullRequest(pr: PullRequestInput, run: Runner = runP
   if (pr.draft) argv.push("--draft");
   const r = await run(argv, { cwd: pr.cwd, env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" }, stdin: cutMiddle(inertText(pr.body), PR_BODY_MAX) });
   if (r.code !== 0) return { ok: false, error: `gh pr create failed: ${firstError(r)}` };
-  const url = r.stdout.split("\n").map((l) => l.trim()).filter((l) => /^https?:\/\//.test(l)).pop();
+  const url = r.stdout
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /^https?:\/\//.test(l))
+    .pop();
   return url ? { ok: true, url } : { ok: false, error: `gh pr create printed no pull request URL: ${r.stdout.trim().slice(0, 200)}` };
 }
 
@@ -80,7 +84,12 @@ export async function fetchIssue(ref: string, cwd: string, run: Runner = runProc
   const body = (data.body ?? "").trim();
   const comments: IssueComment[] = (data.comments ?? [])
     .filter((c) => (c.body ?? "").trim())
-    .map((c) => ({ login: c.author?.login ?? "unknown", association: (c.authorAssociation ?? "NONE").toUpperCase(), createdAt: c.createdAt ?? "unknown date", body: (c.body ?? "").trim() }));
+    .map((c) => ({
+      login: c.author?.login ?? "unknown",
+      association: (c.authorAssociation ?? "NONE").toUpperCase(),
+      createdAt: c.createdAt ?? "unknown date",
+      body: (c.body ?? "").trim(),
+    }));
   return { number, title, body, comments, request: (body || title) + commentsSection(comments) };
 }
 
@@ -107,7 +116,14 @@ export function cutMiddle(text: string, max: number, tail = 2000): string {
  */
 function underHeading(title: string, text: string): string {
   const lines = text.split("\n");
-  if (/^#{1,6}\s/.test(lines[0] ?? "") && lines[0]!.replace(/^#+\s+/, "").trim().toLowerCase() === title.toLowerCase()) lines.splice(0, lines[1]?.trim() ? 1 : 2);
+  if (
+    /^#{1,6}\s/.test(lines[0] ?? "") &&
+    lines[0]!
+      .replace(/^#+\s+/, "")
+      .trim()
+      .toLowerCase() === title.toLowerCase()
+  )
+    lines.splice(0, lines[1]?.trim() ? 1 : 2);
   let fenced = false;
   const heading = lines.map((l) => {
     if (/^\s*(```|~~~)/.test(l)) fenced = !fenced;
@@ -123,7 +139,14 @@ function underHeading(title: string, text: string): string {
  * Each part is cut so that the whole stays within GitHub's limit with `Closes #N` and the marker kept.
  * Every part is untrusted (agents wrote it, or an issue did): it goes in as inert text.
  */
-export function prBody(input: { summary?: string; requirements?: string; planSummary?: string; reviewVerdict?: string; checks?: string; issueNumber?: number }): string {
+export function prBody(input: {
+  summary?: string;
+  requirements?: string;
+  planSummary?: string;
+  reviewVerdict?: string;
+  checks?: string;
+  issueNumber?: number;
+}): string {
   const part = (title: string, raw?: string) => {
     const text = underHeading(title, inertText(raw ?? "").trim());
     return `## ${title}\n\n${text ? cut(text, PR_BODY_MAX / 5) : "(not available)"}\n`;
@@ -171,7 +194,12 @@ export async function ghApi<T>(
     throw new GhApiFailed({ method, endpoint: o.endpoint, detail: `the answer is not JSON: ${r.stdout.trim().slice(0, 120)}` });
   }
   const parsed = schema.safeParse(data);
-  if (!parsed.success) throw new GhApiFailed({ method, endpoint: o.endpoint, detail: `unexpected answer: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}` });
+  if (!parsed.success)
+    throw new GhApiFailed({
+      method,
+      endpoint: o.endpoint,
+      detail: `unexpected answer: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`,
+    });
   return parsed.data;
 }
 

@@ -15,7 +15,10 @@ export function proxyIn(env: Record<string, string | undefined>): { name: string
  * that honours the proxy variables (Bun's fetch does) would otherwise send even that through it.
  */
 export function noProxyWithLoopback(current: string | undefined): string {
-  const have = (current ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const have = (current ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const host of ["127.0.0.1", "localhost", "::1"]) if (!have.includes(host)) have.push(host);
   return have.join(",");
 }

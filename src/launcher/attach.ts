@@ -56,7 +56,9 @@ export async function attachRunning(o: { sessionDir: string; state: State; socke
   const code = await attachTerminal(tmux, o.state.session_name, o.controlWidth, !o.state.awaiting_decision);
   const alive = await tmux.hasSession(o.state.session_name);
   if (code !== 0 && alive) {
-    process.stdout.write(`tmux could not use this terminal (TERM=${termName()}); the run goes on. Follow it with: agentmux status ${sessionId(o.sessionDir)} --watch\n`);
+    process.stdout.write(
+      `tmux could not use this terminal (TERM=${termName()}); the run goes on. Follow it with: agentmux status ${sessionId(o.sessionDir)} --watch\n`,
+    );
     return 1;
   }
   if (alive) {

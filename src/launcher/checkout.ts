@@ -110,11 +110,14 @@ async function inPlace(o: CheckoutInput, branch: string, base: BaseRef | null): 
   const from = await switchToNewBranch(o.projectDir, branch, base);
   const here = start.branch ?? (start.commit ? `the detached commit ${start.commit.slice(0, 7)}` : "an unborn branch");
   if (!base) o.out(`agentmux: no base branch found (github.base_branch is not set; no main or master): ${branch} starts from ${here}`);
-  else if (start.branch !== base.name) o.out(`agentmux: ${branch} starts from ${base.name}, not from ${here}; your checkout goes back to ${here} after the commit`);
+  else if (start.branch !== base.name)
+    o.out(`agentmux: ${branch} starts from ${base.name}, not from ${here}; your checkout goes back to ${here} after the commit`);
   if (preexisting.length) {
     o.out(
-      `agentmux: ${preexisting.length} uncommitted file(s) were already here (${listFiles(preexisting.map((p) => p.path), 3)}): ` +
-        "they stay in your working tree and are left out of this run's commit unless the run changes them",
+      `agentmux: ${preexisting.length} uncommitted file(s) were already here (${listFiles(
+        preexisting.map((p) => p.path),
+        3,
+      )}): ` + "they stay in your working tree and are left out of this run's commit unless the run changes them",
     );
   }
   return { ...o.state, feature_branch: branch, base_commit: from, start_ref: start };

@@ -16,8 +16,13 @@ type RunOptions = Omit<StartOptions, "request">;
 
 function follow(o: RunOptions, projectDir: string, prUrl: string, branch: string, github: ReturnType<typeof loadConfig>["config"]["github"]): Promise<number> {
   return followCiRounds({
-    projectDir, prUrl, branch, github, out: o.out,
-    startRound: (round, request, n) => startRun({ ...o, request, round, worktree: false, productManager: false, name: undefined, slugSource: `ci fix round ${n}` }),
+    projectDir,
+    prUrl,
+    branch,
+    github,
+    out: o.out,
+    startRound: (round, request, n) =>
+      startRun({ ...o, request, round, worktree: false, productManager: false, name: undefined, slugSource: `ci fix round ${n}` }),
   });
 }
 
@@ -39,7 +44,10 @@ export async function followCiAfterRun(code: number, o: RunOptions): Promise<num
 }
 
 /** `agentmux resume <session> --watch-ci`: follow the CI of the pull request a finished run opened. */
-export async function followCiOfSession(s: { id: string; prUrl: string | null | undefined; branch: string | null | undefined }, o: RunOptions): Promise<number> {
+export async function followCiOfSession(
+  s: { id: string; prUrl: string | null | undefined; branch: string | null | undefined },
+  o: RunOptions,
+): Promise<number> {
   if (!s.prUrl || !s.branch) throw new NoPullRequestToWatch({ session: s.id });
   const projectDir = await findRepoRoot(o.cwd);
   const { config } = loadConfig({ projectDir, ...(o.configPath ? { configPath: o.configPath } : {}) });

@@ -39,7 +39,12 @@ export type CiRoundsInput = {
 export async function followCiRounds(o: CiRoundsInput): Promise<number> {
   const gh = o.gh ?? runProcess;
   const reply = async (r: CiReply) => {
-    const res = await gh(["gh", "pr", "comment", o.prUrl, "--body-file", "-"], { cwd: o.projectDir, env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" }, stdin: ciReplyBody(r), timeoutMs: 60_000 });
+    const res = await gh(["gh", "pr", "comment", o.prUrl, "--body-file", "-"], {
+      cwd: o.projectDir,
+      env: { GH_PROMPT_DISABLED: "1", NO_COLOR: "1" },
+      stdin: ciReplyBody(r),
+      timeoutMs: 60_000,
+    });
     if (res.code !== 0) o.out(`agentmux: could not reply in ${o.prUrl}: ${(res.stderr || res.stdout).trim().split("\n")[0]}`);
   };
   if (!o.github.push) {
@@ -51,8 +56,11 @@ export async function followCiRounds(o: CiRoundsInput): Promise<number> {
     for (let round = 0; ; round++) {
       o.out(`agentmux: following the CI of ${o.prUrl}${round ? ` after fix round ${round}` : ""}`);
       const w = await watchCi({
-        read: () => prChecks(o.prUrl, o.projectDir, gh), timeoutMs: o.github.ci_timeout_s * 1000, pollMs: o.github.ci_poll_s * 1000,
-        ...(o.sleep ? { sleep: o.sleep } : {}), ...(o.now ? { now: o.now } : {}),
+        read: () => prChecks(o.prUrl, o.projectDir, gh),
+        timeoutMs: o.github.ci_timeout_s * 1000,
+        pollMs: o.github.ci_poll_s * 1000,
+        ...(o.sleep ? { sleep: o.sleep } : {}),
+        ...(o.now ? { now: o.now } : {}),
       });
       if (w.state === "no_checks") {
         o.out("agentmux: the pull request reports no CI checks: nothing to follow");
@@ -77,7 +85,11 @@ export async function followCiRounds(o: CiRoundsInput): Promise<number> {
       for (const r of failing) o.out(`agentmux: CI job ${r.name.replace(/^ci\//, "")} failed (${r.findings.length} finding(s))`);
       await reply({ kind: "fixing", round: round + 1, maxRounds: o.github.ci_fix_rounds, failing, checks: w.checks });
       await checkoutRemoteBranch(o.projectDir, o.branch, { run: gh });
-      const code = await o.startRound({ branch: o.branch, pullRequestUrl: o.prUrl, findings: ciFixRequest(o.prUrl, failing) }, `Make the CI of pull request ${o.prUrl} pass.`, round + 1);
+      const code = await o.startRound(
+        { branch: o.branch, pullRequestUrl: o.prUrl, findings: ciFixRequest(o.prUrl, failing) },
+        `Make the CI of pull request ${o.prUrl} pass.`,
+        round + 1,
+      );
       if (code !== 0) {
         o.out(`agentmux: CI fix round ${round + 1} did not finish (exit ${code})`);
         return code;
@@ -96,7 +108,14 @@ async function failingResults(o: CiRoundsInput, checks: Parameters<typeof ciChec
   for (const [i, check] of checks.entries()) {
     const logPath = join(dir, `${i + 1}.log`);
     const log = await failedJobLog(check, { cwd: o.projectDir, logPath, ...(o.logs ? { run: o.logs } : {}), ...(o.ghEnv ? { env: o.ghEnv } : {}) });
-    out.push(ciCheckResult(check, log, log ? logPath : null, { root: o.projectDir, round, logName: `${SESSIONS_DIR}/.ci/round-${round}/${i + 1}.log`, at: new Date().toISOString() }));
+    out.push(
+      ciCheckResult(check, log, log ? logPath : null, {
+        root: o.projectDir,
+        round,
+        logName: `${SESSIONS_DIR}/.ci/round-${round}/${i + 1}.log`,
+        at: new Date().toISOString(),
+      }),
+    );
   }
   return out;
 }

@@ -11,7 +11,16 @@ export const CheckoutBusy = defineError("CheckoutBusy", "session", (d: { project
 export const WorktreeSetupFailed = defineError(
   "WorktreeSetupFailed",
   "config",
-  (d: { command: string; index: number; code: number | null; signal?: string | null; spawnError?: string | null; timedOut: boolean; timeoutS: number; output: string }) => ({
+  (d: {
+    command: string;
+    index: number;
+    code: number | null;
+    signal?: string | null;
+    spawnError?: string | null;
+    timedOut: boolean;
+    timeoutS: number;
+    output: string;
+  }) => ({
     message: `worktree setup command ${d.index + 1} (${d.command}) ${setupOutcome(d)}${d.output ? `; its last output:\n${d.output}` : " and printed nothing"}`,
     where: `worktree.setup[${d.index}]`,
     hint: "fix the command (run it yourself in a fresh clone to see why), raise worktree.setup_timeout_s, or remove it from worktree.setup",

@@ -76,7 +76,8 @@ export async function followHeadless(o: LaunchOptions, orch: Orchestrator, print
     out("");
     const end = snapshot({ dir: o.sessionDir, state: s, id: sessionId(o.sessionDir), live: false, toolEvents: s.applied_tool_events ?? 0, now: Date.now() });
     for (const t of end.timeline) out(`  ${t.phase.padEnd(18)} ${((t.duration_ms ?? 0) / 1000).toFixed(1)} s`);
-    if (outcome.kind === "success") out(`session ${sessionId(s.feature_dir)}  branch ${end.branch}  commit ${end.commit_hash}${end.pr_url ? `  PR ${end.pr_url}` : ""}`);
+    if (outcome.kind === "success")
+      out(`session ${sessionId(s.feature_dir)}  branch ${end.branch}  commit ${end.commit_hash}${end.pr_url ? `  PR ${end.pr_url}` : ""}`);
     if (outcome.kind === "success") for (const n of end.notes) out(`note: ${n}`);
     else {
       const resume = end.resume_command;

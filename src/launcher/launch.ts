@@ -50,7 +50,8 @@ export async function startProcesses(o: { sessionDir: string; state: State; conf
 export async function follow(o: LaunchOptions, launched: Launched, print: (l: string) => void): Promise<number> {
   const attachLater = `attach from another terminal with: agentmux attach ${sessionId(o.sessionDir)}`;
   if (o.headless) {
-    if (process.stdout.isTTY && termUnusable()) print(`agentmux: this terminal (TERM=${termName()}) cannot show tmux: progress is shown here instead; ${attachLater}`);
+    if (process.stdout.isTTY && termUnusable())
+      print(`agentmux: this terminal (TERM=${termName()}) cannot show tmux: progress is shown here instead; ${attachLater}`);
     try {
       return await followHeadless(o, launched.orch, print, o.signals);
     } finally {

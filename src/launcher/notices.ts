@@ -19,7 +19,11 @@ export function githubPlan(config: Config, ghAvailable: boolean): string[] {
 export async function announceLiveSessions(projectDir: string, out: (line: string) => void): Promise<void> {
   const live = (await listSessions(projectDir).catch(() => [])).filter((s) => s.live);
   if (!live.length) return;
-  const ids = live.slice(0, 3).map((s) => s.id).join(", ") + (live.length > 3 ? `, … (${live.length} in all)` : "");
+  const ids =
+    live
+      .slice(0, 3)
+      .map((s) => s.id)
+      .join(", ") + (live.length > 3 ? `, … (${live.length} in all)` : "");
   out(`agentmux: ${live.length} other session(s) of this project are running: ${ids} (see agentmux status)`);
 }
 

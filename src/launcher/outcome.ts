@@ -25,11 +25,16 @@ export function stoppedCause(exit?: OrchestratorExit): string {
   return `${who} ${how} before the run finished; the session is kept and can be resumed`;
 }
 
-const unfinished = (s: State, exit?: OrchestratorExit): Outcome => ({ kind: "failed", state: { ...s, interruption_cause: s.interruption_cause ?? stoppedCause(exit) }, code: 1 });
+const unfinished = (s: State, exit?: OrchestratorExit): Outcome => ({
+  kind: "failed",
+  state: { ...s, interruption_cause: s.interruption_cause ?? stoppedCause(exit) },
+  code: 1,
+});
 
 const finished = (s: State): Outcome | null => {
   if (s.phase === "done") return { kind: "success", state: s, code: 0 };
-  if (s.phase === "failed") return { kind: s.interruption_category === "canceled" ? "canceled" : "failed", state: s, code: s.interruption_category === "canceled" ? 130 : 1 };
+  if (s.phase === "failed")
+    return { kind: s.interruption_category === "canceled" ? "canceled" : "failed", state: s, code: s.interruption_category === "canceled" ? 130 : 1 };
   return null;
 };
 

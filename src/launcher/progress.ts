@@ -51,7 +51,9 @@ export class ProgressPrinter {
     // the follower runs while its orchestrator does: the run is live; the applied count saves a scan of tool_events.jsonl
     const next = snapshot({ dir: this.dir, state: s, id: sessionId(this.dir), live: true, toolEvents: s.applied_tool_events ?? 0, now: Date.now() });
     const first = this.prev === null;
-    const evs = events(this.prev, next).filter((e) => !(first && e.kind === "awaiting_decision" && (next.decision_waits ?? 0) <= this.waitsBefore && next.decision_waits !== null));
+    const evs = events(this.prev, next).filter(
+      (e) => !(first && e.kind === "awaiting_decision" && (next.decision_waits ?? 0) <= this.waitsBefore && next.decision_waits !== null),
+    );
     this.prev = next;
     if (this.status) {
       const working = next.agents.filter((a) => a.status === "working" || a.status === "starting").map((a) => a.label);
@@ -96,7 +98,14 @@ export function plainLine(e: RunEvent, s: RunSnapshot): string | null {
       return `${hhmmss(e.at)}  ${e.verdict === "pass" ? "✓" : "✗"} ${e.reviewer.replace(/_/g, " ")} (review round ${e.round}): ${e.verdict} — ${e.summary.split("\n")[0]}`;
     case "check": {
       const mark = e.status === "passed" ? "✓" : e.blocking ? "✗" : "!";
-      const what = e.status === "passed" ? "passed" : e.status === "timed_out" ? "timed out (killed)" : e.status === "error" ? "could not run" : `failed${e.failures ? ` (${e.failures} failure${e.failures === 1 ? "" : "s"})` : ""}`;
+      const what =
+        e.status === "passed"
+          ? "passed"
+          : e.status === "timed_out"
+            ? "timed out (killed)"
+            : e.status === "error"
+              ? "could not run"
+              : `failed${e.failures ? ` (${e.failures} failure${e.failures === 1 ? "" : "s"})` : ""}`;
       const why = e.status === "passed" ? "" : e.pre_existing ? " — pre-existing on the base, not blocking" : !e.required ? " — advisory" : "";
       return `${hhmmss(e.at)}  ${mark} check ${e.name} ${what} in ${(e.duration_ms / 1000).toFixed(1)} s${why}${e.status === "passed" ? "" : ` (${e.log})`}`;
     }

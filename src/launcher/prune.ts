@@ -16,7 +16,9 @@ export async function sessionWorktrees(repoDir: string): Promise<string[]> {
 /** The sessions of every checkout of the repository: the main one and each linked worktree. */
 export async function repositorySessions(repoDir: string): Promise<SessionSummary[]> {
   const main = await mainCheckout(repoDir);
-  const checkouts = listWorktrees(main).filter((w) => !w.missing).map((w) => w.path);
+  const checkouts = listWorktrees(main)
+    .filter((w) => !w.missing)
+    .map((w) => w.path);
   const out: SessionSummary[] = [];
   for (const checkout of new Set([main, ...checkouts])) out.push(...(await listSessions(checkout).catch(() => [])));
   return out;

@@ -40,7 +40,9 @@ export function resumeFacts(sessionDir: string): ResumeFacts {
   const beat = lastHeartbeat(sessionDir);
   const plan = parseArtifact("plan", readFileOr(join(sessionDir, F.planYaml)));
   const listed = (dir: string) => (existsSync(join(sessionDir, dir)) ? readdirSync(join(sessionDir, dir)) : []);
-  const doneMarkers = listed("06_implementation").flatMap((n) => /^done_(\d+)$/.exec(n)?.[1] ?? []).map(Number);
+  const doneMarkers = listed("06_implementation")
+    .flatMap((n) => /^done_(\d+)$/.exec(n)?.[1] ?? [])
+    .map(Number);
   return {
     pmDone,
     hasArchitecture: has(F.architecture),

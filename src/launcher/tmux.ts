@@ -20,14 +20,16 @@ export async function startTmux(o: { sessionDir: string; state: State; config: C
   const tmux = new Tmux(tmuxSocket(o.config.tmux.socket));
   const workDir = o.state.worktree_path ?? o.state.project_dir!;
   const id = basename(o.sessionDir);
-  const { name, controlPane } = await claimSession(tmux, id, (name) => createSession(tmux, {
-    name,
-    cwd: workDir,
-    width: o.config.tmux.width,
-    height: o.config.tmux.height,
-    controlWidth: o.config.tmux.control_width,
-    controlCommand: [...selfCommand(), "monitor", o.sessionDir],
-  }));
+  const { name, controlPane } = await claimSession(tmux, id, (name) =>
+    createSession(tmux, {
+      name,
+      cwd: workDir,
+      width: o.config.tmux.width,
+      height: o.config.tmux.height,
+      controlWidth: o.config.tmux.control_width,
+      controlCommand: [...selfCommand(), "monitor", o.sessionDir],
+    }),
+  );
   try {
     // first: `agentmux status/attach/resume <id>` and every ownership check find the run by it
     await setEnvironment(tmux, name, SESSION_DIR_VAR, o.sessionDir);
@@ -41,7 +43,11 @@ export async function startTmux(o: { sessionDir: string; state: State; config: C
   return { tmux, name };
 }
 
-async function claimSession(tmux: Tmux, id: string, create: (name: string) => Promise<{ controlPane: string }>): Promise<{ name: string; controlPane: string }> {
+async function claimSession(
+  tmux: Tmux,
+  id: string,
+  create: (name: string) => Promise<{ controlPane: string }>,
+): Promise<{ name: string; controlPane: string }> {
   for (let n = 1; ; n++) {
     const name = tmuxSessionName(id, n);
     try {

@@ -105,10 +105,24 @@ export async function runWorktreeSetup(
   for (const [index, command] of config.setup.entries()) {
     log(`worktree setup ${index + 1}/${of}: ${command}`, { event: "worktree_setup", data: { index: index + 1, of, command } });
     const logPath = join(logDir, `${index + 1}.log`);
-    const r = await run({ argv: ["sh", "-c", command], cwd: worktree, env, timeoutMs: config.setup_timeout_s * 1000, logPath, leftovers: "detach", tailLines: 200 });
+    const r = await run({
+      argv: ["sh", "-c", command],
+      cwd: worktree,
+      env,
+      timeoutMs: config.setup_timeout_s * 1000,
+      logPath,
+      leftovers: "detach",
+      tailLines: 200,
+    });
     const seconds = Number((r.durationMs / 1000).toFixed(1));
     const failed = r.exitCode !== 0 || r.timedOut;
-    const how = r.timedOut ? "timed out" : r.spawnError ? `could not start: ${r.spawnError}` : r.exitCode === null ? `killed by ${r.signal}` : `exit ${r.exitCode}`;
+    const how = r.timedOut
+      ? "timed out"
+      : r.spawnError
+        ? `could not start: ${r.spawnError}`
+        : r.exitCode === null
+          ? `killed by ${r.signal}`
+          : `exit ${r.exitCode}`;
     log(`worktree setup ${index + 1}: ${how} after ${seconds} s${r.tail.map((l) => `\n  | ${l}`).join("")}`, {
       level: failed ? "error" : "info",
       event: "worktree_setup",
@@ -116,7 +130,14 @@ export async function runWorktreeSetup(
     });
     if (failed) {
       throw new WorktreeSetupFailed({
-        command, index, code: r.exitCode, signal: r.signal, spawnError: r.spawnError, timedOut: r.timedOut, timeoutS: config.setup_timeout_s, output: r.tail.slice(-15).join("\n"),
+        command,
+        index,
+        code: r.exitCode,
+        signal: r.signal,
+        spawnError: r.spawnError,
+        timedOut: r.timedOut,
+        timeoutS: config.setup_timeout_s,
+        output: r.tail.slice(-15).join("\n"),
       });
     }
   }

@@ -9,7 +9,13 @@ import { F } from "../protocol/paths.ts";
  * One short line per call, appended whole; never fails the call itself.
  */
 export function recordToolCall(sessionDir: string, agent: string, tool: string, ok: boolean, text: string): void {
-  const line: ToolCallLine = { agent, tool, ok, at: new Date().toISOString(), ...(ok ? {} : { message: text.split("\n").slice(0, 4).join(" ").slice(0, 400) }) };
+  const line: ToolCallLine = {
+    agent,
+    tool,
+    ok,
+    at: new Date().toISOString(),
+    ...(ok ? {} : { message: text.split("\n").slice(0, 4).join(" ").slice(0, 400) }),
+  };
   try {
     appendLine(join(sessionDir, F.toolCalls), JSON.stringify(line));
   } catch {

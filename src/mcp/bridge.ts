@@ -17,7 +17,8 @@ export function readBridgeEnv(env: Record<string, string | undefined> = process.
   } catch {
     throw new McpBridgeEnvInvalid({ variable: "AGENTMUX_MCP_URL", problem: "not-a-url", value: url });
   }
-  if (parsed.protocol !== "http:" || !["127.0.0.1", "localhost"].includes(parsed.hostname)) throw new McpBridgeEnvInvalid({ variable: "AGENTMUX_MCP_URL", problem: "not-local", value: url });
+  if (parsed.protocol !== "http:" || !["127.0.0.1", "localhost"].includes(parsed.hostname))
+    throw new McpBridgeEnvInvalid({ variable: "AGENTMUX_MCP_URL", problem: "not-local", value: url });
   const token = env.AGENTMUX_MCP_TOKEN?.trim();
   if (!token) throw new McpBridgeEnvInvalid({ variable: "AGENTMUX_MCP_TOKEN", problem: "unset" });
   if (!/^[0-9a-f]{64}$/.test(token)) throw new McpBridgeEnvInvalid({ variable: "AGENTMUX_MCP_TOKEN", problem: "not-a-token" });
@@ -40,7 +41,10 @@ function downAnswer(msg: JsonRpcMessage): JsonRpcResponse | null {
  * that knows agents, validates calls and records them. Requests are forwarded concurrently
  * (a ping may overtake a long tools/call); each answer is one line on stdout.
  */
-export async function runBridge(env: BridgeEnv, io: { input?: NodeJS.ReadableStream; write?: (line: string) => void; log?: (m: string) => void } = {}): Promise<void> {
+export async function runBridge(
+  env: BridgeEnv,
+  io: { input?: NodeJS.ReadableStream; write?: (line: string) => void; log?: (m: string) => void } = {},
+): Promise<void> {
   // the endpoint is on loopback: never through an HTTP(S) proxy the CLI's environment names
   process.env.NO_PROXY = process.env.no_proxy = noProxyWithLoopback(process.env.NO_PROXY ?? process.env.no_proxy);
   const write = io.write ?? ((line: string) => void process.stdout.write(line));
@@ -74,7 +78,12 @@ export async function runBridge(env: BridgeEnv, io: { input?: NodeJS.ReadableStr
 async function forward(env: BridgeEnv, msg: unknown, body: string): Promise<JsonRpcResponse | JsonRpcResponse[] | null> {
   const r = await fetch(env.url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${env.token}`, [BRIDGE_PID_HEADER]: String(process.pid) },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${env.token}`,
+      [BRIDGE_PID_HEADER]: String(process.pid),
+    },
     body,
   });
   if (r.status === 202) return null;

@@ -1,7 +1,6 @@
 import type { ToolName } from "../schema/catalog.ts";
 
-const PREFS =
-  " Pass `preferences` only for standing preferences the user explicitly approved; each is saved to that role's prompt file.";
+const PREFS = " Pass `preferences` only for standing preferences the user explicitly approved; each is saved to that role's prompt file.";
 
 /** What each tool tells the agent (the agent reads these in its tool list). */
 export const TOOL_DESCRIPTIONS: Record<ToolName, string> = {

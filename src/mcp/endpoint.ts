@@ -91,7 +91,8 @@ export class McpEndpoint {
     if (host !== `127.0.0.1:${this.port}` && host !== `localhost:${this.port}`) return json(rpcError(null, RPC.invalidRequest, "wrong Host"), 403);
     const url = new URL(req.url);
     const origin = req.headers.get("origin");
-    if (origin && origin !== `http://127.0.0.1:${this.port}` && origin !== `http://localhost:${this.port}`) return json(rpcError(null, RPC.invalidRequest, "cross-origin requests are refused"), 403);
+    if (origin && origin !== `http://127.0.0.1:${this.port}` && origin !== `http://localhost:${this.port}`)
+      return json(rpcError(null, RPC.invalidRequest, "cross-origin requests are refused"), 403);
     if (url.pathname === "/health") return json({ ok: true });
     if (url.pathname !== ENDPOINT_PATH) return json(rpcError(null, RPC.invalidRequest, `not found; the MCP endpoint is ${ENDPOINT_PATH}`), 404);
     if (req.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
@@ -101,13 +102,24 @@ export class McpEndpoint {
     const link = this.o.tokens.lookup(token);
     if (!link) {
       this.o.log(`MCP endpoint: refused a request with ${token ? "an unknown or revoked" : "no"} agent token`);
-      return json(rpcError(null, RPC.invalidRequest, "agentmux: this request has no valid agent token (the agent was replaced, or this is not one of the run's agents)"), 401, { "www-authenticate": "Bearer" });
+      return json(
+        rpcError(null, RPC.invalidRequest, "agentmux: this request has no valid agent token (the agent was replaced, or this is not one of the run's agents)"),
+        401,
+        { "www-authenticate": "Bearer" },
+      );
     }
     if (this.o.peer) {
       const peer = await this.o.peer(link, clientPort, this.port);
       if (!peer.ok) {
         this.o.log(`MCP endpoint: refused a request with ${link.identity.agent}'s token: ${peer.reason}`);
-        return json(rpcError(null, RPC.invalidRequest, `agentmux: this request carries ${link.identity.agent}'s token but ${peer.reason}; only the agent's own processes may use it`), 403);
+        return json(
+          rpcError(
+            null,
+            RPC.invalidRequest,
+            `agentmux: this request carries ${link.identity.agent}'s token but ${peer.reason}; only the agent's own processes may use it`,
+          ),
+          403,
+        );
       }
       // the bridge names itself (as its own pid namespace knows it: a sandbox has one); believed
       // only when that is the process holding this connection, which is then watched by its real pid
@@ -119,7 +131,14 @@ export class McpEndpoint {
     const text = await readCapped(req, MAX_BODY_BYTES);
     if (text === null) {
       this.o.log(`MCP endpoint: refused a request from ${link.identity.agent} that is too large (over ${MAX_BODY_BYTES} bytes)`);
-      return json(rpcError(null, RPC.invalidRequest, `agentmux: the request is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; a tool's arguments are short (files are named by path)`), 413);
+      return json(
+        rpcError(
+          null,
+          RPC.invalidRequest,
+          `agentmux: the request is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; a tool's arguments are short (files are named by path)`,
+        ),
+        413,
+      );
     }
     let body: unknown;
     try {

@@ -8,7 +8,8 @@ export type McpBridgeEnvProblem =
 
 function text(d: McpBridgeEnvProblem): ErrorText {
   const where = `mcp-server: ${d.variable}`;
-  const hint = "agentmux sets it in the MCP config it writes for each agent; `agentmux mcp-server` is only the stdio fallback for a CLI that cannot reach the run's HTTP endpoint";
+  const hint =
+    "agentmux sets it in the MCP config it writes for each agent; `agentmux mcp-server` is only the stdio fallback for a CLI that cannot reach the run's HTTP endpoint";
   switch (d.problem) {
     case "unset":
       return { message: "is not set", where, hint };

@@ -39,7 +39,10 @@ function lastSealedSeq(path: string, key: SealKey): number {
         end = from;
         continue;
       }
-      const lines = buf.subarray(cut + 1).toString("utf8").split("\n");
+      const lines = buf
+        .subarray(cut + 1)
+        .toString("utf8")
+        .split("\n");
       for (let i = lines.length - 1; i >= 0; i--) {
         const line = lines[i]!.trim();
         if (!line || !checkSeal(key, line)) continue;

@@ -15,7 +15,6 @@ export type ToolContent = { type: "text"; text: string };
 export type CallToolResult = { content: ToolContent[]; isError?: boolean };
 export type ToolDefinition = { name: string; description: string; inputSchema: Record<string, unknown> };
 
-
 export const RPC = { parseError: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internal: -32603 } as const;
 
 /** What one agent's connection can do; the endpoint binds these to the caller's identity. */

@@ -59,7 +59,8 @@ async function runTool<T extends ToolName>(host: ToolHost, who: AgentIdentity, t
   if (!gate.ok) return textResult(gate.message, true);
   const prefs: Preference[] = "preferences" in input && input.preferences ? input.preferences : [];
   const badPrefs = prefs.map((p, i) => [i, preferenceProblem(p)] as const).filter(([, m]) => m);
-  if (badPrefs.length) return textResult(`${tool} was refused:\n${badPrefs.map(([i, m]) => `  preferences[${i}]: ${m}`).join("\n")}\nNothing was recorded.`, true);
+  if (badPrefs.length)
+    return textResult(`${tool} was refused:\n${badPrefs.map(([i, m]) => `  preferences[${i}]: ${m}`).join("\n")}\nNothing was recorded.`, true);
   const handler: ToolHandlers[T] = TOOL_HANDLERS[tool];
   const outcome = await handler({ sessionDir: host.sessionDir, role: who.role, state, workDir: who.workDir }, input);
   if (!outcome.ok) return textResult(outcome.message, true);

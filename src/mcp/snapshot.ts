@@ -14,7 +14,12 @@ export const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).
  */
 export function writeSnapshot(sessionDir: string, bytes: Uint8Array, sourceName: string): Snapshot {
   const hash = sha256(bytes);
-  const ext = (extname(sourceName).slice(1).toLowerCase().replace(/[^a-z]/g, "") || "txt").slice(0, 8);
+  const ext = (
+    extname(sourceName)
+      .slice(1)
+      .toLowerCase()
+      .replace(/[^a-z]/g, "") || "txt"
+  ).slice(0, 8);
   const path = `${F.snapshotsDir}/${hash}.${ext}`;
   const abs = join(sessionDir, path);
   const intact = existsSync(abs) && sha256(readFileSync(abs)) === hash;

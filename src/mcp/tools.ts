@@ -23,12 +23,21 @@ type Refusal = { ok: false; message: string };
 
 function refusedFile(tool: string, file: string, problems: Problem[], retry: string): Refusal {
   const lines = problems.map((p) => `  ${formatProblem(p)}`).join("\n");
-  return { ok: false, message: `${tool} was refused: ${file} has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}:\n${lines}\nNothing was recorded. ${retry}` };
+  return {
+    ok: false,
+    message: `${tool} was refused: ${file} has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}:\n${lines}\nNothing was recorded. ${retry}`,
+  };
 }
 
 type Checked<K extends ArtifactKind> = { ok: true; value: ArtifactValue<K>; bytes: Buffer; rel: string };
 
-async function checkFile<K extends ArtifactKind>(tool: string, ctx: ToolContext, kind: K, rel: string, retry = `Fix ${rel} and call ${tool} again.`): Promise<Refusal | Checked<K>> {
+async function checkFile<K extends ArtifactKind>(
+  tool: string,
+  ctx: ToolContext,
+  kind: K,
+  rel: string,
+  retry = `Fix ${rel} and call ${tool} again.`,
+): Promise<Refusal | Checked<K>> {
   const file = join(ctx.sessionDir, rel);
   const r = await readArtifactBytes(kind, file);
   return r.ok ? { ok: true, value: r.value, bytes: r.bytes, rel } : refusedFile(tool, file, r.problems, retry);
@@ -70,17 +79,30 @@ export const TOOL_HANDLERS: ToolHandlers = {
     const own = (REVIEWER_ROLES as readonly string[]).includes(ctx.role) ? (ctx.role as ReviewerRole) : undefined;
     const role = input.role ?? own;
     if (!role) return { ok: false, message: `submit_review was refused: pass \`role\` (one of ${REVIEWER_ROLES.join(", ")}). Nothing was recorded.` };
-    if (own && role !== own) return { ok: false, message: `submit_review was refused: you are ${own} and cannot submit the review of ${role}. Nothing was recorded.` };
+    if (own && role !== own)
+      return { ok: false, message: `submit_review was refused: you are ${own} and cannot submit the review of ${role}. Nothing was recorded.` };
     const c = await checkFile("submit_review", ctx, "review", reviewYaml(role));
     if (!c.ok) return c;
     const comments = c.value.comments ?? [];
     if (comments.length) {
       const bad = await lineCommentProblems(comments, ctx);
-      if (bad.length) return refusedFile("submit_review", join(ctx.sessionDir, c.rel), bad, `Anchor each comment to lines of a file the run changed, as the file is now (fix ${reviewYaml(role)}), and call submit_review again.`);
+      if (bad.length)
+        return refusedFile(
+          "submit_review",
+          join(ctx.sessionDir, c.rel),
+          bad,
+          `Anchor each comment to lines of a file the run changed, as the file is now (fix ${reviewYaml(role)}), and call submit_review again.`,
+        );
     }
     const n = c.value.findings.length;
-    const counted = [n ? `${n} finding${n === 1 ? "" : "s"}` : "", comments.length ? `${comments.length} line comment${comments.length === 1 ? "" : "s"}` : ""].filter(Boolean).join(", ");
-    return { ok: true, payload: { role, snapshot: keep(ctx, c) }, text: `Review recorded for ${role}: verdict ${c.value.verdict}${counted ? ` (${counted})` : ""}.` };
+    const counted = [n ? `${n} finding${n === 1 ? "" : "s"}` : "", comments.length ? `${comments.length} line comment${comments.length === 1 ? "" : "s"}` : ""]
+      .filter(Boolean)
+      .join(", ");
+    return {
+      ok: true,
+      payload: { role, snapshot: keep(ctx, c) },
+      text: `Review recorded for ${role}: verdict ${c.value.verdict}${counted ? ` (${counted})` : ""}.`,
+    };
   },
   async submit_done(ctx, input) {
     const n = input.subplan_index;
@@ -92,17 +114,30 @@ export const TOOL_HANDLERS: ToolHandlers = {
     const problems = await doneGateProblems(c.value, { state: ctx.state, sessionDir: ctx.sessionDir, workDir: ctx.workDir, subplanIndex: n });
     if (problems.length) {
       const unfinished = problems.some((p) => p.path === "status");
-      return refusedFile("submit_done", join(ctx.sessionDir, rel), problems, unfinished ? "Do what the lines above say." : `Make the claims true (do the work, or correct ${rel}) and call submit_done again.`);
+      return refusedFile(
+        "submit_done",
+        join(ctx.sessionDir, rel),
+        problems,
+        unfinished ? "Do what the lines above say." : `Make the claims true (do the work, or correct ${rel}) and call submit_done again.`,
+      );
     }
     const partial = c.value.status === "PARTIAL" ? " (PARTIAL: the plan allows it)" : "";
     return { ok: true, payload: { subplan_index: n, snapshot: keep(ctx, c) }, text: `Subplan ${n} accepted as done${partial}.` };
   },
   async submit_research_done(ctx, input) {
     const mine = ctx.role === "code-researcher" ? "code" : ctx.role === "web-researcher" ? "web" : undefined;
-    if (mine && mine !== input.type) return { ok: false, message: `submit_research_done was refused: you are the ${ctx.role} and cannot finish ${input.type} research. Nothing was recorded.` };
+    if (mine && mine !== input.type)
+      return {
+        ok: false,
+        message: `submit_research_done was refused: you are the ${ctx.role} and cannot finish ${input.type} research. Nothing was recorded.`,
+      };
     const c = await checkFile("submit_research_done", ctx, "summary", `${researchDir(input.type, input.topic)}/summary.md`);
     if (!c.ok) return c;
-    return { ok: true, payload: { topic: input.topic, type: input.type, role_type: `${input.type}-researcher` }, text: `Research "${input.topic}" recorded as done.` };
+    return {
+      ok: true,
+      payload: { topic: input.topic, type: input.type, role_type: `${input.type}-researcher` },
+      text: `Research "${input.topic}" recorded as done.`,
+    };
   },
   research_dispatch_code: dispatch("code"),
   research_dispatch_web: dispatch("web"),

@@ -36,7 +36,9 @@ export function completionTarget(env: Record<string, string | undefined>): Compl
 /** True when the rc file already loads agentmux completions (any `agentmux completions` line). */
 export function hasCompletionLine(target: CompletionTarget): boolean {
   if (!existsSync(target.rcFile)) return false;
-  return readFileSync(target.rcFile, "utf8").split("\n").some((l) => l.includes("agentmux completions") && !l.trim().startsWith("#"));
+  return readFileSync(target.rcFile, "utf8")
+    .split("\n")
+    .some((l) => l.includes("agentmux completions") && !l.trim().startsWith("#"));
 }
 
 /**

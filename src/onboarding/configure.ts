@@ -37,7 +37,11 @@ export function roleEdits(changes: RoleChange[]): ConfigEdit[] {
  * created with the schema line when missing). The result is validated as a whole before an
  * atomic write; on any error nothing changes. Returns the file and whether its bytes changed.
  */
-export function applyRoleChanges(projectDir: string, changes: RoleChange[], env: Record<string, string | undefined> = process.env): { path: string; changed: boolean } {
+export function applyRoleChanges(
+  projectDir: string,
+  changes: RoleChange[],
+  env: Record<string, string | undefined> = process.env,
+): { path: string; changed: boolean } {
   const { config } = loadConfig({ projectDir, env });
   for (const c of changes) checkRoleChange(c, config);
   const path = editableConfigPath(projectDir);
@@ -50,7 +54,9 @@ export async function askRoleChanges(p: Prompter, config: Config): Promise<RoleC
   const current = choicesFrom(config);
   const options: Option[] = [
     { value: "default", label: `follow defaults.provider (${config.defaults.provider})` },
-    ...Object.keys(config.providers).sort().map((value) => ({ value })),
+    ...Object.keys(config.providers)
+      .sort()
+      .map((value) => ({ value })),
   ];
   p.say(`For each role: Enter keeps the value in brackets; "default" follows defaults.provider; "-" clears a model.`);
   const changes: RoleChange[] = [];

@@ -46,9 +46,11 @@ function python(dir: string, add: (name: string, command: string) => void): stri
   if (!isPython) return null;
   const uv = has("uv.lock");
   const py = uv ? "uv run" : has(".venv/bin/python") ? ".venv/bin/python -m" : "python3 -m";
-  const pytest = has("pytest.ini") || has("conftest.py") || /\[tool\.pytest/.test(pyproject) || /\bpytest\b/.test(read(join(dir, "requirements.txt")) ?? "") || has("tests");
+  const pytest =
+    has("pytest.ini") || has("conftest.py") || /\[tool\.pytest/.test(pyproject) || /\bpytest\b/.test(read(join(dir, "requirements.txt")) ?? "") || has("tests");
   if (pytest) add("test", `${py} pytest -q`);
-  if (has("ruff.toml") || has(".ruff.toml") || /\[tool\.ruff/.test(pyproject)) add("lint", `${uv ? "uv run ruff" : py === "python3 -m" ? "ruff" : `${py} ruff`} check .`);
+  if (has("ruff.toml") || has(".ruff.toml") || /\[tool\.ruff/.test(pyproject))
+    add("lint", `${uv ? "uv run ruff" : py === "python3 -m" ? "ruff" : `${py} ruff`} check .`);
   return uv ? "uv" : "python";
 }
 

@@ -48,6 +48,8 @@ export function preferredProvider(detected: DetectedCli[]): { provider: string; 
 export function formatDetected(detected: DetectedCli[]): string[] {
   const width = Math.max(...detected.map((d) => d.provider.length), 4);
   return detected.map((d) =>
-    d.path ? `  ✓ ${d.provider.padEnd(width)}  ${d.path}${d.version ? `  (${d.version})` : "  (--version gave no answer)"}` : `  ✗ ${d.provider.padEnd(width)}  not found on PATH`,
+    d.path
+      ? `  ✓ ${d.provider.padEnd(width)}  ${d.path}${d.version ? `  (${d.version})` : "  (--version gave no answer)"}`
+      : `  ✗ ${d.provider.padEnd(width)}  not found on PATH`,
   );
 }

@@ -42,9 +42,7 @@ export function firstRunNotice(projectDir: string, config: Config): string | nul
 /** Configured providers (all roles) whose CLI is a real program, not the built-in simulator. */
 function externalCommands(config: Config): { provider: string; command: string }[] {
   const names = [...new Set(ROLES.map((r) => config.roles[r]?.provider ?? config.defaults.provider))];
-  return names
-    .map((provider) => ({ provider, command: config.providers[provider]?.command ?? provider }))
-    .filter((p) => p.command !== "@self");
+  return names.map((provider) => ({ provider, command: config.providers[provider]?.command ?? provider })).filter((p) => p.command !== "@self");
 }
 
 /**

@@ -54,7 +54,9 @@ export async function runInit(opts: InitOptions): Promise<InitReport> {
   // gemini's consumer accounts were retired: its users likely need agy now
   if (detected.some((d) => d.provider === "gemini" && d.path)) {
     const agy = detected.find((d) => d.provider === "agy")?.path;
-    say(`Note: ${GEMINI_RETIREMENT}. ${agy ? "agy is installed: choose it as the provider" : "Install agy (https://antigravity.google) and choose it as the provider"} if that is your account.`);
+    say(
+      `Note: ${GEMINI_RETIREMENT}. ${agy ? "agy is installed: choose it as the provider" : "Install agy (https://antigravity.google) and choose it as the provider"} if that is your account.`,
+    );
   }
   const detectedBase = await detectBaseBranch(projectDir);
   const worktreeDefaults = defaultsFor(projectDir);
@@ -64,13 +66,24 @@ export async function runInit(opts: InitOptions): Promise<InitReport> {
   let choices: InitChoices = choicesFrom(current);
   if (p) {
     const github = { gh: findOnPath("gh", env.PATH ?? "") !== null, origin: await hasRemote(projectDir, "origin") };
-    choices = await askInitChoices(p, { current: choices, detected, providers: Object.keys(current.providers), detectedBase, worktreeDefaults, detectedChecks, configuredChecks, github });
+    choices = await askInitChoices(p, {
+      current: choices,
+      detected,
+      providers: Object.keys(current.providers),
+      detectedBase,
+      worktreeDefaults,
+      detectedChecks,
+      configuredChecks,
+      github,
+    });
   } else {
     if (existing === null || parse(existing)?.defaults?.provider === undefined) choices.provider = preferredProvider(detected).provider;
     // no questions: the detected project kind's worktree steps, unless some are configured
     if (!choices.worktree.setup.length && !choices.worktree.copy.length && (worktreeDefaults.setup.length || worktreeDefaults.copy.length)) {
       choices.worktree = { setup: worktreeDefaults.setup, copy: worktreeDefaults.copy };
-      say(`Worktree runs (--worktree) of this ${worktreeDefaults.kinds.join("/") || "project"} prepare each new worktree first: ${[...worktreeDefaults.setup, ...worktreeDefaults.copy.map((c) => `copy ${c}`)].join("; ")} (worktree.setup / worktree.copy)`);
+      say(
+        `Worktree runs (--worktree) of this ${worktreeDefaults.kinds.join("/") || "project"} prepare each new worktree first: ${[...worktreeDefaults.setup, ...worktreeDefaults.copy.map((c) => `copy ${c}`)].join("; ")} (worktree.setup / worktree.copy)`,
+      );
     }
     // and the checks its files suggest, unless some are configured
     if (configuredChecks.length === 0 && Object.keys(detectedChecks.checks).length > 0) {
@@ -88,7 +101,13 @@ export async function runInit(opts: InitOptions): Promise<InitReport> {
   const missing = missingStubs(projectDir);
   if (p && missing.length) {
     const answer = await p.text(`Prompt extension stubs in .agentmux/prompts/agents/ for roles (comma-separated: ${missing.join(", ")}; "none")`, "none");
-    stubs = answer === "none" ? [] : answer.split(",").map((s) => s.trim()).filter((s) => missing.includes(s));
+    stubs =
+      answer === "none"
+        ? []
+        : answer
+            .split(",")
+            .map((s) => s.trim())
+            .filter((s) => missing.includes(s));
   }
   const target = completionTarget(env);
   let completions = false;

@@ -91,6 +91,9 @@ async function askChecks(p: Prompter, ctx: WizardContext): Promise<Record<string
 async function askWorktree(p: Prompter, cur: InitChoices["worktree"], suggested?: WorktreeDefaults): Promise<InitChoices["worktree"]> {
   if (!suggested || cur.setup.length || cur.copy.length || (!suggested.setup.length && !suggested.copy.length)) return cur;
   const steps = [...suggested.setup, ...suggested.copy.map((c) => `copy ${c}`)].join("; ");
-  const yes = await p.confirm(`Worktree runs (--worktree) of this ${suggested.kinds.join("/") || "project"}: prepare each new worktree first (${steps})?`, true);
+  const yes = await p.confirm(
+    `Worktree runs (--worktree) of this ${suggested.kinds.join("/") || "project"}: prepare each new worktree first (${steps})?`,
+    true,
+  );
   return yes ? { setup: suggested.setup, copy: suggested.copy } : cur;
 }

@@ -21,7 +21,10 @@ function rePrompt(step: Step, key: string): void {
   const a = step.agents()[key]!;
   if (!a.prompt) return;
   const p = a.prompt;
-  step.emit({ type: "write_prompt", path: p.path, template: p.template, role: a.role, vars: p.vars, agent: key, interrupted: true }, { type: "send_prompt", agent: key, prompt: p.path });
+  step.emit(
+    { type: "write_prompt", path: p.path, template: p.template, role: a.role, vars: p.vars, agent: key, interrupted: true },
+    { type: "send_prompt", agent: key, prompt: p.path },
+  );
 }
 
 /** A stuck agent: attended runs ask for a person; headless runs fail (nobody will come). */
@@ -52,7 +55,10 @@ function asks(step: Step, key: string, q: Omit<AgentQuestion, "at">, dialog: boo
   if (dialog) step.emit({ type: "dismiss_dialog", agent: key });
   step.emit({ type: "append_file", path: F.assumptions, content: `- ${step.at} ${a.label} ${what}: ${clip(q.text)} (unattended run: told to decide)` });
   step.emit({ type: "notify_agent", agent: key, text: q.kind === "permission" ? deniedText(file) : decideText(file) });
-  step.log("question", `${key} ${what} in a headless run; answered by policy (headless.questions = decide)`, { agent: key, data: { kind: q.kind, headless: true } });
+  step.log("question", `${key} ${what} in a headless run; answered by policy (headless.questions = decide)`, {
+    agent: key,
+    data: { kind: q.kind, headless: true },
+  });
 }
 
 /**
@@ -68,7 +74,10 @@ function answered(step: Step, e: EventOf<"agent_answer">): void {
   }
   step.setAgent(e.agent, { status: "needs_input", note: "answered from the web page" });
   step.emit({ type: "notify_agent", agent: e.agent, text: e.text });
-  step.log("question", `${e.agent}'s question answered from the web page: ${clip(e.text)}`, { agent: e.agent, data: { kind: q.kind, headless: false, answered: "web" } });
+  step.log("question", `${e.agent}'s question answered from the web page: ${clip(e.text)}`, {
+    agent: e.agent,
+    data: { kind: q.kind, headless: false, answered: "web" },
+  });
 }
 
 function turnEnded(step: Step, e: EventOf<"agent_turn_ended">): void {
@@ -88,7 +97,8 @@ function turnEnded(step: Step, e: EventOf<"agent_turn_ended">): void {
   const n = (a.idle_turns ?? 0) + 1;
   const limit = step.settings.nudges ?? 2;
   const what = owed.tool ? `calling ${owed.tool}` : `writing ${owed.file}`;
-  if (n > limit) return markStuck(step, e.agent, `ended its turn ${n === 1 ? "once" : `${n} times`} without ${what} (${limit} reminder${limit === 1 ? "" : "s"} sent)`);
+  if (n > limit)
+    return markStuck(step, e.agent, `ended its turn ${n === 1 ? "once" : `${n} times`} without ${what} (${limit} reminder${limit === 1 ? "" : "s"} sent)`);
   step.setAgent(e.agent, { status: "idle_without_submit", idle_turns: n });
   const backoff = step.settings.nudge_backoff_ms ?? 5000;
   step.emit({
@@ -102,7 +112,10 @@ function turnEnded(step: Step, e: EventOf<"agent_turn_ended">): void {
     decide: step.settings.headless === true || !mayAsk,
     delay_ms: n === 1 ? 0 : backoff * 2 ** (n - 2),
   });
-  step.log("reminder", `${e.agent} ended its turn without ${what}: reminder ${n}/${limit}`, { agent: e.agent, data: { attempt: n, limit, owed: owed.tool ?? owed.file } });
+  step.log("reminder", `${e.agent} ended its turn without ${what}: reminder ${n}/${limit}`, {
+    agent: e.agent,
+    data: { attempt: n, limit, owed: owed.tool ?? owed.file },
+  });
 }
 
 function nextFallback(step: Step, a: AgentInfo): string | undefined {
@@ -117,16 +130,28 @@ function rateLimited(step: Step, e: EventOf<"agent_rate_limited">): void {
   const next = nextFallback(step, a);
   if (next && a.prompt) {
     step.setAgent(e.agent, {
-      status: "starting", provider: next, model: null, limit, idle_turns: 0, conversation_id: undefined,
-      fallen_from: [...(a.fallen_from ?? []), a.provider ?? "?"], note: `moved from ${a.provider} to ${next} after a usage limit`,
+      status: "starting",
+      provider: next,
+      model: null,
+      limit,
+      idle_turns: 0,
+      conversation_id: undefined,
+      fallen_from: [...(a.fallen_from ?? []), a.provider ?? "?"],
+      note: `moved from ${a.provider} to ${next} after a usage limit`,
     });
     step.emit({ type: "launch_agent", agent: e.agent, role: a.role, label: a.label, provider: next });
     rePrompt(step, e.agent);
-    step.log("usage_limit", `${e.agent} hit a usage limit on ${a.provider} (${limit.text}); restarting it on the fallback provider ${next}`, { agent: e.agent, data: { from: a.provider, fallback: next } });
+    step.log("usage_limit", `${e.agent} hit a usage limit on ${a.provider} (${limit.text}); restarting it on the fallback provider ${next}`, {
+      agent: e.agent,
+      data: { from: a.provider, fallback: next },
+    });
     return;
   }
   step.setAgent(e.agent, { status: "rate_limited", limit });
-  step.log("usage_limit", `${e.agent} hit a usage limit (${limit.text}); waiting ${e.reset_at ? `until ${e.reset_at}` : "to retry (watchdog.limit_retry_s)"}`, { agent: e.agent, data: { reset_at: e.reset_at ?? null } });
+  step.log("usage_limit", `${e.agent} hit a usage limit (${limit.text}); waiting ${e.reset_at ? `until ${e.reset_at}` : "to retry (watchdog.limit_retry_s)"}`, {
+    agent: e.agent,
+    data: { reset_at: e.reset_at ?? null },
+  });
 }
 
 function limitReset(step: Step, e: EventOf<"limit_reset">): void {
@@ -143,7 +168,10 @@ function paneExited(step: Step, e: EventOf<"pane_exited">, owner: string | undef
   const screen = (e.screen ?? []).filter((l) => l.trim()).slice(-12);
   const exit = { exit_status: e.exit_status ?? "", last_screen: screen };
   const how = `the ${a.label} pane exited${e.exit_status ? ` with status ${e.exit_status}` : ""}${e.detail ? ` (${e.detail})` : ""}`;
-  step.log("agent_exited", screen.length ? `${how}; its last screen:\n${screen.map((l) => `  │ ${l}`).join("\n")}` : how, { agent: e.agent, data: { exit_status: e.exit_status ?? null, screen } });
+  step.log("agent_exited", screen.length ? `${how}; its last screen:\n${screen.map((l) => `  │ ${l}`).join("\n")}` : how, {
+    agent: e.agent,
+    data: { exit_status: e.exit_status ?? null, screen },
+  });
   if (a.role === "code-researcher" || a.role === "web-researcher") {
     researcherCrashed(step, e.agent, owner);
     step.setAgent(e.agent, { status: "exited", ...exit });
@@ -155,7 +183,14 @@ function paneExited(step: Step, e: EventOf<"pane_exited">, owner: string | undef
     step.log("restart", `${how}: restarting it with its prompt (${n}/${max})`, { agent: e.agent, data: { restart: n, of: max } });
     step.setAgent(e.agent, { status: "starting", restarts: n, ...exit, idle_turns: 0, note: `restarted (${n}/${max}) after ${how.slice(4)}` });
     const provider = a.fallen_from?.length ? { provider: a.provider } : {};
-    step.emit({ type: "launch_agent", agent: e.agent, role: a.role, label: a.label, ...provider, ...(a.conversation_id ? { conversation: a.conversation_id } : {}) });
+    step.emit({
+      type: "launch_agent",
+      agent: e.agent,
+      role: a.role,
+      label: a.label,
+      ...provider,
+      ...(a.conversation_id ? { conversation: a.conversation_id } : {}),
+    });
     rePrompt(step, e.agent);
     return;
   }

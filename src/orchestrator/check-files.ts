@@ -51,7 +51,12 @@ export function checkFixRequest(state: State, round: number): string {
   if (!blocking.length && !preExisting.length) return "";
   const out: string[] = [];
   if (blocking.length) {
-    out.push("", "# Failing checks", "", "agentmux ran the project's own checks on the change and these required ones fail. Make each of them pass: the round is over when they do.");
+    out.push(
+      "",
+      "# Failing checks",
+      "",
+      "agentmux ran the project's own checks on the change and these required ones fail. Make each of them pass: the round is over when they do.",
+    );
     for (const [name, o] of blocking) out.push(...checkSection(name, o));
   }
   if (preExisting.length) {
@@ -69,5 +74,12 @@ export const checkNotice = (name: string, o: CheckOutcome) =>
 export function loopCapChecks(state: State, round: number): string {
   const outcomes = [...roundOutcomes(state, round)];
   if (!outcomes.length) return "";
-  return ["", "## Checks", "", ...outcomes.map(([n, o]) => `- ${n}: ${outcomeText(o)}${o.pre_existing ? " — pre-existing on the base" : o.required ? "" : " — advisory"}`)].join("\n") + "\n";
+  return (
+    [
+      "",
+      "## Checks",
+      "",
+      ...outcomes.map(([n, o]) => `- ${n}: ${outcomeText(o)}${o.pre_existing ? " — pre-existing on the base" : o.required ? "" : " — advisory"}`),
+    ].join("\n") + "\n"
+  );
 }

@@ -42,7 +42,9 @@ export function resumeChecks(step: Step): void {
   if (!unfinished.length) return;
   step.set({ checks: runs.map((r) => (left(r).length ? { ...r, running: undefined } : r)) });
   for (const r of unfinished) {
-    step.log("checks", `running again what the last orchestrator left unfinished: ${left(r).join(", ")} (batch ${r.id}, ${r.when})`, { data: { run: r.id, names: left(r) } });
+    step.log("checks", `running again what the last orchestrator left unfinished: ${left(r).join(", ")} (batch ${r.id}, ${r.when})`, {
+      data: { run: r.id, names: left(r) },
+    });
     step.emit({ type: "run_checks", run: r.id, when: r.when, round: r.round, names: left(r) });
   }
 }
@@ -61,7 +63,11 @@ export function recordCheck(step: Step, e: EventOf<"check_started"> | EventOf<"c
   const runs = step.state.checks ?? [];
   const run = runs.find((r) => r.id === e.run);
   if (!run || !run.names.includes(e.name) || run.results[e.name]) {
-    step.log("ignored", `${e.type} of check ${e.name} (batch ${e.run}) ignored: ${!run ? "no such batch in this run" : run.results[e.name] ? "it finished already" : "not in that batch"}`, { data: { event: e.type, run: e.run, name: e.name } });
+    step.log(
+      "ignored",
+      `${e.type} of check ${e.name} (batch ${e.run}) ignored: ${!run ? "no such batch in this run" : run.results[e.name] ? "it finished already" : "not in that batch"}`,
+      { data: { event: e.type, run: e.run, name: e.name } },
+    );
     return false;
   }
   if (e.type === "check_started") {
@@ -78,7 +84,9 @@ export function recordCheck(step: Step, e: EventOf<"check_started"> | EventOf<"c
   });
   const o = e.result;
   const what = o.status === "passed" ? "passed" : `${o.status}${o.pre_existing ? " (pre-existing on the base)" : ""}${o.required ? "" : " (advisory)"}`;
-  step.log("checks", `check ${e.name} ${what} in ${Math.round(o.duration_ms / 100) / 10} s (batch ${e.run})`, { data: { run: e.run, name: e.name, status: o.status, pre_existing: o.pre_existing === true } });
+  step.log("checks", `check ${e.name} ${what} in ${Math.round(o.duration_ms / 100) / 10} s (batch ${e.run})`, {
+    data: { run: e.run, name: e.name, status: o.status, pre_existing: o.pre_existing === true },
+  });
   return true;
 }
 
@@ -101,5 +109,4 @@ export function blockingChecks(state: State, round: number): string[] {
 }
 
 /** Whether a batch of `when` ran in this round already. */
-export const ranInRound = (state: State, when: CheckWhen, round: number): boolean =>
-  (state.checks ?? []).some((r) => r.when === when && r.round === round);
+export const ranInRound = (state: State, when: CheckWhen, round: number): boolean => (state.checks ?? []).some((r) => r.when === when && r.round === round);

@@ -37,7 +37,9 @@ export function handleResearch(step: Step, event: Event, owner: { agent: string;
     const tasks = step.state[field];
     const status = tasks?.[event.topic];
     if (status === "done" || (status === "dispatched" && researcherLive(step, event.research_type, event.topic))) {
-      step.log("ignored", `research ${event.research_type}/${event.topic} already ${status}; ignoring the repeat`, { data: { event: event.type, topic: event.topic } });
+      step.log("ignored", `research ${event.research_type}/${event.topic} already ${status}; ignoring the repeat`, {
+        data: { event: event.type, topic: event.topic },
+      });
       return true;
     }
     // a new topic, or one whose researcher is gone (an interrupted run): (re)start it

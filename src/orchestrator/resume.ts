@@ -94,13 +94,7 @@ function withPlan(state: State, phase: Phase, facts: ResumeFacts): State {
 export function prepareResume(state: State, facts: ResumeFacts, at: string): State {
   const phase = inferResumePhase(state, facts);
   state = withPlan(state, phase, facts);
-  const {
-    interruption_category: _c,
-    interruption_cause: _x,
-    interruption_resume_command: _r,
-    interruption_log_path: _l,
-    ...rest
-  } = state;
+  const { interruption_category: _c, interruption_cause: _x, interruption_resume_command: _r, interruption_log_path: _l, ...rest } = state;
   // agents that had not finished were interrupted: relaunched, they continue their CLI
   // conversation and their prompt says what changed since the run's base
   const agents = Object.fromEntries(

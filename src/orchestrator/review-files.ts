@@ -71,7 +71,11 @@ const sorted = (results: Results) => Object.entries(results).sort(([a], [b]) => 
 
 /** 07_review/fix_request.md: every review of the round (passing ones too), sorted by role. */
 export function fixRequestMarkdown(results: Results, iteration: number): string {
-  const out = [`# Fix Request (review iteration ${iteration})`, "", "Fix every finding of the failing reviews below. Passing reviews are included for context."];
+  const out = [
+    `# Fix Request (review iteration ${iteration})`,
+    "",
+    "Fix every finding of the failing reviews below. Passing reviews are included for context.",
+  ];
   for (const [role, r] of sorted(results)) out.push("", `## Review: ${role} (verdict: ${r.verdict})`, "", (r.text ?? r.summary).trim());
   return out.join("\n") + "\n";
 }
@@ -89,7 +93,11 @@ export function consolidatedReview(results: Results): string {
 export function loopCapSummary(results: Results, iterations: number, failingChecks: readonly string[] = []): string {
   const reviewsFailed = Object.values(results).some((r) => r.verdict === "fail");
   const checks = failingChecks.length ? `the required check${failingChecks.length === 1 ? "" : "s"} ${failingChecks.join(", ")} still failing` : "";
-  const why = reviewsFailed ? `without every reviewer passing${checks ? `, and with ${checks}` : ""}` : checks ? `with ${checks}` : "without every reviewer passing";
+  const why = reviewsFailed
+    ? `without every reviewer passing${checks ? `, and with ${checks}` : ""}`
+    : checks
+      ? `with ${checks}`
+      : "without every reviewer passing";
   const out = [
     "# Summary",
     "",

@@ -140,9 +140,22 @@ export class Step {
     const prev = this.agents()[agent];
     const conversation = prev?.interrupted && prev.provider === ra?.provider ? prev.conversation_id : undefined;
     this.setAgent(agent, {
-      role, task, label, status: "starting", provider: ra?.provider, model: ra?.model ?? null,
-      conversation_id: conversation, restarts: 0, idle_turns: 0, refusal: undefined, question: undefined, limit: undefined,
-      fallen_from: undefined, exit_status: undefined, last_screen: undefined, note: undefined,
+      role,
+      task,
+      label,
+      status: "starting",
+      provider: ra?.provider,
+      model: ra?.model ?? null,
+      conversation_id: conversation,
+      restarts: 0,
+      idle_turns: 0,
+      refusal: undefined,
+      question: undefined,
+      limit: undefined,
+      fallen_from: undefined,
+      exit_status: undefined,
+      last_screen: undefined,
+      note: undefined,
     });
     this.emit({ type: "launch_agent", agent, role, label, ...(batchPrompt ? { batch_prompt: batchPrompt } : {}), ...(conversation ? { conversation } : {}) });
   }
@@ -156,7 +169,10 @@ export class Step {
     const role = a?.role ?? "coder";
     const interrupted = a?.interrupted === true;
     if (a) this.setAgent(agent, { status: a.status, prompt: { path, template, vars }, idle_turns: 0, refusal: undefined, interrupted: undefined });
-    this.emit({ type: "write_prompt", path, template, role, vars, ...(interrupted ? { interrupted: true } : {}) }, { type: "send_prompt", agent, prompt: path });
+    this.emit(
+      { type: "write_prompt", path, template, role, vars, ...(interrupted ? { interrupted: true } : {}) },
+      { type: "send_prompt", agent, prompt: path },
+    );
   }
 
   /** One agent alone in the content zone on one prompt: launch it, show it, deliver the prompt. */

@@ -105,8 +105,7 @@ function run(state: State, event: Event, settings: Settings): Result {
     // checks the last orchestrator left running (or never started) run again
     if (event.type === "resume") resumeChecks(step);
     if (event.type === "start" || resumeBudgetPause(step)) handler.enter(step, entryOf(state, event));
-  }
-  else if (!handleRuntime(step, event) && !handler.on(step, event)) {
+  } else if (!handleRuntime(step, event) && !handler.on(step, event)) {
     step.log("ignored", `event ${event.type} ignored in phase ${state.phase}`, { data: { event: event.type } });
   }
   // the phases this event moved through (most events move none: no array for them)

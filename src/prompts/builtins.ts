@@ -46,7 +46,9 @@ function requiredFile(ctx: BuiltinContext, rel: string): string {
 
 /** Single-coder mode: every plan with its tasks and its own completion steps. */
 function plansSection(ctx: BuiltinContext): string {
-  const indices = need(ctx, "plan_indices").split(",").map((s) => positiveInt(ctx, "plan_indices", s.trim()));
+  const indices = need(ctx, "plan_indices")
+    .split(",")
+    .map((s) => positiveInt(ctx, "plan_indices", s.trim()));
   return indices
     .map((n) =>
       [
@@ -71,8 +73,7 @@ export const BUILTINS: Record<string, (ctx: BuiltinContext) => string> = {
   project_dir: (c) => c.workDir,
   session_name: (c) => basename(c.sessionDir),
   role: (c) => c.role,
-  user_ask_tool: (c) =>
-    c.askTool ? `the \`${c.askTool}\` tool` : "a direct question in your reply (end your turn and wait for the user's answer)",
+  user_ask_tool: (c) => (c.askTool ? `the \`${c.askTool}\` tool` : "a direct question in your reply (end your turn and wait for the user's answer)"),
   research_handoff: (c) => researchHandoff(c.sessionDir, c.template),
   line_comments: (c) => lineCommentsSection(c.sessionDir, c.workDir),
   check_results: (c) => checkResultsSection(c.sessionDir),

@@ -21,7 +21,9 @@ function outcomes(sessionDir: string, round: "current" | "previous"): Map<string
 }
 
 const status = (o: CheckOutcome) =>
-  o.status === "passed" ? "passed" : `${o.status === "failed" ? `failed (exit ${o.exit_code ?? "signal"})` : o.status.replace("_", " ")}${o.failures ? `, ${o.failures} failure(s)` : ""}${o.pre_existing ? " — fails on the base commit too (pre-existing)" : o.required ? "" : " — advisory"}`;
+  o.status === "passed"
+    ? "passed"
+    : `${o.status === "failed" ? `failed (exit ${o.exit_code ?? "signal"})` : o.status.replace("_", " ")}${o.failures ? `, ${o.failures} failure(s)` : ""}${o.pre_existing ? " — fails on the base commit too (pre-existing)" : o.required ? "" : " — advisory"}`;
 
 /**
  * For reviewers: what agentmux's own run of the project's checks said about this round so far
@@ -29,7 +31,8 @@ const status = (o: CheckOutcome) =>
  */
 export function checkResultsSection(sessionDir: string): string {
   const now = outcomes(sessionDir, "current");
-  if (!now.size) return "No results yet: agentmux runs the project's checks while you review, and a failing required check goes to the fixer either way. Do not repeat what a check reports.";
+  if (!now.size)
+    return "No results yet: agentmux runs the project's checks while you review, and a failing required check goes to the fixer either way. Do not repeat what a check reports.";
   return [...now].map(([n, o]) => `- \`${n}\` (\`${o.command.replace(/`/g, "'")}\`): ${status(o)} — output in \`${o.log}\``).join("\n");
 }
 
@@ -42,8 +45,15 @@ export function checkFindingsSection(sessionDir: string, workDir: string): strin
   if (!failing.length) return "No check fails in this round.";
   const out: string[] = [];
   for (const [name, o] of failing) {
-    out.push(`### Check \`${name}\`: ${status(o)}`, "", `Command: \`${o.command.replace(/`/g, "'")}\` (run it yourself to see it pass). Full output: \`${o.log}\` in the session folder.`, "");
-    const anchored = (o.findings ?? []).filter((f) => f.file && f.line).map((f) => ({ file: f.file!, start_line: f.line!, end_line: f.line!, by: `check ${name}`, note: "must pass", body: f.message }));
+    out.push(
+      `### Check \`${name}\`: ${status(o)}`,
+      "",
+      `Command: \`${o.command.replace(/`/g, "'")}\` (run it yourself to see it pass). Full output: \`${o.log}\` in the session folder.`,
+      "",
+    );
+    const anchored = (o.findings ?? [])
+      .filter((f) => f.file && f.line)
+      .map((f) => ({ file: f.file!, start_line: f.line!, end_line: f.line!, by: `check ${name}`, note: "must pass", body: f.message }));
     if (anchored.length) out.push(lineCommentsMarkdown(anchored, (file) => workFileLines(workDir, file)).replace(/^## Line comments\n\n/, ""), "");
     const loose = (o.findings ?? []).filter((f) => !f.file || !f.line);
     for (const f of loose) out.push(`- ${f.message.replace(/\s+/g, " ").trim()}`);

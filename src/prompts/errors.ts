@@ -28,7 +28,10 @@ export const UnknownFragment = defineError("UnknownFragment", "internal", (d: { 
 );
 
 export const FragmentsTooDeep = defineError("FragmentsTooDeep", "internal", (d: { template: string; name: string; depth: number; chain: string[] }) =>
-  at(d.template, { message: `[[shared:${d.name}]] nests deeper than ${d.depth} levels (${d.chain.join(" → ")})`, hint: "a shared fragment probably includes itself" }),
+  at(d.template, {
+    message: `[[shared:${d.name}]] nests deeper than ${d.depth} levels (${d.chain.join(" → ")})`,
+    hint: "a shared fragment probably includes itself",
+  }),
 );
 
 export const IncludeEscapes = defineError("IncludeEscapes", "internal", (d: { template: string; path: string }) =>
@@ -44,7 +47,10 @@ export const UnknownToolToken = defineError("UnknownToolToken", "internal", (d: 
 );
 
 export const ToolNotAllowed = defineError("ToolNotAllowed", "internal", (d: { template: string; tool: string; role: string }) =>
-  at(d.template, { message: `names tool "${d.tool}", which role "${d.role}" may not call`, hint: `the tool is refused for ${d.role}; do not tell the agent to use it` }),
+  at(d.template, {
+    message: `names tool "${d.tool}", which role "${d.role}" may not call`,
+    hint: `the tool is refused for ${d.role}; do not tell the agent to use it`,
+  }),
 );
 
 export const NoSubmitTool = defineError("NoSubmitTool", "internal", (d: { template: string; role: string }) =>

@@ -22,8 +22,7 @@ const PLACEHOLDER = new RegExp(String.raw`\[\[placeholder:(${NAME})\]\]`, "g");
 export function expandShared(text: string, template: string, fragments: Readonly<Record<string, string>> = SHARED_FRAGMENTS, chain: string[] = []): string {
   return text.replace(SHARED, (_m, name: string) => {
     const next = [...chain, name];
-    if (next.length > MAX_SHARED_DEPTH)
-      throw new FragmentsTooDeep({ template, name, depth: MAX_SHARED_DEPTH, chain: next });
+    if (next.length > MAX_SHARED_DEPTH) throw new FragmentsTooDeep({ template, name, depth: MAX_SHARED_DEPTH, chain: next });
     const fragment = fragments[name];
     if (fragment === undefined) throw new UnknownFragment({ template, name });
     return expandShared(fragment, template, fragments, next);

@@ -47,8 +47,7 @@ export function renderText(source: string, opts: RenderOptions, fragments: Reado
   const tool = (name: string): string => {
     const parsed = ToolName.safeParse(name);
     if (!parsed.success) throw new UnknownToolToken({ template: opts.template, name });
-    if (!ROLE_TOOLS[opts.role].includes(parsed.data))
-      throw new ToolNotAllowed({ template: opts.template, tool: name, role: opts.role });
+    if (!ROLE_TOOLS[opts.role].includes(parsed.data)) throw new ToolNotAllowed({ template: opts.template, tool: name, role: opts.role });
     return opts.toolName(parsed.data);
   };
   const ctx: BuiltinContext = {
@@ -66,8 +65,7 @@ export function renderText(source: string, opts: RenderOptions, fragments: Reado
     const builtin = BUILTINS[name];
     if (builtin) return builtin(ctx);
     const value = opts.vars[name];
-    if (value === undefined)
-      throw new UnknownPlaceholder({ template: opts.template, name });
+    if (value === undefined) throw new UnknownPlaceholder({ template: opts.template, name });
     return value;
   };
   const expanded = expandShared(source, opts.template, opts.headless ? headlessFragments(fragments) : fragments);

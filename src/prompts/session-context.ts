@@ -50,7 +50,9 @@ export function lineCommentsSection(sessionDir: string, workDir: string): string
     body: c.body,
     ...(c.suggestion ? { suggestion: c.suggestion } : {}),
   }));
-  return lineCommentsMarkdown(md, (file) => workFileLines(workDir, file)).replace(/^## Line comments\n\n/, "").trimEnd();
+  return lineCommentsMarkdown(md, (file) => workFileLines(workDir, file))
+    .replace(/^## Line comments\n\n/, "")
+    .trimEnd();
 }
 
 /**
@@ -68,16 +70,14 @@ export function researchHandoff(sessionDir: string, template: string): string {
         .map(([topic]) => researchDir(type, topic));
     topics = [...done(state.value.research_tasks, "code"), ...done(state.value.web_research_tasks, "web")];
   }
-  const blocks = topics
-    .sort()
-    .flatMap((dir) => {
-      const summary = readSessionFile(sessionDir, `${dir}/summary.md`, template);
-      if (summary === null) return [];
-      const detail = readSessionFile(sessionDir, `${dir}/detail.md`, template);
-      const parts = [`### ${dir.slice("03_research/".length)}`, "Primary findings:", fileBlock(`${dir}/summary.md`, summary)];
-      if (detail !== null) parts.push("Additional detail (evidence, snippets, citations):", fileBlock(`${dir}/detail.md`, detail));
-      return [parts.join("\n")];
-    });
+  const blocks = topics.sort().flatMap((dir) => {
+    const summary = readSessionFile(sessionDir, `${dir}/summary.md`, template);
+    if (summary === null) return [];
+    const detail = readSessionFile(sessionDir, `${dir}/detail.md`, template);
+    const parts = [`### ${dir.slice("03_research/".length)}`, "Primary findings:", fileBlock(`${dir}/summary.md`, summary)];
+    if (detail !== null) parts.push("Additional detail (evidence, snippets, citations):", fileBlock(`${dir}/detail.md`, detail));
+    return [parts.join("\n")];
+  });
   return blocks.length === 0 ? "No research topics have been completed for this session." : blocks.join("\n\n");
 }
 

@@ -43,7 +43,13 @@ export type SessionFile<T = unknown> = {
   readonly root?: "session" | "project";
 };
 
-const file = <T>(path: string, syntax: Syntax, schema: z.ZodType<T>, by: readonly Writer[], about: string): SessionFile<T> => ({ path, syntax, schema, by, about });
+const file = <T>(path: string, syntax: Syntax, schema: z.ZodType<T>, by: readonly Writer[], about: string): SessionFile<T> => ({
+  path,
+  syntax,
+  schema,
+  by,
+  about,
+});
 const text = (path: string, by: readonly Writer[], about: string) => file(path, "text", z.string(), by, about);
 const markdown = (path: string, by: readonly Writer[], about: string) => file(path, "markdown", z.string(), by, about);
 const folder = (path: string, by: readonly Writer[], about: string) => file(path, "folder", z.never(), by, about);
@@ -54,14 +60,30 @@ const written = (path: string, about: string) => file(path, "markdown", NonBlank
 /** Every fixed-path session file; the keys of F (paths.ts) plus the internal runtime files. */
 export const SESSION_FILES = {
   state: file(F.state, "json", State, ["orchestrator", "launcher"], "workflow state; written only by agentmux, atomically"),
-  pythonState: file(F.pythonState, "json", PythonStateFile, ["launcher"], "the Python agentmux's state.json, kept when `agentmux resume --from-python` converted it"),
+  pythonState: file(
+    F.pythonState,
+    "json",
+    PythonStateFile,
+    ["launcher"],
+    "the Python agentmux's state.json, kept when `agentmux resume --from-python` converted it",
+  ),
   runtime: file(F.runtime, "json", RuntimeState, ["launcher", "orchestrator"], "tmux session, socket and pane ids of the agents"),
   toolEvents: file(F.toolEvents, "jsonl", ToolEventLine, ["mcp"], "one JSON line per MCP tool call (appended whole, under a lock)"),
   toolEventsLock: text(F.toolEventsLock, ["mcp"], "lock for appends to tool_events.jsonl"),
   toolEventState: file(F.toolEventState, "json", ToolEventState, ["orchestrator", "launcher"], "byte offset of tool_events.jsonl the orchestrator has applied"),
   createdFiles: text(F.createdFiles, ["orchestrator"], "files that appeared in the session folder, in order"),
-  orchestratorLog: file(F.orchestratorLog, "jsonl", LogRecord, ["orchestrator", "launcher"], "the orchestrator's log, one JSON record per line (below); `agentmux status --log` shows it readably — look here first when a run misbehaves"),
-  orchestratorOutput: text(F.orchestratorOutput, ["launcher"], "what the orchestrator process printed itself, e.g. a runtime's crash report (orchestrator.log stays JSON lines)"),
+  orchestratorLog: file(
+    F.orchestratorLog,
+    "jsonl",
+    LogRecord,
+    ["orchestrator", "launcher"],
+    "the orchestrator's log, one JSON record per line (below); `agentmux status --log` shows it readably — look here first when a run misbehaves",
+  ),
+  orchestratorOutput: text(
+    F.orchestratorOutput,
+    ["launcher"],
+    "what the orchestrator process printed itself, e.g. a runtime's crash report (orchestrator.log stays JSON lines)",
+  ),
   requirements: file(F.requirements, "markdown", NonBlank, ["launcher", "agent"], "the request as given"),
   context: markdown(F.context, ["launcher"], "project and session facts every prompt references"),
   pmPrompt: markdown(F.pmPrompt, ["orchestrator"], "product manager prompt (with --product-manager)"),
@@ -76,8 +98,18 @@ export const SESSION_FILES = {
   designerPrompt: markdown(F.designerPrompt, ["orchestrator"], "designer prompt (when a sub-plan needs design)"),
   design: written(F.design, "the design the designer writes"),
   coderWholePrompt: markdown(F.coderWholePrompt, ["orchestrator"], "prompt for a single coder that takes the whole plan"),
-  checksDir: folder(F.checksDir, ["orchestrator"], "the project's checks agentmux ran: `run_<batch>/<name>.log` (output, capped, tail kept) and `<name>.json` (the whole result); `base/` the same checks on the base commit, run when one fails"),
-  inspector: file(F.inspector, "json", InspectorCompletion, ["orchestrator"], "the seeds' Inspector completion, written by agentmux from the checks it ran (never by an agent); the commit's verification gate reads it"),
+  checksDir: folder(
+    F.checksDir,
+    ["orchestrator"],
+    "the project's checks agentmux ran: `run_<batch>/<name>.log` (output, capped, tail kept) and `<name>.json` (the whole result); `base/` the same checks on the base commit, run when one fails",
+  ),
+  inspector: file(
+    F.inspector,
+    "json",
+    InspectorCompletion,
+    ["orchestrator"],
+    "the seeds' Inspector completion, written by agentmux from the checks it ran (never by an agent); the commit's verification gate reads it",
+  ),
   fixRequest: markdown(F.fixRequest, ["orchestrator", "launcher"], "aggregated review findings for the fix round"),
   fixPrompt: markdown(F.fixPrompt, ["orchestrator"], "coder prompt for the fix round"),
   reviewMd: markdown(F.reviewMd, ["orchestrator"], "aggregated review"),
@@ -85,24 +117,70 @@ export const SESSION_FILES = {
   summary: written(F.summary, "the summary shown in the approval panel"),
   approval: file(F.approval, "json", Approval, ["ui"], "approve decision (contract below)"),
   changes: file(F.changes, "markdown", ChangesText, ["ui"], "change request in Markdown; sends the run back to planning"),
-  assumptions: markdown(F.assumptions, ["orchestrator", "agent"], "assumptions, open questions and blockers agents recorded for the user (headless runs decide instead of asking)"),
-  runtimeDir: folder(F.runtimeDir, ["launcher", "orchestrator", "mcp"], "agentmux-internal runtime files (the seal key, snapshots, pane exits); agents' MCP configs, which hold their tokens, are kept out of the session folder (~/.cache/agentmux/mcp/<session>-<hash>/)"),
+  assumptions: markdown(
+    F.assumptions,
+    ["orchestrator", "agent"],
+    "assumptions, open questions and blockers agents recorded for the user (headless runs decide instead of asking)",
+  ),
+  runtimeDir: folder(
+    F.runtimeDir,
+    ["launcher", "orchestrator", "mcp"],
+    "agentmux-internal runtime files (the seal key, snapshots, pane exits); agents' MCP configs, which hold their tokens, are kept out of the session folder (~/.cache/agentmux/mcp/<session>-<hash>/)",
+  ),
   paneExits: text(F.paneExits, ["tmux-hook"], "pane-exit notifications from tmux hooks"),
   turnEnds: text(F.turnEnds, ["agent"], "turn ends the CLIs' own hooks report (claude's Stop hook, codex's notify): one launch's turn-end id per line"),
   toolSealKey: text(F.toolSealKey, ["orchestrator"], "the run's secret that seals tool_events.jsonl lines (0600)"),
   snapshotsDir: folder(F.snapshotsDir, ["mcp"], "exact copies of the files the MCP endpoint validated (named by their SHA-256)"),
-  paneEnvDir: folder(F.paneEnvDir, ["launcher", "orchestrator"], "an agent pane's environment, in a 0600 file the pane sources and deletes before its program starts (never in an argv)"),
-  preexisting: file(F.preexisting, "json", PreexistingChanges, ["launcher"], "uncommitted files already in the working tree at start, with their content ids: left out of the run's commit unless the run changes them"),
+  paneEnvDir: folder(
+    F.paneEnvDir,
+    ["launcher", "orchestrator"],
+    "an agent pane's environment, in a 0600 file the pane sources and deletes before its program starts (never in an argv)",
+  ),
+  preexisting: file(
+    F.preexisting,
+    "json",
+    PreexistingChanges,
+    ["launcher"],
+    "uncommitted files already in the working tree at start, with their content ids: left out of the run's commit unless the run changes them",
+  ),
   setupLogsDir: folder(F.setupLogsDir, ["launcher"], "the output of each `worktree.setup` command, `<n>.log` (capped: head and tail kept)"),
   toolCalls: file(F.toolCalls, "jsonl", ToolCallLine, ["mcp"], "every agentmux tool call, accepted or refused (a refused submit counts as the agent's work)"),
   heartbeat: text(F.heartbeat, ["orchestrator"], "empty; its modification time is the live orchestrator's last tick (a killed run's time counts up to it)"),
-  commitMade: text(F.commitMade, ["orchestrator"], "the hash of the commit this run's approval made, written before the branch moves to it: after a restart only this commit is taken as already made"),
+  commitMade: text(
+    F.commitMade,
+    ["orchestrator"],
+    "the hash of the commit this run's approval made, written before the branch moves to it: after a restart only this commit is taken as already made",
+  ),
   panelRequest: text(F.panelRequest, ["ui"], "a UI asks for the approval panel again (consumed by the orchestrator)"),
   budgetGoOn: text(F.budgetGoOn, ["ui"], "a UI lets a run paused at its budget (limits) go on (consumed by the orchestrator)"),
-  panelComments: file(F.panelComments, "json", PanelComments, ["ui"], "the line comments the user is writing in the approval panel's diff view (kept until the decision is written, then put into changes.md or dropped)"),
-  panelDraft: file(F.panelDraft, "json", PanelDraft, ["ui"], "the approval panel's work in progress: the commit message as edited, the files left out, the change request being written (kept when the panel is quit and shown again, until the decision is written)"),
-  cancelRequest: file(CANCEL_REQUEST_FILE, "json", CancelRequest, ["ui", "launcher"], "a UI (the monitor, the home screen, `agentmux cancel`), `agentmux clean` or the launcher asks the orchestrator to cancel the run (consumed once)"),
-  answerRequest: file(ANSWER_REQUEST_FILE, "json", AnswerRequest, ["ui"], "the user's answer to an agent's question, from the web page (`agentmux serve --answer`): typed into the agent's pane while it waits on that question (consumed once)"),
+  panelComments: file(
+    F.panelComments,
+    "json",
+    PanelComments,
+    ["ui"],
+    "the line comments the user is writing in the approval panel's diff view (kept until the decision is written, then put into changes.md or dropped)",
+  ),
+  panelDraft: file(
+    F.panelDraft,
+    "json",
+    PanelDraft,
+    ["ui"],
+    "the approval panel's work in progress: the commit message as edited, the files left out, the change request being written (kept when the panel is quit and shown again, until the decision is written)",
+  ),
+  cancelRequest: file(
+    CANCEL_REQUEST_FILE,
+    "json",
+    CancelRequest,
+    ["ui", "launcher"],
+    "a UI (the monitor, the home screen, `agentmux cancel`), `agentmux clean` or the launcher asks the orchestrator to cancel the run (consumed once)",
+  ),
+  answerRequest: file(
+    ANSWER_REQUEST_FILE,
+    "json",
+    AnswerRequest,
+    ["ui"],
+    "the user's answer to an agent's question, from the web page (`agentmux serve --answer`): typed into the agent's pane while it waits on that question (consumed once)",
+  ),
 } satisfies Record<keyof typeof F | "cancelRequest" | "answerRequest", SessionFile>;
 
 /** `06_implementation/done_<N>.json`: a coder's completion artifact. */
@@ -112,19 +190,35 @@ export const reviewFile = (role: string): SessionFile<Review> => file(reviewYaml
 
 /** `07_review/baseline_<round>.json`: the blob ids of the files a fix round's line comments are about, before the fixer starts. */
 export const baselineFile = (round: number): SessionFile<FileBaseline> =>
-  file(commentBaseline(round), "json", FileBaseline, ["orchestrator"], "blob ids of the files a fix round's line comments are about, taken before the fixer starts (an addressed comment's file must change)");
+  file(
+    commentBaseline(round),
+    "json",
+    FileBaseline,
+    ["orchestrator"],
+    "blob ids of the files a fix round's line comments are about, taken before the fixer starts (an addressed comment's file must change)",
+  );
 
 /** `06_checks/run_<batch>/<name>.json` or `06_checks/base/<name>.json`: the whole result of one check agentmux ran. */
-export const checkResultFile = (path: string): SessionFile<CheckResult> => file(path, "json", CheckResult, ["orchestrator"], "the whole result of one check agentmux ran");
+export const checkResultFile = (path: string): SessionFile<CheckResult> =>
+  file(path, "json", CheckResult, ["orchestrator"], "the whole result of one check agentmux ran");
 
 /** `<project>/.agentmux/proposed_preferences.json`: agent-proposed preferences waiting for the user. */
-export const PROPOSALS_FILE: SessionFile<ProposalFile> = { ...file(PROPOSED_PREFERENCES, "json", ProposalFile, ["mcp", "ui"], "preferences agents proposed, until the user approves or rejects them"), root: "project" };
+export const PROPOSALS_FILE: SessionFile<ProposalFile> = {
+  ...file(PROPOSED_PREFERENCES, "json", ProposalFile, ["mcp", "ui"], "preferences agents proposed, until the user approves or rejects them"),
+  root: "project",
+};
 
 /** `<project>/.agentmux/.last_completion.json`, written after a commit (outside the session folder). */
-export const LAST_COMPLETION_FILE: SessionFile<LastCompletion> = { ...file(LAST_COMPLETION, "json", LastCompletion, ["orchestrator"], "the last commit agentmux made"), root: "project" };
+export const LAST_COMPLETION_FILE: SessionFile<LastCompletion> = {
+  ...file(LAST_COMPLETION, "json", LastCompletion, ["orchestrator"], "the last commit agentmux made"),
+  root: "project",
+};
 
 /** `<project>/.agentmux/.sessions/.serve.json`: where a running `agentmux serve` answers, and its token (0600). */
-export const SERVE_FILE: SessionFile<ServerFile> = { ...file(`${SESSIONS_DIR}/.serve.json`, "json", ServerFile, ["launcher"], "where a running agentmux serve answers, and its token"), root: "project" };
+export const SERVE_FILE: SessionFile<ServerFile> = {
+  ...file(`${SESSIONS_DIR}/.serve.json`, "json", ServerFile, ["launcher"], "where a running agentmux serve answers, and its token"),
+  root: "project",
+};
 
 /** The registry entry of a session-relative path, for the files whose content is checked (JSON and YAML). */
 export function sessionFileAt(path: string): SessionFile | undefined {

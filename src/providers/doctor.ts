@@ -34,7 +34,13 @@ const VERSION_TIMEOUT_MS = 5000;
 
 /** The first executable named `name` on `path` (or `name` itself when it is a path). */
 export function findOnPath(name: string, path: string): string | null {
-  const candidates = isAbsolute(name) || name.includes("/") ? [name] : path.split(delimiter).filter(Boolean).map((d) => join(d, name));
+  const candidates =
+    isAbsolute(name) || name.includes("/")
+      ? [name]
+      : path
+          .split(delimiter)
+          .filter(Boolean)
+          .map((d) => join(d, name));
   for (const c of candidates) {
     try {
       if (statSync(c).isFile()) {
@@ -93,14 +99,21 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
         const r = await opts.exec([found, "--version"], { timeoutMs, env }).catch((e): ProcResult => ({ code: 1, stdout: "", stderr: String(e) }));
         // a slow answer is a loaded machine, not a missing CLI: the run starts it all the same
         const ok = r.code === 0 || !!r.timedOut;
-        const detail = r.timedOut ? `${found}: found; its --version did not answer within ${timeoutMs / 1000} s (a busy machine; the version is not known)` : `${found}: ${firstLine(r) || `exit ${r.code}`}`;
+        const detail = r.timedOut
+          ? `${found}: found; its --version did not answer within ${timeoutMs / 1000} s (a busy machine; the version is not known)`
+          : `${found}: ${firstLine(r) || `exit ${r.code}`}`;
         checks.push({ ok, required: true, label, detail, fix: ok ? undefined : `run "${found} --version" yourself to see what is wrong` });
       }
     }
     checks.push({ ok: true, required: false, label: `${name} wiring`, detail: wiringSummary(config, name, opts) });
     const adapter = adapterFor(provider.mcp);
     if (adapter?.checked.how === "published") {
-      checks.push({ ok: true, required: false, label: `${name} support`, detail: `built from the published behaviour of ${adapter.name} ${adapter.checked.versions.join(", ")} (other tools' recorded screens and docs); not yet run on this machine: tell us how it goes` });
+      checks.push({
+        ok: true,
+        required: false,
+        label: `${name} support`,
+        detail: `built from the published behaviour of ${adapter.name} ${adapter.checked.versions.join(", ")} (other tools' recorded screens and docs); not yet run on this machine: tell us how it goes`,
+      });
     }
     checks.push(...(adapter?.doctor?.(opts.env ?? {}) ?? []).map((c) => ({ ...c, required: false })));
   }
@@ -113,7 +126,13 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
   if (!gh) {
     checks.push(
       needGh
-        ? { ok: false, required: false, label: "gh", detail: `not found on PATH (${without})`, fix: "install the GitHub CLI (https://cli.github.com) and run gh auth login, or set github.pull_request: false" }
+        ? {
+            ok: false,
+            required: false,
+            label: "gh",
+            detail: `not found on PATH (${without})`,
+            fix: "install the GitHub CLI (https://cli.github.com) and run gh auth login, or set github.pull_request: false",
+          }
         : { ok: false, required: false, label: "gh", detail: "not installed (not needed: github.pull_request is false)" },
     );
   } else {
@@ -128,7 +147,12 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
 /** Whether agents can run in the sandbox here; required only when the config asks for it. */
 async function sandboxCheck(config: Config, opts: DoctorOptions, timeoutMs: number): Promise<DoctorCheck> {
   const roles = sandboxedRoles(config, ROLES);
-  const a = await sandboxAvailability({ bwrap: findOnPath("bwrap", opts.path), exec: opts.exec, timeoutMs, ...(opts.platform ? { platform: opts.platform } : {}) });
+  const a = await sandboxAvailability({
+    bwrap: findOnPath("bwrap", opts.path),
+    exec: opts.exec,
+    timeoutMs,
+    ...(opts.platform ? { platform: opts.platform } : {}),
+  });
   const use = roles.length === ROLES.length ? "on for every role" : roles.length ? `on for ${roles.join(", ")}` : "off (sandbox: false)";
   if (a.ok) return { ok: true, required: roles.length > 0, label: "sandbox", detail: `available (${a.version}, ${a.bwrap}); ${use}` };
   return { ok: false, required: roles.length > 0, label: "sandbox", detail: `not available: ${a.reason}; ${use}`, fix: a.fix };
@@ -138,17 +162,29 @@ async function sandboxCheck(config: Config, opts: DoctorOptions, timeoutMs: numb
 function wiringSummary(config: Config, name: string, opts: DoctorOptions): string {
   const role = ROLES.find((r) => (config.roles[r]?.provider ?? config.defaults.provider) === name) ?? "coder";
   const agent = { ...resolveRole(config, role), providerName: name, provider: config.providers[name]! };
-  const ctx = { sessionDir: "<session>", projectDir: opts.projectDir, workDir: opts.projectDir, agentKey: role, selfCommand: opts.selfCommand, home: opts.home };
+  const ctx = {
+    sessionDir: "<session>",
+    projectDir: opts.projectDir,
+    workDir: opts.projectDir,
+    agentKey: role,
+    selfCommand: opts.selfCommand,
+    home: opts.home,
+  };
   const spec = buildLaunch(agent, ctx);
   const p = agent.provider;
-  const mcp = p.mcp === "none" ? "no MCP wiring: completion tools unavailable" : `MCP: the run's endpoint over ${p.mcp_transport === "http" ? "HTTP" : "stdio (agentmux mcp-server)"} via ${adapterFor(p.mcp)?.mcpNote}`;
+  const mcp =
+    p.mcp === "none"
+      ? "no MCP wiring: completion tools unavailable"
+      : `MCP: the run's endpoint over ${p.mcp_transport === "http" ? "HTTP" : "stdio (agentmux mcp-server)"} via ${adapterFor(p.mcp)?.mcpNote}`;
   const trust = preTrust(agent, opts.projectDir, opts.home).note;
   const model = agent.model ? `model ${agent.model}` : "model: CLI default";
   return `${mcp}; trust: ${trust}; ${model}; ${spec.argv.length} args`;
 }
 
 function installHint(name: string, npmPackage: string | null): string {
-  return npmPackage ? `install it: npm i -g ${npmPackage} (or pick another provider in .agentmux/config.yaml)` : `install "${name}" or fix providers.${name}.command`;
+  return npmPackage
+    ? `install it: npm i -g ${npmPackage} (or pick another provider in .agentmux/config.yaml)`
+    : `install "${name}" or fix providers.${name}.command`;
 }
 
 /** `✓ label  detail` / `✗ label  detail` + `    fix: …` lines. */

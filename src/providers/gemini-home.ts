@@ -16,7 +16,12 @@ import { stripJsonComments } from "./jsonc.ts";
  * `~/.gemini` (credentials, trusted folders, chats, extensions, GEMINI.md) is linked, so the
  * CLI runs as the user's own — and its chats (`tmp/`) outlive the run for `--resume`.
  */
-export function geminiHome(o: { dir: string; userHome: string; sessionDir: string; settings: Record<string, unknown> }): Pick<LaunchPart, "env" | "files" | "links"> {
+export function geminiHome(o: {
+  dir: string;
+  userHome: string;
+  sessionDir: string;
+  settings: Record<string, unknown>;
+}): Pick<LaunchPart, "env" | "files" | "links"> {
   const userGemini = join(o.userHome, ".gemini");
   const user = readUserSettings(join(userGemini, "settings.json"));
   const merged = deepMerge(user, o.settings);
@@ -59,9 +64,10 @@ function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Reco
   const out: Record<string, unknown> = { ...a };
   for (const [k, v] of Object.entries(b)) {
     const prev = out[k];
-    out[k] = prev && v && typeof prev === "object" && typeof v === "object" && !Array.isArray(prev) && !Array.isArray(v)
-      ? deepMerge(prev as Record<string, unknown>, v as Record<string, unknown>)
-      : v;
+    out[k] =
+      prev && v && typeof prev === "object" && typeof v === "object" && !Array.isArray(prev) && !Array.isArray(v)
+        ? deepMerge(prev as Record<string, unknown>, v as Record<string, unknown>)
+        : v;
   }
   return out;
 }

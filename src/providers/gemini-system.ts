@@ -22,7 +22,15 @@ export function geminiSystemFileChecks(env: Record<string, string | undefined>):
   return [settings, defaults].flatMap((file) => {
     const problem = geminiSystemFileProblem(file, stat);
     return problem
-      ? [{ ok: false, required: false, label: "gemini system settings", detail: `gemini skips ${file}: ${problem}`, fix: "make it and its folders root-owned and not group/other-writable, or remove it (agentmux does not use it)" }]
+      ? [
+          {
+            ok: false,
+            required: false,
+            label: "gemini system settings",
+            detail: `gemini skips ${file}: ${problem}`,
+            fix: "make it and its folders root-owned and not group/other-writable, or remove it (agentmux does not use it)",
+          },
+        ]
       : [];
   });
 }

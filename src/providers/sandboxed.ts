@@ -13,7 +13,12 @@ import type { ResolvedAgent } from "./resolve.ts";
  * launch itself: its own MCP config and settings files, its CLI's private home (gemini), the CLI
  * and agentmux programs, and `providers.<p>.sandbox_home`.
  */
-export function sandboxed(agent: ResolvedAgent, ctx: LaunchContext, spec: LaunchSpec, o: { path?: string; env?: Record<string, string | undefined> } = {}): LaunchSpec {
+export function sandboxed(
+  agent: ResolvedAgent,
+  ctx: LaunchContext,
+  spec: LaunchSpec,
+  o: { path?: string; env?: Record<string, string | undefined> } = {},
+): LaunchSpec {
   const env = o.env ?? process.env;
   const path = spec.env.PATH ?? o.path ?? env.PATH ?? "";
   const command = spec.argv[0]!;

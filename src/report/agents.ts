@@ -31,7 +31,11 @@ export function agentNote(a: AgentInfo, status: AgentInfo["status"] = a.status):
       return `ended its turn without its submit; reminded ${a.idle_turns ?? 1}×${a.refusal ? ` (last refusal: ${a.refusal})` : ""}`;
     case "stuck":
     case "exited":
-      return [a.note, a.exit_status ? `exit status ${a.exit_status}` : "", a.last_screen?.length ? `last screen: ${a.last_screen.at(-1)}` : ""].filter(Boolean).join(" · ") + restarts;
+      return (
+        [a.note, a.exit_status ? `exit status ${a.exit_status}` : "", a.last_screen?.length ? `last screen: ${a.last_screen.at(-1)}` : ""]
+          .filter(Boolean)
+          .join(" · ") + restarts
+      );
     default:
       return a.note ?? (restarts ? restarts.slice(3) : "");
   }

@@ -14,10 +14,23 @@ export function checksSnapshot(state: State): ChecksSnapshot {
       // a finished check's start leaves `running`; its outcome keeps when it finished and how long it took
       const since = r.running?.[name] ?? (o ? new Date(Date.parse(o.finished_at) - o.duration_ms).toISOString() : null);
       rows.set(`${r.round}\u0000${name}`, {
-        name, round: r.round, run: r.id, state: o ? o.status : since ? "running" : "queued",
-        command: o?.command ?? null, required: o?.required ?? null, pre_existing: o?.pre_existing ?? null, blocking: blocks(o),
-        exit_code: o?.exit_code ?? null, duration_ms: o?.duration_ms ?? null, failures: o ? o.failures : null, findings: o?.findings ?? [],
-        tests: o?.tests ?? null, log: o?.log ?? null, file: o?.file ?? null, started_at: since, finished_at: o?.finished_at ?? null,
+        name,
+        round: r.round,
+        run: r.id,
+        state: o ? o.status : since ? "running" : "queued",
+        command: o?.command ?? null,
+        required: o?.required ?? null,
+        pre_existing: o?.pre_existing ?? null,
+        blocking: blocks(o),
+        exit_code: o?.exit_code ?? null,
+        duration_ms: o?.duration_ms ?? null,
+        failures: o ? o.failures : null,
+        findings: o?.findings ?? [],
+        tests: o?.tests ?? null,
+        log: o?.log ?? null,
+        file: o?.file ?? null,
+        started_at: since,
+        finished_at: o?.finished_at ?? null,
       });
     }
   }
@@ -38,10 +51,13 @@ export function checkDetail(c: CheckSnapshot, now: number): string {
   }
   if (c.state === "passed") return secs(c.duration_ms ?? 0);
   const what =
-    c.state === "timed_out" ? `timed out after ${secs(c.duration_ms ?? 0)}`
-    : c.state === "error" ? "could not run"
-    : c.failures ? plural(c.failures, "failure")
-    : `exit ${c.exit_code ?? "signal"}`;
+    c.state === "timed_out"
+      ? `timed out after ${secs(c.duration_ms ?? 0)}`
+      : c.state === "error"
+        ? "could not run"
+        : c.failures
+          ? plural(c.failures, "failure")
+          : `exit ${c.exit_code ?? "signal"}`;
   return `${what}${c.pre_existing ? " · pre-existing" : c.required === false ? " · advisory" : ""}`;
 }
 
@@ -70,5 +86,7 @@ export function checksTable(state: State): string {
 /** One plain line per check of the latest round (the commit message): `✓ test: passed (12 s)`. */
 export function checkSummaryLines(state: State): string[] {
   const s = checksSnapshot(state);
-  return s.results.filter((r) => r.round === s.round).map((c) => `${checkMark(c)} ${c.name}: ${c.state === "passed" ? `passed (${secs(c.duration_ms ?? 0)})` : checkDetail(c, 0)}`);
+  return s.results
+    .filter((r) => r.round === s.round)
+    .map((c) => `${checkMark(c)} ${c.name}: ${c.state === "passed" ? `passed (${secs(c.duration_ms ?? 0)})` : checkDetail(c, 0)}`);
 }

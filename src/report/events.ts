@@ -15,7 +15,8 @@ export function events(prev: RunSnapshot | null, next: RunSnapshot): RunEvent[] 
   // a check that finished comes before the phase it moved the run to (a failing one starts the fix round)
   out.push(...checkEvents(prev, next));
   for (const t of next.timeline.slice(prev?.timeline.length ?? 0)) out.push({ kind: "phase", phase: t.phase, event: t.event, at: t.at });
-  if (newDecisionWait(prev, next)) out.push({ kind: "awaiting_decision", approval: join(next.dir, F.approval), changes: join(next.dir, F.changes), at: next.updated_at });
+  if (newDecisionWait(prev, next))
+    out.push({ kind: "awaiting_decision", approval: join(next.dir, F.approval), changes: join(next.dir, F.changes), at: next.updated_at });
   const before = new Map([...(prev?.agents ?? []), ...(prev?.done_agents ?? [])].map((a) => [a.key, a]));
   for (const a of [...next.agents, ...next.done_agents]) out.push(...agentEvents(before.get(a.key), a));
   out.push(...verdicts(prev, next));
@@ -24,10 +25,17 @@ export function events(prev: RunSnapshot | null, next: RunSnapshot): RunEvent[] 
   if (next.budget_reached !== null && (next.budget_reached !== prev?.budget_reached || (budgetPaused(next) && !budgetPaused(prev)))) {
     out.push({ kind: "budget_reached", text: next.budget_reached, paused: budgetPaused(next), at: next.updated_at });
   }
-  if (next.commit_hash && next.commit_hash !== prev?.commit_hash) out.push({ kind: "committed", commit: next.commit_hash, branch: next.branch, at: next.updated_at });
+  if (next.commit_hash && next.commit_hash !== prev?.commit_hash)
+    out.push({ kind: "committed", commit: next.commit_hash, branch: next.branch, at: next.updated_at });
   if (next.pr_url && next.pr_url !== prev?.pr_url) out.push({ kind: "pull_request", url: next.pr_url, at: next.updated_at });
   if (next.phase === "failed" && prev?.phase !== "failed" && next.interruption) {
-    out.push({ kind: "interrupted", category: next.interruption.category, cause: next.interruption.cause, resume_command: next.resume_command, at: next.updated_at });
+    out.push({
+      kind: "interrupted",
+      category: next.interruption.category,
+      cause: next.interruption.cause,
+      resume_command: next.resume_command,
+      at: next.updated_at,
+    });
   }
   return out;
 }
@@ -51,8 +59,10 @@ function agentEvents(p: AgentSnapshot | undefined, a: AgentSnapshot): RunEvent[]
   if (a.restarts > (p?.restarts ?? 0) && a.status === "starting") {
     out.push({ kind: "agent_restarted", agent, restarts: a.restarts, exit_status: a.exit_status, last_line: a.last_screen?.at(-1) ?? null, at });
   }
-  if (p?.provider && a.provider && a.provider !== p.provider) out.push({ kind: "agent_fallback", agent, from: p.provider, to: a.provider, limit: a.limit?.text ?? null, at });
-  if (a.question && a.question.at !== p?.question?.at && a.status !== "needs_input") out.push({ kind: "agent_question_answered", agent, question: a.question, answer: a.note, at });
+  if (p?.provider && a.provider && a.provider !== p.provider)
+    out.push({ kind: "agent_fallback", agent, from: p.provider, to: a.provider, limit: a.limit?.text ?? null, at });
+  if (a.question && a.question.at !== p?.question?.at && a.status !== "needs_input")
+    out.push({ kind: "agent_question_answered", agent, question: a.question, answer: a.note, at });
   if (a.status === p?.status && a.idle_turns === p.idle_turns) return out;
   if (a.status === "stuck") out.push({ kind: "agent_stuck", agent, note: a.note ?? "", at });
   else if (a.status === "needs_input") out.push({ kind: "agent_needs_input", agent, question: a.question, at });
@@ -82,8 +92,17 @@ function checkEvents(prev: RunSnapshot | null, next: RunSnapshot): RunEvent[] {
   return next.checks.results
     .filter((c) => c.finished_at && !seen.has(key(c)) && c.state !== "queued" && c.state !== "running")
     .map((c) => ({
-      kind: "check" as const, name: c.name, round: c.round, run: c.run, status: c.state as Exclude<typeof c.state, "queued" | "running">,
-      required: c.required ?? true, pre_existing: c.pre_existing === true, blocking: c.blocking, duration_ms: c.duration_ms ?? 0,
-      failures: c.failures ?? 0, log: c.log ?? "", at: c.finished_at!,
+      kind: "check" as const,
+      name: c.name,
+      round: c.round,
+      run: c.run,
+      status: c.state as Exclude<typeof c.state, "queued" | "running">,
+      required: c.required ?? true,
+      pre_existing: c.pre_existing === true,
+      blocking: c.blocking,
+      duration_ms: c.duration_ms ?? 0,
+      failures: c.failures ?? 0,
+      log: c.log ?? "",
+      at: c.finished_at!,
     }));
 }

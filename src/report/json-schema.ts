@@ -29,5 +29,17 @@ export function runApiSchemaText(file: RunApiSchemaFile): string {
   const { schema, title } = RUN_API_SCHEMAS[file];
   const json = open(z.toJSONSchema(schema, { io: "output" })) as Record<string, unknown>;
   const { $schema, ...rest } = json;
-  return JSON.stringify({ $schema, $id: `agentmux/run-api/v${RUN_API_VERSION}/${file}`, title: `${title}, run API v${RUN_API_VERSION}`, "x-run-api-version": RUN_API_VERSION, ...rest }, null, 2) + "\n";
+  return (
+    JSON.stringify(
+      {
+        $schema,
+        $id: `agentmux/run-api/v${RUN_API_VERSION}/${file}`,
+        title: `${title}, run API v${RUN_API_VERSION}`,
+        "x-run-api-version": RUN_API_VERSION,
+        ...rest,
+      },
+      null,
+      2,
+    ) + "\n"
+  );
 }

@@ -77,15 +77,27 @@ function agentOf(r: AgentRow, d: SnapshotInput, usage: ReturnType<typeof usageBy
   const a: AgentInfo = r.info;
   const u = usage[r.key];
   return {
-    key: r.key, label: a.label, role: a.role, provider: a.provider ?? null, model: a.model ?? null,
+    key: r.key,
+    label: a.label,
+    role: a.role,
+    provider: a.provider ?? null,
+    model: a.model ?? null,
     // a stopped session's agents are not working, whatever state.json last said
     status: d.live || r.status === "exited" || r.status === "done" ? r.status : "stopped",
-    pane: d.live ? (r.pane ?? null) : null, note: a.note ?? null,
-    question: a.question ?? null, limit: a.limit ?? null, idle_turns: a.idle_turns ?? 0,
-    restarts: a.restarts ?? 0, exit_status: a.exit_status ?? null, last_screen: a.last_screen ?? null,
-    conversation_id: a.conversation_id ?? null, detail: agentNote(a, r.status) || null,
+    pane: d.live ? (r.pane ?? null) : null,
+    note: a.note ?? null,
+    question: a.question ?? null,
+    limit: a.limit ?? null,
+    idle_turns: a.idle_turns ?? 0,
+    restarts: a.restarts ?? 0,
+    exit_status: a.exit_status ?? null,
+    last_screen: a.last_screen ?? null,
+    conversation_id: a.conversation_id ?? null,
+    detail: agentNote(a, r.status) || null,
     usage: u ? usageFigures(u) : null,
-    task: a.task ?? null, since: a.since, fallen_from: a.fallen_from ?? [],
+    task: a.task ?? null,
+    since: a.since,
+    fallen_from: a.fallen_from ?? [],
     last_status: r.status,
   };
 }
@@ -143,14 +155,18 @@ export function snapshot(d: SnapshotInput): RunSnapshot {
     budget_reached: s.budget_reached?.text ?? null,
     tmux: d.runtime ? { session: d.runtime.tmux_session, socket: d.runtime.tmux_socket ?? null, control_pane: d.runtime.control_pane ?? null } : null,
     groups: {
-      total: s.implementation_group_total, index: s.implementation_group_index, mode: s.implementation_group_mode,
-      active_plan_ids: s.implementation_active_plan_ids, completed_group_ids: s.implementation_completed_group_ids,
+      total: s.implementation_group_total,
+      index: s.implementation_group_index,
+      mode: s.implementation_group_mode,
+      active_plan_ids: s.implementation_active_plan_ids,
+      completed_group_ids: s.implementation_completed_group_ids,
     },
     reviews: s.review_results ?? {},
     research: { code: s.research_tasks ?? {}, web: s.web_research_tasks ?? {} },
-    interruption: s.interruption_category || s.phase === "failed"
-      ? { category: s.interruption_category ?? "failed", cause: s.interruption_cause ?? null, log_path: s.interruption_log_path ?? null }
-      : null,
+    interruption:
+      s.interruption_category || s.phase === "failed"
+        ? { category: s.interruption_category ?? "failed", cause: s.interruption_cause ?? null, log_path: s.interruption_log_path ?? null }
+        : null,
     // a failed run can be resumed as soon as it failed, even while its orchestrator is still exiting
     resume_command: resumeCommand(s, { id: d.id, live: d.live && !phaseEnded(s.phase) }),
     commit_hash: s.commit_hash ?? null,

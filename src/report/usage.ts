@@ -26,6 +26,15 @@ export function usageTotal(state: State): UsageSum | null {
 
 /** A sum's figures as `status --json` and the `--json` result line print them (cost rounded to a millionth of a dollar). */
 export function usageFigures(u: UsageSum): UsageFigures {
-  return { input: u.input, cached: u.cached, cache_write: u.cache_write, output: u.output, tokens: u.tokens, cost_usd: Math.round(u.cost_usd * 1e6) / 1e6, unpriced: u.unpriced, models: u.models, simulated: u.simulated };
+  return {
+    input: u.input,
+    cached: u.cached,
+    cache_write: u.cache_write,
+    output: u.output,
+    tokens: u.tokens,
+    cost_usd: Math.round(u.cost_usd * 1e6) / 1e6,
+    unpriced: u.unpriced,
+    models: u.models,
+    simulated: u.simulated,
+  };
 }
-

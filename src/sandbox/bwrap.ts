@@ -87,7 +87,8 @@ export function bwrapArgv(plan: SandboxPlan, argv: readonly string[], o: { bwrap
   for (const f of plan.ownFiles) below.push({ op: "--ro-bind", path: f });
   for (const f of plan.ownWritable ?? []) below.push({ op: "--bind", path: f });
   // programs and PATH folders under something hidden: shown read-only (their whole install prefix)
-  const isHidden = (p: string) => [...hidden, worktrees, ...(worktreeRun ? [project] : [])].some((h) => inside(h, p)) && !inside(work, p) && !inside(plan.sessionDir, p);
+  const isHidden = (p: string) =>
+    [...hidden, worktrees, ...(worktreeRun ? [project] : [])].some((h) => inside(h, p)) && !inside(work, p) && !inside(plan.sessionDir, p);
   for (const prog of plan.programs) {
     if (!isAbsolute(prog) || !exists(prog)) continue;
     for (const p of [prog, real(prog)]) if (isHidden(p)) below.push({ op: "--ro-bind", path: installPrefix(p) });
@@ -96,10 +97,28 @@ export function bwrapArgv(plan: SandboxPlan, argv: readonly string[], o: { bwrap
     if (isHidden(dir)) below.push({ op: "--ro-bind", path: installPrefix(join(dir, "x")) });
   }
   // a parent's mount before its children's: a later mount covers an earlier one below it
-  const ordered = below.map((m, i) => ({ m, i })).sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i).map(({ m }) => m);
+  const ordered = below
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i)
+    .map(({ m }) => m);
   // no capabilities (run by root, bwrap keeps them: a root agent could unmount what hides the
   // run's secrets); a minimal /dev (the host's /dev has the disks, owned by root)
-  const out = [o.bwrap ?? "bwrap", "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  const out = [
+    o.bwrap ?? "bwrap",
+    "--die-with-parent",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--cap-drop",
+    "ALL",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+  ];
   const seen = new Set<string>();
   for (const m of [...masks, ...ordered]) {
     const key = `${m.op} ${m.path}`;

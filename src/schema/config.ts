@@ -7,14 +7,17 @@ import { Checks } from "./checks.ts";
 const str = z.string().min(1);
 
 /** A JavaScript regular expression given as a string; checked when the config loads. */
-const regex = z.string().min(1).refine((p) => {
-  try {
-    new RegExp(p, "m");
-    return true;
-  } catch {
-    return false;
-  }
-}, "is not a valid regular expression");
+const regex = z
+  .string()
+  .min(1)
+  .refine((p) => {
+    try {
+      new RegExp(p, "m");
+      return true;
+    } catch {
+      return false;
+    }
+  }, "is not a valid regular expression");
 
 export const SubmitStrategy = z.strictObject({
   /** ms to wait after the pasted text shows before pressing the submit key */
@@ -177,7 +180,14 @@ export const Config = z.strictObject({
        */
       checks_order: z.enum(["with_reviewers", "before_reviewers"]).default("with_reviewers"),
     })
-    .default({ provider: "claude", model: null, max_review_iterations: 3, completion: { skip_final_approval: false, commit_on_loop_cap: false }, keep_session: false, checks_order: "with_reviewers" }),
+    .default({
+      provider: "claude",
+      model: null,
+      max_review_iterations: 3,
+      completion: { skip_final_approval: false, commit_on_loop_cap: false },
+      keep_session: false,
+      checks_order: "with_reviewers",
+    }),
   github: z
     .strictObject({
       base_branch: z.string().nullable().default(null),
@@ -194,11 +204,23 @@ export const Config = z.strictObject({
       /** between two looks at the pull request's checks */
       ci_poll_s: z.number().int().min(1).max(600).default(30),
     })
-    .default({ base_branch: null, draft: true, branch_prefix: "feature/", pull_request: true, push: true, watch_ci: false, ci_fix_rounds: 2, ci_timeout_s: 3600, ci_poll_s: 30 }),
+    .default({
+      base_branch: null,
+      draft: true,
+      branch_prefix: "feature/",
+      pull_request: true,
+      push: true,
+      watch_ci: false,
+      ci_fix_rounds: 2,
+      ci_timeout_s: 3600,
+      ci_poll_s: 30,
+    }),
   tmux: z
     .strictObject({
       /** a plain name (tmux keeps the socket in its private folder): letters, digits, . _ - */
-      socket: str.regex(SOCKET_NAME_RE, "must be a plain socket name: letters, digits, '.', '_' and '-' (no '/' or '..'); tmux keeps it in its own private folder").default("agentmux"),
+      socket: str
+        .regex(SOCKET_NAME_RE, "must be a plain socket name: letters, digits, '.', '_' and '-' (no '/' or '..'); tmux keeps it in its own private folder")
+        .default("agentmux"),
       width: z.number().int().min(80).max(1000).default(240),
       height: z.number().int().min(24).max(500).default(64),
       control_width: z.number().int().min(30).max(120).default(44),

@@ -88,7 +88,13 @@ export const Effect = z.discriminatedUnion("type", [
   /** the orchestrator's bookkeeping after a verified submit_done: tick these tasks in tasks_<N>.md */
   z.object({ type: z.literal("check_off_tasks"), plan_index: z.number().int().min(1), tasks: z.array(z.string()) }),
   /** a note for the orchestrator's log: `note` says what it is about (schema/log.ts STATE_NOTES), `data` its details */
-  z.object({ type: z.literal("log"), message: z.string(), agent: z.string().optional(), note: StateNote.optional(), data: z.record(z.string(), z.unknown()).optional() }),
+  z.object({
+    type: z.literal("log"),
+    message: z.string(),
+    agent: z.string().optional(),
+    note: StateNote.optional(),
+    data: z.record(z.string(), z.unknown()).optional(),
+  }),
   /** end the run: exit code, and whether to delete the session folder */
   z.object({ type: z.literal("finish"), code: z.number().int(), cleanup: z.boolean() }),
 ]);

@@ -43,7 +43,14 @@ export const Event = z.discriminatedUnion("type", [
 
   // — runtime —
   /** an agent pane exited without agentmux closing it: its exit status and last screen lines */
-  z.object({ type: z.literal("pane_exited"), at, agent: z.string(), detail: z.string().optional(), exit_status: z.string().optional(), screen: z.array(z.string()).optional() }),
+  z.object({
+    type: z.literal("pane_exited"),
+    at,
+    agent: z.string(),
+    detail: z.string().optional(),
+    exit_status: z.string().optional(),
+    screen: z.array(z.string()).optional(),
+  }),
   z.object({ type: z.literal("agent_stuck"), at, agent: z.string(), reason: z.string() }),
   /** a prompt was accepted, or the agent went busy */
   z.object({ type: z.literal("agent_active"), at, agent: z.string() }),

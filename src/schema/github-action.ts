@@ -26,7 +26,12 @@ const words = (fallback: string[]) =>
   z
     .string()
     .default("")
-    .transform((s) => s.split(/[\s,]+/).map((w) => w.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(/[\s,]+/)
+        .map((w) => w.trim())
+        .filter(Boolean),
+    )
     .transform((l) => (l.length ? l : fallback));
 
 /** `role=provider` pairs, one per line or comma-separated. */
@@ -35,7 +40,10 @@ const providerMap = z
   .default("")
   .transform((s, ctx) => {
     const out: Record<string, string> = {};
-    for (const pair of s.split(/[\n,]+/).map((p) => p.trim()).filter(Boolean)) {
+    for (const pair of s
+      .split(/[\n,]+/)
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const m = /^([a-z_-]+)\s*[=:]\s*([A-Za-z0-9_.-]+)$/.exec(pair);
       if (!m || !(ROLES as readonly string[]).includes(m[1]!)) {
         ctx.addIssue({ code: "custom", message: `"${pair}" is not role=provider (roles: ${ROLES.join(", ")})` });
@@ -58,13 +66,25 @@ export const ActionInputs = z.object({
     .default("")
     .refine((s) => s === "" || /^#?\d{1,9}$/.test(s), "must be an issue number")
     .transform((s) => (s === "" ? null : Number(s.replace("#", "")))),
-  provider: z.string().trim().default("").refine((s) => s === "" || /^[A-Za-z0-9_.-]+$/.test(s), "must be a provider name"),
+  provider: z
+    .string()
+    .trim()
+    .default("")
+    .refine((s) => s === "" || /^[A-Za-z0-9_.-]+$/.test(s), "must be a provider name"),
   providers: providerMap,
   config: z.string().trim().default(""),
   cli_packages: words([]).refine((l) => l.every((p) => NPM_SPEC.test(p)), "must be npm package names (name or name@version), separated by spaces"),
-  trigger_phrase: z.string().trim().default("/agentmux").transform((s) => s || "/agentmux"),
+  trigger_phrase: z
+    .string()
+    .trim()
+    .default("/agentmux")
+    .transform((s) => s || "/agentmux"),
   label: z.string().trim().default("agentmux"),
-  assignee: z.string().trim().default("").transform((s) => s.replace(/^@/, "")),
+  assignee: z
+    .string()
+    .trim()
+    .default("")
+    .transform((s) => s.replace(/^@/, "")),
   allowed_associations: words(["OWNER", "MEMBER", "COLLABORATOR"]).transform((l) => l.map((a) => a.toUpperCase())),
   timeout_minutes: minutes,
   phase_timeout_minutes: minutes,

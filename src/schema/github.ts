@@ -5,7 +5,11 @@ import { z } from "zod";
  * reads. Loose objects: GitHub sends many more fields, and new ones must never break a run.
  * Every string in here is untrusted data (titles, bodies, logins): it never reaches a shell.
  */
-const text = z.string().nullable().optional().transform((s) => s ?? "");
+const text = z
+  .string()
+  .nullable()
+  .optional()
+  .transform((s) => s ?? "");
 
 export const GhUser = z.looseObject({ login: z.string(), type: z.string().optional() });
 export type GhUser = z.infer<typeof GhUser>;

@@ -48,5 +48,8 @@ export function inertLine(text: string): string {
  * `\uXXXX` escapes. Parsing the output gives back exactly `value`.
  */
 export function terminalJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(/[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value, null, indent).replace(
+    /[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

@@ -7,30 +7,40 @@ import { z } from "zod";
  * sentence for people. Tests and tools read records, never the sentence.
  */
 export const LOG_EVENTS = {
-  orchestrator_started: "an orchestrator process took the run (fresh or resumed); `phase`, `data.pid`, `data.last_event`, `data.boot_ms` (its process's start-up until then)",
+  orchestrator_started:
+    "an orchestrator process took the run (fresh or resumed); `phase`, `data.pid`, `data.last_event`, `data.boot_ms` (its process's start-up until then)",
   orchestrator_finished: "the orchestrator ended the run; `data.code`, `data.cleanup` (the session folder is removed)",
   orchestrator_crashed: "an unexpected exception ended the orchestrator; `error`",
   transition: "an event moved the state machine; `agent`, `phase` (after), `data.type`, `data.from`, `data.last_event`, `data.effects`",
-  state_machine: "a note from the state machine itself (a `log` effect): a rejected tool call, an ignored event, an agent's trouble; `agent`, `data.note` (table below)",
+  state_machine:
+    "a note from the state machine itself (a `log` effect): a rejected tool call, an ignored event, an agent's trouble; `agent`, `data.note` (table below)",
   effects_replayed: "effects an interrupted transition left were run again at start; `data.count`",
   tool_calls_replayed: "tool calls made while no orchestrator ran were applied at start; `data.count`",
   effect_failed: "an effect could not be carried out; `data.effect`, `error`",
   run_lost: "the run cannot go on (its session folder or tmux session is gone); `data.reason`",
-  agent_launched: "an agent's pane started, or a pre-started one was taken over (`data.prestarted_ms`: how long before; `data.prestarted_as`: the id it was pre-started under by role); `agent`, `pane`, `data.provider`, `data.model`, `data.argv`",
-  agent_prestarted: "the next phase's agent was started ahead in the hidden window (`prestart`); `agent` (its key, or `<role>~p<n>` when started by role: `data.by_role`), `pane`, `data.provider`, `data.role` (or `error`)",
-  prestart_dropped: "a pre-started agent was closed unused (the run went another way, it exited, or the run paused); `agent` (as in agent_prestarted), `pane`, `data.why`",
-  delivered: "a prompt or note was pasted and accepted; `pane`, `data.ms`, `data.attempts`, and where the time went: `data.ready_ms` (ready gate), `data.paste_ms` (paste shown), `data.delay_ms` (the submit delay), `data.accept_ms` (the submit taken)",
+  agent_launched:
+    "an agent's pane started, or a pre-started one was taken over (`data.prestarted_ms`: how long before; `data.prestarted_as`: the id it was pre-started under by role); `agent`, `pane`, `data.provider`, `data.model`, `data.argv`",
+  agent_prestarted:
+    "the next phase's agent was started ahead in the hidden window (`prestart`); `agent` (its key, or `<role>~p<n>` when started by role: `data.by_role`), `pane`, `data.provider`, `data.role` (or `error`)",
+  prestart_dropped:
+    "a pre-started agent was closed unused (the run went another way, it exited, or the run paused); `agent` (as in agent_prestarted), `pane`, `data.why`",
+  delivered:
+    "a prompt or note was pasted and accepted; `pane`, `data.ms`, `data.attempts`, and where the time went: `data.ready_ms` (ready gate), `data.paste_ms` (paste shown), `data.delay_ms` (the submit delay), `data.accept_ms` (the submit taken)",
   delivery_failed: "a prompt could not be delivered (or the agent exited meanwhile); `agent` or `pane`, `data.reason`",
   paste_retried: "a pasted prompt never showed and the input box stayed empty: it is pasted again (bounded); `pane`, `data.paste` (which paste)",
   dialog_answered: "a trust or other known dialog was answered or dismissed; `agent` or `pane`, `data.keys`",
   committed: "the approved change was committed; `data.commit`, `data.branch`, `data.pr_url`",
   commit_failed: "the commit failed; `error`",
-  worktree_setup: "a `worktree.setup` command starts (`data.index`, `data.of`, `data.command`) and ends (also `data.code`, `data.timed_out`, `data.seconds`, `data.output`: its last 200 lines)",
-  agents_paused: "a watched run reached its budget (limits): the live agents' CLIs are stopped (SIGSTOP, mid-turn too), and no agent starts and no prompt goes out until the go-on; `data.agents`",
-  agents_continued: "the user let a paused run go on (or it ended): the agents' processes were continued; `data.agents`, `data.held` (launches and prompts made now)",
+  worktree_setup:
+    "a `worktree.setup` command starts (`data.index`, `data.of`, `data.command`) and ends (also `data.code`, `data.timed_out`, `data.seconds`, `data.output`: its last 200 lines)",
+  agents_paused:
+    "a watched run reached its budget (limits): the live agents' CLIs are stopped (SIGSTOP, mid-turn too), and no agent starts and no prompt goes out until the go-on; `data.agents`",
+  agents_continued:
+    "the user let a paused run go on (or it ended): the agents' processes were continued; `data.agents`, `data.held` (launches and prompts made now)",
   launch_held: "an agent the run starts while paused at its budget waits for the go-on; `agent`",
   usage_unreadable: "an agent's usage record (transcript, rollout) could not be read; `agent`, `error`, `data.conversation`",
-  check: "a project check ran (its own process group in the run's working tree): `data.run`, `data.name`, `data.status`, `data.exit_code`, `data.duration_ms`, `data.pre_existing`, `data.log` (its output, session-relative)",
+  check:
+    "a project check ran (its own process group in the run's working tree): `data.run`, `data.name`, `data.status`, `data.exit_code`, `data.duration_ms`, `data.pre_existing`, `data.log` (its output, session-relative)",
   watchdog: "the watchdog saw something: an agent without output, a turn that ended, a limit",
   notify: "`notify.command` was run for the run's user; `data.notify` (needs_you, done, failed), `data.ok` (its output: .runtime/notify.log)",
   note: "anything else, in words",
@@ -54,7 +64,8 @@ export const STATE_NOTES = {
   research_restart: "an interrupted research topic starts again; `data.type`, `data.topic`",
   budget: "the run reached its budget (limits; `data.over`), or the user lets it go on past it (`data.go_on`)",
   tool_rejected: "a tool line was rejected when applied; `data.tool`, `data.reason`",
-  checks: "a project check finished and counted (`data.run`, `data.name`, `data.status`, `data.pre_existing`), or unfinished checks run again on resume (`data.run`, `data.names`)",
+  checks:
+    "a project check finished and counted (`data.run`, `data.name`, `data.status`, `data.pre_existing`), or unfinished checks run again on resume (`data.run`, `data.names`)",
   bug: "the state machine refused its own move (a bug in agentmux); `data.error`",
 } as const;
 export type StateNote = keyof typeof STATE_NOTES;

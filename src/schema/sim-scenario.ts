@@ -8,7 +8,9 @@ const role = z
   .string({ error: (iss) => (iss.input === true ? "needs a role" : undefined) })
   .trim()
   .min(1, "must name a role")
-  .refine((v) => (ROLES as readonly string[]).includes(v.split(":")[0]!), { error: (iss) => `unknown role ${JSON.stringify(iss.input)} (roles: ${ROLES.join(", ")}; one agent: coder:1)` });
+  .refine((v) => (ROLES as readonly string[]).includes(v.split(":")[0]!), {
+    error: (iss) => `unknown role ${JSON.stringify(iss.input)} (roles: ${ROLES.join(", ")}; one agent: coder:1)`,
+  });
 const ms = z.coerce.number().int().min(0, "must be a whole number of milliseconds");
 
 /**
@@ -72,7 +74,10 @@ export const SimScenario = z.strictObject({
    * the seal key, files in the user's home) and records what it could (src/sim/probe.ts)
    */
   probe: role.optional(),
-  hold: z.array(z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be a prompt file's name without .md")).min(1).optional(),
+  hold: z
+    .array(z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be a prompt file's name without .md"))
+    .min(1)
+    .optional(),
 });
 
 /** The switches, for usage errors ("switches: …"). */
@@ -98,12 +103,19 @@ const SHORT_REVIEWERS: Record<string, string> = { logic: "reviewer_logic", quali
  */
 export function parseScenarioText(text: string | string[] | undefined): { ok: true; value: SimScenario } | { ok: false; message: string } {
   const raw: Record<string, unknown> = {};
-  const parts = (Array.isArray(text) ? text.join(",") : (text ?? "")).split(",").map((s) => s.trim()).filter(Boolean);
+  const parts = (Array.isArray(text) ? text.join(",") : (text ?? ""))
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const part of parts) {
     const eq = part.indexOf("=");
     const name = eq < 0 ? part : part.slice(0, eq).trim();
     const value = eq < 0 ? undefined : part.slice(eq + 1).trim();
-    if (name === "reviewers") raw.reviewers = (value ?? "").split(/[+ ]/).filter(Boolean).map((r) => SHORT_REVIEWERS[r] ?? r);
+    if (name === "reviewers")
+      raw.reviewers = (value ?? "")
+        .split(/[+ ]/)
+        .filter(Boolean)
+        .map((r) => SHORT_REVIEWERS[r] ?? r);
     else if (name === "hold") raw.hold = (value ?? "").split(/[+ ]/).filter(Boolean);
     else raw[name] = value === undefined ? true : value;
   }

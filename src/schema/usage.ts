@@ -64,7 +64,9 @@ export const UsageLimits = z.strictObject({
 export type UsageLimits = z.infer<typeof UsageLimits>;
 
 /** The sum of some records (tokens: every kind added up). */
-export function totalOf(records: readonly (TokenFigures & { cost_usd: number | null })[]): TokenFigures & { tokens: number; cost_usd: number; unpriced: number } {
+export function totalOf(
+  records: readonly (TokenFigures & { cost_usd: number | null })[],
+): TokenFigures & { tokens: number; cost_usd: number; unpriced: number } {
   const t = { input: 0, cached: 0, cache_write: 0, output: 0, tokens: 0, cost_usd: 0, unpriced: 0 };
   for (const r of records) {
     t.input += r.input;

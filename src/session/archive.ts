@@ -14,7 +14,21 @@ export const archiveRootOf = (sessionsRoot: string) => join(sessionsRoot, ARCHIV
 export const archiveDirOf = (sessionDir: string) => join(dirname(sessionDir), ARCHIVE_DIR, basename(sessionDir));
 
 /** What is kept: the files `status` reads and a person looks at afterwards. */
-const KEEP = [F.state, F.requirements, F.planMd, F.planYaml, F.architecture, F.design, F.reviewMd, F.summary, F.changes, F.approval, F.createdFiles, F.orchestratorLog, F.orchestratorOutput];
+const KEEP = [
+  F.state,
+  F.requirements,
+  F.planMd,
+  F.planYaml,
+  F.architecture,
+  F.design,
+  F.reviewMd,
+  F.summary,
+  F.changes,
+  F.approval,
+  F.createdFiles,
+  F.orchestratorLog,
+  F.orchestratorOutput,
+];
 const KEEP_DIRS: { dir: string; re: RegExp }[] = [{ dir: "07_review", re: /^review_.*\.(md|yaml)$/ }];
 
 /** Files above this keep only their last part (a long orchestrator.log). */

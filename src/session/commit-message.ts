@@ -16,7 +16,12 @@ const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : 
  */
 export function commitDraftInputs(dir: string, state: State): CommitDraftInput {
   // an unreadable plan only loses the message body
-  const overview = readOptionalSessionFile(dir, SESSION_FILES.planYaml)?.plan_overview ?? read(join(dir, F.planMd)).replace(/^# Plan\s*/, "").split(/^## /m)[0]!.trim();
+  const overview =
+    readOptionalSessionFile(dir, SESSION_FILES.planYaml)?.plan_overview ??
+    read(join(dir, F.planMd))
+      .replace(/^# Plan\s*/, "")
+      .split(/^## /m)[0]!
+      .trim();
   return {
     requirements: read(join(dir, F.requirements)),
     ...(overview ? { planOverview: overview } : {}),

@@ -11,7 +11,11 @@ export function idHint(ids: string[], max = 5): string {
   return `${ids.slice(0, max).join(", ")} and ${ids.length - max} more (see: agentmux sessions)`;
 }
 
-export const NoSessions = defineError("NoSessions", "session", (d: { root: string }) => ({ message: "no sessions in this project", where: d.root, hint: RUN_HINT }));
+export const NoSessions = defineError("NoSessions", "session", (d: { root: string }) => ({
+  message: "no sessions in this project",
+  where: d.root,
+  hint: RUN_HINT,
+}));
 
 export const NoSuchSession = defineError("NoSuchSession", "session", (d: { arg: string; root: string; available: string[] }) => ({
   message: `no session "${d.arg}"`,

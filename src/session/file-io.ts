@@ -51,7 +51,8 @@ export function sessionFileText<T>(dir: string, f: SessionFile<T>, value: T): st
   const r = f.schema.safeParse(value);
   if (!r.success) throw new SessionFileRefused({ path: pathOf(dir, f), name: f.path, problems: zodProblems(r.error, value) });
   if (f.syntax === "json" || f.syntax === "yaml") return formatStructured(f.syntax, r.data);
-  if (typeof r.data !== "string") throw new SessionFileRefused({ path: pathOf(dir, f), name: f.path, problems: [{ path: "", message: `a ${f.syntax} file takes text` }] });
+  if (typeof r.data !== "string")
+    throw new SessionFileRefused({ path: pathOf(dir, f), name: f.path, problems: [{ path: "", message: `a ${f.syntax} file takes text` }] });
   return r.data;
 }
 

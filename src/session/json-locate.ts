@@ -5,7 +5,10 @@
 export type JsonSyntaxError = { line: number; column: number; message: string };
 
 class Stop extends Error {
-  constructor(readonly at: number, readonly what: string) {
+  constructor(
+    readonly at: number,
+    readonly what: string,
+  ) {
     super(what);
   }
 }

@@ -68,12 +68,14 @@ export function readSummary(dir: string, now: number, socket?: string): Unchecke
 export async function withLiveness(found: Unchecked[]): Promise<SessionSummary[]> {
   const sockets = new Map<string, Promise<Set<string>>>();
   for (const s of new Set(found.map((f) => f.socket))) sockets.set(s, liveTmuxSessions(s));
-  return Promise.all(found.map(async (f) => {
-    const alive = await sockets.get(f.socket)!;
-    const name = f.state?.session_name;
-    const live = !f.archived && name !== undefined && alive.has(name) && (await ownsTmuxSession(new Tmux(f.socket), name, f.dir));
-    return { ...f, live };
-  }));
+  return Promise.all(
+    found.map(async (f) => {
+      const alive = await sockets.get(f.socket)!;
+      const name = f.state?.session_name;
+      const live = !f.archived && name !== undefined && alive.has(name) && (await ownsTmuxSession(new Tmux(f.socket), name, f.dir));
+      return { ...f, live };
+    }),
+  );
 }
 
 /** The archived records of finished runs (see archive.ts). */
@@ -103,7 +105,10 @@ export async function listSessions(projectDir: string, opts: { socket?: string; 
     return [];
   }
   // dot entries are agentmux's own (.archive): session ids start with a letter or digit
-  const found = names.filter((id) => !id.startsWith(".")).map((id) => readSummary(join(root, id), now, opts.socket)).filter((x) => x !== undefined);
+  const found = names
+    .filter((id) => !id.startsWith("."))
+    .map((id) => readSummary(join(root, id), now, opts.socket))
+    .filter((x) => x !== undefined);
   found.push(...archived(root, now));
   const out = await withLiveness(found);
   return out.sort((a, b) => b.updatedAt - a.updatedAt || b.id.localeCompare(a.id));

@@ -24,7 +24,10 @@ export function readPaused(sessionDir: string): PidRecord[] {
   } catch {
     return [];
   }
-  return text.split("\n").map(parsePidRecord).filter((r): r is PidRecord => r !== null);
+  return text
+    .split("\n")
+    .map(parsePidRecord)
+    .filter((r): r is PidRecord => r !== null);
 }
 
 export function clearPaused(sessionDir: string): void {

@@ -18,7 +18,12 @@ export const preferenceFile = (projectDir: string, role: string) => join(project
 
 /** The dedup key of a bullet: one leading -, * or + stripped, whitespace collapsed, case-folded. */
 export function normalizeBullet(text: string): string {
-  return text.trim().replace(/^[-*+]\s*/, "").replace(/\s+/g, " ").trim().toLowerCase();
+  return text
+    .trim()
+    .replace(/^[-*+]\s*/, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
 }
 
 /** Why a preference cannot be applied (checked before anything is written), or undefined. */
@@ -63,7 +68,12 @@ export function applyPreferences(projectDir: string, prefs: readonly Preference[
     mkdirSync(dirname(file), { recursive: true });
     written[role] = withFileLock(`${file}.lock`, () => {
       const existing = existsSync(file) ? readFileSync(file, "utf8") : "";
-      const seen = new Set(existing.split("\n").filter((l) => /^\s*[-*+]\s/.test(l)).map(normalizeBullet));
+      const seen = new Set(
+        existing
+          .split("\n")
+          .filter((l) => /^\s*[-*+]\s/.test(l))
+          .map(normalizeBullet),
+      );
       const fresh: string[] = [];
       for (const b of bullets) {
         const key = normalizeBullet(b);
@@ -81,7 +91,11 @@ export function applyPreferences(projectDir: string, prefs: readonly Preference[
 export { Proposal } from "../schema/proposals.ts";
 
 export const proposalsFile = (projectDir: string) => join(projectDir, PROPOSED_PREFERENCES);
-const proposalId = (role: string, bullet: string) => createHash("sha256").update(`${role}\n${normalizeBullet(bullet)}`).digest("hex").slice(0, 8);
+const proposalId = (role: string, bullet: string) =>
+  createHash("sha256")
+    .update(`${role}\n${normalizeBullet(bullet)}`)
+    .digest("hex")
+    .slice(0, 8);
 
 /** The pending proposals (an unreadable file is an error naming it, never an empty list). */
 export function readProposals(projectDir: string): Proposal[] {
@@ -106,7 +120,14 @@ function updateProposals<T>(projectDir: string, fn: (list: Proposal[]) => { next
  * no terminal escapes or controls (they would reach the list, a terminal or a prompt file).
  */
 function cleanPreference(p: Preference): { role: string; bullet: string } {
-  return { role: inertLine(p.target_role).trim(), bullet: inertLine(p.bullet).trim().replace(/^[-*+]\s*/, "").replace(/\s+/g, " ").trim() };
+  return {
+    role: inertLine(p.target_role).trim(),
+    bullet: inertLine(p.bullet)
+      .trim()
+      .replace(/^[-*+]\s*/, "")
+      .replace(/\s+/g, " ")
+      .trim(),
+  };
 }
 
 /** Keep agent-proposed preferences for the user; returns how many were new. */

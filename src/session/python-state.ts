@@ -42,7 +42,10 @@ function reviewResults(v: unknown): Record<string, ReviewResult> | undefined {
  * logged carry no agentmux seal and count for nothing: they are skipped (`tool_cursor`).
  * Returns the problems instead when even the converted fields are not a valid state.
  */
-export function convertPythonState(raw: PythonState, o: { sessionDir: string; toolEventsBytes: number }): { ok: true; state: State } | { ok: false; problems: string[] } {
+export function convertPythonState(
+  raw: PythonState,
+  o: { sessionDir: string; toolEventsBytes: number },
+): { ok: true; state: State } | { ok: false; problems: string[] } {
   const id = basename(o.sessionDir);
   const projectDir = dirname(dirname(dirname(o.sessionDir))); // <project>/.agentmux/.sessions/<id>
   const updated = str(raw.updated_at) ?? new Date(0).toISOString();

@@ -54,8 +54,7 @@ async function elsewhere(): Promise<string[]> {
 export async function resolveSession(projectDir: string, arg?: string, prefer?: (s: SessionSummary) => boolean): Promise<SessionSummary> {
   const all = await listSessions(projectDir);
   if (arg === undefined) {
-    if (!all.length)
-      throw new NoSessions({ root: sessionsRoot(projectDir) });
+    if (!all.length) throw new NoSessions({ root: sessionsRoot(projectDir) });
     // `prefer`: the newest session it accepts (a running one, for attach and cancel), else the newest
     return (prefer && all.find(prefer)) || all[0]!;
   }
@@ -66,7 +65,10 @@ export async function resolveSession(projectDir: string, arg?: string, prefer?: 
     const [one] = await summariesOf([path]);
     if (one) return one;
   }
-  const here = matchIds(all.map((s) => s.id), arg);
+  const here = matchIds(
+    all.map((s) => s.id),
+    arg,
+  );
   if (here.length === 1) return all.find((s) => s.id === here[0])!;
   if (here.length > 1) throw new AmbiguousSession({ arg, ids: here });
   const others = (await summariesOf(await elsewhere())).filter((s) => s.dir !== join(sessionsRoot(projectDir), s.id));

@@ -28,7 +28,12 @@ export function parseMapping(syntax: "json" | "yaml", text: string): Parsed {
   if (!parsed.ok) return parsed;
   const data = parsed.data;
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    return { ok: false, problems: [{ path: "", message: `top level must be a mapping of fields, got ${Array.isArray(data) ? "a list" : data === null ? "nothing" : typeof data}` }] };
+    return {
+      ok: false,
+      problems: [
+        { path: "", message: `top level must be a mapping of fields, got ${Array.isArray(data) ? "a list" : data === null ? "nothing" : typeof data}` },
+      ],
+    };
   }
   return parsed;
 }

@@ -150,7 +150,10 @@ export function aliasProblem(doc: Document): Problem | undefined {
   const total = size(doc.contents, "");
   if (cycle !== undefined) return { path: cycle, message: "a YAML alias refers to the value that contains it (a loop)" };
   if (aliases === 0 || total <= MAX_EXPANDED || total <= literal * 10) return undefined;
-  return { path: biggest(doc.contents, sizes, targets), message: `expands to more than ${MAX_EXPANDED} values through YAML aliases (an alias bomb); write the values out instead` };
+  return {
+    path: biggest(doc.contents, sizes, targets),
+    message: `expands to more than ${MAX_EXPANDED} values through YAML aliases (an alias bomb); write the values out instead`,
+  };
 }
 
 /** The deepest key whose value alone is past the limit (where the bomb goes off). */

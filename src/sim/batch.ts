@@ -16,7 +16,6 @@ export async function runBatch(env: SimEnv, promptFile: string, mcp: SimMcp | nu
       crashed = code;
     },
     dialog: async () => false, // batch mode: nobody to ask
-
   });
   const ok = await worker.runPrompt(resolve(promptFile));
   await mcp?.close();

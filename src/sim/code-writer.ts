@@ -10,7 +10,10 @@ import { camel } from "./naming.ts";
  */
 export const isTestFile = (file: string) => /(^|\/)(test|tests|__tests__)\/|\.(test|spec)\.[a-z]+$/.test(file);
 
-const stem = (file: string) => basename(file).replace(/\.(test|spec)(?=\.)/, "").replace(/\.[^.]+$/, "");
+const stem = (file: string) =>
+  basename(file)
+    .replace(/\.(test|spec)(?=\.)/, "")
+    .replace(/\.[^.]+$/, "");
 const fnName = (file: string) => camel(stem(file).replace(/[^A-Za-z0-9_-]/g, "_")) || "feature";
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim().slice(0, 120);
 
@@ -45,7 +48,16 @@ function testBase(file: string, title: string, owned: string[]): string {
   const fn = fnName(file);
   const target = owned.find((f) => !isTestFile(f) && stem(f) === stem(file));
   if (!target) {
-    return [`// ${file} — ${oneLine(title)}`, 'import { test } from "node:test";', 'import assert from "node:assert/strict";', "", `test("${fn} is planned", () => {`, `  assert.equal(${JSON.stringify(fn)}.length > 0, true);`, "});", ""].join("\n");
+    return [
+      `// ${file} — ${oneLine(title)}`,
+      'import { test } from "node:test";',
+      'import assert from "node:assert/strict";',
+      "",
+      `test("${fn} is planned", () => {`,
+      `  assert.equal(${JSON.stringify(fn)}.length > 0, true);`,
+      "});",
+      "",
+    ].join("\n");
   }
   let rel = relative(dirname(file), target);
   if (!rel.startsWith(".")) rel = "./" + rel;

@@ -20,7 +20,10 @@ export const SimSessionUnknown = defineError("SimSessionUnknown", "session", (d:
   hint: "set AGENTMUX_SESSION_DIR or keep prompts inside the session's phase folders",
 }));
 
-export const SimFileUnreadable = defineError("SimFileUnreadable", "artifact", (d: { path: string }) => ({ message: "cannot read a file the task needs", where: d.path }));
+export const SimFileUnreadable = defineError("SimFileUnreadable", "artifact", (d: { path: string }) => ({
+  message: "cannot read a file the task needs",
+  where: d.path,
+}));
 
 /** `--mcp-config FILE` cannot be read (`reason`) or does not have the expected shape (`problems`). */
 export const McpConfigUnusable = defineError("McpConfigUnusable", "usage", (d: { file: string; reason?: string; problems?: string }) => ({

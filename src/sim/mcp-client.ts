@@ -23,7 +23,10 @@ export function loadMcpConfig(file: string): { name: string; server: McpServerEn
 }
 
 /** A connection that could not be made at all (the run's orchestrator, hosting the endpoint, is gone). */
-const isUnreachable = (e: unknown) => /ECONNREFUSED|ECONNRESET|fetch failed|Unable to connect|socket connection was closed|ConnectionRefused/i.test(`${(e as Error)?.message ?? ""} ${String((e as { code?: unknown })?.code ?? "")} ${String((e as { cause?: unknown })?.cause ?? "")}`);
+const isUnreachable = (e: unknown) =>
+  /ECONNREFUSED|ECONNRESET|fetch failed|Unable to connect|socket connection was closed|ConnectionRefused/i.test(
+    `${(e as Error)?.message ?? ""} ${String((e as { code?: unknown })?.code ?? "")} ${String((e as { cause?: unknown })?.cause ?? "")}`,
+  );
 
 /**
  * The simulated agent's MCP connection, made at startup like a real CLI does, from the config

@@ -10,7 +10,10 @@ const GENERIC_HEADING = /^(requirements?|feature( request)?|(initial |user )?req
 /** The request text: the first meaningful line of requirements.md (headings like "Requirements" skipped). */
 export function requestLine(requirements: string): string {
   for (const raw of requirements.split("\n")) {
-    const line = raw.replace(/^#+\s*/, "").replace(/^[-*>]\s*/, "").trim();
+    const line = raw
+      .replace(/^#+\s*/, "")
+      .replace(/^[-*>]\s*/, "")
+      .trim();
     if (!line || GENERIC_HEADING.test(line) || /^<!--/.test(line)) continue;
     return line;
   }
@@ -22,7 +25,10 @@ export function requestLine(requirements: string): string {
  * "Add a greeting helper" → "greeting".
  */
 export function moduleSlug(request: string): string {
-  const words = request.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const words = request
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   const word = words.find((w) => !STOP.has(w) && /^[a-z]/.test(w)) ?? "feature";
   return word.slice(0, 24);
 }

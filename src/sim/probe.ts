@@ -37,7 +37,12 @@ function otherTokens(sessionDir: string, ownConfig: string | undefined): ProbeAt
       }
     }
   }
-  return { target: "other_agent_token", path: dirs[0]!, read: found.length > 0, detail: found.length ? `read a token in ${found.join(", ")}` : `no token read (${tried.join("; ")})` };
+  return {
+    target: "other_agent_token",
+    path: dirs[0]!,
+    read: found.length > 0,
+    detail: found.length ? `read a token in ${found.join(", ")}` : `no token read (${tried.join("; ")})`,
+  };
 }
 
 /** The run's seal key, by its well-known path. */
@@ -66,7 +71,12 @@ function homeFiles(home: string): ProbeAttempt {
       return false;
     }
   });
-  return { target: "home_file", path: home, read: read.length > 0, detail: read.length ? `read ${read.join(", ")}` : `no file read among ${names.length} entr${names.length === 1 ? "y" : "ies"}` };
+  return {
+    target: "home_file",
+    path: home,
+    read: read.length > 0,
+    detail: read.length ? `read ${read.join(", ")}` : `no file read among ${names.length} entr${names.length === 1 ? "y" : "ies"}`,
+  };
 }
 
 /** Where the report of `agent`'s probe goes: the simulated agent's own folder (it stays visible in the sandbox). */

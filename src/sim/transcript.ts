@@ -29,7 +29,12 @@ function claudeTurn(home: string, id: string, cwd: string, turn: number, at: str
     role: "assistant",
     model: SIM_MODEL.claude,
     content: [{ type: "text", text: "(simulated)" }],
-    usage: { input_tokens: CLAUDE_TURN.input, cache_creation_input_tokens: CLAUDE_TURN.cache_write, cache_read_input_tokens: CLAUDE_TURN.cache_read, output_tokens: output },
+    usage: {
+      input_tokens: CLAUDE_TURN.input,
+      cache_creation_input_tokens: CLAUDE_TURN.cache_write,
+      cache_read_input_tokens: CLAUDE_TURN.cache_read,
+      output_tokens: output,
+    },
   });
   appendLine(file, JSON.stringify({ ...base, message: message(1) }));
   appendLine(file, JSON.stringify({ ...base, message: message(CLAUDE_TURN.output) }));
@@ -38,10 +43,12 @@ function claudeTurn(home: string, id: string, cwd: string, turn: number, at: str
 function codexRollout(home: string, id: string, at: string): string {
   const root = join(home, "sessions");
   if (existsSync(root)) {
-    for (const y of readdirSync(root)) for (const m of readdirSync(join(root, y))) for (const d of readdirSync(join(root, y, m))) {
-      const f = readdirSync(join(root, y, m, d)).find((n) => n.endsWith(`-${id}.jsonl`));
-      if (f) return join(root, y, m, d, f);
-    }
+    for (const y of readdirSync(root))
+      for (const m of readdirSync(join(root, y)))
+        for (const d of readdirSync(join(root, y, m))) {
+          const f = readdirSync(join(root, y, m, d)).find((n) => n.endsWith(`-${id}.jsonl`));
+          if (f) return join(root, y, m, d, f);
+        }
   }
   const [date, time] = at.split("T") as [string, string];
   const [y, m, d] = date.split("-");
@@ -52,10 +59,26 @@ function codexTurn(home: string, id: string, cwd: string, turn: number, at: stri
   const file = codexRollout(home, id, at);
   mkdirSync(join(file, ".."), { recursive: true });
   if (!existsSync(file) || !readFileSync(file, "utf8").includes('"session_meta"'))
-    appendLine(file, JSON.stringify({ timestamp: at, type: "session_meta", payload: { id, timestamp: at, cwd, originator: "agentmux_sim", cli_version: "0.0.0-sim" } }));
+    appendLine(
+      file,
+      JSON.stringify({ timestamp: at, type: "session_meta", payload: { id, timestamp: at, cwd, originator: "agentmux_sim", cli_version: "0.0.0-sim" } }),
+    );
   appendLine(file, JSON.stringify({ timestamp: at, type: "turn_context", payload: { cwd, model: SIM_MODEL.codex } }));
-  const t = (n: number) => ({ input_tokens: CODEX_TURN.input * n, cached_input_tokens: CODEX_TURN.cached * n, output_tokens: CODEX_TURN.output * n, reasoning_output_tokens: CODEX_TURN.reasoning * n, total_tokens: (CODEX_TURN.input + CODEX_TURN.output) * n });
-  appendLine(file, JSON.stringify({ timestamp: at, type: "event_msg", payload: { type: "token_count", info: { total_token_usage: t(turn), last_token_usage: t(1), model_context_window: 272000 } } }));
+  const t = (n: number) => ({
+    input_tokens: CODEX_TURN.input * n,
+    cached_input_tokens: CODEX_TURN.cached * n,
+    output_tokens: CODEX_TURN.output * n,
+    reasoning_output_tokens: CODEX_TURN.reasoning * n,
+    total_tokens: (CODEX_TURN.input + CODEX_TURN.output) * n,
+  });
+  appendLine(
+    file,
+    JSON.stringify({
+      timestamp: at,
+      type: "event_msg",
+      payload: { type: "token_count", info: { total_token_usage: t(turn), last_token_usage: t(1), model_context_window: 272000 } },
+    }),
+  );
 }
 
 /** Record turn `turn` (1, 2, …) of conversation `id` in `format`, under the session's sim folder. */

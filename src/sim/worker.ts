@@ -143,7 +143,8 @@ export class SimWorker {
     const { scenario, agent } = this.env;
     if (this.matches(scenario.probe) && session.once.take(`probe.${agent}`)) {
       const { probeSecrets, probeLines } = await import("./probe.ts");
-      for (const line of probeLines(probeSecrets({ sessionDir: session.dir, agent, ...(this.env.mcpConfig ? { ownConfig: this.env.mcpConfig } : {}) }))) this.hooks.say(line);
+      for (const line of probeLines(probeSecrets({ sessionDir: session.dir, agent, ...(this.env.mcpConfig ? { ownConfig: this.env.mcpConfig } : {}) })))
+        this.hooks.say(line);
     }
     if (this.matches(scenario.rate_limit) && session.once.take(`rate_limit.${agent}`)) {
       this.hooks.say(LIMIT_LINE(scenario.limit_reset_s ?? 2));

@@ -55,29 +55,47 @@ export function diffViewer(screen: Screen, o: DiffViewerOptions): void {
   const guard = (fn: () => void) => () => {
     if (!busy) fn();
   };
-  box.key(["down", "j"], guard(() => move(1)));
-  box.key(["up", "k"], guard(() => move(-1)));
-  box.key(["pagedown", "space"], guard(() => move(1, page())));
-  box.key(["pageup"], guard(() => move(-1, page())));
-  box.key(["c"], guard(() => {
-    const line = rows[cursor]?.newLine;
-    if (line === null || line === undefined) {
-      title("· (no line of the file as it is now here)");
-      return screen.render();
-    }
-    const existing = o.mine().find((c) => c.start_line === line)?.body ?? "";
-    busy = true;
-    editor(screen, `Comment on ${o.path} line ${line} (empty removes it)`, existing, (text) => {
-      busy = false;
-      if (text !== null) o.setMine(line, text.trim());
-      box.focus();
-      draw();
-    });
-  }));
-  box.key(["escape", "q"], guard(() => {
-    box.destroy();
-    o.onClose();
-  }));
+  box.key(
+    ["down", "j"],
+    guard(() => move(1)),
+  );
+  box.key(
+    ["up", "k"],
+    guard(() => move(-1)),
+  );
+  box.key(
+    ["pagedown", "space"],
+    guard(() => move(1, page())),
+  );
+  box.key(
+    ["pageup"],
+    guard(() => move(-1, page())),
+  );
+  box.key(
+    ["c"],
+    guard(() => {
+      const line = rows[cursor]?.newLine;
+      if (line === null || line === undefined) {
+        title("· (no line of the file as it is now here)");
+        return screen.render();
+      }
+      const existing = o.mine().find((c) => c.start_line === line)?.body ?? "";
+      busy = true;
+      editor(screen, `Comment on ${o.path} line ${line} (empty removes it)`, existing, (text) => {
+        busy = false;
+        if (text !== null) o.setMine(line, text.trim());
+        box.focus();
+        draw();
+      });
+    }),
+  );
+  box.key(
+    ["escape", "q"],
+    guard(() => {
+      box.destroy();
+      o.onClose();
+    }),
+  );
   box.focus();
   draw();
 }

@@ -8,9 +8,23 @@ type Screen = blessed.Widgets.Screen;
 type Key = { name?: string; full?: string; ctrl?: boolean; meta?: boolean };
 
 const MOVES: Record<string, (b: B.EditBuffer) => B.EditBuffer> = {
-  left: B.left, right: B.right, up: B.up, down: B.down, home: B.home, end: B.end,
-  "C-a": B.home, "C-e": B.end, "C-b": B.left, "C-f": B.right, "C-p": B.up, "C-n": B.down,
-  backspace: B.backspace, "C-h": B.backspace, delete: B.del, "C-d": B.del, "C-k": B.killLine,
+  left: B.left,
+  right: B.right,
+  up: B.up,
+  down: B.down,
+  home: B.home,
+  end: B.end,
+  "C-a": B.home,
+  "C-e": B.end,
+  "C-b": B.left,
+  "C-f": B.right,
+  "C-p": B.up,
+  "C-n": B.down,
+  backspace: B.backspace,
+  "C-h": B.backspace,
+  delete: B.del,
+  "C-d": B.del,
+  "C-k": B.killLine,
 };
 
 /**

@@ -46,7 +46,10 @@ export async function runHome(projectDir: string): Promise<number> {
   const status = (msg?: string) => help.setContent(linesToContent([fit([seg(msg ?? KEYS, msg ? "yellow" : "dim")], screen.width as number)]));
   const draw = () => {
     selected = Math.max(0, Math.min(selected, sessions.length - 1));
-    const lines = [...homeHeader(projectDir, sessions.length).map((l) => fit(l, screen.width as number)), ...sessionsTable(sessions, screen.width as number, sessions.length ? selected : undefined)];
+    const lines = [
+      ...homeHeader(projectDir, sessions.length).map((l) => fit(l, screen.width as number)),
+      ...sessionsTable(sessions, screen.width as number, sessions.length ? selected : undefined),
+    ];
     body.setContent(linesToContent(lines));
     screen.render();
   };
@@ -85,19 +88,19 @@ export async function runHome(projectDir: string): Promise<number> {
     const s = current();
     if (modal || !s) return;
     const why = notResumable(s);
-    if (why) return status(why), screen.render();
+    if (why) return (status(why), screen.render());
     leave({ args: ["resume", s.id] });
   });
   screen.key(["a"], () => {
     const s = current();
     if (modal || !s?.state) return;
-    if (!s.live) return status(`${s.id} is not running — press r to resume`), screen.render();
+    if (!s.live) return (status(`${s.id} is not running — press r to resume`), screen.render());
     leave({ args: ["attach", s.id] });
   });
   screen.key(["c"], () => {
     const s = current();
     if (modal || !s?.state) return;
-    if (!s.live) return status(`${s.id} is not running`), screen.render();
+    if (!s.live) return (status(`${s.id} is not running`), screen.render());
     modal = true;
     status();
     question(screen, `Cancel the run ${s.id}? y/N`, (yes) => {
@@ -116,22 +119,37 @@ export async function runHome(projectDir: string): Promise<number> {
     status();
     question(screen, `Delete ${s.id}${s.live ? " and kill its tmux session" : ""}? y/N`, async (yes) => {
       modal = false;
-      if (yes) await removeSession(s).then(() => status(`deleted ${s.id}`), (e) => status(String((e as Error).message)));
+      if (yes)
+        await removeSession(s).then(
+          () => status(`deleted ${s.id}`),
+          (e) => status(String((e as Error).message)),
+        );
       await refresh();
     });
   });
   screen.key(["n"], async () => {
     if (modal) return;
     // a run needs a git repository: say so before taking a request, not after
-    if (!(await findRepoRoot(projectDir).then(() => true, () => false))) {
+    if (
+      !(await findRepoRoot(projectDir).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       status(`${projectDir} is not a git repository: run git init and make a first commit, then press n`);
       return screen.render();
     }
     modal = true;
     status();
     const form = blessed.textbox({
-      parent: screen, label: " What should agentmux build? (Enter starts, Esc cancels) ", bottom: 1, left: 0, width: "100%", height: 3,
-      border: { type: "line" }, inputOnFocus: true,
+      parent: screen,
+      label: " What should agentmux build? (Enter starts, Esc cancels) ",
+      bottom: 1,
+      left: 0,
+      width: "100%",
+      height: 3,
+      border: { type: "line" },
+      inputOnFocus: true,
     });
     form.readInput((_err: unknown, value?: string) => {
       form.destroy();

@@ -59,7 +59,10 @@ export async function runMonitor(dir: string): Promise<number> {
     run = snapshot({ ...input, now });
     const rows = run.agents;
     selected = Math.max(0, Math.min(selected, rows.length - 1));
-    const lines = monitorView({ run, now, selected: rows.length ? selected : undefined, prefix }, { width: screen.width as number, height: screen.height as number });
+    const lines = monitorView(
+      { run, now, selected: rows.length ? selected : undefined, prefix },
+      { width: screen.width as number, height: screen.height as number },
+    );
     body.setContent(linesToContent(lines));
     screen.render();
     if (!modal) drawLinks(screen, lines, 0, 0);
@@ -88,9 +91,9 @@ export async function runMonitor(dir: string): Promise<number> {
     if (!modal) draw();
     // the session's prefix changes when someone attaches from inside their own tmux
     const key = await sessionPrefix(tmux(), run.session_name).catch(() => null);
-    if (key && key !== prefix) (prefix = key), modal || draw();
+    if (key && key !== prefix) ((prefix = key), modal || draw());
     const alive = key !== null;
-    if (alive) (seenAlive = true), (missing = 0);
+    if (alive) ((seenAlive = true), (missing = 0));
     else if (seenAlive && ++missing >= 2) finish(0);
   }, 1000);
 
@@ -114,11 +117,17 @@ export async function runMonitor(dir: string): Promise<number> {
     modal = true;
     const self = process.env.TMUX_PANE ?? run.tmux?.control_pane ?? undefined;
     const zoomed = self ? await setZoom(tmux(), self, true).catch(() => false) : false;
-    overlay(screen, label, text, () => {
-      if (zoomed && self) void setZoom(tmux(), self, false).catch(() => {});
-      modal = false;
-      draw();
-    }, opts);
+    overlay(
+      screen,
+      label,
+      text,
+      () => {
+        if (zoomed && self) void setZoom(tmux(), self, false).catch(() => {});
+        modal = false;
+        draw();
+      },
+      opts,
+    );
   };
   screen.key(["l"], async () => {
     const row = selectedPane();

@@ -93,7 +93,11 @@ export async function runPanel(dir: string): Promise<number> {
   const saveDraft = () => {
     const edited = message !== proposedMessage;
     if (!edited && !excluded.size && !request.trim()) return rmSync(join(dir, F.panelDraft), { force: true });
-    writeSessionFile(dir, SESSION_FILES.panelDraft, { exclude_files: [...excluded], ...(edited ? { commit_message: message } : {}), ...(request.trim() ? { change_request: request } : {}) });
+    writeSessionFile(dir, SESSION_FILES.panelDraft, {
+      exclude_files: [...excluded],
+      ...(edited ? { commit_message: message } : {}),
+      ...(request.trim() ? { change_request: request } : {}),
+    });
   };
   /** a decision is written: its work in progress goes */
   const dropDrafts = () => {
@@ -182,59 +186,85 @@ export async function runPanel(dir: string): Promise<number> {
   const open = () => (modal = true);
   const close = () => ((modal = false), draw());
 
-  screen.key(["up", "k"], guard(() => ((cursor = Math.max(0, cursor - 1)), draw())));
-  screen.key(["down", "j"], guard(() => ((cursor = Math.min(files.length - 1, cursor + 1)), draw())));
-  screen.key(["pageup"], guard(() => (summary.scroll(-((summary.height as number) - 3)), screen.render())));
-  screen.key(["pagedown"], guard(() => (summary.scroll((summary.height as number) - 3), screen.render())));
-  screen.key(["space"], guard(() => {
-    const f = files[cursor];
-    if (!f) return;
-    if (excluded.has(f.path)) excluded.delete(f.path);
-    else excluded.add(f.path);
-    saveDraft();
-    draw();
-  }));
-  screen.key(["enter"], guard(async () => {
-    const f = files[cursor];
-    if (!f) return;
-    open();
-    let diff: string;
-    try {
-      diff = await fileDiff(work, f.path);
-    } catch (e) {
-      return overlay(screen, ` ${f.path} `, linesToContent(diffLines(`cannot show the diff: ${(e as Error).message}`, (screen.width as number) - 4)), close, { tagged: true });
-    }
-    diffViewer(screen, {
-      path: f.path,
-      diff,
-      comments: reviewerComments(state, f.path),
-      mine: () => drafts.filter((c) => c.file === f.path).map((c) => ({ by: "you", body: c.body, start_line: c.line, end_line: c.line, mine: true })),
-      setMine: (line, body) => {
-        drafts = drafts.filter((c) => !(c.file === f.path && c.line === line));
-        if (body) drafts.push({ file: f.path, line, body });
-        saveDrafts();
-      },
-      onClose: close,
-    });
-  }));
-  screen.key(["e"], guard(() => {
-    open();
-    editor(screen, "Commit message", message, (text) => {
-      if (text !== null) message = text.trim();
+  screen.key(
+    ["up", "k"],
+    guard(() => ((cursor = Math.max(0, cursor - 1)), draw())),
+  );
+  screen.key(
+    ["down", "j"],
+    guard(() => ((cursor = Math.min(files.length - 1, cursor + 1)), draw())),
+  );
+  screen.key(
+    ["pageup"],
+    guard(() => (summary.scroll(-((summary.height as number) - 3)), screen.render())),
+  );
+  screen.key(
+    ["pagedown"],
+    guard(() => (summary.scroll((summary.height as number) - 3), screen.render())),
+  );
+  screen.key(
+    ["space"],
+    guard(() => {
+      const f = files[cursor];
+      if (!f) return;
+      if (excluded.has(f.path)) excluded.delete(f.path);
+      else excluded.add(f.path);
+      saveDraft();
+      draw();
+    }),
+  );
+  screen.key(
+    ["enter"],
+    guard(async () => {
+      const f = files[cursor];
+      if (!f) return;
+      open();
+      let diff: string;
+      try {
+        diff = await fileDiff(work, f.path);
+      } catch (e) {
+        return overlay(screen, ` ${f.path} `, linesToContent(diffLines(`cannot show the diff: ${(e as Error).message}`, (screen.width as number) - 4)), close, {
+          tagged: true,
+        });
+      }
+      diffViewer(screen, {
+        path: f.path,
+        diff,
+        comments: reviewerComments(state, f.path),
+        mine: () => drafts.filter((c) => c.file === f.path).map((c) => ({ by: "you", body: c.body, start_line: c.line, end_line: c.line, mine: true })),
+        setMine: (line, body) => {
+          drafts = drafts.filter((c) => !(c.file === f.path && c.line === line));
+          if (body) drafts.push({ file: f.path, line, body });
+          saveDrafts();
+        },
+        onClose: close,
+      });
+    }),
+  );
+  screen.key(
+    ["e"],
+    guard(() => {
+      open();
+      editor(screen, "Commit message", message, (text) => {
+        if (text !== null) message = text.trim();
+        saveDraft();
+        close();
+      });
+    }),
+  );
+  screen.key(
+    ["E", "S-e"],
+    guard(async () => {
+      open();
+      const r = await editExternally(screen, message);
+      if ("text" in r) {
+        if (r.text.trim()) message = r.text.trim();
+        else notice = "the editor left the message empty: it is unchanged";
+      } else notice = r.error;
       saveDraft();
       close();
-    });
-  }));
-  screen.key(["E", "S-e"], guard(async () => {
-    open();
-    const r = await editExternally(screen, message);
-    if ("text" in r) {
-      if (r.text.trim()) message = r.text.trim();
-      else notice = "the editor left the message empty: it is unchanged";
-    } else notice = r.error;
-    saveDraft();
-    close();
-  }));
+    }),
+  );
   const approve = () => {
     const approval = buildApproval(files, excluded, message);
     writeSessionFile(dir, SESSION_FILES.approval, approval);
@@ -247,45 +277,57 @@ export async function runPanel(dir: string): Promise<number> {
     if (!drafts.length) return approve();
     question(screen, `Approve and drop your ${drafts.length} line comment(s)? (r sends them with a change request) y/N`, (yes) => (yes ? approve() : close()));
   };
-  screen.key(["a"], guard(() => {
-    const overChecks = approveOverChecks(checks);
-    if (!overChecks && !drafts.length) return approve();
-    open();
-    // a required check that still fails: the commit goes over evidence only when the user says so
-    if (overChecks) question(screen, overChecks, (yes) => (yes ? approveDroppingDrafts() : close()));
-    else approveDroppingDrafts();
-  }));
-  screen.key(["c"], guard(() => {
-    const c = checks[checkCursor];
-    if (!c) return;
-    open();
-    const log = c.log ? read(join(dir, c.log)) : "";
-    const more = checks.length > 1 ? ` (${checkCursor + 1} of ${checks.length}; c again: the next)` : "";
-    checkCursor = (checkCursor + 1) % checks.length;
-    // the check's own output: untrusted text, shown inert by the viewer
-    overlay(screen, ` ${c.name}: ${c.command ?? ""}${more} `, log || "(no output was recorded)", close, { scrollToEnd: true });
-  }));
-  screen.key(["r"], guard(() => {
-    open();
-    const withComments = drafts.length ? ` (your ${drafts.length} line comment(s) go with it)` : "";
-    const ask = (initial: string, why = "") =>
-      editor(screen, `What should change?${withComments}${why}`, initial, (text, draft) => {
-        request = draft;
-        saveDraft();
-        if (text === null) return close();
-        const content = changesContent(text, userCommentsMarkdown(work, drafts));
-        if (!ChangesText.safeParse(content).success) return ask(text, " (nothing to send yet: write the changes, or Esc)");
-        writeSessionFile(dir, SESSION_FILES.changes, content);
-        dropDrafts();
-        confirmation = "↻ Changes requested: the pipeline goes back to planning with your notes.";
-        finish(0);
-      });
-    ask(request);
-  }));
-  screen.key(["q", "C-c"], guard(() => {
-    open();
-    question(screen, "Quit without approving or requesting changes? y/N", (yes) => (yes ? finish(130) : close()));
-  }));
+  screen.key(
+    ["a"],
+    guard(() => {
+      const overChecks = approveOverChecks(checks);
+      if (!overChecks && !drafts.length) return approve();
+      open();
+      // a required check that still fails: the commit goes over evidence only when the user says so
+      if (overChecks) question(screen, overChecks, (yes) => (yes ? approveDroppingDrafts() : close()));
+      else approveDroppingDrafts();
+    }),
+  );
+  screen.key(
+    ["c"],
+    guard(() => {
+      const c = checks[checkCursor];
+      if (!c) return;
+      open();
+      const log = c.log ? read(join(dir, c.log)) : "";
+      const more = checks.length > 1 ? ` (${checkCursor + 1} of ${checks.length}; c again: the next)` : "";
+      checkCursor = (checkCursor + 1) % checks.length;
+      // the check's own output: untrusted text, shown inert by the viewer
+      overlay(screen, ` ${c.name}: ${c.command ?? ""}${more} `, log || "(no output was recorded)", close, { scrollToEnd: true });
+    }),
+  );
+  screen.key(
+    ["r"],
+    guard(() => {
+      open();
+      const withComments = drafts.length ? ` (your ${drafts.length} line comment(s) go with it)` : "";
+      const ask = (initial: string, why = "") =>
+        editor(screen, `What should change?${withComments}${why}`, initial, (text, draft) => {
+          request = draft;
+          saveDraft();
+          if (text === null) return close();
+          const content = changesContent(text, userCommentsMarkdown(work, drafts));
+          if (!ChangesText.safeParse(content).success) return ask(text, " (nothing to send yet: write the changes, or Esc)");
+          writeSessionFile(dir, SESSION_FILES.changes, content);
+          dropDrafts();
+          confirmation = "↻ Changes requested: the pipeline goes back to planning with your notes.";
+          finish(0);
+        });
+      ask(request);
+    }),
+  );
+  screen.key(
+    ["q", "C-c"],
+    guard(() => {
+      open();
+      question(screen, "Quit without approving or requesting changes? y/N", (yes) => (yes ? finish(130) : close()));
+    }),
+  );
   screen.on("resize", draw);
   draw();
   const code = await done;

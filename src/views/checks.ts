@@ -20,7 +20,12 @@ function outcome(r: CheckResult): string {
     case "error":
       return `could not run: ${inertLine(r.error ?? "it did not start")}`;
     case "failed": {
-      const what = tests && tests.failing > 0 ? `${tests.failing} of ${plural(tests.total, "test")} failing` : r.findings.length > 0 ? plural(r.findings.length + (r.findings_omitted ?? 0), "failure") : `exit ${r.exit_code ?? r.signal ?? "?"}`;
+      const what =
+        tests && tests.failing > 0
+          ? `${tests.failing} of ${plural(tests.total, "test")} failing`
+          : r.findings.length > 0
+            ? plural(r.findings.length + (r.findings_omitted ?? 0), "failure")
+            : `exit ${r.exit_code ?? r.signal ?? "?"}`;
       return `${what} in ${took(r.duration_ms)}`;
     }
   }

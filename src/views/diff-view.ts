@@ -84,9 +84,11 @@ export function diffView(rows: DiffRow[], comments: InlineComment[], cursor: num
     const commented = comments.some((c) => r.newLine !== null && r.newLine >= c.start_line && r.newLine <= c.end_line);
     const gutter = r.newLine === null ? " ".repeat(numW) : String(r.newLine).padStart(numW);
     const here = i === cursor;
-    lines.push(fit([seg(commented ? "●" : " ", "yellow"), seg(`${gutter} `, "dim"), seg(r.text, ...STYLE[r.kind], ...((here ? ["inverse"] : []) as Style[]))], width));
+    lines.push(
+      fit([seg(commented ? "●" : " ", "yellow"), seg(`${gutter} `, "dim"), seg(r.text, ...STYLE[r.kind], ...((here ? ["inverse"] : []) as Style[]))], width),
+    );
     rowOf.push(i);
-    for (const c of after.get(i) ?? []) for (const l of commentLines(c, width)) lines.push(l), rowOf.push(i);
+    for (const c of after.get(i) ?? []) for (const l of commentLines(c, width)) (lines.push(l), rowOf.push(i));
   });
   return { lines, rowOf };
 }

@@ -68,5 +68,9 @@ export function goodbyeLines(kind: GoodbyeKind, d: GoodbyeData, width: number): 
 
 /** A goodbye screen as terminal text (ANSI when `color`), ending with a newline. */
 export function goodbye(kind: GoodbyeKind, data: GoodbyeData, opts: { color: boolean; width: number }): string {
-  return goodbyeLines(kind, data, opts.width).map((l) => toAnsi(l, { color: opts.color })).join("\n") + "\n";
+  return (
+    goodbyeLines(kind, data, opts.width)
+      .map((l) => toAnsi(l, { color: opts.color }))
+      .join("\n") + "\n"
+  );
 }

@@ -14,7 +14,7 @@ function layout(keys: Key[], width: number, lines: number, sep: string): Line[] 
     const item = [seg(k.key, "cyan", "bold"), seg(` ${k.label}`, "dim")];
     const next = cur.length ? [...cur, seg(sep, "dim"), ...item] : item;
     if (plainWidth(next) <= width) cur = next;
-    else if (cur.length && plainWidth(item) <= width) out.push(cur), (cur = item);
+    else if (cur.length && plainWidth(item) <= width) (out.push(cur), (cur = item));
     else return undefined;
   }
   if (cur.length) out.push(cur);

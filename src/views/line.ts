@@ -44,14 +44,14 @@ export function wrapText(text: string, width: number): string[] {
     let cur = "";
     for (let word of para.split(/\s+/).filter(Boolean)) {
       while (cells(word) > w) {
-        if (cur) out.push(cur), (cur = "");
+        if (cur) (out.push(cur), (cur = ""));
         const head = cutCells(word, w);
         out.push(head);
         word = word.slice(head.length);
       }
       if (!cur) cur = word;
       else if (cells(cur) + 1 + cells(word) <= w) cur += " " + word;
-      else out.push(cur), (cur = word);
+      else (out.push(cur), (cur = word));
     }
     out.push(cur);
   }
@@ -59,12 +59,28 @@ export function wrapText(text: string, width: number): string[] {
 }
 
 const ANSI: Record<Style, [number, number]> = {
-  green: [32, 39], cyan: [36, 39], yellow: [33, 39], red: [31, 39], magenta: [35, 39], blue: [34, 39],
-  white: [37, 39], dim: [2, 22], bold: [1, 22], inverse: [7, 27],
+  green: [32, 39],
+  cyan: [36, 39],
+  yellow: [33, 39],
+  red: [31, 39],
+  magenta: [35, 39],
+  blue: [34, 39],
+  white: [37, 39],
+  dim: [2, 22],
+  bold: [1, 22],
+  inverse: [7, 27],
 };
 const TAG: Record<Style, string> = {
-  green: "green-fg", cyan: "cyan-fg", yellow: "yellow-fg", red: "red-fg", magenta: "magenta-fg", blue: "blue-fg",
-  white: "white-fg", dim: "gray-fg", bold: "bold", inverse: "inverse",
+  green: "green-fg",
+  cyan: "cyan-fg",
+  yellow: "yellow-fg",
+  red: "red-fg",
+  magenta: "magenta-fg",
+  blue: "blue-fg",
+  white: "white-fg",
+  dim: "gray-fg",
+  bold: "bold",
+  inverse: "inverse",
 };
 
 export const escapeTags = (t: string) => t.replace(/[{}]/g, (c) => (c === "{" ? "{open}" : "{close}"));
@@ -89,7 +105,14 @@ export function toTags(line: Line, color = true): string {
     .map((x) => {
       const t = escapeTags(inertLine(x.t));
       if (!color || !x.s?.length) return t;
-      return x.s.map((s) => `{${TAG[s]}}`).join("") + t + [...x.s].reverse().map((s) => `{/${TAG[s]}}`).join("");
+      return (
+        x.s.map((s) => `{${TAG[s]}}`).join("") +
+        t +
+        [...x.s]
+          .reverse()
+          .map((s) => `{/${TAG[s]}}`)
+          .join("")
+      );
     })
     .join("");
 }

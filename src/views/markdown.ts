@@ -18,14 +18,19 @@ export function inline(text: string, base: Style[] = []): Seg[] {
 
 /** Wrap inline-styled text: wrapping works on the plain text, styles are re-applied per word. */
 function wrapInline(text: string, width: number, first: string, rest: string, base: Style[] = []): Line[] {
-  const words = inline(text, base).flatMap((s) => s.t.split(/(\s+)/).filter(Boolean).map((t) => ({ ...s, t })));
+  const words = inline(text, base).flatMap((s) =>
+    s.t
+      .split(/(\s+)/)
+      .filter(Boolean)
+      .map((t) => ({ ...s, t })),
+  );
   const lines: Line[] = [];
   let cur: Line = [seg(first)];
   let len = first.length;
   for (const w of words) {
     const space = /^\s+$/.test(w.t);
     if (space) {
-      if (len > rest.length && len < width) cur.push({ ...w, t: " " }), len++;
+      if (len > rest.length && len < width) (cur.push({ ...w, t: " " }), len++);
       continue;
     }
     if (len + cells(w.t) > width && len > rest.length) {
@@ -75,7 +80,14 @@ export function markdownLines(md: string, width: number): Line[] {
       flush();
       const indent = " ".repeat(Math.min(8, m[1]!.length));
       const bullet = /\d/.test(m[2]!) ? m[2]! + " " : "• ";
-      out.push(...wrapInline(m[3]!.replace(/^\[( |x)\]\s*/i, (_, x) => (x === " " ? "☐ " : "☑ ")), w, indent + bullet, indent + " ".repeat(bullet.length)));
+      out.push(
+        ...wrapInline(
+          m[3]!.replace(/^\[( |x)\]\s*/i, (_, x) => (x === " " ? "☐ " : "☑ ")),
+          w,
+          indent + bullet,
+          indent + " ".repeat(bullet.length),
+        ),
+      );
     } else if ((m = /^>\s?(.*)$/.exec(line))) {
       flush();
       out.push(...wrapInline(m[1]!, w, "│ ", "│ ", ["dim"]));

@@ -59,9 +59,14 @@ function askingLines(run: RunSnapshot, selected: number | undefined, width: numb
   const more = asking.size - 1;
   const who = `? ${run.agents[at]!.label} asks you${more ? ` (+${more} more)` : ""}`;
   const move = selected === undefined || selected === at ? "" : selected < at ? "↓ to it, " : "↑ to it, ";
-  const question = waiting.find((w) => w.agent === run.agents[at]!.key)?.question?.text.split(" · ")[0]?.trim() ?? "";
+  const question =
+    waiting
+      .find((w) => w.agent === run.agents[at]!.key)
+      ?.question?.text.split(" · ")[0]
+      ?.trim() ?? "";
   const asked = wrapText(question, width - 2);
-  const shown = asked.length > QUESTION_LINES ? [...asked.slice(0, QUESTION_LINES - 1), `${asked[QUESTION_LINES - 1]!.slice(0, Math.max(0, width - 3))}…`] : asked;
+  const shown =
+    asked.length > QUESTION_LINES ? [...asked.slice(0, QUESTION_LINES - 1), `${asked[QUESTION_LINES - 1]!.slice(0, Math.max(0, width - 3))}…`] : asked;
   return [
     ...wrapText(who, width).map((l): Line => [seg(l, "magenta", "bold")]),
     ...(question ? shown.map((l): Line => [seg(`  ${l}`, "magenta")]) : []),
@@ -102,7 +107,8 @@ export function logLines(run: RunSnapshot): Line[] {
   const items: { at: number; line: Line }[] = [];
   for (const t of run.timeline) {
     const at = ms(t.at);
-    if (at !== undefined) items.push({ at, line: [seg(hhmm(at) + " ", "dim"), seg(`> ${phaseLabel(t.phase)}`, "white"), seg(` (${eventLabel(t.event)})`, "dim")] });
+    if (at !== undefined)
+      items.push({ at, line: [seg(hhmm(at) + " ", "dim"), seg(`> ${phaseLabel(t.phase)}`, "white"), seg(` (${eventLabel(t.event)})`, "dim")] });
   }
   for (const f of run.files) {
     const at = ms(f.at);

@@ -12,7 +12,16 @@ export function panelChecks(state: State): CheckSnapshot[] {
 
 /** The Checks box: a line per check, `›` on the one `c` opens next, what blocks said plainly. */
 export function panelCheckLines(checks: readonly CheckSnapshot[], selected: number, width: number, now: number): Line[] {
-  return checks.map((c, i) => fit([seg(i === selected ? "›" : " ", "bold"), ...checkLine(c, now, 1), ...(c.blocking ? [seg("  blocks the commit", "red")] : c.pre_existing ? [seg("  blocks nothing: it fails on the base too", "dim")] : [])], width));
+  return checks.map((c, i) =>
+    fit(
+      [
+        seg(i === selected ? "›" : " ", "bold"),
+        ...checkLine(c, now, 1),
+        ...(c.blocking ? [seg("  blocks the commit", "red")] : c.pre_existing ? [seg("  blocks nothing: it fails on the base too", "dim")] : []),
+      ],
+      width,
+    ),
+  );
 }
 
 /** The question `a` asks first when a required check still fails. */

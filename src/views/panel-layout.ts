@@ -42,7 +42,8 @@ export function panelLayout(width: number, height: number, files: number, keyLin
     const right = width - left;
     const filesH = Math.max(4, Math.min(files + 2, Math.floor((body - checksH) * 0.6), body - checksH - 5));
     return {
-      header, keys,
+      header,
+      keys,
       summary: { top, left: 0, width: left, height: body },
       files: { top, left, width: right, height: filesH },
       checks: { top: top + filesH, left, width: right, height: checksH },
@@ -53,7 +54,8 @@ export function panelLayout(width: number, height: number, files: number, keyLin
   const messageH = Math.max(4, Math.floor(body * 0.3));
   const summaryH = Math.max(0, body - filesH - checksH - messageH);
   return {
-    header, keys,
+    header,
+    keys,
     files: { top, left: 0, width, height: filesH },
     checks: { top: top + filesH, left: 0, width, height: checksH },
     message: { top: top + filesH + checksH, left: 0, width, height: messageH + (summaryH < 3 ? summaryH : 0) },

@@ -12,7 +12,16 @@ export function panelHeader(feature: string, files: ChangedFile[], excluded: Set
   const prefs = proposals ? [seg(`  ·  ${proposals} proposed preference${proposals === 1 ? "" : "s"}: agentmux preferences`, "yellow")] : [];
   return [
     // the count before the title: a long title is what gets cut on a narrow screen
-    fit([seg("✓ implementation complete", "green", "bold"), seg(`  ·  ${kept}/${files.length} files to commit`, "dim"), ...prefs, seg("  ·  "), seg(feature, "bold")], width),
+    fit(
+      [
+        seg("✓ implementation complete", "green", "bold"),
+        seg(`  ·  ${kept}/${files.length} files to commit`, "dim"),
+        ...prefs,
+        seg("  ·  "),
+        seg(feature, "bold"),
+      ],
+      width,
+    ),
   ];
 }
 
@@ -20,7 +29,13 @@ export function panelHeader(feature: string, files: ChangedFile[], excluded: Set
  * The checklist: `[x] M path` (kept) or `[ ] M path` (excluded, dimmed); `›` marks the cursor.
  * A path too long for the width keeps its end (`…/backends/store.ts`): the file name is what tells files apart.
  */
-export function fileLines(files: ChangedFile[], excluded: Set<string>, cursor: number, width: number, comments: ReadonlyMap<string, number> = new Map()): Line[] {
+export function fileLines(
+  files: ChangedFile[],
+  excluded: Set<string>,
+  cursor: number,
+  width: number,
+  comments: ReadonlyMap<string, number> = new Map(),
+): Line[] {
   if (!files.length) return [[seg("no changed files", "dim")]];
   return files.map((f, i) => {
     const out = excluded.has(f.path);
@@ -46,7 +61,8 @@ export function fileLines(files: ChangedFile[], excluded: Set<string>, cursor: n
 /** A unified diff coloured by line kind. */
 export function diffLines(diff: string, width: number): Line[] {
   return diff.split("\n").map((l) => {
-    const st: Style[] = l.startsWith("+++") || l.startsWith("---") ? ["bold"] : l.startsWith("+") ? ["green"] : l.startsWith("-") ? ["red"] : l.startsWith("@@") ? ["cyan"] : [];
+    const st: Style[] =
+      l.startsWith("+++") || l.startsWith("---") ? ["bold"] : l.startsWith("+") ? ["green"] : l.startsWith("-") ? ["red"] : l.startsWith("@@") ? ["cyan"] : [];
     return fit([seg(l, ...st)], width);
   });
 }

@@ -56,13 +56,38 @@ export function groupLines(g: RunSnapshot["groups"]): Line[] {
 }
 
 export const STATUS_STYLE = {
-  working: "green", idle: "yellow", idle_without_submit: "yellow", needs_input: "magenta", rate_limited: "yellow", stuck: "red", exited: "dim", starting: "cyan", done: "dim",
+  working: "green",
+  idle: "yellow",
+  idle_without_submit: "yellow",
+  needs_input: "magenta",
+  rate_limited: "yellow",
+  stuck: "red",
+  exited: "dim",
+  starting: "cyan",
+  done: "dim",
 } as const;
-const STATUS_ICON = { working: "●", idle: "○", idle_without_submit: "◔", needs_input: "?", rate_limited: "⏸", stuck: "!", exited: "×", starting: "◌", done: "✓" } as const;
+const STATUS_ICON = {
+  working: "●",
+  idle: "○",
+  idle_without_submit: "◔",
+  needs_input: "?",
+  rate_limited: "⏸",
+  stuck: "!",
+  exited: "×",
+  starting: "◌",
+  done: "✓",
+} as const;
 /** How a status reads in the agents list and in `status`. */
 export const STATUS_LABEL: Record<AgentInfo["status"], string> = {
-  working: "working", idle: "idle", idle_without_submit: "no submit", needs_input: "needs input", rate_limited: "rate limited",
-  stuck: "stuck", exited: "exited", starting: "starting", done: "done",
+  working: "working",
+  idle: "idle",
+  idle_without_submit: "no submit",
+  needs_input: "needs input",
+  rate_limited: "rate limited",
+  stuck: "stuck",
+  exited: "exited",
+  starting: "starting",
+  done: "done",
 };
 
 /**

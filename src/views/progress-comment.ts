@@ -68,7 +68,9 @@ function reviewLines(r: RunSnapshot): string[] {
   if (!results.length) return [];
   return [
     `**Reviews** (round ${r.review_round})`,
-    ...results.sort(([a], [b]) => a.localeCompare(b)).map(([role, v]) => `- ${v.verdict === "pass" ? "✅" : "❌"} ${role.replace(/_/g, " ")}: ${v.verdict}, ${inert(v.summary)}`),
+    ...results
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([role, v]) => `- ${v.verdict === "pass" ? "✅" : "❌"} ${role.replace(/_/g, " ")}: ${v.verdict}, ${inert(v.summary)}`),
   ];
 }
 
@@ -79,7 +81,10 @@ function checkLines(r: RunSnapshot): string[] {
   const mark = (c: (typeof latest)[number]) => (c.state === "passed" ? "✅" : c.state === "queued" || c.state === "running" ? "⏳" : c.blocking ? "❌" : "⚠️");
   return [
     `**Checks**${r.checks.round ? ` (fix round ${r.checks.round})` : ""}`,
-    ...latest.map((c) => `- ${mark(c)} ${inert(c.name, 60)}: ${inert(checkDetail(c, 0), 120)}${c.state === "passed" || c.state === "queued" || c.state === "running" ? "" : ` (\`${inert(c.command ?? "", 120)}\`)`}`),
+    ...latest.map(
+      (c) =>
+        `- ${mark(c)} ${inert(c.name, 60)}: ${inert(checkDetail(c, 0), 120)}${c.state === "passed" || c.state === "queued" || c.state === "running" ? "" : ` (\`${inert(c.command ?? "", 120)}\`)`}`,
+    ),
   ];
 }
 
@@ -92,8 +97,14 @@ function endLines(end: CommentEnd, elapsed: string, r: RunSnapshot | null, artif
   }
   const at = r?.stages.find((st) => st.state === "failed")?.phase;
   const title = end.kind === "canceled" ? "Canceled" : "Failed";
-  const saved = end.patch ? ` The changes made so far are \`${end.patch.file}\` in it: \`git apply\` them${end.patch.base ? ` on commit \`${end.patch.base.slice(0, 7)}\`` : ""}.` : "";
-  return [`❌ **${title}**${at ? ` in ${phaseLabel(at)}` : ""} after ${elapsed}: ${inert(end.cause, 600)}`, "", `To retry: ${end.retry}.${keep}${keep ? saved : ""}`];
+  const saved = end.patch
+    ? ` The changes made so far are \`${end.patch.file}\` in it: \`git apply\` them${end.patch.base ? ` on commit \`${end.patch.base.slice(0, 7)}\`` : ""}.`
+    : "";
+  return [
+    `❌ **${title}**${at ? ` in ${phaseLabel(at)}` : ""} after ${elapsed}: ${inert(end.cause, 600)}`,
+    "",
+    `To retry: ${end.retry}.${keep}${keep ? saved : ""}`,
+  ];
 }
 
 /** The run's snapshot as the comment shows it: live until the run ended. */

@@ -30,7 +30,13 @@ export function sessionCells(s: SessionSummary) {
   return {
     id: s.id,
     // a run its user canceled ended as failed, resumable, with nothing lost: it reads canceled
-    phase: needs ? phaseLabel(needs) : run ? (run.phase === "failed" && run.interruption?.category === "canceled" ? "canceled" : phaseLabel(run.phase)) : "unreadable",
+    phase: needs
+      ? phaseLabel(needs)
+      : run
+        ? run.phase === "failed" && run.interruption?.category === "canceled"
+          ? "canceled"
+          : phaseLabel(run.phase)
+        : "unreadable",
     needs,
     event: run ? run.last_event_label : (s.error ?? ""),
     age: age(s.ageMs),
@@ -44,7 +50,7 @@ export function sessionCells(s: SessionSummary) {
  * phase says most of it), and only then are ids cut.
  */
 export function sessionsTable(list: SessionSummary[], width: number, selected?: number): Line[] {
-  if (!list.length) return [[seg("No sessions yet. Start one with: agentmux run \"<what to build>\"", "dim")]];
+  if (!list.length) return [[seg('No sessions yet. Start one with: agentmux run "<what to build>"', "dim")]];
   const rows = list.map(sessionCells);
   const wPhase = Math.max(5, ...rows.map((r) => cells(r.phase)));
   const wEvent = Math.min(20, Math.max(10, ...rows.map((r) => cells(r.event))));
@@ -56,11 +62,25 @@ export function sessionsTable(list: SessionSummary[], width: number, selected?: 
   const showEvent = width - (rest + 2 + wEvent) >= longestId;
   const wId = Math.max(8, Math.min(longestId, width - rest - (showEvent ? 2 + wEvent : 0)));
   const cell = (t: string, n: number) => padCells(ellipsize(t, n), n);
-  const header: Line = [seg("  " + cell("SESSION", wId) + "  " + cell("PHASE", wPhase) + (showEvent ? "  " + cell("LAST EVENT", wEvent) : "") + "  " + cell("UPDATED", wAge) + "  " + "STATUS", "bold")];
+  const header: Line = [
+    seg(
+      "  " +
+        cell("SESSION", wId) +
+        "  " +
+        cell("PHASE", wPhase) +
+        (showEvent ? "  " + cell("LAST EVENT", wEvent) : "") +
+        "  " +
+        cell("UPDATED", wAge) +
+        "  " +
+        "STATUS",
+      "bold",
+    ),
+  ];
   const out: Line[] = [header];
   rows.forEach((r, i) => {
     const sel = i === selected;
-    const phaseStyle = r.needs || r.phase === "canceled" ? "yellow" : r.phase === "failed" || r.phase === "unreadable" ? "red" : r.phase === "done" ? "green" : "cyan";
+    const phaseStyle =
+      r.needs || r.phase === "canceled" ? "yellow" : r.phase === "failed" || r.phase === "unreadable" ? "red" : r.phase === "done" ? "green" : "cyan";
     const base = sel ? (["inverse"] as const) : ([] as const);
     out.push([
       seg(sel ? "› " : "  ", "bold"),

@@ -27,7 +27,12 @@ function waitingLines(j: RunSnapshot, width: number): Line[] {
   if (!decision) return [];
   return [
     kv("Waiting", "for your approval", "yellow", "bold"),
-    ...kvWrapped("", j.live ? `approve or ask for changes in its panel: agentmux attach ${j.id}` : `resume it to decide: agentmux resume ${j.id}`, width, "cyan"),
+    ...kvWrapped(
+      "",
+      j.live ? `approve or ask for changes in its panel: agentmux attach ${j.id}` : `resume it to decide: agentmux resume ${j.id}`,
+      width,
+      "cyan",
+    ),
   ];
 }
 
@@ -60,14 +65,24 @@ export function statusView(d: StatusInput, width: number): Line[] {
   if (j.timeline.length) {
     out.push([], head("Timeline"));
     for (const t of j.timeline)
-      out.push([seg(`  ${hhmm(t.at)}  `, "dim"), seg(phaseLabel(t.phase).padEnd(19)), seg(eventLabel(t.event).padEnd(19), "dim"), seg(t.duration_ms === null ? "" : duration(t.duration_ms))]);
+      out.push([
+        seg(`  ${hhmm(t.at)}  `, "dim"),
+        seg(phaseLabel(t.phase).padEnd(19)),
+        seg(eventLabel(t.event).padEnd(19), "dim"),
+        seg(t.duration_ms === null ? "" : duration(t.duration_ms)),
+      ]);
   }
   if (j.agents.length) {
     out.push([], head("Agents"));
     for (const a of j.agents) {
       const st: Style = a.status === "stopped" ? "dim" : STATUS_STYLE[a.status];
       const label = a.status === "stopped" ? "stopped" : STATUS_LABEL[a.status];
-      out.push([seg(`  ${padCells(a.label, 18)} `), seg(label.padEnd(8), st), seg(` ${[a.provider, a.model].filter(Boolean).join("/")}`, "dim"), seg(a.pane ? ` pane ${a.pane}` : "", "dim")]);
+      out.push([
+        seg(`  ${padCells(a.label, 18)} `),
+        seg(label.padEnd(8), st),
+        seg(` ${[a.provider, a.model].filter(Boolean).join("/")}`, "dim"),
+        seg(a.pane ? ` pane ${a.pane}` : "", "dim"),
+      ]);
       if (a.detail) out.push([seg(`    ${a.detail}`, st)]);
       for (const line of a.status === "exited" || a.status === "stuck" ? (a.last_screen ?? []).slice(-5) : []) out.push([seg(`    │ ${line}`, "dim")]);
     }
@@ -77,18 +92,28 @@ export function statusView(d: StatusInput, width: number): Line[] {
   if (used.length) {
     const labels = new Map([...j.done_agents, ...j.agents].map((a) => [a.key, a.label]));
     out.push([], head("Usage"));
-    for (const [agent, u] of used) out.push([seg(`  ${padCells(cutCells(labels.get(agent) ?? agent, 28), 28)} `), seg(`${tokensText(u.tokens).padStart(6)} tokens  `), seg(costText(u).padStart(8)), seg(`  ${u.models.join(", ")}`, "dim")]);
+    for (const [agent, u] of used)
+      out.push([
+        seg(`  ${padCells(cutCells(labels.get(agent) ?? agent, 28), 28)} `),
+        seg(`${tokensText(u.tokens).padStart(6)} tokens  `),
+        seg(costText(u).padStart(8)),
+        seg(`  ${u.models.join(", ")}`, "dim"),
+      ]);
   }
   const g = j.groups;
   if (g.total > 0) {
     out.push([], head("Groups"));
-    out.push([seg(`  ${g.completed_group_ids.length}/${g.total} done`), seg(g.completed_group_ids.length ? ` (${g.completed_group_ids.join(", ")})` : "", "dim")]);
+    out.push([
+      seg(`  ${g.completed_group_ids.length}/${g.total} done`),
+      seg(g.completed_group_ids.length ? ` (${g.completed_group_ids.join(", ")})` : "", "dim"),
+    ]);
     if (j.phase === "implementing") out.push([seg(`  active: g${g.index} ${g.mode ?? ""} · plans ${g.active_plan_ids.join(", ") || "-"}`)]);
   }
   const reviews = Object.entries(j.reviews);
   if (reviews.length || j.review_iteration) {
     out.push([], head(`Reviews${j.review_iteration ? ` (round ${j.review_round})` : ""}`));
-    for (const [role, r] of reviews) out.push([seg(`  ${role.padEnd(18)} `), seg(r.verdict.padEnd(5), r.verdict === "pass" ? "green" : "red"), seg(` ${r.summary.split("\n")[0]}`, "dim")]);
+    for (const [role, r] of reviews)
+      out.push([seg(`  ${role.padEnd(18)} `), seg(r.verdict.padEnd(5), r.verdict === "pass" ? "green" : "red"), seg(` ${r.summary.split("\n")[0]}`, "dim")]);
   }
   const research = [...Object.entries(j.research.code).map(([t, v]) => ["code", t, v]), ...Object.entries(j.research.web).map(([t, v]) => ["web", t, v])];
   if (research.length) {
@@ -122,4 +147,3 @@ export function watchFrame(lines: Line[], rows: number, id: string): Line[] {
   const shown = lines.slice(0, room - 1);
   return [...shown, [seg(`… ${lines.length - shown.length} more lines: agentmux status ${id}`, "dim")]];
 }
-

@@ -19,6 +19,11 @@ export function costText(u: Pick<UsageSum, "cost_usd" | "unpriced" | "tokens" | 
 
 /** `1.2M tokens (12k in, 1.1M cached, 40k out) · $0.42` */
 export function usageLine(u: UsageSum): string {
-  const parts = [`${tokensText(u.input)} in`, `${tokensText(u.cached)} cached`, ...(u.cache_write ? [`${tokensText(u.cache_write)} cache write`] : []), `${tokensText(u.output)} out`];
+  const parts = [
+    `${tokensText(u.input)} in`,
+    `${tokensText(u.cached)} cached`,
+    ...(u.cache_write ? [`${tokensText(u.cache_write)} cache write`] : []),
+    `${tokensText(u.output)} out`,
+  ];
   return `${tokensText(u.tokens)} tokens (${parts.join(", ")}) · ${costText(u)}`;
 }

@@ -23,7 +23,10 @@ import { buildApproval, changesContent } from "../views/panel.ts";
  */
 export const ApproveBody = z.strictObject({
   exclude_files: z.array(z.string().min(1).max(4096)).max(10_000).default([]),
-  commit_message: z.string().max(64 * 1024).optional(),
+  commit_message: z
+    .string()
+    .max(64 * 1024)
+    .optional(),
 });
 export const ChangesBody = z.strictObject({ text: z.string().max(256 * 1024) });
 export const EmptyBody = z.strictObject({});
@@ -58,11 +61,21 @@ export async function answer(dir: string, what: Answer, body: unknown, live: boo
       if (!waitsForDecision(state)) return refuse(409, "the run does not wait for a decision now");
       const { files, proposedMessage } = await approvalInputs(dir, state);
       const unknown = b.data.exclude_files.filter((p) => !files.some((f) => f.path === p));
-      if (unknown.length) return refuse(400, `exclude_files: not a file this run changed: ${unknown.slice(0, 5).map((p) => JSON.stringify(inertText(p))).join(", ")}`);
+      if (unknown.length)
+        return refuse(
+          400,
+          `exclude_files: not a file this run changed: ${unknown
+            .slice(0, 5)
+            .map((p) => JSON.stringify(inertText(p)))
+            .join(", ")}`,
+        );
       const approval = buildApproval(files, new Set(b.data.exclude_files), b.data.commit_message ?? proposedMessage);
       writeSessionFile(dir, SESSION_FILES.approval, approval);
       dropDrafts(dir);
-      return { ok: true, said: `approved: committing ${files.length - approval.exclude_files.length} file(s)${approval.exclude_files.length ? `, ${approval.exclude_files.length} excluded` : ""}` };
+      return {
+        ok: true,
+        said: `approved: committing ${files.length - approval.exclude_files.length} file(s)${approval.exclude_files.length ? `, ${approval.exclude_files.length} excluded` : ""}`,
+      };
     }
     case "changes": {
       const b = ChangesBody.safeParse(body);

@@ -80,8 +80,7 @@ export async function api(req: Request, url: URL, ctx: ApiContext): Promise<Resp
   switch (what) {
     case undefined:
       return json(runView(key.project, s));
-    case "log":
-    {
+    case "log": {
       const offset = url.searchParams.get("offset");
       return json(logFrom(s.dir, offset === null ? null : Math.max(0, Number(offset) || 0)));
     }
@@ -96,7 +95,9 @@ export async function api(req: Request, url: URL, ctx: ApiContext): Promise<Resp
       if (s.state.commit_hash) {
         const commit = s.state.commit_hash;
         const files = await commitChanges(repoOf(s.state, ctx, key), commit).catch((e: Error) => e);
-        return files instanceof Error ? problem(500, `cannot read commit ${commit}: ${inertText(files.message)}`) : json({ files, proposed_message: "", draft: null, commit });
+        return files instanceof Error
+          ? problem(500, `cannot read commit ${commit}: ${inertText(files.message)}`)
+          : json({ files, proposed_message: "", draft: null, commit });
       }
       if (s.archived) return json({ files: [], proposed_message: "", draft: null, commit: null });
       const inputs = await approvalInputs(s.dir, s.state);

@@ -22,9 +22,7 @@ export type Access = {
 export const TOKEN_COOKIE = "agentmux_token";
 export const TOKEN_HEADER = "x-agentmux-token";
 
-export type Verdict =
-  | { ok: true; write: boolean; viaQuery: boolean }
-  | { ok: false; status: 400 | 401 | 403 | 421; reason: string };
+export type Verdict = { ok: true; write: boolean; viaQuery: boolean } | { ok: false; status: 400 | 401 | 403 | 421; reason: string };
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -59,7 +57,12 @@ function bearer(req: Request): string | null {
 export function checkRequest(req: Request, access: Access): Verdict {
   const host = req.headers.get("host") ?? "";
   const name = hostName(host);
-  if (!name || !allowedName(name, access)) return { ok: false, status: 421, reason: `wrong Host header "${host.slice(0, 100)}": this server answers to localhost, 127.0.0.1, [::1] and the names given with --host or --allow-host` };
+  if (!name || !allowedName(name, access))
+    return {
+      ok: false,
+      status: 421,
+      reason: `wrong Host header "${host.slice(0, 100)}": this server answers to localhost, 127.0.0.1, [::1] and the names given with --host or --allow-host`,
+    };
   const origin = req.headers.get("origin");
   if (origin !== null) {
     let originHost: string | null = null;
@@ -78,14 +81,16 @@ export function checkRequest(req: Request, access: Access): Verdict {
     if (!sameSecret(fromHeader, access.token)) return { ok: false, status: 401, reason: "a write needs the token in the X-Agentmux-Token header" };
     return { ok: true, write, viaQuery: false };
   }
-  if (sameSecret(fromHeader, access.token) || sameSecret(cookieValue(req.headers.get("cookie"), TOKEN_COOKIE), access.token)) return { ok: true, write, viaQuery: false };
+  if (sameSecret(fromHeader, access.token) || sameSecret(cookieValue(req.headers.get("cookie"), TOKEN_COOKIE), access.token))
+    return { ok: true, write, viaQuery: false };
   if (sameSecret(url.searchParams.get("token"), access.token)) return { ok: true, write, viaQuery: true };
   return { ok: false, status: 401, reason: "no valid token: open the link agentmux serve printed (its token is also in the server's token file)" };
 }
 
 /** Sent with every answer, refusals included. No inline script or style can run; nothing may frame the page. */
 export const SECURITY_HEADERS: Record<string, string> = {
-  "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "content-security-policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",

@@ -46,7 +46,11 @@ function events(req: Request, url: URL, live: LiveRuns, projects: readonly strin
           close();
         }
       };
-      const client: Client = { follows: followed(url, projects), logNext: null, send: (event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`) };
+      const client: Client = {
+        follows: followed(url, projects),
+        logNext: null,
+        send: (event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
+      };
       const close = () => {
         drop();
         clearInterval(keepalive);
@@ -85,7 +89,9 @@ export function startServer(o: ServeOptions): WebServer {
       if (verdict.viaQuery && url.pathname === "/") {
         // the token leaves the address bar (and the history) at once: a cookie carries it from now on
         url.searchParams.delete("token");
-        return withHeaders(new Response(null, { status: 303, headers: { location: url.pathname + url.search + url.hash, "set-cookie": tokenCookie(o.access.token) } }));
+        return withHeaders(
+          new Response(null, { status: 303, headers: { location: url.pathname + url.search + url.hash, "set-cookie": tokenCookie(o.access.token) } }),
+        );
       }
       try {
         if (url.pathname.startsWith("/api/")) return withHeaders(await api(req, url, ctx));

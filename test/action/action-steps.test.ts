@@ -30,7 +30,14 @@ afterAll(() => {
   for (const d of dirs) removeDir(d);
 });
 
-async function runAction(o: { payload: unknown; event?: string; inputs?: Record<string, string>; env?: Record<string, string>; release?: string; files?: Record<string, string> }) {
+async function runAction(o: {
+  payload: unknown;
+  event?: string;
+  inputs?: Record<string, string>;
+  env?: Record<string, string>;
+  release?: string;
+  files?: Record<string, string>;
+}) {
   const j = makeJob("(installed by the action)", socket);
   dirs.push(j.root);
   for (const [path, text] of Object.entries(o.files ?? {})) writeFileSync(join(j.repo, path), text);
@@ -99,7 +106,8 @@ describe("action.yml, step by step", () => {
   test("an ignored event: nothing installed beyond agentmux, nothing run, the job green", async () => {
     const { r } = await runAction({ payload: labeled(44, "x", { label: "bug" }) });
     expect(r.byName("Decide from the event").stdout).toContain('agentmux: not running: the label "bug" is not "agentmux"');
-    for (const name of ["Install tmux", "Install the agent CLIs", "Run agentmux", "Upload the session folder", "Fail the job with agentmux's exit code"]) expect(r.byName(name).ran).toBe(false);
+    for (const name of ["Install tmux", "Install the agent CLIs", "Run agentmux", "Upload the session folder", "Fail the job with agentmux's exit code"])
+      expect(r.byName(name).ran).toBe(false);
     expect(r.failed).toBe(false);
     expect(r.outputs.run).toBe("false");
   }, 60_000);

@@ -19,7 +19,16 @@ const read = (p: string) => readFileSync(p, "utf8");
 const show = (ps: Problem[]) => ps.map((p) => `${p.file}:${p.line}:${p.column}: ${p.message} [${p.kind}]`);
 const lint = async (text: string, file: string) => show((await runLint(text, file)) as Problem[]);
 
-type Step = { id?: string; name?: string; if?: string; shell?: string; run?: string; uses?: string; env?: Record<string, string>; with?: Record<string, string> };
+type Step = {
+  id?: string;
+  name?: string;
+  if?: string;
+  shell?: string;
+  run?: string;
+  uses?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+};
 type ActionYml = {
   name: string;
   description: string;
@@ -32,7 +41,10 @@ const action = (): ActionYml => parse(read(join(REPO_ROOT, "action.yml")));
 /** action.yml's steps as the job of a workflow_call workflow whose inputs are the action's. */
 export function actionAsWorkflow(a: ActionYml): string {
   const inputs = Object.fromEntries(
-    Object.entries(a.inputs).map(([k, v]) => [k, { type: "string", required: false, description: v.description ?? "", default: /\$\{\{/.test(v.default ?? "") ? "" : (v.default ?? "") }]),
+    Object.entries(a.inputs).map(([k, v]) => [
+      k,
+      { type: "string", required: false, description: v.description ?? "", default: /\$\{\{/.test(v.default ?? "") ? "" : (v.default ?? "") },
+    ]),
   );
   return stringify({
     name: a.name,
@@ -87,7 +99,9 @@ describe("action.yml", () => {
     const expected = INPUT_NAMES.map((n) => `INPUT_${n.toUpperCase()}`).sort();
     for (const id of ["check", "run"]) {
       const step = a.runs.steps.find((s) => s.id === id)!;
-      const given = Object.keys(step.env ?? {}).filter((k) => k.startsWith("INPUT_")).sort();
+      const given = Object.keys(step.env ?? {})
+        .filter((k) => k.startsWith("INPUT_"))
+        .sort();
       expect(given).toEqual(expected);
       for (const k of given) expect(step.env![k]).toBe(`\${{ inputs.${k.slice("INPUT_".length).toLowerCase()} }}`);
       expect(step.env!.GH_TOKEN).toBe("${{ inputs.github_token }}");
@@ -106,7 +120,9 @@ describe("action.yml", () => {
   test("no expression is ever spliced into a script (action.yml and the examples): values go through env", () => {
     const scripts = [
       ...action().runs.steps.map((s) => s.run),
-      ...readdirSync(EXAMPLES).flatMap((f) => Object.values((parse(read(join(EXAMPLES, f))) as { jobs: Record<string, { steps: Step[] }> }).jobs).flatMap((j) => j.steps.map((s) => s.run))),
+      ...readdirSync(EXAMPLES).flatMap((f) =>
+        Object.values((parse(read(join(EXAMPLES, f))) as { jobs: Record<string, { steps: Step[] }> }).jobs).flatMap((j) => j.steps.map((s) => s.run)),
+      ),
     ].filter((r): r is string => !!r);
     expect(scripts.length).toBeGreaterThan(4);
     for (const r of scripts) expect(r).not.toContain("${{");

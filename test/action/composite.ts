@@ -11,7 +11,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 
-type Step = { id?: string; name?: string; if?: string; shell?: string; run?: string; uses?: string; env?: Record<string, string>; with?: Record<string, string | boolean> };
+type Step = {
+  id?: string;
+  name?: string;
+  if?: string;
+  shell?: string;
+  run?: string;
+  uses?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string | boolean>;
+};
 type ActionYml = { inputs: Record<string, { default?: string }>; outputs: Record<string, { value: string }>; runs: { steps: Step[] } };
 
 export type StepResult = { name: string; ran: boolean; code: number; stdout: string; stderr: string; uses?: string; with?: Record<string, string> };

@@ -56,18 +56,40 @@ const read = (under: (rel: string) => boolean) =>
 
 describe("boundaries: one tmux vocabulary, one process layer, one git library", () => {
   test("no file outside src/effects/tmux/ builds tmux argv, formats or command lines", () => {
-    expect(violations(read((p) => !p.startsWith("effects/tmux/")), TMUX_RULES)).toEqual([]);
+    expect(
+      violations(
+        read((p) => !p.startsWith("effects/tmux/")),
+        TMUX_RULES,
+      ),
+    ).toEqual([]);
   });
 
   test("no file outside src/effects/process/ starts a process", () => {
-    expect(violations(read((p) => !p.startsWith("effects/process/")), PROCESS_RULES)).toEqual([]);
+    expect(
+      violations(
+        read((p) => !p.startsWith("effects/process/")),
+        PROCESS_RULES,
+      ),
+    ).toEqual([]);
   });
 
   test("no file outside src/effects/git/ imports isomorphic-git", () => {
-    expect(violations(read((p) => !p.startsWith("effects/git/")), GIT_LIBRARY_RULES)).toEqual([]);
+    expect(
+      violations(
+        read((p) => !p.startsWith("effects/git/")),
+        GIT_LIBRARY_RULES,
+      ),
+    ).toEqual([]);
     // the rule matches the adapter's own imports, static and dynamic
-    expect(violations(read((p) => p.startsWith("effects/git/")), GIT_LIBRARY_RULES).length).toBeGreaterThan(5);
-    const bad = [{ path: "sim/x.ts", text: 'import git from "isomorphic-git";\nconst { default: g } = await import("isomorphic-git");\n// isomorphic-git in prose' }];
+    expect(
+      violations(
+        read((p) => p.startsWith("effects/git/")),
+        GIT_LIBRARY_RULES,
+      ).length,
+    ).toBeGreaterThan(5);
+    const bad = [
+      { path: "sim/x.ts", text: 'import git from "isomorphic-git";\nconst { default: g } = await import("isomorphic-git");\n// isomorphic-git in prose' },
+    ];
     expect(violations(bad, GIT_LIBRARY_RULES).map((v) => v.split(" ")[0])).toEqual(["sim/x.ts:1", "sim/x.ts:2"]);
   });
 
@@ -75,13 +97,18 @@ describe("boundaries: one tmux vocabulary, one process layer, one git library", 
     const bad = [
       { path: "tui/x.ts", text: 'await tmux.exec(["select-pane", "-t", pane]);' },
       { path: "session/y.ts", text: 'tmux.run(["list-sessions", "-F", "#{session_name}"])' },
-      { path: "launcher/z.ts", text: "const hint = `tmux -L ${s} attach -t ${n}`;\nBun.spawn([\"tmux\", \"-V\"]);" },
-      { path: "cli/ok.ts", text: '// select-pane in a comment is prose\nconst re = /^#{1,2}\\s/;' },
+      { path: "launcher/z.ts", text: 'const hint = `tmux -L ${s} attach -t ${n}`;\nBun.spawn(["tmux", "-V"]);' },
+      { path: "cli/ok.ts", text: "// select-pane in a comment is prose\nconst re = /^#{1,2}\\s/;" },
     ];
     const found = violations(bad, TMUX_RULES);
     expect(found.map((v) => v.split(" ")[0])).toEqual(["tui/x.ts:1", "session/y.ts:1", "session/y.ts:1", "launcher/z.ts:1", "launcher/z.ts:2"]);
     expect(violations(bad, PROCESS_RULES).map((v) => v.split(" ")[0])).toEqual(["launcher/z.ts:2"]);
     // and the adapters themselves do speak it (the rules match real code)
-    expect(violations(read((p) => p.startsWith("effects/tmux/")), TMUX_RULES).length).toBeGreaterThan(10);
+    expect(
+      violations(
+        read((p) => p.startsWith("effects/tmux/")),
+        TMUX_RULES,
+      ).length,
+    ).toBeGreaterThan(10);
   });
 });

@@ -13,7 +13,11 @@ import { SRC } from "./imports.ts";
  */
 const STARTS: { process: string; entry: string; without: string[] }[] = [
   // every process: main.ts → cli/dispatch.ts → the command table
-  { process: "every command (dispatch)", entry: "cli/dispatch.ts", without: ["isomorphic-git", "yaml", "blessed", "@modelcontextprotocol/sdk", "ora", "chokidar", "zod"] },
+  {
+    process: "every command (dispatch)",
+    entry: "cli/dispatch.ts",
+    without: ["isomorphic-git", "yaml", "blessed", "@modelcontextprotocol/sdk", "ora", "chokidar", "zod"],
+  },
   // the orchestrator commits (and describes an interrupted attempt) with git: loaded then
   { process: "orchestrator", entry: "daemon/main.ts", without: ["isomorphic-git", "blessed", "ora"] },
   // the monitor reads JSON session files only

@@ -37,8 +37,40 @@ const ALLOWED: Record<string, string[]> = {
   views: ["schema", "session", "protocol", "report"],
   tui: ["schema", "session", "protocol", "effects", "errors.ts", "artifacts", "views", "report"],
   // daemon → mcp: the orchestrator hosts the run's one MCP endpoint (#15.1)
-  daemon: ["schema", "session", "protocol", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "mcp", "checks", "report"],
-  launcher: ["schema", "session", "protocol", "effects", "errors.ts", "artifacts", "bus", "config", "orchestrator", "prompts", "providers", "onboarding", "views", "checks", "report", "sandbox"],
+  daemon: [
+    "schema",
+    "session",
+    "protocol",
+    "effects",
+    "errors.ts",
+    "artifacts",
+    "bus",
+    "config",
+    "orchestrator",
+    "prompts",
+    "providers",
+    "mcp",
+    "checks",
+    "report",
+  ],
+  launcher: [
+    "schema",
+    "session",
+    "protocol",
+    "effects",
+    "errors.ts",
+    "artifacts",
+    "bus",
+    "config",
+    "orchestrator",
+    "prompts",
+    "providers",
+    "onboarding",
+    "views",
+    "checks",
+    "report",
+    "sandbox",
+  ],
   onboarding: ["schema", "session", "protocol", "effects", "errors.ts", "artifacts", "config", "providers", "prompts", "checks"],
   completions: ["cli", "errors.ts"],
   // web/ runs in `agentmux serve`: it reads sessions and writes only the decision files session/ writes
@@ -63,7 +95,8 @@ export function layerViolations(files: string[]): string[] {
       const rel = relative(SRC, t);
       if (!allowed) out.push(`${relative(SRC, f)}: src/${from} has no entry in the layer table`);
       else if (!allowed.includes("*") && !allowed.includes(to)) out.push(`${relative(SRC, f)} imports ${rel} (${from} → ${to} is not allowed)`);
-      else if (ONLY[`${from}->${to}`] && !ONLY[`${from}->${to}`]!.includes(rel)) out.push(`${relative(SRC, f)} imports ${rel} (${from} may import only ${ONLY[`${from}->${to}`]!.join(", ")})`);
+      else if (ONLY[`${from}->${to}`] && !ONLY[`${from}->${to}`]!.includes(rel))
+        out.push(`${relative(SRC, f)} imports ${rel} (${from} may import only ${ONLY[`${from}->${to}`]!.join(", ")})`);
     }
   }
   return out;

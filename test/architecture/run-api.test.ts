@@ -8,8 +8,18 @@ import { code, localImports, sources, SRC } from "./imports.ts";
  * result; none of them walks state.json's history, reviews, usage or agents again on its own.
  */
 const CONSUMERS = [
-  "launcher/progress.ts", "launcher/follow.ts", "launcher/github", "cli/status.ts", "views/status.ts", "views/progress-comment.ts", "web",
-  "views/monitor.ts", "views/pipeline.ts", "views/check-rows.ts", "tui/monitor-app.ts", "views/sessions.ts",
+  "launcher/progress.ts",
+  "launcher/follow.ts",
+  "launcher/github",
+  "cli/status.ts",
+  "views/status.ts",
+  "views/progress-comment.ts",
+  "web",
+  "views/monitor.ts",
+  "views/pipeline.ts",
+  "views/check-rows.ts",
+  "tui/monitor-app.ts",
+  "views/sessions.ts",
 ];
 
 /** What only report/ derives from a state: the timeline, reviews and their round, usage sums, agent rows, stages. */
@@ -22,7 +32,10 @@ const DERIVATIONS: [RegExp, string][] = [
   [/\breviewRound\(/, "counts the review round (the snapshot's review_round)"],
   [/\bchecksSnapshot\(/, "lists the checks (the snapshot's checks)"],
   [/\b(readSessionData|readCreatedFiles)\(/, "reads the session folder beside the run API (report/read.ts reads it)"],
-  [/\.(research_tasks|web_research_tasks|implementation_group_\w+|implementation_active_plan_ids|implementation_completed_group_ids)\b/, "reads state.json's research or groups (the snapshot's research and groups)"],
+  [
+    /\.(research_tasks|web_research_tasks|implementation_group_\w+|implementation_active_plan_ids|implementation_completed_group_ids)\b/,
+    "reads state.json's research or groups (the snapshot's research and groups)",
+  ],
 ];
 
 export function rederivations(files: { path: string; text: string }[]): string[] {
@@ -56,7 +69,11 @@ describe("one run API: its consumers derive nothing themselves", () => {
   test("the monitor draws a snapshot: its view takes a RunSnapshot and its app reads the session through report/", () => {
     const view = readFileSync(join(SRC, "views/monitor.ts"), "utf8");
     expect(view).toMatch(/export type MonitorInput = \{ run: RunSnapshot;/);
-    expect(localImports(join(SRC, "views/monitor.ts")).map((p) => relative(SRC, p)).filter((p) => p.startsWith("session/") || p === "schema/state.ts")).toEqual([]);
+    expect(
+      localImports(join(SRC, "views/monitor.ts"))
+        .map((p) => relative(SRC, p))
+        .filter((p) => p.startsWith("session/") || p === "schema/state.ts"),
+    ).toEqual([]);
     const app = localImports(join(SRC, "tui/monitor-app.ts")).map((p) => relative(SRC, p));
     expect(app).toContain("report/read.ts");
     expect(app).toContain("report/snapshot.ts");
@@ -64,7 +81,9 @@ describe("one run API: its consumers derive nothing themselves", () => {
 
   test("the monitor and the sessions list read no field of state.json themselves: only to hand it to snapshot()", () => {
     const own = ["views/monitor.ts", "views/pipeline.ts", "views/sessions.ts", "tui/monitor-app.ts", "tui/home-app.ts"].flatMap((f) =>
-      code(readFileSync(join(SRC, f), "utf8")).split("\n").flatMap((line, i) => (/\bstate\??\.(?!json\b|ts\b)\w/.test(line) && !/^\s*import\b|\bsnapshot\(/.test(line) ? [`${f}:${i + 1}`] : [])),
+      code(readFileSync(join(SRC, f), "utf8"))
+        .split("\n")
+        .flatMap((line, i) => (/\bstate\??\.(?!json\b|ts\b)\w/.test(line) && !/^\s*import\b|\bsnapshot\(/.test(line) ? [`${f}:${i + 1}`] : [])),
     );
     expect(own).toEqual([]);
   });

@@ -40,7 +40,12 @@ describe("test hygiene", () => {
 
   test("the check sees what it forbids", () => {
     const bad = 'process.env.HOME = home;\ndelete process.env.X;\nprocess.env["A"] ??= "b";\nconst d = mkdtempSync(p);\nif (process.env.CI === "1") {}';
-    expect(hygieneViolations([{ path: "x.test.ts", text: bad }]).map((v) => v.split(" ")[0])).toEqual(["x.test.ts:1", "x.test.ts:2", "x.test.ts:3", "x.test.ts:4"]);
+    expect(hygieneViolations([{ path: "x.test.ts", text: bad }]).map((v) => v.split(" ")[0])).toEqual([
+      "x.test.ts:1",
+      "x.test.ts:2",
+      "x.test.ts:3",
+      "x.test.ts:4",
+    ]);
   });
 
   test("what a test did not dispose of is disposed of after the run; a scratch scope disposes of its own", () => {

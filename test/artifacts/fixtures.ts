@@ -16,7 +16,16 @@ export function validPlan(): any {
     version: 2,
     plan_overview: "Two parts",
     needs_design: false,
-    groups: [{ group_id: "g1", mode: "parallel", plans: [{ index: 1, name: "one" }, { index: 2, name: "two" }] }],
+    groups: [
+      {
+        group_id: "g1",
+        mode: "parallel",
+        plans: [
+          { index: 1, name: "one" },
+          { index: 2, name: "two" },
+        ],
+      },
+    ],
     subplans: [sub(1), sub(2)],
   };
 }

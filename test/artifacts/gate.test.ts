@@ -58,10 +58,14 @@ describe("checkDoneArtifact against a real repository", () => {
     expect(await checkDoneArtifact(validDone({ status: "FAILED" }), { workDir: dir, subplanIndex: 3, allowPartial: true })).toEqual(failed);
     const partial = await check({ status: "PARTIAL" }, 2);
     expect(partial.map((p) => p.path)).toEqual(["status"]);
-    expect(partial[0]!.message).toStartWith('is "PARTIAL", but plan 2 does not allow a partial result (its sub-plan in plan.yaml has no "allow_partial: true"). Finish the tasks of plan 2, then set');
+    expect(partial[0]!.message).toStartWith(
+      'is "PARTIAL", but plan 2 does not allow a partial result (its sub-plan in plan.yaml has no "allow_partial: true"). Finish the tasks of plan 2, then set',
+    );
     expect(await checkDoneArtifact(validDone({ status: "PARTIAL" }), { workDir: dir, subplanIndex: 2, allowPartial: true })).toEqual([]);
     const fix = await checkDoneArtifact(validDone({ status: "PARTIAL" }), { workDir: dir, subplanIndex: 1, fixRound: true });
-    expect(fix[0]!.message).toStartWith('is "PARTIAL", but a fix round must address every finding. Address every finding of 07_review/fix_request.md, then set');
+    expect(fix[0]!.message).toStartWith(
+      'is "PARTIAL", but a fix round must address every finding. Address every finding of 07_review/fix_request.md, then set',
+    );
     // the status problem comes first, the false claims are still listed
     expect((await check({ status: "FAILED", files_created: ["src/ghost.ts"] })).map((p) => p.path)).toEqual(["status", "files_created[0]"]);
   });
@@ -74,7 +78,9 @@ describe("checkDoneArtifact against a real repository", () => {
   });
 
   test("claims modified but unchanged", async () => {
-    expect(await check({ files_modified: ["src/a.ts"] })).toEqual([{ path: "files_modified[0]", message: '"src/a.ts" is claimed modified but is unchanged since HEAD' }]);
+    expect(await check({ files_modified: ["src/a.ts"] })).toEqual([
+      { path: "files_modified[0]", message: '"src/a.ts" is claimed modified but is unchanged since HEAD' },
+    ]);
   });
 
   test("a file new since HEAD may be claimed modified (fix loop edits of uncommitted files)", async () => {
@@ -132,8 +138,8 @@ describe("checkDoneArtifact against a real repository", () => {
     expect(r.exitCode).toBe(0);
     fs.writeFileSync(join(wt, "src/a.ts"), "changed in worktree\n");
     fs.writeFileSync(join(wt, "src/wt-new.ts"), "x\n");
-    expect(await checkDoneArtifact(validDone({ files_created: ["src/wt-new.ts"], files_modified: ["src/a.ts", "src/b.ts"] }), { workDir: wt, subplanIndex: 1 })).toEqual([
-      { path: "files_modified[1]", message: '"src/b.ts" is claimed modified but is unchanged since HEAD' },
-    ]);
+    expect(
+      await checkDoneArtifact(validDone({ files_created: ["src/wt-new.ts"], files_modified: ["src/a.ts", "src/b.ts"] }), { workDir: wt, subplanIndex: 1 }),
+    ).toEqual([{ path: "files_modified[1]", message: '"src/b.ts" is claimed modified but is unchanged since HEAD' }]);
   });
 });

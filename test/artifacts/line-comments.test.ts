@@ -68,11 +68,21 @@ describe("anchors against the run's diff", () => {
   test("each bad comment is named with its field: unchanged, deleted, binary, past the end, outside the project", async () => {
     const diff = await runDiff(repo);
     const problems = anchorProblems(
-      [c("src/same.ts", { line: 1 }), c("src/gone.ts", { line: 1 }), c("src/new.bin", { line: 1 }), c("src/a.ts", { line: 6 }), c("src/a.ts", { start_line: 4, end_line: 9 }), c("../x.ts", { line: 1 })],
+      [
+        c("src/same.ts", { line: 1 }),
+        c("src/gone.ts", { line: 1 }),
+        c("src/new.bin", { line: 1 }),
+        c("src/a.ts", { line: 6 }),
+        c("src/a.ts", { start_line: 4, end_line: 9 }),
+        c("../x.ts", { line: 1 }),
+      ],
       diff,
     );
     expect(problems).toEqual([
-      { path: "comments[0].file", message: `"src/same.ts" is not a file this run changed (changed: src/a.ts, src/gone.ts, src/new.bin); put remarks about other files in findings` },
+      {
+        path: "comments[0].file",
+        message: `"src/same.ts" is not a file this run changed (changed: src/a.ts, src/gone.ts, src/new.bin); put remarks about other files in findings`,
+      },
       { path: "comments[1].file", message: `"src/gone.ts" was deleted by this run, so it has no lines to comment on; use a finding` },
       { path: "comments[2].file", message: `"src/new.bin" is a binary file; use a finding` },
       { path: "comments[3].line", message: "line 6 is past the end of src/a.ts (5 lines as it is now)" },
@@ -115,7 +125,10 @@ describe("comments_addressed in a fix round", () => {
     fs.writeFileSync(join(repo, "src/a.ts"), "fixed\n");
     const problems = checkAddressed(["logic-1", "logic-2", "logic-0", "logic-9"], { state: state(), sessionDir: session, workDir: repo });
     expect(problems).toEqual([
-      { path: "comments_addressed[1]", message: `"logic-2" is about src/same.ts, which has not changed since the review; change it as the comment asks, or leave "logic-2" out of comments_addressed` },
+      {
+        path: "comments_addressed[1]",
+        message: `"logic-2" is about src/same.ts, which has not changed since the review; change it as the comment asks, or leave "logic-2" out of comments_addressed`,
+      },
       { path: "comments_addressed[2]", message: `"logic-0" is not a line comment of this fix round (its comments: logic-1, logic-2)` },
       { path: "comments_addressed[3]", message: `"logic-9" is not a line comment of this fix round (its comments: logic-1, logic-2)` },
     ]);

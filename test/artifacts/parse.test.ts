@@ -102,7 +102,11 @@ describe("plan", () => {
     p.groups[0].plans.push({ index: 3, name: "three" });
     p.groups.push({ group_id: "g2", mode: "serial", plans: [{ index: 4, name: "four" }] });
     expect(problems(parseArtifact("plan", yaml(p)))).toEqual([
-      { path: "groups[0].plans", message: 'plans 1 ("one") and 3 ("three") run in parallel in group "g1" but both own src/x.ts: give each file to one plan, or put the plans in a serial group' },
+      {
+        path: "groups[0].plans",
+        message:
+          'plans 1 ("one") and 3 ("three") run in parallel in group "g1" but both own src/x.ts: give each file to one plan, or put the plans in a serial group',
+      },
     ]);
     p.groups[0].mode = "serial";
     expect(parseArtifact("plan", yaml(p)).ok).toBe(true);
@@ -155,7 +159,9 @@ describe("approval", () => {
     expect(problems(parseArtifact("approval", '{\n  "action": "approve",\n  "exclude_files": [],\n}'))).toEqual([
       { path: "", message: 'JSON syntax error at line 4, column 1: unexpected "}" (trailing comma)' },
     ]);
-    expect(problems(parseArtifact("approval", '{"action": tru}'))[0]!.message).toBe('JSON syntax error at line 1, column 12: unexpected "t" (expected a value)');
+    expect(problems(parseArtifact("approval", '{"action": tru}'))[0]!.message).toBe(
+      'JSON syntax error at line 1, column 12: unexpected "t" (expected a value)',
+    );
   });
 });
 

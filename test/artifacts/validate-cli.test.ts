@@ -67,7 +67,8 @@ describe("agentmux validate", () => {
   });
 
   test("a review's line comments are checked against the diff of the repository around it, like submit_review does (#14.1)", () => {
-    const git = (...a: string[]) => Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t.invalid", ...a], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+    const git = (...a: string[]) =>
+      Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t.invalid", ...a], { cwd: dir, stdout: "pipe", stderr: "pipe" });
     git("init", "-q", "-b", "main");
     mkdirSync(join(dir, "src"));
     writeFileSync(join(dir, "src/a.ts"), "one\ntwo\n");
@@ -75,7 +76,11 @@ describe("agentmux validate", () => {
     git("commit", "-q", "-m", "init");
     const f = join(dir, "review_reviewer_logic.yaml");
     writeFileSync(f, yaml({ verdict: "fail", summary: "s", comments: [{ file: "src/a.ts", line: 3, severity: "high", body: "b" }] }));
-    expect(validate([f])).toEqual({ code: 1, out: `${f}: comments[0].file: "src/a.ts" is not a file this run changed (changed: review_reviewer_logic.yaml); put remarks about other files in findings\n`, err: "" });
+    expect(validate([f])).toEqual({
+      code: 1,
+      out: `${f}: comments[0].file: "src/a.ts" is not a file this run changed (changed: review_reviewer_logic.yaml); put remarks about other files in findings\n`,
+      err: "",
+    });
     writeFileSync(join(dir, "src/a.ts"), "one\ntwo\n");
     writeFileSync(join(dir, "src/a.ts"), "one\ntwo!\n");
     expect(validate([f])).toEqual({ code: 1, out: `${f}: comments[0].line: line 3 is past the end of src/a.ts (2 lines as it is now)\n`, err: "" });
@@ -86,7 +91,10 @@ describe("agentmux validate", () => {
   test("what the file says is printed inert: a path with escape sequences cannot retitle or clear the terminal", () => {
     Bun.spawnSync(["git", "init", "-q", "-b", "main"], { cwd: dir });
     const f = join(dir, "review_reviewer_logic.yaml");
-    writeFileSync(f, yaml({ verdict: "fail", summary: "s", comments: [{ file: "src/\u001b]0;PWNED\u0007a\u001b[2J.ts", line: 1, severity: "high", body: "b" }] }));
+    writeFileSync(
+      f,
+      yaml({ verdict: "fail", summary: "s", comments: [{ file: "src/\u001b]0;PWNED\u0007a\u001b[2J.ts", line: 1, severity: "high", body: "b" }] }),
+    );
     const r = validate([f]);
     expect(r.code).toBe(1);
     expect(r.out).not.toContain("\u001b");

@@ -23,20 +23,32 @@ test("a cancel request present at start fires once and is consumed: the next wat
   const dir = session();
   requestCancel(dir, "monitor");
   const first: Event[] = [];
-  const w1 = new SessionFileWatcher(dir, (e) => first.push(e), () => {});
+  const w1 = new SessionFileWatcher(
+    dir,
+    (e) => first.push(e),
+    () => {},
+  );
   w1.check();
   w1.check();
   expect(first).toEqual([{ type: "cancel", at: expect.any(String), reason: "canceled by the user (monitor)" }]);
   expect(existsSync(join(dir, ".runtime/cancel_request"))).toBe(false);
   const second: Event[] = [];
-  new SessionFileWatcher(dir, (e) => second.push(e), () => {}).check();
+  new SessionFileWatcher(
+    dir,
+    (e) => second.push(e),
+    () => {},
+  ).check();
   expect(second).toEqual([]);
 });
 
 test("each new request fires again; the signal a headless launcher got is the cause", () => {
   const dir = session();
   const seen: Event[] = [];
-  const w = new SessionFileWatcher(dir, (e) => seen.push(e), () => {});
+  const w = new SessionFileWatcher(
+    dir,
+    (e) => seen.push(e),
+    () => {},
+  );
   requestCancel(dir, "cli", "SIGTERM");
   w.check();
   requestCancel(dir, "cli", "SIGINT");
@@ -53,7 +65,11 @@ test("each new request fires again; the signal a headless launcher got is the ca
 test("a request still being written is not taken half-read; one that stays invalid is still a cancel", async () => {
   const dir = session();
   const seen: Event[] = [];
-  const w = new SessionFileWatcher(dir, (e) => seen.push(e), () => {});
+  const w = new SessionFileWatcher(
+    dir,
+    (e) => seen.push(e),
+    () => {},
+  );
   writeFileSync(join(dir, ".runtime/cancel_request"), '{"at":"x","by":"mon');
   w.check();
   expect(seen).toEqual([]);

@@ -19,7 +19,14 @@ function watcher(stableMs: number) {
   mkdirSync(dirname(join(dir, F.summary)), { recursive: true });
   const seen: Event[] = [];
   // no safety poll within the test: only the change notification and the stability wake-up
-  const w = new SessionFileWatcher(dir, (e) => seen.push(e), () => {}, stableMs, () => true, 600_000);
+  const w = new SessionFileWatcher(
+    dir,
+    (e) => seen.push(e),
+    () => {},
+    stableMs,
+    () => true,
+    600_000,
+  );
   w.start();
   stops.push(() => (w.stop(), removeDir(dir)));
   return { dir, seen, w };

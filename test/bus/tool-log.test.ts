@@ -30,7 +30,11 @@ describe("appends (#18.3)", () => {
     appendFileSync(log, '{"tool":"research_dispatch_code","timest'); // a crash or a full disk mid-append
     events.append("research_dispatch_code", dispatch("second"), caller);
     const lines = readToolLines(log, 0);
-    expect(lines.map((l) => l.value?.payload.topic ?? `error: ${l.error}`)).toEqual(["first", expect.stringContaining("error: tool_events.jsonl line 2: not JSON"), "second"]);
+    expect(lines.map((l) => l.value?.payload.topic ?? `error: ${l.error}`)).toEqual([
+      "first",
+      expect.stringContaining("error: tool_events.jsonl line 2: not JSON"),
+      "second",
+    ]);
     const key = loadSealKey(fx.sessionDir);
     const applied = toolLineToEvent(lines[2]!.value!, lines[2]!.text, { sessionDir: fx.sessionDir, key, phase: "architecting", appliedSeq: 1 });
     expect(applied).toMatchObject({ event: { type: "research_dispatched", topic: "second" }, seq: 2 });
@@ -39,7 +43,8 @@ describe("appends (#18.3)", () => {
   test("lines in ASCII and in other UTF-8 read alike: byte offsets as ends, decoded text, valid seals, the line number of a bad one", async () => {
     const key = loadSealKey(fx.sessionDir);
     const events = new ToolEventLog(fx.sessionDir, key);
-    for (const context of ["plain", "naïve café — 日本 🙂", "plain again"]) events.append("research_dispatch_code", { ...dispatch(`t-${context.length}`), context }, caller);
+    for (const context of ["plain", "naïve café — 日本 🙂", "plain again"])
+      events.append("research_dispatch_code", { ...dispatch(`t-${context.length}`), context }, caller);
     appendFileSync(log, "not json\n");
     const bytes = readFileSync(log);
     const ends = [...bytes.entries()].filter(([, b]) => b === 0x0a).map(([i]) => i + 1);
@@ -114,7 +119,13 @@ describe("tool_events.jsonl truncated, replaced or deleted under the run (#18.4)
   const setup = () => {
     const events = new ToolEventLog(fx.sessionDir, loadSealKey(fx.sessionDir));
     const got: string[] = [];
-    const tail = new ToolTail(fx.sessionDir, 0, (l: ToolLine) => got.push(`${l.value?.seq}:${l.value?.payload.topic}`), (cause) => got.push(`reset: ${cause}`), 60_000);
+    const tail = new ToolTail(
+      fx.sessionDir,
+      0,
+      (l: ToolLine) => got.push(`${l.value?.seq}:${l.value?.payload.topic}`),
+      (cause) => got.push(`reset: ${cause}`),
+      60_000,
+    );
     return { events, got, tail };
   };
 
@@ -179,7 +190,12 @@ describe("tool_events.jsonl truncated, replaced or deleted under the run (#18.4)
     const events = new ToolEventLog(fx.sessionDir, loadSealKey(fx.sessionDir));
     for (const t of ["a", "b", "c"]) events.append("research_dispatch_code", dispatch(t), caller);
     // an agent appends 200 KB of its own lines (unsealed), some longer than the reader's 64 KB pieces
-    appendFileSync(log, Array.from({ length: 40 }, (_, i) => JSON.stringify({ tool: "submit_plan", payload: {}, seq: 1, pad: "x".repeat(i % 7 === 0 ? 70_000 : 2_000) })).join("\n") + "\n");
+    appendFileSync(
+      log,
+      Array.from({ length: 40 }, (_, i) => JSON.stringify({ tool: "submit_plan", payload: {}, seq: 1, pad: "x".repeat(i % 7 === 0 ? 70_000 : 2_000) })).join(
+        "\n",
+      ) + "\n",
+    );
     const again = new ToolEventLog(fx.sessionDir, loadSealKey(fx.sessionDir));
     expect(again.append("research_dispatch_code", dispatch("d"), caller).seq).toBe(4);
     // a sealed line longer than those pieces is read whole
@@ -194,7 +210,11 @@ test("the seal key is created once, 0600, and reused", () => {
     const a = loadSealKey(dir);
     const b = loadSealKey(dir);
     expect(a.equals(b)).toBe(true);
-    expect(Bun.spawnSync(["stat", "-c", "%a", join(dir, F.toolSealKey)], { stdout: "pipe" }).stdout.toString().trim()).toBe("600");
+    expect(
+      Bun.spawnSync(["stat", "-c", "%a", join(dir, F.toolSealKey)], { stdout: "pipe" })
+        .stdout.toString()
+        .trim(),
+    ).toBe("600");
   } finally {
     removeDir(dir);
   }

@@ -40,12 +40,24 @@ test("a failure already on the base is pre-existing, a new one is not; the check
   const before = { status: git("status", "--porcelain"), index: readFileSync(join(repo, ".git/index")), worktrees: git("worktree", "list") };
 
   const { checks } = Config.parse({
-    checks: { test: { command: TEST }, lint: { command: "test -f node_modules/dep/index.js && echo deps-ok" }, build: { command: "echo 'src/app.ts:1:1 broken'; exit 2" } },
+    checks: {
+      test: { command: TEST },
+      lint: { command: "test -f node_modules/dep/index.js && echo deps-ok" },
+      build: { command: "echo 'src/app.ts:1:1 broken'; exit 2" },
+    },
   });
   const current = [await runCheck("test", checks.test!, { root: repo, logPath: join(dir, "logs/test.log"), round: 0, when: "after_implementation" })];
   expect(current[0]!.findings.map((f) => f.message)).toEqual(["test_old: AssertionError", "test_new: AssertionError"]);
 
-  const onBase = await runChecksOnBase({ repoDir: repo, baseCommit: base, checkout: repo, checks, logDir: join(dir, "logs/base"), logName: "checks/base", when: "after_implementation" });
+  const onBase = await runChecksOnBase({
+    repoDir: repo,
+    baseCommit: base,
+    checkout: repo,
+    checks,
+    logDir: join(dir, "logs/base"),
+    logName: "checks/base",
+    when: "after_implementation",
+  });
   expect(onBase.map((r) => [r.name, r.status, r.log])).toEqual([
     ["test", "failed", "checks/base/test.log"],
     ["lint", "passed", "checks/base/lint.log"], // node_modules was linked in
@@ -55,7 +67,10 @@ test("a failure already on the base is pre-existing, a new one is not; the check
 
   const [test_] = compareAllWithBase(current, onBase);
   expect(test_!.pre_existing).toBe(false);
-  expect(test_!.findings.map((f) => [f.message, f.pre_existing])).toEqual([["test_old: AssertionError", true], ["test_new: AssertionError", false]]);
+  expect(test_!.findings.map((f) => [f.message, f.pre_existing])).toEqual([
+    ["test_old: AssertionError", true],
+    ["test_new: AssertionError", false],
+  ]);
   expect(checkBlocks(test_!)).toBe(true);
 
   // nothing of the user's changed, and the temporary worktree is gone with its admin entry
@@ -70,8 +85,12 @@ test("the temporary worktree is removed when a check throws", async () => {
   const base = git("rev-parse", "HEAD");
   const { checks } = Config.parse({ checks: { test: { command: "true" } } });
   const boom = () => Promise.reject(new Error("runner broke"));
-  await expect(runChecksOnBase({ repoDir: repo, baseCommit: base, checkout: repo, checks, logDir: join(dir, "logs/base2"), when: "after_implementation", run: boom })).rejects.toThrow("runner broke");
-  expect(existsSync(join(repo, ".git/worktrees")) ? readdirSync(join(repo, ".git/worktrees")).filter((n) => n.startsWith(BASE_WORKTREE_PREFIX)) : []).toEqual([]);
+  await expect(
+    runChecksOnBase({ repoDir: repo, baseCommit: base, checkout: repo, checks, logDir: join(dir, "logs/base2"), when: "after_implementation", run: boom }),
+  ).rejects.toThrow("runner broke");
+  expect(existsSync(join(repo, ".git/worktrees")) ? readdirSync(join(repo, ".git/worktrees")).filter((n) => n.startsWith(BASE_WORKTREE_PREFIX)) : []).toEqual(
+    [],
+  );
   expect(git("worktree", "list").split("\n")).toHaveLength(1);
 });
 

@@ -26,7 +26,14 @@ gh.env.FAKE_GH_RUN_LOGS = logs;
 
 const PR = "https://github.com/acme/app/pull/7";
 const check = (name: string, bucket: string, over: Partial<GhPrCheck> = {}) =>
-  GhPrCheck.parse({ name, bucket, state: bucket === "fail" ? "FAILURE" : bucket === "pass" ? "SUCCESS" : "IN_PROGRESS", link: `https://github.com/acme/app/actions/runs/100/job/${name.length}`, workflow: "CI", ...over });
+  GhPrCheck.parse({
+    name,
+    bucket,
+    state: bucket === "fail" ? "FAILURE" : bucket === "pass" ? "SUCCESS" : "IN_PROGRESS",
+    link: `https://github.com/acme/app/actions/runs/100/job/${name.length}`,
+    workflow: "CI",
+    ...over,
+  });
 
 // what `gh run view --job 4 --log-failed` prints for a failing `npm test` job on a GitHub-hosted runner
 const JOB_LOG = [
@@ -42,7 +49,10 @@ describe("reading CI through gh", () => {
     writeFileSync(join(answers, "1.json"), JSON.stringify([check("lint", "pass"), { ...check("test", "pending"), extra: 1 }]));
     gh.env.FAKE_GH_PR_CHECKS_EXIT = "8";
     const checks = await prChecks(PR, repo, gh.run);
-    expect(checks.map((c) => [c.name, c.bucket])).toEqual([["lint", "pass"], ["test", "pending"]]);
+    expect(checks.map((c) => [c.name, c.bucket])).toEqual([
+      ["lint", "pass"],
+      ["test", "pending"],
+    ]);
     expect(gh.calls().at(-1)).toEqual(["pr", "checks", PR, "--json", "name,state,bucket,link,workflow,description"]);
     writeFileSync(join(answers, "2.json"), "");
     expect(await prChecks(PR, repo, gh.run)).toEqual([]);
@@ -61,9 +71,25 @@ describe("reading CI through gh", () => {
     const log = await failedJobLog(c, { cwd: repo, logPath, env: { PATH: gh.path, ...gh.env } });
     expect(log!.exitCode).toBe(0);
     const r = ciCheckResult(c, log, logPath, { root: repo, round: 1, logName: "ci/test.log", at: "2026-11-28T15:01:00.000Z" });
-    expect(r).toMatchObject({ name: "ci/test", command: "CI: CI / test", kind: "test", when: "ci", round: 1, status: "failed", log: "ci/test.log", required: true, error: "FAILURE on CI: https://github.com/acme/app/actions/runs/100/job/4" });
-    expect(r.findings).toEqual([{ check: "ci/test", file: "src/limits.ts", line: 1, column: 14, severity: "error", message: "TS2322: Type 'string' is not assignable to type 'number'." }]);
-    expect(r.failing_lines).toEqual(["src/limits.ts(1,14): error TS2322: Type 'string' is not assignable to type 'number'.", "FAIL src/limits.test.ts", "Process completed with exit code 1."]);
+    expect(r).toMatchObject({
+      name: "ci/test",
+      command: "CI: CI / test",
+      kind: "test",
+      when: "ci",
+      round: 1,
+      status: "failed",
+      log: "ci/test.log",
+      required: true,
+      error: "FAILURE on CI: https://github.com/acme/app/actions/runs/100/job/4",
+    });
+    expect(r.findings).toEqual([
+      { check: "ci/test", file: "src/limits.ts", line: 1, column: 14, severity: "error", message: "TS2322: Type 'string' is not assignable to type 'number'." },
+    ]);
+    expect(r.failing_lines).toEqual([
+      "src/limits.ts(1,14): error TS2322: Type 'string' is not assignable to type 'number'.",
+      "FAIL src/limits.test.ts",
+      "Process completed with exit code 1.",
+    ]);
     expect(r.tail.join("\n")).not.toMatch(/\x1b|\t|2026-11-28T|\/home\/runner/);
   });
 
@@ -72,7 +98,14 @@ describe("reading CI through gh", () => {
     expect(actionsJob(c.link)).toBeNull();
     expect(await failedJobLog(c, { cwd: repo, logPath: join(dir, "x.log") })).toBeNull();
     const r = ciCheckResult(c, null, null, { root: repo, round: 0, logName: "", at: "2026-11-28T15:01:00.000Z" });
-    expect(r).toMatchObject({ status: "failed", findings: [], failing_lines: ["Build #9 failed (3 minutes)"], log: "", duration_ms: 0, started_at: "2026-11-28T15:01:00.000Z" });
+    expect(r).toMatchObject({
+      status: "failed",
+      findings: [],
+      failing_lines: ["Build #9 failed (3 minutes)"],
+      log: "",
+      duration_ms: 0,
+      started_at: "2026-11-28T15:01:00.000Z",
+    });
     expect(actionsJob("https://github.com/a/b/actions/runs/5")).toEqual({ run: "5", job: null });
   });
 
@@ -93,10 +126,17 @@ describe("watchCi", () => {
 
   test("polls while pending; a failure ends it at once, green when all passed or skipped", async () => {
     const c = clock();
-    const failing = await watchCi({ read: reads([check("test", "pending")], [check("lint", "pass"), check("test", "fail"), check("e2e", "pending")]), timeoutMs: 600_000, pollMs: 1000, ...c });
+    const failing = await watchCi({
+      read: reads([check("test", "pending")], [check("lint", "pass"), check("test", "fail"), check("e2e", "pending")]),
+      timeoutMs: 600_000,
+      pollMs: 1000,
+      ...c,
+    });
     expect(failing).toMatchObject({ state: "failing", polls: 2 });
     expect(failing.failing.map((x) => x.name)).toEqual(["test"]);
-    expect((await watchCi({ read: reads([check("a", "pending")], [check("a", "pass"), check("docs", "skipping")]), timeoutMs: 600_000, ...clock() })).state).toBe("green");
+    expect(
+      (await watchCi({ read: reads([check("a", "pending")], [check("a", "pass"), check("docs", "skipping")]), timeoutMs: 600_000, ...clock() })).state,
+    ).toBe("green");
   });
 
   test("no checks counts as pending for the grace period; the timeout ends it", async () => {

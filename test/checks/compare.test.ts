@@ -4,8 +4,21 @@ import { CheckResult, checkBlocks, type CheckResultInput } from "../../src/schem
 
 const result = (over: Partial<CheckResultInput>): CheckResult =>
   CheckResult.parse({
-    name: "test", command: "pytest", kind: "test", when: "after_implementation", round: 1, status: "failed", exit_code: 1, duration_ms: 10,
-    started_at: "2026-11-28T15:00:00.000Z", finished_at: "2026-11-28T15:00:00.010Z", log: "checks/x.log", tail: [], findings: [], required: true, truncated: false,
+    name: "test",
+    command: "pytest",
+    kind: "test",
+    when: "after_implementation",
+    round: 1,
+    status: "failed",
+    exit_code: 1,
+    duration_ms: 10,
+    started_at: "2026-11-28T15:00:00.000Z",
+    finished_at: "2026-11-28T15:00:00.010Z",
+    log: "checks/x.log",
+    tail: [],
+    findings: [],
+    required: true,
+    truncated: false,
     ...over,
   });
 const f = (file: string, line: number, message: string) => ({ check: "test", file, line, message });
@@ -47,7 +60,13 @@ describe("compareWithBase", () => {
   });
 
   test("compareAllWithBase pairs results by check name", () => {
-    const rs = compareAllWithBase([result({ name: "lint", failing_lines: ["E1"] }), result({ name: "test", failing_lines: ["E2"] })], [result({ name: "test", failing_lines: ["E2"] })]);
-    expect(rs.map((r) => [r.name, r.pre_existing])).toEqual([["lint", undefined], ["test", true]]);
+    const rs = compareAllWithBase(
+      [result({ name: "lint", failing_lines: ["E1"] }), result({ name: "test", failing_lines: ["E2"] })],
+      [result({ name: "test", failing_lines: ["E2"] })],
+    );
+    expect(rs.map((r) => [r.name, r.pre_existing])).toEqual([
+      ["lint", undefined],
+      ["test", true],
+    ]);
   });
 });

@@ -6,8 +6,21 @@ import { CheckResult, type CheckResultInput } from "../../src/schema/checks.ts";
 
 const result = (over: Partial<CheckResultInput>): CheckResult =>
   CheckResult.parse({
-    name: "test", command: "npm test", kind: "test", when: "after_implementation", round: 0, status: "passed", exit_code: 0, duration_ms: 10,
-    started_at: "2026-11-28T15:00:00.000Z", finished_at: "2026-11-28T15:00:00.010Z", log: "checks/x.log", tail: [], findings: [], required: true, truncated: false,
+    name: "test",
+    command: "npm test",
+    kind: "test",
+    when: "after_implementation",
+    round: 0,
+    status: "passed",
+    exit_code: 0,
+    duration_ms: 10,
+    started_at: "2026-11-28T15:00:00.000Z",
+    finished_at: "2026-11-28T15:00:00.010Z",
+    log: "checks/x.log",
+    tail: [],
+    findings: [],
+    required: true,
+    truncated: false,
     ...over,
   });
 const input = { storyKey: "add-login", files: ["src/login.ts"], at: "2026-11-28T15:01:00.000Z" };
@@ -34,14 +47,21 @@ describe("buildInspectorCompletion", () => {
     );
     expect(InspectorCompletion.parse(rec)).toEqual(rec);
     expect(rec).toMatchObject({
-      story_key: "add-login", agent: "inspector", status: "PASS",
+      story_key: "add-login",
+      agent: "inspector",
+      status: "PASS",
       quality_checks: { type_check: "PASS", lint: "PASS", build: "NOT_RUN" },
-      tests: { passing: 45, failing: 0, total: 45 }, files_verified: ["src/login.ts"], timestamp: input.at,
+      tests: { passing: 45, failing: 0, total: 45 },
+      files_verified: ["src/login.ts"],
+      timestamp: input.at,
     });
   });
 
   test("a failing required check fails it; an advisory or pre-existing failure fails its quality check but does not block", () => {
-    const failing = buildInspectorCompletion([result({ status: "failed", tests: { passing: 40, failing: 5, total: 45 } }), result({ name: "lint", kind: "lint" })], input);
+    const failing = buildInspectorCompletion(
+      [result({ status: "failed", tests: { passing: 40, failing: 5, total: 45 } }), result({ name: "lint", kind: "lint" })],
+      input,
+    );
     expect(failing.status).toBe("FAIL");
     expect(failing.tests).toEqual({ passing: 40, failing: 5, total: 45 });
 
@@ -57,7 +77,10 @@ describe("buildInspectorCompletion", () => {
 
   test("only the latest round of each check counts; a test check without counts counts as one test", () => {
     const rs = [result({ status: "failed", round: 0 }), result({ status: "passed", round: 1 }), result({ name: "e2e", status: "timed_out", exit_code: null })];
-    expect(latestResults(rs).map((r) => [r.name, r.round])).toEqual([["test", 1], ["e2e", 0]]);
+    expect(latestResults(rs).map((r) => [r.name, r.round])).toEqual([
+      ["test", 1],
+      ["e2e", 0],
+    ]);
     const rec = buildInspectorCompletion(rs, input);
     expect(rec.tests).toEqual({ passing: 1, failing: 1, total: 2 });
     expect(rec.status).toBe("FAIL");

@@ -51,7 +51,13 @@ describe("eslint", () => {
 ✖ 3 problems (2 errors, 1 warning)
 `;
     expect(parseEslint(out).findings).toEqual([
-      { file: "/home/me/proj/src/util.ts", line: 3, column: 10, severity: "error", message: "'unused' is defined but never used (@typescript-eslint/no-unused-vars)" },
+      {
+        file: "/home/me/proj/src/util.ts",
+        line: 3,
+        column: 10,
+        severity: "error",
+        message: "'unused' is defined but never used (@typescript-eslint/no-unused-vars)",
+      },
       { file: "/home/me/proj/src/util.ts", line: 17, column: 1, severity: "warning", message: "Unexpected console statement (no-console)" },
       { file: "/home/me/proj/web/src/app.tsx", line: 8, column: 7, severity: "error", message: "Parsing error: Unexpected token" },
     ]);
@@ -115,9 +121,7 @@ FAIL	example.com/calc	0.004s
 web/handler.go:33:2: undefined: renderPage
 ok  	example.com/calc/store	0.010s`;
     const r = parseGo(out);
-    expect(r.findings).toEqual([
-      { file: "web/handler.go", line: 33, column: 2, severity: "error", message: "undefined: renderPage" },
-    ]);
+    expect(r.findings).toEqual([{ file: "web/handler.go", line: 33, column: 2, severity: "error", message: "undefined: renderPage" }]);
     expect(r.tests).toEqual({ passing: 1, failing: 1, total: 2 });
     const logged = parseGo(`--- FAIL: TestDivide (0.00s)\n    math_test.go:21: Divide(6, 3) = 2.5, want 2\nFAIL`);
     expect(logged.findings).toEqual([{ file: "math_test.go", line: 21, severity: "error", message: "TestDivide: Divide(6, 3) = 2.5, want 2" }]);
@@ -227,7 +231,12 @@ describe("summary counts", () => {
 
 describe("parseCheckOutput", () => {
   test("auto: paths become repository-relative, from the check's folder or absolute", () => {
-    const r = parseCheckOutput(`src/app.tsx(2,3): error TS2304: Cannot find name 'x'.\n${root}/src/util.ts:1:1: bad. [Error/semi]`, { check: "types", parser: "auto", root, cwd: "web" });
+    const r = parseCheckOutput(`src/app.tsx(2,3): error TS2304: Cannot find name 'x'.\n${root}/src/util.ts:1:1: bad. [Error/semi]`, {
+      check: "types",
+      parser: "auto",
+      root,
+      cwd: "web",
+    });
     expect(r.findings).toEqual([
       { check: "types", file: "web/src/app.tsx", line: 2, column: 3, severity: "error", message: "TS2304: Cannot find name 'x'." },
       { check: "types", file: "src/util.ts", line: 1, column: 1, severity: "error", message: "bad. (semi)" },
@@ -246,7 +255,9 @@ error: expect(received).toBe(expected)
  1 fail
 version 1.2:3 of missing/file.ts:9`;
     const r = parseCheckOutput(out, { check: "test", parser: "auto", root, cwd: "." });
-    expect(r.findings).toEqual([{ check: "test", file: "test/util.test.ts", line: 12, column: 21, message: `at <anonymous> (${root}/test/util.test.ts:12:21)` }]);
+    expect(r.findings).toEqual([
+      { check: "test", file: "test/util.test.ts", line: 12, column: 21, message: `at <anonymous> (${root}/test/util.test.ts:12:21)` },
+    ]);
     expect(r.tests).toEqual({ passing: 3, failing: 1, total: 4 });
   });
 
@@ -259,7 +270,16 @@ version 1.2:3 of missing/file.ts:9`;
 
 describe("failingLines", () => {
   test("the lines that say what failed, without stack frames; the last lines when none does", () => {
-    const tail = ["> test", "PASS src/a.test.ts", "FAIL src/b.test.ts", "  ● divides", "    Expected: 3", "    Received: 2", "      at Object.<anonymous> (src/b.test.ts:4:5)", "Tests: 1 failed, 3 passed"];
+    const tail = [
+      "> test",
+      "PASS src/a.test.ts",
+      "FAIL src/b.test.ts",
+      "  ● divides",
+      "    Expected: 3",
+      "    Received: 2",
+      "      at Object.<anonymous> (src/b.test.ts:4:5)",
+      "Tests: 1 failed, 3 passed",
+    ];
     expect(failingLines(tail)).toEqual(["FAIL src/b.test.ts", "    Expected: 3", "    Received: 2", "Tests: 1 failed, 3 passed"]);
     expect(failingLines(["building", "done", ""])).toEqual(["building", "done"]);
   });

@@ -17,12 +17,32 @@ chmodSync(join(root, "scripts/lint.sh"), 0o755);
 
 let n = 0;
 const run = (spec: CheckSpecInput, over: { portOffset?: number; env?: Record<string, string> } = {}) =>
-  runCheck("test", CheckSpec.parse(spec), { root, logPath: join(root, `.logs/${n}.log`), logName: `checks/${n++}.log`, round: 2, when: "after_coder", ...over });
+  runCheck("test", CheckSpec.parse(spec), {
+    root,
+    logPath: join(root, `.logs/${n}.log`),
+    logName: `checks/${n++}.log`,
+    round: 2,
+    when: "after_coder",
+    ...over,
+  });
 
 describe("runCheck", () => {
   test("a passing check: status, duration, log, counts from its summary, no findings", async () => {
     const r = await run({ command: "echo ' 4 pass'; echo ' 0 fail'" });
-    expect(r).toMatchObject({ name: "test", kind: "test", status: "passed", exit_code: 0, round: 2, when: "after_coder", log: `checks/${n - 1}.log`, findings: [], failing_lines: [], required: true, truncated: false, tests: { passing: 4, failing: 0, total: 4 } });
+    expect(r).toMatchObject({
+      name: "test",
+      kind: "test",
+      status: "passed",
+      exit_code: 0,
+      round: 2,
+      when: "after_coder",
+      log: `checks/${n - 1}.log`,
+      findings: [],
+      failing_lines: [],
+      required: true,
+      truncated: false,
+      tests: { passing: 4, failing: 0, total: 4 },
+    });
     expect(r.duration_ms).toBeGreaterThanOrEqual(0);
   });
 
@@ -35,7 +55,10 @@ describe("runCheck", () => {
   });
 
   test("it runs in its folder with the run's env, the port offset and its own env over them", async () => {
-    const r = await run({ command: "echo \"$PWD $AGENTMUX_PORT_OFFSET $AGENTMUX_CHECK $RUN_VAR $OWN\"", cwd: "src", env: { OWN: "mine", RUN_VAR: "overridden" } }, { portOffset: 20, env: { RUN_VAR: "run" } });
+    const r = await run(
+      { command: 'echo "$PWD $AGENTMUX_PORT_OFFSET $AGENTMUX_CHECK $RUN_VAR $OWN"', cwd: "src", env: { OWN: "mine", RUN_VAR: "overridden" } },
+      { portOffset: 20, env: { RUN_VAR: "run" } },
+    );
     expect(r.tail).toEqual([`${join(root, "src")} 20 test overridden mine`]);
   });
 
@@ -51,14 +74,18 @@ describe("runCheck", () => {
   });
 
   test("findings are capped at MAX_FINDINGS; the rest are counted", async () => {
-    const r = await run({ command: "for i in $(seq 1 130); do echo \"src/calc.ts($i,1): error TS1000: bad $i\"; done; exit 2" });
+    const r = await run({ command: 'for i in $(seq 1 130); do echo "src/calc.ts($i,1): error TS1000: bad $i"; done; exit 2' });
     expect(r.findings).toHaveLength(100);
     expect(r.findings_omitted).toBe(30);
     expect(r.findings.at(-1)!.message).toBe("TS1000: bad 100");
   });
 
   test("a JUnit report it writes gives findings and counts", async () => {
-    const r = await run({ command: `printf '<testsuite><testcase name="adds" file="src/calc.ts" line="1"><failure message="2 != 0"/></testcase><testcase name="b"/></testsuite>' > report.xml; exit 1`, junit: "report.xml", parser: "none" });
+    const r = await run({
+      command: `printf '<testsuite><testcase name="adds" file="src/calc.ts" line="1"><failure message="2 != 0"/></testcase><testcase name="b"/></testsuite>' > report.xml; exit 1`,
+      junit: "report.xml",
+      parser: "none",
+    });
     expect(r.findings).toEqual([{ check: "test", file: "src/calc.ts", line: 1, severity: "error", message: "adds: 2 != 0" }]);
     expect(r.tests).toEqual({ passing: 1, failing: 1, total: 2 });
     expect(readFileSync(join(root, ".logs", `${n - 1}.log`), "utf8")).toBe("");

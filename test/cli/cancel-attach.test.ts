@@ -50,7 +50,10 @@ test("--no-wait asks the orchestrator to cancel (by: command) and returns at onc
 });
 
 test("a session whose orchestrator is gone, or a finished one, is refused and nothing is written", async () => {
-  for (const [phase, dead, hint] of [["implementing", true, "resume it with: agentmux resume"], ["done", false, "it has finished"]] as const) {
+  for (const [phase, dead, hint] of [
+    ["implementing", true, "resume it with: agentmux resume"],
+    ["done", false, "it has finished"],
+  ] as const) {
     const { project, id, dir } = await session(phase, dead);
     const r = cancel(project, id);
     expect(r.code).toBe(1);

@@ -19,7 +19,10 @@ const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
 const MAIN = join(REPO_ROOT, "src", "main.ts");
 /** A shell's suite name, saying why it is skipped when the shell is not installed. */
 const shellSuite = (shell: string) => (Bun.which(shell) ? shell : `${shell} (skipped: ${shell} is not installed)`);
-const VISIBLE = Object.values(COMMANDS).filter((c) => !c.spec.hidden).map((c) => c.spec.name).sort();
+const VISIBLE = Object.values(COMMANDS)
+  .filter((c) => !c.spec.hidden)
+  .map((c) => c.spec.name)
+  .sort();
 const ALPHA = "20250101-100000-alpha";
 const SESSIONS = [ALPHA, "20250102-100000-beta"];
 
@@ -80,9 +83,17 @@ describe("bash", () => {
   test("the documented line: completions with agentmux on PATH, silence without", () => {
     const rc = join(root, "bashrc");
     writeFileSync(rc, COMPLETION_LINES.bash.line + "\n");
-    const on = Bun.spawnSync(["bash", "--norc", "-c", `source ${rc}; complete -p agentmux`], { env: { ...process.env, PATH: withAgentmux() }, stdout: "pipe", stderr: "pipe" });
+    const on = Bun.spawnSync(["bash", "--norc", "-c", `source ${rc}; complete -p agentmux`], {
+      env: { ...process.env, PATH: withAgentmux() },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(on.stdout.toString()).toBe("complete -F _agentmux agentmux\n");
-    const off = Bun.spawnSync(["bash", "--norc", "-c", `source ${rc}; echo "rc=$?"; complete -p agentmux`], { env: { ...process.env, PATH: "/usr/bin:/bin" }, stdout: "pipe", stderr: "pipe" });
+    const off = Bun.spawnSync(["bash", "--norc", "-c", `source ${rc}; echo "rc=$?"; complete -p agentmux`], {
+      env: { ...process.env, PATH: "/usr/bin:/bin" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(off.stdout.toString()).toBe("rc=1\n"); // the guard is false: nothing loaded, nothing printed
     expect(off.stderr.toString()).toContain("complete: agentmux: no completion specification");
   });
@@ -108,10 +119,7 @@ describe.skipIf(!Bun.which("zsh"))(shellSuite("zsh"), () => {
   test("TAB completes commands, flags and session ids in an interactive zsh", async () => {
     const zdot = join(root, "zdot");
     mkdirSync(zdot, { recursive: true });
-    writeFileSync(
-      join(zdot, ".zshrc"),
-      `autoload -Uz compinit && compinit -u -d ${zdot}/.zcompdump\nsource ${scriptFile("zsh")}\nPS1='READY%% '\n`,
-    );
+    writeFileSync(join(zdot, ".zshrc"), `autoload -Uz compinit && compinit -u -d ${zdot}/.zcompdump\nsource ${scriptFile("zsh")}\nPS1='READY%% '\n`);
     socket = privateSocket();
     const tmux = new Tmux(socket);
     await tmux.run(["new-session", "-d", "-s", "z", "-x", "150", "-y", "40", "-c", deep, `env ZDOTDIR=${zdot} zsh -i`]);
@@ -158,7 +166,11 @@ describe.skipIf(!Bun.which("fish"))(shellSuite("fish"), () => {
     const cmd = `source ${scriptFile("fish")}; complete -C ${JSON.stringify(line)}`;
     const p = Bun.spawnSync(["fish", "--no-config", "-c", cmd], { cwd: deep, stdout: "pipe", stderr: "pipe" });
     if (p.exitCode !== 0) throw new Error(`fish failed: ${p.stderr}`);
-    return p.stdout.toString().split("\n").filter(Boolean).map((l) => l.split("\t")[0]!);
+    return p.stdout
+      .toString()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.split("\t")[0]!);
   }
 
   test("fish --no-execute accepts the script", () => {
@@ -196,6 +208,12 @@ describe.skipIf(!Bun.which("fish"))(shellSuite("fish"), () => {
       stderr: "pipe",
     });
     expect(p.stderr.toString()).toBe("");
-    expect(p.stdout.toString().split("\n").filter(Boolean).map((l) => l.split("\t")[0])).toEqual(["my-cli", "status"]);
+    expect(
+      p.stdout
+        .toString()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split("\t")[0]),
+    ).toEqual(["my-cli", "status"]);
   });
 });

@@ -8,7 +8,9 @@ import { SimScenario } from "../../src/schema/sim-scenario.ts";
 
 const BUN = join(REPO_ROOT, "node_modules", ".bin", "bun");
 const MAIN = join(REPO_ROOT, "src", "main.ts");
-const VISIBLE = Object.values(COMMANDS).filter((c) => !c.spec.hidden).map((c) => c.spec.name);
+const VISIBLE = Object.values(COMMANDS)
+  .filter((c) => !c.spec.hidden)
+  .map((c) => c.spec.name);
 
 function cli(args: string[], bin: string[] = [BUN, MAIN]) {
   const p = Bun.spawnSync([...bin, ...args], { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
@@ -32,7 +34,12 @@ function complete(words: string[], cwd = root, env?: Record<string, string>): st
     "_agentmux",
     `printf '%s\\n' "\${COMPREPLY[@]}"`,
   ].join("\n");
-  const p = Bun.spawnSync(["bash", "--norc", "--noprofile", "-c", src], { cwd, stdout: "pipe", stderr: "pipe", ...(env ? { env: { ...process.env, ...env } } : {}) });
+  const p = Bun.spawnSync(["bash", "--norc", "--noprofile", "-c", src], {
+    cwd,
+    stdout: "pipe",
+    stderr: "pipe",
+    ...(env ? { env: { ...process.env, ...env } } : {}),
+  });
   if (p.exitCode !== 0) throw new Error(`bash failed: ${p.stderr}`);
   return p.stdout.toString().split("\n").filter(Boolean).sort();
 }
@@ -63,7 +70,10 @@ afterAll(() => removeDir(root));
 
 describe("agentmux completions bash", () => {
   test("defines _agentmux and registers it for agentmux", () => {
-    const p = Bun.spawnSync(["bash", "--norc", "-c", `source ${shq(bashFile)}; declare -F _agentmux; complete -p agentmux`], { stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawnSync(["bash", "--norc", "-c", `source ${shq(bashFile)}; declare -F _agentmux; complete -p agentmux`], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(p.exitCode).toBe(0);
     expect(p.stdout.toString()).toBe("_agentmux\ncomplete -F _agentmux agentmux\n");
   });
@@ -78,7 +88,12 @@ describe("agentmux completions bash", () => {
 
   test("every visible command completes every flag of its spec (not only the global ones)", () => {
     for (const c of Object.values(COMMANDS).filter((c) => !c.spec.hidden)) {
-      const expected = [...Object.entries(c.spec.flags).filter(([, f]) => !f.hidden).map(([n]) => `--${n}`), "--help"].sort();
+      const expected = [
+        ...Object.entries(c.spec.flags)
+          .filter(([, f]) => !f.hidden)
+          .map(([n]) => `--${n}`),
+        "--help",
+      ].sort();
       expect(complete(["agentmux", c.spec.name, "--"])).toEqual(expected);
     }
     expect(complete(["agentmux", "status", "--"])).toEqual(["--help", "--json", "--log", "--watch"]);

@@ -3,7 +3,13 @@ import { BINARY, scratch } from "../helpers/tmp.ts";
 
 /** `agentmux issue <ref>`: a reference that is no issue is a usage error whatever state gh is in. */
 function issue(cwd: string, path: string, ...args: string[]) {
-  const p = Bun.spawnSync([BINARY, "issue", ...args], { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, PATH: path, NO_COLOR: "1" } });
+  const p = Bun.spawnSync([BINARY, "issue", ...args], {
+    cwd,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, PATH: path, NO_COLOR: "1" },
+  });
   return { code: p.exitCode, err: p.stderr.toString() };
 }
 

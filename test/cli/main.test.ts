@@ -17,7 +17,8 @@ test("--version and -V print the version", () => {
 test("--help lists every visible command and hides the internal ones", () => {
   const r = run("--help");
   expect(r.code).toBe(0);
-  for (const c of ["run", "demo", "status", "sessions", "resume", "attach", "clean", "validate", "config", "doctor", "issue"]) expect(r.out).toMatch(new RegExp(`^  ${c}\\s`, "m"));
+  for (const c of ["run", "demo", "status", "sessions", "resume", "attach", "clean", "validate", "config", "doctor", "issue"])
+    expect(r.out).toMatch(new RegExp(`^  ${c}\\s`, "m"));
   for (const hidden of ["orchestrate", "mcp-server", "sim-agent", "monitor", "panel"]) expect(r.out).not.toMatch(new RegExp(`^  ${hidden}\\s`, "m"));
 });
 

@@ -28,7 +28,14 @@ const by = { role: "architect", agent: "architect", session: "/s" };
 const coderFile = () => join(project, ".agentmux/prompts/agents/coder.md");
 
 test("proposals are listed; approving one writes it to the role's prompt file; rejecting drops it; nothing else changes", () => {
-  proposePreferences(project, [{ target_role: "coder", bullet: "Write tests first" }, { target_role: "planner", bullet: "Small subplans" }], by);
+  proposePreferences(
+    project,
+    [
+      { target_role: "coder", bullet: "Write tests first" },
+      { target_role: "planner", bullet: "Small subplans" },
+    ],
+    by,
+  );
   const [tests, small] = readProposals(project);
   const list = cli();
   expect(list.code).toBe(0);
@@ -56,7 +63,13 @@ test("an agent's escape sequences never reach the list, the terminal or a prompt
   expect(readFileSync(coderFile(), "utf8")).toBe("## Approved Preferences\n\n- Use tabs red\n");
   // a proposals file written by hand (or by an older agentmux) is shown inert too
   const file = join(project, PROPOSED_PREFERENCES);
-  writeFileSync(file, JSON.stringify({ version: 1, proposals: [{ id: "abc12345", target_role: "coder", bullet: "x\u001b[2Jy", proposed_by: by, at: "2026-11-23T00:00:00.000Z" }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      version: 1,
+      proposals: [{ id: "abc12345", target_role: "coder", bullet: "x\u001b[2Jy", proposed_by: by, at: "2026-11-23T00:00:00.000Z" }],
+    }),
+  );
   const list = cli();
   expect(list.code).toBe(0);
   expect(list.out).not.toContain("\u001b");
@@ -83,7 +96,11 @@ test("a broken proposals file is an error naming it, not an empty list", () => {
 });
 
 test("the approval panel's header says how many proposals wait", () => {
-  const text = (n: number) => panelHeader("f", [], new Set(), 200, n).flat().map((s) => s.t).join("");
+  const text = (n: number) =>
+    panelHeader("f", [], new Set(), 200, n)
+      .flat()
+      .map((s) => s.t)
+      .join("");
   expect(text(2)).toContain("2 proposed preferences: agentmux preferences");
   expect(text(0)).not.toContain("proposed");
 });

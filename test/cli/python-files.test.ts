@@ -90,13 +90,22 @@ describe.skipIf(!Bun.file(BINARY).size)("Python agentmux files through agentmux 
     writeFileSync(join(planning, "plan_1.md"), "# Plan 1\n");
     writeFileSync(join(planning, "plan_2.md"), "# Plan 2\n");
     // no needs_design / needs_docs / doc_files: the Python loader reads only the groups
-    writeFileSync(f, "groups:\n  - group_id: core\n    mode: serial\n    plans:\n      - {file: plan_1.md, name: Core}\n  - group_id: api\n    mode: parallel\n    plans:\n      - {file: plan_2.md, name: API}\n");
+    writeFileSync(
+      f,
+      "groups:\n  - group_id: core\n    mode: serial\n    plans:\n      - {file: plan_1.md, name: Core}\n  - group_id: api\n    mode: parallel\n    plans:\n      - {file: plan_2.md, name: API}\n",
+    );
     expect(validate(f)).toEqual({ code: 0, out: `✓ ${f}: valid execution_plan\n`, err: "" });
 
-    writeFileSync(f, "groups:\n  - group_id: core\n    mode: serial\n    plans:\n      - {file: plan_1.md, name: Core}\n  - group_id: core\n    mode: serial\n    plans:\n      - {file: plan_2.md, name: API}\n");
+    writeFileSync(
+      f,
+      "groups:\n  - group_id: core\n    mode: serial\n    plans:\n      - {file: plan_1.md, name: Core}\n  - group_id: core\n    mode: serial\n    plans:\n      - {file: plan_2.md, name: API}\n",
+    );
     expect(validate(f)).toMatchObject({ code: 1, out: `${f}: groups[1].group_id: duplicate group_id "core"\n` });
 
-    writeFileSync(f, "groups:\n  - group_id: core\n    mode: serial\n    plans:\n      - {file: plan_1.md, name: Core}\n      - {file: plan_3.md, name: Missing}\n");
+    writeFileSync(
+      f,
+      "groups:\n  - group_id: core\n    mode: serial\n    plans:\n      - {file: plan_1.md, name: Core}\n      - {file: plan_3.md, name: Missing}\n",
+    );
     expect(validate(f)).toMatchObject({ code: 1, out: `${f}: groups[0].plans[1].file: plan_3.md does not exist in ${planning}\n` });
   });
 });

@@ -30,7 +30,16 @@ describe("one spec per command drives the parser and the help", () => {
     const v = parseCommand(setup.validate, ["plan.yaml", "-k", "plan"]);
     expect(v).toEqual({ flags: { kind: "plan" }, positionals: ["plan.yaml"] });
     const r = parseCommand(start.run, ["--ci", "--name=x", "Add", "--", "--json", "it"]);
-    expect(r === HELP ? null : r.flags).toEqual({ name: "x", "product-manager": false, worktree: false, "keep-session": false, ci: true, json: false, serve: false, config: undefined });
+    expect(r === HELP ? null : r.flags).toEqual({
+      name: "x",
+      "product-manager": false,
+      worktree: false,
+      "keep-session": false,
+      ci: true,
+      json: false,
+      serve: false,
+      config: undefined,
+    });
     expect(r === HELP ? null : r.positionals).toEqual(["Add", "--json", "it"]);
   });
 

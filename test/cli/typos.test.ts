@@ -16,7 +16,10 @@ let socket = "";
 
 beforeAll(async () => {
   base = makeTmpDir("amx-typos-");
-  repo = await makeRepo({ "README.md": "# p\n", ".agentmux/config.yaml": "version: 2\ndefaults: {provider: sim}\ngithub: {pull_request: false, push: false}\n" }, base);
+  repo = await makeRepo(
+    { "README.md": "# p\n", ".agentmux/config.yaml": "version: 2\ndefaults: {provider: sim}\ngithub: {pull_request: false, push: false}\n" },
+    base,
+  );
   socket = privateSocket();
 });
 afterAll(() => {

@@ -24,7 +24,9 @@ export function unreadKeys(keys: string[], files: { path: string; text: string }
 
 test("every config key is read somewhere in src/", () => {
   const files = sources(SRC).map((p) => ({ path: relative(SRC, p), text: code(readFileSync(p, "utf8")) }));
-  const keys = configRows().map((r) => r.key).filter((k) => k !== "version");
+  const keys = configRows()
+    .map((r) => r.key)
+    .filter((k) => k !== "version");
   expect(unreadKeys(keys, files)).toEqual([]);
 });
 

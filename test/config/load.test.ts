@@ -192,7 +192,10 @@ describe("errors name the file and the key path", () => {
     projectFile("roles:\n  reviewer_logic:\n    provider: gpt\n");
     const e = loadError();
     expect(e).toBeInstanceOf(UnknownProvider);
-    expect(e.data).toEqual({ refs: [{ file: ".agentmux/config.yaml", key: "roles.reviewer_logic.provider", name: "gpt" }], valid: ["agy", "claude", "codex", "copilot", "cursor", "gemini", "opencode", "qwen", "sim"] });
+    expect(e.data).toEqual({
+      refs: [{ file: ".agentmux/config.yaml", key: "roles.reviewer_logic.provider", name: "gpt" }],
+      valid: ["agy", "claude", "codex", "copilot", "cursor", "gemini", "opencode", "qwen", "sim"],
+    });
     expect(e.message).toBe(
       '.agentmux/config.yaml: roles.reviewer_logic.provider: unknown provider "gpt" (valid providers: agy, claude, codex, copilot, cursor, gemini, opencode, qwen, sim)',
     );
@@ -204,7 +207,9 @@ describe("errors name the file and the key path", () => {
     projectFile("version: 3\n");
     expect(loadError().message).toBe(".agentmux/config.yaml: version: must be 2 (got 3)");
     projectFile("version: 1\n"); // the Python agentmux's format
-    expect(loadError().message).toBe(".agentmux/config.yaml: version: must be 2 (got 1) — version 1 is the Python agentmux's format; convert the file with: agentmux config migrate .agentmux/config.yaml");
+    expect(loadError().message).toBe(
+      ".agentmux/config.yaml: version: must be 2 (got 1) — version 1 is the Python agentmux's format; convert the file with: agentmux config migrate .agentmux/config.yaml",
+    );
   });
 
   test("a new provider without a command names the file that defined it", () => {
@@ -237,7 +242,9 @@ describe("errors name the file and the key path", () => {
     projectFile("providers:\n  __proto__:\n    command: echo\nroles:\n  coder:\n    provider: __proto__\n");
     const e = loadError();
     expect(e).toBeInstanceOf(ConfigInvalid);
-    expect(e.data).toEqual({ issues: [{ file: ".agentmux/config.yaml", problem: 'providers.__proto__: "__proto__" cannot be a key or a name (JavaScript reserves it); rename it' }] });
+    expect(e.data).toEqual({
+      issues: [{ file: ".agentmux/config.yaml", problem: 'providers.__proto__: "__proto__" cannot be a key or a name (JavaScript reserves it); rename it' }],
+    });
     projectFile("");
     const json = write(join(root, "c.json"), '{"providers": {"mine": {"command": "x", "env": {"__proto__": "y"}}}}');
     expect(loadError(json).message).toBe(`${json}: providers.mine.env.__proto__: "__proto__" cannot be a key or a name (JavaScript reserves it); rename it`);
@@ -247,7 +254,13 @@ describe("errors name the file and the key path", () => {
 describe("AGENTMUX_SIM_SCENARIO", () => {
   const simEnv = (scenario: string) => ({ ...env, AGENTMUX_SIM_SCENARIO: scenario });
   const simulatedPlanner = (config: ReturnType<typeof loadConfig>["config"]) =>
-    buildLaunch(resolveRole(config, "planner"), { sessionDir: "/s", projectDir: project, workDir: project, agentKey: "planner", selfCommand: ["/bin/agentmux"] }).env;
+    buildLaunch(resolveRole(config, "planner"), {
+      sessionDir: "/s",
+      projectDir: project,
+      workDir: project,
+      agentKey: "planner",
+      selfCommand: ["/bin/agentmux"],
+    }).env;
 
   test("with no sim.scenario in any config file, the variable is the scenario the simulated agents get", () => {
     projectFile("version: 2\ndefaults: { provider: sim }\n");

@@ -11,7 +11,19 @@ import { builtinLayer } from "../../src/config/load.ts";
 import { BINARY, makeTmpDir, removeDir } from "../helpers/tmp.ts";
 
 const RO = "Bash(ls:*) Bash(cat:*) Bash(find:*) Bash(grep:*) Bash(git:*) Bash(head:*)\n        Bash(tail:*) Bash(pwd:*) Bash(wc:*)";
-const ROLES = ["architect", "planner", "product-manager", "reviewer", "coder", "designer", "code-researcher", "web-researcher", "reviewer_expert", "reviewer_logic", "reviewer_quality"];
+const ROLES = [
+  "architect",
+  "planner",
+  "product-manager",
+  "reviewer",
+  "coder",
+  "designer",
+  "code-researcher",
+  "web-researcher",
+  "reviewer_expert",
+  "reviewer_logic",
+  "reviewer_quality",
+];
 const claudeTools: Record<string, string | null> = {
   architect: `${RO} mcp__agentmux__research_dispatch_code\n        mcp__agentmux__research_dispatch_web mcp__agentmux__submit_architecture`,
   planner: `${RO} mcp__agentmux__research_dispatch_code\n        mcp__agentmux__research_dispatch_web mcp__agentmux__submit_plan`,
@@ -19,13 +31,21 @@ const claudeTools: Record<string, string | null> = {
   reviewer: RO,
   coder: "mcp__agentmux__submit_done",
   designer: null,
-  "code-researcher": "Read Glob Grep Write Edit Bash(ls:*) Bash(cat:*) Bash(find:*) Bash(grep:*)\n        Bash(head:*) Bash(tail:*) Bash(pwd:*) Bash(wc:*) mcp__agentmux__submit_research_done",
-  "web-researcher": "WebFetch WebSearch Read Glob Grep Write Edit Bash(ls:*) Bash(cat:*) Bash(head:*)\n        Bash(tail:*) mcp__agentmux__submit_research_done",
+  "code-researcher":
+    "Read Glob Grep Write Edit Bash(ls:*) Bash(cat:*) Bash(find:*) Bash(grep:*)\n        Bash(head:*) Bash(tail:*) Bash(pwd:*) Bash(wc:*) mcp__agentmux__submit_research_done",
+  "web-researcher":
+    "WebFetch WebSearch Read Glob Grep Write Edit Bash(ls:*) Bash(cat:*) Bash(head:*)\n        Bash(tail:*) mcp__agentmux__submit_research_done",
   reviewer_expert: `${RO} mcp__agentmux__submit_review`,
   reviewer_logic: `${RO} mcp__agentmux__submit_review`,
   reviewer_quality: `${RO} mcp__agentmux__submit_review`,
 };
-const perRole = (args: (r: string) => string[]) => ROLES.map((r) => `      ${r}:\n${args(r).map((a) => `      - ${a}`).join("\n")}`).join("\n");
+const perRole = (args: (r: string) => string[]) =>
+  ROLES.map(
+    (r) =>
+      `      ${r}:\n${args(r)
+        .map((a) => `      - ${a}`)
+        .join("\n")}`,
+  ).join("\n");
 
 /** The Python tool's built-in defaults file, in its layout (block lists, wrapped plain scalars). */
 const PYTHON_DEFAULTS = `version: 2
@@ -163,7 +183,13 @@ beforeEach(() => {
 afterEach(() => removeDir(root));
 
 const agentmux = (...args: string[]) => {
-  const p = Bun.spawnSync([BINARY, ...args], { cwd: root, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, HOME: root, XDG_CONFIG_HOME: join(root, "xdg"), NO_COLOR: "1" } });
+  const p = Bun.spawnSync([BINARY, ...args], {
+    cwd: root,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, HOME: root, XDG_CONFIG_HOME: join(root, "xdg"), NO_COLOR: "1" },
+  });
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 };
 
@@ -189,9 +215,14 @@ describe.skipIf(!existsSync(BINARY))("config migrate → load, for each Python a
     expect(config.providers.copilot.default_role_args).toEqual(builtin.providers.copilot!.default_role_args);
     expect(config.providers.claude.default_model).toBe(builtin.providers.claude!.default_model ?? null);
     expect(config.defaults.provider).toBe("claude");
-    expect(m.err).toContain("providers.copilot: left out command, model_flag, single_coder, sub_agent_tool, default_model, default_role_args, model_args, role_args: the Python agentmux's built-in values");
+    expect(m.err).toContain(
+      "providers.copilot: left out command, model_flag, single_coder, sub_agent_tool, default_model, default_role_args, model_args, role_args: the Python agentmux's built-in values",
+    );
     if (!hasCursor) expect(m.err).toContain("providers.cursor: not carried over: agentmux has no cursor provider (yet)");
-    else expect(m.err).toContain("providers.cursor: left out command, model_flag, role_args: the Python agentmux's built-in values; agentmux's own cursor settings apply");
+    else
+      expect(m.err).toContain(
+        "providers.cursor: left out command, model_flag, role_args: the Python agentmux's built-in values; agentmux's own cursor settings apply",
+      );
   }, 60_000);
 
   test("a project config whose roles use cursor: carried when agentmux has cursor, else exit 1 naming cursor and nothing written", () => {
@@ -228,7 +259,11 @@ describe.skipIf(!existsSync(BINARY))("config migrate → load, for each Python a
     const file = join(root, ".agentmux/config.json");
     writeFileSync(file, JSON.stringify({ version: 2, defaults: { provider: "codex", session_name: "x" }, roles: { reviewer: { model: "o3" } } }, null, 2));
     expect(agentmux("config", "migrate", ".agentmux/config.json", "--write").code).toBe(0);
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ version: 2, defaults: { provider: "codex" }, roles: { reviewer_logic: { model: "o3" }, reviewer_quality: { model: "o3" }, reviewer_expert: { model: "o3" } } });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+      version: 2,
+      defaults: { provider: "codex" },
+      roles: { reviewer_logic: { model: "o3" }, reviewer_quality: { model: "o3" }, reviewer_expert: { model: "o3" } },
+    });
     expect(agentmux("config", "--json").code).toBe(0);
   }, 60_000);
 
@@ -241,7 +276,10 @@ describe.skipIf(!existsSync(BINARY))("config migrate → load, for each Python a
   }, 60_000);
 
   test("a project config using a provider its user config defines: loads once the user config is migrated", () => {
-    writeFileSync(join(root, "xdg/agentmux/config.yaml"), "version: 2\nproviders:\n  kimi:\n    command: kimi\n    model_flag: --model-name\n    trust_snippet: Trust this folder?\n    role_args:\n      coder: [--sandbox, workspace-write]\n");
+    writeFileSync(
+      join(root, "xdg/agentmux/config.yaml"),
+      "version: 2\nproviders:\n  kimi:\n    command: kimi\n    model_flag: --model-name\n    trust_snippet: Trust this folder?\n    role_args:\n      coder: [--sandbox, workspace-write]\n",
+    );
     const project = "version: 2\nroles:\n  coder:\n    provider: kimi\n    model: kimi-2.5\n";
     // the user config still in the Python form: the project file's kimi is unknown on its own
     const before = migrateThenLoad(project);

@@ -106,7 +106,10 @@ describe("migrateConfigText", () => {
   });
 
   test("the legacy skip_final_approval and batch_subcommand forms", () => {
-    const r = migrateConfigText("defaults:\n  skip_final_approval: true\nproviders:\n  codex:\n    command: codex\n  other:\n    command: other\n    batch_subcommand: exec\n", BUILTINS);
+    const r = migrateConfigText(
+      "defaults:\n  skip_final_approval: true\nproviders:\n  codex:\n    command: codex\n  other:\n    command: other\n    batch_subcommand: exec\n",
+      BUILTINS,
+    );
     expect(parseConfigText(r.text, "x")).toEqual({
       version: 2,
       defaults: { completion: { skip_final_approval: true } },
@@ -117,10 +120,19 @@ describe("migrateConfigText", () => {
 
 describe("a provider of the Python tool that agentmux does not have", () => {
   test("is named as not carried over where a role or the default uses it; its built-in entry is dropped", () => {
-    const r = migrateConfigText("defaults:\n  provider: cursor\nproviders:\n  cursor:\n    command: agent\nroles:\n  coder:\n    provider: cursor\n  planner:\n    provider: claude\n", ["claude", "codex"]);
+    const r = migrateConfigText(
+      "defaults:\n  provider: cursor\nproviders:\n  cursor:\n    command: agent\nroles:\n  coder:\n    provider: cursor\n  planner:\n    provider: claude\n",
+      ["claude", "codex"],
+    );
     expect(r.unresolved).toEqual([
-      { key: "defaults.provider", problem: "defaults.provider: cursor: not carried over: agentmux has no cursor provider (yet); choose one it has for this key" },
-      { key: "roles.coder.provider", problem: "roles.coder.provider: cursor: not carried over: agentmux has no cursor provider (yet); choose one it has for this key" },
+      {
+        key: "defaults.provider",
+        problem: "defaults.provider: cursor: not carried over: agentmux has no cursor provider (yet); choose one it has for this key",
+      },
+      {
+        key: "roles.coder.provider",
+        problem: "roles.coder.provider: cursor: not carried over: agentmux has no cursor provider (yet); choose one it has for this key",
+      },
     ]);
     expect(r.notes).toContain("providers.cursor: not carried over: agentmux has no cursor provider (yet)");
     // once agentmux has it, the same config carries it
@@ -166,7 +178,13 @@ describe.skipIf(!existsSync(BINARY))("agentmux config migrate (compiled binary)"
   });
   afterEach(() => removeDir(root));
   const agentmux = (...args: string[]) => {
-    const p = Bun.spawnSync([BINARY, ...args], { cwd: root, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, HOME: root, XDG_CONFIG_HOME: join(root, "xdg"), NO_COLOR: "1" } });
+    const p = Bun.spawnSync([BINARY, ...args], {
+      cwd: root,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, HOME: root, XDG_CONFIG_HOME: join(root, "xdg"), NO_COLOR: "1" },
+    });
     return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
   };
 

@@ -12,7 +12,10 @@ const CASES_DIR = join(import.meta.dir, "cases");
 /** The minimum number of cases per category (issue #7 §4). */
 const MINIMUM: Record<string, number> = { plan: 10, review: 6, approval: 6, done: 6, changes: 1, "tool-events": 6, config: 10, cli: 8, hostile: 8 };
 
-const files = fs.readdirSync(CASES_DIR).filter((f) => f.endsWith(".yaml")).sort();
+const files = fs
+  .readdirSync(CASES_DIR)
+  .filter((f) => f.endsWith(".yaml"))
+  .sort();
 const categories = files.map((f) => ({ name: basename(f, ".yaml"), cases: CorpusFile.parse(YAML.parse(fs.readFileSync(join(CASES_DIR, f), "utf8"))) }));
 
 let cleanups: (() => void)[] = [];
@@ -31,14 +34,20 @@ function writeTree(root: string, tree: Record<string, string>, expand: (s: strin
 async function setUp(c: CorpusCase): Promise<Ctx & { base: string; canary: string }> {
   const base = makeTmpDir("amx-corpus-");
   const socket = privateSocket();
-  cleanups.push(() => killTmuxServer(socket), () => removeDir(base));
+  cleanups.push(
+    () => killTmuxServer(socket),
+    () => removeDir(base),
+  );
   const work = join(base, "work");
   const home = join(base, "home");
   const canary = join(base, "pwned");
   fs.mkdirSync(work);
   fs.mkdirSync(home);
   const expand = (s: string) =>
-    s.replace(/\{\{(.)\*(\d+)\}\}/g, (_m, ch: string, n: string) => ch.repeat(Number(n))).replaceAll("{work}", work).replaceAll("{canary}", canary);
+    s
+      .replace(/\{\{(.)\*(\d+)\}\}/g, (_m, ch: string, n: string) => ch.repeat(Number(n)))
+      .replaceAll("{work}", work)
+      .replaceAll("{canary}", canary);
   writeTree(work, c.files, expand);
   if (c.repo) {
     await git.init({ fs, dir: work, defaultBranch: "main" });
@@ -71,7 +80,8 @@ const STACK_FRAME = /\n\s+at .+:\d+:\d+/;
 describe("bad-input corpus", () => {
   test("every category has its minimum number of cases, ids are unique", () => {
     const counts = Object.fromEntries(categories.map((c) => [c.name, c.cases.length]));
-    for (const [name, min] of Object.entries(MINIMUM)) expect({ name, count: counts[name] ?? 0, ok: (counts[name] ?? 0) >= min }).toEqual({ name, count: counts[name] ?? 0, ok: true });
+    for (const [name, min] of Object.entries(MINIMUM))
+      expect({ name, count: counts[name] ?? 0, ok: (counts[name] ?? 0) >= min }).toEqual({ name, count: counts[name] ?? 0, ok: true });
     const ids = categories.flatMap((c) => c.cases.map((x) => x.id));
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBeGreaterThanOrEqual(60);

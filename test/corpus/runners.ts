@@ -67,7 +67,8 @@ function sealCaseLines(path: string, key: SealKey): void {
     }
     const role = (Object.keys(ROLE_TOOLS) as Role[]).find((r) => ROLE_TOOLS[r].includes(v.tool)) ?? "coder";
     const file = snapshotSource(v.tool, v.payload);
-    if (file && existsSync(join(sessionDir, file)) && v.payload && typeof v.payload === "object") v.payload.snapshot = writeSnapshot(sessionDir, readFileSync(join(sessionDir, file)), file);
+    if (file && existsSync(join(sessionDir, file)) && v.payload && typeof v.payload === "object")
+      v.payload.snapshot = writeSnapshot(sessionDir, readFileSync(join(sessionDir, file)), file);
     return sealLine(key, JSON.stringify({ ...v, agent: v.agent ?? role, role: v.role ?? role, seq: ++seq }));
   });
   writeFileSync(path, out.join("\n"));
@@ -107,7 +108,10 @@ async function toolLines(_c: CorpusCase, x: Ctx): Promise<Outcome> {
 
 /** The real submit_done handler: done_<N>.json is read, validated and checked against the work tree. */
 async function gate(c: CorpusCase, x: Ctx): Promise<Outcome> {
-  const r = await TOOL_HANDLERS.submit_done({ sessionDir: join(x.work, SESSION), role: "coder", state: {} as State, workDir: x.work }, { subplan_index: c.subplan });
+  const r = await TOOL_HANDLERS.submit_done(
+    { sessionDir: join(x.work, SESSION), role: "coder", state: {} as State, workDir: x.work },
+    { subplan_index: c.subplan },
+  );
   return r.ok ? { outcome: "accepted", output: r.text } : { outcome: "refused", output: r.message };
 }
 
@@ -117,7 +121,11 @@ async function commit(_c: CorpusCase, x: Ctx): Promise<Outcome> {
   const parsed = parseArtifact("approval", readFileSync(file, "utf8"));
   if (!parsed.ok) return { outcome: "refused", output: parsed.problems.map((p) => `${F.approval}: ${formatProblem(p)}`).join("\n") };
   try {
-    const r = await commitChanges(x.work, { branch: "feature/corpus", message: parsed.value.commit_message ?? "corpus commit", excludeFiles: parsed.value.exclude_files });
+    const r = await commitChanges(x.work, {
+      branch: "feature/corpus",
+      message: parsed.value.commit_message ?? "corpus commit",
+      excludeFiles: parsed.value.exclude_files,
+    });
     return { outcome: "accepted", output: `committed ${r.short}` };
   } catch (e) {
     return { outcome: "refused", output: errorText(e) };
@@ -167,7 +175,13 @@ async function tmux(c: CorpusCase, x: Ctx): Promise<Outcome> {
   const title = await t.run(["display-message", "-p", "-t", controlPane, "#{pane_title}"]);
   return {
     outcome: "accepted",
-    output: [`argument intact ${got === hostile}`, `label literal ${shown.includes(` ${hostile.slice(0, LABEL_MAX)} `)}`, `title literal ${title.replaceAll("##[", "#[") === hostile.slice(0, LABEL_MAX)}`, `label shown: ${shown.slice(0, 200)}`, `title shown: ${title.slice(0, 200)}`].join("\n"),
+    output: [
+      `argument intact ${got === hostile}`,
+      `label literal ${shown.includes(` ${hostile.slice(0, LABEL_MAX)} `)}`,
+      `title literal ${title.replaceAll("##[", "#[") === hostile.slice(0, LABEL_MAX)}`,
+      `label shown: ${shown.slice(0, 200)}`,
+      `title shown: ${title.slice(0, 200)}`,
+    ].join("\n"),
   };
 }
 

@@ -16,8 +16,15 @@ export function snapshot(root: string): Snapshot {
       else if (st.isDirectory()) {
         out.set(r, "dir");
         walk(r);
-      } else if (!st.isFile()) out.set(r, "special"); // a FIFO: reading it would block
-      else out.set(r, `${st.size}:${createHash("sha1").update(readFileSync(join(root, r))).digest("hex")}`);
+      } else if (!st.isFile())
+        out.set(r, "special"); // a FIFO: reading it would block
+      else
+        out.set(
+          r,
+          `${st.size}:${createHash("sha1")
+            .update(readFileSync(join(root, r)))
+            .digest("hex")}`,
+        );
     }
   };
   walk("");

@@ -32,7 +32,14 @@ test("a catch-up over lines applied before writes the state once, with the curso
   const path = join(sessionDir, F.toolEvents);
   const N = 200;
   for (let seq = 1; seq <= N; seq++) {
-    const body = { tool: "research_dispatch_code", timestamp: "2024-01-01T00:00:01.000Z", payload: { topic: `t${seq}`, context: "c", questions: ["q"], scope_hints: null, research_type: "code" }, agent: "architect", role: "architect", seq };
+    const body = {
+      tool: "research_dispatch_code",
+      timestamp: "2024-01-01T00:00:01.000Z",
+      payload: { topic: `t${seq}`, context: "c", questions: ["q"], scope_hints: null, research_type: "code" },
+      agent: "architect",
+      role: "architect",
+      seq,
+    };
     appendLine(path, sealLine(key, JSON.stringify(body)));
   }
   // every line was applied before the file was read again from the start

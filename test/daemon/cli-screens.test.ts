@@ -59,7 +59,11 @@ function screenArgs(name: string): string[] {
  */
 async function showScreen(name: string): Promise<string> {
   const pane = (await tmux.run(["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "screens", ...screenArgs(name)])).trim();
-  const last = fixture(name).screen.split("\n").map((l) => l.trim()).filter(Boolean).at(-1)!;
+  const last = fixture(name)
+    .screen.split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .at(-1)!;
   await waitFor(`the pane showing ${name}`, async () => (await tmux.run(["capture-pane", "-p", "-t", pane])).includes(last), { timeoutMs: 10_000 });
   return pane;
 }
@@ -73,12 +77,21 @@ async function switchScreen(pane: string, name: string): Promise<void> {
 async function turnEventFor(cli: string, name: string): Promise<Event> {
   const pane = await showScreen(name);
   const events: Event[] = [];
-  const watcher = new TurnWatcher({ tmux, watched: () => [{ agent: "architect", pane, provider: providers[cli]! }], push: (e) => events.push(e), log: () => {}, stuckAfterMs: 0, pollMs: 50 });
+  const watcher = new TurnWatcher({
+    tmux,
+    watched: () => [{ agent: "architect", pane, provider: providers[cli]! }],
+    push: (e) => events.push(e),
+    log: () => {},
+    stuckAfterMs: 0,
+    pollMs: 50,
+  });
   watcher.turnStarted("architect"); // a prompt was accepted; this is the screen its turn ended on
   watcher.workSeen("architect"); // after it did work (a tool call): its end is seen once the screen settles
   watcher.start();
   try {
-    return await waitFor(`a turn event for ${name}`, () => events.find((e) => e.type === "agent_rate_limited" || e.type === "agent_turn_ended"), { timeoutMs: 15_000 });
+    return await waitFor(`a turn event for ${name}`, () => events.find((e) => e.type === "agent_rate_limited" || e.type === "agent_turn_ended"), {
+      timeoutMs: 15_000,
+    });
   } finally {
     watcher.stop();
   }
@@ -106,7 +119,7 @@ describe("claude's input box: empty, a placeholder, or text", () => {
     const ready = compileGate(providers.claude!.ready).ready!;
     expect(ready.test(box("❯\u00a0"))).toBe(true);
     expect(ready.test(box("❯\u00a0Resend your message to try again"))).toBe(true);
-    expect(ready.test(box("❯ Read and follow the instructions in \"/x/p.md\""))).toBe(false);
+    expect(ready.test(box('❯ Read and follow the instructions in "/x/p.md"'))).toBe(false);
     expect(ready.test(box("❯\u00a0[Pasted text #1]"))).toBe(false);
   });
 });
@@ -174,7 +187,14 @@ describe("a turn's end is seen once the screen has been still for settle_ms, not
     const pane = await showScreen("codex-idle.txt");
     const events: Event[] = [];
     // an hour between polls: only the look asked for and the follow-up it schedules can see the end
-    const watcher = new TurnWatcher({ tmux, watched: () => [{ agent: "architect", pane, provider: providers.codex! }], push: (e) => events.push(e), log: () => {}, stuckAfterMs: 0, pollMs: 3_600_000 });
+    const watcher = new TurnWatcher({
+      tmux,
+      watched: () => [{ agent: "architect", pane, provider: providers.codex! }],
+      push: (e) => events.push(e),
+      log: () => {},
+      stuckAfterMs: 0,
+      pollMs: 3_600_000,
+    });
     watcher.turnStarted("architect");
     watcher.workSeen("architect");
     watcher.start();

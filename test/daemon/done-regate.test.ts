@@ -31,7 +31,9 @@ test("a sealed submit_done whose done file lies is rejected when applied: the su
   expect(state.phase).toBe("implementing");
   expect(state.completed_subplans).toEqual([]);
   expect(state.last_event).not.toBe("implementation_completed");
-  expect(log).toContain("tool event submit_done rejected: subplan 1's 06_implementation/done_1.json no longer passes the verification gate when its call is applied");
+  expect(log).toContain(
+    "tool event submit_done rejected: subplan 1's 06_implementation/done_1.json no longer passes the verification gate when its call is applied",
+  );
   expect(log).toContain('files_created[0]: "src/part1.ts" is claimed created but does not exist');
 });
 

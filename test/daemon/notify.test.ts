@@ -23,11 +23,21 @@ function setup(command: string, on: ("needs_you" | "done" | "failed")[] = ["need
   mkdirSync(join(sessionDir, ".runtime"), { recursive: true });
   const logged: { msg: string; fields?: LogFields }[] = [];
   const first = stateIn("reviewing", { project_dir: project });
-  const n = new Notifier({ config: { command, on, timeout_s }, sessionDir, projectDir: project, log: (msg, fields) => void logged.push({ msg, fields }) }, first);
+  const n = new Notifier(
+    { config: { command, on, timeout_s }, sessionDir, projectDir: project, log: (msg, fields) => void logged.push({ msg, fields }) },
+    first,
+  );
   return { project, sessionDir, logged, n, first };
 }
 
-const received = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
+const received = (file: string) =>
+  existsSync(file)
+    ? readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 
 test("needs you, done: one JSON object each on the command's stdin, with the run's page on the server that runs for the project", async () => {
   const { project, sessionDir, logged, n, first } = setup(`cat >> notes.jsonl; echo "event=$AGENTMUX_NOTIFY_EVENT" >> env.txt`);
@@ -36,7 +46,12 @@ test("needs you, done: one JSON object each on the command's stdin, with the run
   n.observe(first); // nothing new
   n.observe(waiting);
   n.observe(waiting); // the same wait: told once
-  const done: State = { ...stateIn("done", { project_dir: project }), commit_hash: "0123456789abcdef", feature_branch: "feature/rate-limit", decision_waits: 1 };
+  const done: State = {
+    ...stateIn("done", { project_dir: project }),
+    commit_hash: "0123456789abcdef",
+    feature_branch: "feature/rate-limit",
+    decision_waits: 1,
+  };
   n.observe(done);
   await n.drain();
   const notes = received(join(project, "notes.jsonl"));
@@ -44,19 +59,44 @@ test("needs you, done: one JSON object each on the command's stdin, with the run
     ["needs_you", "the run waits for your approval"],
     ["done", "done: committed 0123456789 on feature/rate-limit"],
   ]);
-  expect(notes[0]).toMatchObject({ session: "20250301-100000-rate-limit", feature: "Add rate limiting to the public API", phase: "completing", project, url: "http://127.0.0.1:7878/#/run/0/20250301-100000-rate-limit", run_event: { kind: "awaiting_decision" } });
+  expect(notes[0]).toMatchObject({
+    session: "20250301-100000-rate-limit",
+    feature: "Add rate limiting to the public API",
+    phase: "completing",
+    project,
+    url: "http://127.0.0.1:7878/#/run/0/20250301-100000-rate-limit",
+    run_event: { kind: "awaiting_decision" },
+  });
   expect(notes[1]).toMatchObject({ commit: "0123456789abcdef", run_event: { kind: "phase", phase: "done" } });
   expect(JSON.stringify(notes)).not.toContain("secret-token"); // the link carries no token
   expect(readFileSync(join(project, "env.txt"), "utf8")).toBe("event=needs_you\nevent=done\n");
-  expect(logged.filter((l) => l.fields?.event === "notify").map((l) => l.fields?.data)).toEqual([{ notify: "needs_you", ok: true }, { notify: "done", ok: true }]);
+  expect(logged.filter((l) => l.fields?.event === "notify").map((l) => l.fields?.data)).toEqual([
+    { notify: "needs_you", ok: true },
+    { notify: "done", ok: true },
+  ]);
   expect(existsSync(join(sessionDir, ".runtime/notify.log"))).toBe(true);
 });
 
 test("an agent's question and a failed run; no server: no link; `on` filters; a user's cancel is not a failure", async () => {
   const { project, n, first } = setup("cat >> notes.jsonl", ["needs_you", "failed"]);
-  const asking: State = { ...first, agents: { reviewer_logic: { role: "reviewer_logic", label: "reviewer (logic)", status: "needs_input", since: first.updated_at, question: { kind: "question", text: "Sliding window\nor fixed? \x1b[31m", at: first.updated_at } } } as any };
+  const asking: State = {
+    ...first,
+    agents: {
+      reviewer_logic: {
+        role: "reviewer_logic",
+        label: "reviewer (logic)",
+        status: "needs_input",
+        since: first.updated_at,
+        question: { kind: "question", text: "Sliding window\nor fixed? \x1b[31m", at: first.updated_at },
+      },
+    } as any,
+  };
   n.observe(asking);
-  const failed: State = { ...stateIn("failed", { project_dir: project }), interruption_category: "failed", interruption_cause: "reviewer_logic exited 3 times" } as State;
+  const failed: State = {
+    ...stateIn("failed", { project_dir: project }),
+    interruption_category: "failed",
+    interruption_cause: "reviewer_logic exited 3 times",
+  } as State;
   n.observe(failed);
   await n.drain();
   const notes = received(join(project, "notes.jsonl"));
@@ -66,7 +106,11 @@ test("an agent's question and a failed run; no server: no link; `on` filters; a 
   ]);
 
   const canceled = setup("cat >> notes.jsonl");
-  canceled.n.observe({ ...stateIn("failed", { project_dir: canceled.project }), interruption_category: "canceled", interruption_cause: "canceled by the user (web page)" } as State);
+  canceled.n.observe({
+    ...stateIn("failed", { project_dir: canceled.project }),
+    interruption_category: "canceled",
+    interruption_cause: "canceled by the user (web page)",
+  } as State);
   const onlyDone = setup("cat >> notes.jsonl", ["done"]);
   onlyDone.n.observe({ ...stateIn("completing", { project_dir: onlyDone.project }), awaiting_decision: true, decision_waits: 1 });
   await Promise.all([canceled.n.drain(), onlyDone.n.drain()]);
@@ -75,7 +119,11 @@ test("an agent's question and a failed run; no server: no link; `on` filters; a 
 });
 
 test("a command that hangs is killed with its process group at timeout_s and said so; the next one still runs", async () => {
-  const { project, logged, n, first } = setup(`if [ "$AGENTMUX_NOTIFY_EVENT" = needs_you ]; then sleep 600 & wait; fi; cat >> notes.jsonl`, ["needs_you", "done"], 1);
+  const { project, logged, n, first } = setup(
+    `if [ "$AGENTMUX_NOTIFY_EVENT" = needs_you ]; then sleep 600 & wait; fi; cat >> notes.jsonl`,
+    ["needs_you", "done"],
+    1,
+  );
   n.observe({ ...stateIn("completing", { project_dir: project }), awaiting_decision: true, decision_waits: 1 });
   n.observe({ ...stateIn("done", { project_dir: project }), decision_waits: 1, commit_hash: "abc" });
   const t0 = Date.now();

@@ -16,7 +16,16 @@ import { freshState } from "../orchestrator/fixtures.ts";
 const config = loadConfig({ projectDir: "/nonexistent-project", env: { HOME: "/nonexistent-home" } }).config;
 const AGENT = "coder_1";
 type Nudge = Extract<Effect, { type: "nudge_agent" }>;
-const nudge = (delay_ms: number): Nudge => ({ type: "nudge_agent", agent: AGENT, tool: "submit_done", file: "plans/1/done.md", attempt: 1, limit: 2, decide: false, delay_ms });
+const nudge = (delay_ms: number): Nudge => ({
+  type: "nudge_agent",
+  agent: AGENT,
+  tool: "submit_done",
+  file: "plans/1/done.md",
+  attempt: 1,
+  limit: 2,
+  decide: false,
+  delay_ms,
+});
 
 function runtime(o: { status?: AgentStatus; idle?: boolean } = {}) {
   const clock = new FakeClock(5_000);

@@ -26,11 +26,14 @@ const running = (pid: number) => ![undefined, "T", "Z"].includes(procState(pid))
 const children: ChildProcess[] = [];
 const sessions: string[] = [];
 afterEach(() => {
-  for (const c of children.splice(0)) if (c.pid) try { process.kill(-c.pid, "SIGKILL"); } catch {}
+  for (const c of children.splice(0))
+    if (c.pid)
+      try {
+        process.kill(-c.pid, "SIGKILL");
+      } catch {}
   // the launches' MCP configs: in the run's private folder under the home, which an orchestrator removes at its end
   for (const d of sessions.splice(0)) rmSync(privateMcpDir(d), { recursive: true, force: true });
 });
-
 
 /** The program a fake pane runs below its shell, as in a tmux pane (paneCommand with an exits file). */
 const program = (pane: ChildProcess) => descendants(pane.pid!)[0];

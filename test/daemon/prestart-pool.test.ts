@@ -34,7 +34,20 @@ function pool() {
     spawn: async (key, role) => {
       secrets.set(key, tokens.issue(key, role, "/work"));
       const pane = `%${++n}`;
-      return { pane: { pane, pid: 1000 + n, role, resolved: resolveRole(cfg, role), prompted: false, env: {}, launchedAt: Date.now(), capture: false, turnId: crypto.randomUUID() }, argv: ["sim-agent"] } satisfies Started;
+      return {
+        pane: {
+          pane,
+          pid: 1000 + n,
+          role,
+          resolved: resolveRole(cfg, role),
+          prompted: false,
+          env: {},
+          launchedAt: Date.now(),
+          capture: false,
+          turnId: crypto.randomUUID(),
+        },
+        argv: ["sim-agent"],
+      } satisfies Started;
     },
     prepare: async () => true,
     soloSize: async () => ({ width: 80, height: 24 }),
@@ -147,7 +160,10 @@ function fakeRuntime() {
     prestarted: () => [...held],
     dropPrestart: async (id) => {
       dropped.push(id);
-      held.splice(held.findIndex((h) => h.id === id), 1);
+      held.splice(
+        held.findIndex((h) => h.id === id),
+        1,
+      );
     },
   };
   return { runtime, held, dropped };
@@ -222,7 +238,14 @@ describe("Prestarter", () => {
       { id: "coder:2", agent: "coder:2", role: "coder" },
       { id: "planner", agent: "planner", role: "planner" as Role },
     ];
-    const r = matchPrestarts([{ agent: "coder:2", role: "coder" }, { agent: "coder:3", role: "coder" }, { agent: "coder:4", role: "coder" }], held);
+    const r = matchPrestarts(
+      [
+        { agent: "coder:2", role: "coder" },
+        { agent: "coder:3", role: "coder" },
+        { agent: "coder:4", role: "coder" },
+      ],
+      held,
+    );
     expect(r.unmet).toEqual([{ agent: "coder:4", role: "coder" }]);
     expect(r.unused.map((h) => h.id)).toEqual(["planner"]);
   });

@@ -7,7 +7,9 @@ import { REPO_ROOT } from "../helpers/tmp.ts";
 
 /** a recorded screen (test/fixtures/screens/<cli>/<version>/<name>.txt): its title and text */
 function recorded(path: string): { title: string; screen: string } {
-  const lines = readFileSync(join(REPO_ROOT, "test", "fixtures", "screens", path), "utf8").replace(/\n$/, "").split("\n");
+  const lines = readFileSync(join(REPO_ROOT, "test", "fixtures", "screens", path), "utf8")
+    .replace(/\n$/, "")
+    .split("\n");
   let i = 0;
   while (lines[i]?.startsWith("# ")) i++;
   return { title: lines[i]!.slice("title: ".length), screen: lines.slice(i + 1).join("\n") };
@@ -43,7 +45,18 @@ describe("reset times on usage-limit screens", () => {
 describe("a question at the end of a turn", () => {
   const CLAUDE_READY = /^❯[ \u00a0]*\n─+\n(?!.*esc to interrupt).*$/m;
   test("claude: the last line above the input box", () => {
-    const screen = ["● I read the code.", "", "● Should the limit apply per user or per IP address?", "", "✻ Worked for 3s", "", "─".repeat(40), "❯\u00a0", "─".repeat(40), "  ? for shortcuts"].join("\n");
+    const screen = [
+      "● I read the code.",
+      "",
+      "● Should the limit apply per user or per IP address?",
+      "",
+      "✻ Worked for 3s",
+      "",
+      "─".repeat(40),
+      "❯\u00a0",
+      "─".repeat(40),
+      "  ? for shortcuts",
+    ].join("\n");
     expect(questionAtEnd(screen, CLAUDE_READY)).toBe("Should the limit apply per user or per IP address?");
   });
   test("a statement is no question; nor is a question higher up", () => {
@@ -51,7 +64,15 @@ describe("a question at the end of a turn", () => {
     expect(questionAtEnd(screen, CLAUDE_READY)).toBeNull();
   });
   test("the sim: the question above its input line and status", () => {
-    const screen = ["sim agent · architect", "─".repeat(30), "● before I start I need one decision from you.", "Should the greeting also support other languages, or English only?", "", "› ", "[sim] ready"].join("\n");
+    const screen = [
+      "sim agent · architect",
+      "─".repeat(30),
+      "● before I start I need one decision from you.",
+      "Should the greeting also support other languages, or English only?",
+      "",
+      "› ",
+      "[sim] ready",
+    ].join("\n");
     expect(questionAtEnd(screen, /\[sim\] ready/)).toBe("Should the greeting also support other languages, or English only?");
   });
 });
@@ -63,13 +84,30 @@ test("countMatches counts every appearance", () => {
 
 describe("the reminder text", () => {
   test("names the CLI's tool and the file, what to do when blocked, and its number", () => {
-    expect(nudgeText({ tool: "mcp__agentmux__submit_plan", file: "/s/04_planning/plan.yaml", assumptions: "/s/assumptions.md", attempt: 1, limit: 2, decide: false })).toBe(
+    expect(
+      nudgeText({
+        tool: "mcp__agentmux__submit_plan",
+        file: "/s/04_planning/plan.yaml",
+        assumptions: "/s/assumptions.md",
+        attempt: 1,
+        limit: 2,
+        decide: false,
+      }),
+    ).toBe(
       "Your task is not complete until you call `mcp__agentmux__submit_plan`. If /s/04_planning/plan.yaml is ready, call `mcp__agentmux__submit_plan` now. " +
         "If you are blocked, write what blocks you to /s/assumptions.md, finish what you can, and call `mcp__agentmux__submit_plan`. (Reminder 1 of 2.)",
     );
   });
   test("a file-only task, a refusal, and an unattended run", () => {
-    const t = nudgeText({ tool: null, file: "/s/05_design/design.md", assumptions: "/s/assumptions.md", attempt: 2, limit: 2, refusal: "bad\nthing.", decide: true });
+    const t = nudgeText({
+      tool: null,
+      file: "/s/05_design/design.md",
+      assumptions: "/s/assumptions.md",
+      attempt: 2,
+      limit: 2,
+      refusal: "bad\nthing.",
+      decide: true,
+    });
     expect(t).toStartWith("Your last call was refused: bad thing. Fix what it names. Your task is not complete until /s/05_design/design.md exists");
     expect(t).toContain("Nobody can answer questions here: decide yourself and note each assumption in /s/assumptions.md.");
     expect(t).toEndWith("(Reminder 2 of 2.)");
@@ -78,7 +116,12 @@ describe("the reminder text", () => {
 
 test("a stuck cause quotes the CLI's own warning (gemini skipping a settings file, #12.10)", async () => {
   const { cliWarning } = await import("../../src/daemon/agents.ts");
-  const screen = ["╭──────────╮", "│ ⚠ Security Warning: Skipping system defaults file '/x/s.json': Parent directory '/x' is not owned by root (uid 0). │", "╰──────────╯", " >   Type your message or @path/to/file"].join("\n");
+  const screen = [
+    "╭──────────╮",
+    "│ ⚠ Security Warning: Skipping system defaults file '/x/s.json': Parent directory '/x' is not owned by root (uid 0). │",
+    "╰──────────╯",
+    " >   Type your message or @path/to/file",
+  ].join("\n");
   expect(cliWarning(screen)).toBe("⚠ Security Warning: Skipping system defaults file '/x/s.json': Parent directory '/x' is not owned by root (uid 0).");
   expect(cliWarning("all fine\n> ")).toBeNull();
 });
@@ -101,7 +144,17 @@ describe("a dialog's words", () => {
   });
 
   test("claude's tool dialog: its question, then what it is about and the choices; box lines are left out", () => {
-    const screen = ["╭──────────────╮", "Tool use", "agentmux - submit_done(summary: \"s\") (MCP)", "Signal that the task is complete.", "Do you want to proceed?", "❯ 1. Yes", "2. Yes, and don't ask again", "3. No", "╰──────────────╯"].join("\n");
+    const screen = [
+      "╭──────────────╮",
+      "Tool use",
+      'agentmux - submit_done(summary: "s") (MCP)',
+      "Signal that the task is complete.",
+      "Do you want to proceed?",
+      "❯ 1. Yes",
+      "2. Yes, and don't ask again",
+      "3. No",
+      "╰──────────────╯",
+    ].join("\n");
     expect(dialogText(screen, "", /Do you want to (proceed|make this edit|create|allow|run)/)).toBe(
       'Do you want to proceed? · Tool use · agentmux - submit_done(summary: "s") (MCP) · Signal that the task is complete. · ❯ 1. Yes · 2. Yes, and don\'t ask again · 3. No',
     );
@@ -127,7 +180,9 @@ describe("a dialog's words", () => {
 
   test("gemini (recorded, 0.61.0): box walls are left out of the question and what it is about", () => {
     const { title, screen } = recorded("gemini/0.61.0/dialog-permission.txt");
-    expect(dialogText(screen, title, /Allow execution of MCP tool/m)).toStartWith('Allow execution of MCP tool "submit_done" from server "agentmux"? · ? submit_done (agentmux MCP Server) {"summary":"done"} · ● 1. Allow once');
+    expect(dialogText(screen, title, /Allow execution of MCP tool/m)).toStartWith(
+      'Allow execution of MCP tool "submit_done" from server "agentmux"? · ? submit_done (agentmux MCP Server) {"summary":"done"} · ● 1. Allow once',
+    );
   });
 
   test("no line matches (the title did): the title", () => {

@@ -37,7 +37,10 @@ afterAll(() => {
 
 /** The recorded screen's body (comment and title lines left out). */
 function body(name: string): string {
-  return readFileSync(join(QWEN, `${name}.txt`), "utf8").split("\n").filter((l) => !l.startsWith("# ") && !l.startsWith("title: ")).join("\n");
+  return readFileSync(join(QWEN, `${name}.txt`), "utf8")
+    .split("\n")
+    .filter((l) => !l.startsWith("# ") && !l.startsWith("title: "))
+    .join("\n");
 }
 
 const SHOW = `clear; cat "$1"; exec tail -f /dev/null`;
@@ -48,7 +51,11 @@ async function show(pane: string | null, name: string): Promise<string> {
   const args = ["sh", "-c", SHOW, "sh", file];
   const id = pane ?? (await tmux.run(["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "signs", ...args])).trim();
   if (pane) await tmux.run(["respawn-pane", "-k", "-t", pane, ...args]);
-  const last = body(name).split("\n").map((l) => l.trim()).filter(Boolean).at(-1)!;
+  const last = body(name)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .at(-1)!;
   await waitFor(`the pane showing ${name}`, async () => (await tmux.run(["capture-pane", "-p", "-t", id])).includes(last), { timeoutMs: 10_000 });
   return id;
 }

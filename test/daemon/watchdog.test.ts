@@ -54,7 +54,10 @@ describe("the watchdog's policies, on a fake clock", () => {
   });
 
   test("the phase limit counts from the phase's last history entry, once per phase entry", () => {
-    const w = watched({ watchdog: { phase_timeout_s: 30 }, state: (c) => running(c, { history: [{ phase: "architecting", event: "feature_created", at: iso(c.now()) }] }) });
+    const w = watched({
+      watchdog: { phase_timeout_s: 30 },
+      state: (c) => running(c, { history: [{ phase: "architecting", event: "feature_created", at: iso(c.now()) }] }),
+    });
     w.clock.advance(29_000);
     expect(w.pushed).toEqual([]);
     w.clock.advance(2_000);
@@ -68,7 +71,13 @@ describe("the watchdog's policies, on a fake clock", () => {
       watchdog: { limit_retry_s: 120 },
       state: (c) => {
         const s = running(c);
-        const agent = (reset_at: string | null) => ({ role: "coder" as const, label: "c", status: "rate_limited" as const, since: iso(c.now()), limit: { text: "limit", reset_at, at: iso(c.now()) } });
+        const agent = (reset_at: string | null) => ({
+          role: "coder" as const,
+          label: "c",
+          status: "rate_limited" as const,
+          since: iso(c.now()),
+          limit: { text: "limit", reset_at, at: iso(c.now()) },
+        });
         return { ...s, agents: { named: agent(iso(c.now() + 45_000)), unnamed: agent(null) } };
       },
     });

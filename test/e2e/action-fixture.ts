@@ -63,7 +63,13 @@ export function makeJob(bin: string, socket: string): Job {
     outputs: () => Object.fromEntries(outputLines().map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])),
     sessionDirs: () => {
       const dir = join(repo, ".agentmux", ".sessions");
-      return existsSync(dir) ? Bun.spawnSync(["ls", dir]).stdout.toString().split("\n").filter(Boolean).map((d) => join(dir, d)) : [];
+      return existsSync(dir)
+        ? Bun.spawnSync(["ls", dir])
+            .stdout.toString()
+            .split("\n")
+            .filter(Boolean)
+            .map((d) => join(dir, d))
+        : [];
     },
     env: (event, payload, extra = {}) => {
       const eventPath = join(root, `event-${event}.json`);
@@ -93,7 +99,13 @@ export function makeJob(bin: string, socket: string): Job {
 
 const user = (login: string, type = "User") => ({ login, type });
 
-export const issue = (number: number, title: string, body = "") => ({ number, title, body, user: user("reporter"), html_url: `https://github.com/acme/app/issues/${number}` });
+export const issue = (number: number, title: string, body = "") => ({
+  number,
+  title,
+  body,
+  user: user("reporter"),
+  html_url: `https://github.com/acme/app/issues/${number}`,
+});
 
 /** `body`: the issue's body in the payload, as the person adding the label saw it */
 export const labeled = (n: number, title: string, o: { label?: string; sender?: { login: string; type: string }; body?: string } = {}) => ({
@@ -103,9 +115,16 @@ export const labeled = (n: number, title: string, o: { label?: string; sender?: 
   sender: o.sender ?? user("maintainer"),
 });
 
-export const issueComment = (n: number, body: string, o: { association?: string; login?: string; type?: string; pr?: boolean; issue?: { title: string; body: string } } = {}) => ({
+export const issueComment = (
+  n: number,
+  body: string,
+  o: { association?: string; login?: string; type?: string; pr?: boolean; issue?: { title: string; body: string } } = {},
+) => ({
   action: "created",
-  issue: { ...issue(n, o.issue?.title ?? "An issue", o.issue?.body), ...(o.pr ? { pull_request: { url: `https://api.github.com/repos/acme/app/pulls/${n}` } } : {}) },
+  issue: {
+    ...issue(n, o.issue?.title ?? "An issue", o.issue?.body),
+    ...(o.pr ? { pull_request: { url: `https://api.github.com/repos/acme/app/pulls/${n}` } } : {}),
+  },
   comment: { id: 901, body, user: user(o.login ?? "maintainer", o.type), author_association: o.association ?? "MEMBER" },
   sender: user(o.login ?? "maintainer", o.type),
 });
@@ -135,7 +154,12 @@ export const reviewComment = (id: number, path: string, line: number, body: stri
 /** The `gh issue view --json title,body,comments` answer the fake gh prints. */
 export function issueFile(dir: string, title: string, body: string, comments: { login: string; association: string; body: string }[] = []): string {
   const path = join(dir, "issue.json");
-  const json = comments.map((c, i) => ({ author: { login: c.login }, authorAssociation: c.association, createdAt: `2026-01-0${i + 1}T00:00:00Z`, body: c.body }));
+  const json = comments.map((c, i) => ({
+    author: { login: c.login },
+    authorAssociation: c.association,
+    createdAt: `2026-01-0${i + 1}T00:00:00Z`,
+    body: c.body,
+  }));
   writeFileSync(path, JSON.stringify({ title, body, comments: json }));
   return path;
 }

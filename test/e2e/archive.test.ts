@@ -26,7 +26,8 @@ test("after a successful run: its folder is gone, its archive answers status and
   const sessions = join(repo, ".agentmux/.sessions");
   expect(readdirSync(sessions)).toEqual([".archive"]);
   const archive = join(sessions, ".archive", id!);
-  for (const f of ["state.json", "requirements.md", "08_completion/summary.md", "07_review/review.md", "orchestrator.log"]) expect(existsSync(join(archive, f))).toBe(true);
+  for (const f of ["state.json", "requirements.md", "08_completion/summary.md", "07_review/review.md", "orchestrator.log"])
+    expect(existsSync(join(archive, f))).toBe(true);
 
   const text = await runBinary(scope.bin, ["status"], { cwd: repo, socket });
   expect(text.code).toBe(0);

@@ -31,11 +31,15 @@ async function cancelThenResume(phase: string, way: Way): Promise<void> {
   dirs.push(root);
   const repo = join(root, "repo");
   const run = spawnBinary(scope.bin, ["demo", "--ci", "--json", "--keep-session", "--dir", repo, "--think-ms", "250"], { socket });
-  const dir = await waitFor(`the run to reach ${phase}`, () => {
-    const d = sessionDir(repo);
-    const s = d ? readState(d) : null;
-    return s?.phase === phase && Object.keys(s.agents ?? {}).length ? d : null;
-  }, { timeoutMs: 60_000, intervalMs: 10 });
+  const dir = await waitFor(
+    `the run to reach ${phase}`,
+    () => {
+      const d = sessionDir(repo);
+      const s = d ? readState(d) : null;
+      return s?.phase === phase && Object.keys(s.agents ?? {}).length ? d : null;
+    },
+    { timeoutMs: 60_000, intervalMs: 10 },
+  );
   const id = dir.split("/").pop()!;
   if (way === "monitor") writeFileSync(join(dir, ".runtime", "cancel_request"), JSON.stringify({ at: new Date().toISOString(), by: "monitor" }));
   else if (way === "agentmux cancel") {

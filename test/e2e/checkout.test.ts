@@ -34,7 +34,9 @@ test("two unrelated uncommitted files are not in the run's commit and are still 
   const r = await run(repo, "Add alpha").done;
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
-  expect(r.stdout).toContain(`{"kind":"notice","message":"2 uncommitted file(s) were already here (NOTES.md, scratch.txt): they stay in your working tree and are left out of this run's commit unless the run changes them`);
+  expect(r.stdout).toContain(
+    `{"kind":"notice","message":"2 uncommitted file(s) were already here (NOTES.md, scratch.txt): they stay in your working tree and are left out of this run's commit unless the run changes them`,
+  );
   const result = resultOf(r.stdout);
   expect(filesOf(repo, result.branch)).toEqual(["src/alpha.js", "test/alpha.test.js"]);
   expect(result.notes.join("\n")).toContain("left out of the commit: 2 file(s) that were uncommitted before the run");
@@ -57,7 +59,9 @@ test("a run started on feature/x branches from main and the checkout is back on 
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
   const result = resultOf(r.stdout);
-  expect(r.stdout).toContain(`{"kind":"notice","message":"${result.branch} starts from main, not from feature/x; your checkout goes back to feature/x after the commit`);
+  expect(r.stdout).toContain(
+    `{"kind":"notice","message":"${result.branch} starts from main, not from feature/x; your checkout goes back to feature/x after the commit`,
+  );
   expect(git(repo, "rev-parse", `${result.branch}~1`)).toBe(main);
   expect(filesOf(repo, result.branch)).toEqual(["src/alpha.js", "test/alpha.test.js"]);
   expect(git(repo, "ls-tree", "--name-only", result.branch)).not.toContain("x.txt");
@@ -78,10 +82,14 @@ test("a branch with the run's name holding someone's commits is left alone: the 
   t(repo, "switch", "-q", "main");
   const first = run(repo, "Add alpha");
   const sessions = join(repo, ".agentmux/.sessions");
-  const dir = await waitFor("the run implementing", () => {
-    const id = readdirSync(sessions)[0];
-    return id && readState(join(sessions, id))?.phase === "implementing" ? join(sessions, id) : null;
-  }, { timeoutMs: 60_000, intervalMs: 20 });
+  const dir = await waitFor(
+    "the run implementing",
+    () => {
+      const id = readdirSync(sessions)[0];
+      return id && readState(join(sessions, id))?.phase === "implementing" ? join(sessions, id) : null;
+    },
+    { timeoutMs: 60_000, intervalMs: 20 },
+  );
   const pid = orchestratorPid(dir)!;
   process.kill(pid, "SIGKILL");
   const killed = await first.done;

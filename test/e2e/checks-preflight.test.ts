@@ -12,7 +12,10 @@ const scope = binaryScope();
 test("a check whose program is not found (or whose folder is missing) is a config error before anything starts", async () => {
   const repo = simProject({ dirs: scope.dirs }, 0, []);
   const config = join(repo, "..", "checks.yaml");
-  writeFileSync(config, stringify({ checks: { test: { command: "true" }, lint: { command: "no-such-linter-xyz --fix" }, api: { command: "true", cwd: "services/api" } } }));
+  writeFileSync(
+    config,
+    stringify({ checks: { test: { command: "true" }, lint: { command: "no-such-linter-xyz --fix" }, api: { command: "true", cwd: "services/api" } } }),
+  );
   const branches = git(repo, "branch", "--list");
   const r = await runBinary(scope.bin, ["run", "Add alpha", "--ci", "--config", config], { cwd: repo, socket: scope.socket() });
   expect(r.code).toBe(2);

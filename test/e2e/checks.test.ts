@@ -19,7 +19,10 @@ afterAll(() => sockets.forEach(killTmuxServer));
 
 const sessionDir = (repo: string) => {
   const root = join(repo, ".agentmux", ".sessions");
-  return join(root, readdirSync(root).find((n) => !n.startsWith("."))!);
+  return join(
+    root,
+    readdirSync(root).find((n) => !n.startsWith("."))!,
+  );
 };
 
 test("a failing check → a fix round whose request names it with its failing lines → it passes → commit", async () => {
@@ -32,7 +35,14 @@ test("a failing check → a fix round whose request names it with its failing li
   const dir = sessionDir(repo);
   const state = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
   // the bug made npm test fail after the implementation; the fix round's run of it passed
-  expect(state.checks.map((c: { id: number; round: number; results: Record<string, { status: string; exit_code: number }> }) => [c.id, c.round, c.results.test?.status, c.results.test?.exit_code])).toEqual([
+  expect(
+    state.checks.map((c: { id: number; round: number; results: Record<string, { status: string; exit_code: number }> }) => [
+      c.id,
+      c.round,
+      c.results.test?.status,
+      c.results.test?.exit_code,
+    ]),
+  ).toEqual([
     [1, 0, "failed", 1],
     [2, 1, "passed", 0],
   ]);
@@ -58,7 +68,14 @@ test("a failing check → a fix round whose request names it with its failing li
   expect(source).toContain("return `greeting: ${input}`;");
   // status --json has the checks block
   const status = JSON.parse((await runBinary(bin, ["status", "--json", dir.split("/").pop()!], { cwd: repo, socket })).stdout);
-  expect(status.checks).toMatchObject({ round: 1, blocking: [], results: [{ name: "test", round: 0, state: "failed" }, { name: "test", round: 1, state: "passed", command: "npm test" }] });
+  expect(status.checks).toMatchObject({
+    round: 1,
+    blocking: [],
+    results: [
+      { name: "test", round: 0, state: "failed" },
+      { name: "test", round: 1, state: "passed", command: "npm test" },
+    ],
+  });
 }, 180_000);
 
 test("a hung check is killed at its timeout, and at the loop cap --ci exits non-zero", async () => {
@@ -69,7 +86,13 @@ test("a hung check is killed at its timeout, and at the loop cap --ci exits non-
   const marker = `amx-hang-${Date.now()}`;
   // it hangs once the coder's module is there (on the base commit it passes: the hang is the run's)
   const extra = join(tmp, "extra.yaml");
-  writeFileSync(extra, stringify({ defaults: { max_review_iterations: 0 }, checks: { hang: { command: `if [ -f src/greeting.js ]; then sleep 300; fi # ${marker}`, timeout_s: 2 } } }));
+  writeFileSync(
+    extra,
+    stringify({
+      defaults: { max_review_iterations: 0 },
+      checks: { hang: { command: `if [ -f src/greeting.js ]; then sleep 300; fi # ${marker}`, timeout_s: 2 } },
+    }),
+  );
   const r = await runBinary(bin, ["demo", "--ci", "--keep-session", "--dir", repo, "--config", extra], { socket, timeoutMs: 150_000 });
   expect(r.code).toBe(1);
   expect(r.stdout).toContain("required check(s) still failing: hang");
@@ -91,14 +114,20 @@ test("a failure already on the base is named pre-existing and blocks nothing", a
   mkdirSync(join(repo, ".agentmux"), { recursive: true });
   writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "legacy", type: "module", scripts: { test: "node --test" } }) + "\n");
   // a test that was red before the run: the user's problem, not the agents'
-  writeFileSync(join(repo, "test/legacy.test.js"), 'import { test } from "node:test";\nimport assert from "node:assert/strict";\ntest("legacy rounding", () => assert.equal(0.1 + 0.2, 0.3));\n');
+  writeFileSync(
+    join(repo, "test/legacy.test.js"),
+    'import { test } from "node:test";\nimport assert from "node:assert/strict";\ntest("legacy rounding", () => assert.equal(0.1 + 0.2, 0.3));\n',
+  );
   writeFileSync(join(repo, ".gitignore"), ".agentmux/.sessions/\n.agentmux/.last_completion.json\n");
-  writeFileSync(join(repo, ".agentmux/config.yaml"), stringify({
-    version: 2,
-    defaults: { provider: "sim", completion: { skip_final_approval: true } },
-    github: { pull_request: false, push: false },
-    checks: { test: { command: "npm test", timeout_s: 120 } },
-  }));
+  writeFileSync(
+    join(repo, ".agentmux/config.yaml"),
+    stringify({
+      version: 2,
+      defaults: { provider: "sim", completion: { skip_final_approval: true } },
+      github: { pull_request: false, push: false },
+      checks: { test: { command: "npm test", timeout_s: 120 } },
+    }),
+  );
   git(repo, "init", "-q", "-b", "main");
   git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "add", ".");
   git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-q", "-m", "init");
@@ -116,7 +145,10 @@ test("a failure already on the base is named pre-existing and blocks nothing", a
   expect(state.commit_hash).toMatch(/^[0-9a-f]{7,}$/);
   // the base's own run of the check is in the session folder, and the Inspector record does not block
   expect(readFileSync(join(dir, "06_checks/base/test.log"), "utf8")).toContain("legacy rounding");
-  expect(JSON.parse(readFileSync(join(dir, "06_checks/inspector.json"), "utf8"))).toMatchObject({ status: "PASS", checks: [{ name: "test", status: "failed", pre_existing: true }] });
+  expect(JSON.parse(readFileSync(join(dir, "06_checks/inspector.json"), "utf8"))).toMatchObject({
+    status: "PASS",
+    checks: [{ name: "test", status: "failed", pre_existing: true }],
+  });
 }, 180_000);
 
 test("a check cut off by a cancel is killed with its group; resume runs it again and counts it once", async () => {
@@ -129,11 +161,15 @@ test("a check cut off by a cancel is killed with its group; resume runs it again
   // the first run of the check hangs (until the cancel kills it); any later run passes at once
   writeFileSync(extra, stringify({ checks: { slow: { command: `if [ -f '${marker}' ]; then exit 0; fi; touch '${marker}'; sleep 300`, timeout_s: 600 } } }));
   const run = spawnBinary(bin, ["demo", "--ci", "--keep-session", "--dir", repo, "--config", extra], { socket });
-  const dir = await waitFor("the check to be running", () => {
-    const d = faultSessionDir(repo);
-    const s = d && existsSync(join(d, "state.json")) ? readState(d) : null;
-    return s?.checks?.[0]?.running?.slow ? d : null;
-  }, { timeoutMs: 90_000, intervalMs: 20 });
+  const dir = await waitFor(
+    "the check to be running",
+    () => {
+      const d = faultSessionDir(repo);
+      const s = d && existsSync(join(d, "state.json")) ? readState(d) : null;
+      return s?.checks?.[0]?.running?.slow ? d : null;
+    },
+    { timeoutMs: 90_000, intervalMs: 20 },
+  );
   await waitFor("its command to have started", () => existsSync(marker), { timeoutMs: 10_000 });
   const c = await runBinary(bin, ["cancel"], { cwd: repo, socket });
   expect(c.code).toBe(0);
@@ -166,7 +202,14 @@ test("demo scenarios: a flaky check costs one fix round; a failure already on th
     if (r.code !== 0) console.error(r.stdout, r.stderr);
     expect({ scenario, code: r.code }).toEqual({ scenario, code: 0 });
     const state = JSON.parse(readFileSync(join(sessionDir(repo), "state.json"), "utf8"));
-    return { state, stdout: r.stdout, outcomes: state.checks.map((c: { results: { test: { status: string; pre_existing?: boolean } } }) => `${c.results.test.status}${c.results.test.pre_existing ? " (pre-existing)" : ""}`) };
+    return {
+      state,
+      stdout: r.stdout,
+      outcomes: state.checks.map(
+        (c: { results: { test: { status: string; pre_existing?: boolean } } }) =>
+          `${c.results.test.status}${c.results.test.pre_existing ? " (pre-existing)" : ""}`,
+      ),
+    };
   };
   const flaky = await demo("check_flaky");
   expect(flaky.outcomes).toEqual(["failed", "passed"]);
@@ -189,12 +232,15 @@ test("a --worktree run's checks run in its worktree, with its port offset", asyn
   mkdirSync(join(repo, ".agentmux"), { recursive: true });
   writeFileSync(join(repo, "README.md"), "# wt\n");
   writeFileSync(join(repo, ".gitignore"), ".agentmux/.sessions/\n.agentmux/.last_completion.json\n");
-  writeFileSync(join(repo, ".agentmux/config.yaml"), stringify({
-    version: 2,
-    defaults: { provider: "sim", completion: { skip_final_approval: true } },
-    github: { pull_request: false, push: false },
-    checks: { where: { command: `echo "$(pwd) $AGENTMUX_PORT_OFFSET $AGENTMUX_CHECK" >> '${seen}'` } },
-  }));
+  writeFileSync(
+    join(repo, ".agentmux/config.yaml"),
+    stringify({
+      version: 2,
+      defaults: { provider: "sim", completion: { skip_final_approval: true } },
+      github: { pull_request: false, push: false },
+      checks: { where: { command: `echo "$(pwd) $AGENTMUX_PORT_OFFSET $AGENTMUX_CHECK" >> '${seen}'` } },
+    }),
+  );
   git(repo, "init", "-q", "-b", "main");
   git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "add", ".");
   git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-q", "-m", "init");
@@ -215,11 +261,15 @@ test("an orchestrator killed outright during a check: resume kills the check it 
   const extra = join(tmp, "extra.yaml");
   writeFileSync(extra, stringify({ checks: { slow: { command: `if [ -f '${marker}' ]; then exit 0; fi; touch '${marker}'; sleep 300`, timeout_s: 600 } } }));
   const run = spawnBinary(bin, ["demo", "--ci", "--keep-session", "--dir", repo, "--config", extra], { socket });
-  const dir = await waitFor("the check to be running", () => {
-    const d = faultSessionDir(repo);
-    const s = d && existsSync(join(d, "state.json")) ? readState(d) : null;
-    return s?.checks?.[0]?.running?.slow ? d : null;
-  }, { timeoutMs: 90_000, intervalMs: 20 });
+  const dir = await waitFor(
+    "the check to be running",
+    () => {
+      const d = faultSessionDir(repo);
+      const s = d && existsSync(join(d, "state.json")) ? readState(d) : null;
+      return s?.checks?.[0]?.running?.slow ? d : null;
+    },
+    { timeoutMs: 90_000, intervalMs: 20 },
+  );
   await waitFor("its command to have started", () => existsSync(marker), { timeoutMs: 10_000 });
   const pid = orchestratorPid(dir)!;
   process.kill(pid, "SIGKILL");

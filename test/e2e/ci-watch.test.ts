@@ -10,7 +10,16 @@ import { simProject } from "./sim-project.ts";
 /** #26.6 through the compiled binary: a red CI on the pull request gets a fix round, a push and replies (fake gh). */
 const scope = binaryScope();
 
-const job = (bucket: string) => [{ name: "test", state: bucket === "fail" ? "FAILURE" : "SUCCESS", bucket, link: "https://github.com/acme/app/actions/runs/900/job/11", workflow: "CI", description: "" }];
+const job = (bucket: string) => [
+  {
+    name: "test",
+    state: bucket === "fail" ? "FAILURE" : "SUCCESS",
+    bucket,
+    link: "https://github.com/acme/app/actions/runs/900/job/11",
+    workflow: "CI",
+    description: "",
+  },
+];
 
 test("github.watch_ci: CI red once → its log as findings → fix round on the branch, pushed → green; replies in the pull request", async () => {
   const repo = simProject({ dirs: scope.dirs }, 0, []);
@@ -26,12 +35,18 @@ test("github.watch_ci: CI red once → its log as findings → fix round on the 
   mkdirSync(logs);
   writeFileSync(join(answers, "1.json"), JSON.stringify(job("fail")));
   writeFileSync(join(answers, "2.json"), JSON.stringify(job("pass")));
-  writeFileSync(join(logs, "11.log"), "test\tRun npm test\t2026-11-28T15:00:03.3000000Z /home/runner/work/app/app/src/index.js:1:14: expected 2, got 1\ntest\tRun npm test\t2026-11-28T15:00:04.0000000Z ##[error]Process completed with exit code 1.\n");
+  writeFileSync(
+    join(logs, "11.log"),
+    "test\tRun npm test\t2026-11-28T15:00:03.3000000Z /home/runner/work/app/app/src/index.js:1:14: expected 2, got 1\ntest\tRun npm test\t2026-11-28T15:00:04.0000000Z ##[error]Process completed with exit code 1.\n",
+  );
   const config = join(root, "ci.yaml");
   writeFileSync(config, stringify({ github: { pull_request: true, push: true, base_branch: "main", watch_ci: true, ci_poll_s: 1, ci_fix_rounds: 2 } }));
 
   const r = await runBinary(scope.bin, ["run", "Add alpha", "--ci", "--config", config], {
-    cwd: repo, socket: scope.socket(), timeoutMs: 170_000, env: { PATH: gh.path, FAKE_GH_PR_CHECKS_DIR: answers, FAKE_GH_RUN_LOGS: logs },
+    cwd: repo,
+    socket: scope.socket(),
+    timeoutMs: 170_000,
+    env: { PATH: gh.path, FAKE_GH_PR_CHECKS_DIR: answers, FAKE_GH_RUN_LOGS: logs },
   });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
@@ -69,13 +84,23 @@ test("resume <session> --watch-ci on a finished run (its archived record): CI st
   const env = { PATH: gh.path, FAKE_GH_PR_CHECKS_DIR: answers, FAKE_GH_RUN_LOGS: logs };
   const base = join(root, "base.yaml");
   writeFileSync(base, stringify({ github: { pull_request: true, push: true, base_branch: "main" } }));
-  const first = await runBinary(scope.bin, ["run", "Add alpha", "--ci", "--json", "--name", "alpha", "--config", base], { cwd: repo, socket: scope.socket(), timeoutMs: 120_000, env });
+  const first = await runBinary(scope.bin, ["run", "Add alpha", "--ci", "--json", "--name", "alpha", "--config", base], {
+    cwd: repo,
+    socket: scope.socket(),
+    timeoutMs: 120_000,
+    env,
+  });
   expect(first.code).toBe(0);
   expect(gh.calls().some((c) => c[0] === "pr" && c[1] === "checks")).toBe(false); // watch_ci is off
 
   const ci = join(root, "ci.yaml");
   writeFileSync(ci, stringify({ github: { pull_request: true, push: true, ci_poll_s: 1, ci_fix_rounds: 1 } }));
-  const r = await runBinary(scope.bin, ["resume", "alpha", "--watch-ci", "--ci", "--config", ci], { cwd: repo, socket: scope.socket(), timeoutMs: 150_000, env });
+  const r = await runBinary(scope.bin, ["resume", "alpha", "--watch-ci", "--ci", "--config", ci], {
+    cwd: repo,
+    socket: scope.socket(),
+    timeoutMs: 150_000,
+    env,
+  });
   if (r.code !== 1) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(1);
   expect(r.stdout).toContain("agentmux: CI still failing after 1 fix round(s): test https://github.com/acme/app/actions/runs/900/job/11");
@@ -89,7 +114,16 @@ test("resume <session> --watch-ci on a finished run (its archived record): CI st
 
   // a session that opened no pull request: a usage error
   writeFileSync(join(root, "nopr.yaml"), stringify({ github: { pull_request: false, push: false } }));
-  expect((await runBinary(scope.bin, ["run", "Add beta", "--ci", "--keep-session", "--name", "beta", "--config", join(root, "nopr.yaml")], { cwd: repo, socket: scope.socket(), timeoutMs: 120_000, env })).code).toBe(0);
+  expect(
+    (
+      await runBinary(scope.bin, ["run", "Add beta", "--ci", "--keep-session", "--name", "beta", "--config", join(root, "nopr.yaml")], {
+        cwd: repo,
+        socket: scope.socket(),
+        timeoutMs: 120_000,
+        env,
+      })
+    ).code,
+  ).toBe(0);
   const none = await runBinary(scope.bin, ["resume", "beta", "--watch-ci", "--ci"], { cwd: repo, socket: scope.socket(), env });
   expect(none.code).toBe(2);
   expect(none.stderr).toContain("session beta opened no pull request: there is no CI to follow");

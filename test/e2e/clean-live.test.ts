@@ -66,7 +66,9 @@ test("clean never kills a tmux session that is not the session's own, on a socke
 
   // a socket name from a session file that is a path is ignored; in config or the environment it is an error
   const id2 = "20250301-100001-pathy";
-  writeSession(project, id2, stateIn("implementing", { session_name: `agentmux-${id2}` }), { runtime: { tmux_session: `agentmux-${id2}`, tmux_socket: `../../${user}`, panes: {} } });
+  writeSession(project, id2, stateIn("implementing", { session_name: `agentmux-${id2}` }), {
+    runtime: { tmux_session: `agentmux-${id2}`, tmux_socket: `../../${user}`, panes: {} },
+  });
   const j = await runBinary(bin, ["status", id2, "--json"], { cwd: project, socket: ours });
   expect(JSON.parse(j.stdout).live).toBe(false);
   writeFileSync(join(project, "bad.yaml"), "tmux:\n  socket: ../evil\n");

@@ -20,7 +20,10 @@ test("a headless run piped into head -2: two lines, no stack trace, the run goes
   dirs.push(root);
   const repo = join(root, "repo");
   const err = join(root, "stderr.txt");
-  const p = Bun.spawn(["bash", "-c", 'set -o pipefail; "$0" demo --ci --dir "$1" --think-ms 100 2>"$2" | head -2', scope.bin, repo, err], { env: env(socket), stdout: "pipe" });
+  const p = Bun.spawn(["bash", "-c", 'set -o pipefail; "$0" demo --ci --dir "$1" --think-ms 100 2>"$2" | head -2', scope.bin, repo, err], {
+    env: env(socket),
+    stdout: "pipe",
+  });
   const out = await new Response(p.stdout).text();
   expect(await p.exited).toBe(0);
   expect(out.trim().split("\n")).toHaveLength(2);

@@ -28,11 +28,15 @@ async function controlClientsDuringRun(configYaml: string | null): Promise<strin
   }
   const run = spawnBinary(scope.bin, args, { socket });
   // an agent at work: the orchestrator is set up by then
-  await waitFor("an agent at work", () => {
-    const d = sessionDir(repo);
-    const s = d ? readState(d) : null;
-    return s && Object.values(s.agents ?? {}).some((a: any) => a.status === "working");
-  }, { timeoutMs: 60_000, intervalMs: 10 });
+  await waitFor(
+    "an agent at work",
+    () => {
+      const d = sessionDir(repo);
+      const s = d ? readState(d) : null;
+      return s && Object.values(s.agents ?? {}).some((a: any) => a.status === "working");
+    },
+    { timeoutMs: 60_000, intervalMs: 10 },
+  );
   const clients = tmux(socket, "list-clients", "-F", "#{client_control_mode}").out.split("\n").filter(Boolean);
   expect((await run.done).code).toBe(0);
   return clients;

@@ -32,11 +32,15 @@ function waitingDemo(thinkMs = 0) {
 }
 
 const waiting = (repo: string) =>
-  waitFor("the run to wait for a decision", () => {
-    const d = sessionDir(repo);
-    const s = d ? readState(d) : null;
-    return s?.phase === "completing" && s.awaiting_decision ? d : null;
-  }, { timeoutMs: 60_000, intervalMs: 20 });
+  waitFor(
+    "the run to wait for a decision",
+    () => {
+      const d = sessionDir(repo);
+      const s = d ? readState(d) : null;
+      return s?.phase === "completing" && s.awaiting_decision ? d : null;
+    },
+    { timeoutMs: 60_000, intervalMs: 20 },
+  );
 
 const approve = (dir: string, approval: object = { action: "approve", exclude_files: [] }) =>
   writeFileSync(join(dir, "08_completion/approval.json"), JSON.stringify(approval));
@@ -48,7 +52,9 @@ test("headless and waiting: the decision file's path is printed once; writing it
   const r = await demo.done;
   expect(r.code).toBe(0);
   const lines = jsonEvents(r.stdout).filter((e) => e.kind === "awaiting_decision");
-  expect(lines).toEqual([{ kind: "awaiting_decision", approval: join(dir, "08_completion/approval.json"), changes: join(dir, "08_completion/changes.md"), at: expect.any(String) }]);
+  expect(lines).toEqual([
+    { kind: "awaiting_decision", approval: join(dir, "08_completion/approval.json"), changes: join(dir, "08_completion/changes.md"), at: expect.any(String) },
+  ]);
   expect(readState(dir)).toMatchObject({ phase: "done" });
 }, 120_000);
 
@@ -79,10 +85,14 @@ test("a rejected approval is moved aside and named; resume asks again and the ne
   expect(existsSync(join(dir, "08_completion/approval.json"))).toBe(false);
 
   const resumed = runBinary(bin, ["resume", "--ci", "--json"], { cwd: demo.repo, socket: demo.socket });
-  await waitFor("the resumed run to wait again", () => {
-    const s = readState(dir);
-    return s.phase === "completing" && s.awaiting_decision && s.history.at(-1).event === "resumed";
-  }, { timeoutMs: 60_000, intervalMs: 20 });
+  await waitFor(
+    "the resumed run to wait again",
+    () => {
+      const s = readState(dir);
+      return s.phase === "completing" && s.awaiting_decision && s.history.at(-1).event === "resumed";
+    },
+    { timeoutMs: 60_000, intervalMs: 20 },
+  );
   approve(dir);
   const again = await resumed;
   expect(again.code).toBe(0);

@@ -75,22 +75,22 @@ test("demo sessions are found from anywhere: a live one through agentmux's tmux 
 test("with 2000 sessions, `resume` without an id and an unknown id give a short hint", async () => {
   const p = makeTmpDir("amx-find-");
   try {
-  mkdirSync(join(p, ".git"));
-  for (let i = 0; i < 2000; i++) {
-    const id = `20250301-${String(100000 + i)}-task-${i}`;
-    writeSession(p, id, stateIn("failed", { updated_at: new Date(Date.parse("2025-03-01T10:00:00Z") + i * 1000).toISOString() }));
-  }
-  const sock = socket();
-  const r = await runBinary(bin, ["resume"], { cwd: p, socket: sock });
-  expect(r.code).toBe(2);
-  expect(r.stderr.split("\n").length).toBeLessThan(6);
-  expect(r.stderr).toContain("2000 sessions can be resumed; name one");
-  expect(r.stderr).toContain("20250301-101999-task-1999, 20250301-101998-task-1998");
-  expect(r.stderr).toContain("and 1995 more (see: agentmux sessions)");
-  const bad = await runBinary(bin, ["status", "nope"], { cwd: p, socket: sock });
-  expect(bad.code).toBe(1);
-  expect(bad.stderr.split("\n").length).toBeLessThan(6);
-  expect(bad.stderr).toContain("and 1995 more");
+    mkdirSync(join(p, ".git"));
+    for (let i = 0; i < 2000; i++) {
+      const id = `20250301-${String(100000 + i)}-task-${i}`;
+      writeSession(p, id, stateIn("failed", { updated_at: new Date(Date.parse("2025-03-01T10:00:00Z") + i * 1000).toISOString() }));
+    }
+    const sock = socket();
+    const r = await runBinary(bin, ["resume"], { cwd: p, socket: sock });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split("\n").length).toBeLessThan(6);
+    expect(r.stderr).toContain("2000 sessions can be resumed; name one");
+    expect(r.stderr).toContain("20250301-101999-task-1999, 20250301-101998-task-1998");
+    expect(r.stderr).toContain("and 1995 more (see: agentmux sessions)");
+    const bad = await runBinary(bin, ["status", "nope"], { cwd: p, socket: sock });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.split("\n").length).toBeLessThan(6);
+    expect(bad.stderr).toContain("and 1995 more");
   } finally {
     removeDir(p);
   }

@@ -28,15 +28,23 @@ test("git clean -xdf removes the session folder mid-run: the run stops cleanly a
   const dir = await waitForPhase(demo.repo, "implementing");
   const pid = orchestratorPid(dir)!;
   // agents may write while git deletes: clean again until the folder is gone
-  await waitFor("git clean to remove the session folder", () => {
-    Bun.spawnSync(["git", "clean", "-xdfq"], { cwd: demo.repo, stderr: "ignore" });
-    return !existsSync(dir);
-  }, { timeoutMs: 10_000 });
+  await waitFor(
+    "git clean to remove the session folder",
+    () => {
+      Bun.spawnSync(["git", "clean", "-xdfq"], { cwd: demo.repo, stderr: "ignore" });
+      return !existsSync(dir);
+    },
+    { timeoutMs: 10_000 },
+  );
   const r = await Promise.race([demo.done, Bun.sleep(30_000).then(() => null)]);
   if (!r) demo.proc.kill("SIGKILL");
   expect(r?.code).toBe(1);
   const result = jsonEvents(r!.stdout).find((e) => e.kind === "result");
-  expect(result).toMatchObject({ outcome: "failed", exit_code: 1, cause: `the session folder ${dir} was deleted while the run was implementing; the run is stopped` });
+  expect(result).toMatchObject({
+    outcome: "failed",
+    exit_code: 1,
+    cause: `the session folder ${dir} was deleted while the run was implementing; the run is stopped`,
+  });
   expect(alive(pid)).toBe(false);
   expect(tmuxServerRunning(demo.socket)).toBe(false);
   await waitFor("the agents to be gone", () => processesMentioning(dir).length === 0, { timeoutMs: 10_000 });

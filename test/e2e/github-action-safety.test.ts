@@ -33,14 +33,34 @@ function files(dir: string): string[] {
 
 describe("github-action: who may start a run", () => {
   const cases: [string, string, unknown, string][] = [
-    ["an outside commenter", "issue_comment", issueComment(3, "/agentmux do it", { association: "NONE", login: "drive-by" }), "@drive-by is NONE of this repository; runs start only for OWNER, MEMBER, COLLABORATOR"],
-    ["a contributor (not allowed by default)", "issue_comment", issueComment(3, "/agentmux do it", { association: "CONTRIBUTOR", login: "once" }), "@once is CONTRIBUTOR"],
-    ["a bot, even as OWNER", "issue_comment", issueComment(3, "/agentmux do it", { association: "OWNER", login: "helper[bot]", type: "Bot" }), "@helper[bot] is a bot; bots never start runs"],
+    [
+      "an outside commenter",
+      "issue_comment",
+      issueComment(3, "/agentmux do it", { association: "NONE", login: "drive-by" }),
+      "@drive-by is NONE of this repository; runs start only for OWNER, MEMBER, COLLABORATOR",
+    ],
+    [
+      "a contributor (not allowed by default)",
+      "issue_comment",
+      issueComment(3, "/agentmux do it", { association: "CONTRIBUTOR", login: "once" }),
+      "@once is CONTRIBUTOR",
+    ],
+    [
+      "a bot, even as OWNER",
+      "issue_comment",
+      issueComment(3, "/agentmux do it", { association: "OWNER", login: "helper[bot]", type: "Bot" }),
+      "@helper[bot] is a bot; bots never start runs",
+    ],
     ["a bot adding the label", "issues", labeled(3, "x", { sender: { login: "triage-bot", type: "Bot" } }), "@triage-bot is a bot"],
     ["another label", "issues", labeled(3, "x", { label: "bug" }), 'the label "bug" is not "agentmux"'],
     ["a comment without the phrase", "issue_comment", issueComment(3, "thanks /agentmux"), "the comment does not start with /agentmux"],
     ["a longer word", "issue_comment", issueComment(3, "/agentmuxer go"), "the comment does not start with /agentmux"],
-    ["agentmux's own progress comment", "issue_comment", issueComment(3, "/agentmux <!-- agentmux:progress -->", { association: "OWNER" }), "agentmux's own progress comment"],
+    [
+      "agentmux's own progress comment",
+      "issue_comment",
+      issueComment(3, "/agentmux <!-- agentmux:progress -->", { association: "OWNER" }),
+      "agentmux's own progress comment",
+    ],
   ];
   for (const [who, event, payload, reason] of cases) {
     test(`${who}: exit 0, nothing done, the reason logged`, async () => {
@@ -58,7 +78,9 @@ describe("github-action: who may start a run", () => {
 
   test("allowed_associations widens who may start a run", async () => {
     const j = job();
-    const r = await j.run("check", "issue_comment", issueComment(3, "/agentmux go", { association: "CONTRIBUTOR" }), { INPUT_ALLOWED_ASSOCIATIONS: "owner, member, collaborator, contributor" });
+    const r = await j.run("check", "issue_comment", issueComment(3, "/agentmux go", { association: "CONTRIBUTOR" }), {
+      INPUT_ALLOWED_ASSOCIATIONS: "owner, member, collaborator, contributor",
+    });
     expect(r.code).toBe(0);
     expect(j.outputs()).toMatchObject({ run: "true", target: "issue-3", artifact: "agentmux-issue-3" });
   }, 30_000);
@@ -73,7 +95,12 @@ describe("github-action check", () => {
       INPUT_CLI_PACKAGES: "typescript@5 prettier",
     });
     expect(r.code).toBe(0);
-    expect(j.outputs()).toEqual({ run: "true", target: "issue-9", packages: "@anthropic-ai/claude-code @openai/codex typescript@5 prettier", artifact: "agentmux-issue-9" });
+    expect(j.outputs()).toEqual({
+      run: "true",
+      target: "issue-9",
+      packages: "@anthropic-ai/claude-code @openai/codex typescript@5 prettier",
+      artifact: "agentmux-issue-9",
+    });
     expect(j.gh.calls()).toEqual([]);
     expect(j.sessionDirs()).toEqual([]);
   }, 30_000);
@@ -116,7 +143,10 @@ describe("github-action: words of people without a role", () => {
     expect(requirements).not.toContain("IGNORE PREVIOUS");
     expect(requirements).not.toContain("upload ~/.ssh");
     expect(r.stdout).toContain("agentmux: 1 comment(s) by @drive-by were left out of the request");
-    const shown = j.gh.api().map((c) => c.input).join("\n");
+    const shown = j.gh
+      .api()
+      .map((c) => c.input)
+      .join("\n");
     expect(shown).toContain("left out of the request: their authors are not OWNER, MEMBER, COLLABORATOR of this repository");
     expect(shown).toContain("started this run: the agents get its text as it was then");
   }, 180_000);

@@ -29,7 +29,9 @@ const state = (dir: string) => JSON.parse(readFileSync(join(dir, "state.json"), 
 describe("github-action run", () => {
   test("an issue labelled agentmux: commit pushed, PR that closes the issue, one progress comment created then edited to the PR link", async () => {
     const j = job();
-    const r = await j.run("run", "issues", labeled(42, "Add a farewell helper", { body: "We need `farewell(name)`." }), { FAKE_GH_ISSUE: issueFile(j.root, "Add a farewell helper", "We need `farewell(name)`.") });
+    const r = await j.run("run", "issues", labeled(42, "Add a farewell helper", { body: "We need `farewell(name)`." }), {
+      FAKE_GH_ISSUE: issueFile(j.root, "Add a farewell helper", "We need `farewell(name)`."),
+    });
     if (r.code !== 0) console.error(r.stdout, r.stderr);
     expect(r.code).toBe(0);
     const out = j.outputs();
@@ -140,7 +142,12 @@ describe("github-action review rounds", () => {
     const j = job();
     const { branch, before, prFile } = prOnOrigin(j);
     const comment = reviewComment(311, "src/farewell.js", 1, "/agentmux an empty name should say just Bye");
-    const r = await j.run("run", "pull_request_review_comment", { action: "created", comment, pull_request: pullRequest(7, branch, PR_MARKER), sender: comment.user }, { FAKE_GH_PR: prFile });
+    const r = await j.run(
+      "run",
+      "pull_request_review_comment",
+      { action: "created", comment, pull_request: pullRequest(7, branch, PR_MARKER), sender: comment.user },
+      { FAKE_GH_PR: prFile },
+    );
     if (r.code !== 0) console.error(r.stdout, r.stderr);
     expect(r.code).toBe(0);
     // one new commit on the PR's branch, on top of the reviewed one, pushed to the same branch
@@ -161,7 +168,10 @@ describe("github-action review rounds", () => {
     expect(findings).not.toContain("/agentmux");
     // progress on the PR's conversation, and a reply in the review thread naming the commit
     const api = j.gh.api();
-    expect(api.filter((c) => c.method === "POST").map((c) => c.endpoint)).toEqual(["repos/acme/app/issues/7/comments", "repos/acme/app/pulls/7/comments/311/replies"]);
+    expect(api.filter((c) => c.method === "POST").map((c) => c.endpoint)).toEqual([
+      "repos/acme/app/issues/7/comments",
+      "repos/acme/app/pulls/7/comments/311/replies",
+    ]);
     const reply = JSON.parse(api.find((c) => c.endpoint.endsWith("/replies"))!.input).body;
     expect(reply).toContain(`\`${j.outputs().commit}\``);
     expect(reply).toContain(branch);
@@ -171,13 +181,21 @@ describe("github-action review rounds", () => {
     const j = job();
     const { branch, before, prFile } = prOnOrigin(j);
     const comments = join(j.root, "review-comments.json");
-    writeFileSync(comments, JSON.stringify([
-      reviewComment(401, "src/farewell.js", 1, "Handle an empty name."),
-      { ...reviewComment(402, "src/farewell.js", 1, "Agreed."), in_reply_to_id: 401 },
-      { ...reviewComment(403, "README.md", 3, "Document farewell()."), start_line: 1 },
-    ]));
+    writeFileSync(
+      comments,
+      JSON.stringify([
+        reviewComment(401, "src/farewell.js", 1, "Handle an empty name."),
+        { ...reviewComment(402, "src/farewell.js", 1, "Agreed."), in_reply_to_id: 401 },
+        { ...reviewComment(403, "README.md", 3, "Document farewell()."), start_line: 1 },
+      ]),
+    );
     const review = { id: 77, body: "/agentmux two things, see the comments", user: { login: "lead", type: "User" }, author_association: "OWNER" };
-    const r = await j.run("run", "pull_request_review", { action: "submitted", review, pull_request: pullRequest(7, branch, PR_MARKER), sender: review.user }, { FAKE_GH_PR: prFile, FAKE_GH_REVIEW_COMMENTS: comments });
+    const r = await j.run(
+      "run",
+      "pull_request_review",
+      { action: "submitted", review, pull_request: pullRequest(7, branch, PR_MARKER), sender: review.user },
+      { FAKE_GH_PR: prFile, FAKE_GH_REVIEW_COMMENTS: comments },
+    );
     if (r.code !== 0) console.error(r.stdout, r.stderr);
     expect(r.code).toBe(0);
     expect(git(j.origin, "rev-parse", `${branch}^`)).toBe(before);
@@ -187,7 +205,10 @@ describe("github-action review rounds", () => {
     );
     const endpoints = j.gh.api().map((c) => `${c.method} ${c.endpoint}`);
     expect(endpoints).toContain("GET repos/acme/app/pulls/7/reviews/77/comments?per_page=100");
-    expect(endpoints.filter((e) => e.endsWith("/replies"))).toEqual(["POST repos/acme/app/pulls/7/comments/401/replies", "POST repos/acme/app/pulls/7/comments/403/replies"]);
+    expect(endpoints.filter((e) => e.endsWith("/replies"))).toEqual([
+      "POST repos/acme/app/pulls/7/comments/401/replies",
+      "POST repos/acme/app/pulls/7/comments/403/replies",
+    ]);
   }, 180_000);
 
   test("a /agentmux comment on a PR agentmux did not open changes nothing", async () => {
@@ -212,13 +233,19 @@ test("github.watch_ci inside the job: the PR's CI red once → a fix round on it
   const logs = join(j.root, "ci-logs");
   mkdirSync(answers);
   mkdirSync(logs);
-  const checks = (bucket: string) => JSON.stringify([{ name: "test", state: bucket === "fail" ? "FAILURE" : "SUCCESS", bucket, link: "https://github.com/acme/app/actions/runs/900/job/11", workflow: "CI" }]);
+  const checks = (bucket: string) =>
+    JSON.stringify([
+      { name: "test", state: bucket === "fail" ? "FAILURE" : "SUCCESS", bucket, link: "https://github.com/acme/app/actions/runs/900/job/11", workflow: "CI" },
+    ]);
   writeFileSync(join(answers, "1.json"), checks("fail"));
   writeFileSync(join(answers, "2.json"), checks("pass"));
   writeFileSync(join(logs, "11.log"), "test\tRun npm test\t2026-11-28T15:00:03.3000000Z /home/runner/work/app/app/src/index.js:1:14: expected farewell\n");
   writeFileSync(join(j.repo, "agentmux-ci.yaml"), "github:\n  watch_ci: true\n  ci_poll_s: 1\n");
   const r = await j.run("run", "issues", labeled(42, "Add a farewell helper"), {
-    FAKE_GH_ISSUE: issueFile(j.root, "Add a farewell helper", "We need `farewell(name)`."), INPUT_CONFIG: "agentmux-ci.yaml", FAKE_GH_PR_CHECKS_DIR: answers, FAKE_GH_RUN_LOGS: logs,
+    FAKE_GH_ISSUE: issueFile(j.root, "Add a farewell helper", "We need `farewell(name)`."),
+    INPUT_CONFIG: "agentmux-ci.yaml",
+    FAKE_GH_PR_CHECKS_DIR: answers,
+    FAKE_GH_RUN_LOGS: logs,
   });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);

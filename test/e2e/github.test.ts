@@ -30,11 +30,14 @@ test("agentmux issue 42: request from the issue, commit pushed to origin, pull r
   const { root, repo, origin } = await demoWithOrigin();
   gh = writeFakeGh(root);
   const issue = join(root, "issue.json");
-  writeFileSync(issue, JSON.stringify({
-    title: "Add a farewell helper",
-    body: "We need `farewell(name)` next to greet.",
-    comments: [{ author: { login: "octo" }, createdAt: "2026-11-01T10:00:00Z", body: "Please keep it tiny." }],
-  }));
+  writeFileSync(
+    issue,
+    JSON.stringify({
+      title: "Add a farewell helper",
+      body: "We need `farewell(name)` next to greet.",
+      comments: [{ author: { login: "octo" }, createdAt: "2026-11-01T10:00:00Z", body: "Please keep it tiny." }],
+    }),
+  );
   writeFileSync(join(root, "gh.yaml"), stringify({ github: { pull_request: true, push: true, base_branch: "main", draft: true } }));
   const r = await runBinary(bin, ["issue", "#42", "--ci", "--keep-session", "--config", join(root, "gh.yaml")], {
     cwd: repo,
@@ -50,7 +53,8 @@ test("agentmux issue 42: request from the issue, commit pushed to origin, pull r
   const sessions = join(repo, ".agentmux", ".sessions");
   const id = readdirSync(sessions).find((d) => d.includes("farewell"))!;
   const requirements = readFileSync(join(sessions, id, "requirements.md"), "utf8");
-  for (const part of ["Add a farewell helper", "farewell(name)", "### octo (2026-11-01T10:00:00Z)", "Please keep it tiny."]) expect(requirements).toContain(part);
+  for (const part of ["Add a farewell helper", "farewell(name)", "### octo (2026-11-01T10:00:00Z)", "Please keep it tiny."])
+    expect(requirements).toContain(part);
   const state = JSON.parse(readFileSync(join(sessions, id, "state.json"), "utf8"));
   expect(state.issue_number).toBe(42);
   // pushed: the bare remote has the branch at the pipeline's commit
@@ -92,7 +96,11 @@ test("agentmux issue pulls the base branch first; github.push without pull_reque
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
   expect(r.stdout).toContain(JSON.stringify({ kind: "notice", message: `updated main from origin (${before.slice(0, 7)} → ${upstream.slice(0, 7)})` }));
-  const result = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((e) => e.kind === "result");
+  const result = r.stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l))
+    .find((e) => e.kind === "result");
   expect(git(repo, "rev-parse", `${result.branch}~1`)).toBe(upstream);
   expect(git(repo, "rev-parse", "main")).toBe(upstream);
   // pushed without a pull request, and the result says why there is none
@@ -113,9 +121,16 @@ test("pull requests on but gh not logged in: said once at the start, the branch 
   });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
-  const said = JSON.stringify({ kind: "notice", message: "gh is not installed or not logged in: no pull request will be opened; the branch will be pushed to origin (github.push)" });
+  const said = JSON.stringify({
+    kind: "notice",
+    message: "gh is not installed or not logged in: no pull request will be opened; the branch will be pushed to origin (github.push)",
+  });
   expect(r.stdout.split("\n").filter((l) => l === said)).toHaveLength(1);
-  const result = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((e) => e.kind === "result");
+  const result = r.stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l))
+    .find((e) => e.kind === "result");
   expect(git(origin, "rev-parse", result.branch)).toBe(git(repo, "rev-parse", result.branch));
   expect(result.notes).toContain("no pull request: gh is not installed or not logged in (gh auth login)");
   expect(fake.calls().some((c) => c[0] === "pr")).toBe(false);

@@ -4,7 +4,11 @@ import { isolatedBinary, killTmuxServer, makeTmpDir, privateSocket } from "../he
 export type RunResult = { code: number; stdout: string; stderr: string };
 
 /** Run the binary headless on a private tmux socket (CI=true, no TTY). */
-export async function runBinary(bin: string, args: string[], o: { cwd?: string; socket: string; env?: Record<string, string>; timeoutMs?: number }): Promise<RunResult> {
+export async function runBinary(
+  bin: string,
+  args: string[],
+  o: { cwd?: string; socket: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<RunResult> {
   const p = Bun.spawn([bin, ...args], {
     cwd: o.cwd,
     stdin: "ignore",

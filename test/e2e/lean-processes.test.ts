@@ -26,16 +26,25 @@ test("launcher and orchestrator run hot-only, the monitor without JIT, the agent
   const repo = join(root, "repo");
   const run = runBinary(bin, ["demo", "--ci", "--json", "--dir", repo, "--scenario", "stall=coder"], { socket, env: { AGENTMUX_DEBUG: "1" } });
   const sessions = join(repo, ".agentmux", ".sessions");
-  const dir = await waitFor("the coder to be working", () => {
-    if (!existsSync(sessions)) return null;
-    const id = readdirSync(sessions).find((n) => !n.startsWith("."));
-    if (!id) return null;
-    const s = JSON.parse(readFileSync(join(sessions, id, "state.json"), "utf8"));
-    return s.agents?.coder?.status === "working" ? join(sessions, id) : null;
-  }, { timeoutMs: 60_000, intervalMs: 50 });
+  const dir = await waitFor(
+    "the coder to be working",
+    () => {
+      if (!existsSync(sessions)) return null;
+      const id = readdirSync(sessions).find((n) => !n.startsWith("."));
+      if (!id) return null;
+      const s = JSON.parse(readFileSync(join(sessions, id, "state.json"), "utf8"));
+      return s.agents?.coder?.status === "working" ? join(sessions, id) : null;
+    },
+    { timeoutMs: 60_000, intervalMs: 50 },
+  );
   try {
     const runtime = JSON.parse(readFileSync(join(dir, "runtime_state.json"), "utf8"));
-    const pidOf = (command: string) => Number(processesMentioning(`${bin} ${command}`).find((l) => l.includes(repo))?.split(" ")[0]);
+    const pidOf = (command: string) =>
+      Number(
+        processesMentioning(`${bin} ${command}`)
+          .find((l) => l.includes(repo))
+          ?.split(" ")[0],
+      );
     const launcher = pidOf("demo");
     const monitor = pidOf("monitor");
     expect(jscOptions(launcher).sort()).toEqual(HOT_ONLY);

@@ -24,7 +24,10 @@ test("a review with two line comments → a fix prompt with their context → bo
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
   const root = join(repo, ".agentmux", ".sessions");
-  const dir = join(root, readdirSync(root).find((n) => !n.startsWith("."))!);
+  const dir = join(
+    root,
+    readdirSync(root).find((n) => !n.startsWith("."))!,
+  );
   const state = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
   expect(state.review_comments).toHaveLength(2);
   const [one, two] = state.review_comments;
@@ -47,7 +50,11 @@ test("a review with two line comments → a fix prompt with their context → bo
   // the follow-up reviewer saw the fixer's claims
   const followup = readFileSync(join(dir, "07_review/review_logic_prompt.md"), "utf8");
   expect(followup).toContain("#### [logic-1] line 4 · medium · reviewer_logic · addressed by the fixer");
-  expect(readLog(dir).filter((r) => r.data?.note === "fix_round").map((r) => r.data)).toEqual([{ note: "fix_round", round: 1, addressed: ["logic-1", "logic-2"], not_addressed: [] }]);
+  expect(
+    readLog(dir)
+      .filter((r) => r.data?.note === "fix_round")
+      .map((r) => r.data),
+  ).toEqual([{ note: "fix_round", round: 1, addressed: ["logic-1", "logic-2"], not_addressed: [] }]);
   expect(existsSync(join(dir, "07_review/review_0_reviewer_logic.md"))).toBe(true);
   expect(readFileSync(join(dir, "07_review/review_0_reviewer_logic.md"), "utf8")).toContain(`- [logic-1] ${one.file} line 4 (medium):`);
 }, 180_000);

@@ -38,5 +38,10 @@ test("a whole run's orchestrator.log: every line a record; status --log renders 
   expect(text.stdout).toMatch(/^\d\d:\d\d:\d\d\.\d{3}  info   orchestrator_started /m);
   expect(text.stdout).toMatch(/ agent_launched +\[architect\] launched architect /);
   const json = await runBinary(bin, ["status", id, "--log", "--json"], { cwd: repo, socket });
-  expect(json.stdout.trim().split("\n").map((l) => JSON.parse(l))).toEqual(records);
+  expect(
+    json.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l)),
+  ).toEqual(records);
 }, 180_000);

@@ -19,7 +19,9 @@ test("six parallel coders in an 80×24 session: two are shown, four work parked,
   scope.dirs.push(root);
   const repo = join(root, "repo");
   writeFileSync(join(root, "small.yaml"), "version: 2\ntmux:\n  width: 80\n  height: 24\n");
-  const run = spawnBinary(scope.bin, ["demo", "--ci", "--dir", repo, "--keep-session", "--scenario", "coders=6", "--config", join(root, "small.yaml")], { socket });
+  const run = spawnBinary(scope.bin, ["demo", "--ci", "--dir", repo, "--keep-session", "--scenario", "coders=6", "--config", join(root, "small.yaml")], {
+    socket,
+  });
   const r = await run.done;
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);

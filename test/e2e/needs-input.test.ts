@@ -30,13 +30,24 @@ afterAll(() => {
 test("ask=architect in a terminal: needs_input with the question in the monitor and status; the answer lets the run commit", async () => {
   const repo = join(root, "repo");
   const scr = new Screen(outer);
-  await scr.start([bin, "demo", "--dir", repo, "--scenario", "ask=architect", "--think-ms", "0"], root, { width: 160, height: 45 }, { AGENTMUX_TMUX_SOCKET: inner, CI: "", TMUX: "" });
+  await scr.start(
+    [bin, "demo", "--dir", repo, "--scenario", "ask=architect", "--think-ms", "0"],
+    root,
+    { width: 160, height: 45 },
+    { AGENTMUX_TMUX_SOCKET: inner, CI: "", TMUX: "" },
+  );
   const sessions = join(repo, ".agentmux/.sessions");
-  const dir = await waitFor("the session folder", () => (existsSync(sessions) && readdirSync(sessions)[0] ? join(sessions, readdirSync(sessions)[0]!) : null), { timeoutMs: 60_000 });
-  const state = await waitFor("the architect to ask", () => {
-    const s = readState(dir);
-    return s?.agents?.architect?.status === "needs_input" ? s : null;
-  }, { timeoutMs: 60_000, intervalMs: 50 });
+  const dir = await waitFor("the session folder", () => (existsSync(sessions) && readdirSync(sessions)[0] ? join(sessions, readdirSync(sessions)[0]!) : null), {
+    timeoutMs: 60_000,
+  });
+  const state = await waitFor(
+    "the architect to ask",
+    () => {
+      const s = readState(dir);
+      return s?.agents?.architect?.status === "needs_input" ? s : null;
+    },
+    { timeoutMs: 60_000, intervalMs: 50 },
+  );
   const question = "Should the greeting also support other languages, or English only?";
   expect(state.headless).toBeUndefined();
   expect(state.agents.architect.question).toMatchObject({ kind: "question", text: question });

@@ -30,7 +30,10 @@ test("a budget pause whose orchestrator is killed: the agents' CLIs are continue
   await run.start([scope.bin, "run", "Add alpha"], repo, { width: 120, height: 40 }, { AGENTMUX_TMUX_SOCKET: socket, CI: "", NO_COLOR: "1" });
   await run.until("the monitor says the run is paused", (x) => x.includes("budget reached: agents paused"), 90_000);
   const root = join(repo, ".agentmux/.sessions");
-  const dir = join(root, readdirSync(root).find((n) => !n.startsWith("."))!);
+  const dir = join(
+    root,
+    readdirSync(root).find((n) => !n.startsWith("."))!,
+  );
   await waitFor("the pause logged", () => readLog(dir).some((r) => r.event === "agents_paused"), { timeoutMs: 10_000 });
   const pids: number[] = Object.values(JSON.parse(readFileSync(join(dir, "runtime_state.json"), "utf8")).pids as Record<string, number>);
   const below = pids.flatMap((p) => descendants(p));

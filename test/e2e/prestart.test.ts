@@ -23,11 +23,20 @@ async function scratch(scenario: string[], maxPanes: number, fixer = false) {
   const root = makeTmpDir();
   const repo = join(root, "repo");
   expect((await runBinary(bin, ["demo", "--ci", "--dir", repo], { socket })).code).toBe(0);
-  writeFileSync(join(root, "prestart.yaml"), stringify({ sim: { scenario }, providers: { sim: { prestart: true } }, prestart: { max_panes: maxPanes, fixer } }));
+  writeFileSync(
+    join(root, "prestart.yaml"),
+    stringify({ sim: { scenario }, providers: { sim: { prestart: true } }, prestart: { max_panes: maxPanes, fixer } }),
+  );
   return { socket, repo, config: join(root, "prestart.yaml") };
 }
 
-const sessionOf = (repo: string, slug: string) => join(repo, ".agentmux", ".sessions", readdirSync(join(repo, ".agentmux", ".sessions")).find((d) => d.includes(slug))!);
+const sessionOf = (repo: string, slug: string) =>
+  join(
+    repo,
+    ".agentmux",
+    ".sessions",
+    readdirSync(join(repo, ".agentmux", ".sessions")).find((d) => d.includes(slug))!,
+  );
 
 /** The most pre-started panes held at once, replaying the log's records in order. */
 function peakHeld(log: LogRecord[]): number {

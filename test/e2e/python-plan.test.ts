@@ -26,7 +26,10 @@ test("review_strategy.focus reaches plan.md and every reviewer's prompt", async 
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
   const sessions = join(repo, ".agentmux", ".sessions");
-  const dir = join(sessions, readdirSync(sessions).find((d) => d.includes("token-check"))!);
+  const dir = join(
+    sessions,
+    readdirSync(sessions).find((d) => d.includes("token-check"))!,
+  );
   expect(readFileSync(join(dir, "04_planning/plan.yaml"), "utf8")).toContain("focus:");
   expect(readFileSync(join(dir, "04_planning/plan.md"), "utf8")).toContain("## Review focus\n\nSeverity: medium.\nLook hardest at: security, testing.\n");
   for (const short of ["logic", "expert"]) {

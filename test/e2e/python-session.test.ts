@@ -80,7 +80,10 @@ function pythonSession(repo: string, over: Record<string, unknown> = {}): string
     ...over,
   };
   writeFileSync(join(dir, "state.json"), JSON.stringify(state, null, 2) + "\n");
-  writeFileSync(join(dir, "runtime_state.json"), JSON.stringify({ version: 2, primary: { _control: "%0", coder: null }, visible: [], parallel: {}, process_pids: {} }));
+  writeFileSync(
+    join(dir, "runtime_state.json"),
+    JSON.stringify({ version: 2, primary: { _control: "%0", coder: null }, visible: [], parallel: {}, process_pids: {} }),
+  );
   writeFileSync(join(dir, "tool_event_state.json"), JSON.stringify({ version: 1, applied_cursor: 0 }));
   const events = ["submit_architecture", "submit_plan"].map((tool) => JSON.stringify({ tool, timestamp: "2026-05-17T10:35:00+02:00", payload: {} }));
   events.push(JSON.stringify({ tool: "submit_done", timestamp: "2026-05-17T10:41:00+02:00", payload: { subplan_index: 1 } }));
@@ -92,12 +95,18 @@ function pythonSession(repo: string, over: Record<string, unknown> = {}): string
   writeFileSync(join(dir, "04_planning/plan.md"), "Add a farewell function next to the greeting.\n");
   writeFileSync(join(dir, "04_planning/plan_1.md"), "# Farewell function\n");
   writeFileSync(join(dir, "04_planning/tasks_1.md"), "# Tasks: Farewell function\n- [x] Write the test\n- [x] Write the function\n");
-  writeFileSync(join(dir, "04_planning/execution_plan.yaml"), "groups:\n- group_id: core\n  mode: serial\n  plans:\n  - file: plan_1.md\n    name: Farewell function\nneeds_design: false\nneeds_docs: false\ndoc_files: []\n");
+  writeFileSync(
+    join(dir, "04_planning/execution_plan.yaml"),
+    "groups:\n- group_id: core\n  mode: serial\n  plans:\n  - file: plan_1.md\n    name: Farewell function\nneeds_design: false\nneeds_docs: false\ndoc_files: []\n",
+  );
   writeFileSync(join(dir, "06_implementation/done_1"), "");
   // the coder's work, uncommitted on the feature branch
   git(repo, "checkout", "-q", "-b", "feature/add-farewell");
-  writeFileSync(join(repo, "src/farewell.js"), 'export const farewell = (name) => `Goodbye, ${name}!`;\n');
-  writeFileSync(join(repo, "test/farewell.test.js"), 'import { farewell } from "../src/farewell.js";\nif (farewell("Ann") !== "Goodbye, Ann!") throw new Error("farewell");\n');
+  writeFileSync(join(repo, "src/farewell.js"), "export const farewell = (name) => `Goodbye, ${name}!`;\n");
+  writeFileSync(
+    join(repo, "test/farewell.test.js"),
+    'import { farewell } from "../src/farewell.js";\nif (farewell("Ann") !== "Goodbye, Ann!") throw new Error("farewell");\n',
+  );
   return dir;
 }
 
@@ -123,9 +132,13 @@ test("a Python agentmux session: refused with the command that converts it; --fr
   const bare = await runBinary(bin, ["resume", "--ci"], { cwd: repo, socket });
   expect(bare.stderr).toContain(`agentmux resume ${ID} --from-python`);
   const status = await runBinary(bin, ["status", ID], { cwd: repo, socket });
-  expect(status.stderr).toContain(`this session's state.json was written by the Python agentmux\n  hint: convert it and resume with: agentmux resume ${ID} --from-python`);
+  expect(status.stderr).toContain(
+    `this session's state.json was written by the Python agentmux\n  hint: convert it and resume with: agentmux resume ${ID} --from-python`,
+  );
   const listed = await runBinary(bin, ["sessions", "--json"], { cwd: repo, socket });
-  expect(JSON.parse(listed.stdout).find((s: { id: string }) => s.id === ID).error).toBe(`written by the Python agentmux: agentmux resume ${ID} --from-python converts it`);
+  expect(JSON.parse(listed.stdout).find((s: { id: string }) => s.id === ID).error).toBe(
+    `written by the Python agentmux: agentmux resume ${ID} --from-python converts it`,
+  );
 
   const r = await runBinary(bin, ["resume", "--ci", "--from-python", "--keep-session"], { cwd: repo, socket, timeoutMs: 150_000 });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
@@ -138,7 +151,9 @@ test("a Python agentmux session: refused with the command that converts it; --fr
   expect(state.execution_groups).toEqual([{ group_id: "core", mode: "serial", plans: [{ index: 1, name: "Farewell function" }] }]);
   // the Python tool's unsealed tool events were skipped, not applied or refused one by one
   expect(readFileSync(join(dir, "orchestrator.log"), "utf8")).not.toContain("carries no valid agentmux seal");
-  expect(git(repo, "show", "--name-only", "--format=", "feature/add-farewell").split("\n")).toEqual(expect.arrayContaining(["src/farewell.js", "test/farewell.test.js"]));
+  expect(git(repo, "show", "--name-only", "--format=", "feature/add-farewell").split("\n")).toEqual(
+    expect.arrayContaining(["src/farewell.js", "test/farewell.test.js"]),
+  );
 }, 240_000);
 
 test("a state of agentmux's own without history resumes where its artifacts say (not in architecting)", async () => {

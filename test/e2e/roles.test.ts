@@ -23,16 +23,30 @@ async function scratch(scenario: string[]) {
   return { socket, repo, config: join(root, "sim.yaml") };
 }
 
-const jsonLines = (out: string) => out.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+const jsonLines = (out: string) =>
+  out
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l));
 
 test("product manager, research on demand and a designer, all played by the simulated agent", async () => {
   const s = await scratch(["design", "research"]);
-  const r = await runBinary(bin, ["run", "--ci", "--json", "--keep-session", "--product-manager", "--config", s.config, "Add a settings page"], { cwd: s.repo, socket: s.socket });
+  const r = await runBinary(bin, ["run", "--ci", "--json", "--keep-session", "--product-manager", "--config", s.config, "Add a settings page"], {
+    cwd: s.repo,
+    socket: s.socket,
+  });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
-  const phases = jsonLines(r.stdout).filter((e) => e.kind === "phase").map((e) => e.phase);
+  const phases = jsonLines(r.stdout)
+    .filter((e) => e.kind === "phase")
+    .map((e) => e.phase);
   expect(phases.slice(0, 5)).toEqual(["product_management", "architecting", "planning", "designing", "implementing"]);
-  const dir = join(s.repo, ".agentmux", ".sessions", readdirSync(join(s.repo, ".agentmux", ".sessions")).find((d) => d.includes("settings-page"))!);
+  const dir = join(
+    s.repo,
+    ".agentmux",
+    ".sessions",
+    readdirSync(join(s.repo, ".agentmux", ".sessions")).find((d) => d.includes("settings-page"))!,
+  );
   const state = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
   expect(state.research_tasks).toEqual({ "existing-code": "done" });
   expect(existsSync(join(dir, "03_research/code-existing-code/summary.md"))).toBe(true);
@@ -40,7 +54,11 @@ test("product manager, research on demand and a designer, all played by the simu
   expect(readFileSync(join(dir, "requirements.md"), "utf8")).toContain("## Acceptance Criteria"); // rewritten by the PM
   // the researcher ran in its own pane and left the agents list once its topic was done
   expect(state.agents["code-researcher:existing-code"]).toBeUndefined();
-  expect(readLog(dir).filter((r) => r.event === "agent_launched").map((r) => r.agent)).toContain("code-researcher:existing-code");
+  expect(
+    readLog(dir)
+      .filter((r) => r.event === "agent_launched")
+      .map((r) => r.agent),
+  ).toContain("code-researcher:existing-code");
   // completed research is handed to the planner
   expect(readFileSync(join(dir, "04_planning/planner_prompt.md"), "utf8")).toContain("existing-code");
 }, 180_000);
@@ -50,7 +68,12 @@ test("agents that are hard to talk to: a trust dialog, a slow start, an early En
   const r = await runBinary(bin, ["run", "--ci", "--json", "--keep-session", "--config", s.config, "Add a farewell module"], { cwd: s.repo, socket: s.socket });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
-  const dir = join(s.repo, ".agentmux", ".sessions", readdirSync(join(s.repo, ".agentmux", ".sessions")).find((d) => d.includes("farewell"))!);
+  const dir = join(
+    s.repo,
+    ".agentmux",
+    ".sessions",
+    readdirSync(join(s.repo, ".agentmux", ".sessions")).find((d) => d.includes("farewell"))!,
+  );
   const log = readLog(dir);
   // every interactive agent's trust dialog was answered (architect, planner, coder, reviewer)
   expect(log.filter((r) => r.event === "dialog_answered" && String(r.data?.dialog).startsWith("Trust this folder")).length).toBeGreaterThanOrEqual(4);

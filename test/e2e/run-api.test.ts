@@ -32,10 +32,15 @@ test("a run with a failing review: every --json line and status --json are the r
   const socket = privateSocket();
   sockets.push(socket);
   const repo = join(makeTmpDir(), "repo");
-  const r = await runBinary(bin, ["demo", "--ci", "--json", "--keep-session", "--dir", repo, "--scenario", "review_fail_once,reviewers=logic+quality"], { socket });
+  const r = await runBinary(bin, ["demo", "--ci", "--json", "--keep-session", "--dir", repo, "--scenario", "review_fail_once,reviewers=logic+quality"], {
+    socket,
+  });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
-  const lines = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+  const lines = r.stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l));
   const res = lines.at(-1);
   expect(RunResult.parse(res)).toEqual(res);
   for (const { v, schema } of published("run-result.schema.json")) expect({ v, problems: validate(schema, res, "$", older(v)) }).toEqual({ v, problems: [] });
@@ -44,7 +49,8 @@ test("a run with a failing review: every --json line and status --json are the r
   // a version's consumer skips the kinds added after it (docs/run-api.md); every kind it knows validates
   for (const { v, schema } of published("run-event.schema.json")) {
     const known = eventKinds(schema);
-    for (const e of evs.filter((e) => known.has(e.kind))) expect({ v, kind: e.kind, problems: validate(schema, e, "$", older(v)) }).toEqual({ v, kind: e.kind, problems: [] });
+    for (const e of evs.filter((e) => known.has(e.kind)))
+      expect({ v, kind: e.kind, problems: validate(schema, e, "$", older(v)) }).toEqual({ v, kind: e.kind, problems: [] });
   }
   const verdicts = evs.filter((e) => e.kind === "review_verdict").map((e) => `${e.reviewer}:${e.verdict}:${e.round}`);
   expect(verdicts.sort()).toEqual(["reviewer_logic:fail:1", "reviewer_logic:pass:2", "reviewer_quality:pass:1", "reviewer_quality:pass:2"]);
@@ -54,7 +60,8 @@ test("a run with a failing review: every --json line and status --json are the r
   expect(status.code).toBe(0);
   const snap = JSON.parse(status.stdout);
   expect(RunSnapshot.parse(snap)).toEqual(snap);
-  for (const { v, schema } of published("run-snapshot.schema.json")) expect({ v, problems: validate(schema, snap, "$", older(v)) }).toEqual({ v, problems: [] });
+  for (const { v, schema } of published("run-snapshot.schema.json"))
+    expect({ v, problems: validate(schema, snap, "$", older(v)) }).toEqual({ v, problems: [] });
   expect(snap).toMatchObject({ id: res.session, phase: "done", commit_hash: res.commit, review_iteration: 1, live: false, waiting_for: [] });
   expect(snap.stages.every((s: { state: string }) => s.state === "done")).toBe(true);
   expect(snap.timeline.map((t: { phase: string }) => t.phase)).toEqual(evs.filter((e) => e.kind === "phase").map((e) => e.phase));

@@ -21,12 +21,16 @@ const sessionOf = (repo: string) => join(repo, ".agentmux/.sessions", NAME);
 test("two projects, one session name, one tmux server: each run has its own tmux session; status, clean and resume in one never touch the other's run", async () => {
   const socket = scope.socket();
   const [a, b, c, d] = [simProject({ dirs }, 250), simProject({ dirs }, 250), simProject({ dirs }, 250), simProject({ dirs }, 250)];
-  const run = (repo: string, request: string) => spawnBinary(scope.bin, ["run", request, "--ci", "--json", "--keep-session", "--name", NAME], { cwd: repo, socket });
+  const run = (repo: string, request: string) =>
+    spawnBinary(scope.bin, ["run", request, "--ci", "--json", "--keep-session", "--name", NAME], { cwd: repo, socket });
 
   // B and C were canceled while architecting: resumable, no tmux session of their own now
   for (const repo of [b, c]) {
     const r = run(repo, "Add beta");
-    await waitFor("the run to reach architecting", () => Object.keys(readState(sessionOf(repo))?.agents ?? {}).length > 0, { timeoutMs: 60_000, intervalMs: 20 });
+    await waitFor("the run to reach architecting", () => Object.keys(readState(sessionOf(repo))?.agents ?? {}).length > 0, {
+      timeoutMs: 60_000,
+      intervalMs: 20,
+    });
     r.proc.kill("SIGTERM");
     expect((await r.done).code).toBe(130);
   }
@@ -51,7 +55,11 @@ test("two projects, one session name, one tmux server: each run has its own tmux
     runBinary(scope.bin, ["resume", "--ci", "--json"], { cwd: b, socket, timeoutMs: 120_000 }),
     run(d, "Add delta").done,
   ]);
-  for (const [what, r] of [["A", ra], ["B resumed", rb], ["D", rd]] as const) {
+  for (const [what, r] of [
+    ["A", ra],
+    ["B resumed", rb],
+    ["D", rd],
+  ] as const) {
     if (r.code !== 0) console.error(what, r.stdout, r.stderr);
     expect({ what, code: r.code }).toEqual({ what, code: 0 });
     expect(jsonEvents(r.stdout).find((e) => e.kind === "result")).toMatchObject({ outcome: "success" });

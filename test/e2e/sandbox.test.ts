@@ -35,7 +35,11 @@ function world(sandbox: boolean) {
 
 async function probeRun(sandbox: boolean) {
   const w = world(sandbox);
-  const r = await runBinary(scope.bin, ["demo", "--ci", "--json", "--keep-session", "--dir", w.repo, "--config", w.config, "--scenario", "probe=coder", "--think-ms", "0"], { socket: scope.socket(), env: { HOME: w.home }, timeoutMs: 200_000 });
+  const r = await runBinary(
+    scope.bin,
+    ["demo", "--ci", "--json", "--keep-session", "--dir", w.repo, "--config", w.config, "--scenario", "probe=coder", "--think-ms", "0"],
+    { socket: scope.socket(), env: { HOME: w.home }, timeoutMs: 200_000 },
+  );
   const sessions = join(w.repo, ".agentmux", ".sessions");
   const id = existsSync(sessions) ? readdirSync(sessions).find((n) => !n.startsWith(".")) : undefined;
   if (r.code !== 0 || !id) console.error(r.stdout, r.stderr);
@@ -58,11 +62,20 @@ describe.skipIf(!bwrap)("agents in the sandbox (bubblewrap)", () => {
   });
 
   test("mcp_transport: stdio in the sandbox: the bridge is known by its real pid, so a killed bridge restarts its agent and the run finishes", async () => {
-    const run = startDemo(scope.bin, { scenario: "commit_message", thinkMs: 600, sockets: scope.sockets, config: { sandbox: true, providers: { sim: { mcp_transport: "stdio" } } } });
+    const run = startDemo(scope.bin, {
+      scenario: "commit_message",
+      thinkMs: 600,
+      sockets: scope.sockets,
+      config: { sandbox: true, providers: { sim: { mcp_transport: "stdio" } } },
+    });
     const { dir } = await waitForState(run, "the architect working", (s) => s.phase === "architecting" && s.agents?.architect?.status === "working");
     const log = () => readFileSync(join(dir, "orchestrator.log"), "utf8");
     // the bridge sends its pid as its own (sandbox) pid namespace knows it; the endpoint records the real one
-    const pid = await waitFor("the architect's bridge to be known", () => Number(/architect: MCP ready [^\n]*\(stdio bridge pid (\d+)\)/.exec(log())?.[1]) || null, { timeoutMs: 60_000 });
+    const pid = await waitFor(
+      "the architect's bridge to be known",
+      () => Number(/architect: MCP ready [^\n]*\(stdio bridge pid (\d+)\)/.exec(log())?.[1]) || null,
+      { timeoutMs: 60_000 },
+    );
     expect(readFileSync(`/proc/${pid}/cmdline`, "utf8")).toContain("mcp-server");
     process.kill(pid, "SIGKILL");
     const r = await run.done;
@@ -90,7 +103,10 @@ test("a run that asks for the sandbox where bubblewrap is missing stops before a
   }
   mkdirSync(w.repo);
   const socket = scope.socket();
-  const r = await runBinary(scope.bin, ["demo", "--ci", "--json", "--dir", w.repo, "--config", w.config, "--think-ms", "0"], { socket, env: { HOME: w.home, PATH: bin } });
+  const r = await runBinary(scope.bin, ["demo", "--ci", "--json", "--dir", w.repo, "--config", w.config, "--think-ms", "0"], {
+    socket,
+    env: { HOME: w.home, PATH: bin },
+  });
   expect(r.code).toBe(2);
   expect(r.stderr).toContain("in the sandbox, but it is not available: bubblewrap (bwrap) is not on PATH; no agent was started");
   expect(r.stderr).toContain("apt-get install bubblewrap");

@@ -12,12 +12,15 @@ export function simProject(track: { dirs: string[] }, thinkMs = 300, scenario: s
   writeFileSync(join(repo, "src/index.js"), "export const main = () => 1;\n");
   writeFileSync(join(repo, ".gitignore"), ".agentmux/.sessions/\n.agentmux/.last_completion.json\n");
   mkdirSync(join(repo, ".agentmux"));
-  writeFileSync(join(repo, ".agentmux/config.yaml"), stringify({
-    version: 2,
-    defaults: { provider: "sim", completion: { skip_final_approval: true } },
-    github: { pull_request: false, push: false },
-    sim: { think_ms: thinkMs, scenario },
-  }));
+  writeFileSync(
+    join(repo, ".agentmux/config.yaml"),
+    stringify({
+      version: 2,
+      defaults: { provider: "sim", completion: { skip_final_approval: true } },
+      github: { pull_request: false, push: false },
+      sim: { think_ms: thinkMs, scenario },
+    }),
+  );
   git(repo, "init", "-q", "-b", "main");
   git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "add", ".");
   git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-q", "-m", "init");

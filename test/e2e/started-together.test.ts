@@ -81,12 +81,16 @@ test(`two \`run --ci --worktree\` with worktree.setup started together end done 
     git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-qam", "setup");
     const socket = privateSocket();
     sockets.push(socket);
-    const runs = ["Add alpha", "Add beta"].map((r) => spawnBinary(scope.bin, ["run", r, "--ci", "--json", "--worktree", "--keep-session"], { cwd: repo, socket, timeoutMs: 150_000 }));
+    const runs = ["Add alpha", "Add beta"].map((r) =>
+      spawnBinary(scope.bin, ["run", r, "--ci", "--json", "--worktree", "--keep-session"], { cwd: repo, socket, timeoutMs: 150_000 }),
+    );
     const results = await Promise.all(runs.map((r) => r.done));
     if (results.some((r) => r.code !== 0)) console.error(trial, results);
     expect(results.map((r) => r.code)).toEqual([0, 0]);
     const sessions = join(repo, ".agentmux/.sessions");
-    const states = readdirSync(sessions).filter((n) => !n.startsWith(".")).map((n) => readState(join(sessions, n))!);
+    const states = readdirSync(sessions)
+      .filter((n) => !n.startsWith("."))
+      .map((n) => readState(join(sessions, n))!);
     expect(states.map((s) => s.port_offset).sort()).toEqual([10, 20]);
     expect(new Set(states.map((s) => s.feature_branch)).size).toBe(2);
     for (const s of states) expect(s.phase).toBe("done");

@@ -44,7 +44,12 @@ test("tokens live in the run's private folder, none in the session folder; a kil
   const dir = await waitForPhase(demo.repo, "reviewing");
   const priv = privateMcpDir(dir);
   const tokens = await waitFor("the agents' MCP configs", () => {
-    const found = existsSync(priv) ? readdirSync(priv).filter((n) => n.endsWith(".sim.json")).map((n) => /Bearer ([0-9a-f]{64})/.exec(readFileSync(join(priv, n), "utf8"))?.[1]).filter(Boolean) : [];
+    const found = existsSync(priv)
+      ? readdirSync(priv)
+          .filter((n) => n.endsWith(".sim.json"))
+          .map((n) => /Bearer ([0-9a-f]{64})/.exec(readFileSync(join(priv, n), "utf8"))?.[1])
+          .filter(Boolean)
+      : [];
     return found.length >= 2 ? (found as string[]) : null;
   });
   expect(statSync(priv).mode & 0o777).toBe(0o700);

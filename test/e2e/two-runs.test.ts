@@ -23,10 +23,14 @@ test("two concurrent `run --ci` in one checkout: the second works in its own wor
   sockets.push(socket);
   const a = spawnBinary(scope.bin, ["run", "Add alpha", "--ci", "--json", "--keep-session"], { cwd: repo, socket });
   const sessions = join(repo, ".agentmux/.sessions");
-  await waitFor("run A implementing", () => {
-    const id = readdirSync(sessions).find((n) => n.endsWith("add-alpha"));
-    return id && readState(join(sessions, id))?.phase === "implementing";
-  }, { timeoutMs: 60_000, intervalMs: 20 });
+  await waitFor(
+    "run A implementing",
+    () => {
+      const id = readdirSync(sessions).find((n) => n.endsWith("add-alpha"));
+      return id && readState(join(sessions, id))?.phase === "implementing";
+    },
+    { timeoutMs: 60_000, intervalMs: 20 },
+  );
   const b = spawnBinary(scope.bin, ["run", "Add beta", "--ci", "--json", "--keep-session"], { cwd: repo, socket });
   const [ra, rb] = await Promise.all([a.done, b.done]);
   if (ra.code !== 0 || rb.code !== 0) console.error(ra, rb);

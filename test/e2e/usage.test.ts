@@ -38,7 +38,10 @@ const socket = () => {
 };
 const sessionOf = (repo: string) => {
   const root = join(repo, ".agentmux/.sessions");
-  return join(root, readdirSync(root).find((n) => !n.startsWith("."))!);
+  return join(
+    root,
+    readdirSync(root).find((n) => !n.startsWith("."))!,
+  );
 };
 /** Turns each conversation had: the simulated CLI logs one line per prompt it was given. */
 function turns(dir: string): Record<string, number> {
@@ -63,14 +66,27 @@ test("status --json reports tokens and cost per agent, from claude transcripts a
   // codex: input counts the cached tokens, output the reasoning; $1.25 in, $0.125 cached, $10 out per million
   const c = n[coderId]!;
   expect(status.usage_by_agent.coder).toMatchObject({
-    input: (CODEX_TURN.input - CODEX_TURN.cached) * c, cached: CODEX_TURN.cached * c, cache_write: 0, output: CODEX_TURN.output * c, models: ["gpt-5-codex"],
+    input: (CODEX_TURN.input - CODEX_TURN.cached) * c,
+    cached: CODEX_TURN.cached * c,
+    cache_write: 0,
+    output: CODEX_TURN.output * c,
+    models: ["gpt-5-codex"],
   });
-  expect(status.usage_by_agent.coder.cost_usd).toBeCloseTo((((CODEX_TURN.input - CODEX_TURN.cached) * 1.25 + CODEX_TURN.cached * 0.125 + CODEX_TURN.output * 10) * c) / 1e6, 6);
+  expect(status.usage_by_agent.coder.cost_usd).toBeCloseTo(
+    (((CODEX_TURN.input - CODEX_TURN.cached) * 1.25 + CODEX_TURN.cached * 0.125 + CODEX_TURN.output * 10) * c) / 1e6,
+    6,
+  );
   // claude: a streamed message counts once; sonnet 4.5 at $3 in, $0.30 cache read, $3.75 cache write, $15 out
   let total = status.usage_by_agent.coder.cost_usd;
   for (const a of claudeAgents) {
     const t = n[state.agents[a].conversation_id]!;
-    expect(status.usage_by_agent[a]).toMatchObject({ input: CLAUDE_TURN.input * t, cached: CLAUDE_TURN.cache_read * t, cache_write: CLAUDE_TURN.cache_write * t, output: CLAUDE_TURN.output * t, models: ["claude-sonnet-4-5-20250929"] });
+    expect(status.usage_by_agent[a]).toMatchObject({
+      input: CLAUDE_TURN.input * t,
+      cached: CLAUDE_TURN.cache_read * t,
+      cache_write: CLAUDE_TURN.cache_write * t,
+      output: CLAUDE_TURN.output * t,
+      models: ["claude-sonnet-4-5-20250929"],
+    });
     const cost = ((CLAUDE_TURN.input * 3 + CLAUDE_TURN.cache_read * 0.3 + CLAUDE_TURN.cache_write * 3.75 + CLAUDE_TURN.output * 15) * t) / 1e6;
     expect(status.usage_by_agent[a].cost_usd).toBeCloseTo(cost, 6);
     total += cost;
@@ -78,7 +94,11 @@ test("status --json reports tokens and cost per agent, from claude transcripts a
   expect(status.usage.cost_usd).toBeCloseTo(total, 6);
   expect(status.usage.unpriced).toBe(0);
   // the CI result line carries the same total; the text summary would print it too
-  const result = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((e) => e.kind === "result");
+  const result = r.stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l))
+    .find((e) => e.kind === "result");
   expect(result.usage.cost_usd).toBeCloseTo(total, 6);
   expect(result.usage.tokens).toBe(status.usage.tokens);
   const text = Bun.spawnSync([bin, "status"], { cwd: repo, stdout: "pipe", env: { ...process.env, NO_COLOR: "1" } }).stdout.toString();

@@ -25,8 +25,15 @@ function demo(args: string[], opts: { config?: object } = {}) {
   return { socket, repo, run: () => runBinary(bin, ["demo", "--ci", "--json", "--keep-session", "--dir", repo, ...extra, ...args], { socket }) };
 }
 
-const events = (stdout: string) => stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
-const phases = (stdout: string) => events(stdout).filter((e) => e.kind === "phase").map((e) => `${e.phase}:${e.event}`);
+const events = (stdout: string) =>
+  stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l));
+const phases = (stdout: string) =>
+  events(stdout)
+    .filter((e) => e.kind === "phase")
+    .map((e) => `${e.phase}:${e.event}`);
 const sessionState = (repo: string) => {
   const dir = join(repo, ".agentmux", ".sessions");
   const id = readdirSync(dir).find((n) => !n.startsWith("."))!;
@@ -102,7 +109,10 @@ describe("whole workflow with simulated agents (compiled binary, private tmux)",
     const r = await d.run();
     expect(r.code).toBe(0);
     const { dir, state } = sessionState(d.repo);
-    const lines = readFileSync(join(dir, "tool_events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(join(dir, "tool_events.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.tool === "submit_done")).toHaveLength(1); // the refused call appended nothing
     // the refusal happened (the sim records it), and the accepted artifact's claims are real
     expect(readdirSync(join(dir, ".runtime/sim"))).toContain("gate_refuse");
@@ -117,13 +127,17 @@ describe("whole workflow with simulated agents (compiled binary, private tmux)",
     const d = demo([], { config: { defaults: { completion: { skip_final_approval: false } } } });
     const run = d.run();
     const sessions = join(d.repo, ".agentmux", ".sessions");
-    const dir = await waitFor("the run to reach completing", () => {
-      if (!existsSync(sessions)) return null;
-      const id = readdirSync(sessions).find((n) => !n.startsWith("."));
-      if (!id) return null;
-      const s = JSON.parse(readFileSync(join(sessions, id, "state.json"), "utf8"));
-      return s.phase === "completing" ? join(sessions, id) : null;
-    }, { timeoutMs: 60_000, intervalMs: 50 });
+    const dir = await waitFor(
+      "the run to reach completing",
+      () => {
+        if (!existsSync(sessions)) return null;
+        const id = readdirSync(sessions).find((n) => !n.startsWith("."));
+        if (!id) return null;
+        const s = JSON.parse(readFileSync(join(sessions, id, "state.json"), "utf8"));
+        return s.phase === "completing" ? join(sessions, id) : null;
+      },
+      { timeoutMs: 60_000, intervalMs: 50 },
+    );
     writeFileSync(join(dir, "08_completion/changes.md"), "Also export a farewell(name) function.\nKeep the greeting as is.\n");
     try {
       await waitFor("re-planning with the change prompt", () => existsSync(join(dir, "04_planning/changes_prompt.md")), { timeoutMs: 30_000 });
@@ -132,11 +146,18 @@ describe("whole workflow with simulated agents (compiled binary, private tmux)",
       throw e;
     }
     expect(readFileSync(join(dir, "04_planning/changes_prompt.md"), "utf8")).toContain("Also export a farewell(name) function.");
-    await waitFor("completing again", () => {
-      const s = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
-      return s.phase === "completing" && (s.history as any[]).filter((h) => h.phase === "completing").length === 2;
-    }, { timeoutMs: 60_000, intervalMs: 50 });
-    writeFileSync(join(dir, "08_completion/approval.json"), JSON.stringify({ action: "approve", exclude_files: [], commit_message: "feat: greeting and farewell" }));
+    await waitFor(
+      "completing again",
+      () => {
+        const s = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
+        return s.phase === "completing" && (s.history as any[]).filter((h) => h.phase === "completing").length === 2;
+      },
+      { timeoutMs: 60_000, intervalMs: 50 },
+    );
+    writeFileSync(
+      join(dir, "08_completion/approval.json"),
+      JSON.stringify({ action: "approve", exclude_files: [], commit_message: "feat: greeting and farewell" }),
+    );
     const r = await run;
     expect(r.code).toBe(0);
     expect(phases(r.stdout)).toContain("planning:changes_requested");

@@ -25,19 +25,31 @@ test("--worktree: a file left out of the commit keeps its worktree, and the run'
   writeFileSync(extra, "defaults:\n  completion:\n    skip_final_approval: false\n");
   const run = spawnBinary(bin, ["run", "--ci", "--worktree", "--config", extra, "Add a farewell module"], { cwd: repo, socket });
   const sessions = join(repo, ".agentmux", ".sessions");
-  const { dir, worktree } = await waitFor("the run to wait for a decision", () => {
-    const id = existsSync(sessions) ? Bun.spawnSync(["ls", sessions]).stdout.toString().split("\n").find((n) => n && !n.startsWith(".")) : undefined;
-    if (!id) return null;
-    const state = (() => {
-      try {
-        return JSON.parse(readFileSync(join(sessions, id, "state.json"), "utf8"));
-      } catch {
-        return null;
-      }
-    })();
-    return state?.awaiting_decision ? { dir: join(sessions, id), worktree: state.worktree_path as string } : null;
-  }, { timeoutMs: 90_000 });
-  const left = git(worktree, "status", "--porcelain", "--untracked-files=all").split("\n").map((l) => l.slice(3)).find((p) => p.startsWith("test/"))!;
+  const { dir, worktree } = await waitFor(
+    "the run to wait for a decision",
+    () => {
+      const id = existsSync(sessions)
+        ? Bun.spawnSync(["ls", sessions])
+            .stdout.toString()
+            .split("\n")
+            .find((n) => n && !n.startsWith("."))
+        : undefined;
+      if (!id) return null;
+      const state = (() => {
+        try {
+          return JSON.parse(readFileSync(join(sessions, id, "state.json"), "utf8"));
+        } catch {
+          return null;
+        }
+      })();
+      return state?.awaiting_decision ? { dir: join(sessions, id), worktree: state.worktree_path as string } : null;
+    },
+    { timeoutMs: 90_000 },
+  );
+  const left = git(worktree, "status", "--porcelain", "--untracked-files=all")
+    .split("\n")
+    .map((l) => l.slice(3))
+    .find((p) => p.startsWith("test/"))!;
   expect(left).toBeTruthy();
   writeFileSync(join(dir, "08_completion", "approval.json"), JSON.stringify({ action: "approve", exclude_files: [left] }));
   const r = await run.done;

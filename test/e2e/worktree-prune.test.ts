@@ -21,10 +21,14 @@ test("a --worktree run from a linked worktree leaves the main checkout's live wo
   sockets.push(socket);
   const live = spawnBinary(scope.bin, ["run", "Add alpha", "--worktree", "--ci", "--name", "live-wt"], { cwd: repo, socket });
   const dir = join(repo, ".agentmux/.sessions/live-wt");
-  const { worktree_path: livePath } = await waitFor("the live run's worktree", () => {
-    const s = existsSync(join(dir, "state.json")) ? readState(dir) : null;
-    return s?.worktree_path && existsSync(s.worktree_path) && s.phase === "architecting" && orchestratorPid(dir) ? s : null;
-  }, { timeoutMs: 60_000, intervalMs: 20 });
+  const { worktree_path: livePath } = await waitFor(
+    "the live run's worktree",
+    () => {
+      const s = existsSync(join(dir, "state.json")) ? readState(dir) : null;
+      return s?.worktree_path && existsSync(s.worktree_path) && s.phase === "architecting" && orchestratorPid(dir) ? s : null;
+    },
+    { timeoutMs: 60_000, intervalMs: 20 },
+  );
   const pid = orchestratorPid(dir)!;
 
   const linked = join(repo, "..", "proj-linked");

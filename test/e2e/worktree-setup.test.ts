@@ -38,7 +38,12 @@ function agentEnv(dir: string, agent: string): Record<string, string> | null {
   if (!proc) return null;
   const pid = proc.split(" ")[0]!;
   const raw = readFileSync(`/proc/${pid}/environ`, "utf8");
-  return Object.fromEntries(raw.split("\0").filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
+  return Object.fromEntries(
+    raw
+      .split("\0")
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+  );
 }
 
 test("files are copied and setup runs in the worktree before the first agent; each live run has its own port offset", async () => {
@@ -46,9 +51,15 @@ test("files are copied and setup runs in the worktree before the first agent; ea
   const socket = privateSocket();
   sockets.push(socket);
   const worktree = { copy: [".env", "config/*.local.json", "missing/*.txt"], setup: [SETUP] };
-  const a = spawnBinary(scope.bin, ["run", "Add alpha", "--worktree", "--ci", "--name", "stalled", "--config", config(repo, "a", { worktree })], { cwd: repo, socket });
+  const a = spawnBinary(scope.bin, ["run", "Add alpha", "--worktree", "--ci", "--name", "stalled", "--config", config(repo, "a", { worktree })], {
+    cwd: repo,
+    socket,
+  });
   const dirA = join(repo, ".agentmux/.sessions/stalled");
-  const envA = await waitFor("the stalled run's architect", () => (existsSync(join(dirA, "state.json")) ? agentEnv(dirA, "architect") : null), { timeoutMs: 60_000, intervalMs: 50 });
+  const envA = await waitFor("the stalled run's architect", () => (existsSync(join(dirA, "state.json")) ? agentEnv(dirA, "architect") : null), {
+    timeoutMs: 60_000,
+    intervalMs: 50,
+  });
   const wtA = readState(dirA).worktree_path;
   expect(readFileSync(join(wtA, ".env"), "utf8")).toBe("API_KEY=local-only\n");
   expect(readFileSync(join(wtA, "config/dev.local.json"), "utf8")).toBe('{"port": 3000}\n');
@@ -61,12 +72,26 @@ test("files are copied and setup runs in the worktree before the first agent; ea
   const setup = log.filter((r) => r.event === "worktree_setup");
   expect(setup.map((r) => r.data)).toEqual([
     { index: 1, of: 1, command: SETUP },
-    { index: 1, of: 1, command: SETUP, code: 0, timed_out: false, seconds: expect.any(Number), output: expect.arrayContaining(["installing deps"]), log: join(dirA, ".runtime/setup/1.log"), truncated: false },
+    {
+      index: 1,
+      of: 1,
+      command: SETUP,
+      code: 0,
+      timed_out: false,
+      seconds: expect.any(Number),
+      output: expect.arrayContaining(["installing deps"]),
+      log: join(dirA, ".runtime/setup/1.log"),
+      truncated: false,
+    },
   ]);
   expect(log.indexOf(setup[1]!)).toBeLessThan(log.findIndex((r) => r.event === "agent_launched" && r.agent === "architect"));
 
   // a second run while the first is live: offset 20; the copied .env is not part of its commit
-  const b = await spawnBinary(scope.bin, ["run", "Add beta", "--worktree", "--ci", "--json", "--keep-session", "--config", config(repo, "b", { worktree, sim: { scenario: [] } })], { cwd: repo, socket }).done;
+  const b = await spawnBinary(
+    scope.bin,
+    ["run", "Add beta", "--worktree", "--ci", "--json", "--keep-session", "--config", config(repo, "b", { worktree, sim: { scenario: [] } })],
+    { cwd: repo, socket },
+  ).done;
   if (b.code !== 0) console.error(b.stdout, b.stderr);
   expect(b.code).toBe(0);
   expect(b.stdout).toContain(`{"kind":"notice","message":"copied into the worktree: .env, config/dev.local.json`);
@@ -86,7 +111,18 @@ test("a failing setup command stops the run before any agent starts, with its ou
   const socket = privateSocket();
   sockets.push(socket);
   const before = git(repo, "branch", "--list");
-  const r = await spawnBinary(scope.bin, ["run", "Add alpha", "--worktree", "--ci", "--config", config(repo, "bad", { worktree: { setup: ["echo fetching; echo 'registry unreachable' >&2; exit 3"] } })], { cwd: repo, socket }).done;
+  const r = await spawnBinary(
+    scope.bin,
+    [
+      "run",
+      "Add alpha",
+      "--worktree",
+      "--ci",
+      "--config",
+      config(repo, "bad", { worktree: { setup: ["echo fetching; echo 'registry unreachable' >&2; exit 3"] } }),
+    ],
+    { cwd: repo, socket },
+  ).done;
   expect(r.code).toBe(1);
   expect(r.stderr).toContain("worktree setup command 1 (echo fetching; echo 'registry unreachable' >&2; exit 3) failed with exit code 3; its last output:");
   expect(r.stderr).toContain("registry unreachable");
@@ -107,7 +143,10 @@ test("#31: a setup that leaves a service running in the background (`db-start &`
   sockets.push(socket);
   const pidFile = join(repo, "..", "db.pid");
   const setup = [`sleep 300 & echo $! > ${pidFile}; echo db started`];
-  const r = await spawnBinary(scope.bin, ["run", "Add alpha", "--worktree", "--ci", "--json", "--config", config(repo, "bg", { worktree: { setup } })], { cwd: repo, socket }).done;
+  const r = await spawnBinary(scope.bin, ["run", "Add alpha", "--worktree", "--ci", "--json", "--config", config(repo, "bg", { worktree: { setup } })], {
+    cwd: repo,
+    socket,
+  }).done;
   const db = Number(readFileSync(pidFile, "utf8"));
   try {
     if (r.code !== 0) console.error(r.stdout, r.stderr);

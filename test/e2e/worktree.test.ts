@@ -22,7 +22,10 @@ test("two --worktree runs of one repository go on side by side; each commits on 
   ]);
   if (a.code || b.code) console.error(a.stdout, a.stderr, b.stdout, b.stderr);
   expect([a.code, b.code]).toEqual([0, 0]);
-  for (const [r, slug] of [[a, "add-a-farewell-module"], [b, "add-a-counter-module"]] as const) {
+  for (const [r, slug] of [
+    [a, "add-a-farewell-module"],
+    [b, "add-a-counter-module"],
+  ] as const) {
     expect(r.stdout).toContain(`branch feature/${slug}`);
     expect(git(repo, "log", "-1", "--format=%an", `feature/${slug}`)).toBe("agentmux demo");
     expect(git(repo, "rev-parse", `feature/${slug}~1`)).toBe(headBefore);

@@ -37,7 +37,7 @@ function fakePane(clock: FakeClock, o: { readyAt?: number; dropPastes?: number; 
       if (keys.join(" ") !== "Enter") return;
       enters.push(clock.now() - t0);
       if (ignoreEnters > 0) ignoreEnters--;
-      else if (input) (busy = true), (input = "");
+      else if (input) ((busy = true), (input = ""));
     },
     async paste(_pane, text) {
       pastes.push(clock.now() - t0);
@@ -55,7 +55,9 @@ async function deliver(o: Parameters<typeof fakePane>[1] & { acted?: (enters: nu
   const writer = new PaneWriter(pane.io, () => {}, clock);
   let result: DeliveryResult | null = null;
   const start = clock.now();
-  void writer.deliver("%1", PROMPT, { submit, ready, trust: [], first: true, ...(o.acted ? { acted: () => o.acted!(pane.enters) } : {}) }).then((r) => (result = r));
+  void writer
+    .deliver("%1", PROMPT, { submit, ready, trust: [], first: true, ...(o.acted ? { acted: () => o.acted!(pane.enters) } : {}) })
+    .then((r) => (result = r));
   for (let i = 0; result === null; i++) {
     if (i > 10_000) throw new Error("the delivery never ended");
     await new Promise((r) => setImmediate(r));
@@ -80,7 +82,10 @@ describe("delivery's policies, on a fake clock", () => {
     const d = await deliver({ ignoreEnters: 2 });
     expect(d.result).toMatchObject({ ok: true, attempts: 3 });
     expect(d.enters.length).toBe(3);
-    for (const [a, b] of [[0, 1], [1, 2]] as const) {
+    for (const [a, b] of [
+      [0, 1],
+      [1, 2],
+    ] as const) {
       expect(d.enters[b]! - d.enters[a]!).toBeGreaterThanOrEqual(submit.verify_ms);
       expect(d.enters[b]! - d.enters[a]!).toBeLessThan(submit.verify_ms + 50);
     }

@@ -11,5 +11,10 @@ test("a part's own headings sit under the part's: a repeated title goes, the oth
   expect(lines).toContain("### What was implemented");
   expect(lines).toContain("# not a heading: inside a code block");
   expect(lines).toContain("### Add a greeting");
-  expect(lines.filter((l) => /^#{1,2} /.test(l) && !l.includes("inside a code block"))).toEqual(["## Summary", "## Initial Request", "## Plan Summary", "## Review Verdict"]);
+  expect(lines.filter((l) => /^#{1,2} /.test(l) && !l.includes("inside a code block"))).toEqual([
+    "## Summary",
+    "## Initial Request",
+    "## Plan Summary",
+    "## Review Verdict",
+  ]);
 });

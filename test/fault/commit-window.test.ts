@@ -54,10 +54,14 @@ describe("the commit window (compiled binary, private tmux)", () => {
     const pid = orchestratorPid(dir)!;
     const objDir = join(run.repo, ".git", "objects", oid.slice(0, 2));
     // the object (or its temp file) appears while it is written: kill at once
-    const seen = await waitFor("the large file's object to appear", () => {
-      if (!existsSync(objDir)) return null;
-      return readdirSync(objDir).find((n) => n === oid.slice(2) || n.startsWith("tmp_obj_")) ?? null;
-    }, { timeoutMs: 90_000, intervalMs: 1 });
+    const seen = await waitFor(
+      "the large file's object to appear",
+      () => {
+        if (!existsSync(objDir)) return null;
+        return readdirSync(objDir).find((n) => n === oid.slice(2) || n.startsWith("tmp_obj_")) ?? null;
+      },
+      { timeoutMs: 90_000, intervalMs: 1 },
+    );
     process.kill(pid, "SIGKILL");
     await run.done;
     await waitFor("the orchestrator to be gone", () => !alive(pid));
@@ -76,33 +80,37 @@ describe("the commit window (compiled binary, private tmux)", () => {
   }, 240_000);
 
   const tmpfsTest = canMountTmpfs() ? test : test.skip;
-  tmpfsTest("ENOSPC during the commit (a full tmpfs): no torn object, the branch is not moved; after space is freed resume commits the right tree", async () => {
-    const fsys = mountTmpfs(96 * 1024 * 1024)!;
-    mounts.push(fsys);
-    const big = randomBytes(12 * 1024 * 1024);
-    const run = startDemo(bin, { scenario: HOLD_REVIEWS, thinkMs: 0, sockets, dir: join(fsys.dir, "repo") });
-    const { dir } = await waitForState(run, "the review", (s) => s.phase === "reviewing");
-    writeFileSync(join(run.repo, "assets.bin"), big);
-    // room for the session's own small files, not for the large object
-    const filler = fillUntil(fsys.dir, 2 * 1024 * 1024);
-    release(dir, REVIEWS);
-    const failed = await run.done;
-    expect(failed.code).toBe(1);
-    expect(readLog(dir).find((r) => r.event === "commit_failed")).toMatchObject({ level: "error", error: expect.stringContaining("ENOSPC") });
-    // no empty or torn object was left, and no branch points at a missing object
-    expectFsckClean(run.repo);
-    expect(git(run.repo, "rev-parse", BRANCH)).toBe(git(run.repo, "rev-parse", "main"));
+  tmpfsTest(
+    "ENOSPC during the commit (a full tmpfs): no torn object, the branch is not moved; after space is freed resume commits the right tree",
+    async () => {
+      const fsys = mountTmpfs(96 * 1024 * 1024)!;
+      mounts.push(fsys);
+      const big = randomBytes(12 * 1024 * 1024);
+      const run = startDemo(bin, { scenario: HOLD_REVIEWS, thinkMs: 0, sockets, dir: join(fsys.dir, "repo") });
+      const { dir } = await waitForState(run, "the review", (s) => s.phase === "reviewing");
+      writeFileSync(join(run.repo, "assets.bin"), big);
+      // room for the session's own small files, not for the large object
+      const filler = fillUntil(fsys.dir, 2 * 1024 * 1024);
+      release(dir, REVIEWS);
+      const failed = await run.done;
+      expect(failed.code).toBe(1);
+      expect(readLog(dir).find((r) => r.event === "commit_failed")).toMatchObject({ level: "error", error: expect.stringContaining("ENOSPC") });
+      // no empty or torn object was left, and no branch points at a missing object
+      expectFsckClean(run.repo);
+      expect(git(run.repo, "rev-parse", BRANCH)).toBe(git(run.repo, "rev-parse", "main"));
 
-    rmSync(filler);
-    const resumed = await spawnBinary(bin, ["resume", basename(dir), "--ci", "--json"], { cwd: run.repo, socket: run.socket }).done;
-    if (resumed.code !== 0) console.error(resumed.stdout, resumed.stderr);
-    expect(resumed.code).toBe(0);
-    expectFsckClean(run.repo);
-    expectBlobReadsBack(run.repo, "assets.bin", big);
-    expect(git(run.repo, "ls-tree", "-r", "--name-only", BRANCH).split("\n")).toEqual(expect.arrayContaining(["assets.bin", "src/index.js"]));
-    expect(git(run.repo, "status", "--porcelain", "--untracked-files=no")).toBe("");
-    git(run.repo, "checkout", "-q", "main");
-    git(run.repo, "checkout", "-q", BRANCH);
-    expectFsckClean(run.repo);
-  }, 240_000);
+      rmSync(filler);
+      const resumed = await spawnBinary(bin, ["resume", basename(dir), "--ci", "--json"], { cwd: run.repo, socket: run.socket }).done;
+      if (resumed.code !== 0) console.error(resumed.stdout, resumed.stderr);
+      expect(resumed.code).toBe(0);
+      expectFsckClean(run.repo);
+      expectBlobReadsBack(run.repo, "assets.bin", big);
+      expect(git(run.repo, "ls-tree", "-r", "--name-only", BRANCH).split("\n")).toEqual(expect.arrayContaining(["assets.bin", "src/index.js"]));
+      expect(git(run.repo, "status", "--porcelain", "--untracked-files=no")).toBe("");
+      git(run.repo, "checkout", "-q", "main");
+      git(run.repo, "checkout", "-q", BRANCH);
+      expectFsckClean(run.repo);
+    },
+    240_000,
+  );
 });

@@ -15,7 +15,12 @@ export type Run = {
 };
 
 export const env = (socket: string, extra: Record<string, string> = {}) => ({
-  ...process.env, CI: "true", AGENTMUX_TMUX_SOCKET: socket, TMUX: "", NO_COLOR: "1", ...extra,
+  ...process.env,
+  CI: "true",
+  AGENTMUX_TMUX_SOCKET: socket,
+  TMUX: "",
+  NO_COLOR: "1",
+  ...extra,
 });
 
 /** Spawn a binary headless and collect its output; SIGKILL after `timeoutMs`. */
@@ -62,7 +67,10 @@ export function readState(dir: string): any | null {
 export function toolLines(dir: string): any[] {
   const p = join(dir, "tool_events.jsonl");
   if (!existsSync(p)) return [];
-  return readFileSync(p, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return readFileSync(p, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 }
 
 export function orchestratorPid(dir: string): number | null {
@@ -93,11 +101,15 @@ export function release(dir: string, names: string[]): void {
 
 /** Wait for the session folder, then for `when(state, dir)`; polls every 5 ms to catch short windows. */
 export async function waitForState(run: Run, what: string, when: (s: any, dir: string) => boolean, timeoutMs = 90_000): Promise<{ dir: string; state: any }> {
-  return waitFor(what, () => {
-    const dir = sessionDir(run.repo);
-    const state = dir ? readState(dir) : null;
-    return dir && state && when(state, dir) ? { dir, state } : null;
-  }, { timeoutMs, intervalMs: 5 });
+  return waitFor(
+    what,
+    () => {
+      const dir = sessionDir(run.repo);
+      const state = dir ? readState(dir) : null;
+      return dir && state && when(state, dir) ? { dir, state } : null;
+    },
+    { timeoutMs, intervalMs: 5 },
+  );
 }
 
 export function tmux(socket: string, ...args: string[]): { code: number; out: string } {
@@ -118,10 +130,14 @@ export function paneTitles(socket: string): string[] {
  */
 export async function waitAgentsSettled(socket: string, timeoutMs = 60_000): Promise<void> {
   let quiet = 0;
-  await waitFor("the orphaned agents to finish their work", () => {
-    quiet = paneTitles(socket).some((t) => t === "sim: working") ? 0 : quiet + 1;
-    return quiet >= 3;
-  }, { timeoutMs, intervalMs: 150 });
+  await waitFor(
+    "the orphaned agents to finish their work",
+    () => {
+      quiet = paneTitles(socket).some((t) => t === "sim: working") ? 0 : quiet + 1;
+      return quiet >= 3;
+    },
+    { timeoutMs, intervalMs: 150 },
+  );
 }
 
 /** `git fsck --strict` of the repository: every fault test that touches it ends with this. */
@@ -144,7 +160,11 @@ export function unparsableFiles(dir: string): string[] {
         const text = readFileSync(p, "utf8");
         try {
           if (e.name.endsWith(".json")) JSON.parse(text);
-          else if (e.name.endsWith(".jsonl")) text.split("\n").filter((l) => l.trim()).forEach((l) => JSON.parse(l));
+          else if (e.name.endsWith(".jsonl"))
+            text
+              .split("\n")
+              .filter((l) => l.trim())
+              .forEach((l) => JSON.parse(l));
           else if (/\.ya?ml$/.test(e.name)) parse(text);
           else if (/^done_\d+$/.test(e.name)) JSON.parse(text);
           else continue;
@@ -158,4 +178,8 @@ export function unparsableFiles(dir: string): string[] {
   return bad;
 }
 
-export const jsonEvents = (stdout: string) => stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+export const jsonEvents = (stdout: string) =>
+  stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l));

@@ -5,8 +5,21 @@ import { basename, join } from "node:path";
 import { git, isolatedBinary, killTmuxServer, type RunResult } from "../e2e/harness.ts";
 import { waitFor } from "../helpers/wait.ts";
 import {
-  alive, branchTree, fsckProblems, jsonEvents, orchestratorPid, readState, release, sessionDir, spawnBinary, startDemo, tmux, toolLines,
-  unparsableFiles, waitAgentsSettled, waitForState,
+  alive,
+  branchTree,
+  fsckProblems,
+  jsonEvents,
+  orchestratorPid,
+  readState,
+  release,
+  sessionDir,
+  spawnBinary,
+  startDemo,
+  tmux,
+  toolLines,
+  unparsableFiles,
+  waitAgentsSettled,
+  waitForState,
 } from "./harness.ts";
 
 /**
@@ -37,7 +50,11 @@ const completed = (s: any) => Object.values(s.active_reviews ?? {}).filter((v) =
 
 const CASES: Case[] = [
   // the two coders pre-started by role while the planner works die with the killed run's tmux session
-  { name: "mid-plan (planner working)", when: (s, dir) => s.phase === "planning" && s.agents?.planner?.status === "working" && prestartsByRole(dir) >= 2, hold: ["planner_prompt"] },
+  {
+    name: "mid-plan (planner working)",
+    when: (s, dir) => s.phase === "planning" && s.agents?.planner?.status === "working" && prestartsByRole(dir) >= 2,
+    hold: ["planner_prompt"],
+  },
   {
     name: "right after plan_submitted",
     when: (s) => s.phase === "implementing" && s.last_event === "plan_written" && s.completed_subplans.length === 0,
@@ -45,13 +62,25 @@ const CASES: Case[] = [
   },
   {
     name: "while both parallel coders work",
-    when: (s) => s.phase === "implementing" && s.agents?.["coder:1"]?.status === "working" && s.agents?.["coder:2"]?.status === "working" && s.completed_subplans.length === 0,
+    when: (s) =>
+      s.phase === "implementing" &&
+      s.agents?.["coder:1"]?.status === "working" &&
+      s.agents?.["coder:2"]?.status === "working" &&
+      s.completed_subplans.length === 0,
     hold: ["coder_prompt_1", "coder_prompt_2"],
     orphanCall: true,
   },
-  { name: "between the two parallel coders' submit_done", when: (s) => s.phase === "implementing" && s.completed_subplans.length === 1, hold: ["coder_prompt_2"] },
+  {
+    name: "between the two parallel coders' submit_done",
+    when: (s) => s.phase === "implementing" && s.completed_subplans.length === 1,
+    hold: ["coder_prompt_2"],
+  },
   { name: "after the serial group's submit_done", when: (s) => s.phase === "reviewing" && s.review_iteration === 0 && completed(s) === 0, hold: REVIEWS },
-  { name: "during review (one reviewer submitted)", when: (s) => s.phase === "reviewing" && s.review_iteration === 0 && completed(s) === 1, hold: REVIEWS.slice(1) },
+  {
+    name: "during review (one reviewer submitted)",
+    when: (s) => s.phase === "reviewing" && s.review_iteration === 0 && completed(s) === 1,
+    hold: REVIEWS.slice(1),
+  },
   { name: "after the failing verdict (fixing)", when: (s) => s.phase === "fixing", hold: ["fix_prompt"] },
   { name: "while the fixer works", when: (s) => s.phase === "fixing" && s.agents?.coder?.status === "working", hold: ["fix_prompt"], orphanCall: true },
   { name: "after the summary request", when: (s) => s.phase === "reviewing" && s.awaiting_summary === true, hold: ["summary_prompt"] },
@@ -94,7 +123,10 @@ async function crashAndResume(c: Case): Promise<Outcome> {
   // the held agents finish their work with no orchestrator, as orphaned agents do
   release(dir, c.hold ?? []);
   await waitAgentsSettled(run.socket);
-  const orphanScreens = tmux(run.socket, "list-panes", "-a", "-F", "#{pane_id}").out.split("\n").filter(Boolean).map((p) => tmux(run.socket, "capture-pane", "-p", "-J", "-S", "-200", "-t", p).out);
+  const orphanScreens = tmux(run.socket, "list-panes", "-a", "-F", "#{pane_id}")
+    .out.split("\n")
+    .filter(Boolean)
+    .map((p) => tmux(run.socket, "capture-pane", "-p", "-J", "-S", "-200", "-t", p).out);
   const pendingAtResume = toolLines(dir).length - (killedAt.applied_tool_events ?? 0);
   const id = basename(dir);
   const resumed = await spawnBinary(bin, ["resume", id, "--ci", "--json"], { cwd: run.repo, socket: run.socket }).done;
@@ -109,13 +141,20 @@ beforeAll(() => {
     const result = await run.done;
     return { dir: sessionDir(run.repo)!, repo: run.repo, result };
   });
-  for (const c of CASES) outcomes.set(c.name, slot(() => crashAndResume(c)));
+  for (const c of CASES)
+    outcomes.set(
+      c.name,
+      slot(() => crashAndResume(c)),
+    );
 });
 afterAll(() => sockets.forEach(killTmuxServer));
 
 const auditPlans = (dir: string) => readFileSync(join(dir, "06_implementation/audit.log"), "utf8").trim().split("\n");
 const listDir = (dir: string, sub: string) => (existsSync(join(dir, sub)) ? readdirSync(join(dir, sub)).sort() : []);
-const tasks = (dir: string) => listDir(dir, "04_planning").filter((f) => /^tasks_\d+\.md$/.test(f)).map((f) => readFileSync(join(dir, "04_planning", f), "utf8"));
+const tasks = (dir: string) =>
+  listDir(dir, "04_planning")
+    .filter((f) => /^tasks_\d+\.md$/.test(f))
+    .map((f) => readFileSync(join(dir, "04_planning", f), "utf8"));
 
 describe("SIGKILL of the orchestrator, then agentmux resume (compiled binary, private tmux)", () => {
   test("the uninterrupted reference run", async () => {
@@ -165,7 +204,9 @@ describe("SIGKILL of the orchestrator, then agentmux resume (compiled binary, pr
       expect(audit.map(planOf).sort()).toEqual(auditPlans(ref.dir).map(planOf).sort());
       expect(tasks(o.dir)).toEqual(tasks(ref.dir));
       for (const t of tasks(o.dir)) expect(t).not.toMatch(/\[x\]\s*\[x\]/);
-      expect(listDir(o.dir, "06_implementation").filter((f) => f.startsWith("done_"))).toEqual(listDir(ref.dir, "06_implementation").filter((f) => f.startsWith("done_")));
+      expect(listDir(o.dir, "06_implementation").filter((f) => f.startsWith("done_"))).toEqual(
+        listDir(ref.dir, "06_implementation").filter((f) => f.startsWith("done_")),
+      );
       expect(listDir(o.dir, "07_review").filter((f) => /^review_\d+_/.test(f))).toEqual(listDir(ref.dir, "07_review").filter((f) => /^review_\d+_/.test(f)));
       expect(state.review_iteration).toBe(1);
 
@@ -185,7 +226,12 @@ describe("SIGKILL of the orchestrator, then agentmux resume (compiled binary, pr
       }
       if (c.name.startsWith("mid-plan")) {
         // the coders were started by role again after the resume and taken over by the keys the plan gave
-        expect(takenOver.filter((t) => t.data?.prestarted_as !== undefined).map((t) => t.agent).sort()).toEqual(["coder:1", "coder:2"]);
+        expect(
+          takenOver
+            .filter((t) => t.data?.prestarted_as !== undefined)
+            .map((t) => t.agent)
+            .sort(),
+        ).toEqual(["coder:1", "coder:2"]);
       }
       if (c.orphanCall) {
         // the orphan's call reached nobody: it was told so, and nothing was recorded for it ...

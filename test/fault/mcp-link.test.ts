@@ -84,7 +84,14 @@ describe("a dead MCP bridge or endpoint is noticed and recovered (#18.5)", () =>
     const fx = await makeFixture();
     const ep = startEndpoint(fx);
     const logs: string[] = [];
-    const watch = watchMcp({ endpoint: ep.endpoint, bridges: () => [], restartAgent: async () => {}, fail: (e) => logs.push(`FAIL ${e}`), log: (m) => logs.push(m), everyMs: 100 });
+    const watch = watchMcp({
+      endpoint: ep.endpoint,
+      bridges: () => [],
+      restartAgent: async () => {},
+      fail: (e) => logs.push(`FAIL ${e}`),
+      log: (m) => logs.push(m),
+      everyMs: 100,
+    });
     try {
       const url = ep.endpoint.url;
       const token = ep.tokens.issue("architect", "architect", fx.projectDir);
@@ -124,13 +131,21 @@ test("a health check in flight when the run ends never starts the stopped endpoi
   expect(checks).toBe(1);
 });
 
-
 test("a bridge that died but was not reaped (a zombie: kill(pid, 0) still succeeds) is dead: its agent is restarted", async () => {
   const zombie = await makeZombie();
   try {
-    const endpoint = { port: 1, url: "http://127.0.0.1:1/mcp", healthy: async () => true, restart: () => {} } as unknown as Parameters<typeof watchMcp>[0]["endpoint"];
+    const endpoint = { port: 1, url: "http://127.0.0.1:1/mcp", healthy: async () => true, restart: () => {} } as unknown as Parameters<
+      typeof watchMcp
+    >[0]["endpoint"];
     const restarted: string[] = [];
-    const watch = watchMcp({ endpoint, bridges: () => [{ agent: "architect", pid: zombie.pid }], restartAgent: async (a, why) => void restarted.push(`${a}: ${why}`), fail: () => {}, log: () => {}, everyMs: 10 });
+    const watch = watchMcp({
+      endpoint,
+      bridges: () => [{ agent: "architect", pid: zombie.pid }],
+      restartAgent: async (a, why) => void restarted.push(`${a}: ${why}`),
+      fail: () => {},
+      log: () => {},
+      everyMs: 10,
+    });
     try {
       await waitFor("the agent restarted", () => restarted.length > 0, { timeoutMs: 5000 });
       expect(restarted[0]).toBe(`architect: its MCP bridge (agentmux mcp-server, pid ${zombie.pid}) died`);

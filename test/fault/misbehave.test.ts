@@ -52,7 +52,17 @@ describe("misbehaving agents end in a commit without a person", () => {
     const { dir, state } = await succeeds(startDemo(bin, { scenario: "forget_submit=architect", thinkMs: 0, sockets }));
     expect(state.phase).toBe("done");
     expect(state.agents.architect).toMatchObject({ status: "done", idle_turns: 1 });
-    expect(log(dir).filter((r) => r.event === "state_machine" && r.agent === "architect" && r.data?.note === "reminder" && r.data.attempt === 1 && r.data.limit === 2 && r.data.owed === "submit_architecture")).toHaveLength(1);
+    expect(
+      log(dir).filter(
+        (r) =>
+          r.event === "state_machine" &&
+          r.agent === "architect" &&
+          r.data?.note === "reminder" &&
+          r.data.attempt === 1 &&
+          r.data.limit === 2 &&
+          r.data.owed === "submit_architecture",
+      ),
+    ).toHaveLength(1);
     const accepted = log(dir).find((r) => r.event === "delivered" && r.agent === "architect" && r.data?.reminder === 1);
     if (!accepted) console.error(log(dir).filter((r) => r.agent === "architect" || r.event === "watchdog"));
     expect(accepted?.data).toMatchObject({ of: 2, after_settled_ms: expect.any(Number) });
@@ -66,17 +76,28 @@ describe("misbehaving agents end in a commit without a person", () => {
     expect(coders.length).toBe(2);
     for (const [, a] of coders) expect((a as any).idle_turns).toBe(1);
     expect(state.agents.reviewer_logic.limit).toMatchObject({ text: "[sim] usage limit reached · resets in 1s" });
-    expect(log(dir).filter((r) => r.event === "state_machine" && r.agent === "reviewer_logic" && r.data?.note === "usage_limit" && typeof r.data.reset_at === "string")).toHaveLength(1);
+    expect(
+      log(dir).filter(
+        (r) => r.event === "state_machine" && r.agent === "reviewer_logic" && r.data?.note === "usage_limit" && typeof r.data.reset_at === "string",
+      ),
+    ).toHaveLength(1);
     const limited = jsonEvents(stdout).filter((e) => e.kind === "agent_rate_limited");
     expect(limited.map((e) => e.agent)).toEqual(["reviewer_logic"]);
     expect(limited[0].limit.reset_at).toBeTruthy();
   }, 180_000);
 
   test("rate_limit=architect with a fallback provider: restarted on it with the same prompt, the run commits", async () => {
-    const run = startDemo(bin, { scenario: "rate_limit=architect,limit_reset_s=600", thinkMs: 0, sockets, config: { providers: { sim2: SIM2 }, roles: { architect: { fallback: ["sim2"] } } } });
+    const run = startDemo(bin, {
+      scenario: "rate_limit=architect,limit_reset_s=600",
+      thinkMs: 0,
+      sockets,
+      config: { providers: { sim2: SIM2 }, roles: { architect: { fallback: ["sim2"] } } },
+    });
     const { dir, state, stdout } = await succeeds(run);
     expect(state.agents.architect).toMatchObject({ provider: "sim2", fallen_from: ["sim"] });
-    expect(log(dir).filter((r) => r.event === "state_machine" && r.agent === "architect" && r.data?.note === "usage_limit" && r.data.fallback === "sim2")).toHaveLength(1);
+    expect(
+      log(dir).filter((r) => r.event === "state_machine" && r.agent === "architect" && r.data?.note === "usage_limit" && r.data.fallback === "sim2"),
+    ).toHaveLength(1);
     expect(jsonEvents(stdout).filter((e) => e.kind === "agent_fallback")).toMatchObject([{ agent: "architect", from: "sim", to: "sim2" }]);
   }, 150_000);
 
@@ -85,7 +106,9 @@ describe("misbehaving agents end in a commit without a person", () => {
     const assumptions = readFileSync(join(dir, "assumptions.md"), "utf8");
     expect(assumptions).toContain("[architect] architecture asks: Should the greeting also support other languages, or English only?");
     const answered = jsonEvents(stdout).filter((e) => e.kind === "agent_question_answered");
-    expect(answered).toMatchObject([{ agent: "architect", question: { kind: "question", text: "Should the greeting also support other languages, or English only?" } }]);
+    expect(answered).toMatchObject([
+      { agent: "architect", question: { kind: "question", text: "Should the greeting also support other languages, or English only?" } },
+    ]);
   }, 150_000);
 
   test("permission=coder headless: the dialog is dismissed (declined), the coder goes on, the run commits", async () => {
@@ -111,7 +134,9 @@ describe("misbehaving agents end in a commit without a person", () => {
     const r = await run.done;
     expect(r.code).toBe(1);
     expect(resultOf(r.stdout)).toMatchObject({ outcome: "failed", exit_code: 1 });
-    expect(resultOf(r.stdout).cause).toBe("the [planner] planning agent asks in a headless run (headless.questions = fail): Should the greeting also support other languages, or English only?");
+    expect(resultOf(r.stdout).cause).toBe(
+      "the [planner] planning agent asks in a headless run (headless.questions = fail): Should the greeting also support other languages, or English only?",
+    );
   }, 150_000);
 });
 
@@ -123,10 +148,16 @@ describe("conversations and time across resumes", () => {
     process.kill(orchestratorPid(dir)!, "SIGKILL");
     await run.done;
     const again = spawnBinary(bin, ["resume", basename(dir), "--ci", "--json"], { cwd: run.repo, socket: run.socket });
-    await waitFor("the coder relaunched in its conversation", () => log(dir).some((r) => r.event === "agent_launched" && r.agent === "coder" && r.data?.conversation === id && r.data?.resumed === true), { timeoutMs: 60_000, intervalMs: 50 });
+    await waitFor(
+      "the coder relaunched in its conversation",
+      () => log(dir).some((r) => r.event === "agent_launched" && r.agent === "coder" && r.data?.conversation === id && r.data?.resumed === true),
+      { timeoutMs: 60_000, intervalMs: 50 },
+    );
     await waitForState(run, "the resumed coder at work", (s) => s.agents?.coder?.status === "working");
     expect(readState(dir).agents.coder.conversation_id).toBe(id);
-    const turns = readFileSync(join(dir, `.runtime/sim/conversations/${id}.log`), "utf8").trim().split("\n");
+    const turns = readFileSync(join(dir, `.runtime/sim/conversations/${id}.log`), "utf8")
+      .trim()
+      .split("\n");
     expect(turns.length).toBe(2);
     expect(readFileSync(join(dir, "06_implementation/coder_prompt_1.md"), "utf8")).toContain("An earlier attempt at this task was interrupted");
     writeFileSync(join(dir, ".runtime/cancel_request"), JSON.stringify({ at: new Date().toISOString(), by: "test" }));

@@ -5,7 +5,19 @@ import { basename, join } from "node:path";
 import { stringify } from "yaml";
 import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket } from "../e2e/harness.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { alive, fsckProblems, jsonEvents, orchestratorPid, readState, release, spawnBinary, startDemo, tmux, unparsableFiles, waitForState } from "./harness.ts";
+import {
+  alive,
+  fsckProblems,
+  jsonEvents,
+  orchestratorPid,
+  readState,
+  release,
+  spawnBinary,
+  startDemo,
+  tmux,
+  unparsableFiles,
+  waitForState,
+} from "./harness.ts";
 
 let bin: string;
 const sockets: string[] = [];
@@ -34,7 +46,11 @@ describe("interruptions: a closed agent pane, a stuck agent, a live session, a c
     // it was held on coder_prompt_whole only, which this plan never uses, so the kill raced the
     // coder's own submit, and lost it once the handoffs got fast
     const run = startDemo(bin, { scenario: `hold=${CODER_PROMPTS.join("+")}`, thinkMs: 0, sockets });
-    const { dir } = await waitForState(run, "the coder held on its prompt", (s, d) => s.phase === "implementing" && s.agents?.coder?.status === "working" && heldOnPrompt(d));
+    const { dir } = await waitForState(
+      run,
+      "the coder held on its prompt",
+      (s, d) => s.phase === "implementing" && s.agents?.coder?.status === "working" && heldOnPrompt(d),
+    );
     const pane = JSON.parse(readFileSync(join(dir, "runtime_state.json"), "utf8")).panes.coder;
     expect(pane).toMatch(/^%\d+$/);
     expect(tmux(run.socket, "kill-pane", "-t", pane).code).toBe(0);
@@ -157,20 +173,31 @@ describe("interruptions: a closed agent pane, a stuck agent, a live session, a c
     git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "add", ".");
     git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-q", "-m", "init");
     mkdirSync(join(repo, ".agentmux"));
-    writeFileSync(join(repo, ".agentmux/config.yaml"), stringify({
-      version: 2,
-      defaults: { provider: "sim", completion: { skip_final_approval: true } },
-      github: { pull_request: false, push: false },
-      // the coder stays at work until released, so the launcher dies mid-run however fast the machine
-      sim: { think_ms: 0, scenario: [`hold=${CODER_PROMPTS.join("+")}`] },
-    }));
+    writeFileSync(
+      join(repo, ".agentmux/config.yaml"),
+      stringify({
+        version: 2,
+        defaults: { provider: "sim", completion: { skip_final_approval: true } },
+        github: { pull_request: false, push: false },
+        // the coder stays at work until released, so the launcher dies mid-run however fast the machine
+        sim: { think_ms: 0, scenario: [`hold=${CODER_PROMPTS.join("+")}`] },
+      }),
+    );
     const launcher = spawnBinary(bin, ["run", "Add a greeting module with a unit test", "--ci", "--keep-session"], { cwd: repo, socket });
     const sessions = join(repo, ".agentmux/.sessions");
-    const dir = await waitFor("the run to reach implementing", () => {
-      const id = existsSync(sessions) ? require("node:fs").readdirSync(sessions).find((n: string) => !n.startsWith(".")) : null;
-      const s = id ? readState(join(sessions, id)) : null;
-      return s?.phase === "implementing" ? join(sessions, id) : null;
-    }, { timeoutMs: 60_000, intervalMs: 20 });
+    const dir = await waitFor(
+      "the run to reach implementing",
+      () => {
+        const id = existsSync(sessions)
+          ? require("node:fs")
+              .readdirSync(sessions)
+              .find((n: string) => !n.startsWith("."))
+          : null;
+        const s = id ? readState(join(sessions, id)) : null;
+        return s?.phase === "implementing" ? join(sessions, id) : null;
+      },
+      { timeoutMs: 60_000, intervalMs: 20 },
+    );
     const pid = orchestratorPid(dir)!;
     launcher.proc.kill("SIGKILL");
     expect((await launcher.done).code).not.toBe(0);

@@ -17,8 +17,14 @@ afterAll(() => sockets.forEach(killTmuxServer));
 test("SIGKILL while research is dispatched, then resume: the unfinished topic's researcher is relaunched and the run finishes", async () => {
   // the researcher stalls, so the orchestrator dies with the topic in flight
   const run = startDemo(bin, { scenario: "research,stall=code-researcher", thinkMs: 200, sockets });
-  const { dir } = await waitForState(run, "research dispatched, the researcher at work", (s) =>
-    s.phase === "architecting" && s.research_tasks?.["existing-code"] === "dispatched" && ["starting", "working"].includes(s.agents?.["code-researcher:existing-code"]?.status));
+  const { dir } = await waitForState(
+    run,
+    "research dispatched, the researcher at work",
+    (s) =>
+      s.phase === "architecting" &&
+      s.research_tasks?.["existing-code"] === "dispatched" &&
+      ["starting", "working"].includes(s.agents?.["code-researcher:existing-code"]?.status),
+  );
   const pid = orchestratorPid(dir)!;
   process.kill(pid, "SIGKILL");
   await run.done;

@@ -55,11 +55,16 @@ async function acceptedCall(dir: string, repo: string, agent: string, role: Role
   }
 }
 
-const resume = (dir: string, repo: string, socket: string, timeoutMs = 120_000) => spawnBinary(bin, ["resume", basename(dir), "--ci", "--json"], { cwd: repo, socket, timeoutMs });
+const resume = (dir: string, repo: string, socket: string, timeoutMs = 120_000) =>
+  spawnBinary(bin, ["resume", basename(dir), "--ci", "--json"], { cwd: repo, socket, timeoutMs });
 
 describe("the orchestrator applies what the endpoint validated, not the file as it is later (compiled binary)", () => {
   test("plan.yaml edited after submit_plan was accepted, orchestrator SIGKILLed, resume → the validated plan is applied", async () => {
-    const { dir, repo, socket } = await stopAt("stall=planner", "the planner stalled", (s) => s.phase === "planning" && s.agents?.planner?.status === "working");
+    const { dir, repo, socket } = await stopAt(
+      "stall=planner",
+      "the planner stalled",
+      (s) => s.phase === "planning" && s.agents?.planner?.status === "working",
+    );
     const validated = validPlan();
     validated.plan_overview = "The validated plan: one part";
     validated.groups = [{ group_id: "g1", mode: "serial", plans: [{ index: 1, name: "validated" }] }];
@@ -86,7 +91,14 @@ describe("the orchestrator applies what the endpoint validated, not the file as 
     mkdirSync(join(repo, "src"), { recursive: true });
     writeFileSync(join(repo, "src/partial.js"), "export const partial = 1;\n");
     writeFileSync(join(repo, "src/partial.test.js"), "import { test } from 'node:test';\ntest('a', () => {});\ntest('b', () => {});\n");
-    const done = { subplan_index: 1, status: "SUCCESS", tasks_completed: ["write it", "test it"], files_created: ["src/partial.js", "src/partial.test.js"], files_modified: [], tests: { files: 1, cases: 2 } };
+    const done = {
+      subplan_index: 1,
+      status: "SUCCESS",
+      tasks_completed: ["write it", "test it"],
+      files_created: ["src/partial.js", "src/partial.test.js"],
+      files_modified: [],
+      tests: { files: 1, cases: 2 },
+    };
     writeFileSync(join(dir, "06_implementation/done_1.json"), JSON.stringify(done));
     await acceptedCall(dir, repo, "coder", "coder", "submit_done", { subplan_index: 1 });
     writeFileSync(join(dir, "06_implementation/done_1.json"), "{ this is not JSON");
@@ -95,7 +107,10 @@ describe("the orchestrator applies what the endpoint validated, not the file as 
     if (r.code !== 0) console.error(r.stdout, r.stderr, readFileSync(join(dir, "orchestrator.log"), "utf8"));
     expect(r.code).toBe(0);
     // the audit line is the validated artifact's: its tasks, files and tests (a broken file would give 0/0/0)
-    const audit = readFileSync(join(dir, "06_implementation/audit.log"), "utf8").trim().split("\n").filter((l) => / plan 1 /.test(l));
+    const audit = readFileSync(join(dir, "06_implementation/audit.log"), "utf8")
+      .trim()
+      .split("\n")
+      .filter((l) => / plan 1 /.test(l));
     expect(audit).toHaveLength(1);
     expect(audit[0]).toContain("plan 1 SUCCESS: 2 tasks, 2 created, 0 modified, tests 1 files/2 cases");
   }, 240_000);
@@ -104,10 +119,23 @@ describe("the orchestrator applies what the endpoint validated, not the file as 
     const { dir, repo, socket } = await stopAt("stall=coder", "the coder stalled", (s) => s.phase === "implementing" && s.agents?.coder?.status === "working");
     mkdirSync(join(repo, "src"), { recursive: true });
     writeFileSync(join(repo, "src/partial.js"), "export const partial = 1;\n");
-    writeFileSync(join(dir, "06_implementation/done_1.json"), JSON.stringify({ subplan_index: 1, status: "SUCCESS", tasks_completed: ["x"], files_created: ["src/partial.js"], files_modified: [], tests: { files: 0, cases: 0 } }));
+    writeFileSync(
+      join(dir, "06_implementation/done_1.json"),
+      JSON.stringify({
+        subplan_index: 1,
+        status: "SUCCESS",
+        tasks_completed: ["x"],
+        files_created: ["src/partial.js"],
+        files_modified: [],
+        tests: { files: 0, cases: 0 },
+      }),
+    );
     await acceptedCall(dir, repo, "coder", "coder", "submit_done", { subplan_index: 1 });
     const [line] = toolLines(dir).filter((l) => l.tool === "submit_done");
-    writeFileSync(join(dir, line.payload.snapshot.path), JSON.stringify({ status: "SUCCESS", tasks_completed: ["everything"], files_created: [], files_modified: [], tests: { files: 9, cases: 99 } }));
+    writeFileSync(
+      join(dir, line.payload.snapshot.path),
+      JSON.stringify({ status: "SUCCESS", tasks_completed: ["everything"], files_created: [], files_modified: [], tests: { files: 9, cases: 99 } }),
+    );
 
     // the resumed run re-prompts the (stalling) coder: stop it once the line has been applied
     const resumed = resume(dir, repo, socket);

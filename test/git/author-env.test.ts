@@ -8,7 +8,12 @@ const root = makeTmpDir("amx-author-");
 afterAll(() => removeDir(root));
 
 function git(cwd: string, ...args: string[]) {
-  const r = Bun.spawnSync(["git", ...args], { cwd, stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "", HOME: root, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
+  const r = Bun.spawnSync(["git", ...args], {
+    cwd,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PATH: process.env.PATH ?? "", HOME: root, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+  });
   if (r.exitCode !== 0) throw new Error(r.stderr.toString());
   return r.stdout.toString().trim();
 }
@@ -27,7 +32,10 @@ test("the commit author honours GIT_CONFIG_GLOBAL as git does: that file instead
   expect(await resolveAuthor(repo, env)).toEqual({ name: "Home Person", email: "home@example.com" });
   expect(await resolveAuthor(repo, { ...env, GIT_CONFIG_GLOBAL: global })).toEqual({ name: "CI Bot", email: "ci@example.com" });
   // git agrees
-  const cli = Bun.spawnSync(["git", "var", "GIT_AUTHOR_IDENT"], { cwd: repo, env: { PATH: process.env.PATH ?? "", ...env, GIT_CONFIG_GLOBAL: global, GIT_CONFIG_NOSYSTEM: "1" } }).stdout.toString();
+  const cli = Bun.spawnSync(["git", "var", "GIT_AUTHOR_IDENT"], {
+    cwd: repo,
+    env: { PATH: process.env.PATH ?? "", ...env, GIT_CONFIG_GLOBAL: global, GIT_CONFIG_NOSYSTEM: "1" },
+  }).stdout.toString();
   expect(cli).toStartWith("CI Bot <ci@example.com>");
   const err = await resolveAuthor(repo, { ...env, GIT_CONFIG_GLOBAL: "/dev/null" }).catch((e) => e);
   expect(err.message).toBe("no commit author: user.name and user.email is not set in the repository or GIT_CONFIG_GLOBAL (/dev/null)");

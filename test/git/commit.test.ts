@@ -155,8 +155,14 @@ describe("exclude_files patterns and entries that match nothing", () => {
   test("*.log at any depth, secrets/** under a folder, a folder glob; the rest is committed", async () => {
     const dir = await repo({ "a.txt": "a\n" });
     writeFiles(dir, {
-      "a.txt": "A\n", "debug.log": "x\n", "src/deep/trace.log": "x\n", "secrets/key.pem": "k\n", "secrets/sub/token": "t\n",
-      "build-out/bundle.js": "b\n", "src/app.ts": "export {};\n", "notes.log.txt": "kept\n",
+      "a.txt": "A\n",
+      "debug.log": "x\n",
+      "src/deep/trace.log": "x\n",
+      "secrets/key.pem": "k\n",
+      "secrets/sub/token": "t\n",
+      "build-out/bundle.js": "b\n",
+      "src/app.ts": "export {};\n",
+      "notes.log.txt": "kept\n",
     });
     const r = await commitChanges(dir, { branch: "main", message: "m", excludeFiles: ["*.log", "secrets/**", "build-*"] });
     expect(r.files).toEqual(["a.txt", "notes.log.txt", "src/app.ts"]);
@@ -180,7 +186,11 @@ describe("exclude_files patterns and entries that match nothing", () => {
   test("patterns that would name the whole repository or are malformed are refused, naming the entry", async () => {
     const dir = await repo({ "a.txt": "a\n" });
     fs.writeFileSync(join(dir, "a.txt"), "changed\n");
-    for (const [entry, why] of [["*", "names the whole repository"], ["**", "names the whole repository"], ["src/[ab", "is not a valid pattern (an unclosed [ … ])"]] as const) {
+    for (const [entry, why] of [
+      ["*", "names the whole repository"],
+      ["**", "names the whole repository"],
+      ["src/[ab", "is not a valid pattern (an unclosed [ … ])"],
+    ] as const) {
       const err = await commitChanges(dir, { branch: "main", message: "m", excludeFiles: [entry] }).catch((e) => e);
       expect(err).toBeInstanceOf(ExcludeEscapesRepo);
       expect(err.message).toBe(`exclude entry "${entry}" ${why}`);

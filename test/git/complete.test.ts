@@ -64,10 +64,24 @@ describe("completeApproval", () => {
 
   test("message precedence: approval's message, then the reviewer's suggestion", async () => {
     const p = await project();
-    await completeApproval(input(p, { approval: { action: "approve", exclude_files: [], commit_message: "  fix: user words  \n" }, draft: { suggested: "feat: reviewer" }, push: false, pullRequest: { enabled: false, base: null, draft: false, title: "", body: "" } }));
+    await completeApproval(
+      input(p, {
+        approval: { action: "approve", exclude_files: [], commit_message: "  fix: user words  \n" },
+        draft: { suggested: "feat: reviewer" },
+        push: false,
+        pullRequest: { enabled: false, base: null, draft: false, title: "", body: "" },
+      }),
+    );
     expect(gitCli(p.dir, "log", "-1", "--format=%B").trim()).toBe("fix: user words");
     fs.writeFileSync(join(p.dir, "app.ts"), "export const v = 3;\n");
-    await completeApproval(input(p, { approval: { action: "approve", exclude_files: [], commit_message: "  " }, draft: { suggested: "feat: reviewer words" }, push: false, pullRequest: { enabled: false, base: null, draft: false, title: "", body: "" } }));
+    await completeApproval(
+      input(p, {
+        approval: { action: "approve", exclude_files: [], commit_message: "  " },
+        draft: { suggested: "feat: reviewer words" },
+        push: false,
+        pullRequest: { enabled: false, base: null, draft: false, title: "", body: "" },
+      }),
+    );
     expect(gitCli(p.dir, "log", "-1", "--format=%B").trim()).toBe("feat: reviewer words");
     expect(p.gh.calls()).toEqual([]); // nothing pushed, no PR
     expect(gitCli(p.remote, "branch", "--list", "feature/rate-limit").trim()).toBe("");
@@ -93,7 +107,9 @@ describe("completeApproval", () => {
     p.gh.env.FAKE_GH_PR_FAIL = "No commits between main and feature/rate-limit";
     const r = await completeApproval(input(p));
     expect(r.prUrl).toBeNull();
-    expect(r.warnings).toEqual([`gh pr create failed: GraphQL: No commits between main and feature/rate-limit (commit ${r.short} is kept on feature/rate-limit)`]);
+    expect(r.warnings).toEqual([
+      `gh pr create failed: GraphQL: No commits between main and feature/rate-limit (commit ${r.short} is kept on feature/rate-limit)`,
+    ]);
     expect(gitCli(p.remote, "rev-parse", "feature/rate-limit").trim()).toBe(r.hash);
     expect(lastCompletion(p.dir).pr_url).toBeNull();
   });
@@ -124,7 +140,11 @@ describe("pushBranch", () => {
   test("never throws: missing remote, and non-HTTPS remote without the git CLI", async () => {
     const p = await project();
     // with the git CLI too: named plainly, not as git's "Could not read from remote repository"
-    for (const useCli of [true, false]) expect(await pushBranch(p.dir, "main", { remote: "nope", useCli })).toEqual({ ok: false, error: 'there is no remote "nope" to push to (git remote add nope <url>)' });
+    for (const useCli of [true, false])
+      expect(await pushBranch(p.dir, "main", { remote: "nope", useCli })).toEqual({
+        ok: false,
+        error: 'there is no remote "nope" to push to (git remote add nope <url>)',
+      });
     const iso = await pushBranch(p.dir, "main", { useCli: false });
     expect(iso).toEqual({ ok: false, error: `pushing to ${p.remote} needs the git CLI on PATH; without it only HTTPS remotes can be pushed` });
     gitCli(p.dir, "remote", "set-url", "origin", "http://127.0.0.1:9/acme/app.git");
@@ -138,9 +158,13 @@ describe("completeApproval after a restart", () => {
   test("a commit already made on the branch since baseCommit is reused, not an error", async () => {
     const p = await project();
     const base = gitCli(p.dir, "rev-parse", "HEAD").trim();
-    const first = await completeApproval(input(p, { push: false, pullRequest: { enabled: false, base: null, draft: true, title: "t", body: "b" }, baseCommit: base }));
+    const first = await completeApproval(
+      input(p, { push: false, pullRequest: { enabled: false, base: null, draft: true, title: "t", body: "b" }, baseCommit: base }),
+    );
     // the orchestrator died before recording it: the same approval runs again
-    const again = await completeApproval(input(p, { push: false, pullRequest: { enabled: false, base: null, draft: true, title: "t", body: "b" }, baseCommit: base }));
+    const again = await completeApproval(
+      input(p, { push: false, pullRequest: { enabled: false, base: null, draft: true, title: "t", body: "b" }, baseCommit: base }),
+    );
     expect(again.hash).toBe(first.hash);
     expect(again.warnings.join(" ")).toContain("reused");
     expect(gitCli(p.dir, "rev-list", "--count", `${base}..feature/rate-limit`).trim()).toBe("1");

@@ -159,7 +159,12 @@ describe("git objects are written atomically and read back before the branch mov
     fs.writeFileSync(join(folder, `tmp_obj_amx${process.ppid}-0`), "a live writer's");
     writeFiles(dir, { "b.txt": content.toString() });
     await commitChanges(dir, { branch: "main", message: "b", excludeFiles: [] });
-    expect(fs.readdirSync(folder).filter((n) => n.startsWith("tmp_obj_")).sort()).toEqual([`tmp_obj_amx${process.ppid}-0`]);
+    expect(
+      fs
+        .readdirSync(folder)
+        .filter((n) => n.startsWith("tmp_obj_"))
+        .sort(),
+    ).toEqual([`tmp_obj_amx${process.ppid}-0`]);
     expect(fsckClean(dir)).toBe(true);
   });
 });

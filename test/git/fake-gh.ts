@@ -107,7 +107,11 @@ echo "fake gh: unexpected $*" >&2; exit 2
     run: (argv, opts = {}) => runProcess(argv, { ...opts, env: { ...opts.env, PATH: path, ...env } }),
     calls: () => {
       if (!fs.existsSync(log)) return [];
-      return fs.readFileSync(log, "utf8").split("\x1e").filter(Boolean).map((c) => c.split("\x1f").slice(0, -1));
+      return fs
+        .readFileSync(log, "utf8")
+        .split("\x1e")
+        .filter(Boolean)
+        .map((c) => c.split("\x1f").slice(0, -1));
     },
     api: () =>
       fs
@@ -120,7 +124,12 @@ echo "fake gh: unexpected $*" >&2; exit 2
         }),
     prComments: () => {
       const d = join(dir, "pr-comments");
-      return fs.existsSync(d) ? fs.readdirSync(d).sort().map((f) => fs.readFileSync(join(d, f), "utf8")) : [];
+      return fs.existsSync(d)
+        ? fs
+            .readdirSync(d)
+            .sort()
+            .map((f) => fs.readFileSync(join(d, f), "utf8"))
+        : [];
     },
     prBody: () => (fs.existsSync(prBodyFile) ? fs.readFileSync(prBodyFile, "utf8") : null),
   };

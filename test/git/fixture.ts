@@ -9,7 +9,11 @@ export async function makeRepo(files: Record<string, string | Uint8Array> = { "R
   fs.mkdirSync(dir, { recursive: true });
   await git.init({ fs, dir, defaultBranch: "main" });
   // what `git init` writes on Linux (isomorphic-git's init writes filemode/symlinks = false)
-  for (const [path, value] of [["core.filemode", true], ["core.symlinks", true], ["core.ignorecase", false]] as const) {
+  for (const [path, value] of [
+    ["core.filemode", true],
+    ["core.symlinks", true],
+    ["core.ignorecase", false],
+  ] as const) {
     await git.setConfig({ fs, dir, path, value });
   }
   await git.setConfig({ fs, dir, path: "user.name", value: "Test Author" });

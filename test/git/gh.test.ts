@@ -30,7 +30,10 @@ describe("gh", () => {
 
   test("createPullRequest passes title, body, base, head, draft and returns the URL; failures are data", async () => {
     const gh = fakeGh();
-    const r = await createPullRequest({ cwd: gh.dir, title: "Add rate limiting", body: "## Initial Request\n\nx", base: "main", head: "feature/rl", draft: true }, gh.run);
+    const r = await createPullRequest(
+      { cwd: gh.dir, title: "Add rate limiting", body: "## Initial Request\n\nx", base: "main", head: "feature/rl", draft: true },
+      gh.run,
+    );
     expect(r).toEqual({ ok: true, url: "https://github.com/acme/app/pull/7" });
     expect(gh.calls()).toEqual([["pr", "create", "--title", "Add rate limiting", "--body-file", "-", "--head", "feature/rl", "--base", "main", "--draft"]]);
     expect(gh.prBody()).toBe("## Initial Request\n\nx");

@@ -60,12 +60,21 @@ describe("a 1 MB request never becomes a 1 MB commit message (#18.20)", () => {
     const sessionDir = join(dir, ".agentmux/.sessions/s");
     fs.mkdirSync(sessionDir, { recursive: true });
     const request = words(250_000); // ~1.3 MB on one line
-    for (const approval of [{ action: "approve" as const, exclude_files: [] }, { action: "approve" as const, exclude_files: [], commit_message: request }]) {
+    for (const approval of [
+      { action: "approve" as const, exclude_files: [] },
+      { action: "approve" as const, exclude_files: [], commit_message: request },
+    ]) {
       fs.writeFileSync(join(dir, "a.txt"), `${Math.random()}\n`);
       const r = await completeApproval({
-        workDir: dir, mainRepoDir: dir, sessionDir, featureName: "big", branch: "feature/big", approval,
+        workDir: dir,
+        mainRepoDir: dir,
+        sessionDir,
+        featureName: "big",
+        branch: "feature/big",
+        approval,
         draft: { requirements: `# Requirements\n\n## Initial Request\n\n${request}\n`, planOverview: request },
-        push: false, pullRequest: { enabled: false, base: null, draft: false, title: "t", body: "b" },
+        push: false,
+        pullRequest: { enabled: false, base: null, draft: false, title: "t", body: "b" },
       });
       const message = gitCli(dir, "log", "-1", "--format=%B", r.hash);
       expect(message.length).toBeLessThan(16_500);

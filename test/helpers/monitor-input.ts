@@ -11,7 +11,21 @@ export type MonitorSession = { dir: string; state: State; runtime?: RuntimeState
 
 /** The run's snapshot as the monitor derives it (tui/monitor-app.ts). */
 export const monitorRun = (d: MonitorSession): RunSnapshot =>
-  snapshot({ dir: d.dir, state: d.state, runtime: d.runtime, created: d.created, id: basename(d.dir), live: true, toolEvents: d.state.applied_tool_events ?? 0, now: d.now });
+  snapshot({
+    dir: d.dir,
+    state: d.state,
+    runtime: d.runtime,
+    created: d.created,
+    id: basename(d.dir),
+    live: true,
+    toolEvents: d.state.applied_tool_events ?? 0,
+    now: d.now,
+  });
 
 /** What monitorView draws for a session: its snapshot, and where the user is. */
-export const monitorInput = (d: MonitorSession & { selected?: number; prefix?: string }): MonitorInput => ({ run: monitorRun(d), now: d.now, selected: d.selected, prefix: d.prefix });
+export const monitorInput = (d: MonitorSession & { selected?: number; prefix?: string }): MonitorInput => ({
+  run: monitorRun(d),
+  now: d.now,
+  selected: d.selected,
+  prefix: d.prefix,
+});

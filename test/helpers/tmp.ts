@@ -40,7 +40,9 @@ export function removeDir(dir: string): void {
 function dropPrivateDirs(dir: string): void {
   const below = (d: string) => {
     try {
-      return readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.isSymbolicLink()).map((e) => join(d, e.name));
+      return readdirSync(d, { withFileTypes: true })
+        .filter((e) => e.isDirectory() && !e.isSymbolicLink())
+        .map((e) => join(d, e.name));
     } catch {
       return [];
     }

@@ -1,9 +1,5 @@
 /** Wait until `check` returns a truthy value; poll every `intervalMs`; fail with `what` after `timeoutMs`. */
-export async function waitFor<T>(
-  what: string,
-  check: () => T | Promise<T>,
-  opts: { timeoutMs?: number; intervalMs?: number } = {},
-): Promise<NonNullable<T>> {
+export async function waitFor<T>(what: string, check: () => T | Promise<T>, opts: { timeoutMs?: number; intervalMs?: number } = {}): Promise<NonNullable<T>> {
   const timeoutMs = opts.timeoutMs ?? 10000;
   const intervalMs = opts.intervalMs ?? 20;
   const deadline = Date.now() + timeoutMs;

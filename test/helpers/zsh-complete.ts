@@ -55,6 +55,10 @@ export function zshCompleter(dir: string, script: string): (line: string, cwd: s
     });
     const parts = p.stdout.toString().split("\0");
     if (parts.length < 3) throw new Error(`zsh completion of ${JSON.stringify(line)} gave no answer (exit ${p.exitCode}): ${p.stdout}${p.stderr}`);
-    return parts[1]!.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).sort();
+    return parts[1]!
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .sort();
   };
 }

@@ -11,8 +11,26 @@ export const INSTALL_SH = join(REPO_ROOT, "install.sh");
 export const PLATFORMS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64"] as const;
 
 const TOOLS = [
-  "sh", "uname", "mktemp", "rm", "cp", "chmod", "mkdir", "mv", "cmp", "awk", "sed", "head",
-  "dirname", "basename", "sha256sum", "cat", "printf", "curl", "tmux", "env",
+  "sh",
+  "uname",
+  "mktemp",
+  "rm",
+  "cp",
+  "chmod",
+  "mkdir",
+  "mv",
+  "cmp",
+  "awk",
+  "sed",
+  "head",
+  "dirname",
+  "basename",
+  "sha256sum",
+  "cat",
+  "printf",
+  "curl",
+  "tmux",
+  "env",
 ];
 
 /** The fake binary's text; `extra` lets a test build two different binaries of one version. */

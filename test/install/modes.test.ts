@@ -97,7 +97,17 @@ describe("install.sh download and offline modes", () => {
     const s = setup();
     const help = runInstall(["--help"], s.env);
     expect(help.code).toBe(0);
-    for (const word of ["--from DIR", "--file PATH", "--source", "--dir DIR", "--version VER", "--force", "AGENTMUX_RELEASE_URL", "AGENTMUX_INSTALL_DIR", "darwin-arm64"]) {
+    for (const word of [
+      "--from DIR",
+      "--file PATH",
+      "--source",
+      "--dir DIR",
+      "--version VER",
+      "--force",
+      "AGENTMUX_RELEASE_URL",
+      "AGENTMUX_INSTALL_DIR",
+      "darwin-arm64",
+    ]) {
       expect(help.out).toContain(word);
     }
     const bad = runInstall(["--frmo", "x"], s.env);

@@ -23,8 +23,14 @@ function setup(name: string, answers: string[]) {
   const lines: string[] = [];
   let t = 0;
   const input = {
-    projectDir: repo, prUrl: "https://github.com/acme/app/pull/7", branch: "feature/x", out: (l: string) => void lines.push(l), gh: gh.run,
-    startRound: () => Promise.reject(new Error("no fix round may start")), sleep: async (ms: number) => void (t += ms), now: () => t,
+    projectDir: repo,
+    prUrl: "https://github.com/acme/app/pull/7",
+    branch: "feature/x",
+    out: (l: string) => void lines.push(l),
+    gh: gh.run,
+    startRound: () => Promise.reject(new Error("no fix round may start")),
+    sleep: async (ms: number) => void (t += ms),
+    now: () => t,
   };
   return { gh, lines, input };
 }
@@ -42,7 +48,11 @@ test("CI that never settles: timed out, exit 1, a reply with the pending job", a
   const { gh, lines, input } = setup("slow", [pending]);
   expect(await followCiRounds({ ...input, github: github() })).toBe(1);
   expect(lines.at(-1)).toBe("agentmux: CI did not finish within 600 s; stopped following it");
-  expect(gh.prComments()).toEqual([expect.stringContaining("CI did not finish within 10 minutes; agentmux stopped following it.\n\n- [test](https://github.com/acme/app/actions/runs/1/job/2): IN\\_PROGRESS")]);
+  expect(gh.prComments()).toEqual([
+    expect.stringContaining(
+      "CI did not finish within 10 minutes; agentmux stopped following it.\n\n- [test](https://github.com/acme/app/actions/runs/1/job/2): IN\\_PROGRESS",
+    ),
+  ]);
 });
 
 test("green at once: exit 0 without a reply; github.push false: not followed at all", async () => {

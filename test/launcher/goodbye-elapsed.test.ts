@@ -19,7 +19,12 @@ test("a run that was never resumed: the time since it started", () => {
 
 test("agentmux attach after a resume: the earlier lifetimes plus this one since it started, not since the run was created", () => {
   const now = Date.now();
-  const s = stateIn("done", { active_ms: 60_000, active_since: new Date(now - 30_000).toISOString(), created_at: new Date(now - 3_600_000).toISOString(), commit_hash: "abc1234" });
+  const s = stateIn("done", {
+    active_ms: 60_000,
+    active_since: new Date(now - 30_000).toISOString(),
+    created_at: new Date(now - 3_600_000).toISOString(),
+    commit_hash: "abc1234",
+  });
   const text = goodbyeText({ kind: "success", code: 0, state: s }, s, now - 3_600_000, false);
   expect(text).toMatch(/Elapsed\s+1m 30s/);
 });

@@ -49,7 +49,10 @@ test("plain: each reviewer's verdict once with its round, a budget reached once;
   const ended = { ...wentOn, phase: "failed" as const };
   const plain: string[] = [];
   const json: string[] = [];
-  for (const [mode, out] of [["plain", plain], ["json", json]] as const) {
+  for (const [mode, out] of [
+    ["plain", plain],
+    ["json", json],
+  ] as const) {
     const p = new ProgressPrinter("/nonexistent", mode, (l) => out.push(l));
     for (const st of [state, failed, failed, both, budget, budget, wentOn, ended]) p.replay(st);
   }

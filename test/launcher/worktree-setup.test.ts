@@ -64,7 +64,13 @@ console.log("setup done");`,
 
 test("400 MB of setup output completes; the log stays capped and the session log gets the tail", async () => {
   const { records, log } = collect();
-  await runWorktreeSetup(dir, worktree(["echo start; yes 'npm WARN deprecated something@1.0.0' | head -c 400000000; echo; echo added 1200 packages"]), {}, log, join(dir, "logs-big"));
+  await runWorktreeSetup(
+    dir,
+    worktree(["echo start; yes 'npm WARN deprecated something@1.0.0' | head -c 400000000; echo; echo added 1200 packages"]),
+    {},
+    log,
+    join(dir, "logs-big"),
+  );
   expect(statSync(join(dir, "logs-big/1.log")).size).toBeLessThan(2 * 1024 * 1024);
   const done = records.at(-1)!.fields!.data as { code: number; truncated: boolean; output: string[] };
   expect(done.code).toBe(0);
@@ -74,13 +80,21 @@ test("400 MB of setup output completes; the log stays capped and the session log
 }, 120_000);
 
 test("a setup that outlives its timeout is killed with its whole process group, background children too", async () => {
-  const e = await setupError(runWorktreeSetup(dir, worktree(["sleep 300 & echo $! > child.pid; echo waiting; sleep 300"], 1), {}, collect().log, join(dir, "logs-timeout")));
-  expect(e.message).toBe("worktree setup command 1 (sleep 300 & echo $! > child.pid; echo waiting; sleep 300) did not finish within 1 s (its whole process group was killed); its last output:\nwaiting");
+  const e = await setupError(
+    runWorktreeSetup(dir, worktree(["sleep 300 & echo $! > child.pid; echo waiting; sleep 300"], 1), {}, collect().log, join(dir, "logs-timeout")),
+  );
+  expect(e.message).toBe(
+    "worktree setup command 1 (sleep 300 & echo $! > child.pid; echo waiting; sleep 300) did not finish within 1 s (its whole process group was killed); its last output:\nwaiting",
+  );
   expect(alive(Number(readFileSync(join(dir, "child.pid"), "utf8")))).toBe(false);
 }, 30_000);
 
 test("a failing command stops the setup with its exit code and output; the next is not run", async () => {
-  const e = await setupError(runWorktreeSetup(dir, worktree(["echo fetching; echo unreachable >&2; exit 3", "touch second-ran"]), {}, collect().log, join(dir, "logs-fail")));
-  expect(e.message).toBe("worktree setup command 1 (echo fetching; echo unreachable >&2; exit 3) failed with exit code 3; its last output:\nfetching\nunreachable");
+  const e = await setupError(
+    runWorktreeSetup(dir, worktree(["echo fetching; echo unreachable >&2; exit 3", "touch second-ran"]), {}, collect().log, join(dir, "logs-fail")),
+  );
+  expect(e.message).toBe(
+    "worktree setup command 1 (echo fetching; echo unreachable >&2; exit 3) failed with exit code 3; its last output:\nfetching\nunreachable",
+  );
   expect(() => statSync(join(dir, "second-ran"))).toThrow();
 });

@@ -38,7 +38,10 @@ async function bridge(env: Record<string, string>, binary?: string): Promise<{ c
   return { client, stderr: () => err, pid: () => transport.pid };
 }
 
-for (const [label, binary] of [["source", undefined], ["compiled binary", BINARY]] as const) {
+for (const [label, binary] of [
+  ["source", undefined],
+  ["compiled binary", BINARY],
+] as const) {
   describe.skipIf(binary !== undefined && !existsSync(binary))(`agentmux mcp-server (${label})`, () => {
     test("serves the token's agent: its tools, the MCP-ready gate, its calls recorded as that agent", async () => {
       const token = ep.tokens.issue("architect", "architect", fx.projectDir);
@@ -56,7 +59,18 @@ for (const [label, binary] of [["source", undefined], ["compiled binary", BINARY
       const token = ep.tokens.issue("architect", "architect", fx.projectDir);
       // a proxy that refuses every connection: a request sent through it fails
       const dead = "http://127.0.0.1:9";
-      const { client } = await bridge({ AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN: token, HTTP_PROXY: dead, http_proxy: dead, HTTPS_PROXY: dead, ALL_PROXY: dead, NO_PROXY: "example.com" }, binary);
+      const { client } = await bridge(
+        {
+          AGENTMUX_MCP_URL: ep.endpoint.url,
+          AGENTMUX_MCP_TOKEN: token,
+          HTTP_PROXY: dead,
+          http_proxy: dead,
+          HTTPS_PROXY: dead,
+          ALL_PROXY: dead,
+          NO_PROXY: "example.com",
+        },
+        binary,
+      );
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toContain("submit_architecture");
       expect(ep.tokens.ready("architect")).toBe(true);
@@ -65,7 +79,10 @@ for (const [label, binary] of [["source", undefined], ["compiled binary", BINARY
     test("a process with another agent's env cannot submit as that role: the token decides, AGENTMUX_ROLE is ignored", async () => {
       write(fx.sessionDir, "02_architecting/architecture.md", "# Arch\n");
       const coder = ep.tokens.issue("coder:1", "coder", fx.projectDir);
-      const { client } = await bridge({ AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN: coder, AGENTMUX_ROLE: "architect", AGENTMUX_AGENT: "architect" }, binary);
+      const { client } = await bridge(
+        { AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN: coder, AGENTMUX_ROLE: "architect", AGENTMUX_AGENT: "architect" },
+        binary,
+      );
       const r = await client.callTool({ name: "submit_architecture", arguments: {} });
       expect(r.isError).toBe(true);
       expect(textOf(r)).toContain("not allowed for the coder role");
@@ -85,18 +102,27 @@ for (const [label, binary] of [["source", undefined], ["compiled binary", BINARY
 }
 
 describe("agentmux mcp-server process", () => {
-  test.skipIf(!existsSync(BINARY))("the compiled bridge runs on JSC's interpreter (#15.2): restarted in place with BUN_JSC_useJIT=0, it answers on the same stdio", async () => {
-    const token = ep.tokens.issue("architect", "architect", fx.projectDir);
-    const { client, pid } = await bridge({ AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN: token }, BINARY);
-    expect((await client.listTools()).tools.length).toBe(3);
-    const p = pid()!;
-    expect(readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").slice(1, 2)).toEqual(["mcp-server"]);
-    expect(readFileSync(`/proc/${p}/environ`, "utf8").split("\0")).toContain("BUN_JSC_useJIT=0");
-  });
+  test.skipIf(!existsSync(BINARY))(
+    "the compiled bridge runs on JSC's interpreter (#15.2): restarted in place with BUN_JSC_useJIT=0, it answers on the same stdio",
+    async () => {
+      const token = ep.tokens.issue("architect", "architect", fx.projectDir);
+      const { client, pid } = await bridge({ AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN: token }, BINARY);
+      expect((await client.listTools()).tools.length).toBe(3);
+      const p = pid()!;
+      expect(readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").slice(1, 2)).toEqual(["mcp-server"]);
+      expect(readFileSync(`/proc/${p}/environ`, "utf8").split("\0")).toContain("BUN_JSC_useJIT=0");
+    },
+  );
 
   test("exits on stdin EOF and writes nothing to stdout", async () => {
     const token = ep.tokens.issue("architect", "architect", fx.projectDir);
-    const proc = Bun.spawn([BUN, "src/main.ts", "mcp-server"], { cwd: REPO_ROOT, env: { ...process.env, AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN: token }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([BUN, "src/main.ts", "mcp-server"], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN: token },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     proc.stdin.end();
     expect(await proc.exited).toBe(0);
     expect(await new Response(proc.stdout).text()).toBe("");

@@ -77,15 +77,31 @@ export function startEndpoint(fx: Fixture, o: { port?: number } = {}): Endpoint 
   const key = loadSealKey(fx.sessionDir);
   const logs: string[] = [];
   const tokens = new TestTokens();
-  const host = { sessionDir: fx.sessionDir, projectDir: fx.projectDir, state: () => readState(fx.sessionDir), events: new ToolEventLog(fx.sessionDir, key), log: (m: string) => void logs.push(m) };
-  const endpoint = McpEndpoint.start({ tokens, handlers: (link) => agentHandlers(host, link), log: host.log, peer: processTreeCheck({ bindWaitMs: 2000 }), ...(o.port ? { port: o.port } : {}) });
+  const host = {
+    sessionDir: fx.sessionDir,
+    projectDir: fx.projectDir,
+    state: () => readState(fx.sessionDir),
+    events: new ToolEventLog(fx.sessionDir, key),
+    log: (m: string) => void logs.push(m),
+  };
+  const endpoint = McpEndpoint.start({
+    tokens,
+    handlers: (link) => agentHandlers(host, link),
+    log: host.log,
+    peer: processTreeCheck({ bindWaitMs: 2000 }),
+    ...(o.port ? { port: o.port } : {}),
+  });
   return { endpoint, tokens, key, logs, stop: () => endpoint.stop() };
 }
 
 export type Connected = { client: Client; token: string; close(): Promise<void> };
 
 /** A real SDK client over streamable HTTP, authenticated as a fresh agent of `role` (the token the orchestrator would issue at launch). */
-export async function connect(ep: Endpoint, role: Role, o: { agent?: string; workDir?: string; fx?: Fixture; tools?: readonly ToolName[] } = {}): Promise<Connected> {
+export async function connect(
+  ep: Endpoint,
+  role: Role,
+  o: { agent?: string; workDir?: string; fx?: Fixture; tools?: readonly ToolName[] } = {},
+): Promise<Connected> {
   const token = ep.tokens.issue(o.agent ?? role, role, o.workDir ?? o.fx?.projectDir ?? "/nonexistent", o.tools);
   const client = await connectWithToken(ep.endpoint.url, token);
   return { client, token, close: () => client.close() };
@@ -102,7 +118,10 @@ export function readEvents(sessionDir: string): any[] {
   if (!fs.existsSync(file)) return [];
   const text = fs.readFileSync(file, "utf8");
   if (text && !text.endsWith("\n")) throw new Error("tool_events.jsonl does not end with a newline");
-  return text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 export const textOf = (r: any): string => (r.content as { text: string }[]).map((c) => c.text).join("\n");

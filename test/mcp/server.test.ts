@@ -25,7 +25,11 @@ const conn = async (role: Parameters<typeof connect>[1], o: Parameters<typeof co
   return c;
 };
 const post = (body: unknown, headers: Record<string, string> = {}) =>
-  fetch(ep.endpoint.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(body) });
+  fetch(ep.endpoint.url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe("tools/list", () => {
   test("lists exactly the role's tools, with JSON Schemas derived from the zod inputs", async () => {
@@ -62,13 +66,21 @@ describe("tools/list", () => {
 
 describe("who is calling: the token, nothing the agent can edit", () => {
   test("no token, an unknown token and a revoked token are refused (401) and nothing runs", async () => {
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "0" } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "0" } },
+    };
     expect((await post(init)).status).toBe(401);
     expect((await post(init, { authorization: `Bearer ${"ab".repeat(32)}` })).status).toBe(401);
     const old = ep.tokens.issue("architect", "architect", fx.projectDir);
     expect((await post(init, { authorization: `Bearer ${old}` })).status).toBe(200);
     ep.tokens.issue("architect", "architect", fx.projectDir); // relaunched: the old token is dead
-    const r = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "research_dispatch_code", arguments: { topic: "t", context: "c", questions: ["q"] } } }, { authorization: `Bearer ${old}` });
+    const r = await post(
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "research_dispatch_code", arguments: { topic: "t", context: "c", questions: ["q"] } } },
+      { authorization: `Bearer ${old}` },
+    );
     expect(r.status).toBe(401);
     expect(((await r.json()) as any).error.message).toContain("no valid agent token");
     expect(readEvents(fx.sessionDir)).toEqual([]);
@@ -175,8 +187,11 @@ describe("preferences an agent proposes stay proposals (#18.12)", () => {
 
 test("unicode, backticks and $HOME round-trip into the event payload unchanged", async () => {
   const { client } = await conn("architect");
-  const context = "Ünïcödé ✓ 日本語 `rm -rf $HOME` \"quoted\" \\ $(whoami)";
-  const r = await client.callTool({ name: "research_dispatch_web", arguments: { topic: "odd-input", context, questions: ["what is `$PATH`?"], scope_hints: "ñ" } });
+  const context = 'Ünïcödé ✓ 日本語 `rm -rf $HOME` "quoted" \\ $(whoami)';
+  const r = await client.callTool({
+    name: "research_dispatch_web",
+    arguments: { topic: "odd-input", context, questions: ["what is `$PATH`?"], scope_hints: "ñ" },
+  });
   expect(r.isError).toBeFalsy();
   const [ev] = readEvents(fx.sessionDir);
   expect(ev.payload).toEqual({ topic: "odd-input", context, questions: ["what is `$PATH`?"], scope_hints: ["ñ"], research_type: "web" });

@@ -36,7 +36,16 @@ const PLAN = YAML.stringify(validPlan());
 const REVIEW = YAML.stringify({ verdict: "fail", summary: "s", findings: [{ issue: "i", recommendation: "r" }] });
 const DONE2 = JSON.stringify(validDone({ subplan_index: 2, files_created: ["src/new.ts"], files_modified: ["src/app.ts"] }));
 
-type Case = { tool: ToolName; role: Role; phase: Phase; args: Record<string, unknown>; files?: Record<string, string>; work?: () => void; payload: unknown; reply: string };
+type Case = {
+  tool: ToolName;
+  role: Role;
+  phase: Phase;
+  args: Record<string, unknown>;
+  files?: Record<string, string>;
+  work?: () => void;
+  payload: unknown;
+  reply: string;
+};
 
 const CASES: Case[] = [
   { tool: "submit_pm_done", role: "product-manager", phase: "product_management", args: {}, payload: {}, reply: "Product management recorded as done." },
@@ -49,7 +58,15 @@ const CASES: Case[] = [
     payload: { reviewers: ["reviewer_logic", "reviewer_expert"] },
     reply: "Architecture accepted (reviewers: reviewer_logic, reviewer_expert).",
   },
-  { tool: "submit_plan", role: "planner", phase: "planning", args: {}, files: { "04_planning/plan.yaml": PLAN }, payload: { snapshot: snap(PLAN, "yaml") }, reply: "Plan accepted." },
+  {
+    tool: "submit_plan",
+    role: "planner",
+    phase: "planning",
+    args: {},
+    files: { "04_planning/plan.yaml": PLAN },
+    payload: { snapshot: snap(PLAN, "yaml") },
+    reply: "Plan accepted.",
+  },
   {
     tool: "submit_review",
     role: "reviewer_quality",
@@ -149,7 +166,9 @@ describe("artifact validation refuses bad files and records nothing", () => {
     write(fx.sessionDir, "04_planning/plan.yaml", YAML.stringify(plan));
     const r = await (await conn("planner")).callTool({ name: "submit_plan", arguments: {} });
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toContain('  groups[0].plans: plans 1 ("one") and 2 ("two") run in parallel in group "g1" but both own src/p1.ts: give each file to one plan, or put the plans in a serial group');
+    expect(textOf(r)).toContain(
+      '  groups[0].plans: plans 1 ("one") and 2 ("two") run in parallel in group "g1" but both own src/p1.ts: give each file to one plan, or put the plans in a serial group',
+    );
     expect(readEvents(fx.sessionDir)).toEqual([]);
   });
 
@@ -199,7 +218,16 @@ describe("submit_done: the verification gate", () => {
   test("FAILED is refused with what to do; PARTIAL only for a sub-plan the plan allows it for, never in a fix round", async () => {
     fx.setState("implementing", {
       implementation_active_plan_ids: ["1", "2"],
-      execution_groups: [{ group_id: "g1", mode: "parallel", plans: [{ index: 1, name: "one" }, { index: 2, name: "two", allow_partial: true }] }],
+      execution_groups: [
+        {
+          group_id: "g1",
+          mode: "parallel",
+          plans: [
+            { index: 1, name: "one" },
+            { index: 2, name: "two", allow_partial: true },
+          ],
+        },
+      ],
     });
     const client = await conn("coder");
     write(fx.sessionDir, "06_implementation/done_1.json", JSON.stringify(validDone({ status: "FAILED" })));
@@ -211,14 +239,21 @@ describe("submit_done: the verification gate", () => {
         "Nothing was recorded. Do what the lines above say.",
     );
     write(fx.sessionDir, "06_implementation/done_1.json", JSON.stringify(validDone({ status: "PARTIAL" })));
-    expect(textOf(await client.callTool({ name: "submit_done", arguments: { subplan_index: 1 } }))).toContain('status: is "PARTIAL", but plan 1 does not allow a partial result');
+    expect(textOf(await client.callTool({ name: "submit_done", arguments: { subplan_index: 1 } }))).toContain(
+      'status: is "PARTIAL", but plan 1 does not allow a partial result',
+    );
     expect(readEvents(fx.sessionDir)).toEqual([]);
 
     write(fx.sessionDir, "06_implementation/done_2.json", JSON.stringify(validDone({ status: "PARTIAL" })));
-    expect(textOf(await client.callTool({ name: "submit_done", arguments: { subplan_index: 2 } }))).toBe("Subplan 2 accepted as done (PARTIAL: the plan allows it).");
+    expect(textOf(await client.callTool({ name: "submit_done", arguments: { subplan_index: 2 } }))).toBe(
+      "Subplan 2 accepted as done (PARTIAL: the plan allows it).",
+    );
     expect(readEvents(fx.sessionDir).map((e) => e.payload.subplan_index)).toEqual([2]);
 
-    fx.setState("fixing", { implementation_active_plan_ids: ["1"], execution_groups: [{ group_id: "g1", mode: "serial", plans: [{ index: 1, name: "one", allow_partial: true }] }] });
+    fx.setState("fixing", {
+      implementation_active_plan_ids: ["1"],
+      execution_groups: [{ group_id: "g1", mode: "serial", plans: [{ index: 1, name: "one", allow_partial: true }] }],
+    });
     write(fx.sessionDir, "06_implementation/done_1.json", JSON.stringify(validDone({ status: "PARTIAL" })));
     expect(textOf(await client.callTool({ name: "submit_done", arguments: { subplan_index: 1 } }))).toContain("a fix round must address every finding");
     expect(readEvents(fx.sessionDir)).toHaveLength(1);

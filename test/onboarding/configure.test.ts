@@ -32,7 +32,11 @@ github:
 `;
 
 const cfgPath = (sb: Sandbox) => join(sb.repo, ".agentmux", "config.yaml");
-const keysInOrder = (text: string) => text.split("\n").filter((l) => /^\s*[\w-]+:/.test(l)).map((l) => l.trim().split(":")[0]);
+const keysInOrder = (text: string) =>
+  text
+    .split("\n")
+    .filter((l) => /^\s*[\w-]+:/.test(l))
+    .map((l) => l.trim().split(":")[0]);
 
 test("configure edits in place: every comment and the key order survive; new keys are appended", async () => {
   sb = await sandbox();
@@ -45,7 +49,20 @@ test("configure edits in place: every comment and the key order survive; new key
   const out = readFileSync(cfgPath(sb), "utf8");
   for (const line of COMMENTED.split("\n").filter((l) => l.includes("#"))) expect(out).toContain(line);
   expect(out).toContain("    provider: gemini\n    model: gemini-2.5-pro\n");
-  expect(keysInOrder(out)).toEqual(["version", "defaults", "provider", "max_review_iterations", "roles", "architect", "model", "coder", "provider", "model", "github", "draft"]);
+  expect(keysInOrder(out)).toEqual([
+    "version",
+    "defaults",
+    "provider",
+    "max_review_iterations",
+    "roles",
+    "architect",
+    "model",
+    "coder",
+    "provider",
+    "model",
+    "github",
+    "draft",
+  ]);
   expect(loadConfig({ projectDir: sb.repo, env: sb.env }).config.roles.coder).toEqual({ provider: "gemini", model: "gemini-2.5-pro", args: null });
 
   // "default" removes an override, and a map left empty goes with it; comments elsewhere stay.

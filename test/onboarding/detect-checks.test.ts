@@ -32,22 +32,42 @@ function project(name: string, files: Record<string, string>): string {
 const scripts = (s: Record<string, string>) => JSON.stringify({ name: "app", scripts: s });
 
 test("package.json scripts through the lockfile's package manager; npm's placeholder test is not a test", () => {
-  expect(detectChecks(project("npm", { "package.json": scripts({ test: "jest", lint: "eslint .", typecheck: "tsc --noEmit", build: "vite build", dev: "vite" }) }), env)).toEqual({
-    kinds: ["npm"], checks: { test: "npm test", lint: "npm run lint", typecheck: "npm run typecheck", build: "npm run build" },
+  expect(
+    detectChecks(
+      project("npm", { "package.json": scripts({ test: "jest", lint: "eslint .", typecheck: "tsc --noEmit", build: "vite build", dev: "vite" }) }),
+      env,
+    ),
+  ).toEqual({
+    kinds: ["npm"],
+    checks: { test: "npm test", lint: "npm run lint", typecheck: "npm run typecheck", build: "npm run build" },
   });
-  expect(detectChecks(project("pnpm", { "package.json": scripts({ test: "vitest run", "check-types": "tsc" }), "pnpm-lock.yaml": "" }), env).checks).toEqual({ test: "pnpm run test", typecheck: "pnpm run check-types" });
+  expect(detectChecks(project("pnpm", { "package.json": scripts({ test: "vitest run", "check-types": "tsc" }), "pnpm-lock.yaml": "" }), env).checks).toEqual({
+    test: "pnpm run test",
+    typecheck: "pnpm run check-types",
+  });
   expect(detectChecks(project("bun", { "package.json": scripts({ test: "bun test" }), "bun.lock": "" }), env).checks).toEqual({ test: "bun run test" });
   expect(detectChecks(project("placeholder", { "package.json": scripts({ test: 'echo "Error: no test specified" && exit 1' }) }), env).checks).toEqual({});
 });
 
 test("Python (pytest, ruff; uv when locked), Rust, Go, Makefile targets; a taken name gets the kind", () => {
-  expect(detectChecks(project("py", { "pyproject.toml": "[tool.pytest.ini_options]\n[tool.ruff]\n" }), env)).toEqual({ kinds: ["python"], checks: { test: "python3 -m pytest -q", lint: "ruff check ." } });
-  expect(detectChecks(project("uv", { "pyproject.toml": "[tool.ruff]\n", "uv.lock": "", "tests/test_a.py": "" }), env).checks).toEqual({ test: "uv run pytest -q", lint: "uv run ruff check ." });
+  expect(detectChecks(project("py", { "pyproject.toml": "[tool.pytest.ini_options]\n[tool.ruff]\n" }), env)).toEqual({
+    kinds: ["python"],
+    checks: { test: "python3 -m pytest -q", lint: "ruff check ." },
+  });
+  expect(detectChecks(project("uv", { "pyproject.toml": "[tool.ruff]\n", "uv.lock": "", "tests/test_a.py": "" }), env).checks).toEqual({
+    test: "uv run pytest -q",
+    lint: "uv run ruff check .",
+  });
   expect(detectChecks(project("rust", { "Cargo.toml": "" }), env).checks).toEqual({ test: "cargo test", lint: "cargo clippy --all-targets" });
   expect(detectChecks(project("go", { "go.mod": "", Makefile: "test:\n\tgo test ./...\ncheck: lint\n\tgo vet\nVAR := 1\n" }), env)).toEqual({
-    kinds: ["go", "make"], checks: { test: "go test ./...", lint: "go vet ./...", check: "make check" },
+    kinds: ["go", "make"],
+    checks: { test: "go test ./...", lint: "go vet ./...", check: "make check" },
   });
-  expect(detectChecks(project("mixed", { "package.json": scripts({ test: "jest" }), "go.mod": "" }), env).checks).toEqual({ test: "npm test", "go-test": "go test ./...", lint: "go vet ./..." });
+  expect(detectChecks(project("mixed", { "package.json": scripts({ test: "jest" }), "go.mod": "" }), env).checks).toEqual({
+    test: "npm test",
+    "go-test": "go test ./...",
+    lint: "go vet ./...",
+  });
 });
 
 test("a check whose program is not on PATH is not proposed", () => {

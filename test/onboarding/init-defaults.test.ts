@@ -111,7 +111,11 @@ test("worktreeDefaults: each project kind's install step", async () => {
     [["uv.lock", "pyproject.toml"], ["uv"], ["uv sync"]],
     [["requirements.txt"], ["pip"], ["python3 -m venv .venv && .venv/bin/pip install -r requirements.txt"]],
     [["go.mod"], ["go"], ["go mod download"]],
-    [["Cargo.toml", "package-lock.json"], ["npm", "cargo"], ["npm ci", "cargo fetch"]],
+    [
+      ["Cargo.toml", "package-lock.json"],
+      ["npm", "cargo"],
+      ["npm ci", "cargo fetch"],
+    ],
   ];
   for (const [files, kinds, setup] of cases) {
     const dir = join(sb.root, files.join("+"));

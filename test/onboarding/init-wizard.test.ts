@@ -27,7 +27,9 @@ class Wizard {
   }
   async start(sb: Sandbox, args: string[]): Promise<void> {
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const envs = Object.entries(sb.env).map(([k, v]) => `${k}=${q(v)}`).join(" ");
+    const envs = Object.entries(sb.env)
+      .map(([k, v]) => `${k}=${q(v)}`)
+      .join(" ");
     const cmd = `cd ${q(sb.repo)} && env ${envs} ${q(BUN)} ${q(MAIN)} ${args.map(q).join(" ")}; echo "EXIT=$?"; sleep 600`;
     await this.tmux.run(["kill-session", "-t", "w"]).catch(() => undefined);
     this.answered = 0;
@@ -63,10 +65,14 @@ class Wizard {
     }
   }
   exitCode(): Promise<number> {
-    return waitFor("exit", async () => {
-      const m = /EXIT=(\d+)/.exec(await this.history());
-      return m ? { code: Number(m[1]) } : undefined;
-    }, { timeoutMs: 15000 }).then((r) => r.code);
+    return waitFor(
+      "exit",
+      async () => {
+        const m = /EXIT=(\d+)/.exec(await this.history());
+        return m ? { code: Number(m[1]) } : undefined;
+      },
+      { timeoutMs: 15000 },
+    ).then((r) => r.code);
   }
 }
 

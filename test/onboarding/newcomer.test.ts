@@ -39,7 +39,11 @@ test("newcomer path: init --defaults, configure the simulated agent, session fil
   gitCli(sb.repo, "add", "-A");
   gitCli(sb.repo, "commit", "-q", "-m", "Set up agentmux");
   socket = privateSocket();
-  const r = await runBinary(isolatedBinary(), ["run", "--ci", "Add a greeting module"], { cwd: sb.repo, socket, env: { HOME: sb.home, XDG_CONFIG_HOME: join(sb.home, ".config") } });
+  const r = await runBinary(isolatedBinary(), ["run", "--ci", "Add a greeting module"], {
+    cwd: sb.repo,
+    socket,
+    env: { HOME: sb.home, XDG_CONFIG_HOME: join(sb.home, ".config") },
+  });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
   const sessions = readdirSync(join(sb.repo, ".agentmux", ".sessions"));

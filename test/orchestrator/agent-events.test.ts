@@ -21,7 +21,9 @@ describe("turn ends without the submit: reminders, then stuck", () => {
     expect(ofType(r.effects, "nudge_agent")[0]).toMatchObject({ attempt: 2, delay_ms: 5000 });
     r = apply(apply(r.state, ev.active("planner")).state, ev.turnEnded("planner"));
     expect(r.state.agents!.planner).toMatchObject({ status: "stuck", note: "ended its turn 3 times without calling submit_plan (2 reminders sent)" });
-    expect(ofType(r.effects, "attention")).toEqual([{ type: "attention", agent: "planner", text: "[planner] planning is stuck: ended its turn 3 times without calling submit_plan (2 reminders sent)" }]);
+    expect(ofType(r.effects, "attention")).toEqual([
+      { type: "attention", agent: "planner", text: "[planner] planning is stuck: ended its turn 3 times without calling submit_plan (2 reminders sent)" },
+    ]);
     expect(r.state.phase).toBe("planning");
   });
 
@@ -43,7 +45,11 @@ describe("turn ends without the submit: reminders, then stuck", () => {
   test("headless: a stuck agent fails the run (exit 1) with the cause", () => {
     const { state, ev } = reach("planning", settings({ headless: true, nudges: 0 }));
     const r = apply(state, ev.turnEnded("planner"), settings({ headless: true, nudges: 0 }));
-    expect(r.state).toMatchObject({ phase: "failed", interruption_category: "failed", interruption_cause: "the [planner] planning agent is stuck: ended its turn once without calling submit_plan (0 reminders sent)" });
+    expect(r.state).toMatchObject({
+      phase: "failed",
+      interruption_category: "failed",
+      interruption_cause: "the [planner] planning agent is stuck: ended its turn once without calling submit_plan (0 reminders sent)",
+    });
     expect(ofType(r.effects, "finish")).toEqual([{ type: "finish", code: 1, cleanup: false }]);
   });
 
@@ -70,7 +76,10 @@ describe("turn ends without the submit: reminders, then stuck", () => {
     // a different refusal is progress: the count starts over
     const { state: s2, ev: e2 } = reach("architecting");
     r = drive(s2, [e2.toolCall("architect", false, "submit_architecture", refused), e2.turnEnded("architect"), e2.active("architect")]);
-    r = drive(r.state, [e2.toolCall("architect", false, "submit_architecture", "submit_architecture was refused: architecture.md is empty"), e2.turnEnded("architect")]);
+    r = drive(r.state, [
+      e2.toolCall("architect", false, "submit_architecture", "submit_architecture was refused: architecture.md is empty"),
+      e2.turnEnded("architect"),
+    ]);
     expect(ofType(r.effects, "nudge_agent")[0]).toMatchObject({ attempt: 1 });
   });
 
@@ -125,7 +134,10 @@ describe("questions and dialogs", () => {
     const s = settings({ headless: true, questions: "fail" });
     const { state, ev } = reach("planning", s);
     const r = apply(state, ev.dialog("planner", "question", "Which database? · 1. Postgres · 2. SQLite"), s);
-    expect(r.state).toMatchObject({ phase: "failed", interruption_cause: "the [planner] planning agent asks in a headless run (headless.questions = fail): Which database? · 1. Postgres · 2. SQLite" });
+    expect(r.state).toMatchObject({
+      phase: "failed",
+      interruption_cause: "the [planner] planning agent asks in a headless run (headless.questions = fail): Which database? · 1. Postgres · 2. SQLite",
+    });
   });
 });
 
@@ -133,7 +145,10 @@ describe("usage limits", () => {
   test("no fallback: rate_limited with the reset time; the reset sends it back to its prompt", () => {
     const { state, ev } = reach("implementing");
     let r = apply(state, ev.limited("coder:1", "2024-01-01T05:00:00.000Z", "usage limit reached · resets 5am"));
-    expect(r.state.agents!["coder:1"]).toMatchObject({ status: "rate_limited", limit: { text: "usage limit reached · resets 5am", reset_at: "2024-01-01T05:00:00.000Z" } });
+    expect(r.state.agents!["coder:1"]).toMatchObject({
+      status: "rate_limited",
+      limit: { text: "usage limit reached · resets 5am", reset_at: "2024-01-01T05:00:00.000Z" },
+    });
     r = apply(r.state, ev.limitReset("coder:1"));
     expect(r.state.agents!["coder:1"]!.status).toBe("working");
     expect(ofType(r.effects, "notify_agent")[0]!.text).toBe(
@@ -158,11 +173,17 @@ describe("usage limits", () => {
 describe("conversations", () => {
   test("a resumed run continues each interrupted agent's conversation; a fresh launch of a finished agent starts a new one", () => {
     const { state, ev } = reach("implementing");
-    const withIds = drive(state, [ev.conversation("coder:1", "11111111-1111-4111-8111-111111111111"), ev.conversation("coder:2", "22222222-2222-4222-8222-222222222222")]).state;
+    const withIds = drive(state, [
+      ev.conversation("coder:1", "11111111-1111-4111-8111-111111111111"),
+      ev.conversation("coder:2", "22222222-2222-4222-8222-222222222222"),
+    ]).state;
     const failed = apply(withIds, ev.cancel()).state;
     const resumed: State = prepareResume(failed, FACTS, ev.start().at);
     const back = apply(resumed, ev.resume());
-    expect(ofType(back.effects, "launch_agent").map((e) => e.conversation)).toEqual(["11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"]);
+    expect(ofType(back.effects, "launch_agent").map((e) => e.conversation)).toEqual([
+      "11111111-1111-4111-8111-111111111111",
+      "22222222-2222-4222-8222-222222222222",
+    ]);
     // plan 1 done: its coder is finished; the next group's coder starts fresh
     const next = drive(back.state, [ev.done(1), ev.done(2)]);
     expect(launched(next.effects)).toEqual(["coder"]);
@@ -176,7 +197,11 @@ describe("conversations", () => {
     expect(lived).toBeGreaterThan(0);
     const resumed = prepareResume(failed, FACTS, "2024-01-02T00:00:00.000Z");
     expect(resumed.active_ms).toBe(lived);
-    const again = prepareResume({ ...apply(resumed, ev.resume()).state, phase: "failed", updated_at: "2024-01-02T00:00:10.000Z" }, FACTS, "2024-01-03T00:00:00.000Z");
+    const again = prepareResume(
+      { ...apply(resumed, ev.resume()).state, phase: "failed", updated_at: "2024-01-02T00:00:10.000Z" },
+      FACTS,
+      "2024-01-03T00:00:00.000Z",
+    );
     expect(again.active_ms! - lived).toBeGreaterThan(0);
   });
 

@@ -20,7 +20,13 @@ function toReview(s: Settings) {
   return { state, effects, ev };
 }
 
-const failing = { status: "failed" as const, exit_code: 1, failures: 1, findings: [{ check: "test", file: "src/part1.ts", line: 3, message: "expected 2, got 3" }], tail: ["not ok 1 - adds", "  expected 2, got 3"] };
+const failing = {
+  status: "failed" as const,
+  exit_code: 1,
+  failures: 1,
+  findings: [{ check: "test", file: "src/part1.ts", line: 3, message: "expected 2, got 3" }],
+  tail: ["not ok 1 - adds", "  expected 2, got 3"],
+};
 
 describe("checks as steps of a run", () => {
   test("the last coder's submit runs the after_coder and after_implementation checks in one batch, while the reviewer reads", () => {

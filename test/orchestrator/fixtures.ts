@@ -83,31 +83,77 @@ export function events(now: () => string) {
       subplan_index: n,
       artifact: { status: "SUCCESS", tasks_completed: tasks, files_created: [`src/part${n}.ts`], files_modified: [], tests: { files: 1, cases: 2 } },
     }),
-    review: (role: ReviewerRole, verdict: "pass" | "fail", commit?: string): Event => ({ type: "review_submitted", at: now(), role, review: makeReview(verdict, role, commit) }),
+    review: (role: ReviewerRole, verdict: "pass" | "fail", commit?: string): Event => ({
+      type: "review_submitted",
+      at: now(),
+      role,
+      review: makeReview(verdict, role, commit),
+    }),
     summary: (): Event => ({ type: "summary_written", at: now() }),
-    approve: (commit_message?: string): Event => ({ type: "approval_written", at: now(), approval: { action: "approve", exclude_files: [], ...(commit_message ? { commit_message } : {}) } }),
+    approve: (commit_message?: string): Event => ({
+      type: "approval_written",
+      at: now(),
+      approval: { action: "approve", exclude_files: [], ...(commit_message ? { commit_message } : {}) },
+    }),
     changes: (text = "Make the limit configurable."): Event => ({ type: "changes_written", at: now(), text }),
     panel: (): Event => ({ type: "panel_requested", at: now() }),
     committed: (): Event => ({ type: "committed", at: now(), hash: "abc1234", branch: "feature/rate-limit", pr_url: null }),
     commitFailed: (error = "nothing to commit"): Event => ({ type: "commit_failed", at: now(), error }),
     dispatch: (topic: string, research_type: "code" | "web" = "code"): EventOf<"research_dispatched"> => ({
-      type: "research_dispatched", at: now(), research_type, topic, context: `why ${topic}`, questions: [`what about ${topic}?`], scope_hints: ["src/"],
+      type: "research_dispatched",
+      at: now(),
+      research_type,
+      topic,
+      context: `why ${topic}`,
+      questions: [`what about ${topic}?`],
+      scope_hints: ["src/"],
     }),
     researched: (topic: string, research_type: "code" | "web" = "code"): Event => ({ type: "research_done", at: now(), research_type, topic }),
     paneExited: (agent: string, detail?: string): Event => ({ type: "pane_exited", at: now(), agent, ...(detail ? { detail } : {}) }),
     stuck: (agent: string): Event => ({ type: "agent_stuck", at: now(), agent, reason: "Enter not accepted after 3 tries" }),
     active: (agent: string): Event => ({ type: "agent_active", at: now(), agent }),
     turnEnded: (agent: string, question?: string): Event => ({ type: "agent_turn_ended", at: now(), agent, ...(question ? { question } : {}) }),
-    dialog: (agent: string, kind: "question" | "permission" = "permission", text = "Do you want to proceed?"): Event => ({ type: "agent_dialog", at: now(), agent, kind, text }),
-    limited: (agent: string, reset_at: string | null = null, text = "usage limit reached"): Event => ({ type: "agent_rate_limited", at: now(), agent, text, reset_at }),
+    dialog: (agent: string, kind: "question" | "permission" = "permission", text = "Do you want to proceed?"): Event => ({
+      type: "agent_dialog",
+      at: now(),
+      agent,
+      kind,
+      text,
+    }),
+    limited: (agent: string, reset_at: string | null = null, text = "usage limit reached"): Event => ({
+      type: "agent_rate_limited",
+      at: now(),
+      agent,
+      text,
+      reset_at,
+    }),
     limitReset: (agent: string): Event => ({ type: "limit_reset", at: now(), agent }),
-    toolCall: (agent: string, ok = false, tool = "submit_plan", message = "submit_plan was refused: plan.yaml has a problem"): Event => ({ type: "agent_tool_call", at: now(), agent, tool, ok, ...(ok ? {} : { message }) }),
+    toolCall: (agent: string, ok = false, tool = "submit_plan", message = "submit_plan was refused: plan.yaml has a problem"): Event => ({
+      type: "agent_tool_call",
+      at: now(),
+      agent,
+      tool,
+      ok,
+      ...(ok ? {} : { message }),
+    }),
     conversation: (agent: string, id = "0b6a4c8e-1111-4222-8333-944455556666"): Event => ({ type: "conversation_captured", at: now(), agent, id }),
     goOn: (): Event => ({ type: "budget_go_on", at: now() }),
     answer: (agent: string, question_at: string, text = "English only, please."): Event => ({ type: "agent_answer", at: now(), agent, question_at, text }),
     usage: (agent: string, cost_usd: number | null = 0.5, conversation = "0b6a4c8e-1111-4222-8333-944455556666"): Event => ({
-      type: "usage_read", at: now(), conversation,
-      record: { agent, provider: "claude", model: "claude-sonnet-4-5", source: "claude", input: 1000, cached: 20000, cache_write: 3000, output: 2000, cost_usd },
+      type: "usage_read",
+      at: now(),
+      conversation,
+      record: {
+        agent,
+        provider: "claude",
+        model: "claude-sonnet-4-5",
+        source: "claude",
+        input: 1000,
+        cached: 20000,
+        cache_write: 3000,
+        output: 2000,
+        cost_usd,
+      },
     }),
     cancel: (reason = "Ctrl-C in the launcher"): Event => ({ type: "cancel", at: now(), reason }),
     timeout: (reason = "architect idle for 30 minutes"): Event => ({ type: "timeout", at: now(), reason }),
@@ -116,8 +162,22 @@ export function events(now: () => string) {
     rejected: (): Event => ({ type: "tool_rejected", at: now(), tool: "submit_plan", reason: "plan.yaml: bad" }),
     checkStarted: (run: number, name: string): Event => ({ type: "check_started", at: now(), run, name }),
     checkFinished: (run: number, name: string, patch: Partial<CheckOutcome> = {}): Event => ({
-      type: "check_finished", at: now(), run, name,
-      result: { status: "passed", command: `npm run ${name}`, required: true, exit_code: 0, duration_ms: 1200, failures: 0, log: `06_checks/run_${run}/${name}.log`, file: `06_checks/run_${run}/${name}.json`, finished_at: now(), ...patch },
+      type: "check_finished",
+      at: now(),
+      run,
+      name,
+      result: {
+        status: "passed",
+        command: `npm run ${name}`,
+        required: true,
+        exit_code: 0,
+        duration_ms: 1200,
+        failures: 0,
+        log: `06_checks/run_${run}/${name}.log`,
+        file: `06_checks/run_${run}/${name}.json`,
+        finished_at: now(),
+        ...patch,
+      },
     }),
   };
 }
@@ -149,7 +209,11 @@ export const launched = (effects: Effect[]) => ofType(effects, "launch_agent").m
 export const killed = (effects: Effect[]) => ofType(effects, "kill_agent").map((e) => e.agent);
 export const prompts = (effects: Effect[]) => ofType(effects, "send_prompt").map((e) => `${e.agent}:${e.prompt}`);
 export const templates = (effects: Effect[]) => ofType(effects, "write_prompt").map((e) => `${e.path}<-${e.template}`);
-export const liveAgents = (s: State) => Object.entries(s.agents ?? {}).filter(([, a]) => a.status !== "done" && a.status !== "exited").map(([k]) => k).sort();
+export const liveAgents = (s: State) =>
+  Object.entries(s.agents ?? {})
+    .filter(([, a]) => a.status !== "done" && a.status !== "exited")
+    .map(([k]) => k)
+    .sort();
 /** The state without the fields every transition stamps. */
 export const core = (s: State) => {
   const { updated_at: _a, updated_by: _b, ...rest } = s;

@@ -8,7 +8,13 @@ const done = (n: number, status: "SUCCESS" | "PARTIAL" | "FAILED", at: string): 
   type: "coder_done",
   at,
   subplan_index: n,
-  artifact: { status, tasks_completed: status === "FAILED" ? [] : [`write src/part${n}.ts`], files_created: [], files_modified: [], tests: { files: 0, cases: 0 } },
+  artifact: {
+    status,
+    tasks_completed: status === "FAILED" ? [] : [`write src/part${n}.ts`],
+    files_created: [],
+    files_modified: [],
+    tests: { files: 0, cases: 0 },
+  },
 });
 
 describe("the verification gate when the orchestrator applies a submit_done line", () => {
@@ -38,7 +44,10 @@ describe("the verification gate when the orchestrator applies a submit_done line
     plan.subplans[1]!.allow_partial = true;
     const { state, ev } = reach("planning");
     const planned = apply(state, ev.plan(plan)).state;
-    expect(planned.execution_groups![0]!.plans).toEqual([{ index: 1, name: "part 1" }, { index: 2, name: "part 2", allow_partial: true }]);
+    expect(planned.execution_groups![0]!.plans).toEqual([
+      { index: 1, name: "part 1" },
+      { index: 2, name: "part 2", allow_partial: true },
+    ]);
 
     const refused = apply(planned, done(1, "PARTIAL", ev.start().at));
     expect(refused.state.completed_subplans).toEqual([]);

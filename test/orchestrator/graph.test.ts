@@ -154,7 +154,9 @@ describe("a state machine bug", () => {
     HANDLERS.designing = { ...saved.designing, on: (step) => (step.moveTo("done", "approval_received"), true) };
     const r = transition(state, ev.design(), s);
     expect(r.state).toMatchObject({ phase: "failed", last_event: "run_failed", interruption_category: "failed" });
-    expect(r.state.interruption_cause).toBe("internal error on event design_written: the move designing → done (approval_received) is not an allowed phase move (a bug in agentmux)");
+    expect(r.state.interruption_cause).toBe(
+      "internal error on event design_written: the move designing → done (approval_received) is not an allowed phase move (a bug in agentmux)",
+    );
     expect(ofType(r.effects, "finish")).toEqual([{ type: "finish", code: 1, cleanup: false }]);
     // the event's own effects are dropped: only the log line and the finish
     expect(r.effects.map((e) => e.type)).toEqual(["log", "finish"]);
@@ -166,6 +168,8 @@ describe("a state machine bug", () => {
     loop();
     const failed = transition(fixing.state, fixing.ev.done(1), s).state;
     expect(failed).toMatchObject({ phase: "failed", review_iteration: fixing.state.review_iteration });
-    expect(failed.interruption_cause).toMatch(/^internal error on event coder_done: the event coder_done moved the run through 22 phases without settling \(fixing → reviewing → fixing/);
+    expect(failed.interruption_cause).toMatch(
+      /^internal error on event coder_done: the event coder_done moved the run through 22 phases without settling \(fixing → reviewing → fixing/,
+    );
   });
 });

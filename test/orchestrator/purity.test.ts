@@ -6,9 +6,23 @@ import { closure, code, sources, specifiers } from "../architecture/imports.ts";
 
 const ROOT = join(REPO_ROOT, "src", "orchestrator");
 
-const FORBIDDEN_IMPORT_DIRS = ["app", "daemon", "launcher", "effects", "tui", "views", "bus", "providers", "mcp", "cli", "config", "sim", "onboarding", "prompts"];
+const FORBIDDEN_IMPORT_DIRS = [
+  "app",
+  "daemon",
+  "launcher",
+  "effects",
+  "tui",
+  "views",
+  "bus",
+  "providers",
+  "mcp",
+  "cli",
+  "config",
+  "sim",
+  "onboarding",
+  "prompts",
+];
 const FORBIDDEN_MODULES = [/^node:/, /^fs(\/|$)/, /^child_process$/, /^os$/, /^path$/];
-
 
 const FORBIDDEN_CODE: [string, RegExp][] = [
   ["Bun.", /\bBun\./],

@@ -83,8 +83,14 @@ export function randomRun(seed: number, maxEvents = 400): RandomRun {
       case "product_management":
       case "architecting":
       case "planning": {
-        const pending = [...Object.entries(state.research_tasks ?? {}).filter(([, v]) => v === "dispatched").map(([t]) => ["code", t] as const),
-          ...Object.entries(state.web_research_tasks ?? {}).filter(([, v]) => v === "dispatched").map(([t]) => ["web", t] as const)];
+        const pending = [
+          ...Object.entries(state.research_tasks ?? {})
+            .filter(([, v]) => v === "dispatched")
+            .map(([t]) => ["code", t] as const),
+          ...Object.entries(state.web_research_tasks ?? {})
+            .filter(([, v]) => v === "dispatched")
+            .map(([t]) => ["web", t] as const),
+        ];
         if (pending.length && rng.chance(0.7)) {
           const [type, topic] = rng.pick(pending);
           push(ev.researched(topic, type));
@@ -113,7 +119,9 @@ export function randomRun(seed: number, maxEvents = 400): RandomRun {
           push(ev.summary());
           break;
         }
-        const pending = Object.entries(state.active_reviews ?? {}).filter(([, v]) => v === "pending").map(([r]) => r as ReviewerRole);
+        const pending = Object.entries(state.active_reviews ?? {})
+          .filter(([, v]) => v === "pending")
+          .map(([r]) => r as ReviewerRole);
         if (!pending.length) throw new Error(`seed ${seed}: reviewing with nobody pending`);
         const role = rng.pick(pending);
         push(ev.review(role, rng.chance(0.6) ? "pass" : "fail", rng.chance(0.5) ? `feat: seed ${seed}` : undefined));

@@ -69,7 +69,9 @@ describe("kill-and-replay at every event gives the same run", () => {
     expect(count("plan_submitted")).toBeGreaterThan(SEEDS.length);
     expect(count("research_dispatched")).toBeGreaterThan(10);
     expect(count("changes_written")).toBeGreaterThan(3);
-    const groups = new Set(runs.flatMap((r) => r.events.flatMap((e) => (e.type === "plan_submitted" ? [e.plan.groups.map((g) => `${g.mode}${g.plans.length}`).join(",")] : []))));
+    const groups = new Set(
+      runs.flatMap((r) => r.events.flatMap((e) => (e.type === "plan_submitted" ? [e.plan.groups.map((g) => `${g.mode}${g.plans.length}`).join(",")] : []))),
+    );
     expect(groups.size).toBeGreaterThan(15);
     const reviews = runs.flatMap((r) => r.events.filter((e) => e.type === "review_submitted"));
     expect(reviews.some((e) => e.type === "review_submitted" && e.review.verdict === "fail")).toBe(true);

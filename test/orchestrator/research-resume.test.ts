@@ -34,7 +34,10 @@ describe("research in flight when the orchestrator stopped", () => {
   });
 
   test("the planner and the product manager relaunch their research too; other phases and fresh entries do not", () => {
-    for (const [phase, owner] of [["planning", "planner"], ["product_management", "product-manager"]] as const) {
+    for (const [phase, owner] of [
+      ["planning", "planner"],
+      ["product_management", "product-manager"],
+    ] as const) {
       const { state, ev } = reach(phase);
       const before = apply(state, ev.dispatch("limits")).state;
       const r = apply(prepareResume(before, FACTS, AT), ev.resume());
@@ -48,7 +51,10 @@ describe("research in flight when the orchestrator stopped", () => {
   test("a dispatch of a topic whose researcher is gone starts it again (the request is rewritten)", () => {
     const { state, ev } = reach("architecting");
     const before = apply(state, ev.dispatch("limits")).state;
-    const gone = { ...before, agents: { ...before.agents!, "code-researcher:limits": { ...before.agents!["code-researcher:limits"]!, status: "exited" as const } } };
+    const gone = {
+      ...before,
+      agents: { ...before.agents!, "code-researcher:limits": { ...before.agents!["code-researcher:limits"]!, status: "exited" as const } },
+    };
     const r = apply(gone, ev.dispatch("limits"));
     expect(written(r.effects)).toEqual(["03_research/code-limits/request.md"]);
     expect(launched(r.effects)).toEqual(["code-researcher:limits"]);

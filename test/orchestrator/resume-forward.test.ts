@@ -9,7 +9,15 @@ import { freshState, makePlan } from "./fixtures.ts";
 
 const plan = makePlan([{ mode: "parallel", plans: [1, 2] }]);
 const failed = (patch: Partial<State> = {}): State => ({ ...freshState(), phase: "failed", last_event: "run_canceled", history: [], ...patch });
-const facts = (patch: Partial<ResumeFacts> = {}): ResumeFacts => ({ pmDone: false, hasArchitecture: true, hasExecutionPlan: true, hasDesign: false, plan, doneMarkers: [], ...patch });
+const facts = (patch: Partial<ResumeFacts> = {}): ResumeFacts => ({
+  pmDone: false,
+  hasArchitecture: true,
+  hasExecutionPlan: true,
+  hasDesign: false,
+  plan,
+  doneMarkers: [],
+  ...patch,
+});
 
 describe("forward inference without history", () => {
   const cases: [string, Partial<State>, Partial<ResumeFacts>, State["phase"]][] = [
@@ -34,7 +42,16 @@ describe("forward inference without history", () => {
   test("resumed past planning, the state gets the plan's groups and the done plans", () => {
     const next = prepareResume(failed(), facts({ doneMarkers: [1] }), "2024-01-02T00:00:00Z");
     expect(next.phase).toBe("implementing");
-    expect(next.execution_groups).toEqual([{ group_id: "g1", mode: "parallel", plans: [{ index: 1, name: "part 1" }, { index: 2, name: "part 2" }] }]);
+    expect(next.execution_groups).toEqual([
+      {
+        group_id: "g1",
+        mode: "parallel",
+        plans: [
+          { index: 1, name: "part 1" },
+          { index: 2, name: "part 2" },
+        ],
+      },
+    ]);
     expect(next.completed_subplans).toEqual(["1"]);
     expect(next.subplan_count).toBe(2);
   });

@@ -57,14 +57,25 @@ describe("whole runs", () => {
     expect(ofType(r.effects, "show_completion_panel")).toEqual([]);
 
     r = apply(r.state, ev.approve("feat: add rate limiting"), s);
-    expect(ofType(r.effects, "commit")).toEqual([{ type: "commit", approval: { action: "approve", exclude_files: [], commit_message: "feat: add rate limiting" }, suggested_message: "feat: add rate limiting" }]);
+    expect(ofType(r.effects, "commit")).toEqual([
+      {
+        type: "commit",
+        approval: { action: "approve", exclude_files: [], commit_message: "feat: add rate limiting" },
+        suggested_message: "feat: add rate limiting",
+      },
+    ]);
     r = apply(r.state, ev.committed(), s);
     expect(r.state).toMatchObject({ phase: "done", last_event: "approval_received", commit_hash: "abc1234" });
     expect(ofType(r.effects, "finish")).toEqual([{ type: "finish", code: 0, cleanup: true }]);
     expect(liveAgents(r.state)).toEqual([]);
     expect(r.state.history!.map((h) => `${h.phase}:${h.event}`)).toEqual([
-      "architecting:feature_created", "planning:architecture_written", "implementing:plan_written", "reviewing:implementation_completed",
-      "reviewing:review_passed", "completing:review_passed", "done:approval_received",
+      "architecting:feature_created",
+      "planning:architecture_written",
+      "implementing:plan_written",
+      "reviewing:implementation_completed",
+      "reviewing:review_passed",
+      "completing:review_passed",
+      "done:approval_received",
     ]);
     st = r.state;
     expect(apply(st, ev.cancel(), s).state).toBe(st);
@@ -73,13 +84,21 @@ describe("whole runs", () => {
   test("keep_session: done without cleanup; without skip_final_approval the panel is shown instead of approval.json", () => {
     const ev = events(clock());
     const s = settings({ keep_session: true });
-    const { state, effects } = drive(freshState(), [ev.start(), ev.arch(), ev.plan(makePlan([{ mode: "serial", plans: [1] }])), ev.done(1), ev.review("reviewer_logic", "pass"), ev.summary()], s);
+    const { state, effects } = drive(
+      freshState(),
+      [ev.start(), ev.arch(), ev.plan(makePlan([{ mode: "serial", plans: [1] }])), ev.done(1), ev.review("reviewer_logic", "pass"), ev.summary()],
+      s,
+    );
     expect(state.phase).toBe("completing");
     expect(written(effects)).not.toContain("08_completion/approval.json");
     expect(ofType(effects, "show_completion_panel").length).toBe(1);
     // the person is called once for this wait (#11.8); a headless run has nobody to call
     expect(ofType(effects, "attention")).toEqual([{ type: "attention", text: "the run waits for your approval" }]);
-    const headless = drive(freshState(), [ev.start(), ev.arch(), ev.plan(makePlan([{ mode: "serial", plans: [1] }])), ev.done(1), ev.review("reviewer_logic", "pass"), ev.summary()], settings({ keep_session: true, headless: true }));
+    const headless = drive(
+      freshState(),
+      [ev.start(), ev.arch(), ev.plan(makePlan([{ mode: "serial", plans: [1] }])), ev.done(1), ev.review("reviewer_logic", "pass"), ev.summary()],
+      settings({ keep_session: true, headless: true }),
+    );
     expect(headless.state).toMatchObject({ phase: "completing", awaiting_decision: true });
     expect(ofType(headless.effects, "attention")).toEqual([]);
     const end = drive(state, [ev.approve(), ev.committed()], s);
@@ -115,7 +134,10 @@ describe("whole runs", () => {
 
   test("two parallel coders, then a serial group worked by one coder pane", () => {
     const ev = events(clock());
-    const plan = makePlan([{ mode: "parallel", plans: [1, 2] }, { mode: "serial", plans: [3, 4] }]);
+    const plan = makePlan([
+      { mode: "parallel", plans: [1, 2] },
+      { mode: "serial", plans: [3, 4] },
+    ]);
     let r = drive(freshState(), [ev.start(), ev.arch(), ev.plan(plan)]);
     expect(progress(r.state)).toEqual({ index: 1, mode: "parallel", active: ["1", "2"], completedGroups: [], completed: [] });
     expect(launched(r.effects).filter((a) => a.startsWith("coder"))).toEqual(["coder:1", "coder:2"]);
@@ -149,11 +171,18 @@ describe("whole runs", () => {
   test("single-coder mode: one pane gets the whole plan and finishes when every plan is done", () => {
     const ev = events(clock());
     const s = settings({ single_coder: true });
-    const plan = makePlan([{ mode: "parallel", plans: [1, 2] }, { mode: "serial", plans: [3] }]);
+    const plan = makePlan([
+      { mode: "parallel", plans: [1, 2] },
+      { mode: "serial", plans: [3] },
+    ]);
     let r = drive(freshState(), [ev.start(), ev.arch(), ev.plan(plan)], s);
     expect(r.state.implementation_single_coder).toBe(true);
     expect(launched(r.effects).filter((a) => a.startsWith("coder"))).toEqual(["coder"]);
-    expect(ofType(r.effects, "write_prompt").at(-1)).toMatchObject({ path: "06_implementation/coder_prompt_whole.md", template: "coder-whole", vars: { plan_indices: "1,2,3" } });
+    expect(ofType(r.effects, "write_prompt").at(-1)).toMatchObject({
+      path: "06_implementation/coder_prompt_whole.md",
+      template: "coder-whole",
+      vars: { plan_indices: "1,2,3" },
+    });
     expect(r.state.implementation_active_plan_ids).toEqual(["1", "2", "3"]);
     r = apply(r.state, ev.done(3), s);
     r = apply(r.state, ev.done(1), s);

@@ -67,7 +67,10 @@ describe("review loop", () => {
       expect(summary).toContain(`stopped after ${cap} fix round(s)`);
       expect(summary).toContain("### reviewer_logic: fail");
       expect(summary).toContain("### reviewer_quality: pass");
-      expect(JSON.parse(ofType(effects, "write_file").find((e) => e.path === "08_completion/approval.json")!.content)).toEqual({ action: "approve", exclude_files: [] });
+      expect(JSON.parse(ofType(effects, "write_file").find((e) => e.path === "08_completion/approval.json")!.content)).toEqual({
+        action: "approve",
+        exclude_files: [],
+      });
       expect(liveAgents(state)).toEqual([]);
       expect(state.review_loop_cap).toEqual({
         iterations: cap,
@@ -138,16 +141,29 @@ describe("review loop", () => {
     expect(state).toMatchObject({ phase: "completing", review_iteration: 1 });
     let r = apply(state, ev.changes());
     expect(r.state).toMatchObject({
-      phase: "planning", last_event: "changes_requested", replanning: true, review_iteration: 0, subplan_count: 0, completed_subplans: [],
-      implementation_group_index: 0, implementation_group_mode: null, implementation_active_plan_ids: [], implementation_completed_group_ids: [],
-      active_reviews: {}, review_results: {},
+      phase: "planning",
+      last_event: "changes_requested",
+      replanning: true,
+      review_iteration: 0,
+      subplan_count: 0,
+      completed_subplans: [],
+      implementation_group_index: 0,
+      implementation_group_mode: null,
+      implementation_active_plan_ids: [],
+      implementation_completed_group_ids: [],
+      active_reviews: {},
+      review_results: {},
     });
     expect(templates(r.effects)).toEqual(["04_planning/changes_prompt.md<-change"]);
     expect(prompts(r.effects)).toEqual(["planner:04_planning/changes_prompt.md"]);
     expect(liveAgents(r.state)).toEqual(["planner"]);
 
     // the orchestrator dies while re-planning; `agentmux resume` prepares the state and re-enters
-    const resumed = prepareResume({ ...r.state, phase: "failed" as const, history: [...r.state.history!, { phase: "failed", event: "run_canceled", at: ev.start().at }] }, NO_FACTS, "2030-01-01T00:00:00.000Z");
+    const resumed = prepareResume(
+      { ...r.state, phase: "failed" as const, history: [...r.state.history!, { phase: "failed", event: "run_canceled", at: ev.start().at }] },
+      NO_FACTS,
+      "2030-01-01T00:00:00.000Z",
+    );
     expect(resumed.phase).toBe("planning");
     const again = apply(resumed, ev.resume());
     expect(templates(again.effects)).toEqual(["04_planning/changes_prompt.md<-change"]);

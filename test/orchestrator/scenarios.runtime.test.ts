@@ -12,7 +12,9 @@ describe("research", () => {
     let r = apply(state, d);
     const request = ofType(r.effects, "write_file")[0]!;
     expect(request.path).toBe("03_research/web-token-bucket/request.md");
-    expect(request.content).toBe("# Research Request: token-bucket\n\n## Context\n\nwhy token-bucket\n\n## Questions\n\n- what about token-bucket?\n\n## Scope Hints\n\n- src/\n");
+    expect(request.content).toBe(
+      "# Research Request: token-bucket\n\n## Context\n\nwhy token-bucket\n\n## Questions\n\n- what about token-bucket?\n\n## Scope Hints\n\n- src/\n",
+    );
     expect(templates(r.effects)).toEqual(["03_research/web-token-bucket/prompt.md<-web-researcher"]);
     expect(r.state.web_research_tasks).toEqual({ "token-bucket": "dispatched" });
     expect(r.state.research_tasks).toEqual({});
@@ -26,7 +28,11 @@ describe("research", () => {
     expect(killed(r.effects)).toEqual(["web-researcher:token-bucket"]);
     expect(r.state.web_research_tasks).toEqual({ "token-bucket": "done" });
     expect(ofType(r.effects, "notify_agent")).toEqual([
-      { type: "notify_agent", agent: "architect", text: `Research on token-bucket is complete. Read "${FEATURE_DIR}/03_research/web-token-bucket/summary.md" and continue.` },
+      {
+        type: "notify_agent",
+        agent: "architect",
+        text: `Research on token-bucket is complete. Read "${FEATURE_DIR}/03_research/web-token-bucket/summary.md" and continue.`,
+      },
     ]);
     // a duplicate done is ignored: nobody is told twice
     expect(apply(r.state, ev.researched("token-bucket", "web")).effects).toEqual([]);
@@ -35,7 +41,10 @@ describe("research", () => {
   });
 
   test("the planner and the product manager own their research", () => {
-    for (const [phase, owner] of [["planning", "planner"], ["product_management", "product-manager"]] as const) {
+    for (const [phase, owner] of [
+      ["planning", "planner"],
+      ["product_management", "product-manager"],
+    ] as const) {
       const { state, ev } = reach(phase);
       const r = drive(state, [ev.dispatch("limits"), ev.researched("limits")]);
       expect(ofType(r.effects, "notify_agent").map((n) => n.agent)).toEqual([owner]);
@@ -50,7 +59,11 @@ describe("research", () => {
     expect(r.state.last_event).toBe("feature_created");
     expect(ofType(r.effects, "finish")).toEqual([]);
     expect(ofType(r.effects, "notify_agent")).toEqual([
-      { type: "notify_agent", agent: "architect", text: "Research on limits failed: the researcher exited before finishing. Dispatch it again or continue without it." },
+      {
+        type: "notify_agent",
+        agent: "architect",
+        text: "Research on limits failed: the researcher exited before finishing. Dispatch it again or continue without it.",
+      },
     ]);
     expect(r.state.research_tasks).toEqual({ caches: "dispatched" });
     expect(r.state.agents!["code-researcher:limits"]!.status).toBe("exited");
@@ -64,12 +77,24 @@ describe("research", () => {
 describe("interruptions", () => {
   test("a crashed agent is restarted with its prompt (watchdog.restarts times); then the run fails (exit 1, never a cancel) with the exit status and last screen", () => {
     const { state, ev } = reach("implementing");
-    const crash = (s: typeof state) => apply(s, { type: "pane_exited", at: ev.start().at, agent: "coder:2", exit_status: "3", screen: ["working on plan 2", "", "Error: out of memory"] });
+    const crash = (s: typeof state) =>
+      apply(s, { type: "pane_exited", at: ev.start().at, agent: "coder:2", exit_status: "3", screen: ["working on plan 2", "", "Error: out of memory"] });
     let r = crash(state);
     expect(r.state.phase).toBe("implementing");
-    expect(r.state.agents!["coder:2"]).toMatchObject({ status: "starting", restarts: 1, exit_status: "3", last_screen: ["working on plan 2", "Error: out of memory"] });
+    expect(r.state.agents!["coder:2"]).toMatchObject({
+      status: "starting",
+      restarts: 1,
+      exit_status: "3",
+      last_screen: ["working on plan 2", "Error: out of memory"],
+    });
     expect(r.effects.map((e) => e.type)).toEqual(["log", "log", "launch_agent", "write_prompt", "send_prompt"]);
-    expect(ofType(r.effects, "write_prompt")[0]).toMatchObject({ path: "06_implementation/coder_prompt_2.md", template: "coder", vars: { plan_index: "2" }, interrupted: true, agent: "coder:2" });
+    expect(ofType(r.effects, "write_prompt")[0]).toMatchObject({
+      path: "06_implementation/coder_prompt_2.md",
+      template: "coder",
+      vars: { plan_index: "2" },
+      interrupted: true,
+      agent: "coder:2",
+    });
     r = crash(apply(r.state, ev.active("coder:2")).state);
     expect(r.state.agents!["coder:2"]!.restarts).toBe(2);
     r = crash(r.state);
@@ -114,13 +139,22 @@ describe("interruptions", () => {
   test("watchdog.restarts = 0: the first crash fails the run", () => {
     const { state, ev } = reach("architecting");
     const r = apply(state, ev.paneExited("architect", "exit 1"), settings({ restarts: 0 }));
-    expect(r.state).toMatchObject({ phase: "failed", interruption_category: "failed", interruption_cause: "the [architect] architecture pane exited (exit 1) while the run was architecting" });
+    expect(r.state).toMatchObject({
+      phase: "failed",
+      interruption_category: "failed",
+      interruption_cause: "the [architect] architecture pane exited (exit 1) while the run was architecting",
+    });
   });
 
   test("a failed run resumes in the earliest phase whose artifact is missing", () => {
     const { state, ev } = reach("implementing");
     const failed = apply(state, ev.timeout()).state;
-    expect(failed).toMatchObject({ phase: "failed", last_event: "run_failed", interruption_category: "failed", interruption_cause: "architect idle for 30 minutes" });
+    expect(failed).toMatchObject({
+      phase: "failed",
+      last_event: "run_failed",
+      interruption_category: "failed",
+      interruption_cause: "architect idle for 30 minutes",
+    });
     expect(inferResumePhase(failed, { ...FACTS, hasArchitecture: false })).toBe("architecting");
     expect(inferResumePhase(failed, { ...FACTS, hasExecutionPlan: false })).toBe("planning");
   });
@@ -139,7 +173,12 @@ describe("interruptions", () => {
     }
     const approved = apply(state, ev.approve()).state;
     const r = apply(approved, ev.commitFailed("pre-commit hook\nrejected the change"));
-    expect(r.state).toMatchObject({ phase: "failed", last_event: "run_failed", interruption_cause: "commit failed: pre-commit hook rejected the change", completion_error: "pre-commit hook\nrejected the change" });
+    expect(r.state).toMatchObject({
+      phase: "failed",
+      last_event: "run_failed",
+      interruption_cause: "commit failed: pre-commit hook rejected the change",
+      completion_error: "pre-commit hook\nrejected the change",
+    });
     expect(r.state.approved_at).toBeUndefined();
     expect(ofType(r.effects, "finish")).toEqual([{ type: "finish", code: 1, cleanup: false }]);
     expect(inferResumePhase(r.state, FACTS)).toBe("completing");
@@ -151,7 +190,13 @@ describe("interruptions", () => {
     expect(r.state.agents!.reviewer_quality).toMatchObject({ status: "stuck", note: "Enter not accepted after 3 tries", since: r.state.updated_at });
     expect(r.state.phase).toBe("reviewing");
     expect(r.effects).toEqual([
-      { type: "log", note: "stuck", agent: "reviewer_quality", data: { reason: "Enter not accepted after 3 tries" }, message: "reviewer_quality is stuck: Enter not accepted after 3 tries" },
+      {
+        type: "log",
+        note: "stuck",
+        agent: "reviewer_quality",
+        data: { reason: "Enter not accepted after 3 tries" },
+        message: "reviewer_quality is stuck: Enter not accepted after 3 tries",
+      },
       { type: "attention", agent: "reviewer_quality", text: "[reviewer] quality · round 1 is stuck: Enter not accepted after 3 tries" },
     ]);
     r = apply(r.state, ev.active("reviewer_quality"));

@@ -6,7 +6,8 @@ import type { Settings } from "../../src/orchestrator/types.ts";
 import { upcomingAgents } from "../../src/orchestrator/upcoming.ts";
 import { apply, clock, events, freshState, launched, makePlan, settings } from "./fixtures.ts";
 
-const names = (s: State, st: Settings = settings()) => upcomingAgents(s, st).map((u) => `${u.agent ?? "(by role)"}/${u.role}${u.beforeVerdict ? " before the verdict" : ""}`);
+const names = (s: State, st: Settings = settings()) =>
+  upcomingAgents(s, st).map((u) => `${u.agent ?? "(by role)"}/${u.role}${u.beforeVerdict ? " before the verdict" : ""}`);
 
 /**
  * Drive a run event by event; at every step, whatever upcomingAgents predicted must be what the
@@ -46,7 +47,9 @@ function checkPredictions(evs: Event[], o: { productManager?: boolean; settings?
 describe("upcomingAgents: the next phase's agents", () => {
   test("PM → architect, architect → planner; coders by role while planning (the plan names them)", () => {
     const ev = events(clock());
-    const seen = checkPredictions([ev.start(), ev.pm(), ev.arch(["reviewer_logic", "reviewer_quality"]), ev.plan(makePlan([{ mode: "serial", plans: [1] }]))], { productManager: true });
+    const seen = checkPredictions([ev.start(), ev.pm(), ev.arch(["reviewer_logic", "reviewer_quality"]), ev.plan(makePlan([{ mode: "serial", plans: [1] }]))], {
+      productManager: true,
+    });
     expect(seen[0]).toEqual(["architect/architect"]);
     expect(seen[1]).toEqual(["planner/planner"]);
     expect(seen[2]).toEqual(["(by role)/coder", "(by role)/coder"]); // planning
@@ -57,17 +60,29 @@ describe("upcomingAgents: the next phase's agents", () => {
   test("with a single coder the planner's successor is known by key; while the designer works, the first group's coders by key", () => {
     const ev = events(clock());
     expect(checkPredictions([ev.start(), ev.arch()], { settings: { single_coder: true } })[1]).toEqual(["coder/coder"]);
-    const plan = makePlan([{ mode: "parallel", plans: [1, 2] }, { mode: "serial", plans: [3] }], true);
+    const plan = makePlan(
+      [
+        { mode: "parallel", plans: [1, 2] },
+        { mode: "serial", plans: [3] },
+      ],
+      true,
+    );
     const seen = checkPredictions([ev.start(), ev.arch(), ev.plan(plan), ev.design()]);
     expect(seen[2]).toEqual(["coder:1/coder", "coder:2/coder"]); // designing
   });
 
   test("parallel then serial groups: the next group's coder while the first works, reviewers once the last group runs; the fixer during a review round; a fix round predicts the next review round", () => {
     const ev = events(clock());
-    const plan = makePlan([{ mode: "parallel", plans: [1, 2] }, { mode: "serial", plans: [3] }]);
+    const plan = makePlan([
+      { mode: "parallel", plans: [1, 2] },
+      { mode: "serial", plans: [3] },
+    ]);
     const seen = checkPredictions([
-      ev.start(), ev.arch(), ev.plan(plan),
-      ev.done(1), ev.done(2), // → group 2
+      ev.start(),
+      ev.arch(),
+      ev.plan(plan),
+      ev.done(1),
+      ev.done(2), // → group 2
       ev.done(3), // → reviewing
       ev.review("reviewer_logic", "fail"), // → fixing
       ev.done(1), // → reviewing round 2
@@ -85,14 +100,20 @@ describe("upcomingAgents: the next phase's agents", () => {
 
   test("no fixer before the verdict at the loop cap: a failing verdict then ends the fix rounds", () => {
     const ev = events(clock());
-    const seen = checkPredictions([ev.start(), ev.arch(), ev.plan(makePlan([{ mode: "serial", plans: [1] }])), ev.done(1), ev.review("reviewer_logic", "fail"), ev.done(1)], { settings: { max_review_iterations: 1 } });
+    const seen = checkPredictions(
+      [ev.start(), ev.arch(), ev.plan(makePlan([{ mode: "serial", plans: [1] }])), ev.done(1), ev.review("reviewer_logic", "fail"), ev.done(1)],
+      { settings: { max_review_iterations: 1 } },
+    );
     expect(seen[3]).toEqual(["coder/coder before the verdict"]); // round 1 of 1
     expect(seen[5]).toEqual([]); // round 2: the cap is reached, a fail goes to completing
   });
 
   test("serial then parallel groups: group 2's parallel coders while the serial coder works; none while the last group runs", () => {
     const ev = events(clock());
-    const plan = makePlan([{ mode: "serial", plans: [1] }, { mode: "parallel", plans: [2, 3] }]);
+    const plan = makePlan([
+      { mode: "serial", plans: [1] },
+      { mode: "parallel", plans: [2, 3] },
+    ]);
     const seen = checkPredictions([ev.start(), ev.arch(), ev.plan(plan), ev.done(1), ev.done(2), ev.done(3)]);
     expect(seen[2]).toEqual(["coder:2/coder", "coder:3/coder"]);
     expect(seen[3]).toEqual(["reviewer_logic/reviewer_logic"]); // group 2 of 2 (the last)

@@ -33,10 +33,16 @@ describe("usage and the run's budget", () => {
     let r = apply(state, ev.usage("coder", 0.1, "conv-1"), settings);
     expect(r.effects).toEqual([]);
     r = apply(r.state, ev.usage("planner", 0.1, "conv-2"), settings);
-    expect(r.state.budget_reached).toEqual({ at: expect.any(String), text: "the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens)", paused: true });
+    expect(r.state.budget_reached).toEqual({
+      at: expect.any(String),
+      text: "the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens)",
+      paused: true,
+    });
     expect(ofType(r.effects, "pause_agents")).toEqual([{ type: "pause_agents", pause: true }]);
     expect(ofType(r.effects, "kill_agent")).toEqual([]);
-    expect(ofType(r.effects, "attention").map((e) => e.text)).toEqual(["budget reached, agents paused — the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens). In the monitor: g goes on, c cancels."]);
+    expect(ofType(r.effects, "attention").map((e) => e.text)).toEqual([
+      "budget reached, agents paused — the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens). In the monitor: g goes on, c cancels.",
+    ]);
     const paused = r.state;
     r = apply(paused, ev.usage("planner", 0.2, "conv-2"), settings);
     expect(r.effects).toEqual([]);
@@ -71,7 +77,9 @@ describe("usage and the run's budget", () => {
 
     const headless = apply(resumed, ev.resume(), { ...settings, headless: true });
     expect(headless.state.phase).toBe("failed");
-    expect(headless.state.interruption_cause).toBe("budget reached: the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens) (the run was paused there; to go on, resume it without --ci and press g in the monitor)");
+    expect(headless.state.interruption_cause).toBe(
+      "budget reached: the run has used 52k tokens (52000) of its 50k budget (limits.max_tokens) (the run was paused there; to go on, resume it without --ci and press g in the monitor)",
+    );
     expect(ofType(headless.effects, "launch_agent")).toEqual([]);
   });
 });

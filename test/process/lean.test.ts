@@ -53,7 +53,17 @@ test("hot-only is for the compiled binary: from source (a second transpile per p
 
 test("which commands run lean: the waiting ones on the interpreter, the launcher's and the orchestrator's hot-only, the short ones as they are", () => {
   const lean = Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, c.lean ?? null]));
-  expect(lean).toMatchObject({ monitor: "interpreter", "mcp-server": "interpreter", run: "hot-only", demo: "hot-only", issue: "hot-only", resume: "hot-only", attach: "hot-only", orchestrate: "hot-only", "github-action": "hot-only" });
+  expect(lean).toMatchObject({
+    monitor: "interpreter",
+    "mcp-server": "interpreter",
+    run: "hot-only",
+    demo: "hot-only",
+    issue: "hot-only",
+    resume: "hot-only",
+    attach: "hot-only",
+    orchestrate: "hot-only",
+    "github-action": "hot-only",
+  });
   for (const short of ["status", "sessions", "config", "validate", "doctor", "completions", "clean", "init"]) expect(lean[short]).toBeNull();
 });
 

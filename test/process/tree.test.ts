@@ -17,7 +17,6 @@ afterEach(() => {
   s = scratch();
 });
 
-
 /** A private tmux server whose one pane runs `argv` the way agentmux starts an agent (paneCommand with an exits file). */
 const servers = new Map<number, (...a: string[]) => string>();
 const tmuxOf = (shell: number) => servers.get(shell)!;
@@ -25,7 +24,10 @@ const tmuxOf = (shell: number) => servers.get(shell)!;
 async function pane(argv: string[]): Promise<{ shell: number; below: () => number[] }> {
   const socket = s.socket();
   const exitFile = join(s.dir("amx-tree-"), "exits");
-  const tmux = (...a: string[]) => Bun.spawnSync(["tmux", "-L", socket, "-f", "/dev/null", ...a], { env: { ...process.env, TMUX: "" } }).stdout.toString().trim();
+  const tmux = (...a: string[]) =>
+    Bun.spawnSync(["tmux", "-L", socket, "-f", "/dev/null", ...a], { env: { ...process.env, TMUX: "" } })
+      .stdout.toString()
+      .trim();
   tmux("new-session", "-d", "-x", "80", "-y", "24", paneCommand(argv, { exitFile }));
   const shell = Number(tmux("display-message", "-p", "#{pane_pid}"));
   expect(shell).toBeGreaterThan(0);

@@ -57,7 +57,9 @@ test("project extensions appear in the right role's prompts only", () => {
 test("approved preferences reach the target role's prompt, including follow-up reviews", () => {
   f = makeSession();
   extension("agents/reviewer_expert.md", "## Approved Preferences\n- Always check file permissions on written secrets\n");
-  const followup = renderPrompt(options(f, { template: "review-followup", role: "reviewer_expert", vars: { review_role: "reviewer_expert", review_iteration: "1" } }));
+  const followup = renderPrompt(
+    options(f, { template: "review-followup", role: "reviewer_expert", vars: { review_role: "reviewer_expert", review_iteration: "1" } }),
+  );
   expect(followup).toContain("## Approved Preferences\n- Always check file permissions on written secrets");
   const expert = renderPrompt(options(f, { template: "reviewer_expert", role: "reviewer_expert", vars: { review_iteration: "0" } }));
   expect(expert).toContain("Always check file permissions");
@@ -66,5 +68,12 @@ test("approved preferences reach the target role's prompt, including follow-up r
 
 test("without extensions the slot says so", () => {
   f = makeSession();
-  expect(renderPrompt(options(f, CASES.find((c) => c.template === "coder")!))).toContain("None for this project.");
+  expect(
+    renderPrompt(
+      options(
+        f,
+        CASES.find((c) => c.template === "coder")!,
+      ),
+    ),
+  ).toContain("None for this project.");
 });

@@ -19,21 +19,37 @@ describe("headless runs render unattended prompts (#12.9)", () => {
 
   test("the architect, planner and product manager are told to decide and record assumptions, and not to ask", () => {
     for (const template of ["architect", "planner", "product-manager", "change"]) {
-      const text = renderPrompt(options(f, CASES.find((c) => c.template === template)!, { headless: true }));
+      const text = renderPrompt(
+        options(
+          f,
+          CASES.find((c) => c.template === template)!,
+          { headless: true },
+        ),
+      );
       expect(text).toContain("Do not ask questions");
       expect(text).toContain(`${f.sessionDir}/assumptions.md`);
     }
   });
 
   test("attended runs keep the approval loop and the ask tool", () => {
-    const text = renderPrompt(options(f, CASES.find((c) => c.template === "architect")!));
+    const text = renderPrompt(
+      options(
+        f,
+        CASES.find((c) => c.template === "architect")!,
+      ),
+    );
     expect(text).toContain("iterate with the user until they explicitly approve it");
     expect(text).toContain("`AskUserQuestion`");
     expect(renderPrompt(options(f, CASES[0]!))).toContain("human approval → commit");
   });
 
   test("the summary prompt gives the session folder's absolute path (#12.13)", () => {
-    const text = renderPrompt(options(f, CASES.find((c) => c.template === "summary")!));
+    const text = renderPrompt(
+      options(
+        f,
+        CASES.find((c) => c.template === "summary")!,
+      ),
+    );
     expect(text).toContain(`Write \`${f.sessionDir}/08_completion/summary.md\``);
   });
 });

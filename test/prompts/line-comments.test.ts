@@ -11,7 +11,18 @@ import { caseFor, makeSession, options, type Fixture } from "./fixture.ts";
 let f: Fixture;
 afterEach(() => removeDir(f.root));
 
-const comment = (over: Partial<ReviewComment>): ReviewComment => ({ id: "logic-1", reviewer: "reviewer_logic", round: 1, blocking: true, file: "src/store.ts", start_line: 5, end_line: 5, severity: "high", body: "Not atomic.", ...over });
+const comment = (over: Partial<ReviewComment>): ReviewComment => ({
+  id: "logic-1",
+  reviewer: "reviewer_logic",
+  round: 1,
+  blocking: true,
+  file: "src/store.ts",
+  start_line: 5,
+  end_line: 5,
+  severity: "high",
+  body: "Not atomic.",
+  ...over,
+});
 
 function withWork(rel: string, text: string) {
   mkdirSync(dirname(join(f.workDir, rel)), { recursive: true });
@@ -25,7 +36,16 @@ describe("the fix prompt's line comments", () => {
     withWork("test/store.test.ts", "t1\nt2\nt3\n");
     const comments = [
       comment({}),
-      comment({ id: "quality-1", reviewer: "reviewer_quality", blocking: false, file: "test/store.test.ts", start_line: 2, end_line: 3, severity: "low", body: "Add a case." }),
+      comment({
+        id: "quality-1",
+        reviewer: "reviewer_quality",
+        blocking: false,
+        file: "test/store.test.ts",
+        start_line: 2,
+        end_line: 3,
+        severity: "low",
+        body: "Add a case.",
+      }),
       comment({ id: "logic-2", start_line: 11, end_line: 12, body: "Off by one.", suggestion: "```js\nfix()\n```" }),
       comment({ id: "logic-0", round: 0, body: "OLD-ROUND" }),
     ];
@@ -51,7 +71,10 @@ describe("the fix prompt's line comments", () => {
     f = makeSession();
     expect(renderPrompt(options(f, caseFor("fix")))).toContain("No line comments in this round.");
     withWork("src/store.ts", "a\nb\nc\nd\ne\n");
-    f.write("state.json", JSON.stringify({ review_iteration: 2, review_comments: [comment({ round: 2, addressed_in: 2 }), comment({ id: "logic-2", round: 2 })] }));
+    f.write(
+      "state.json",
+      JSON.stringify({ review_iteration: 2, review_comments: [comment({ round: 2, addressed_in: 2 }), comment({ id: "logic-2", round: 2 })] }),
+    );
     const out = renderPrompt(options(f, caseFor("review-followup")));
     expect(out).toContain("#### [logic-1] line 5 · high · reviewer_logic · addressed by the fixer");
     expect(out).toContain("#### [logic-2] line 5 · high · reviewer_logic · must be addressed");
@@ -62,7 +85,15 @@ describe("the Markdown form round-trips (changes.md, the fix prompt)", () => {
   test("render → parse gives the comments back: ids, ranges, tags, bodies with code, suggestions", () => {
     const lines = ["a", "b", "c", "d"];
     const comments = [
-      { id: "user-1", file: "src/a.js", start_line: 2, end_line: 2, severity: "medium", by: "you", body: "First line.\n\nSecond paragraph with `code`:\n\n```\nx = 1\n```" },
+      {
+        id: "user-1",
+        file: "src/a.js",
+        start_line: 2,
+        end_line: 2,
+        severity: "medium",
+        by: "you",
+        body: "First line.\n\nSecond paragraph with `code`:\n\n```\nx = 1\n```",
+      },
       { file: "src/b.js", start_line: 1, end_line: 3, body: "No id, no tags." },
       { id: "gh-2", file: "src/a.js", start_line: 4, end_line: 4, severity: "low", by: "@octo", note: "must be addressed", body: "Fix.", suggestion: "d2" },
     ];
@@ -81,7 +112,10 @@ describe("the Markdown form round-trips (changes.md, the fix prompt)", () => {
 
 test("a prompt with two Line comments sections (fix_request.md's one-line list, then the one with context) gives the comments once", () => {
   const listed = "## Line comments\n\n- [logic-1] src/a.js line 2 (medium): Fix.\n";
-  const full = lineCommentsMarkdown([{ id: "logic-1", file: "src/a.js", start_line: 2, end_line: 2, severity: "medium", by: "reviewer_logic", body: "Fix." }], () => ["a", "b", "c"]);
+  const full = lineCommentsMarkdown(
+    [{ id: "logic-1", file: "src/a.js", start_line: 2, end_line: 2, severity: "medium", by: "reviewer_logic", body: "Fix." }],
+    () => ["a", "b", "c"],
+  );
   const back = parseLineComments(`# Fix\n\n${listed}\n## Background\n\ntext\n\n${full}\n## Finishing\n\n### \`not/a/comment.js\`\n\n#### line 1\n\nno`);
   expect(back).toEqual([{ id: "logic-1", file: "src/a.js", start_line: 2, end_line: 2, severity: "medium", by: "reviewer_logic", body: "Fix." }]);
 });

@@ -40,7 +40,12 @@ describe("#31: a large request", () => {
       expect({ template: c.template, small: out.length < 200 * 1024 }).toEqual({ template: c.template, small: true });
     }
     const architect = render("architect");
-    expect(architect).toContain(`<file path="requirements.md" size="1.0 MB">\n(too large to include here: read it from ${join(f.sessionDir, "requirements.md")})\n</file>`.replace("1.0 MB", "1.1 MB"));
+    expect(architect).toContain(
+      `<file path="requirements.md" size="1.0 MB">\n(too large to include here: read it from ${join(f.sessionDir, "requirements.md")})\n</file>`.replace(
+        "1.0 MB",
+        "1.1 MB",
+      ),
+    );
     // a small file is still inlined
     f.write("requirements.md", "# Requirements\n\nsmall REQ-MARKER\n");
     expect(render("architect")).toContain("small REQ-MARKER");

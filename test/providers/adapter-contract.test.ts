@@ -60,7 +60,9 @@ for (const adapter of ADAPTERS.filter((a) => a.name !== "sim")) {
     const versions = existsSync(cliDir) ? readdirSync(cliDir).sort() : [];
     for (const version of versions) {
       const dir = join(cliDir, version);
-      const files = readdirSync(dir).filter((f) => f.endsWith(".txt")).sort();
+      const files = readdirSync(dir)
+        .filter((f) => f.endsWith(".txt"))
+        .sort();
       const screens = files.map((f) => read(dir, f));
       const of = (prefix: string) => screens.filter((s) => s.name === prefix || s.name.startsWith(`${prefix}-`));
       const dialogOpen = (s: Screen) => provider.dialogs.some((d) => matches(d.detect, s)) || provider.trust.some((t) => matches(t.detect, s));
@@ -71,13 +73,19 @@ for (const adapter of ADAPTERS.filter((a) => a.name !== "sim")) {
 
       test(`${version}: ready screens are ready and not busy, with no dialog open`, () => {
         for (const s of of("ready")) {
-          expect({ s: s.name, ready: gate.ready ? gate.ready.test(s.screen) : true, busy: gate.isBusy(s), dialog: dialogOpen(s) }).toEqual({ s: s.name, ready: true, busy: false, dialog: false });
+          expect({ s: s.name, ready: gate.ready ? gate.ready.test(s.screen) : true, busy: gate.isBusy(s), dialog: dialogOpen(s) }).toEqual({
+            s: s.name,
+            ready: true,
+            busy: false,
+            dialog: false,
+          });
         }
       });
 
       test(`${version}: busy and starting screens are not a finished turn`, () => {
         for (const s of of("busy")) expect({ s: s.name, busy: gate.isBusy(s) }).toEqual({ s: s.name, busy: true });
-        for (const s of of("starting")) expect({ s: s.name, takesPrompt: !gate.isBusy(s) && (gate.ready?.test(s.screen) ?? true) }).toEqual({ s: s.name, takesPrompt: false });
+        for (const s of of("starting"))
+          expect({ s: s.name, takesPrompt: !gate.isBusy(s) && (gate.ready?.test(s.screen) ?? true) }).toEqual({ s: s.name, takesPrompt: false });
       });
 
       test(`${version}: a pasted prompt shows against the fresh ready screen (its text or the CLI's own placeholder)`, () => {
@@ -87,16 +95,25 @@ for (const adapter of ADAPTERS.filter((a) => a.name !== "sim")) {
 
       test(`${version}: the CLI's own paste placeholder is known to the default union too`, () => {
         for (const s of of("paste").filter((p) => !p.screen.includes("Read and follow the instructions in"))) {
-          expect({ s: s.name, own: new RegExp(gate.paste.source).test(s.screen), union: new RegExp(PASTE_PLACEHOLDER.source).test(s.screen) }).toEqual({ s: s.name, own: true, union: true });
+          expect({ s: s.name, own: new RegExp(gate.paste.source).test(s.screen), union: new RegExp(PASTE_PLACEHOLDER.source).test(s.screen) }).toEqual({
+            s: s.name,
+            own: true,
+            union: true,
+          });
         }
       });
 
       test(`${version}: limit screens match a limit pattern and are not taken for a dialog`, () => {
         for (const s of of("limit")) {
-          expect({ s: s.name, limit: provider.limits.some((l) => new RegExp(l, "m").test(s.screen)), dialog: provider.dialogs.some((d) => matches(d.detect, s)) }).toEqual({ s: s.name, limit: true, dialog: false });
+          expect({
+            s: s.name,
+            limit: provider.limits.some((l) => new RegExp(l, "m").test(s.screen)),
+            dialog: provider.dialogs.some((d) => matches(d.detect, s)),
+          }).toEqual({ s: s.name, limit: true, dialog: false });
         }
         // and no other recorded screen looks like a limit
-        for (const s of screens.filter((x) => !x.name.startsWith("limit"))) expect({ s: s.name, limit: provider.limits.some((l) => new RegExp(l, "m").test(s.screen)) }).toEqual({ s: s.name, limit: false });
+        for (const s of screens.filter((x) => !x.name.startsWith("limit")))
+          expect({ s: s.name, limit: provider.limits.some((l) => new RegExp(l, "m").test(s.screen)) }).toEqual({ s: s.name, limit: false });
       });
 
       test(`${version}: trust screens are answered with their keys; person dialogs wait with their kind`, () => {
@@ -107,7 +124,10 @@ for (const adapter of ADAPTERS.filter((a) => a.name !== "sim")) {
         }
         for (const s of screens.filter((x) => x.name.startsWith("dialog-"))) {
           const kind = s.name.slice("dialog-".length).split("-")[0];
-          expect({ s: s.name, kinds: provider.dialogs.filter((d) => matches(d.detect, s)).map((d) => d.kind) }).toEqual({ s: s.name, kinds: [kind as "question" | "permission"] });
+          expect({ s: s.name, kinds: provider.dialogs.filter((d) => matches(d.detect, s)).map((d) => d.kind) }).toEqual({
+            s: s.name,
+            kinds: [kind as "question" | "permission"],
+          });
         }
       });
 
@@ -116,7 +136,12 @@ for (const adapter of ADAPTERS.filter((a) => a.name !== "sim")) {
         for (const s of screens.filter((x) => x.name.startsWith("dialog-"))) {
           const d = provider.dialogs.find((x) => matches(x.detect, s))!;
           const first = dialogText(s.screen, s.title, new RegExp(d.detect, "m")).split(" · ")[0]!;
-          expect({ s: s.name, first, asks: /\?["'”’)\]]*$/.test(first), onScreen: s.screen.includes(first) }).toEqual({ s: s.name, first, asks: true, onScreen: true });
+          expect({ s: s.name, first, asks: /\?["'”’)\]]*$/.test(first), onScreen: s.screen.includes(first) }).toEqual({
+            s: s.name,
+            first,
+            asks: true,
+            onScreen: true,
+          });
         }
       });
     }

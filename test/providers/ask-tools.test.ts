@@ -16,7 +16,9 @@ const NATIVE: Record<string, string> = {
 test("every built-in provider with an ask tool names it", () => {
   const { config } = loadConfig({ projectDir: tmpdir(), env: { HOME: "/nonexistent-home" } });
   for (const [name, tool] of Object.entries(NATIVE)) expect({ name, tool: config.providers[name]?.ask_tool }).toEqual({ name, tool });
-  const without = Object.entries(config.providers).filter(([, p]) => !p.ask_tool).map(([n]) => n);
+  const without = Object.entries(config.providers)
+    .filter(([, p]) => !p.ask_tool)
+    .map(([n]) => n);
   // cursor and agy publish no ask tool of their own (reference/cli-evidence.md)
   expect(without).toEqual(["cursor", "agy", "sim"]);
 });

@@ -36,7 +36,15 @@ function launch(provider: string, role: Role, workDir: string, o: { token?: stri
   const config = structuredClone(base);
   config.defaults.provider = provider;
   const sessionDir = join(root, "session-1");
-  return buildLaunch(resolveRole(config, role), { sessionDir, projectDir: workDir, workDir, agentKey: o.agentKey ?? role, selfCommand: SELF, home, mcp: { url: URL, token: o.token ?? "ab".repeat(32) } });
+  return buildLaunch(resolveRole(config, role), {
+    sessionDir,
+    projectDir: workDir,
+    workDir,
+    agentKey: o.agentKey ?? role,
+    selfCommand: SELF,
+    home,
+    mcp: { url: URL, token: o.token ?? "ab".repeat(32) },
+  });
 }
 
 const git = (dir: string, ...args: string[]) => {
@@ -106,7 +114,10 @@ describe("agy", () => {
     const brain = (id: string, prompt: string) => {
       const dir = join(agyHome, "brain", id, ".system_generated", "logs");
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, "transcript.jsonl"), JSON.stringify({ step_index: 0, source: "USER_EXPLICIT", type: "USER_INPUT", content: `<USER_REQUEST>${prompt}</USER_REQUEST>` }) + "\n");
+      writeFileSync(
+        join(dir, "transcript.jsonl"),
+        JSON.stringify({ step_index: 0, source: "USER_EXPLICIT", type: "USER_INPUT", content: `<USER_REQUEST>${prompt}</USER_REQUEST>` }) + "\n",
+      );
     };
     const mine = 'Read and follow the instructions in "/r/.agentmux/.sessions/s/02_architecting/architect_prompt.md"';
     brain("0c6e2a3e-1111-4c4c-8a8a-000000000001", 'Read and follow the instructions in "/r/.agentmux/.sessions/s/03_planning/planner_prompt.md"');

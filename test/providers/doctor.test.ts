@@ -66,7 +66,9 @@ describe("agentmux doctor with fake CLIs", () => {
     expect(text).toContain("✓ codex wiring: MCP: the run's endpoint over HTTP via -c mcp_servers.agentmux.url + bearer_token_env_var");
     expect(text).toContain("trust: pre-trusted per invocation (-c projects override)");
     // gh is optional: a run without it commits and pushes and says no pull request is opened
-    expect(text).toContain(`○ gh: ${join(bin, "gh")}: not logged in (You are not logged into any GitHub hosts.); runs commit and push, but open no pull request\n    fix: run: gh auth login\n`);
+    expect(text).toContain(
+      `○ gh: ${join(bin, "gh")}: not logged in (You are not logged into any GitHub hosts.); runs commit and push, but open no pull request\n    fix: run: gh auth login\n`,
+    );
   });
 
   test("gh missing with pull requests on is optional (○): the report stays ok", async () => {
@@ -97,7 +99,9 @@ describe("agentmux doctor with fake CLIs", () => {
     const report = await doctor(300);
     expect(Date.now() - started).toBeLessThan(10000);
     expect(report.ok).toBe(true);
-    expect(formatDoctor(report)).toContain(`✓ claude (all roles): ${join(bin, "claude")}: found; its --version did not answer within 0.3 s (a busy machine; the version is not known)`);
+    expect(formatDoctor(report)).toContain(
+      `✓ claude (all roles): ${join(bin, "claude")}: found; its --version did not answer within 0.3 s (a busy machine; the version is not known)`,
+    );
   });
 
   test("a CLI whose --version fails is reported as such", async () => {
@@ -119,7 +123,9 @@ describe("agentmux doctor with fake CLIs", () => {
     config.roles.coder = { provider: "cursor", model: null, args: null };
     config.roles.planner = { provider: "gemini", model: null, args: null };
     const text = formatDoctor(await doctor());
-    expect(text).toContain("agy support: built from the published behaviour of agy 1.0.10, 1.1.28, 1.2.2, 1.2.7 (other tools' recorded screens and docs); not yet run on this machine");
+    expect(text).toContain(
+      "agy support: built from the published behaviour of agy 1.0.10, 1.1.28, 1.2.2, 1.2.7 (other tools' recorded screens and docs); not yet run on this machine",
+    );
     expect(text).toContain("cursor support: built from the published behaviour of cursor 2026.06.15, 2026.07.20, 2026.09.02");
     expect(text).toContain("✓ cursor wiring: MCP: the run's endpoint over HTTP via --plugin-dir");
     expect(text).toContain("✓ agy wiring: MCP: the run's endpoint over stdio (agentmux mcp-server) via <worktree>/.agents/mcp_config.json");
@@ -133,8 +139,18 @@ describe("agentmux doctor with fake CLIs", () => {
     fake("gh", "exit 0");
     fake("qwen", 'echo "0.15.10"');
     config.defaults.provider = "qwen";
-    const report = await runDoctor(config, { path: bin, exec: runProcess, tmuxVersionArgv: [join(bin, "tmux"), "-V"], projectDir: root, home: root, selfCommand: ["/opt/agentmux"], env: { HTTPS_PROXY: "http://proxy.corp:3128" } });
-    expect(formatDoctor(report)).toContain("✓ qwen and your proxy: HTTPS_PROXY=http://proxy.corp:3128 is set: qwen sends even its loopback MCP connection through it (it ignores NO_PROXY), so agentmux wires qwen's MCP over stdio");
+    const report = await runDoctor(config, {
+      path: bin,
+      exec: runProcess,
+      tmuxVersionArgv: [join(bin, "tmux"), "-V"],
+      projectDir: root,
+      home: root,
+      selfCommand: ["/opt/agentmux"],
+      env: { HTTPS_PROXY: "http://proxy.corp:3128" },
+    });
+    expect(formatDoctor(report)).toContain(
+      "✓ qwen and your proxy: HTTPS_PROXY=http://proxy.corp:3128 is set: qwen sends even its loopback MCP connection through it (it ignores NO_PROXY), so agentmux wires qwen's MCP over stdio",
+    );
     const plain = formatDoctor(await doctor());
     expect(plain).not.toContain("qwen and your proxy");
   });

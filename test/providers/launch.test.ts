@@ -26,7 +26,13 @@ function launch(provider: string, role: Role, extra: { batchPrompt?: string; age
   config.defaults.provider = provider;
   if (extra.transport) config.providers[provider]!.mcp_transport = extra.transport;
   return buildLaunch(resolveRole(config, role), {
-    sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: extra.agentKey ?? role, selfCommand: SELF, home: "/nonexistent-home", batchPrompt: extra.batchPrompt,
+    sessionDir: S,
+    projectDir: "/work/p",
+    workDir: W,
+    agentKey: extra.agentKey ?? role,
+    selfCommand: SELF,
+    home: "/nonexistent-home",
+    batchPrompt: extra.batchPrompt,
     mcp: { url: URL, token: TOKEN },
   });
 }
@@ -34,17 +40,23 @@ function launch(provider: string, role: Role, extra: { batchPrompt?: string; age
 /** The stdio fallback's server: `agentmux mcp-server`, told the endpoint and the token in its env. */
 const bridgeEnv = { AGENTMUX_MCP_URL: URL, AGENTMUX_MCP_TOKEN: TOKEN };
 // read-only roles run the git commands their prompts name in every common spelling (#12.12)
-const READ_ONLY = "Read,Glob,Grep,Bash(ls:*),Bash(cat:*),Bash(find:*),Bash(grep:*),Bash(git log:*),Bash(git diff:*),Bash(git status:*),Bash(git show:*),Bash(git ls-files:*),Bash(git rev-parse:*),Bash(git branch:*),Bash(git -C * log:*),Bash(git -C * diff:*),Bash(git -C * status:*),Bash(git -C * show:*),Bash(git -C * ls-files:*),Bash(git -C * rev-parse:*),Bash(git -C * branch:*),Bash(head:*),Bash(tail:*),Bash(wc:*),Bash(pwd)";
+const READ_ONLY =
+  "Read,Glob,Grep,Bash(ls:*),Bash(cat:*),Bash(find:*),Bash(grep:*),Bash(git log:*),Bash(git diff:*),Bash(git status:*),Bash(git show:*),Bash(git ls-files:*),Bash(git rev-parse:*),Bash(git branch:*),Bash(git -C * log:*),Bash(git -C * diff:*),Bash(git -C * status:*),Bash(git -C * show:*),Bash(git -C * ls-files:*),Bash(git -C * rev-parse:*),Bash(git -C * branch:*),Bash(head:*),Bash(tail:*),Bash(wc:*),Bash(pwd)";
 
 describe("buildLaunch, planner on each built-in provider (explicit expectations)", () => {
   test("claude", () => {
     const l = launch("claude", "planner");
     expect(l.argv).toEqual([
-      "claude", "--permission-mode", "acceptEdits",
+      "claude",
+      "--permission-mode",
+      "acceptEdits",
       // its read-only git in its own folder spelled out: claude 2.1.197 matched no rule with a '*' inside (#27)
-      "--allowedTools", `${READ_ONLY},mcp__agentmux__research_dispatch_code,mcp__agentmux__research_dispatch_web,mcp__agentmux__submit_plan,Bash(git -C ${W} status:*),Bash(git -C ${W} diff:*),Bash(git -C ${W} log:*),Bash(git -C ${W} show:*)`,
-      "--add-dir", S, // the session folder is outside the work dir here, as in a worktree run
-      "--mcp-config", `${PRIVATE}/planner.claude.json`,
+      "--allowedTools",
+      `${READ_ONLY},mcp__agentmux__research_dispatch_code,mcp__agentmux__research_dispatch_web,mcp__agentmux__submit_plan,Bash(git -C ${W} status:*),Bash(git -C ${W} diff:*),Bash(git -C ${W} log:*),Bash(git -C ${W} show:*)`,
+      "--add-dir",
+      S, // the session folder is outside the work dir here, as in a worktree run
+      "--mcp-config",
+      `${PRIVATE}/planner.claude.json`,
     ]);
     expect(l.env).toEqual({ DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: "1" });
     expect(l.cwd).toBe(W);
@@ -57,13 +69,24 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
   test("codex", () => {
     const l = launch("codex", "planner");
     expect(l.argv).toEqual([
-      "codex", "-c", "check_for_update_on_startup=false",
-      "--no-daemon", "-a", "never", "-s", "workspace-write",
-      "--add-dir", S,
-      "-c", `mcp_servers.agentmux.url="${URL}"`,
-      "-c", 'mcp_servers.agentmux.bearer_token_env_var="AGENTMUX_MCP_TOKEN"',
-      "-c", 'mcp_servers.agentmux.default_tools_approval_mode="approve"',
-      "-c", `projects={"${W}"={trust_level="trusted"}}`,
+      "codex",
+      "-c",
+      "check_for_update_on_startup=false",
+      "--no-daemon",
+      "-a",
+      "never",
+      "-s",
+      "workspace-write",
+      "--add-dir",
+      S,
+      "-c",
+      `mcp_servers.agentmux.url="${URL}"`,
+      "-c",
+      'mcp_servers.agentmux.bearer_token_env_var="AGENTMUX_MCP_TOKEN"',
+      "-c",
+      'mcp_servers.agentmux.default_tools_approval_mode="approve"',
+      "-c",
+      `projects={"${W}"={trust_level="trusted"}}`,
     ]);
     // the token reaches codex's environment (the pane's env file, 0600), never argv
     expect(l.env).toEqual({ AGENTMUX_MCP_TOKEN: TOKEN });
@@ -102,7 +125,15 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
   test("qwen with an HTTP(S) proxy in its environment: MCP over the stdio bridge, which keeps loopback off the proxy (#27)", () => {
     const config = structuredClone(base);
     config.defaults.provider = "qwen";
-    const ctx = { sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: "planner", selfCommand: SELF, home: "/nonexistent-home", mcp: { url: URL, token: TOKEN } };
+    const ctx = {
+      sessionDir: S,
+      projectDir: "/work/p",
+      workDir: W,
+      agentKey: "planner",
+      selfCommand: SELF,
+      home: "/nonexistent-home",
+      mcp: { url: URL, token: TOKEN },
+    };
     for (const env of [{ HTTPS_PROXY: "http://proxy.corp:3128" }, { http_proxy: "http://proxy.corp:3128" }]) {
       const l = buildLaunch(resolveRole(config, "planner"), { ...ctx, env });
       expect(JSON.parse(l.files[0]!.content).mcpServers.agentmux).toEqual({ command: "/opt/agentmux", args: ["mcp-server"], env: bridgeEnv, trust: true });
@@ -138,13 +169,24 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     const config = structuredClone(base);
     config.defaults.provider = "sim";
     config.sim = { think_ms: 250, scenario: ["review_fail_once", "crash=coder"] };
-    const l = buildLaunch(resolveRole(config, "planner"), { sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: "planner", selfCommand: ["/usr/bin/bun", "/src/main.ts"], mcp: { url: URL, token: TOKEN } });
+    const l = buildLaunch(resolveRole(config, "planner"), {
+      sessionDir: S,
+      projectDir: "/work/p",
+      workDir: W,
+      agentKey: "planner",
+      selfCommand: ["/usr/bin/bun", "/src/main.ts"],
+      mcp: { url: URL, token: TOKEN },
+    });
     const file = `${privateMcpDir(S)}/planner.sim.json`; // no home given: the user's
     expect(l.argv).toEqual(["/usr/bin/bun", "/src/main.ts", "sim-agent", "--mcp-config", file]);
     // the sim's behaviour (not its identity: that is the token) comes from its env
     expect(l.env).toEqual({
-      AGENTMUX_SESSION_DIR: S, AGENTMUX_PROJECT_DIR: W, AGENTMUX_ROLE: "planner", AGENTMUX_AGENT: "planner",
-      AGENTMUX_SIM_SCENARIO: "review_fail_once,crash=coder", AGENTMUX_SIM_THINK_MS: "250",
+      AGENTMUX_SESSION_DIR: S,
+      AGENTMUX_PROJECT_DIR: W,
+      AGENTMUX_ROLE: "planner",
+      AGENTMUX_AGENT: "planner",
+      AGENTMUX_SIM_SCENARIO: "review_fail_once,crash=coder",
+      AGENTMUX_SIM_THINK_MS: "250",
     });
     const mcp = McpClientConfig.parse(JSON.parse(l.files[0]!.content));
     expect(mcp.mcpServers.agentmux).toEqual({ type: "http", url: URL, headers: BEARER });
@@ -228,20 +270,46 @@ describe("models, role args, batch", () => {
 });
 
 test("the session folder is passed as an extra writable folder only when it is outside the work dir", () => {
-  const inside = buildLaunch(resolveRole(base, "coder"), { sessionDir: `${W}/.agentmux/.sessions/x`, projectDir: W, workDir: W, agentKey: "coder", selfCommand: SELF, home: "/nonexistent-home" });
+  const inside = buildLaunch(resolveRole(base, "coder"), {
+    sessionDir: `${W}/.agentmux/.sessions/x`,
+    projectDir: W,
+    workDir: W,
+    agentKey: "coder",
+    selfCommand: SELF,
+    home: "/nonexistent-home",
+  });
   expect(inside.argv).not.toContain("--add-dir");
-  const outside = buildLaunch(resolveRole(base, "coder"), { sessionDir: "/repo/.agentmux/.sessions/x", projectDir: "/repo", workDir: "/repo-worktrees/x", agentKey: "coder", selfCommand: SELF, home: "/nonexistent-home" });
+  const outside = buildLaunch(resolveRole(base, "coder"), {
+    sessionDir: "/repo/.agentmux/.sessions/x",
+    projectDir: "/repo",
+    workDir: "/repo-worktrees/x",
+    agentKey: "coder",
+    selfCommand: SELF,
+    home: "/nonexistent-home",
+  });
   expect(outside.argv.slice(outside.argv.indexOf("--add-dir"), outside.argv.indexOf("--add-dir") + 2)).toEqual(["--add-dir", "/repo/.agentmux/.sessions/x"]);
 });
 
 describe("mcp_transport: stdio (the fallback for a CLI that cannot use HTTP)", () => {
   test("claude, gemini, copilot name `agentmux mcp-server` with the endpoint and token in its env (0600 files)", () => {
     const claude = launch("claude", "coder", { transport: "stdio" });
-    expect(JSON.parse(claude.files[0]!.content).mcpServers.agentmux).toEqual({ type: "stdio", command: "/opt/agentmux", args: ["mcp-server"], env: bridgeEnv, alwaysLoad: true });
+    expect(JSON.parse(claude.files[0]!.content).mcpServers.agentmux).toEqual({
+      type: "stdio",
+      command: "/opt/agentmux",
+      args: ["mcp-server"],
+      env: bridgeEnv,
+      alwaysLoad: true,
+    });
     const gemini = launch("gemini", "coder", { transport: "stdio" });
     expect(JSON.parse(gemini.files[0]!.content).mcpServers.agentmux).toEqual({ command: "/opt/agentmux", args: ["mcp-server"], env: bridgeEnv, trust: true });
     const copilot = launch("copilot", "coder", { transport: "stdio" });
-    expect(JSON.parse(copilot.files[0]!.content).mcpServers.agentmux).toEqual({ type: "local", command: "/opt/agentmux", args: ["mcp-server"], env: bridgeEnv, tools: ["*"] });
+    expect(JSON.parse(copilot.files[0]!.content).mcpServers.agentmux).toEqual({
+      type: "local",
+      command: "/opt/agentmux",
+      args: ["mcp-server"],
+      env: bridgeEnv,
+      tools: ["*"],
+    });
     for (const l of [claude, gemini, copilot]) expect(l.files.every((f) => f.secret)).toBe(true);
   });
 
@@ -255,13 +323,27 @@ describe("mcp_transport: stdio (the fallback for a CLI that cannot use HTTP)", (
 
   test("opencode: a local server in OPENCODE_CONFIG_CONTENT", () => {
     const l = launch("opencode", "coder", { transport: "stdio" });
-    expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!).mcp.agentmux).toEqual({ type: "local", command: ["/opt/agentmux", "mcp-server"], environment: bridgeEnv, enabled: true, timeout: 150_000 });
+    expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!).mcp.agentmux).toEqual({
+      type: "local",
+      command: ["/opt/agentmux", "mcp-server"],
+      environment: bridgeEnv,
+      enabled: true,
+      timeout: 150_000,
+    });
   });
 });
 
 test("claude reviewer in a folder with a space: its read-only git in its own folder is allowed unquoted and quoted (#27)", () => {
   const config = structuredClone(base);
-  const l = buildLaunch(resolveRole(config, "reviewer_logic"), { sessionDir: S, projectDir: "/work/p", workDir: "/work/my repo", agentKey: "reviewer_logic", selfCommand: SELF, home: "/nonexistent-home", mcp: { url: URL, token: TOKEN } });
+  const l = buildLaunch(resolveRole(config, "reviewer_logic"), {
+    sessionDir: S,
+    projectDir: "/work/p",
+    workDir: "/work/my repo",
+    agentKey: "reviewer_logic",
+    selfCommand: SELF,
+    home: "/nonexistent-home",
+    mcp: { url: URL, token: TOKEN },
+  });
   const rules = l.argv[l.argv.indexOf("--allowedTools") + 1]!.split(",");
   for (const cmd of ["status", "diff", "log", "show"]) {
     expect(rules).toContain(`Bash(git -C /work/my repo ${cmd}:*)`);
@@ -269,14 +351,33 @@ test("claude reviewer in a folder with a space: its read-only git in its own fol
     expect(rules).toContain(`Bash(git -C '/work/my repo' ${cmd}:*)`);
   }
   // a role without read-only git in its list gets none added (the coder may run any command already)
-  const coder = buildLaunch(resolveRole(config, "coder"), { sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: "coder", selfCommand: SELF, home: "/nonexistent-home", mcp: { url: URL, token: TOKEN } });
+  const coder = buildLaunch(resolveRole(config, "coder"), {
+    sessionDir: S,
+    projectDir: "/work/p",
+    workDir: W,
+    agentKey: "coder",
+    selfCommand: SELF,
+    home: "/nonexistent-home",
+    mcp: { url: URL, token: TOKEN },
+  });
   expect(coder.argv.join(" ")).not.toContain("git -C /work/wt");
 });
 
 test("qwen and copilot continue their own conversations: the id agentmux picks starts one, and the same id resumes it (#27)", () => {
-  const ctx = { sessionDir: S, projectDir: "/work/p", workDir: W, agentKey: "coder", selfCommand: SELF, home: "/nonexistent-home", mcp: { url: URL, token: TOKEN } };
+  const ctx = {
+    sessionDir: S,
+    projectDir: "/work/p",
+    workDir: W,
+    agentKey: "coder",
+    selfCommand: SELF,
+    home: "/nonexistent-home",
+    mcp: { url: URL, token: TOKEN },
+  };
   const id = "6f1c2b3a-0000-4000-8000-00000000c0de";
-  for (const [cli, start, resume] of [["qwen", ["--session-id", id], ["--resume", id]], ["copilot", ["--session-id", id], [`--resume=${id}`]]] as const) {
+  for (const [cli, start, resume] of [
+    ["qwen", ["--session-id", id], ["--resume", id]],
+    ["copilot", ["--session-id", id], [`--resume=${id}`]],
+  ] as const) {
     const config = structuredClone(base);
     config.defaults.provider = cli;
     const fresh = buildLaunch(resolveRole(config, "coder"), { ...ctx, conversation: { id, resume: false } });

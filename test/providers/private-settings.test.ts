@@ -42,13 +42,16 @@ test("gemini runs in a private home (GEMINI_CLI_HOME) whose settings are the use
 test("the user's gemini settings with comments after values (which gemini accepts) keep every setting, and a URL's // is not a comment", () => {
   const home = makeTmpDir("amx-home-");
   mkdirSync(join(home, ".gemini"), { recursive: true });
-  writeFileSync(join(home, ".gemini", "settings.json"), [
-    "{",
-    '  "security": { "auth": { "selectedType": "oauth-personal" } }, // my auth',
-    '  /* a proxy, "quoted" */ "proxy": "http://127.0.0.1:3128",',
-    '  "model": { "name": "gemini-2.5-pro" } // "x"',
-    "}",
-  ].join("\n"));
+  writeFileSync(
+    join(home, ".gemini", "settings.json"),
+    [
+      "{",
+      '  "security": { "auth": { "selectedType": "oauth-personal" } }, // my auth',
+      '  /* a proxy, "quoted" */ "proxy": "http://127.0.0.1:3128",',
+      '  "model": { "name": "gemini-2.5-pro" } // "x"',
+      "}",
+    ].join("\n"),
+  );
   const session = `${makeTmpDir("amx-proj-")}/.agentmux/.sessions/20260101-000000-x`;
   const config = loadConfig({ projectDir: "/nonexistent", env: { HOME: home } }).config;
   const agent = resolveRole({ ...config, defaults: { ...config.defaults, provider: "gemini" } }, "architect");

@@ -17,7 +17,8 @@ import { makeFixture, startEndpoint, type Endpoint, type Fixture } from "../mcp/
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 
 const enabled = process.env.AGENTMUX_REAL_CLI === "1";
-const binOf = (cli: string) => findOnPath(cli, process.env.PATH ?? "") ?? (process.env.REAL_CLI_PREFIX ? findOnPath(join(process.env.REAL_CLI_PREFIX, "bin", cli), "") : null);
+const binOf = (cli: string) =>
+  findOnPath(cli, process.env.PATH ?? "") ?? (process.env.REAL_CLI_PREFIX ? findOnPath(join(process.env.REAL_CLI_PREFIX, "bin", cli), "") : null);
 const has = (cli: string) => enabled && binOf(cli) !== null;
 
 let fx: Fixture;
@@ -45,7 +46,12 @@ function launchFor(provider: string) {
   config.defaults.provider = provider;
   const token = ep.tokens.issue("coder-1", "coder", root);
   const spec = buildLaunch(resolveRole(config, "coder"), {
-    sessionDir: fx.sessionDir, projectDir: root, workDir: root, agentKey: "coder-1", selfCommand: ["/opt/agentmux"], home,
+    sessionDir: fx.sessionDir,
+    projectDir: root,
+    workDir: root,
+    agentKey: "coder-1",
+    selfCommand: ["/opt/agentmux"],
+    home,
     mcp: { url: ep.endpoint.url, token },
   });
   writeLaunchFiles(spec);
@@ -59,25 +65,33 @@ async function run(argv: string[], env: Record<string, string>) {
   return { code, out: out + err };
 }
 
-test.skipIf(!has("codex"))("codex mcp list accepts the -c overrides: the endpoint URL and the token's env variable, no token in argv", async () => {
-  const { spec, token } = launchFor("codex");
-  // keep only the -c pairs (the interactive-only flags do not apply to `mcp list`)
-  const overrides: string[] = [];
-  for (let i = 1; i < spec.argv.length; i++) if (spec.argv[i] === "-c") overrides.push("-c", spec.argv[++i]!);
-  expect(overrides.join(" ")).not.toContain(token);
-  const r = await run([binOf("codex")!, ...overrides, "mcp", "list", "--json"], { HOME: home, CODEX_HOME: join(home, ".codex"), ...spec.env });
-  expect(r.code, r.out).toBe(0);
-  const servers = JSON.parse(r.out.slice(r.out.indexOf("[")));
-  const agentmux = servers.find((s: { name: string }) => s.name === "agentmux");
-  expect(agentmux.transport).toMatchObject({ type: "streamable_http", url: ep.endpoint.url, bearer_token_env_var: "AGENTMUX_MCP_TOKEN" });
-}, 120_000); // a real CLI starts in seconds on a loaded machine
+test.skipIf(!has("codex"))(
+  "codex mcp list accepts the -c overrides: the endpoint URL and the token's env variable, no token in argv",
+  async () => {
+    const { spec, token } = launchFor("codex");
+    // keep only the -c pairs (the interactive-only flags do not apply to `mcp list`)
+    const overrides: string[] = [];
+    for (let i = 1; i < spec.argv.length; i++) if (spec.argv[i] === "-c") overrides.push("-c", spec.argv[++i]!);
+    expect(overrides.join(" ")).not.toContain(token);
+    const r = await run([binOf("codex")!, ...overrides, "mcp", "list", "--json"], { HOME: home, CODEX_HOME: join(home, ".codex"), ...spec.env });
+    expect(r.code, r.out).toBe(0);
+    const servers = JSON.parse(r.out.slice(r.out.indexOf("[")));
+    const agentmux = servers.find((s: { name: string }) => s.name === "agentmux");
+    expect(agentmux.transport).toMatchObject({ type: "streamable_http", url: ep.endpoint.url, bearer_token_env_var: "AGENTMUX_MCP_TOKEN" });
+  },
+  120_000,
+); // a real CLI starts in seconds on a loaded machine
 
-test.skipIf(!has("gemini"))("gemini mcp list connects to the endpoint from the private settings file, with the agent's token", async () => {
-  const { spec } = launchFor("gemini");
-  const r = await run([binOf("gemini")!, "mcp", "list"], { HOME: home, ...spec.env });
-  expect(r.code).toBe(0);
-  expect(r.out).toContain("agentmux");
-  expect(r.out).toContain(ep.endpoint.url);
-  expect(r.out).toMatch(/Connected/);
-  expect(ep.tokens.link("coder-1")?.initializedAt).toBeNumber();
-}, 120_000);
+test.skipIf(!has("gemini"))(
+  "gemini mcp list connects to the endpoint from the private settings file, with the agent's token",
+  async () => {
+    const { spec } = launchFor("gemini");
+    const r = await run([binOf("gemini")!, "mcp", "list"], { HOME: home, ...spec.env });
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("agentmux");
+    expect(r.out).toContain(ep.endpoint.url);
+    expect(r.out).toMatch(/Connected/);
+    expect(ep.tokens.link("coder-1")?.initializedAt).toBeNumber();
+  },
+  120_000,
+);

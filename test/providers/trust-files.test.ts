@@ -28,8 +28,13 @@ describe("resolveRole and tool names", () => {
       err = e;
     }
     expect(err).toBeInstanceOf(UnknownProvider);
-    expect((err as InstanceType<typeof UnknownProvider>).data).toEqual({ refs: [{ key: "roles.coder.provider", name: "gpt" }], valid: ["agy", "claude", "codex", "copilot", "cursor", "gemini", "opencode", "qwen", "sim"] });
-    expect((err as Error).message).toBe('roles.coder.provider: unknown provider "gpt" (valid providers: agy, claude, codex, copilot, cursor, gemini, opencode, qwen, sim)');
+    expect((err as InstanceType<typeof UnknownProvider>).data).toEqual({
+      refs: [{ key: "roles.coder.provider", name: "gpt" }],
+      valid: ["agy", "claude", "codex", "copilot", "cursor", "gemini", "opencode", "qwen", "sim"],
+    });
+    expect((err as Error).message).toBe(
+      'roles.coder.provider: unknown provider "gpt" (valid providers: agy, claude, codex, copilot, cursor, gemini, opencode, qwen, sim)',
+    );
   });
 
   test("toolNameFor per CLI", () => {
@@ -49,9 +54,12 @@ describe("preTrust", () => {
   test("codex and gemini per invocation; copilot, qwen, opencode, sim: nothing to write", () => {
     const w = join(root, "wt");
     expect(preTrust(resolveRole({ ...config, defaults: { ...config.defaults, provider: "codex" } }, "coder"), w, root).argv).toEqual([
-      "-c", `projects={"${w}"={trust_level="trusted"}}`,
+      "-c",
+      `projects={"${w}"={trust_level="trusted"}}`,
     ]);
-    expect(preTrust(resolveRole({ ...config, defaults: { ...config.defaults, provider: "gemini" } }, "coder"), w, root).env).toEqual({ GEMINI_CLI_TRUST_WORKSPACE: "true" });
+    expect(preTrust(resolveRole({ ...config, defaults: { ...config.defaults, provider: "gemini" } }, "coder"), w, root).env).toEqual({
+      GEMINI_CLI_TRUST_WORKSPACE: "true",
+    });
     for (const p of ["copilot", "qwen", "opencode", "sim", "claude"]) {
       const t = preTrust(resolveRole({ ...config, defaults: { ...config.defaults, provider: p } }, "coder"), w, root);
       expect({ p, argv: t.argv, env: t.env, files: t.files }).toEqual({ p, argv: [], env: {}, files: [] });
@@ -83,7 +91,15 @@ describe("writeLaunchFiles", () => {
   test("writes once, skips identical content, rewrites on change; a file holding a token is always 0600, others keep their mode", () => {
     const session = join(root, "session");
     const token = "ab".repeat(32);
-    const spec = buildLaunch(resolveRole(config, "coder"), { sessionDir: session, projectDir: root, workDir: root, agentKey: "coder-1", selfCommand: ["/bin/agentmux"], mcp: { url: "http://127.0.0.1:1/mcp", token }, home: root });
+    const spec = buildLaunch(resolveRole(config, "coder"), {
+      sessionDir: session,
+      projectDir: root,
+      workDir: root,
+      agentKey: "coder-1",
+      selfCommand: ["/bin/agentmux"],
+      mcp: { url: "http://127.0.0.1:1/mcp", token },
+      home: root,
+    });
     const path = join(privateMcpDir(session, root), "coder-1.claude.json");
     expect(writeLaunchFiles(spec)).toEqual([path]);
     expect(JSON.parse(readFileSync(path, "utf8")).mcpServers.agentmux.headers.Authorization).toBe(`Bearer ${token}`);

@@ -35,7 +35,13 @@ function launch(provider: string, o: { turnEnd?: boolean; batch?: boolean; workD
   config.defaults.provider = provider;
   const sessionDir = join(root, "s");
   return buildLaunch(resolveRole(config, "coder"), {
-    sessionDir, projectDir: root, workDir: o.workDir ?? root, agentKey: "coder-1", selfCommand: ["/opt/agentmux"], home: root, mcp: { url: "http://127.0.0.1:1/mcp", token: "ab".repeat(32) },
+    sessionDir,
+    projectDir: root,
+    workDir: o.workDir ?? root,
+    agentKey: "coder-1",
+    selfCommand: ["/opt/agentmux"],
+    home: root,
+    mcp: { url: "http://127.0.0.1:1/mcp", token: "ab".repeat(32) },
     ...(o.turnEnd === false ? {} : { turnEnd: { id: ID, file: join(root, "turn_ends") } }),
     ...(o.batch ? { batchPrompt: join(sessionDir, "p.md") } : {}),
   });
@@ -146,7 +152,8 @@ describe("the CLIs' own turn-end signals", () => {
     // its assistant messages' token figures (opencode's published message info), per session, the last update per message counting
     const records = spec.env.AGENTMUX_OPENCODE_RECORDS!;
     expect(records).toBe(join(root, "s", ".runtime", "opencode"));
-    const msg = (id: string, sessionID: string, tokens: object) => JSON.stringify({ type: "message.updated", properties: { info: { id, sessionID, role: "assistant", modelID: "mock-model", tokens } } });
+    const msg = (id: string, sessionID: string, tokens: object) =>
+      JSON.stringify({ type: "message.updated", properties: { info: { id, sessionID, role: "assistant", modelID: "mock-model", tokens } } });
     const zero = { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
     const usageScript = `const m = await import(${JSON.stringify(plugin.path)}); const hooks = await m.AgentmuxSession({}); for (const e of [${[
       msg("msg_1", "ses_2b7f0c1aA9", zero),
@@ -163,7 +170,15 @@ describe("the CLIs' own turn-end signals", () => {
     expect(new UsageReader().read("ses_nothing", provider.usage, { sessionDir: join(root, "s"), env: {} })).toBeNull();
     // the next launch continues it
     const config = config0("opencode");
-    const resumed = buildLaunch(resolveRole(config, "coder"), { sessionDir: join(root, "s"), projectDir: root, workDir: repo, agentKey: "coder-1", selfCommand: ["/opt/agentmux"], home: root, conversation: { id: "ses_2b7f0c1aA9", resume: true } });
+    const resumed = buildLaunch(resolveRole(config, "coder"), {
+      sessionDir: join(root, "s"),
+      projectDir: root,
+      workDir: repo,
+      agentKey: "coder-1",
+      selfCommand: ["/opt/agentmux"],
+      home: root,
+      conversation: { id: "ses_2b7f0c1aA9", resume: true },
+    });
     expect(resumed.argv.slice(1, 3)).toEqual(["--session", "ses_2b7f0c1aA9"]);
   });
 

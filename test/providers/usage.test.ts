@@ -21,7 +21,11 @@ const tmp = () => {
 const lines = (...o: object[]) => o.map((x) => JSON.stringify(x)).join("\n") + "\n";
 
 describe("claude transcripts", () => {
-  const msg = (id: string, req: string, usage: object, model = "claude-sonnet-4-5-20250929") => ({ type: "assistant", requestId: req, message: { id, model, usage } });
+  const msg = (id: string, req: string, usage: object, model = "claude-sonnet-4-5-20250929") => ({
+    type: "assistant",
+    requestId: req,
+    message: { id, model, usage },
+  });
   test("a message streamed over several lines counts once (its last line); user lines, broken lines and synthetic models are skipped", () => {
     const text =
       lines(
@@ -38,12 +42,38 @@ describe("claude transcripts", () => {
 
 describe("codex rollouts", () => {
   test("the last running total counts; cached input is taken out of input; the model comes from turn_context", () => {
-    const tc = (input: number, cached: number, output: number) => ({ type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: 3, total_tokens: input + output } } } });
-    const text = lines({ type: "session_meta", payload: { id: "x" } }, { type: "turn_context", payload: { model: "gpt-5-codex" } }, tc(100, 40, 10), { type: "event_msg", payload: { type: "token_count", info: null } }, tc(300, 200, 30));
+    const tc = (input: number, cached: number, output: number) => ({
+      type: "event_msg",
+      payload: {
+        type: "token_count",
+        info: {
+          total_token_usage: {
+            input_tokens: input,
+            cached_input_tokens: cached,
+            output_tokens: output,
+            reasoning_output_tokens: 3,
+            total_tokens: input + output,
+          },
+        },
+      },
+    });
+    const text = lines(
+      { type: "session_meta", payload: { id: "x" } },
+      { type: "turn_context", payload: { model: "gpt-5-codex" } },
+      tc(100, 40, 10),
+      { type: "event_msg", payload: { type: "token_count", info: null } },
+      tc(300, 200, 30),
+    );
     expect(codexUsage(text)).toEqual({ input: 100, cached: 200, cache_write: 0, output: 30, model: "gpt-5-codex" });
     expect(codexUsage(lines({ type: "session_meta", payload: {} }))).toBeNull();
     // newer codex also reports cache writes, a part of input_tokens like the cached ones
-    const writes = { type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { input_tokens: 100, cached_input_tokens: 30, cache_write_input_tokens: 20, output_tokens: 4 } } } };
+    const writes = {
+      type: "event_msg",
+      payload: {
+        type: "token_count",
+        info: { total_token_usage: { input_tokens: 100, cached_input_tokens: 30, cache_write_input_tokens: 20, output_tokens: 4 } },
+      },
+    };
     expect(codexUsage(lines(writes))).toEqual({ input: 50, cached: 30, cache_write: 20, output: 4, model: null });
   });
 });
@@ -56,11 +86,28 @@ describe("finding a conversation's file", () => {
     recordTurn("codex", { sessionDir: session, id: "x-1", cwd: "/w/p", turn: 2, at: "2026-11-23T10:01:00.000Z" });
     expect(findClaudeTranscript(join(session, ".runtime/sim/claude"), "c-1")).toBe(join(session, ".runtime/sim/claude/projects/-w-p/c-1.jsonl"));
     expect(findClaudeTranscript(join(session, ".runtime/sim/claude"), "nope")).toBeNull();
-    expect(findCodexRollout(join(session, ".runtime/sim/codex"), "x-1")).toBe(join(session, ".runtime/sim/codex/sessions/2026/11/23/rollout-2026-11-23T10-00-00-x-1.jsonl"));
-    const sources = [{ format: "claude" as const, home: "{session}/.runtime/sim/claude" }, { format: "codex" as const, home: "{session}/.runtime/sim/codex" }];
+    expect(findCodexRollout(join(session, ".runtime/sim/codex"), "x-1")).toBe(
+      join(session, ".runtime/sim/codex/sessions/2026/11/23/rollout-2026-11-23T10-00-00-x-1.jsonl"),
+    );
+    const sources = [
+      { format: "claude" as const, home: "{session}/.runtime/sim/claude" },
+      { format: "codex" as const, home: "{session}/.runtime/sim/codex" },
+    ];
     const reader = new UsageReader();
-    expect(reader.read("x-1", sources, { sessionDir: session, env: {} })).toMatchObject({ source: "codex", input: 6000, cached: 12000, output: 1000, model: "gpt-5-codex" });
-    expect(reader.read("c-1", sources, { sessionDir: session, env: {} })).toMatchObject({ source: "claude", input: 1200, cached: 8000, cache_write: 2000, output: 300 });
+    expect(reader.read("x-1", sources, { sessionDir: session, env: {} })).toMatchObject({
+      source: "codex",
+      input: 6000,
+      cached: 12000,
+      output: 1000,
+      model: "gpt-5-codex",
+    });
+    expect(reader.read("c-1", sources, { sessionDir: session, env: {} })).toMatchObject({
+      source: "claude",
+      input: 1200,
+      cached: 8000,
+      cache_write: 2000,
+      output: 300,
+    });
     recordTurn("claude", { sessionDir: session, id: "c-1", cwd: "/w/p", turn: 2 });
     expect(reader.read("c-1", sources, { sessionDir: session, env: {} })).toMatchObject({ input: 2400, output: 600 });
     expect(reader.read("unknown", sources, { sessionDir: session, env: {} })).toBeNull();
@@ -69,8 +116,15 @@ describe("finding a conversation's file", () => {
   test("without a home, claude's is CLAUDE_CONFIG_DIR (the provider's env first) and codex's CODEX_HOME", () => {
     const home = tmp();
     mkdirSync(join(home, "projects/-x"), { recursive: true });
-    writeFileSync(join(home, "projects/-x/id-9.jsonl"), lines({ type: "assistant", message: { id: "m", model: "claude-opus-4-5", usage: { input_tokens: 1, output_tokens: 2 } } }));
-    expect(new UsageReader().read("id-9", [{ format: "claude", home: null }], { sessionDir: "/s", env: { CLAUDE_CONFIG_DIR: home } })).toMatchObject({ input: 1, output: 2, model: "claude-opus-4-5" });
+    writeFileSync(
+      join(home, "projects/-x/id-9.jsonl"),
+      lines({ type: "assistant", message: { id: "m", model: "claude-opus-4-5", usage: { input_tokens: 1, output_tokens: 2 } } }),
+    );
+    expect(new UsageReader().read("id-9", [{ format: "claude", home: null }], { sessionDir: "/s", env: { CLAUDE_CONFIG_DIR: home } })).toMatchObject({
+      input: 1,
+      output: 2,
+      model: "claude-opus-4-5",
+    });
     expect(new UsageReader().read("id-9", [{ format: "codex", home: null }], { sessionDir: "/s", env: { CODEX_HOME: home } })).toBeNull();
   });
 });
@@ -87,7 +141,9 @@ describe("prices", () => {
     expect(priceFor(null, config.pricing)).toBeNull();
   });
   test("cost: each kind of token at its rate (cache rates default to the input rate)", () => {
-    expect(costOf({ input: 1_000_000, cached: 2_000_000, cache_write: 1_000_000, output: 100_000 }, { input: 3, output: 15, cached: 0.3, cache_write: 3.75 })).toBeCloseTo(3 + 0.6 + 3.75 + 1.5, 9);
+    expect(
+      costOf({ input: 1_000_000, cached: 2_000_000, cache_write: 1_000_000, output: 100_000 }, { input: 3, output: 15, cached: 0.3, cache_write: 3.75 }),
+    ).toBeCloseTo(3 + 0.6 + 3.75 + 1.5, 9);
     expect(costOf({ input: 0, cached: 1_000_000, cache_write: 1_000_000, output: 0 }, { input: 2, output: 4 })).toBe(4);
     expect(costOf({ input: 1, cached: 0, cache_write: 0, output: 0 }, null)).toBeNull();
   });
@@ -96,7 +152,15 @@ describe("prices", () => {
 describe("gemini chats", () => {
   const id = "6f1c2a9e-0b3d-4e5f-8a7b-1c2d3e4f5a6b";
   const meta = { sessionId: id, projectHash: "abc", startTime: "2026-11-23T10:00:00.000Z", lastUpdated: "2026-11-23T10:00:00.000Z", kind: "main" };
-  const gem = (mid: string, tokens: object | null, model = "gemini-3-pro") => ({ id: mid, timestamp: "2026-11-23T10:00:01.000Z", type: "gemini", content: "", thoughts: [], tokens, model });
+  const gem = (mid: string, tokens: object | null, model = "gemini-3-pro") => ({
+    id: mid,
+    timestamp: "2026-11-23T10:00:01.000Z",
+    type: "gemini",
+    content: "",
+    thoughts: [],
+    tokens,
+    model,
+  });
   const chat = lines(
     meta,
     { id: "u1", timestamp: "x", type: "user", content: [{ text: "do it" }] },
@@ -142,7 +206,11 @@ describe("gemini chats", () => {
     };
     put(join(session, ".runtime/gemini"));
     const fromSession = new UsageReader().read(id, sources, { sessionDir: session, env: { HOME: user } });
-    expect(fromSession).toMatchObject({ source: "gemini", cached: 1300, file: join(session, ".runtime/gemini/tmp/p/chats/session-2026-11-23T10-01-6f1c2a9e.jsonl") });
+    expect(fromSession).toMatchObject({
+      source: "gemini",
+      cached: 1300,
+      file: join(session, ".runtime/gemini/tmp/p/chats/session-2026-11-23T10-01-6f1c2a9e.jsonl"),
+    });
     put(join(user, ".gemini"));
     expect(new UsageReader().read(id, sources, { sessionDir: session, env: { HOME: user } })!.file).toStartWith(join(user, ".gemini"));
     expect(new UsageReader().read(id, sources, { sessionDir: session, env: { HOME: tmp(), GEMINI_CLI_HOME: user } })!.file).toStartWith(join(user, ".gemini"));
@@ -172,7 +240,10 @@ describe("codex's session id is found by the prompt line it was given", () => {
     mkdirSync(join(home, "sessions/2026/11/23"), { recursive: true });
     writeFileSync(
       join(home, `sessions/2026/11/23/rollout-2026-11-23T14-02-52-${id}.jsonl`),
-      lines({ type: "session_meta", payload: { id } }, { type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: line }] } }),
+      lines(
+        { type: "session_meta", payload: { id } },
+        { type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: line }] } },
+      ),
     );
     expect(findCodexSession(home, Date.now() - 60_000, codexNeedle(line))).toBe(id);
     expect(findCodexSession(home, Date.now() - 60_000, line.replace(/^.* /, ""))).toBeNull();

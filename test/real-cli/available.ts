@@ -6,7 +6,8 @@ import { findCli, probeCli, type CliDef } from "./clis.ts";
 export const ENABLED = process.env.AGENTMUX_REAL_CLI === "1";
 
 /** The suite runs as users run agentmux: not as root, and with HOME outside /tmp (scripts/real-cli-as-user.sh). */
-const WRONG_USER = process.getuid?.() === 0 ? "running as root (use scripts/real-cli-as-user.sh)" : homedir().startsWith("/tmp/") ? `HOME ${homedir()} is under /tmp` : null;
+const WRONG_USER =
+  process.getuid?.() === 0 ? "running as root (use scripts/real-cli-as-user.sh)" : homedir().startsWith("/tmp/") ? `HOME ${homedir()} is under /tmp` : null;
 
 /** Import-time decision per CLI: the binary, or why the test is skipped. */
 export function availability(cli: CliDef): { bin: string | null; why: string | null } {

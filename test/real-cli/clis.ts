@@ -170,7 +170,12 @@ export const CLIS: CliDef[] = [
         {
           // §4: the OpenAI-compatible auth chosen (no auth screen), no auto-update (it installs globally)
           path: join(home, ".qwen", "settings.json"),
-          content: json({ general: { enableAutoUpdate: false }, security: { auth: { selectedType: "openai" } }, model: { name: MOCK_MODEL }, privacy: { usageStatisticsEnabled: false } }),
+          content: json({
+            general: { enableAutoUpdate: false },
+            security: { auth: { selectedType: "openai" } },
+            model: { name: MOCK_MODEL },
+            privacy: { usageStatisticsEnabled: false },
+          }),
         },
       ],
       env: { ...isolation(home, mockUrl), OPENAI_API_KEY: "mock-key", OPENAI_BASE_URL: `${mockUrl}/v1`, OPENAI_MODEL: MOCK_MODEL },
@@ -191,7 +196,14 @@ export const CLIS: CliDef[] = [
             autoupdate: false,
             share: "disabled",
             model: `mock/${MOCK_MODEL}`,
-            provider: { mock: { npm: "@ai-sdk/openai-compatible", name: "Mock", options: { baseURL: `${mockUrl}/v1`, apiKey: "mock-key" }, models: { [MOCK_MODEL]: { name: "Mock Model", tool_call: true } } } },
+            provider: {
+              mock: {
+                npm: "@ai-sdk/openai-compatible",
+                name: "Mock",
+                options: { baseURL: `${mockUrl}/v1`, apiKey: "mock-key" },
+                models: { [MOCK_MODEL]: { name: "Mock Model", tool_call: true } },
+              },
+            },
           }),
         },
       ],

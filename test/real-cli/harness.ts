@@ -107,7 +107,14 @@ export async function prepareRun(cli: CliDef, binary: string, behaviour: MockBeh
   const tmux = new Tmux(socket);
   const session = `amx-real-${cli.name}`;
   const { width, height, control_width: controlWidth } = config.tmux;
-  const { controlPane } = await createSession(tmux, { name: session, cwd: repo, width, height, controlWidth, controlCommand: ["sh", "-c", "exec tail -f /dev/null"] });
+  const { controlPane } = await createSession(tmux, {
+    name: session,
+    cwd: repo,
+    width,
+    height,
+    controlWidth,
+    controlCommand: ["sh", "-c", "exec tail -f /dev/null"],
+  });
   // as the orchestrator with tmux.control_mode (AGENTMUX_REAL_CLI_CONTROL=1): one control-mode client
   if (process.env.AGENTMUX_REAL_CLI_CONTROL && !(await tmux.useControlClient(session))) throw new Error("tmux refused a control-mode client");
   const layout = await Layout.open(tmux, { session, controlPane, controlWidth, envDir: join(repo, ".agentmux", ".env") });
@@ -139,8 +146,35 @@ export async function prepareRun(cli: CliDef, binary: string, behaviour: MockBeh
     mcp: { tokens: mcp.tokens, url: () => mcp.endpoint.url },
   });
   // agentmux's own turn-end detection on the CLI's pane (started by tests that need it)
-  turns = new TurnWatcher({ tmux, watched: () => runtime.watched(), push: (e) => events.push(e), log: (m) => log.push(`${Math.round(performance.now())} ${m}`), stuckAfterMs: 0 });
-  return { root, repo, home, sessionDir, socket, tmux, config, state, mock, runtime, writer, events, log, turns, mcp, dialogs: [], readyAtMs: null, mcpReadyAtMs: null, launchedAt: 0, stopMonitor: () => {} };
+  turns = new TurnWatcher({
+    tmux,
+    watched: () => runtime.watched(),
+    push: (e) => events.push(e),
+    log: (m) => log.push(`${Math.round(performance.now())} ${m}`),
+    stuckAfterMs: 0,
+  });
+  return {
+    root,
+    repo,
+    home,
+    sessionDir,
+    socket,
+    tmux,
+    config,
+    state,
+    mock,
+    runtime,
+    writer,
+    events,
+    log,
+    turns,
+    mcp,
+    dialogs: [],
+    readyAtMs: null,
+    mcpReadyAtMs: null,
+    launchedAt: 0,
+    stopMonitor: () => {},
+  };
 }
 
 /** Launch the architect as agents.ts does and start watching its pane for dialogs and readiness. */
@@ -157,10 +191,20 @@ export async function launchArchitect(run: Run, cli: CliDef): Promise<string> {
       const snap = await snapshot(run.tmux, pane).catch(() => null);
       if (!snap || snap.dead) break;
       const at = Math.round(performance.now() - run.launchedAt);
-      if (process.env.AGENTMUX_REAL_CLI_KEEP) appendFileSync(join(run.root, "screens.txt"), `=== ${Math.round(performance.now())} ${snap.title}\n${snap.screen.split("\n").map((l) => l.trimEnd()).filter(Boolean).slice(-8).join("\n")}\n`);
+      if (process.env.AGENTMUX_REAL_CLI_KEEP)
+        appendFileSync(
+          join(run.root, "screens.txt"),
+          `=== ${Math.round(performance.now())} ${snap.title}\n${snap.screen
+            .split("\n")
+            .map((l) => l.trimEnd())
+            .filter(Boolean)
+            .slice(-8)
+            .join("\n")}\n`,
+        );
       if (snap.title !== title) run.log.push(`${Math.round(performance.now())} title ${JSON.stringify((title = snap.title))}`);
       for (const d of cli.dialogs) {
-        if ((snap.screen.includes(d) || snap.title.includes(d)) && !run.dialogs.some((h) => h.text === d)) run.dialogs.push({ text: d, atMs: at, screen: snap.screen });
+        if ((snap.screen.includes(d) || snap.title.includes(d)) && !run.dialogs.some((h) => h.text === d))
+          run.dialogs.push({ text: d, atMs: at, screen: snap.screen });
       }
       if (run.readyAtMs === null && gate.ready?.test(snap.screen)) run.readyAtMs = at;
       if (run.mcpReadyAtMs === null && run.mcp.tokens.ready("architect")) run.mcpReadyAtMs = at;

@@ -8,9 +8,7 @@ import type { TurnAnswer, TurnInput } from "./mock-turns.ts";
 const textOf = (content: unknown): string => {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content
-    .map((b: any) => (typeof b === "string" ? b : b?.type === "text" ? String(b.text ?? "") : ""))
-    .join("\n");
+  return content.map((b: any) => (typeof b === "string" ? b : b?.type === "text" ? String(b.text ?? "") : "")).join("\n");
 };
 
 export function anthropicTurn(body: any): TurnInput {
@@ -52,7 +50,16 @@ export function anthropicResponse(answer: TurnAnswer, body: any): Response {
   const frames: string[] = [];
   const send = (type: string, data: Record<string, unknown>) => frames.push(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   send("message_start", {
-    message: { id, type: "message", role: "assistant", model: body?.model ?? "mock", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } },
+    message: {
+      id,
+      type: "message",
+      role: "assistant",
+      model: body?.model ?? "mock",
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 1 },
+    },
   });
   send("ping", {});
   if (answer.kind === "text") {

@@ -50,9 +50,20 @@ export function chatResponse(answer: TurnAnswer, body: any): Response {
   if (body?.stream !== true) {
     const message =
       answer.kind === "tool"
-        ? { role: "assistant", content: null, tool_calls: [{ id: `call_${crypto.randomUUID().slice(0, 8)}`, type: "function", function: { name: answer.tool.name, arguments: JSON.stringify(answer.args) } }] }
+        ? {
+            role: "assistant",
+            content: null,
+            tool_calls: [
+              { id: `call_${crypto.randomUUID().slice(0, 8)}`, type: "function", function: { name: answer.tool.name, arguments: JSON.stringify(answer.args) } },
+            ],
+          }
         : { role: "assistant", content: text };
-    return Response.json({ ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: answer.kind === "tool" ? "tool_calls" : "stop" }], usage });
+    return Response.json({
+      ...base,
+      object: "chat.completion",
+      choices: [{ index: 0, message, finish_reason: answer.kind === "tool" ? "tool_calls" : "stop" }],
+      usage,
+    });
   }
   const frames: string[] = [];
   const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>

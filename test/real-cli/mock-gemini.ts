@@ -12,11 +12,18 @@ export function geminiTurn(body: any): TurnInput {
   );
   const user = [...contents].reverse().find((c) => c?.role === "user");
   const parts: any[] = Array.isArray(user?.parts) ? user.parts : [];
-  const textOf = (c: any): string => (Array.isArray(c?.parts) ? c.parts : []).filter((p: any) => typeof p?.text === "string").map((p: any) => p.text as string).at(-1) ?? "";
+  const textOf = (c: any): string =>
+    (Array.isArray(c?.parts) ? c.parts : [])
+      .filter((p: any) => typeof p?.text === "string")
+      .map((p: any) => p.text as string)
+      .at(-1) ?? "";
   const at = contents.findLastIndex((c) => c?.role === "user" && textOf(c).trim() && !(c.parts as any[]).some((p) => p?.functionResponse));
   const thread = {
     text: at >= 0 ? textOf(contents[at]) : "",
-    toolResults: contents.slice(at + 1).flatMap((c) => (c?.role === "user" && Array.isArray(c.parts) ? c.parts : [])).filter((p: any) => p?.functionResponse).length,
+    toolResults: contents
+      .slice(at + 1)
+      .flatMap((c) => (c?.role === "user" && Array.isArray(c.parts) ? c.parts : []))
+      .filter((p: any) => p?.functionResponse).length,
   };
   const response = parts.find((p) => p?.functionResponse);
   if (response) return { lastUserText: "", toolResult: JSON.stringify(response.functionResponse.response ?? {}), offered, thread };
@@ -39,7 +46,8 @@ const candidate = (parts: unknown[], last: boolean) => ({
 export function geminiResponse(answer: TurnAnswer, body: any, stream: boolean): Response {
   const schema = geminiJsonSchema(body);
   let parts: unknown[];
-  if (schema && answer.kind === "text") parts = [{ text: JSON.stringify({ complexity_reasoning: "mock", complexity_score: 1, ...(sampleForSchema(schema) as object) }) }];
+  if (schema && answer.kind === "text")
+    parts = [{ text: JSON.stringify({ complexity_reasoning: "mock", complexity_score: 1, ...(sampleForSchema(schema) as object) }) }];
   else if (answer.kind === "text") parts = [{ text: answer.text }];
   else parts = [{ functionCall: { name: answer.tool.name, args: answer.args } }];
   if (!stream) return Response.json(candidate(parts, true));

@@ -12,7 +12,17 @@ import { anthropicResponse, anthropicTurn } from "./mock-anthropic.ts";
 import { geminiJsonSchema, geminiResponse, geminiTurn } from "./mock-gemini.ts";
 import { openaiResponse, openaiTurn } from "./mock-openai.ts";
 import { chatJsonSchema, chatResponse, chatTurn } from "./mock-chat.ts";
-import { CONTINUE_RE, decideTurn, findOffered, MOCK_QUESTION, PROMPT_REFERENCE_RE, REMINDER_RE, type MockBehaviour, type TurnAnswer, type TurnInput } from "./mock-turns.ts";
+import {
+  CONTINUE_RE,
+  decideTurn,
+  findOffered,
+  MOCK_QUESTION,
+  PROMPT_REFERENCE_RE,
+  REMINDER_RE,
+  type MockBehaviour,
+  type TurnAnswer,
+  type TurnInput,
+} from "./mock-turns.ts";
 import { worksFor, writeCall } from "./mock-work.ts";
 
 export type Api = "anthropic" | "openai" | "gemini" | "chat" | "other";
@@ -43,7 +53,8 @@ export type MockServer = {
   stop(): void;
 };
 
-const notFound = () => new Response(JSON.stringify({ error: { message: "mock: no such endpoint" } }), { status: 404, headers: { "content-type": "application/json" } });
+const notFound = () =>
+  new Response(JSON.stringify({ error: { message: "mock: no such endpoint" } }), { status: 404, headers: { "content-type": "application/json" } });
 
 function route(method: string, url: URL): { api: Api; stream: boolean } {
   const p = url.pathname;
@@ -59,7 +70,8 @@ function otherResponse(method: string, url: URL): Response {
   const p = url.pathname;
   if (method === "POST" && p.endsWith("/messages/count_tokens")) return Response.json({ input_tokens: 10 });
   if (method === "POST" && p.endsWith(":countTokens")) return Response.json({ totalTokens: 10 });
-  if (method === "GET" && /\/models\/?$/.test(p)) return Response.json({ object: "list", data: [{ id: "mock-model", object: "model", created: 0, owned_by: "mock" }] });
+  if (method === "GET" && /\/models\/?$/.test(p))
+    return Response.json({ object: "list", data: [{ id: "mock-model", object: "model", created: 0, owned_by: "mock" }] });
   if (method === "HEAD" || method === "GET") return new Response(method === "HEAD" ? null : "mock model server", { status: 200 });
   return notFound();
 }
@@ -68,9 +80,11 @@ function otherResponse(method: string, url: URL): Response {
 function rateLimited(api: Api): Response {
   const message = "Rate limit reached for requests. Please try again in 2s.";
   const body =
-    api === "anthropic" ? { type: "error", error: { type: "rate_limit_error", message } }
-    : api === "gemini" ? { error: { code: 429, message, status: "RESOURCE_EXHAUSTED" } }
-    : { error: { message, type: "rate_limit_exceeded", code: "rate_limit_exceeded" } };
+    api === "anthropic"
+      ? { type: "error", error: { type: "rate_limit_error", message } }
+      : api === "gemini"
+        ? { error: { code: 429, message, status: "RESOURCE_EXHAUSTED" } }
+        : { error: { message, type: "rate_limit_exceeded", code: "rate_limit_exceeded" } };
   return new Response(JSON.stringify(body), { status: 429, headers: { "content-type": "application/json" } });
 }
 
@@ -92,8 +106,8 @@ function workAnswers(behaviour: MockBehaviour) {
     const text = input.thread?.text ?? "";
     if (!behaviour.work) return null;
     const reminder = REMINDER_RE.exec(text);
-    const ref = reminder ? null : PROMPT_REFERENCE_RE.exec(text) ?? CONTINUE_RE.exec(text);
-    let path = ref ? pathOf(ref[1]!) : reminder ? promptOf.get(reminder[1]!) ?? null : null;
+    const ref = reminder ? null : (PROMPT_REFERENCE_RE.exec(text) ?? CONTINUE_RE.exec(text));
+    let path = ref ? pathOf(ref[1]!) : reminder ? (promptOf.get(reminder[1]!) ?? null) : null;
     if (reminder && !path) return null;
     const tool = ref && worksFor(path!)?.find((w) => w.submit)?.submit?.tool;
     if (tool) promptOf.set(tool, path!);
@@ -157,10 +171,11 @@ export function startMockServer(logFile: string, behaviour: MockBehaviour = {}):
       else if (api === "gemini") input = geminiTurn(body);
       else if (api === "chat") input = chatTurn(body);
       // a chat turn offers tools; title requests (claude, codex) and gemini's router do not
-      const turn = api !== "other" && input.offered.length > 0 && !(api === "gemini" && geminiJsonSchema(body)) && !(api === "chat" && chatJsonSchema(body) !== null);
+      const turn =
+        api !== "other" && input.offered.length > 0 && !(api === "gemini" && geminiJsonSchema(body)) && !(api === "chat" && chatJsonSchema(body) !== null);
       const forget = turn && !!behaviour.forgetFirstSubmit && !forgot && PROMPT_REFERENCE_RE.test(input.lastUserText) && input.toolResult === null;
       if (forget) forgot = true;
-      const answer = api === "other" ? null : (turn ? work(input) : null) ?? decideTurn(input, forget);
+      const answer = api === "other" ? null : ((turn ? work(input) : null) ?? decideTurn(input, forget));
       const record: MockRequest = {
         seq: ++seq,
         t: new Date().toISOString(),
@@ -178,7 +193,12 @@ export function startMockServer(logFile: string, behaviour: MockBehaviour = {}):
       };
       // limitFirstTurn: the first prompt's turn is answered 429, as an exhausted quota is
       // gemini retries a 429 by itself: every retry of that prompt within limitMs gets one too
-      const limit = turn && !!behaviour.limitFirstTurn && (limited === 0 || Date.now() - limited < (behaviour.limitMs ?? 0)) && PROMPT_REFERENCE_RE.test(input.lastUserText) && input.toolResult === null;
+      const limit =
+        turn &&
+        !!behaviour.limitFirstTurn &&
+        (limited === 0 || Date.now() - limited < (behaviour.limitMs ?? 0)) &&
+        PROMPT_REFERENCE_RE.test(input.lastUserText) &&
+        input.toolResult === null;
       if (limit) {
         limited ||= Date.now();
         record.answer = { kind: "text", text: "MOCK-429" };

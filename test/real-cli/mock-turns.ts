@@ -49,7 +49,14 @@ export function findOffered(offered: OfferedTool[], base: string): OfferedTool |
  * `askOf`: the first prompt whose file matches is answered with a question; whatever the user
  * says next, the role then does its work.
  */
-export type MockBehaviour = { forgetFirstSubmit?: boolean; limitFirstTurn?: boolean; limitMs?: number; work?: boolean; forgetSubmitOf?: RegExp; askOf?: RegExp };
+export type MockBehaviour = {
+  forgetFirstSubmit?: boolean;
+  limitFirstTurn?: boolean;
+  limitMs?: number;
+  work?: boolean;
+  forgetSubmitOf?: RegExp;
+  askOf?: RegExp;
+};
 
 /** The question the mock asks (behaviour.askOf): it ends the turn, as a model waiting for the user does. */
 export const MOCK_QUESTION = "MOCK-ASK Should the greeting say Hello or Hi?";

@@ -68,7 +68,10 @@ function coderWork(session: string, work: string, n: number, files: string[]): W
     tests: { files: files.filter((f) => /(^|\/)test\//.test(f)).length, cases: 1 },
   };
   return {
-    files: [...files.map((f) => ({ path: join(work, f), content: source(f) })), { path: join(session, doneArtifact(n)), content: JSON.stringify(done, null, 2) + "\n" }],
+    files: [
+      ...files.map((f) => ({ path: join(work, f), content: source(f) })),
+      { path: join(session, doneArtifact(n)), content: JSON.stringify(done, null, 2) + "\n" },
+    ],
     submit: { tool: "submit_done", args: { subplan_index: n } },
   };
 }
@@ -94,7 +97,10 @@ export function workFor(promptPath: string): Work | null {
   const { session, work } = where(promptPath);
   const rel = promptPath.slice(session.length + 1);
   if (rel === F.architectPrompt) {
-    return { files: [{ path: join(session, F.architecture), content: ARCHITECTURE }], submit: { tool: "submit_architecture", args: { reviewers: ["reviewer_logic"] } } };
+    return {
+      files: [{ path: join(session, F.architecture), content: ARCHITECTURE }],
+      submit: { tool: "submit_architecture", args: { reviewers: ["reviewer_logic"] } },
+    };
   }
   if (rel === F.plannerPrompt) {
     const plan = defaultPlan(SLUG, "Add a greeting module", {});
@@ -125,7 +131,10 @@ export function writeCall(offered: OfferedTool[], f: FileWrite): { tool: Offered
   const write = by("Write");
   if (write) {
     const read = by("Read");
-    return [...(existsSync(f.path) && read ? [{ tool: read, args: { file_path: f.path } }] : []), { tool: write, args: { file_path: f.path, content: f.content } }];
+    return [
+      ...(existsSync(f.path) && read ? [{ tool: read, args: { file_path: f.path } }] : []),
+      { tool: write, args: { file_path: f.path, content: f.content } },
+    ];
   }
   const gemini = by("write_file");
   if (gemini) return [{ tool: gemini, args: { file_path: f.path, content: f.content } }];

@@ -39,13 +39,22 @@ export type PipelineResult = {
 };
 
 export function git(cwd: string, ...args: string[]): string {
-  const r = Bun.spawnSync(["git", ...args], { cwd, stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "", HOME: cwd, GIT_CONFIG_GLOBAL: "/dev/null" } });
+  const r = Bun.spawnSync(["git", ...args], {
+    cwd,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PATH: process.env.PATH ?? "", HOME: cwd, GIT_CONFIG_GLOBAL: "/dev/null" },
+  });
   if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
   return r.stdout.toString().trim();
 }
 
 type LogLine = { ts: string; msg: string; agent?: string; pane?: string; event?: string };
-const logLines = (text: string): LogLine[] => text.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as LogLine);
+const logLines = (text: string): LogLine[] =>
+  text
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as LogLine);
 
 /**
  * Per agent, its first prompt accepted minus the event that called for it: the latest submit
@@ -115,7 +124,17 @@ export async function runPipeline(team: Team, behaviour: MockBehaviour, label: s
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
-    env: { PATH: process.env.PATH ?? "", HOME: home, USER: process.env.USER ?? "", LANG: process.env.LANG ?? "C.UTF-8", TERM: "xterm-256color", CI: "true", AGENTMUX_TMUX_SOCKET: socket, TMUX: "", NO_COLOR: "1" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      USER: process.env.USER ?? "",
+      LANG: process.env.LANG ?? "C.UTF-8",
+      TERM: "xterm-256color",
+      CI: "true",
+      AGENTMUX_TMUX_SOCKET: socket,
+      TMUX: "",
+      NO_COLOR: "1",
+    },
   });
   const timer = setTimeout(() => p.kill("SIGTERM"), timeoutMs);
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
@@ -129,7 +148,10 @@ export async function runPipeline(team: Team, behaviour: MockBehaviour, label: s
   const toolLines = sessionDir && existsSync(join(sessionDir, F.toolEvents)) ? readToolLines(join(sessionDir, F.toolEvents), 0) : [];
   const tools = toolLines.map((l) => String(l.value?.tool));
   const timed = toolLines.map((l) => ({ tool: String(l.value?.tool), at: Date.parse(l.value?.timestamp ?? "") }));
-  const events = stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as PipelineResult["events"][number]);
+  const events = stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as PipelineResult["events"][number]);
   const reminders = {
     logged: raw.filter((r) => /ended its turn without calling \S+: reminder \d+\//.test(r.msg)).length,
     seen: mock.requests.filter((r) => r.turn && r.lastUserText.includes("Your task is not complete until you call")).length,
@@ -146,11 +168,16 @@ export function summary(label: string, r: PipelineResult): string {
 
 async function recordScreens(socket: string, file: string, on: () => boolean): Promise<void> {
   const last = new Map<string, string>();
-  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { stdout: "pipe", stderr: "ignore", env: { PATH: process.env.PATH ?? "", TMUX: "" } }).stdout.toString();
+  const tmux = (...args: string[]) =>
+    Bun.spawnSync(["tmux", "-L", socket, ...args], { stdout: "pipe", stderr: "ignore", env: { PATH: process.env.PATH ?? "", TMUX: "" } }).stdout.toString();
   while (on()) {
     for (const line of tmux("list-panes", "-a", "-F", "#{pane_id}\t#{pane_title}").split("\n").filter(Boolean)) {
       const [pane, title] = line.split("\t");
-      const screen = tmux("capture-pane", "-p", "-J", "-t", pane!).split("\n").map((l) => l.trimEnd()).filter(Boolean).join("\n");
+      const screen = tmux("capture-pane", "-p", "-J", "-t", pane!)
+        .split("\n")
+        .map((l) => l.trimEnd())
+        .filter(Boolean)
+        .join("\n");
       if (last.get(pane!) === screen) continue;
       last.set(pane!, screen);
       appendFileSync(file, `=== ${new Date().toISOString()} ${pane} ${title}\n${screen}\n`);

@@ -42,24 +42,37 @@ for (const [name, { why }] of bins) if (why && ENABLED) console.log(`[real-cli] 
 for (const cli of CLIS) {
   const { bin } = bins.get(cli.name)!;
   describe.skipIf(!bin)(`real ${cli.name} pipeline`, () => {
-    test(`${cli.name}: a model that always submits reaches a commit with zero reminders (#27.8)`, async () => {
-      const r = await runPipeline({ default: { cli, bin: bin! } }, { work: true }, `${cli.name}-clean`, RUN_MS);
-      cleanup.push(r.cleanup);
-      console.log(summary(`${cli.name} (well-behaved)`, r));
-      expectCommit(r);
-      expect(r.reminders, r.why).toEqual({ logged: 0, seen: 0 });
-    }, RUN_MS + 60_000);
+    test(
+      `${cli.name}: a model that always submits reaches a commit with zero reminders (#27.8)`,
+      async () => {
+        const r = await runPipeline({ default: { cli, bin: bin! } }, { work: true }, `${cli.name}-clean`, RUN_MS);
+        cleanup.push(r.cleanup);
+        console.log(summary(`${cli.name} (well-behaved)`, r));
+        expectCommit(r);
+        expect(r.reminders, r.why).toEqual({ logged: 0, seen: 0 });
+      },
+      RUN_MS + 60_000,
+    );
 
-    test.skipIf(!["claude", "codex", "gemini"].includes(cli.name))(`${cli.name}: architect → planner → coder → reviewer → commit, headless, with a question and a forgotten submit (#12.8)`, async () => {
-      const r = await runPipeline({ default: { cli, bin: bin! } }, { work: true, forgetSubmitOf: /coder_prompt_\d+\.md$/, askOf: /architect_prompt\.md$/ }, cli.name, RUN_MS);
-      cleanup.push(r.cleanup);
-      console.log(summary(`${cli.name} (question, forgotten submit)`, r));
-      expectCommit(r);
-      // the question was answered by policy; the forgotten submit was reminded by name, once
-      expect(r.log, r.why).toContain("answered by policy");
-      expect(r.log, r.why).toMatch(/coder\S* ended its turn without calling submit_done: reminder 1\//);
-      expect(r.reminders.seen, r.why).toBeGreaterThanOrEqual(1);
-    }, RUN_MS + 60_000);
+    test.skipIf(!["claude", "codex", "gemini"].includes(cli.name))(
+      `${cli.name}: architect → planner → coder → reviewer → commit, headless, with a question and a forgotten submit (#12.8)`,
+      async () => {
+        const r = await runPipeline(
+          { default: { cli, bin: bin! } },
+          { work: true, forgetSubmitOf: /coder_prompt_\d+\.md$/, askOf: /architect_prompt\.md$/ },
+          cli.name,
+          RUN_MS,
+        );
+        cleanup.push(r.cleanup);
+        console.log(summary(`${cli.name} (question, forgotten submit)`, r));
+        expectCommit(r);
+        // the question was answered by policy; the forgotten submit was reminded by name, once
+        expect(r.log, r.why).toContain("answered by policy");
+        expect(r.log, r.why).toMatch(/coder\S* ended its turn without calling submit_done: reminder 1\//);
+        expect(r.reminders.seen, r.why).toBeGreaterThanOrEqual(1);
+      },
+      RUN_MS + 60_000,
+    );
   });
 }
 
@@ -67,16 +80,20 @@ for (const cli of CLIS) {
 const MIXED: Record<string, CliName> = { architect: "claude", coder: "qwen", reviewer_logic: "opencode" };
 const mixedBins = ["qwen", ...Object.values(MIXED)].map((n) => bins.get(n as CliName)!);
 describe.skipIf(mixedBins.some((b) => !b.bin))("real mixed team pipeline", () => {
-  test("claude architect, qwen coder, opencode reviewer: a commit with zero reminders (#27.8)", async () => {
-    const use = (n: CliName) => ({ cli: bins.get(n)!.cli, bin: bins.get(n)!.bin! });
-    const team: Team = { default: use("qwen"), roles: Object.fromEntries(Object.entries(MIXED).map(([role, n]) => [role, use(n)])) };
-    const r = await runPipeline(team, { work: true }, "mixed", RUN_MS);
-    cleanup.push(r.cleanup);
-    console.log(summary("mixed (claude architect, qwen coder, opencode reviewer)", r));
-    expectCommit(r);
-    expect(r.log, r.why).toMatch(/launched architect \(claude/);
-    expect(r.log, r.why).toMatch(/launched coder\S* \(qwen/);
-    expect(r.log, r.why).toMatch(/launched reviewer_logic \(opencode/);
-    expect(r.reminders, r.why).toEqual({ logged: 0, seen: 0 });
-  }, RUN_MS + 60_000);
+  test(
+    "claude architect, qwen coder, opencode reviewer: a commit with zero reminders (#27.8)",
+    async () => {
+      const use = (n: CliName) => ({ cli: bins.get(n)!.cli, bin: bins.get(n)!.bin! });
+      const team: Team = { default: use("qwen"), roles: Object.fromEntries(Object.entries(MIXED).map(([role, n]) => [role, use(n)])) };
+      const r = await runPipeline(team, { work: true }, "mixed", RUN_MS);
+      cleanup.push(r.cleanup);
+      console.log(summary("mixed (claude architect, qwen coder, opencode reviewer)", r));
+      expectCommit(r);
+      expect(r.log, r.why).toMatch(/launched architect \(claude/);
+      expect(r.log, r.why).toMatch(/launched coder\S* \(qwen/);
+      expect(r.log, r.why).toMatch(/launched reviewer_logic \(opencode/);
+      expect(r.reminders, r.why).toEqual({ logged: 0, seen: 0 });
+    },
+    RUN_MS + 60_000,
+  );
 });

@@ -44,7 +44,8 @@ afterEach(async () => {
   runs = [];
 });
 
-const dump = (run: Run) => `\n--- agentmux log ---\n${run.log.join("\n")}\n--- mock requests ---\n${run.mock.requests.map((r) => `${r.seq} ${r.method} ${r.url} turn=${r.turn} user=${JSON.stringify(r.lastUserText.slice(-80))} tool=${r.toolResult !== null} offered=${r.offered.filter((o) => o.includes("agentmux") || o.includes("submit")).join(",")}`).join("\n")}`;
+const dump = (run: Run) =>
+  `\n--- agentmux log ---\n${run.log.join("\n")}\n--- mock requests ---\n${run.mock.requests.map((r) => `${r.seq} ${r.method} ${r.url} turn=${r.turn} user=${JSON.stringify(r.lastUserText.slice(-80))} tool=${r.toolResult !== null} offered=${r.offered.filter((o) => o.includes("agentmux") || o.includes("submit")).join(",")}`).join("\n")}`;
 
 for (const cli of CLIS) {
   const { bin, why } = availability(cli);
@@ -67,17 +68,26 @@ for (const cli of CLIS) {
       expect(run.mcp.tokens.ready("architect")).toBe(true);
 
       const toolEvents = join(run.sessionDir, F.toolEvents);
-      const lines = await waitFor("a tool_events.jsonl line", () => {
-        const got = readToolLines(toolEvents, 0).filter((l) => l.value);
-        return got.length ? got : null;
-      }, { timeoutMs: 60_000, intervalMs: 50 }).catch((e) => {
+      const lines = await waitFor(
+        "a tool_events.jsonl line",
+        () => {
+          const got = readToolLines(toolEvents, 0).filter((l) => l.value);
+          return got.length ? got : null;
+        },
+        { timeoutMs: 60_000, intervalMs: 50 },
+      ).catch((e) => {
         throw new Error(`${(e as Error).message}${dump(run)}`);
       });
       expect(lines.length).toBe(1);
       expect(lines[0]!.value!.tool).toBe("submit_architecture");
       // sealed by the endpoint, naming the agent its token identified
       expect(lines[0]!.value).toMatchObject({ agent: "architect", role: "architect", seq: 1 });
-      const applied = toolLineToEvent(lines[0]!.value!, lines[0]!.text, { sessionDir: run.sessionDir, key: run.mcp.sealKey, phase: run.state.phase, appliedSeq: 0 });
+      const applied = toolLineToEvent(lines[0]!.value!, lines[0]!.text, {
+        sessionDir: run.sessionDir,
+        key: run.mcp.sealKey,
+        phase: run.state.phase,
+        appliedSeq: 0,
+      });
       if ("skip" in applied) throw new Error("the line was skipped");
       const event = applied.event;
       expect(event.type).toBe("architecture_submitted");
@@ -89,7 +99,10 @@ for (const cli of CLIS) {
       const firstTurn = run.mock.turnsWith(F.architectPrompt);
       expect(firstTurn.length, dump(run)).toBe(1);
       expect(firstTurn[0]!.offered.some((o) => o.includes("submit_architecture"))).toBe(true);
-      const result = await waitFor("the tool result sent back to the model", () => run.mock.requests.find((r) => r.turn && r.toolResult !== null), { timeoutMs: 60_000, intervalMs: 50 });
+      const result = await waitFor("the tool result sent back to the model", () => run.mock.requests.find((r) => r.turn && r.toolResult !== null), {
+        timeoutMs: 60_000,
+        intervalMs: 50,
+      });
       expect(result.toolResult).toContain("Architecture accepted");
 
       // 2..20: plain prompts through the same verified path, one after another
@@ -104,7 +117,11 @@ for (const cli of CLIS) {
       }
       // a last look for late duplicates: the final prompt's turn has finished on screen
       const finalMarker = `amx-${cli.name}-marker-${PROMPTS}`;
-      await waitFor("the last answer on screen", async () => (await run.tmux.run(["capture-pane", "-p", "-J", "-t", run.runtime.paneOf("architect")!])).includes(`MOCK-REPLY ok ${finalMarker}`), { timeoutMs: 30_000, intervalMs: 50 });
+      await waitFor(
+        "the last answer on screen",
+        async () => (await run.tmux.run(["capture-pane", "-p", "-J", "-t", run.runtime.paneOf("architect")!])).includes(`MOCK-REPLY ok ${finalMarker}`),
+        { timeoutMs: 30_000, intervalMs: 50 },
+      );
 
       const delivered = run.writer.results.map((r) => r.result);
       expect(delivered.filter((r) => r.ok).length).toBe(PROMPTS);
@@ -135,9 +152,15 @@ for (const cli of CLIS) {
       await launchArchitect(run, cli);
       run.turns.start();
       const settings = settingsFrom(run.config, { headless: true });
-      let state: State = { ...run.state, agents: { architect: { role: "architect", label: "[architect] architecture", status: "working", since: run.state.updated_at, provider: cli.name } } };
+      let state: State = {
+        ...run.state,
+        agents: { architect: { role: "architect", label: "[architect] architecture", status: "working", since: run.state.updated_at, provider: cli.name } },
+      };
       run.runtime.sendPrompt("architect", F.architectPrompt);
-      const ended = await waitFor("the turn end without a submit", () => run.events.find((e) => e.type === "agent_turn_ended"), { timeoutMs: 180_000, intervalMs: 50 }).catch((e) => {
+      const ended = await waitFor("the turn end without a submit", () => run.events.find((e) => e.type === "agent_turn_ended"), {
+        timeoutMs: 180_000,
+        intervalMs: 50,
+      }).catch((e) => {
         throw new Error(`${(e as Error).message}${dump(run)}`);
       });
       const seenAt = performance.now();
@@ -149,11 +172,15 @@ for (const cli of CLIS) {
       expect(state.agents!.architect).toMatchObject({ status: "idle_without_submit", idle_turns: 1 });
       const nudge = r.effects.find((e) => e.type === "nudge_agent");
       expect(nudge).toMatchObject({ tool: "submit_architecture", attempt: 1, decide: true });
-      deliverNudge(run.runtime, nudge as Extract<typeof r.effects[number], { type: "nudge_agent" }>);
-      const lines = await waitFor("submit_architecture after the reminder", () => {
-        const got = readToolLines(join(run.sessionDir, F.toolEvents), 0).filter((l) => l.value?.tool === "submit_architecture");
-        return got.length ? got : null;
-      }, { timeoutMs: 120_000, intervalMs: 50 }).catch((e) => {
+      deliverNudge(run.runtime, nudge as Extract<(typeof r.effects)[number], { type: "nudge_agent" }>);
+      const lines = await waitFor(
+        "submit_architecture after the reminder",
+        () => {
+          const got = readToolLines(join(run.sessionDir, F.toolEvents), 0).filter((l) => l.value?.tool === "submit_architecture");
+          return got.length ? got : null;
+        },
+        { timeoutMs: 120_000, intervalMs: 50 },
+      ).catch((e) => {
         throw new Error(`${(e as Error).message}${dump(run)}`);
       });
       const submitMs = Math.round(performance.now() - seenAt);
@@ -161,7 +188,9 @@ for (const cli of CLIS) {
       const reminder = run.mock.requests.find((q) => q.turn && q.lastUserText.includes("Your task is not complete until you call"));
       expect(reminder!.lastUserText).toContain(`\`${toolNameFor(cli.name, "submit_architecture")}\``);
       const accepted = run.log.find((l) => l.includes("reminder 1/2 accepted by architect"));
-      console.log(`[real-cli] ${cli.name} forgotten submit: ${accepted?.replace(/^\d+ /, "") ?? "(no latency logged)"}; reminder → submit_architecture ${submitMs} ms`);
+      console.log(
+        `[real-cli] ${cli.name} forgotten submit: ${accepted?.replace(/^\d+ /, "") ?? "(no latency logged)"}; reminder → submit_architecture ${submitMs} ms`,
+      );
     }, 400_000);
 
     test(`${cli.name}: the mock's token counts reach agentmux's usage figures through the CLI's own records (#14.2)`, async () => {
@@ -176,14 +205,21 @@ for (const cli of CLIS) {
         return id?.type === "conversation_captured" ? reader.read(id.id, provider.usage, { sessionDir: run.sessionDir, env: provider.env }) : null;
       };
       // the submit's tool result goes back to the model: two answered turns
-      await waitFor("the tool result sent back to the model", () => run.mock.requests.find((r) => r.turn && r.toolResult !== null), { timeoutMs: 120_000, intervalMs: 50 });
+      await waitFor("the tool result sent back to the model", () => run.mock.requests.find((r) => r.turn && r.toolResult !== null), {
+        timeoutMs: 120_000,
+        intervalMs: 50,
+      });
       const turns = () => run.mock.requests.filter((r) => r.turn).length;
       // every answer the mock gives says: input 10 tokens; output 12 (anthropic) or 5 (openai, gemini)
       const out = cli.name === "claude" ? 12 : 5;
-      const u = await waitFor("the figures of both turns", () => {
-        const x = read();
-        return x && x.output >= 2 * out ? x : undefined;
-      }, { timeoutMs: 60_000, intervalMs: 100 }).catch((e) => {
+      const u = await waitFor(
+        "the figures of both turns",
+        () => {
+          const x = read();
+          return x && x.output >= 2 * out ? x : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 100 },
+      ).catch((e) => {
         throw new Error(`${(e as Error).message}: read ${JSON.stringify(read())}${dump(run)}`);
       });
       const answered = u.output / out;
@@ -202,7 +238,19 @@ for (const cli of CLIS) {
       await launchArchitect(run, cli);
       run.turns.start();
       const settings = settingsFrom(run.config, { headless: true });
-      let state: State = { ...run.state, agents: { architect: { role: "architect", label: "[architect] architecture", status: "working", since: run.state.updated_at, provider: cli.name, prompt: { path: F.architectPrompt, template: "architect", vars: {} } } } };
+      let state: State = {
+        ...run.state,
+        agents: {
+          architect: {
+            role: "architect",
+            label: "[architect] architecture",
+            status: "working",
+            since: run.state.updated_at,
+            provider: cli.name,
+            prompt: { path: F.architectPrompt, template: "architect", vars: {} },
+          },
+        },
+      };
       const t0 = performance.now();
       run.runtime.sendPrompt("architect", F.architectPrompt);
       const submitted = () => readToolLines(join(run.sessionDir, F.toolEvents), 0).some((l) => l.value?.tool === "submit_architecture");
@@ -212,14 +260,23 @@ for (const cli of CLIS) {
           throw new Error(`${(e as Error).message}${dump(run)}`);
         });
         // agentmux saw the agent working all along: no turn end, no limit, nothing to recover
-        expect(run.events.filter((e) => e.type === "agent_turn_ended" || e.type === "agent_rate_limited" || e.type === "agent_dialog"), dump(run)).toEqual([]);
+        expect(
+          run.events.filter((e) => e.type === "agent_turn_ended" || e.type === "agent_rate_limited" || e.type === "agent_dialog"),
+          dump(run),
+        ).toEqual([]);
         const hits = limited();
         expect(hits.length).toBeGreaterThan(1);
         const spanMs = Date.parse(hits.at(-1)!.t) - Date.parse(hits[0]!.t);
-        console.log(`[real-cli] ${cli.name} 429: retried by the CLI itself ${hits.length} times in ${spanMs} ms; submit ${Math.round(performance.now() - t0)} ms after the prompt`);
+        console.log(
+          `[real-cli] ${cli.name} 429: retried by the CLI itself ${hits.length} times in ${spanMs} ms; submit ${Math.round(performance.now() - t0)} ms after the prompt`,
+        );
         return;
       }
-      const seen = await waitFor("the usage limit at the turn's end", () => run.events.find((e) => e.type === "agent_rate_limited" || e.type === "agent_turn_ended"), { timeoutMs: 180_000, intervalMs: 50 }).catch((e) => {
+      const seen = await waitFor(
+        "the usage limit at the turn's end",
+        () => run.events.find((e) => e.type === "agent_rate_limited" || e.type === "agent_turn_ended"),
+        { timeoutMs: 180_000, intervalMs: 50 },
+      ).catch((e) => {
         throw new Error(`${(e as Error).message}${dump(run)}`);
       });
       const limitMs = Math.round(performance.now() - t0);
@@ -240,7 +297,9 @@ for (const cli of CLIS) {
       });
       // the first request, and the retries the CLI makes by itself before it shows the error
       expect(limited().length).toBe(1 + (cli.retries429 ?? 0));
-      console.log(`[real-cli] ${cli.name} 429: limit seen ${sinceAnswerMs} ms after the mock's 429 (${limitMs} ms after the prompt; "${limit.text}", reset ${limit.reset_at ?? "not shown"}); submit ${Math.round(performance.now() - resetAt)} ms after the continue notice`);
+      console.log(
+        `[real-cli] ${cli.name} 429: limit seen ${sinceAnswerMs} ms after the mock's 429 (${limitMs} ms after the prompt; "${limit.text}", reset ${limit.reset_at ?? "not shown"}); submit ${Math.round(performance.now() - resetAt)} ms after the continue notice`,
+      );
     }, 400_000);
   });
 }

@@ -50,7 +50,9 @@ describe("buildRelease", () => {
       const m = line.match(/^([0-9a-f]{64})  (\S+)$/);
       expect(m).not.toBeNull();
       expect(m![2]).toBe(names[i]!);
-      const expected = createHash("sha256").update(readFileSync(join(out, names[i]!))).digest("hex");
+      const expected = createHash("sha256")
+        .update(readFileSync(join(out, names[i]!)))
+        .digest("hex");
       expect(m![1]).toBe(expected);
       expect(manifest.assets[i]!.sha256).toBe(expected);
     }

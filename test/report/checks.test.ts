@@ -16,7 +16,12 @@ import { progressComment } from "../../src/views/progress-comment.ts";
 import { apply, clock, events as eventsOf, FEATURE_DIR, freshState, makePlan, settings } from "../orchestrator/fixtures.ts";
 
 const NOW = Date.UTC(2024, 0, 1, 1);
-const s: Settings = settings({ checks: { test: { command: "npm test", when: ["after_implementation"], required: true }, lint: { command: "npm run lint", when: ["after_implementation"], required: false } } });
+const s: Settings = settings({
+  checks: {
+    test: { command: "npm test", when: ["after_implementation"], required: true },
+    lint: { command: "npm run lint", when: ["after_implementation"], required: false },
+  },
+});
 const snap = (state: State) => snapshot({ dir: FEATURE_DIR, state, id: "s1", live: true, toolEvents: 3, now: NOW });
 
 /** Every state of a run whose test fails once (with a finding), lint advisory, then passes after the fix. */
@@ -25,12 +30,22 @@ function states(): State[] {
   const out: State[] = [];
   let state = freshState();
   for (const e of [
-    ev.start(), ev.arch(["reviewer_logic"]), ev.plan(makePlan([{ mode: "serial", plans: [1] }])), ev.done(1),
+    ev.start(),
+    ev.arch(["reviewer_logic"]),
+    ev.plan(makePlan([{ mode: "serial", plans: [1] }])),
+    ev.done(1),
     ev.checkStarted(1, "test"),
-    ev.checkFinished(1, "test", { status: "failed", exit_code: 1, failures: 2, findings: [{ check: "test", file: "src/a.js", line: 4, message: "expected 1" }] }),
+    ev.checkFinished(1, "test", {
+      status: "failed",
+      exit_code: 1,
+      failures: 2,
+      findings: [{ check: "test", file: "src/a.js", line: 4, message: "expected 1" }],
+    }),
     ev.checkFinished(1, "lint", { status: "failed", exit_code: 1, failures: 3, required: false }),
     ev.review("reviewer_logic", "pass"),
-    ev.done(1), ev.checkFinished(2, "test", { duration_ms: 12_400 }), ev.checkFinished(2, "lint", { required: false }),
+    ev.done(1),
+    ev.checkFinished(2, "test", { duration_ms: 12_400 }),
+    ev.checkFinished(2, "lint", { required: false }),
   ]) {
     state = apply(state, e, s).state;
     out.push(state);
@@ -45,7 +60,16 @@ test("the snapshot's checks block: every check of every round, what blocks in th
   expect(failing.checks.round).toBe(0);
   expect(failing.checks.blocking).toEqual(["test"]);
   expect(failing.checks.results).toMatchObject([
-    { name: "test", round: 0, run: 1, state: "failed", blocking: true, failures: 2, findings: [{ file: "src/a.js", line: 4 }], log: "06_checks/run_1/test.log" },
+    {
+      name: "test",
+      round: 0,
+      run: 1,
+      state: "failed",
+      blocking: true,
+      failures: 2,
+      findings: [{ file: "src/a.js", line: 4 }],
+      log: "06_checks/run_1/test.log",
+    },
     { name: "lint", round: 0, state: "failed", blocking: false, required: false },
   ]);
   expect(snap(all[4]!).checks.results[0]).toMatchObject({ name: "test", state: "running" });
@@ -63,7 +87,12 @@ test("a follower gets one check event per finished check, and the plain progress
     return out.filter((e) => e.kind === "check").map((e) => ({ e, line: plainLine(e, next) }));
   });
   for (const { e } of evs) expect(() => RunEvent.parse(e)).not.toThrow();
-  expect(evs.map(({ e }) => e.kind === "check" && `${e.name}@${e.run}:${e.status}`)).toEqual(["test@1:failed", "lint@1:failed", "test@2:passed", "lint@2:passed"]);
+  expect(evs.map(({ e }) => e.kind === "check" && `${e.name}@${e.run}:${e.status}`)).toEqual([
+    "test@1:failed",
+    "lint@1:failed",
+    "test@2:passed",
+    "lint@2:passed",
+  ]);
   expect(evs[0]!.line).toMatch(/✗ check test failed \(2 failures\) in 1\.2 s \(06_checks\/run_1\/test\.log\)$/);
   expect(evs[1]!.line).toContain("! check lint failed (3 failures) in 1.2 s — advisory");
   expect(evs[2]!.line).toMatch(/✓ check test passed in 12\.4 s$/);
@@ -87,7 +116,12 @@ test("the monitor: a line per check per round; status lists them with the failin
 test("the pull request body has a table of the latest round's checks; the commit message their lines", () => {
   const last = states().at(-1)!;
   const table = checksTable(last);
-  expect(table.split("\n")).toEqual(["| Check | Result | Time | Command |", "|---|---|---|---|", "| test | ✓ passed | 12 s | `npm run test` |", "| lint | ✓ passed | 1.2 s | `npm run lint` |"]);
+  expect(table.split("\n")).toEqual([
+    "| Check | Result | Time | Command |",
+    "|---|---|---|---|",
+    "| test | ✓ passed | 12 s | `npm run test` |",
+    "| lint | ✓ passed | 1.2 s | `npm run lint` |",
+  ]);
   expect(prBody({ summary: "s", checks: table })).toContain(`## Checks\n\n${table}\n`);
   expect(prBody({ summary: "s" })).not.toContain("## Checks");
   expect(checkSummaryLines(states()[6]!)).toEqual(["✗ test: 2 failures", "! lint: 3 failures · advisory"]);
@@ -97,7 +131,11 @@ test("the goodbye screen lists the latest round's checks", () => {
   const lines = goodbyeLines("success", { feature: "f", commit: "abc1234", checks: checkSummaryLines(states().at(-1)!) }, 80).map(toPlain);
   const at = lines.findIndex((l) => l.startsWith("  Checks"));
   expect(lines.slice(at, at + 2)).toEqual(["  Checks    ✓ test: passed (12 s)", "            ✓ lint: passed (1.2 s)"]);
-  expect(goodbyeLines("success", { feature: "f", commit: "abc1234", checks: [] }, 80).map(toPlain).some((l) => l.includes("Checks"))).toBe(false);
+  expect(
+    goodbyeLines("success", { feature: "f", commit: "abc1234", checks: [] }, 80)
+      .map(toPlain)
+      .some((l) => l.includes("Checks")),
+  ).toBe(false);
 });
 
 test("the Action's progress comment lists the latest round's checks", () => {
@@ -112,12 +150,22 @@ test("the check that moved the run comes before the phase it moved it to", () =>
   const ev = eventsOf(clock());
   let state = freshState();
   const seen: State[] = [];
-  for (const e of [ev.start(), ev.arch(["reviewer_logic"]), ev.plan(makePlan([{ mode: "serial", plans: [1] }])), ev.done(1), ev.review("reviewer_logic", "pass"), ev.checkFinished(1, "lint", { required: false }), ev.checkFinished(1, "test", { status: "failed", exit_code: 1, failures: 1 })]) {
+  for (const e of [
+    ev.start(),
+    ev.arch(["reviewer_logic"]),
+    ev.plan(makePlan([{ mode: "serial", plans: [1] }])),
+    ev.done(1),
+    ev.review("reviewer_logic", "pass"),
+    ev.checkFinished(1, "lint", { required: false }),
+    ev.checkFinished(1, "test", { status: "failed", exit_code: 1, failures: 1 }),
+  ]) {
     state = apply(state, e, s).state;
     seen.push(state);
   }
   expect(state.phase).toBe("fixing");
-  const kinds = events(snap(seen.at(-2)!), snap(seen.at(-1)!)).map((e) => (e.kind === "phase" ? `phase:${e.phase}` : e.kind === "check" ? `check:${e.name}` : e.kind));
+  const kinds = events(snap(seen.at(-2)!), snap(seen.at(-1)!)).map((e) =>
+    e.kind === "phase" ? `phase:${e.phase}` : e.kind === "check" ? `check:${e.name}` : e.kind,
+  );
   expect(kinds.slice(0, 2)).toEqual(["check:test", "phase:fixing"]);
 });
 

@@ -23,7 +23,9 @@ import { eventKinds, validate } from "./json-validate.ts";
  */
 const FIXTURES = join(REPO_ROOT, "test", "fixtures", "run-api");
 const FILES = Object.keys(RUN_API_SCHEMAS) as RunApiSchemaFile[];
-const versions = readdirSync(FIXTURES).filter((n) => /^v\d+$/.test(n)).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+const versions = readdirSync(FIXTURES)
+  .filter((n) => /^v\d+$/.test(n))
+  .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
 const frozen = (v: string, f: RunApiSchemaFile) => JSON.parse(readFileSync(join(FIXTURES, v, f), "utf8"));
 const current = (f: RunApiSchemaFile) => JSON.parse(runApiSchemaText(f));
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
@@ -31,15 +33,17 @@ const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 const older = (v: string) => ({ laterValues: v !== `v${RUN_API_VERSION}` });
 
 /** Real session folders a sim run left: state.json (and runtime_state.json when it had one). */
-const sessions = readdirSync(join(FIXTURES, "sessions")).sort().map((name) => {
-  const dir = join(FIXTURES, "sessions", name);
-  const runtime = join(dir, "runtime_state.json");
-  return {
-    name,
-    state: State.parse(JSON.parse(readFileSync(join(dir, "state.json"), "utf8"))),
-    runtime: existsSync(runtime) ? RuntimeState.parse(JSON.parse(readFileSync(runtime, "utf8"))) : undefined,
-  };
-});
+const sessions = readdirSync(join(FIXTURES, "sessions"))
+  .sort()
+  .map((name) => {
+    const dir = join(FIXTURES, "sessions", name);
+    const runtime = join(dir, "runtime_state.json");
+    return {
+      name,
+      state: State.parse(JSON.parse(readFileSync(join(dir, "state.json"), "utf8"))),
+      runtime: existsSync(runtime) ? RuntimeState.parse(JSON.parse(readFileSync(runtime, "utf8"))) : undefined,
+    };
+  });
 
 describe("the run API's published schemas", () => {
   test("assets/run-*.schema.json are current (run: npm run schema)", () => {
@@ -52,7 +56,8 @@ describe("the run API's published schemas", () => {
   });
 
   test("today's schemas keep every field, variant and value of every published version, with a compatible type", () => {
-    for (const v of versions) for (const f of FILES) expect({ version: v, file: f, problems: compatProblems(frozen(v, f), current(f)) }).toEqual({ version: v, file: f, problems: [] });
+    for (const v of versions)
+      for (const f of FILES) expect({ version: v, file: f, problems: compatProblems(frozen(v, f), current(f)) }).toEqual({ version: v, file: f, problems: [] });
   });
 
   test("the schemas are open: a consumer of this version accepts the fields a later one adds", () => {
@@ -65,23 +70,49 @@ describe("what real sessions derive validates against every published version", 
     expect(sessions.length).toBeGreaterThanOrEqual(4);
     for (const s of sessions) {
       for (const live of [true, false]) {
-        const snap = clone(snapshot({ dir: s.state.feature_dir, state: s.state, runtime: s.runtime, id: s.name, live, toolEvents: 12, now: Date.parse(s.state.updated_at) + 60_000 }));
+        const snap = clone(
+          snapshot({
+            dir: s.state.feature_dir,
+            state: s.state,
+            runtime: s.runtime,
+            id: s.name,
+            live,
+            toolEvents: 12,
+            now: Date.parse(s.state.updated_at) + 60_000,
+          }),
+        );
         expect(RunSnapshot.parse(snap)).toEqual(snap);
         const evs = clone(events(null, RunSnapshot.parse(snap)));
         expect(evs.length).toBeGreaterThan(0);
         const res = clone(result({ outcome: s.state.phase === "done" ? "success" : "failed", exitCode: s.state.phase === "done" ? 0 : 1, state: s.state }));
         for (const v of versions) {
-          expect({ session: s.name, version: v, problems: validate(frozen(v, "run-snapshot.schema.json"), snap, "$", older(v)) }).toEqual({ session: s.name, version: v, problems: [] });
+          expect({ session: s.name, version: v, problems: validate(frozen(v, "run-snapshot.schema.json"), snap, "$", older(v)) }).toEqual({
+            session: s.name,
+            version: v,
+            problems: [],
+          });
           const known = eventKinds(frozen(v, "run-event.schema.json"));
-          for (const e of evs.filter((e) => known.has(e.kind))) expect({ session: s.name, version: v, event: e.kind, problems: validate(frozen(v, "run-event.schema.json"), e, "$", older(v)) }).toEqual({ session: s.name, version: v, event: e.kind, problems: [] });
-          expect({ session: s.name, version: v, problems: validate(frozen(v, "run-result.schema.json"), res, "$", older(v)) }).toEqual({ session: s.name, version: v, problems: [] });
+          for (const e of evs.filter((e) => known.has(e.kind)))
+            expect({ session: s.name, version: v, event: e.kind, problems: validate(frozen(v, "run-event.schema.json"), e, "$", older(v)) }).toEqual({
+              session: s.name,
+              version: v,
+              event: e.kind,
+              problems: [],
+            });
+          expect({ session: s.name, version: v, problems: validate(frozen(v, "run-result.schema.json"), res, "$", older(v)) }).toEqual({
+            session: s.name,
+            version: v,
+            problems: [],
+          });
         }
       }
     }
   });
 
   test("the sessions cover what a dashboard shows: working agents, a decision to make, a fix round, a failed run", () => {
-    const snaps = sessions.map((s) => snapshot({ dir: s.state.feature_dir, state: s.state, runtime: s.runtime, id: s.name, live: true, toolEvents: 0, now: Date.parse(s.state.updated_at) }));
+    const snaps = sessions.map((s) =>
+      snapshot({ dir: s.state.feature_dir, state: s.state, runtime: s.runtime, id: s.name, live: true, toolEvents: 0, now: Date.parse(s.state.updated_at) }),
+    );
     expect(snaps.some((s) => s.agents.some((a) => a.status === "working"))).toBe(true);
     expect(snaps.some((s) => s.waiting_for.some((w) => w.kind === "decision"))).toBe(true);
     expect(snaps.some((s) => s.review_iteration > 0 && s.phase === "done")).toBe(true);

@@ -27,10 +27,20 @@ function statesOf(build: (ev: ReturnType<typeof eventsOf>) => Parameters<typeof 
 }
 
 const fullRun = statesOf((ev) => [
-  ev.start(), ev.arch(["reviewer_logic", "reviewer_quality"]), ev.plan(STD_PLAN),
-  ev.stuck("coder:1"), ev.active("coder:1"), ev.done(1), ev.done(2), ev.done(3),
-  ev.usage("coder:1"), ev.review("reviewer_logic", "pass", "feat: rate limiting"), ev.review("reviewer_quality", "pass"), ev.summary(),
-  ev.approve(), ev.committed(),
+  ev.start(),
+  ev.arch(["reviewer_logic", "reviewer_quality"]),
+  ev.plan(STD_PLAN),
+  ev.stuck("coder:1"),
+  ev.active("coder:1"),
+  ev.done(1),
+  ev.done(2),
+  ev.done(3),
+  ev.usage("coder:1"),
+  ev.review("reviewer_logic", "pass", "feat: rate limiting"),
+  ev.review("reviewer_quality", "pass"),
+  ev.summary(),
+  ev.approve(),
+  ev.committed(),
 ]);
 
 /** The events a follower derives from each state it sees, in order. */
@@ -57,7 +67,13 @@ describe("the run API's derivation", () => {
 
   test("the stages say which are done, which is current and where a run failed", () => {
     const implementing = snap(reach("implementing").state);
-    expect(implementing.stages.map((st) => `${st.phase}:${st.state}`)).toEqual(["architecting:done", "planning:done", "implementing:current", "reviewing:pending", "completing:pending"]);
+    expect(implementing.stages.map((st) => `${st.phase}:${st.state}`)).toEqual([
+      "architecting:done",
+      "planning:done",
+      "implementing:current",
+      "reviewing:pending",
+      "completing:pending",
+    ]);
     const failed = snap(reach("failed").state);
     expect(failed.stages.find((st) => st.state === "failed")?.phase).toBe("architecting");
     expect(snap(reach("done").state).stages.every((st) => st.state === "done")).toBe(true);
@@ -65,7 +81,9 @@ describe("the run API's derivation", () => {
 
   test("what the run waits for: the decision while completing, a stuck agent", () => {
     const completing = snap(reach("completing").state);
-    expect(completing.waiting_for).toEqual([{ kind: "decision", approval: `${FEATURE_DIR}/08_completion/approval.json`, changes: `${FEATURE_DIR}/08_completion/changes.md` }]);
+    expect(completing.waiting_for).toEqual([
+      { kind: "decision", approval: `${FEATURE_DIR}/08_completion/approval.json`, changes: `${FEATURE_DIR}/08_completion/changes.md` },
+    ]);
     const stuck = snap(fullRun[3]!);
     expect(stuck.waiting_for).toContainEqual({ kind: "stuck_agent", agent: "coder:1", note: expect.any(String) });
   });
@@ -74,12 +92,24 @@ describe("the run API's derivation", () => {
     const evs = follow(fullRun);
     for (const e of evs) expect(RunEvent.parse(e)).toEqual(e);
     const last = fullRun.at(-1)!;
-    expect(evs.filter((e) => e.kind === "phase").map((e) => e.kind === "phase" && `${e.phase}@${e.at}`)).toEqual((last.history ?? []).map((h) => `${h.phase}@${h.at}`));
+    expect(evs.filter((e) => e.kind === "phase").map((e) => e.kind === "phase" && `${e.phase}@${e.at}`)).toEqual(
+      (last.history ?? []).map((h) => `${h.phase}@${h.at}`),
+    );
     expect(evs.filter((e) => e.kind === "agent_stuck").map((e) => e.kind === "agent_stuck" && e.agent)).toEqual(["coder:1"]);
-    expect(evs.filter((e) => e.kind === "review_verdict").map((e) => e.kind === "review_verdict" && `${e.reviewer}:${e.verdict}:${e.round}`).sort()).toEqual(["reviewer_logic:pass:1", "reviewer_quality:pass:1"]);
+    expect(
+      evs
+        .filter((e) => e.kind === "review_verdict")
+        .map((e) => e.kind === "review_verdict" && `${e.reviewer}:${e.verdict}:${e.round}`)
+        .sort(),
+    ).toEqual(["reviewer_logic:pass:1", "reviewer_quality:pass:1"]);
     expect(evs.filter((e) => e.kind === "awaiting_decision")).toHaveLength(1);
     expect(evs.filter((e) => e.kind === "committed")).toEqual([{ kind: "committed", commit: "abc1234", branch: expect.anything(), at: expect.any(String) }]);
-    expect(evs.filter((e) => e.kind === "agent_status" && e.agent === "coder:1").map((e) => e.kind === "agent_status" && `${e.from}>${e.status}`)).toEqual(["null>starting", "starting>stuck", "stuck>working", "working>done"]);
+    expect(evs.filter((e) => e.kind === "agent_status" && e.agent === "coder:1").map((e) => e.kind === "agent_status" && `${e.from}>${e.status}`)).toEqual([
+      "null>starting",
+      "starting>stuck",
+      "stuck>working",
+      "working>done",
+    ]);
   });
 
   test("a follower that sees only the first and the last state still gets every phase and the decision wait", () => {
@@ -96,7 +126,15 @@ describe("the run API's derivation", () => {
   test("a canceled run: its interruption once, with the command that resumes it", () => {
     const states = statesOf((ev) => [ev.start(), ev.cancel()]);
     const evs = follow([...states, states.at(-1)!]).filter((e) => e.kind === "interrupted");
-    expect(evs).toEqual([{ kind: "interrupted", category: "canceled", cause: expect.any(String), resume_command: expect.stringContaining("agentmux resume"), at: expect.any(String) }]);
+    expect(evs).toEqual([
+      {
+        kind: "interrupted",
+        category: "canceled",
+        cause: expect.any(String),
+        resume_command: expect.stringContaining("agentmux resume"),
+        at: expect.any(String),
+      },
+    ]);
   });
 
   test("the result: its schema, the resume command only when it did not succeed", () => {
@@ -110,7 +148,10 @@ describe("the run API's derivation", () => {
 
 describe("an agent's events, as the CI printer has always said them", () => {
   const base = reach("implementing").state;
-  const withAgent = (patch: Partial<NonNullable<State["agents"]>[string]>): State => ({ ...base, agents: { ...base.agents, "coder:1": { ...base.agents!["coder:1"]!, ...patch } } });
+  const withAgent = (patch: Partial<NonNullable<State["agents"]>[string]>): State => ({
+    ...base,
+    agents: { ...base.agents, "coder:1": { ...base.agents!["coder:1"]!, ...patch } },
+  });
   const kinds = (prev: State, next: State) => events(snap(prev), snap(next)).filter((e) => e.kind !== "agent_status");
 
   test("restarted, moved to a fallback, reminded, rate limited, asking, answered unseen: each once, when it starts", () => {
@@ -122,17 +163,23 @@ describe("an agent's events, as the CI printer has always said them", () => {
     expect(kinds(withAgent({ provider: "claude" }), withAgent({ provider: "codex", limit: { text: "limit", reset_at: null, at } }))).toEqual([
       { kind: "agent_fallback", agent: "coder:1", from: "claude", to: "codex", limit: "limit", at: expect.any(String) },
     ]);
-    expect(kinds(base, withAgent({ status: "idle_without_submit", idle_turns: 2 }))).toEqual([{ kind: "agent_reminded", agent: "coder:1", reminders: 2, at: expect.any(String) }]);
+    expect(kinds(base, withAgent({ status: "idle_without_submit", idle_turns: 2 }))).toEqual([
+      { kind: "agent_reminded", agent: "coder:1", reminders: 2, at: expect.any(String) },
+    ]);
     expect(kinds(withAgent({ status: "idle_without_submit", idle_turns: 2 }), withAgent({ status: "idle_without_submit", idle_turns: 2 }))).toEqual([]);
     expect(kinds(base, withAgent({ status: "rate_limited", limit: { text: "limit", reset_at: at, at } }))).toEqual([
       { kind: "agent_rate_limited", agent: "coder:1", limit: { text: "limit", reset_at: at, at }, at: expect.any(String) },
     ]);
-    expect(kinds(base, withAgent({ status: "needs_input", question: q }))).toEqual([{ kind: "agent_needs_input", agent: "coder:1", question: q, at: expect.any(String) }]);
+    expect(kinds(base, withAgent({ status: "needs_input", question: q }))).toEqual([
+      { kind: "agent_needs_input", agent: "coder:1", question: q, at: expect.any(String) },
+    ]);
     // a question asked and answered between two reads (a headless run decides at once) is said answered, once
     expect(kinds(base, withAgent({ status: "working", question: q, note: "decided: English" }))).toEqual([
       { kind: "agent_question_answered", agent: "coder:1", question: q, answer: "decided: English", at: expect.any(String) },
     ]);
-    expect(kinds(withAgent({ status: "working", question: q, note: "decided: English" }), withAgent({ status: "working", question: q, note: "decided: English" }))).toEqual([]);
+    expect(
+      kinds(withAgent({ status: "working", question: q, note: "decided: English" }), withAgent({ status: "working", question: q, note: "decided: English" })),
+    ).toEqual([]);
     // one seen asking was said then: its answer adds nothing
     expect(kinds(withAgent({ status: "needs_input", question: q }), withAgent({ status: "working", question: q, note: "decided: English" }))).toEqual([]);
   });

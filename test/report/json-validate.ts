@@ -7,16 +7,38 @@
 type Node = Record<string, unknown>;
 
 const IGNORED = new Set(["$schema", "$id", "title", "description", "x-run-api-version", "default", "format"]);
-const CHECKED = new Set(["type", "properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "pattern", "propertyNames"]);
+const CHECKED = new Set([
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "anyOf",
+  "oneOf",
+  "enum",
+  "const",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "pattern",
+  "propertyNames",
+]);
 
 function typeOk(type: string, v: unknown): boolean {
   switch (type) {
-    case "null": return v === null;
-    case "array": return Array.isArray(v);
-    case "object": return typeof v === "object" && v !== null && !Array.isArray(v);
-    case "integer": return typeof v === "number" && Number.isInteger(v);
-    case "number": return typeof v === "number";
-    default: return typeof v === type;
+    case "null":
+      return v === null;
+    case "array":
+      return Array.isArray(v);
+    case "object":
+      return typeof v === "object" && v !== null && !Array.isArray(v);
+    case "integer":
+      return typeof v === "number" && Number.isInteger(v);
+    case "number":
+      return typeof v === "number";
+    default:
+      return typeof v === type;
   }
 }
 
@@ -29,9 +51,11 @@ export function validate(schema: Node, v: unknown, path = "$", o: { laterValues?
     if (each.some((p) => p.length === 0)) return [];
     return [`${path}: matches none of its ${union.length} alternatives (${each.map((p) => p[0]).join("; ")})`];
   }
-  if (schema.type !== undefined && !([] as string[]).concat(schema.type as string).some((t) => typeOk(t, v))) return [`${path}: expected ${String(schema.type)}, got ${JSON.stringify(v)?.slice(0, 60)}`];
+  if (schema.type !== undefined && !([] as string[]).concat(schema.type as string).some((t) => typeOk(t, v)))
+    return [`${path}: expected ${String(schema.type)}, got ${JSON.stringify(v)?.slice(0, 60)}`];
   if ("const" in schema && v !== schema.const) return [`${path}: expected ${JSON.stringify(schema.const)}, got ${JSON.stringify(v)}`];
-  if (schema.enum && !(schema.enum as unknown[]).includes(v) && !(o.laterValues && typeof v === "string")) return [`${path}: ${JSON.stringify(v)} is not one of ${JSON.stringify(schema.enum)}`];
+  if (schema.enum && !(schema.enum as unknown[]).includes(v) && !(o.laterValues && typeof v === "string"))
+    return [`${path}: ${JSON.stringify(v)} is not one of ${JSON.stringify(schema.enum)}`];
   if (typeof v === "number") {
     if (typeof schema.minimum === "number" && v < schema.minimum) return [`${path}: below ${schema.minimum}`];
     if (typeof schema.maximum === "number" && v > schema.maximum) return [`${path}: above ${schema.maximum}`];
@@ -48,7 +72,8 @@ export function validate(schema: Node, v: unknown, path = "$", o: { laterValues?
       if (schema.propertyNames) out.push(...validate(schema.propertyNames as Node, k, `${path}{${k}}`, o));
       if (props[k]) out.push(...validate(props[k], x, `${path}.${k}`, o));
       else if (schema.additionalProperties === false) out.push(`${path}.${k}: not allowed`);
-      else if (schema.additionalProperties && typeof schema.additionalProperties === "object") out.push(...validate(schema.additionalProperties as Node, x, `${path}.${k}`, o));
+      else if (schema.additionalProperties && typeof schema.additionalProperties === "object")
+        out.push(...validate(schema.additionalProperties as Node, x, `${path}.${k}`, o));
     }
   }
   return out;

@@ -38,7 +38,11 @@ test("files: created_files.log's entries a person reads, oldest first, with ISO 
     { path: "03_research/auth/summary.md", at: local("10:03:00") },
     { path: "06_implementation/done_1", at: local("10:04:00") },
   ]);
-  expect({ subplans: run.subplan_count, name: run.session_name, tmux: run.tmux }).toEqual({ subplans: 3, name: "agentmux-s1", tmux: { session: "agentmux-s1", socket: "amx", control_pane: "%0" } });
+  expect({ subplans: run.subplan_count, name: run.session_name, tmux: run.tmux }).toEqual({
+    subplans: 3,
+    name: "agentmux-s1",
+    tmux: { session: "agentmux-s1", socket: "amx", control_pane: "%0" },
+  });
 });
 
 test("a session without created_files.log or a monitor pane: no files, control_pane null", () => {
@@ -52,12 +56,26 @@ test("a session without created_files.log or a monitor pane: no files, control_p
 test("last_status (v4): a stopped run's agent reads stopped, and what it was doing stays: the sessions list says it needs input", () => {
   const project = makeTmpDir("amx-run-files-");
   dirs.push(project);
-  const asking = { role: "coder" as const, label: "coder 1", status: "needs_input" as const, provider: "claude", since: "x", question: { kind: "question" as const, text: "Which database?", at: "x" } };
+  const asking = {
+    role: "coder" as const,
+    label: "coder 1",
+    status: "needs_input" as const,
+    provider: "claude",
+    since: "x",
+    question: { kind: "question" as const, text: "Which database?", at: "x" },
+  };
   const dir = writeSession(project, "s1", stateIn("implementing", { agents: { "coder:1": asking } }));
   for (const live of [true, false]) {
     const run = snapshot(readSnapshotInput(dir, { id: "s1", live, now: Date.now() }));
     expect(run.agents.map((a) => [a.status, a.last_status])).toEqual([[live ? "needs_input" : "stopped", "needs_input"]]);
-    const row = sessionsJson([{ id: "s1", dir, state: readSnapshotInput(dir, { id: "s1", live, now: 0 }).state, live, ageMs: 0, updatedAt: Date.now(), socket: "x" }])[0]!;
-    expect({ live, needs: row.needs, phase: row.phase, session_name: row.session_name }).toEqual({ live, needs: "needs_input", phase: "implementing", session_name: run.session_name });
+    const row = sessionsJson([
+      { id: "s1", dir, state: readSnapshotInput(dir, { id: "s1", live, now: 0 }).state, live, ageMs: 0, updatedAt: Date.now(), socket: "x" },
+    ])[0]!;
+    expect({ live, needs: row.needs, phase: row.phase, session_name: row.session_name }).toEqual({
+      live,
+      needs: "needs_input",
+      phase: "implementing",
+      session_name: run.session_name,
+    });
   }
 });

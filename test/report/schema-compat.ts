@@ -11,8 +11,28 @@ type Type = "string" | "number" | "integer" | "boolean" | "null" | "object" | "a
 type Alt = { type: Type; node: Node; values?: unknown[]; tag?: unknown };
 
 const KNOWN = new Set([
-  "$schema", "$id", "title", "description", "x-run-api-version", "type", "properties", "required", "additionalProperties",
-  "items", "anyOf", "oneOf", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "default", "propertyNames", "format", "pattern",
+  "$schema",
+  "$id",
+  "title",
+  "description",
+  "x-run-api-version",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "anyOf",
+  "oneOf",
+  "enum",
+  "const",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "default",
+  "propertyNames",
+  "format",
+  "pattern",
 ]);
 
 /** The alternatives of a schema, one per type (and per `kind` of an object variant): string enums of several branches are one set. */

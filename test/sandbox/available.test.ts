@@ -13,7 +13,11 @@ test.skipIf(!bwrap)("with bubblewrap on a Linux that allows it: available, with 
 });
 
 test("without bwrap, or off Linux: not available, saying why and what to do", async () => {
-  expect(await sandboxAvailability({ bwrap: null, exec: runProcess, platform: "linux" })).toEqual({ ok: false, reason: "bubblewrap (bwrap) is not on PATH", fix: expect.stringContaining("apt-get install bubblewrap") });
+  expect(await sandboxAvailability({ bwrap: null, exec: runProcess, platform: "linux" })).toEqual({
+    ok: false,
+    reason: "bubblewrap (bwrap) is not on PATH",
+    fix: expect.stringContaining("apt-get install bubblewrap"),
+  });
   const mac = await sandboxAvailability({ bwrap, exec: runProcess, platform: "darwin" });
   expect(mac).toMatchObject({ ok: false, reason: "the sandbox needs Linux (bubblewrap); this system is darwin" });
 });

@@ -58,7 +58,10 @@ function layout() {
 
 /** In the sandbox: R (read) or X (not) per path, and W (written) or X per folder. */
 async function look(plan: SandboxPlan, read: string[], write: string[]): Promise<string[]> {
-  const script = [...read.map((p) => `cat '${p}' >/dev/null 2>&1 && echo "R ${p}" || echo "X ${p}"`), ...write.map((d) => `touch '${d}/.w' 2>/dev/null && echo "W ${d}" || echo "X ${d}"`)].join("\n");
+  const script = [
+    ...read.map((p) => `cat '${p}' >/dev/null 2>&1 && echo "R ${p}" || echo "X ${p}"`),
+    ...write.map((d) => `touch '${d}/.w' 2>/dev/null && echo "W ${d}" || echo "X ${d}"`),
+  ].join("\n");
   const p = Bun.spawn(bwrapArgv(plan, ["sh", "-c", script]), { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   if (code !== 0) throw new Error(`bwrap failed (${code}): ${err}`);
@@ -94,7 +97,14 @@ describe.skipIf(!bwrap)("the sandbox an agent runs in (real bubblewrap)", () => 
     const { plan, paths } = layout();
     const inPlace = { ...plan, workDir: plan.projectDir };
     const seen = await look(inPlace, [paths.mainFile, paths.otherSession, paths.sealKey, paths.prompt, paths.otherWork], [inPlace.workDir]);
-    expect(seen).toEqual([`R ${paths.mainFile}`, `X ${paths.otherSession}`, `X ${paths.sealKey}`, `R ${paths.prompt}`, `X ${paths.otherWork}`, `W ${inPlace.workDir}`]);
+    expect(seen).toEqual([
+      `R ${paths.mainFile}`,
+      `X ${paths.otherSession}`,
+      `X ${paths.sealKey}`,
+      `R ${paths.prompt}`,
+      `X ${paths.otherWork}`,
+      `W ${inPlace.workDir}`,
+    ]);
   });
 
   test("no way back to what is hidden: unmounting fails (no capabilities, even run by root), no disks in /dev, the repository's hooks and config read-only", async () => {

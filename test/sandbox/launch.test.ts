@@ -20,8 +20,27 @@ test("sandbox: true puts every role in it; roles.<r>.sandbox: false takes one ou
 test("a sandboxed launch runs the same command under bwrap, shows its own MCP config read-only and makes the sim's own folder", () => {
   const config = { ...base(), sandbox: true, defaults: { ...base().defaults, provider: "sim" } } as Config;
   const S = "/work/p/.agentmux/.sessions/s1";
-  const plain = buildLaunch({ ...resolveRole(config, "coder"), sandbox: false }, { sessionDir: S, projectDir: "/work/p", workDir: "/work/p", agentKey: "coder", selfCommand: ["/opt/agentmux"], mcp: { url: "http://127.0.0.1:1/mcp", token: "a".repeat(64) }, home: "/nonexistent-home" });
-  const boxed = buildLaunch(resolveRole(config, "coder"), { sessionDir: S, projectDir: "/work/p", workDir: "/work/p", agentKey: "coder", selfCommand: ["/opt/agentmux"], mcp: { url: "http://127.0.0.1:1/mcp", token: "a".repeat(64) }, home: "/nonexistent-home" });
+  const plain = buildLaunch(
+    { ...resolveRole(config, "coder"), sandbox: false },
+    {
+      sessionDir: S,
+      projectDir: "/work/p",
+      workDir: "/work/p",
+      agentKey: "coder",
+      selfCommand: ["/opt/agentmux"],
+      mcp: { url: "http://127.0.0.1:1/mcp", token: "a".repeat(64) },
+      home: "/nonexistent-home",
+    },
+  );
+  const boxed = buildLaunch(resolveRole(config, "coder"), {
+    sessionDir: S,
+    projectDir: "/work/p",
+    workDir: "/work/p",
+    agentKey: "coder",
+    selfCommand: ["/opt/agentmux"],
+    mcp: { url: "http://127.0.0.1:1/mcp", token: "a".repeat(64) },
+    home: "/nonexistent-home",
+  });
   expect(boxed.argv[0]).toBe("bwrap");
   expect(boxed.argv.slice(boxed.argv.indexOf("--") + 1)).toEqual(plain.argv);
   const own = plain.files[0]!.path;
@@ -34,7 +53,16 @@ test("a sandboxed CLI with a turn-end hook can append to the session's turn-end 
   const config = { ...base(), sandbox: true } as Config;
   const S = "/work/p/.agentmux/.sessions/s1";
   const turnEnds = join(S, ".runtime", "turn_ends");
-  const l = buildLaunch(resolveRole(config, "coder"), { sessionDir: S, projectDir: "/work/p", workDir: "/work/p", agentKey: "coder", selfCommand: ["/opt/agentmux"], mcp: { url: "http://127.0.0.1:1/mcp", token: "a".repeat(64) }, home: "/nonexistent-home", turnEnd: { id: "t1", file: turnEnds } });
+  const l = buildLaunch(resolveRole(config, "coder"), {
+    sessionDir: S,
+    projectDir: "/work/p",
+    workDir: "/work/p",
+    agentKey: "coder",
+    selfCommand: ["/opt/agentmux"],
+    mcp: { url: "http://127.0.0.1:1/mcp", token: "a".repeat(64) },
+    home: "/nonexistent-home",
+    turnEnd: { id: "t1", file: turnEnds },
+  });
   const argv = l.argv.join(" ");
   expect(argv).toContain(`--tmpfs ${join(S, ".runtime")} `);
   expect(argv).toContain(`--bind ${turnEnds} ${turnEnds}`);
@@ -46,7 +74,16 @@ test("a sandboxed opencode can write the session id it opened to its launch's fi
   const config = { ...base(), sandbox: true, defaults: { ...base().defaults, provider: "opencode" } } as Config;
   const S = "/work/p/.agentmux/.sessions/s1";
   const turnEnds = join(S, ".runtime", "turn_ends");
-  const l = buildLaunch(resolveRole(config, "coder"), { sessionDir: S, projectDir: "/work/p", workDir: "/work/p", agentKey: "coder", selfCommand: ["/opt/agentmux"], mcp: { url: "http://127.0.0.1:1/mcp", token: "a".repeat(64) }, home: "/nonexistent-home", turnEnd: { id: "t1", file: turnEnds } });
+  const l = buildLaunch(resolveRole(config, "coder"), {
+    sessionDir: S,
+    projectDir: "/work/p",
+    workDir: "/work/p",
+    agentKey: "coder",
+    selfCommand: ["/opt/agentmux"],
+    mcp: { url: "http://127.0.0.1:1/mcp", token: "a".repeat(64) },
+    home: "/nonexistent-home",
+    turnEnd: { id: "t1", file: turnEnds },
+  });
   const argv = l.argv.join(" ");
   const conversation = l.env.AGENTMUX_CONVERSATION_FILE!;
   const records = join(S, ".runtime", "opencode");

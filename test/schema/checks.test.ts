@@ -43,7 +43,17 @@ describe("checks: in the config", () => {
     const c = load(
       "checks:\n  lint:\n    command: npx eslint .\n    cwd: web\n    timeout_s: 60\n    env: {CI: '1'}\n    when: [after_coder, before_commit]\n    required: false\n    kind: lint\n    parser: eslint\n    junit: reports/junit.xml\n",
     ).checks.lint!;
-    expect(c).toEqual({ command: "npx eslint .", cwd: "web", timeout_s: 60, env: { CI: "1" }, when: ["after_coder", "before_commit"], required: false, kind: "lint", parser: "eslint", junit: "reports/junit.xml" });
+    expect(c).toEqual({
+      command: "npx eslint .",
+      cwd: "web",
+      timeout_s: 60,
+      env: { CI: "1" },
+      when: ["after_coder", "before_commit"],
+      required: false,
+      kind: "lint",
+      parser: "eslint",
+      junit: "reports/junit.xml",
+    });
   });
 
   test("an unknown field is an error naming its path and the close key", () => {
@@ -62,9 +72,21 @@ describe("checks: in the config", () => {
 
 describe("CheckResult", () => {
   const base = {
-    name: "test", command: "npm test", kind: "test", when: "after_implementation", round: 0, status: "failed", exit_code: 1, duration_ms: 1200,
-    started_at: "2026-11-28T15:00:00.000Z", finished_at: "2026-11-28T15:00:01.200Z", log: "checks/r0-test.log", tail: ["FAIL"],
-    findings: [{ check: "test", file: "src/a.ts", line: 3, message: "expected 1" }], required: true, truncated: false,
+    name: "test",
+    command: "npm test",
+    kind: "test",
+    when: "after_implementation",
+    round: 0,
+    status: "failed",
+    exit_code: 1,
+    duration_ms: 1200,
+    started_at: "2026-11-28T15:00:00.000Z",
+    finished_at: "2026-11-28T15:00:01.200Z",
+    log: "checks/r0-test.log",
+    tail: ["FAIL"],
+    findings: [{ check: "test", file: "src/a.ts", line: 3, message: "expected 1" }],
+    required: true,
+    truncated: false,
   } as const;
 
   test("round-trips through JSON (state.json, the run API) and defaults failing_lines", () => {

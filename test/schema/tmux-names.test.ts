@@ -8,7 +8,19 @@ test("a run's tmux session: agentmux-<id>, then agentmux-<id>-2… when another 
 });
 
 test("state.json (agent-writable) cannot name any other tmux session as the run's", () => {
-  for (const name of ["agentmux-fix-1", "agentmux-fix-0", "agentmux-fix-02", `agentmux-fix-${TMUX_NAME_TRIES + 1}`, "agentmux-fix-2x", "agentmux-fixer", "agentmux-other", "my-work", "agentmux-fix-", "agentmux-fix-2-2", ""]) {
+  for (const name of [
+    "agentmux-fix-1",
+    "agentmux-fix-0",
+    "agentmux-fix-02",
+    `agentmux-fix-${TMUX_NAME_TRIES + 1}`,
+    "agentmux-fix-2x",
+    "agentmux-fixer",
+    "agentmux-other",
+    "my-work",
+    "agentmux-fix-",
+    "agentmux-fix-2-2",
+    "",
+  ]) {
     expect({ name, ok: isTmuxSessionNameOf("fix", name) }).toEqual({ name, ok: false });
   }
   // an id that itself ends in -2 (a second run of one id in one project) keeps its own names

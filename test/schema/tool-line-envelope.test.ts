@@ -5,18 +5,53 @@ import { ToolEventLine } from "../../src/schema/tool-events.ts";
 // The envelope of a tool_events.jsonl line, as the replay reads it: ToolEventLine alone.
 
 const SEAL = "a".repeat(64);
-const base: Record<string, unknown> = { tool: "submit_done", timestamp: "2026-01-01T00:00:00.000Z", payload: { subplan_index: 1 }, agent: "coder:1", role: "coder", seq: 7, seal: SEAL };
+const base: Record<string, unknown> = {
+  tool: "submit_done",
+  timestamp: "2026-01-01T00:00:00.000Z",
+  payload: { subplan_index: 1 },
+  agent: "coder:1",
+  role: "coder",
+  seq: 7,
+  seal: SEAL,
+};
 
 /** Every field given each of a set of values, valid and not, on top of a valid line. */
 function variants(): Record<string, unknown>[] {
   const values: Record<string, unknown[]> = {
     tool: [...TOOLS, "submit_everything", "", null, 1, ["submit_done"], "Submit_done"],
     timestamp: ["x", "", " ", null, 0, {}, ["t"]],
-    payload: [{}, { a: 1, b: { c: [1] } }, [], [1, 2], null, "x", 3, true, JSON.parse('{"__proto__":{"subplan_index":2}}'), JSON.parse('{"constructor":1,"toString":"x"}')],
+    payload: [
+      {},
+      { a: 1, b: { c: [1] } },
+      [],
+      [1, 2],
+      null,
+      "x",
+      3,
+      true,
+      JSON.parse('{"__proto__":{"subplan_index":2}}'),
+      JSON.parse('{"constructor":1,"toString":"x"}'),
+    ],
     agent: ["a", "", null, 1, ["a"]],
     role: [...ROLES, "reviewer", "", null, 1, "CODER"],
     seq: [1, 2, 2 ** 53 - 1, 2 ** 53, 0, -1, 1.5, "1", null, 1e300, -0],
-    seal: [SEAL, "0123456789abcdef".repeat(4), "A".repeat(64), "a".repeat(63), "a".repeat(65), "none", "", null, 1, `${"a".repeat(64)}\n`, "g".repeat(64), "/".repeat(64), ":".repeat(64), "`".repeat(64), `${"f".repeat(63)}F`],
+    seal: [
+      SEAL,
+      "0123456789abcdef".repeat(4),
+      "A".repeat(64),
+      "a".repeat(63),
+      "a".repeat(65),
+      "none",
+      "",
+      null,
+      1,
+      `${"a".repeat(64)}\n`,
+      "g".repeat(64),
+      "/".repeat(64),
+      ":".repeat(64),
+      "`".repeat(64),
+      `${"f".repeat(63)}F`,
+    ],
   };
   const out: Record<string, unknown>[] = [];
   for (const [field, vs] of Object.entries(values)) {

@@ -7,7 +7,10 @@ test("a topic dispatched again keeps its place, a new one goes last, and the rec
   const first: TopicTasks = withTopic(undefined, "limits", "dispatched");
   const second = withTopic(first, "caches", "dispatched");
   const third = withTopic(second, "limits", "done");
-  expect(Object.entries(third)).toEqual([["limits", "done"], ["caches", "dispatched"]]);
+  expect(Object.entries(third)).toEqual([
+    ["limits", "done"],
+    ["caches", "dispatched"],
+  ]);
   expect(first).toEqual({ limits: "dispatched" });
   expect(second).toEqual({ limits: "dispatched", caches: "dispatched" });
   const removed = withoutTopic(third, "limits");

@@ -72,13 +72,17 @@ test("eight processes racing for a checkout with a stale lock: exactly one wins"
     await Bun.stdin.text();`;
   const file = join(p, "race.ts");
   writeFileSync(file, script);
-  const racers = Array.from({ length: 8 }, (_, i) => Bun.spawn([process.execPath, file, p, join(sessionsRoot(p), `s-${i}`)], { stdin: "pipe", stdout: "pipe" }));
+  const racers = Array.from({ length: 8 }, (_, i) =>
+    Bun.spawn([process.execPath, file, p, join(sessionsRoot(p), `s-${i}`)], { stdin: "pipe", stdout: "pipe" }),
+  );
   racers.forEach((r) => procs.push(r));
-  const outcomes = await Promise.all(racers.map(async (r) => {
-    const reader = r.stdout.getReader();
-    const { value } = await reader.read();
-    return new TextDecoder().decode(value).trim();
-  }));
+  const outcomes = await Promise.all(
+    racers.map(async (r) => {
+      const reader = r.stdout.getReader();
+      const { value } = await reader.read();
+      return new TextDecoder().decode(value).trim();
+    }),
+  );
   expect(outcomes.filter((o) => o === "won")).toHaveLength(1);
   expect(outcomes.filter((o) => o === "lost")).toHaveLength(7);
   racers.forEach((r) => r.stdin.end());

@@ -17,8 +17,21 @@ test("a log line is one JSON record with its keys in the documented order; unset
   expect(line.trim().split("\n")).toHaveLength(1);
   const record = JSON.parse(line);
   expect(Object.keys(record)).toEqual(["ts", "level", "event", "msg", "agent", "pane", "data"]);
-  expect(LogRecord.parse(record)).toEqual({ ts: "2026-01-02T03:04:05.678Z", level: "info", event: "agent_launched", msg: "launched coder", agent: "coder", pane: "%3", data: { provider: "sim" } });
-  expect(JSON.parse(logLine("a\nmulti-line screen", {}, at))).toEqual({ ts: "2026-01-02T03:04:05.678Z", level: "info", event: "note", msg: "a\nmulti-line screen" });
+  expect(LogRecord.parse(record)).toEqual({
+    ts: "2026-01-02T03:04:05.678Z",
+    level: "info",
+    event: "agent_launched",
+    msg: "launched coder",
+    agent: "coder",
+    pane: "%3",
+    data: { provider: "sim" },
+  });
+  expect(JSON.parse(logLine("a\nmulti-line screen", {}, at))).toEqual({
+    ts: "2026-01-02T03:04:05.678Z",
+    level: "info",
+    event: "note",
+    msg: "a\nmulti-line screen",
+  });
 });
 
 test("reading a log keeps every line: records, and raw lines (an older text log, a torn tail) as notes", () => {
@@ -31,8 +44,11 @@ test("reading a log keeps every line: records, and raw lines (an older text log,
 
 test("the readable rendering: time, level, event, who, message; continuation lines indented", () => {
   const records = parseLog(
-    logLine("delivery to coder failed: not ready\nscreen line", { level: "warn", event: "delivery_failed", agent: "coder", data: { reason: "not ready" } }, at) +
-      logLine("commit failed: ENOSPC", { level: "error", event: "commit_failed", error: "Error: ENOSPC\n    at write" }, at),
+    logLine(
+      "delivery to coder failed: not ready\nscreen line",
+      { level: "warn", event: "delivery_failed", agent: "coder", data: { reason: "not ready" } },
+      at,
+    ) + logLine("commit failed: ENOSPC", { level: "error", event: "commit_failed", error: "Error: ENOSPC\n    at write" }, at),
   );
   const text = logLines(records).map((l) => toAnsi(l, { color: false }));
   expect(text[0]).toBe("03:04:05.678  warn   delivery_failed      [coder] delivery to coder failed: not ready");

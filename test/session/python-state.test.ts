@@ -56,7 +56,14 @@ const PYTHON = {
 test("a Python state.json is recognised; agentmux's own and other files are not", () => {
   writeFileSync(join(dir, "state.json"), JSON.stringify(PYTHON));
   expect(readPythonState(dir)?.phase).toBe("reviewing");
-  const own = initialState({ featureDir: dir, sessionName: "agentmux-x", featureName: "rate-limit", projectDir: project, productManager: false, at: "2026-05-17T08:00:00Z" });
+  const own = initialState({
+    featureDir: dir,
+    sessionName: "agentmux-x",
+    featureName: "rate-limit",
+    projectDir: project,
+    productManager: false,
+    at: "2026-05-17T08:00:00Z",
+  });
   writeFileSync(join(dir, "state.json"), JSON.stringify(own));
   expect(readPythonState(dir)).toBeUndefined();
   writeFileSync(join(dir, "state.json"), "{not json");
@@ -102,9 +109,21 @@ test("a state.json agentmux reads is its own, even without history or optional f
   const { listSessions } = await import("../../src/session/list.ts");
   // the fields an agentmux state cannot do without, no history (a run that failed before its first step, a test's fixture)
   const own = {
-    phase: "architecting", last_event: "feature_created", product_manager: false, subplan_count: 0, completed_subplans: [], review_iteration: 0,
-    implementation_group_total: 0, implementation_group_index: 0, implementation_group_mode: null, implementation_active_plan_ids: [],
-    implementation_completed_group_ids: [], updated_at: "2026-05-17T10:30:00.000Z", updated_by: "test", feature_dir: dir, session_name: "agentmux-20260517-103000-rate-limit",
+    phase: "architecting",
+    last_event: "feature_created",
+    product_manager: false,
+    subplan_count: 0,
+    completed_subplans: [],
+    review_iteration: 0,
+    implementation_group_total: 0,
+    implementation_group_index: 0,
+    implementation_group_mode: null,
+    implementation_active_plan_ids: [],
+    implementation_completed_group_ids: [],
+    updated_at: "2026-05-17T10:30:00.000Z",
+    updated_by: "test",
+    feature_dir: dir,
+    session_name: "agentmux-20260517-103000-rate-limit",
   };
   writeFileSync(join(dir, "state.json"), JSON.stringify({ ...own, worktree_path: join(project, "wt") }));
   const [s] = await listSessions(project);

@@ -43,7 +43,11 @@ test("of two takers, one gets it; release gives it up", () => {
   const dir = session();
   expect(acquireResume(dir)).toEqual({ ok: true });
   // this very process holding it counts as not alive (recordAlive): a second launcher is another pid
-  const other = Bun.spawnSync([process.execPath, "-e", `const m = await import(${JSON.stringify(join(import.meta.dir, "../../src/session/resume-lock.ts"))}); console.log(JSON.stringify(m.acquireResume(${JSON.stringify(dir)})))`]);
+  const other = Bun.spawnSync([
+    process.execPath,
+    "-e",
+    `const m = await import(${JSON.stringify(join(import.meta.dir, "../../src/session/resume-lock.ts"))}); console.log(JSON.stringify(m.acquireResume(${JSON.stringify(dir)})))`,
+  ]);
   expect(JSON.parse(other.stdout.toString())).toEqual({ ok: false, pid: process.pid });
   releaseResume(dir);
   expect(existsSync(join(dir, RESUME_LOCK))).toBe(false);

@@ -69,11 +69,15 @@ test("early_enter_ms=<n>: an Enter right after a paste inserts a newline; a late
   await w.waitScreen(pane, `› ${line}⏎`);
   expect(w.toolEvents()).toEqual([]);
   // retry Enter (as the delivery recipe does) until the text leaves the input box
-  await waitFor("submitted", async () => {
-    if (w.toolEvents().length) return true;
-    if (inputLine(await w.screen(pane)) !== "› ") await w.enter(pane);
-    return false;
-  }, { intervalMs: 150 });
+  await waitFor(
+    "submitted",
+    async () => {
+      if (w.toolEvents().length) return true;
+      if (inputLine(await w.screen(pane)) !== "› ") await w.enter(pane);
+      return false;
+    },
+    { intervalMs: 150 },
+  );
   await w.waitTool("submit_architecture");
 }, 30000);
 

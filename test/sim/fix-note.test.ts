@@ -11,14 +11,30 @@ import type { Review } from "../../src/schema/artifacts/review.ts";
  */
 const request = (review: Review) => {
   const comments = commentsOfReview("reviewer_logic", review, 1, []);
-  return fixRequestMarkdown({ reviewer_logic: reviewResult(review, "07_review/review_1_reviewer_logic.md", comments), reviewer_quality: reviewResult({ verdict: "pass", summary: "reviewer_quality checked src/greeting.js: the change does what was asked.", findings: [] }, "q.md") }, 1);
+  return fixRequestMarkdown(
+    {
+      reviewer_logic: reviewResult(review, "07_review/review_1_reviewer_logic.md", comments),
+      reviewer_quality: reviewResult(
+        { verdict: "pass", summary: "reviewer_quality checked src/greeting.js: the change does what was asked.", findings: [] },
+        "q.md",
+      ),
+    },
+    1,
+  );
 };
 
 test("a failing review with findings (review_fail_once): the note is the first finding's issue", () => {
   const review: Review = {
     verdict: "fail",
     summary: "reviewer_logic found 1 issue(s) in src/greeting.js, test/greeting.test.js.",
-    findings: [{ issue: "src/greeting.js does not reject empty input", recommendation: "Treat an empty string like a missing input.", location: "src/greeting.js:4", severity: "medium" }],
+    findings: [
+      {
+        issue: "src/greeting.js does not reject empty input",
+        recommendation: "Treat an empty string like a missing input.",
+        location: "src/greeting.js:4",
+        severity: "medium",
+      },
+    ],
   };
   expect(fixNote(1, request(review))).toBe("fix round 1: src/greeting.js does not reject empty input");
 });
@@ -41,5 +57,7 @@ test("a request with neither: a plain note", () => {
 });
 
 test("a request whose only finding is a failing check (check_bug): the note names the check", () => {
-  expect(fixNote(1, "# Fix Request\n\n# Failing checks\n\n## Check: test — failed (exit 1)\n\n- Command: `npm test`\n")).toBe("fix round 1: make the check test pass (it failed (exit 1))");
+  expect(fixNote(1, "# Fix Request\n\n# Failing checks\n\n## Check: test — failed (exit 1)\n\n- Command: `npm test`\n")).toBe(
+    "fix round 1: make the check test pass (it failed (exit 1))",
+  );
 });

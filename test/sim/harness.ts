@@ -112,14 +112,22 @@ export class SimWorld {
     const file = this.path(`.runtime/mcp-${agent}.json`);
     const token = this.tokens.issue(agent, role, this.projectDir);
     const server = o.stdio
-      ? { type: "stdio", command: o.binary ?? BUN, args: o.binary ? ["mcp-server"] : [MAIN, "mcp-server"], env: { AGENTMUX_MCP_URL: this.endpoint.url, AGENTMUX_MCP_TOKEN: token } }
+      ? {
+          type: "stdio",
+          command: o.binary ?? BUN,
+          args: o.binary ? ["mcp-server"] : [MAIN, "mcp-server"],
+          env: { AGENTMUX_MCP_URL: this.endpoint.url, AGENTMUX_MCP_TOKEN: token },
+        }
       : { type: "http", url: this.endpoint.url, headers: { Authorization: `Bearer ${token}` } };
     writeJsonAtomic(file, { mcpServers: { agentmux: server } });
     return file;
   }
 
   /** Start `agentmux sim-agent` in a new pane (cwd = project); returns the pane id. */
-  async launch(role: Role, opts: { scenario?: string; agent?: string; mcp?: boolean; width?: number; thinkMs?: number; binary?: string; stdio?: boolean } = {}): Promise<string> {
+  async launch(
+    role: Role,
+    opts: { scenario?: string; agent?: string; mcp?: boolean; width?: number; thinkMs?: number; binary?: string; stdio?: boolean } = {},
+  ): Promise<string> {
     const agent = opts.agent ?? role;
     const env = {
       AGENTMUX_SESSION_DIR: this.sessionDir,
@@ -166,10 +174,14 @@ export class SimWorld {
   }
 
   async waitScreen(pane: string, what: string | RegExp, timeoutMs = 15000): Promise<string> {
-    return waitFor(`pane ${pane} to show ${what}`, async () => {
-      const s = await this.screen(pane);
-      return (typeof what === "string" ? s.includes(what) : what.test(s)) ? s : null;
-    }, { timeoutMs });
+    return waitFor(
+      `pane ${pane} to show ${what}`,
+      async () => {
+        const s = await this.screen(pane);
+        return (typeof what === "string" ? s.includes(what) : what.test(s)) ? s : null;
+      },
+      { timeoutMs },
+    );
   }
 
   /** Bracketed paste through the tmux runner (load-buffer + paste-buffer -p -d). */
@@ -202,10 +214,14 @@ export class SimWorld {
   }
 
   async waitTool(tool: string, count = 1, timeoutMs = 20000): Promise<ToolEventLine[]> {
-    return waitFor(`${count} × ${tool} in tool_events.jsonl`, () => {
-      const ev = this.toolEvents().filter((e) => e.tool === tool);
-      return ev.length >= count ? ev : null;
-    }, { timeoutMs });
+    return waitFor(
+      `${count} × ${tool} in tool_events.jsonl`,
+      () => {
+        const ev = this.toolEvents().filter((e) => e.tool === tool);
+        return ev.length >= count ? ev : null;
+      },
+      { timeoutMs },
+    );
   }
 
   cleanup(): void {

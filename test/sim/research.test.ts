@@ -12,11 +12,20 @@ afterEach(() => w?.cleanup());
 test("batch mode (--prompt): a code researcher writes summary.md + detail.md, calls submit_research_done, exits 0", async () => {
   w = await SimWorld.create();
   const dir = researchDir("code", "auth-flow");
-  w.write(`${dir}/request.md`, "# Research Request: auth-flow\n\n## Context\nLogin.\n\n## Questions\n- Where is the session stored?\n- Which tests cover login?\n");
+  w.write(
+    `${dir}/request.md`,
+    "# Research Request: auth-flow\n\n## Context\nLogin.\n\n## Questions\n- Where is the session stored?\n- Which tests cover login?\n",
+  );
   const prompt = w.write(`${dir}/prompt.md`, "Research the request.\n");
   const p = Bun.spawn([BUN, join(REPO_ROOT, "src/main.ts"), "sim-agent", "--mcp-config", w.mcpConfig("code-researcher"), "--prompt", prompt], {
     cwd: w.projectDir,
-    env: { ...process.env, AGENTMUX_SESSION_DIR: w.sessionDir, AGENTMUX_PROJECT_DIR: w.projectDir, AGENTMUX_ROLE: "code-researcher", AGENTMUX_AGENT: "code-researcher-auth-flow" },
+    env: {
+      ...process.env,
+      AGENTMUX_SESSION_DIR: w.sessionDir,
+      AGENTMUX_PROJECT_DIR: w.projectDir,
+      AGENTMUX_ROLE: "code-researcher",
+      AGENTMUX_AGENT: "code-researcher-auth-flow",
+    },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -29,7 +38,9 @@ test("batch mode (--prompt): a code researcher writes summary.md + detail.md, ca
   expect(summary).toContain("1. Where is the session stored?");
   expect(summary).toContain("2. Which tests cover login?");
   expect(w.read(`${dir}/detail.md`)).toContain("README.md");
-  expect(w.toolEvents().map((e) => [e.tool, e.payload])).toEqual([["submit_research_done", { topic: "auth-flow", type: "code", role_type: "code-researcher" }]]);
+  expect(w.toolEvents().map((e) => [e.tool, e.payload])).toEqual([
+    ["submit_research_done", { topic: "auth-flow", type: "code", role_type: "code-researcher" }],
+  ]);
 }, 30000);
 
 test("scenario research: the architect dispatches research, waits idle for the notice, then writes architecture.md", async () => {

@@ -94,7 +94,10 @@ test("review_fail_always: every review fails", async () => {
 test("fix_prompt.md: the fixer edits the owned source and its test, reports them as modified, submit_done(1)", async () => {
   w = await SimWorld.create();
   w.write(F.planYaml, PLAN_ONE);
-  const files = { "src/greeting.js": 'export function greeting(input = "world") {\n  return `greeting: ${input}`;\n}\n', "test/greeting.test.js": 'import { test } from "node:test";\n' };
+  const files = {
+    "src/greeting.js": 'export function greeting(input = "world") {\n  return `greeting: ${input}`;\n}\n',
+    "test/greeting.test.js": 'import { test } from "node:test";\n',
+  };
   for (const [f, c] of Object.entries(files)) {
     fs.mkdirSync(join(w.projectDir, f, ".."), { recursive: true });
     fs.writeFileSync(join(w.projectDir, f), c);

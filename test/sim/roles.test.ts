@@ -115,7 +115,8 @@ test("coder_prompt_whole.md: every subplan in order, one submit_done each", asyn
   await runTask("coder", F.coderWholePrompt);
   const events = await w.waitTool("submit_done", 3);
   expect(events.map((e) => e.payload.subplan_index)).toEqual([1, 2, 3]);
-  for (const f of ["src/greeting.js", "src/greeting_format.js", "src/greeting_index.js"]) expect(readFileSync(join(w.projectDir, f), "utf8")).toContain("export function");
+  for (const f of ["src/greeting.js", "src/greeting_format.js", "src/greeting_index.js"])
+    expect(readFileSync(join(w.projectDir, f), "utf8")).toContain("export function");
 }, 30000);
 
 test("reviewer writes review_reviewer_<short>.yaml (with commit_message) and calls submit_review({role})", async () => {

@@ -9,19 +9,8 @@ import { assertValidPlan, defaultPlan } from "../../src/sim/tasks/plan-builder.t
 
 test("KeyDecoder: a bracketed paste split across chunks is one paste event; keys around it decode", () => {
   const d = new KeyDecoder();
-  const events = [
-    ...d.feed("ab\x1b[20"),
-    ...d.feed("0~hello\rwor"),
-    ...d.feed("ld\x1b[20"),
-    ...d.feed("1~\r\x7f\x1b[A\x03"),
-  ];
-  expect(events).toEqual([
-    { t: "text", s: "ab" },
-    { t: "paste", s: "hello\rworld" },
-    { t: "enter" },
-    { t: "backspace" },
-    { t: "ctrl-c" },
-  ]);
+  const events = [...d.feed("ab\x1b[20"), ...d.feed("0~hello\rwor"), ...d.feed("ld\x1b[20"), ...d.feed("1~\r\x7f\x1b[A\x03")];
+  expect(events).toEqual([{ t: "text", s: "ab" }, { t: "paste", s: "hello\rworld" }, { t: "enter" }, { t: "backspace" }, { t: "ctrl-c" }]);
 });
 
 test("parseScenario: switches, values, short reviewer names; bad input names the variable", () => {
@@ -46,7 +35,11 @@ test("parseScenario: switches, values, short reviewer names; bad input names the
 });
 
 test("parseScenario: a role switch names a known role or agent key; a mistyped or missing role is an error that says what to write", () => {
-  expect(parseScenario("crash_once=coder:1,stall=code-researcher,ask=reviewer_logic")).toEqual({ crash_once: "coder:1", stall: "code-researcher", ask: "reviewer_logic" });
+  expect(parseScenario("crash_once=coder:1,stall=code-researcher,ask=reviewer_logic")).toEqual({
+    crash_once: "coder:1",
+    stall: "code-researcher",
+    ask: "reviewer_logic",
+  });
   const problem = (text: string) => {
     try {
       parseScenario(text);
@@ -91,7 +84,10 @@ test("route: tasks come from session-relative prompt paths only", () => {
 test("defaultPlan with coders=4: subplans 1–4 in one parallel group on disjoint files, then the entry point depending on all four", () => {
   const plan = defaultPlan("greeting", "Add a greeting", { coders: 4 });
   assertValidPlan(plan);
-  expect(plan.groups.map((g) => [g.mode, g.plans.map((p) => p.index)])).toEqual([["parallel", [1, 2, 3, 4]], ["serial", [5]]]);
+  expect(plan.groups.map((g) => [g.mode, g.plans.map((p) => p.index)])).toEqual([
+    ["parallel", [1, 2, 3, 4]],
+    ["serial", [5]],
+  ]);
   const files = plan.subplans.slice(0, 4).flatMap((s) => s.owned_files);
   expect(new Set(files).size).toBe(8);
   expect(plan.subplans[4]!.dependencies).toEqual(["subplan 1", "subplan 2", "subplan 3", "subplan 4"]);

@@ -64,7 +64,12 @@ describe("the control-mode client answers as a tmux process would", () => {
   test("a screen is read byte for byte, and a pane printing tmux's own block lines cannot cut an answer short", async () => {
     const { f, spawned } = await pair();
     // the pane prints lines that look like the end of a control-mode answer
-    const pane = await f.layout.createPane({ command: ["sh", "-c", "printf '%%end 1 2 1\\n%%error 1 2 1\\n%%exit\\ntab\\there é ✓\\n'; exec tail -f /dev/null"], env: {}, cwd: f.dir, label: "spoof" });
+    const pane = await f.layout.createPane({
+      command: ["sh", "-c", "printf '%%end 1 2 1\\n%%error 1 2 1\\n%%exit\\ntab\\there é ✓\\n'; exec tail -f /dev/null"],
+      env: {},
+      cwd: f.dir,
+      label: "spoof",
+    });
     await waitFor("the pane printed", async () => (await spawned.run(["capture-pane", "-p", "-t", pane.pane])).includes("tab"));
     const viaControl = await f.tmux.exec(["capture-pane", "-p", "-J", "-t", pane.pane]);
     expect(viaControl).toEqual(await spawned.exec(["capture-pane", "-p", "-J", "-t", pane.pane]));
@@ -130,7 +135,12 @@ describe("a lost control client: calls go on as processes", () => {
     const { f, spawned } = await pair(() => lost++);
     await spawned.run(["new-session", "-d", "-s", "other"]);
     await spawned.run(["kill-session", "-t", `=${f.session}`]);
-    await waitFor("the client noticed", async () => (await f.tmux.exec(["has-session", "-t", "=other"])).code === 0 && (await f.tmux.exec(["display-message", "-p", "#{session_name}"])).stdout.trim() === "other");
+    await waitFor(
+      "the client noticed",
+      async () =>
+        (await f.tmux.exec(["has-session", "-t", "=other"])).code === 0 &&
+        (await f.tmux.exec(["display-message", "-p", "#{session_name}"])).stdout.trim() === "other",
+    );
     await expect(f.tmux.run(["show-options", "-t", `=${f.session}:`, "@x"])).rejects.toBeInstanceOf(TmuxSessionNotFound);
     await waitFor("the loss told", () => lost === 1);
   });

@@ -21,7 +21,11 @@ async function dead(f: TmuxFixture, pane: string): Promise<void> {
 
 /** The dead pane's last screen once its last line is `last` (tmux reads the program's output after it exits). */
 async function screenEndingWith(f: TmuxFixture, pane: string, last: string): Promise<string[]> {
-  const lines = async () => ((await lastScreen(f.tmux, pane)) ?? "").split("\n").map((l) => l.trimEnd()).filter(Boolean);
+  const lines = async () =>
+    ((await lastScreen(f.tmux, pane)) ?? "")
+      .split("\n")
+      .map((l) => l.trimEnd())
+      .filter(Boolean);
   return waitFor(`the last line "${last}"`, async () => ((await lines()).at(-1) === last ? await lines() : null), { timeoutMs: 15_000 });
 }
 

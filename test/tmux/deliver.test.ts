@@ -37,7 +37,13 @@ async function receiver(flags: string[] = []) {
   const record = join(f.dir, "submitted.jsonl");
   const { pane } = await f.layout.createPane({ command: receiverCommand(record, flags), env: {}, cwd: f.dir, label: "[sim] receiver" });
   await f.layout.show([pane]);
-  const submitted = () => (existsSync(record) ? readFileSync(record, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as string) : []);
+  const submitted = () =>
+    existsSync(record)
+      ? readFileSync(record, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as string)
+      : [];
   return { f, pane, submitted, writer: new PaneWriter(f.tmux) };
 }
 
@@ -245,6 +251,9 @@ describe("a pane that never gets ready is named with what it showed (#27)", () =
   test("a pane that shows something else: its last lines", async () => {
     const { pane: p, writer } = await pane(["sh", "-c", "printf 'Fetching provider package...\\nstill fetching (40s)\\n'; exec sleep 60"]);
     const r = await writer.deliver(p, TEXT, options({ ready: { timeout_ms: 1000 } }));
-    expect(r).toMatchObject({ ok: false, reason: "not ready after 1000 ms: the ready prompt never showed; its screen ends: Fetching provider package... / still fetching (40s)" });
+    expect(r).toMatchObject({
+      ok: false,
+      reason: "not ready after 1000 ms: the ready prompt never showed; its screen ends: Fetching provider package... / still fetching (40s)",
+    });
   }, 30_000);
 });

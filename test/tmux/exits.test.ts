@@ -29,8 +29,7 @@ async function setup(pollMs = 500) {
   return { f, file, exits };
 }
 
-const sleeper = (f: TmuxFixture, seconds: string) =>
-  f.layout.createPane({ command: ["sh", "-c", `sleep ${seconds}`], env: {}, cwd: f.dir, label: "sleeper" });
+const sleeper = (f: TmuxFixture, seconds: string) => f.layout.createPane({ command: ["sh", "-c", `sleep ${seconds}`], env: {}, cwd: f.dir, label: "sleeper" });
 
 describe("pane exits", () => {
   test("a pane exit is reported once and the dead pane stays on screen", async () => {
@@ -49,7 +48,12 @@ describe("pane exits", () => {
     const { pane } = await f.layout.createPane({ command: receiverCommand(record, ["--exit-when", crash]), env: {}, cwd: f.dir, label: "[sim] crashy" });
     await f.layout.show([pane]);
     const gate = ReadyGate.parse({ pattern: "^›\\s*$", settle_ms: 100, timeout_ms: 10000 });
-    const r = await new PaneWriter(f.tmux).deliver(pane, "Read and follow the instructions in /x.md", { submit: SubmitStrategy.parse({ delay_ms: 20 }), ready: gate, trust: [], first: true });
+    const r = await new PaneWriter(f.tmux).deliver(pane, "Read and follow the instructions in /x.md", {
+      submit: SubmitStrategy.parse({ delay_ms: 20 }),
+      ready: gate,
+      trust: [],
+      first: true,
+    });
     expect(r.ok).toBe(true);
     expect(exits).toEqual([]);
     writeFileSync(crash, "");

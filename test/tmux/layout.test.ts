@@ -45,8 +45,7 @@ async function pipelineRows(f: TmuxFixture): Promise<Row[]> {
   });
 }
 
-const idle = (f: TmuxFixture, label: string) =>
-  f.layout.createPane({ command: ["sh", "-c", "exec tail -f /dev/null"], env: {}, cwd: f.dir, label });
+const idle = (f: TmuxFixture, label: string) => f.layout.createPane({ command: ["sh", "-c", "exec tail -f /dev/null"], env: {}, cwd: f.dir, label });
 
 describe("Layout", () => {
   test("a fresh layout shows the placeholder right of the control pane", async () => {
@@ -123,7 +122,7 @@ describe("Layout", () => {
     expect((await pipelineRows(f)).map((r) => r.pane)).toEqual([f.controlPane, c.pane]);
     // a resize tmux would send reaches the program at once: a marker pane resized now shows it has arrived
     const marker = await recorder("marker");
-    await f.tmux.run(["resize-window", "-t", (await f.tmux.run(["display-message", "-p", "-t", marker.pane, "#{window_id}"])), "-x", "100", "-y", "30"]);
+    await f.tmux.run(["resize-window", "-t", await f.tmux.run(["display-message", "-p", "-t", marker.pane, "#{window_id}"]), "-x", "100", "-y", "30"]);
     await waitFor("the marker's resize", () => marker.since().length > 0);
     expect(b.since()).toEqual([]);
     expect(c.since()).toEqual([]);
@@ -182,7 +181,7 @@ describe("Layout", () => {
     const f = await fixture();
     const live = (await idle(f, "[pre-started] coder")).pane;
     expect(await f.layout.relabelIfAlive(live, "[coder] plan A;")).toBe(true);
-    expect((await f.tmux.run(["display-message", "-p", "-t", live, "#{@label}"]))).toBe("[coder] plan A;");
+    expect(await f.tmux.run(["display-message", "-p", "-t", live, "#{@label}"])).toBe("[coder] plan A;");
     expect(await f.layout.title(live)).toBe("[coder] plan A;");
     const exited = (await f.layout.createPane({ command: ["true"], env: {}, cwd: f.dir, label: "[pre-started] planner" })).pane;
     await waitFor("the program's exit", async () => !(await f.layout.isAlive(exited)));
@@ -279,7 +278,11 @@ describe("Layout", () => {
   test("the pane with the keyboard leaving (replaced at a handoff, killed last, parked) hands it to the control pane, never to the pane coming or the placeholder", async () => {
     const f = await fixture();
     const [a, b, c] = [(await idle(f, "a")).pane, (await idle(f, "b")).pane, (await idle(f, "c")).pane];
-    const active = async () => (await f.tmux.run(["list-panes", "-t", f.window, "-F", "#{pane_active} #{pane_id}"])).split("\n").find((l) => l.startsWith("1 "))!.slice(2);
+    const active = async () =>
+      (await f.tmux.run(["list-panes", "-t", f.window, "-F", "#{pane_active} #{pane_id}"]))
+        .split("\n")
+        .find((l) => l.startsWith("1 "))!
+        .slice(2);
     await f.layout.show([a]);
     await f.tmux.run(["select-pane", "-t", a]); // the user clicked into the agent's pane
     await f.layout.show([b]);

@@ -67,7 +67,13 @@ describe("createSession", () => {
   test("the session has the explicit size, not 80x24, and agentmux options", async () => {
     const f = await startFixture({ width: 211, height: 57 });
     sockets.push(f.socket);
-    const size = await f.tmux.run(["display-message", "-p", "-t", f.controlPane, "#{window_width}x#{window_height} #{window-size} #{pane-border-status} #{allow-rename} #{mouse}"]);
+    const size = await f.tmux.run([
+      "display-message",
+      "-p",
+      "-t",
+      f.controlPane,
+      "#{window_width}x#{window_height} #{window-size} #{pane-border-status} #{allow-rename} #{mouse}",
+    ]);
     expect(size).toBe("211x57 manual top 0 1");
     // parked windows are pinned to the session size too
     const parked = await f.tmux.run(["list-windows", "-t", "=amx-test", "-F", "#{window_name} #{window_width}x#{window_height}"]);
@@ -82,7 +88,14 @@ describe("createSession", () => {
     sockets.push(socket);
     const tmux = new Tmux(socket);
     const dir = makeTmpDir("amx-tmux-");
-    const { controlPane, window } = await createSession(tmux, { name: "first-width", cwd: dir, width: 200, height: 50, controlWidth: 40, controlCommand: ["sh", "-c", "exec tail -f /dev/null"] });
+    const { controlPane, window } = await createSession(tmux, {
+      name: "first-width",
+      cwd: dir,
+      width: 200,
+      height: 50,
+      controlWidth: 40,
+      controlCommand: ["sh", "-c", "exec tail -f /dev/null"],
+    });
     const rows = (await tmux.run(["list-panes", "-t", window, "-F", "#{pane_id} #{pane_width} #{@amx_role}"])).split("\n");
     expect(rows).toEqual([`${controlPane} 40 control`, expect.stringMatching(/^%\d+ 159 placeholder$/)]);
   });

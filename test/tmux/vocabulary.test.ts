@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { createSession, formatLiteral, startDirLiteral } from "../../src/effects/tmux/session.ts";
 import { waitFor } from "../helpers/wait.ts";
 import {
-  classifyTmuxStderr, isGone, TmuxCommandFailed, TmuxDuplicateSession, TmuxFormatMismatch, TmuxServerNotRunning, TmuxSessionNotFound, TmuxTargetNotFound,
+  classifyTmuxStderr,
+  isGone,
+  TmuxCommandFailed,
+  TmuxDuplicateSession,
+  TmuxFormatMismatch,
+  TmuxServerNotRunning,
+  TmuxSessionNotFound,
+  TmuxTargetNotFound,
 } from "../../src/effects/tmux/errors.ts";
 import { defineFormat, PANE_START, SESSION_PANE } from "../../src/effects/tmux/formats.ts";
 import { capturePane, CONTROL_PANE_VAR, killSession, listSessionNames, selectPane, setEnvironment, showEnvironment } from "../../src/effects/tmux/ops.ts";
@@ -20,7 +27,10 @@ afterEach(() => {
 
 async function fixture() {
   const f = await startFixture();
-  cleanup.push(() => killTmuxServer(f.socket), () => removeDir(f.dir));
+  cleanup.push(
+    () => killTmuxServer(f.socket),
+    () => removeDir(f.dir),
+  );
   return f;
 }
 
@@ -29,7 +39,10 @@ describe("formats: defined once, parsed with a column check", () => {
     const f = defineFormat("t", { a: "pane_id", b: "@amx_role" });
     expect(f.text).toBe("#{pane_id}\t#{@amx_role}");
     expect(f.parse("%1\tcontrol")).toEqual({ a: "%1", b: "control" });
-    expect(f.parseLines("%1\tx\n%2\t\n")).toEqual([{ a: "%1", b: "x" }, { a: "%2", b: "" }]);
+    expect(f.parseLines("%1\tx\n%2\t\n")).toEqual([
+      { a: "%1", b: "x" },
+      { a: "%2", b: "" },
+    ]);
   });
 
   test("a line with too few or too many columns is a named error, not a shifted field", () => {
@@ -137,7 +150,14 @@ describe("strings tmux format-expands stay literal (#18.10)", () => {
     mkdirSync(odd, { recursive: true });
     const { pane } = await f.layout.createPane({ command: ["sh", "-c", "exec tail -f /dev/null"], env: {}, cwd: odd, label: `#(touch ${canary}) #{pane_id}` });
     expect(await f.layout.title(pane)).toBe(`#(touch ${canary}) #{pane_id}`);
-    await createSession(f.tmux, { name: "odd", cwd: odd, width: 80, height: 24, controlWidth: 30, controlCommand: ["sh", "-c", "pwd > here; exec tail -f /dev/null"] });
+    await createSession(f.tmux, {
+      name: "odd",
+      cwd: odd,
+      width: 80,
+      height: 24,
+      controlWidth: 30,
+      controlCommand: ["sh", "-c", "pwd > here; exec tail -f /dev/null"],
+    });
     const here = await waitFor("pwd of the control pane", () => existsSync(join(odd, "here")) && readFileSync(join(odd, "here"), "utf8"));
     expect(String(here).trim()).toBe(odd);
     expect(formatLiteral("a#{b}#(c)")).toBe("a##{b}##(c)");

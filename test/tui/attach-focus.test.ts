@@ -57,8 +57,13 @@ test("inside the user's tmux: agentmux's prefix is Ctrl-a, the key bar says so, 
   expect((await inner.run(["show-options", "-Av", "-t", `=${session}:`, "prefix"])).trim()).toBe("C-a");
   await scr.until("the key bar with Ctrl-a", (x) => x.includes("Ctrl-a d detach"));
   // the user focuses the architect's pane, then detaches with agentmux's prefix
-  const agent = await waitFor("the architect's pane beside the monitor", async () =>
-    (await inner.run(["list-panes", "-t", control, "-F", "#{pane_id} #{@label}"])).split("\n").find((l) => l.includes("[architect]"))?.split(" ")[0],
+  const agent = await waitFor(
+    "the architect's pane beside the monitor",
+    async () =>
+      (await inner.run(["list-panes", "-t", control, "-F", "#{pane_id} #{@label}"]))
+        .split("\n")
+        .find((l) => l.includes("[architect]"))
+        ?.split(" ")[0],
   );
   await inner.run(["select-pane", "-t", agent]);
   expect(await active(inner, control)).toBe("01");

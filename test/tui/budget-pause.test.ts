@@ -38,7 +38,10 @@ test("at the budget the monitor asks and no agent starts until g; g lets the run
   // the status-line message names agentmux once (the attention call adds the name)
   expect(screen).not.toContain("agentmux: agentmux:");
   const root = join(repo, ".agentmux/.sessions");
-  const dir = join(root, readdirSync(root).find((n) => !n.startsWith("."))!);
+  const dir = join(
+    root,
+    readdirSync(root).find((n) => !n.startsWith("."))!,
+  );
   // no agent starts while the run is paused: a launch asked for meanwhile waits for the go-on
   const events = () => readLog(dir).map((r) => r.event);
   await waitFor("the pause logged", () => events().includes("agents_paused"), { timeoutMs: 10_000 });

@@ -41,10 +41,14 @@ test("monitor c → y cancels an attached run; home r resumes it to a commit", a
   const env = { AGENTMUX_TMUX_SOCKET: inner, CI: "", NO_COLOR: "1" };
   const run = new Screen(outer);
   await run.start([scope.bin, "demo", "--dir", repo, "--think-ms", "300", "--keep-session"], root, { width: 160, height: 45 }, env);
-  const s = await waitFor("the coder at work", () => {
-    const st = state(repo);
-    return st?.phase === "implementing" && st.agents?.coder ? st : null;
-  }, { timeoutMs: 60_000, intervalMs: 20 });
+  const s = await waitFor(
+    "the coder at work",
+    () => {
+      const st = state(repo);
+      return st?.phase === "implementing" && st.agents?.coder ? st : null;
+    },
+    { timeoutMs: 60_000, intervalMs: 20 },
+  );
   const runtime = JSON.parse(readFileSync(join(s.dir, "runtime_state.json"), "utf8"));
   const monitor = new Tmux(inner);
   await monitor.run(["send-keys", "-t", runtime.control_pane, "c"]);
@@ -76,12 +80,20 @@ test("home c → y cancels a live headless run (exit 130, cause says so); resume
   const repo = join(root, "repo");
   const { outer, inner } = socketPair();
   const env = { ...process.env, AGENTMUX_TMUX_SOCKET: inner, CI: "true", NO_COLOR: "1", TMUX: "" };
-  const headless = Bun.spawn([scope.bin, "demo", "--ci", "--json", "--dir", repo, "--think-ms", "300", "--keep-session"], { env, stdout: "pipe", stderr: "pipe" });
+  const headless = Bun.spawn([scope.bin, "demo", "--ci", "--json", "--dir", repo, "--think-ms", "300", "--keep-session"], {
+    env,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const out = new Response(headless.stdout).text();
-  const s = await waitFor("the planner at work", () => {
-    const st = state(repo);
-    return st?.phase === "planning" ? st : null;
-  }, { timeoutMs: 60_000, intervalMs: 20 });
+  const s = await waitFor(
+    "the planner at work",
+    () => {
+      const st = state(repo);
+      return st?.phase === "planning" ? st : null;
+    },
+    { timeoutMs: 60_000, intervalMs: 20 },
+  );
   const home = new Screen(outer);
   await home.start([scope.bin], repo, { width: 160, height: 30 }, { AGENTMUX_TMUX_SOCKET: inner, CI: "", NO_COLOR: "1" });
   await home.until("the live session", (x) => x.includes(s.id) && x.includes("live"));
@@ -89,7 +101,11 @@ test("home c → y cancels a live headless run (exit 130, cause says so); resume
   await home.until("the cancel question", (x) => x.includes(`Cancel the run ${s.id}? y/N`));
   await home.keys("y");
   expect(await headless.exited).toBe(130);
-  const result = (await out).split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((e) => e.kind === "result");
+  const result = (await out)
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l))
+    .find((e) => e.kind === "result");
   expect(result).toMatchObject({ outcome: "canceled", exit_code: 130, cause: "canceled by the user (home screen)" });
   await home.keys("q");
   const resumed = Bun.spawnSync([scope.bin, "resume", s.id, "--ci"], { cwd: repo, env, stdout: "pipe", stderr: "pipe" });

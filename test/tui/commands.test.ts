@@ -26,7 +26,11 @@ function cli(cwd: string, args: string[], stdin?: string) {
 function project(): string {
   const d = makeTmpDir("amx-tui-cmd-");
   dirs.push(d);
-  writeSession(d, "20250301-100000-old", stateIn("failed", { session_name: "agentmux-20250301-100000-old", interruption_cause: "pane died", updated_at: "2025-03-01T10:00:00.000Z" }));
+  writeSession(
+    d,
+    "20250301-100000-old",
+    stateIn("failed", { session_name: "agentmux-20250301-100000-old", interruption_cause: "pane died", updated_at: "2025-03-01T10:00:00.000Z" }),
+  );
   writeSession(d, "20250302-100000-new", stateIn("implementing", { session_name: "agentmux-20250302-100000-new", updated_at: "2025-03-02T10:00:00.000Z" }));
   return d;
 }

@@ -17,13 +17,14 @@ afterEach(() => killTmuxServer(socket));
 
 const completing = () => awaitingApproval("amx-editor-", dirs, { "b.txt": "b\n" }, PASSED_REVIEW);
 
-const approved = (dir: string) => waitFor("approval.json", () => {
-  try {
-    return JSON.parse(readFileSync(join(dir, "08_completion/approval.json"), "utf8"));
-  } catch {
-    return null;
-  }
-});
+const approved = (dir: string) =>
+  waitFor("approval.json", () => {
+    try {
+      return JSON.parse(readFileSync(join(dir, "08_completion/approval.json"), "utf8"));
+    } catch {
+      return null;
+    }
+  });
 
 test("e: the cursor moves with the arrows, Home and End; Backspace, Delete and Enter edit where it is", async () => {
   socket = privateSocket();
@@ -56,7 +57,10 @@ test("E: the message opens in $EDITOR (the panel gives it the terminal and comes
   // a fake editor: shows itself, waits for a key (it has the terminal), then rewrites the file
   const fake = join(repo, "..", `fake-editor-${Date.now()}.sh`);
   dirs.push(fake);
-  writeFileSync(fake, `#!/bin/sh\nprintf 'FAKE EDITOR on %s\\n' "$(head -1 "$1")"\nread answer\n{ printf 'from %s: ' "$answer"; cat "$1"; printf '\\nsecond line\\n'; } > "$1.new" && mv "$1.new" "$1"\n`);
+  writeFileSync(
+    fake,
+    `#!/bin/sh\nprintf 'FAKE EDITOR on %s\\n' "$(head -1 "$1")"\nread answer\n{ printf 'from %s: ' "$answer"; cat "$1"; printf '\\nsecond line\\n'; } > "$1.new" && mv "$1.new" "$1"\n`,
+  );
   chmodSync(fake, 0o755);
   const scr = new Screen(socket);
   await scr.start([scope.bin, "panel", dir], repo, { width: 100, height: 30 }, { EDITOR: fake, VISUAL: "" });

@@ -60,7 +60,13 @@ export function writeSession(project: string, id: string, state: State, extra: {
  * The approval panel's input: a repository with one commit and the uncommitted `files` (path →
  * content), and a session in it awaiting the decision, its summary written (`over`: more state).
  */
-export function awaitingApproval(prefix: string, dirs: string[], files: Record<string, string>, over: Partial<State> = {}, summary = "# What changed\n\nRate limits.\n"): { repo: string; dir: string } {
+export function awaitingApproval(
+  prefix: string,
+  dirs: string[],
+  files: Record<string, string>,
+  over: Partial<State> = {},
+  summary = "# What changed\n\nRate limits.\n",
+): { repo: string; dir: string } {
   const repo = makeTmpDir(prefix);
   dirs.push(repo);
   const git = (...a: string[]) => Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...a], { cwd: repo });
@@ -78,4 +84,6 @@ export function awaitingApproval(prefix: string, dirs: string[], files: Record<s
 }
 
 /** A review that passed with a proposed commit message (the panel's first message). */
-export const PASSED_REVIEW: Partial<State> = { review_results: { reviewer_logic: { verdict: "pass", summary: "ok", commit_message: "feat: add rate limiting" } } };
+export const PASSED_REVIEW: Partial<State> = {
+  review_results: { reviewer_logic: { verdict: "pass", summary: "ok", commit_message: "feat: add rate limiting" } },
+};

@@ -27,7 +27,10 @@ test("monitor keys: l shows the selected agent's recent output, Enter focuses it
   const monitor = (await scr.tmux.run(["display-message", "-p", "-t", "t", "#{pane_id}"])).trim();
   // an agent pane elsewhere in the session, as the orchestrator parks them
   const agent = (await scr.tmux.run(["new-window", "-d", "-t", "t:", "-P", "-F", "#{pane_id}", "sh -c 'echo AGENT-OUTPUT-4242; sleep 600'"])).trim();
-  await Bun.write(join(dir, "runtime_state.json"), JSON.stringify({ tmux_session: "t", tmux_socket: socket, panes: { architect: agent }, control_pane: monitor }));
+  await Bun.write(
+    join(dir, "runtime_state.json"),
+    JSON.stringify({ tmux_session: "t", tmux_socket: socket, panes: { architect: agent }, control_pane: monitor }),
+  );
   const cap = () => scr.tmux.run(["capture-pane", "-p", "-t", monitor]);
   await waitFor("the monitor lists the agent", async () => (await cap()).includes("[architect] architecture"));
   await waitFor("the agent printed its line", async () => (await scr.tmux.run(["capture-pane", "-p", "-t", agent])).includes("AGENT-OUTPUT-4242"));
@@ -42,7 +45,10 @@ test("monitor keys: l shows the selected agent's recent output, Enter focuses it
   await waitFor("overlay closed", async () => !(await cap()).includes("recent output"));
 
   await scr.tmux.run(["send-keys", "-t", monitor, "Enter"]);
-  await waitFor("the agent's pane is focused", async () => (await scr.tmux.run(["display-message", "-p", "-t", agent, "#{window_active}#{pane_active}"])).trim() === "11");
+  await waitFor(
+    "the agent's pane is focused",
+    async () => (await scr.tmux.run(["display-message", "-p", "-t", agent, "#{window_active}#{pane_active}"])).trim() === "11",
+  );
 });
 
 test("home screen: d asks, then deletes the selected session; n starts a run from a text box (compiled binary)", async () => {
@@ -87,7 +93,18 @@ test("home screen: the phase column follows state.json live and says when a run 
   writeJsonAtomic(join(dir, "state.json"), { ...stateIn("completing", { awaiting_decision: true }), feature_dir: dir });
   await scr.until("awaiting approval", (s) => /20250301-100000-alpha\s+awaiting approval/.test(s));
   writeJsonAtomic(join(dir, "state.json"), {
-    ...stateIn("implementing", { agents: { "coder:1": { role: "coder", label: "coder 1", status: "needs_input", provider: "claude", since: "x", question: { kind: "question", text: "Which database?", at: "x" } } } }),
+    ...stateIn("implementing", {
+      agents: {
+        "coder:1": {
+          role: "coder",
+          label: "coder 1",
+          status: "needs_input",
+          provider: "claude",
+          since: "x",
+          question: { kind: "question", text: "Which database?", at: "x" },
+        },
+      },
+    }),
     feature_dir: dir,
   });
   await scr.until("needs input", (s) => /20250301-100000-alpha\s+needs input/.test(s));
@@ -160,7 +177,10 @@ test("home screen at 80 columns: a question longer than a line wraps, so its y/N
   await scr.until("home lists the session", (s) => s.includes("20250301-100000-add"));
   await scr.keys("d");
   const asked = await scr.until("the delete question", (s) => s.includes("Delete 20250301"));
-  const text = asked.split("\n").map((l) => l.replace(/^[\s│]+|[\s│]+$/g, "")).join(" ");
+  const text = asked
+    .split("\n")
+    .map((l) => l.replace(/^[\s│]+|[\s│]+$/g, ""))
+    .join(" ");
   expect(text).toContain(`${id}? y/N`);
   await scr.keys("n");
   await scr.until("question closed", (s) => !s.includes("Delete 20250301"));

@@ -46,9 +46,14 @@ test("a stuck agent's long note (wide characters) is cut to the 44-column pane a
 test("a row exactly as wide as the pane stays one row (blessed does not wrap it and shift the log)", async () => {
   socket = privateSocket();
   const project = tmp("amx-mon-exact-");
-  const dir = writeSession(project, "s1", stateIn("implementing", {
-    agents: { "coder:1": { role: "coder", label: "[coder] Core greeting module", status: "working", provider: "sim", since: at(9) } },
-  }), { created: ["2025-03-01 10:01:00  requirements.md"] });
+  const dir = writeSession(
+    project,
+    "s1",
+    stateIn("implementing", {
+      agents: { "coder:1": { role: "coder", label: "[coder] Core greeting module", status: "working", provider: "sim", since: at(9) } },
+    }),
+    { created: ["2025-03-01 10:01:00  requirements.md"] },
+  );
   const scr = new Screen(socket);
   await scr.start([scope.bin, "monitor", dir], project, { width: 43, height: 30 });
   const s = await scr.until("the monitor", (x) => x.includes("─ LOG"));
@@ -75,17 +80,26 @@ test("the key bar shows every key when the pane is wide; ? lists them all", asyn
 test("l shows an agent's output over the whole window (the monitor's pane is zoomed) and Esc gives the layout back", async () => {
   socket = privateSocket();
   const project = tmp("amx-mon-zoom-");
-  const dir = writeSession(project, "s1", stateIn("architecting", {
-    agents: { architect: { role: "architect", label: "architect", status: "working", provider: "claude", since: "x" } },
-  }));
+  const dir = writeSession(
+    project,
+    "s1",
+    stateIn("architecting", {
+      agents: { architect: { role: "architect", label: "architect", status: "working", provider: "claude", since: "x" } },
+    }),
+  );
   const scr = new Screen(socket);
   await scr.start(["sh", "-c", "sleep 600"], project, { width: 140, height: 30 });
   // the monitor in a 44-column pane left of the agent's, as a run lays them out
   const long = "OUTPUT-" + "x".repeat(90) + "-END";
   const agent = (await scr.tmux.run(["display-message", "-p", "-t", "t", "#{pane_id}"])).trim();
   await scr.tmux.run(["respawn-pane", "-k", "-t", agent, `sh -c 'echo ${long}; sleep 600'`]);
-  const monitor = (await scr.tmux.run(["split-window", "-h", "-b", "-l", "44", "-t", agent, "-P", "-F", "#{pane_id}", `env TERM=xterm-256color ${scope.bin} monitor ${dir}`])).trim();
-  await Bun.write(join(dir, "runtime_state.json"), JSON.stringify({ tmux_session: "t", tmux_socket: socket, panes: { architect: agent }, control_pane: monitor }));
+  const monitor = (
+    await scr.tmux.run(["split-window", "-h", "-b", "-l", "44", "-t", agent, "-P", "-F", "#{pane_id}", `env TERM=xterm-256color ${scope.bin} monitor ${dir}`])
+  ).trim();
+  await Bun.write(
+    join(dir, "runtime_state.json"),
+    JSON.stringify({ tmux_session: "t", tmux_socket: socket, panes: { architect: agent }, control_pane: monitor }),
+  );
   const cap = () => scr.tmux.run(["capture-pane", "-p", "-t", monitor]);
   const zoomed = () => scr.tmux.run(["display-message", "-p", "-t", monitor, "#{window_zoomed_flag} #{pane_width}"]);
   await waitFor("the monitor lists the agent", async () => (await cap()).includes("architect [ WORKING ]"));
@@ -108,7 +122,9 @@ test("#31: ? at 80×24 shows the keys over the whole window, one per line, not s
   const scr = new Screen(socket);
   await scr.start(["sh", "-c", "sleep 600"], project, { width: 80, height: 24 });
   const agent = (await scr.tmux.run(["display-message", "-p", "-t", "t", "#{pane_id}"])).trim();
-  const monitor = (await scr.tmux.run(["split-window", "-h", "-b", "-l", "30", "-t", agent, "-P", "-F", "#{pane_id}", `env TERM=xterm-256color ${scope.bin} monitor ${dir}`])).trim();
+  const monitor = (
+    await scr.tmux.run(["split-window", "-h", "-b", "-l", "30", "-t", agent, "-P", "-F", "#{pane_id}", `env TERM=xterm-256color ${scope.bin} monitor ${dir}`])
+  ).trim();
   await Bun.write(join(dir, "runtime_state.json"), JSON.stringify({ tmux_session: "t", tmux_socket: socket, panes: {}, control_pane: monitor }));
   const cap = () => scr.tmux.run(["capture-pane", "-p", "-t", monitor]);
   const zoomed = () => scr.tmux.run(["display-message", "-p", "-t", monitor, "#{window_zoomed_flag} #{pane_width}"]);

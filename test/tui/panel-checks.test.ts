@@ -26,13 +26,25 @@ const screen = () => {
 };
 
 const outcome = (status: "passed" | "failed", over: object = {}) => ({
-  status, command: status === "passed" ? "npm test" : "npm run lint", required: true, exit_code: status === "passed" ? 0 : 1, duration_ms: 12_300,
-  failures: status === "passed" ? 0 : 3, log: "06_checks/run_1/x.log", file: "06_checks/run_1/x.json", finished_at: "2024-01-01T00:10:00.000Z", ...over,
+  status,
+  command: status === "passed" ? "npm test" : "npm run lint",
+  required: true,
+  exit_code: status === "passed" ? 0 : 1,
+  duration_ms: 12_300,
+  failures: status === "passed" ? 0 : 3,
+  log: "06_checks/run_1/x.log",
+  file: "06_checks/run_1/x.json",
+  finished_at: "2024-01-01T00:10:00.000Z",
+  ...over,
 });
 
 function completing(lint: "passed" | "failed") {
   const run: CheckRun = {
-    id: 1, when: "after_implementation", round: 0, names: ["test", "lint"], started_at: "2024-01-01T00:09:00.000Z",
+    id: 1,
+    when: "after_implementation",
+    round: 0,
+    names: ["test", "lint"],
+    started_at: "2024-01-01T00:09:00.000Z",
     results: { test: outcome("passed", { log: "06_checks/run_1/test.log" }), lint: outcome(lint, { log: "06_checks/run_1/lint.log" }) },
   };
   const { repo, dir } = awaitingApproval("amx-panel-checks-", dirs, { "b.txt": "b\n" }, { ...PASSED_REVIEW, checks: [run], check_runs_started: 1 });

@@ -56,7 +56,10 @@ describe("blessed screens in the compiled binary", () => {
     await scr.keys("c");
     await scr.until("cancel question", (s) => s.includes("Cancel this run? y/N"));
     await scr.keys("y");
-    const req = await waitFor("cancel_request", () => existsSync(join(dir, ".runtime/cancel_request")) && JSON.parse(readFileSync(join(dir, ".runtime/cancel_request"), "utf8")));
+    const req = await waitFor(
+      "cancel_request",
+      () => existsSync(join(dir, ".runtime/cancel_request")) && JSON.parse(readFileSync(join(dir, ".runtime/cancel_request"), "utf8")),
+    );
     expect(req.by).toBe("monitor");
     expect(Number.isNaN(Date.parse(req.at))).toBe(false);
     removeDir(dir);
@@ -92,10 +95,14 @@ describe("blessed screens in the compiled binary", () => {
     git(repo, "commit", "-qm", "init");
     writeFileSync(join(repo, "a.txt"), "a\nmore\n");
     writeFileSync(join(repo, "c.txt"), "new\n");
-    const dir = writeSession(repo, "s1", stateIn("completing", {
-      project_dir: repo,
-      review_results: { reviewer_logic: { verdict: "pass", summary: "ok", commit_message: "feat: add rate limiting" } },
-    }));
+    const dir = writeSession(
+      repo,
+      "s1",
+      stateIn("completing", {
+        project_dir: repo,
+        review_results: { reviewer_logic: { verdict: "pass", summary: "ok", commit_message: "feat: add rate limiting" } },
+      }),
+    );
     writeFileAtomic(join(dir, "08_completion/summary.md"), "# What changed\n\nAdded **rate limiting**.\n\n- token bucket\n");
     return { repo, dir };
   }
@@ -125,7 +132,8 @@ describe("blessed screens in the compiled binary", () => {
     await scr.keys("a");
     await scr.until("confirmation and exit", (x) => x.includes("Approved") && x.includes("EXIT=0"));
     expect(readFileSync(join(dir, "08_completion/approval.json"), "utf8")).toBe(
-      JSON.stringify({ action: "approve", exclude_files: ["c.txt"], commit_message: "feat: add rate limiting per client\nToken bucket, 10 req/s." }, null, 2) + "\n",
+      JSON.stringify({ action: "approve", exclude_files: ["c.txt"], commit_message: "feat: add rate limiting per client\nToken bucket, 10 req/s." }, null, 2) +
+        "\n",
     );
     expect(existsSync(join(dir, "08_completion/changes.md"))).toBe(false);
   });

@@ -31,7 +31,15 @@ function completing(): { repo: string; dir: string } {
   git(repo, "commit", "-qm", "init");
   mkdirSync(join(repo, "src/limits/backends"), { recursive: true });
   for (let i = 0; i < 30; i++) writeFileSync(join(repo, `src/limits/backends/store_${String(i).padStart(2, "0")}.ts`), `export const n = ${i};\n`);
-  const dir = writeSession(repo, "s1", stateIn("completing", { project_dir: repo, awaiting_decision: true, review_results: { reviewer_logic: { verdict: "pass", summary: "ok", commit_message: "feat: add rate limiting" } } }));
+  const dir = writeSession(
+    repo,
+    "s1",
+    stateIn("completing", {
+      project_dir: repo,
+      awaiting_decision: true,
+      review_results: { reviewer_logic: { verdict: "pass", summary: "ok", commit_message: "feat: add rate limiting" } },
+    }),
+  );
   writeFileAtomic(join(dir, "08_completion/summary.md"), "# What changed\n\nAdded **rate limiting**.\n");
   return { repo, dir };
 }
@@ -60,8 +68,13 @@ test("the completion panel in a run's narrow pane zooms to the whole window", as
   // as in a run at 80×24: a 30-column monitor on the left, the panel in the 49 columns left over
   const left = (await scr.tmux.run(["display-message", "-p", "-t", "t", "#{pane_id}"])).trim();
   await Bun.write(join(dir, "runtime_state.json"), JSON.stringify({ tmux_session: "t", tmux_socket: socket, panes: {}, control_pane: left }));
-  const panel = (await scr.tmux.run(["split-window", "-h", "-l", "49", "-t", left, "-P", "-F", "#{pane_id}", `env TERM=xterm-256color ${scope.bin} panel ${dir}`])).trim();
-  await waitFor("the panel zoomed", async () => (await scr.tmux.run(["display-message", "-p", "-t", panel, "#{window_zoomed_flag} #{pane_width}"])).trim() === "1 80");
+  const panel = (
+    await scr.tmux.run(["split-window", "-h", "-l", "49", "-t", left, "-P", "-F", "#{pane_id}", `env TERM=xterm-256color ${scope.bin} panel ${dir}`])
+  ).trim();
+  await waitFor(
+    "the panel zoomed",
+    async () => (await scr.tmux.run(["display-message", "-p", "-t", panel, "#{window_zoomed_flag} #{pane_width}"])).trim() === "1 80",
+  );
   await waitFor("its key bar", async () => (await scr.tmux.run(["capture-pane", "-p", "-t", panel])).includes("a approve"));
 });
 

@@ -54,10 +54,14 @@ test("status --watch into a pipe whose reader went away (| head -1) ends at its 
   expect(out).toBe("Session    20250301-100000-delta  ○ stopped\n");
   // the next change makes a frame the closed pipe refuses: the watcher (and the pipeline) end
   writeJsonAtomic(join(dir, "state.json"), { ...stateIn("reviewing"), feature_dir: dir });
-  await waitFor("the watcher to end", async () => {
-    writeJsonAtomic(join(dir, "state.json"), { ...stateIn("reviewing", { updated_at: new Date().toISOString() }), feature_dir: dir });
-    return Promise.race([p.exited.then(() => true), Bun.sleep(200).then(() => false)]);
-  }, { timeoutMs: 10000 });
+  await waitFor(
+    "the watcher to end",
+    async () => {
+      writeJsonAtomic(join(dir, "state.json"), { ...stateIn("reviewing", { updated_at: new Date().toISOString() }), feature_dir: dir });
+      return Promise.race([p.exited.then(() => true), Bun.sleep(200).then(() => false)]);
+    },
+    { timeoutMs: 10000 },
+  );
   expect(await p.exited).toBe(0);
   await reader;
   removeDir(project);
@@ -121,15 +125,28 @@ test("#31: status --watch at 80×24 draws a frame that fits: the header stays on
   const project = makeTmpDir("amx-watch-");
   const id = "20250301-100000-tall";
   // a run in its second review round: a timeline, reviews and notes make a frame taller than 24 rows
-  writeSession(project, id, stateIn("completing", {
-    review_iteration: 2,
-    review_results: { reviewer_logic: { verdict: "pass", summary: "ok" }, reviewer_quality: { verdict: "pass", summary: "ok" }, reviewer_expert: { verdict: "pass", summary: "ok" } },
-    completion_notes: ["one", "two", "three", "four"],
-  }));
+  writeSession(
+    project,
+    id,
+    stateIn("completing", {
+      review_iteration: 2,
+      review_results: {
+        reviewer_logic: { verdict: "pass", summary: "ok" },
+        reviewer_quality: { verdict: "pass", summary: "ok" },
+        reviewer_expert: { verdict: "pass", summary: "ok" },
+      },
+      completion_notes: ["one", "two", "three", "four"],
+    }),
+  );
   const socket = privateSocket();
   const screen = new Screen(socket);
   try {
-    await screen.start([BINARY, "status", "--watch", id], project, { width: 80, height: 24 }, { NO_COLOR: "1", AGENTMUX_TMUX_SOCKET: "amx-none-" + process.pid });
+    await screen.start(
+      [BINARY, "status", "--watch", id],
+      project,
+      { width: 80, height: 24 },
+      { NO_COLOR: "1", AGENTMUX_TMUX_SOCKET: "amx-none-" + process.pid },
+    );
     const shown = await screen.until("the frame", (x) => x.includes("more lines: agentmux status"), 15_000);
     const rows = shown.split("\n");
     expect(rows[0]).toStartWith(`Session    ${id}`);

@@ -23,7 +23,12 @@ for (const [term, says] of [
     const inner = privateSocket();
     sockets.push(outer, inner);
     const scr = new Screen(outer);
-    await scr.start([scope.bin, "demo", "--dir", join(root, "repo"), "--think-ms", "0"], root, { width: 200, height: 50 }, { TERM: term, AGENTMUX_TMUX_SOCKET: inner, CI: "", NO_COLOR: "1" });
+    await scr.start(
+      [scope.bin, "demo", "--dir", join(root, "repo"), "--think-ms", "0"],
+      root,
+      { width: 200, height: 50 },
+      { TERM: term, AGENTMUX_TMUX_SOCKET: inner, CI: "", NO_COLOR: "1" },
+    );
     const out = await scr.until("the end of the run", (s) => s.includes("EXIT="), 90_000);
     expect(out.replace(/\n/g, "")).toContain(says);
     expect(out).not.toContain("Detached.");

@@ -13,7 +13,9 @@ export class Screen {
   /** Start `argv` in cwd with TERM=xterm-256color; the pane stays open after exit and shows the code. */
   async start(argv: string[], cwd: string, size = { width: 100, height: 30 }, env: Record<string, string> = {}): Promise<void> {
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const envs = Object.entries({ TERM: "xterm-256color", ...env }).map(([k, v]) => `${k}=${q(v)}`).join(" ");
+    const envs = Object.entries({ TERM: "xterm-256color", ...env })
+      .map(([k, v]) => `${k}=${q(v)}`)
+      .join(" ");
     const cmd = `cd ${q(cwd)} && env ${envs} ${argv.map(q).join(" ")}; echo "EXIT=$?"; sleep 600`;
     await this.tmux.run(["new-session", "-d", "-s", "t", "-x", String(size.width), "-y", String(size.height), cmd]);
   }
@@ -32,9 +34,13 @@ export class Screen {
 
   /** Wait until the screen matches; returns the capture. */
   until(what: string, test: (screen: string) => boolean, timeoutMs = 10000): Promise<string> {
-    return waitFor(what, async () => {
-      const s = await this.capture();
-      return test(s) ? s : undefined;
-    }, { timeoutMs });
+    return waitFor(
+      what,
+      async () => {
+        const s = await this.capture();
+        return test(s) ? s : undefined;
+      },
+      { timeoutMs },
+    );
   }
 }

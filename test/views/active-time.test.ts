@@ -15,8 +15,12 @@ import { prepareResume } from "../../src/orchestrator/resume.ts";
  */
 // created at 0, ran 10 minutes, canceled; resumed at 60
 const resumed = (over: Partial<State> = {}) => stateIn("implementing", { active_ms: 10 * 60_000, active_since: at(60), updated_at: at(61), ...over });
-const monitor = (state: State, now: number) => monitorView(monitorInput({ dir: "/p/.agentmux/.sessions/s", state, created: [], now }), { width: 80, height: 30 }).map(toPlain).join("\n");
-const status = (state: State, now: number, live: boolean) => statusView({ dir: "/d", id: "s1", state, created: [], live, toolEvents: 0, now }, 100).map(toPlain).join("\n");
+const monitor = (state: State, now: number) =>
+  monitorView(monitorInput({ dir: "/p/.agentmux/.sessions/s", state, created: [], now }), { width: 80, height: 30 })
+    .map(toPlain)
+    .join("\n");
+const status = (state: State, now: number, live: boolean) =>
+  statusView({ dir: "/d", id: "s1", state, created: [], live, toolEvents: 0, now }, 100).map(toPlain).join("\n");
 
 test("a live resumed run: the monitor's clock and status count the 10 minutes before the cancel and the 5 since the resume", () => {
   const now = Date.parse(at(65));
@@ -42,5 +46,7 @@ test("right after agentmux resume wrote the resumed state, the clock goes on fro
   expect(next.active_ms).toBe(10 * 60_000);
   expect(monitor(next, Date.parse(at(60)))).toContain("◷ 0:10:00");
   // a resume that fails before its orchestrator starts, then a second one: still 10 minutes
-  expect(prepareResume({ ...next, updated_at: at(60) }, { pmDone: true, hasArchitecture: true, hasExecutionPlan: true, hasDesign: true }, at(90)).active_ms).toBe(10 * 60_000);
+  expect(
+    prepareResume({ ...next, updated_at: at(60) }, { pmDone: true, hasArchitecture: true, hasExecutionPlan: true, hasDesign: true }, at(90)).active_ms,
+  ).toBe(10 * 60_000);
 });

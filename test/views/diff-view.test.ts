@@ -22,15 +22,50 @@ const comment = (over: Partial<InlineComment>): InlineComment => ({ by: "reviewe
 describe("diff rows", () => {
   test("each row knows its line in the file as it is now; removed lines and headers have none", () => {
     expect(diffRows(DIFF).map((r) => [r.kind, r.newLine])).toEqual([
-      ["meta", null], ["meta", null], ["hunk", null], ["ctx", 1], ["del", null], ["add", 2], ["add", 3], ["ctx", 4], ["hunk", null], ["ctx", 11], ["add", 12],
+      ["meta", null],
+      ["meta", null],
+      ["hunk", null],
+      ["ctx", 1],
+      ["del", null],
+      ["add", 2],
+      ["add", 3],
+      ["ctx", 4],
+      ["hunk", null],
+      ["ctx", 11],
+      ["add", 12],
     ]);
   });
 
   test("inside a hunk, an added `++i;` and a deleted `--x` are lines of code, not file headers; a next file's headers are", () => {
-    const diff = ["--- a/src/c.js", "+++ b/src/c.js", "@@ -1,3 +1,4 @@", " let i = 0;", "+++i;", "----x;", " console.log(i);", " end();", "diff --git a/b.js b/b.js", "--- a/b.js", "+++ b/b.js", "@@ -1 +1 @@", "+b"].join("\n");
+    const diff = [
+      "--- a/src/c.js",
+      "+++ b/src/c.js",
+      "@@ -1,3 +1,4 @@",
+      " let i = 0;",
+      "+++i;",
+      "----x;",
+      " console.log(i);",
+      " end();",
+      "diff --git a/b.js b/b.js",
+      "--- a/b.js",
+      "+++ b/b.js",
+      "@@ -1 +1 @@",
+      "+b",
+    ].join("\n");
     expect(diffRows(diff).map((r) => [r.kind, r.newLine])).toEqual([
-      ["meta", null], ["meta", null], ["hunk", null], ["ctx", 1], ["add", 2], ["del", null], ["ctx", 3], ["ctx", 4],
-      ["meta", null], ["meta", null], ["meta", null], ["hunk", null], ["add", 1],
+      ["meta", null],
+      ["meta", null],
+      ["hunk", null],
+      ["ctx", 1],
+      ["add", 2],
+      ["del", null],
+      ["ctx", 3],
+      ["ctx", 4],
+      ["meta", null],
+      ["meta", null],
+      ["meta", null],
+      ["hunk", null],
+      ["add", 1],
     ]);
   });
 
@@ -47,7 +82,15 @@ describe("diff rows", () => {
 describe("comments in the diff", () => {
   test("a comment is drawn under the last line it is about, marked in the gutter; a range marks each line", () => {
     const rows = diffRows(DIFF);
-    const v = diffView(rows, [comment({ id: "logic-1", severity: "medium", start_line: 2, end_line: 3, body: "Why two lines?", note: "round 1" }), comment({ by: "you", mine: true, start_line: 12, end_line: 12, body: "Mine." })], 3, 70);
+    const v = diffView(
+      rows,
+      [
+        comment({ id: "logic-1", severity: "medium", start_line: 2, end_line: 3, body: "Why two lines?", note: "round 1" }),
+        comment({ by: "you", mine: true, start_line: 12, end_line: 12, body: "Mine." }),
+      ],
+      3,
+      70,
+    );
     const text = v.lines.map(toPlain);
     const at = (s: string) => text.findIndex((l) => l.includes(s));
     expect(text[at("+two and a half") + 1]).toContain("┃ logic-1 · reviewer_logic · medium · lines 2–3 · round 1");

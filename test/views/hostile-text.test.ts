@@ -32,7 +32,15 @@ const hostileState = () =>
     interruption_cause: `cause ${EVIL}`,
     feature_branch: `feature/${EVIL}`,
     agents: {
-      "coder:1": { role: "coder", label: `coder ${EVIL}`, status: "stuck", provider: `p${HOSTILE.title}`, model: `m${HOSTILE.clear}`, since: at(9), note: `note ${EVIL}` },
+      "coder:1": {
+        role: "coder",
+        label: `coder ${EVIL}`,
+        status: "stuck",
+        provider: `p${HOSTILE.title}`,
+        model: `m${HOSTILE.clear}`,
+        since: at(9),
+        note: `note ${EVIL}`,
+      },
     },
     review_results: { reviewer_logic: { verdict: "fail", summary: `summary ${EVIL}`, commit_message: `feat: x ${EVIL}` } },
     research_tasks: { [`topic ${HOSTILE.title}`]: "done" },
@@ -47,7 +55,10 @@ describe("hostile text on every path to a terminal (#18.14)", () => {
   });
 
   test("monitor: tags and links inert", () => {
-    const lines = monitorView(monitorInput({ dir: "/p/s", state: hostileState(), created: [{ at: NOW, path: `06_implementation/done_1${HOSTILE.title}` }], now: NOW, selected: 0 }), { width: 200, height: 40 });
+    const lines = monitorView(
+      monitorInput({ dir: "/p/s", state: hostileState(), created: [{ at: NOW, path: `06_implementation/done_1${HOSTILE.title}` }], now: NOW, selected: 0 }),
+      { width: 200, height: 40 },
+    );
     expect(isInert(lines.map((l) => toTags(l)).join(""))).toBe(true);
     expect(inertAnsi(ansi(lines))).toBe(true);
   });
@@ -60,7 +71,11 @@ describe("hostile text on every path to a terminal (#18.14)", () => {
 
   test("goodbye screens: feature, reason, branch, resume command inert", () => {
     for (const kind of ["success", "canceled", "failed"] as const) {
-      const out = goodbye(kind, { feature: EVIL, reason: EVIL, branch: EVIL, commit: "abc", prUrl: `https://x/${HOSTILE.title}`, session: "s", resumeCommand: EVIL, logPath: EVIL }, { color: true, width: 300 });
+      const out = goodbye(
+        kind,
+        { feature: EVIL, reason: EVIL, branch: EVIL, commit: "abc", prUrl: `https://x/${HOSTILE.title}`, session: "s", resumeCommand: EVIL, logPath: EVIL },
+        { color: true, width: 300 },
+      );
       expect(inertAnsi(out)).toBe(true);
     }
   });
@@ -72,13 +87,23 @@ describe("hostile text on every path to a terminal (#18.14)", () => {
     const files = fileLines([{ path: `src/${EVIL}.ts`, status: "added" }], new Set(), 0, 300);
     expect(isInert(files.map((l) => toTags(l)).join(""))).toBe(true);
     expect(isInert(diffLines(`+${EVIL}\n-${EVIL}`, 300).map(toPlain).join(""))).toBe(true);
-    expect(isInert(markdownLines(`# ${EVIL}\n\n- ${EVIL}\n\n\`${EVIL}\``, 300).map((l) => toTags(l)).join(""))).toBe(true);
+    expect(
+      isInert(
+        markdownLines(`# ${EVIL}\n\n- ${EVIL}\n\n\`${EVIL}\``, 300)
+          .map((l) => toTags(l))
+          .join(""),
+      ),
+    ).toBe(true);
   });
 
   test("CI progress lines: labels, notes and causes inert; JSON keeps the data", () => {
     const plain: string[] = [];
     const json: string[] = [];
-    const failed = { ...hostileState(), phase: "failed" as const, history: [...(hostileState().history ?? []), { phase: "failed" as const, event: "run_failed" as const, at: at(15) }] };
+    const failed = {
+      ...hostileState(),
+      phase: "failed" as const,
+      history: [...(hostileState().history ?? []), { phase: "failed" as const, event: "run_failed" as const, at: at(15) }],
+    };
     new ProgressPrinter("/nonexistent", "plain", (l) => plain.push(l)).replay(failed);
     new ProgressPrinter("/nonexistent", "json", (l) => json.push(l)).replay(failed);
     expect(plain.join("\n")).toContain("cause a");
@@ -95,7 +120,12 @@ describe("hostile text on every path to a terminal (#18.14)", () => {
 
 describe("hostile text in commit messages and PR bodies (#18.14)", () => {
   test("the drafted commit message is inert (subject one line, body keeps its lines)", () => {
-    const msg = draftCommitMessage({ requirements: `# R\n\n## Initial Request\n\nAdd ${EVIL}\n`, planOverview: `Plan ${EVIL}\nline two`, featureSlug: "x", issueNumber: 3 });
+    const msg = draftCommitMessage({
+      requirements: `# R\n\n## Initial Request\n\nAdd ${EVIL}\n`,
+      planOverview: `Plan ${EVIL}\nline two`,
+      featureSlug: "x",
+      issueNumber: 3,
+    });
     expect(isInert(msg.replace(/\n/g, ""))).toBe(true);
     expect(msg.split("\n")[0]).toStartWith("feat: add a");
     expect(msg).toContain("\nline two");

@@ -44,7 +44,8 @@ describe("key bars", () => {
     expect(plain(44)).toEqual(["? help · l output · Ctrl-b d detach"]);
     expect(plain(30)).toEqual(["? help · Ctrl-b d detach"]);
     expect(plain(12)).toEqual(["? help"]);
-    for (const w of [20, 30, 44, 60, 80]) for (const l of keyBar(monitorKeys(monitorRun({ dir: "/p/s", state: stateIn("architecting"), now: 0 })), w)) expect(plainWidth(l)).toBeLessThanOrEqual(w);
+    for (const w of [20, 30, 44, 60, 80])
+      for (const l of keyBar(monitorKeys(monitorRun({ dir: "/p/s", state: stateIn("architecting"), now: 0 })), w)) expect(plainWidth(l)).toBeLessThanOrEqual(w);
   });
 
   test("several lines when allowed; the approval key while the run waits; the session's prefix", () => {
@@ -57,7 +58,13 @@ describe("key bars", () => {
 });
 
 describe("completion panel layout (#11.10)", () => {
-  const sizes: [number, number][] = [[80, 24], [100, 30], [120, 30], [200, 50], [60, 16]];
+  const sizes: [number, number][] = [
+    [80, 24],
+    [100, 30],
+    [120, 30],
+    [200, 50],
+    [60, 16],
+  ];
   for (const [w, h] of sizes) {
     test(`${w}×${h}: every part inside the screen, none overlapping, the key bar whole`, () => {
       const keys = keyBar(panelKeys(), w, 2);
@@ -70,11 +77,12 @@ describe("completion panel layout (#11.10)", () => {
         expect(r.left + r.width).toBeLessThanOrEqual(w);
         expect(r.top + r.height).toBeLessThanOrEqual(h);
       }
-      for (const a of parts) for (const b of parts) {
-        if (a === b) continue;
-        const apart = a.left + a.width <= b.left || b.left + b.width <= a.left || a.top + a.height <= b.top || b.top + b.height <= a.top;
-        expect(apart).toBe(true);
-      }
+      for (const a of parts)
+        for (const b of parts) {
+          if (a === b) continue;
+          const apart = a.left + a.width <= b.left || b.left + b.width <= a.left || a.top + a.height <= b.top || b.top + b.height <= a.top;
+          expect(apart).toBe(true);
+        }
       expect(at.files.height).toBeGreaterThanOrEqual(4);
       expect(at.message.height).toBeGreaterThanOrEqual(4);
       // narrow screens stack the parts at full width, so file names stay whole

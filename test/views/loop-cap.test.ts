@@ -12,7 +12,9 @@ test("the CI result says whether the loop cap failed the run or committed anyway
     "  reviewer_quality · no tests",
   ]);
   const many = loopCapLines({ iterations: 3, decision: "commit", open_findings: Array.from({ length: 23 }, (_, i) => finding(i)) });
-  expect(many[0]).toBe("committed with failing reviews: the review loop stopped after 3 fix round(s) and defaults.completion.commit_on_loop_cap is set; 23 open finding(s):");
+  expect(many[0]).toBe(
+    "committed with failing reviews: the review loop stopped after 3 fix round(s) and defaults.completion.commit_on_loop_cap is set; 23 open finding(s):",
+  );
   expect(many.length).toBe(22);
   expect(many.at(-1)).toBe("  … and 3 more (see 08_completion/summary.md in the session)");
 });

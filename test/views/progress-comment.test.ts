@@ -18,7 +18,13 @@ describe("progress comment", () => {
       },
       review_results: { reviewer_quality: { verdict: "fail", summary: "Needs tests\nfor @everyone" } },
     });
-    const md = progressComment({ subject: "issue #42", state: s, startedAt: T0, now: T0 + 7 * 60_000 + 5_000, runUrl: "https://github.com/acme/app/actions/runs/1" });
+    const md = progressComment({
+      subject: "issue #42",
+      state: s,
+      startedAt: T0,
+      now: T0 + 7 * 60_000 + 5_000,
+      runUrl: "https://github.com/acme/app/actions/runs/1",
+    });
     expect(md.split("\n")[0]).toBe(PROGRESS_MARKER);
     expect(md).toContain("### agentmux · issue #42 — running (7 min)");
     expect(md).toContain("[workflow run](https://github.com/acme/app/actions/runs/1) · branch `feature/rate-limit`");
@@ -31,11 +37,26 @@ describe("progress comment", () => {
   });
 
   test("done: the pull request, branch and commit; failed: where, why, and how to retry", () => {
-    const done = progressComment({ subject: "issue #42", state: stateIn("done"), startedAt: T0, now: T0 + 65_000, artifact: "agentmux-issue-42", end: { kind: "success", prUrl: "https://github.com/acme/app/pull/7", branch: "feature/x", commit: "abc1234" } });
+    const done = progressComment({
+      subject: "issue #42",
+      state: stateIn("done"),
+      startedAt: T0,
+      now: T0 + 65_000,
+      artifact: "agentmux-issue-42",
+      end: { kind: "success", prUrl: "https://github.com/acme/app/pull/7", branch: "feature/x", commit: "abc1234" },
+    });
     expect(done).toContain("— done (1m 5s)");
-    expect(done).toContain("✅ **Done** in 1m 5s: pull request https://github.com/acme/app/pull/7 (branch `feature/x`, commit `abc1234`). The session folder (logs, prompts, reviews) is the workflow artifact `agentmux-issue-42`.");
+    expect(done).toContain(
+      "✅ **Done** in 1m 5s: pull request https://github.com/acme/app/pull/7 (branch `feature/x`, commit `abc1234`). The session folder (logs, prompts, reviews) is the workflow artifact `agentmux-issue-42`.",
+    );
     const failed = stateIn("failed", { interruption_cause: "the watchdog stopped the run after 30 min" });
-    const md = progressComment({ subject: "issue #42", state: failed, startedAt: T0, now: T0 + 1000, end: { kind: "failed", cause: failed.interruption_cause!, retry: "re-run this workflow job" } });
+    const md = progressComment({
+      subject: "issue #42",
+      state: failed,
+      startedAt: T0,
+      now: T0 + 1000,
+      end: { kind: "failed", cause: failed.interruption_cause!, retry: "re-run this workflow job" },
+    });
     expect(md).toContain("❌ **Failed** in implementing after 1s: the watchdog stopped the run after 30 min");
     expect(md).toContain("- [ ] ❌ **implementing** (failed here)");
     expect(md).toContain("To retry: re-run this workflow job.");
@@ -62,12 +83,22 @@ describe("docs/github-action.md", () => {
     const lines = doc.slice(doc.indexOf(marker)).split("\n");
     const start = lines.findIndex((l) => l.startsWith(">"));
     const end = lines.findIndex((l, i) => i > start && !l.startsWith(">"));
-    return lines.slice(start, end).map((l) => l.replace(/^> ?/, "")).join("\n");
+    return lines
+      .slice(start, end)
+      .map((l) => l.replace(/^> ?/, ""))
+      .join("\n");
   };
 
   test("the rendered example of a finished run is what the view draws", () => {
     const t = (s: number) => new Date(T0 + s * 1000).toISOString();
-    const agent = (role: string, label: string, provider: string, model?: string) => ({ role, label, status: "done", provider, ...(model ? { model } : {}), since: t(0) });
+    const agent = (role: string, label: string, provider: string, model?: string) => ({
+      role,
+      label,
+      status: "done",
+      provider,
+      ...(model ? { model } : {}),
+      since: t(0),
+    });
     const s = {
       ...stateIn("done"),
       feature_branch: "feature/issue-42-add-a-farewell-helper-4242",

@@ -11,7 +11,10 @@ import { reach } from "../orchestrator/reach.ts";
  * The review loop has one count and one name wherever a user reads it: the pipeline said
  * "iter 2" while the reviewers' panes said "round 3" (demo --scenario review_fail_once,line_comments).
  */
-const pipeline = (state: State) => monitorView(monitorInput({ dir: "/p/.agentmux/.sessions/s", state, created: [], now: NOW }), { width: 60, height: 40 }).map(toPlain).join("\n");
+const pipeline = (state: State) =>
+  monitorView(monitorInput({ dir: "/p/.agentmux/.sessions/s", state, created: [], now: NOW }), { width: 60, height: 40 })
+    .map(toPlain)
+    .join("\n");
 const status = (state: State) => statusView({ dir: "/d", id: "s1", state, created: [], live: true, toolEvents: 0, now: NOW }, 100).map(toPlain).join("\n");
 const NOW = Date.parse("2026-01-01T12:00:00Z");
 const roundOf = (label: string | undefined) => /round (\d+)/.exec(label ?? "")?.[1];

@@ -45,20 +45,40 @@ describe("monitor view", () => {
   // the agent's row for "sim · asks: Should the gr…": nothing said how to answer
   test("an agent that asks: the top says who asks and how to answer, at 30 columns too", () => {
     const s = stateIn("architecting", {
-      agents: { architect: { role: "architect", label: "[architect] architecture", status: "needs_input", provider: "sim", since: at(1), question: { kind: "question", text: "English only?", at: at(1) } } },
+      agents: {
+        architect: {
+          role: "architect",
+          label: "[architect] architecture",
+          status: "needs_input",
+          provider: "sim",
+          since: at(1),
+          question: { kind: "question", text: "English only?", at: at(1) },
+        },
+      },
     });
     for (const w of [30, 60]) {
-      const text = plain(mon(s, w, 24)).join("\n").replace(/\s+/g, " ");
+      const text = plain(mon(s, w, 24))
+        .join("\n")
+        .replace(/\s+/g, " ");
       expect(text).toContain("[architect] architecture asks you");
       expect(text).toContain("Enter: answer in its pane");
     }
     const two = stateIn("implementing", {
       agents: {
         "coder:1": { role: "coder", label: "[coder] one", status: "working", provider: "sim", since: at(1) },
-        "coder:2": { role: "coder", label: "[coder] two", status: "needs_input", provider: "sim", since: at(1), question: { kind: "permission", text: "run npm test?", at: at(1) } },
+        "coder:2": {
+          role: "coder",
+          label: "[coder] two",
+          status: "needs_input",
+          provider: "sim",
+          since: at(1),
+          question: { kind: "permission", text: "run npm test?", at: at(1) },
+        },
       },
     });
-    const text = plain(mon(two, 30, 24, { selected: 0 })).join("\n").replace(/\s+/g, " ");
+    const text = plain(mon(two, 30, 24, { selected: 0 }))
+      .join("\n")
+      .replace(/\s+/g, " ");
     expect(text).toContain("[coder] two asks you");
     expect(text).toContain("↓ to it, Enter: answer in its pane");
   });
@@ -67,20 +87,50 @@ describe("monitor view", () => {
   test("an agent that asks: the top shows the question itself, wrapped, without the choices after it", () => {
     const text = "Should the greeting say Hello or Hi? · ☐ Greeting · ❯ 1. Hello · 2. Hi · 3. Type something.";
     const s = stateIn("architecting", {
-      agents: { architect: { role: "architect", label: "[architect] architecture", status: "needs_input", provider: "claude", since: at(1), question: { kind: "question", text, at: at(1) } } },
+      agents: {
+        architect: {
+          role: "architect",
+          label: "[architect] architecture",
+          status: "needs_input",
+          provider: "claude",
+          since: at(1),
+          question: { kind: "question", text, at: at(1) },
+        },
+      },
     });
     for (const w of [30, 80]) {
       const lines = plain(mon(s, w, 24));
       const from = lines.findIndex((l) => l.includes("asks you"));
-      const asked = lines.slice(from + 1, lines.findIndex((l) => l.includes("Enter: answer in its pane"))).join(" ").replace(/\s+/g, " ").trim();
+      const asked = lines
+        .slice(
+          from + 1,
+          lines.findIndex((l) => l.includes("Enter: answer in its pane")),
+        )
+        .join(" ")
+        .replace(/\s+/g, " ")
+        .trim();
       expect({ w, asked }).toEqual({ w, asked: "Should the greeting say Hello or Hi?" });
     }
     const long = stateIn("architecting", {
-      agents: { architect: { role: "architect", label: "a", status: "needs_input", provider: "claude", since: at(1), question: { kind: "question", text: "Which of these ".repeat(12) + "do you want?", at: at(1) } } },
+      agents: {
+        architect: {
+          role: "architect",
+          label: "a",
+          status: "needs_input",
+          provider: "claude",
+          since: at(1),
+          question: { kind: "question", text: "Which of these ".repeat(12) + "do you want?", at: at(1) },
+        },
+      },
     });
     const lines = plain(mon(long, 30, 24));
     const from = lines.findIndex((l) => l.includes("asks you"));
-    expect(lines.slice(from + 1, from + 4).at(-1)!.trimEnd()).toEndWith("…");
+    expect(
+      lines
+        .slice(from + 1, from + 4)
+        .at(-1)!
+        .trimEnd(),
+    ).toEndWith("…");
     expect(lines[from + 4]).toContain("Enter: answer in its pane");
   });
 
@@ -101,7 +151,16 @@ describe("monitor view", () => {
 
   test("in the 30 columns the monitor gets in an 80-column terminal, an agent that waits for the user shows its status and the start of its question", () => {
     const asking = stateIn("architecting", {
-      agents: { architect: { role: "architect", label: "[architect] architecture", status: "needs_input", provider: "claude", since: at(1), question: { kind: "question", text: "Which database should the cache use?", at: at(1) } } },
+      agents: {
+        architect: {
+          role: "architect",
+          label: "[architect] architecture",
+          status: "needs_input",
+          provider: "claude",
+          since: at(1),
+          question: { kind: "question", text: "Which database should the cache use?", at: at(1) },
+        },
+      },
     });
     const text = plain(mon(asking, 30, 24)).join("\n");
     expect(text).toContain("[ NEEDS INPUT ]");
@@ -155,9 +214,12 @@ describe("monitor view", () => {
     expect(text).not.toContain("planner_prompt.md");
     expect(text).toContain("> planning (architecture ready)");
     expect(text.indexOf("> planning")).toBeLessThan(text.indexOf("+ 04_planning/plan.yaml"));
-    expect(toAnsi(lines.find((l) => toPlain(l).includes("plan.yaml"))!, { color: false, links: true })).toContain(
-      "\x1b]8;;file:///p/.agentmux/.sessions/s/04_planning/plan.yaml\x07",
-    );
+    expect(
+      toAnsi(
+        lines.find((l) => toPlain(l).includes("plan.yaml"))!,
+        { color: false, links: true },
+      ),
+    ).toContain("\x1b]8;;file:///p/.agentmux/.sessions/s/04_planning/plan.yaml\x07");
     expect(text).toContain("◷ 0:20:00 │ agentmux-rate-limit");
   });
 
@@ -183,7 +245,12 @@ describe("status view", () => {
   const input = (state: ReturnType<typeof stateIn>, live = false) => ({ dir: "/d", id: "s1", state, created: [], live, toolEvents: 7, now: NOW });
 
   test("timeline with durations, agents, groups, reviews", () => {
-    const s = stateIn("reviewing", { ...parallel, phase: "reviewing", review_iteration: 1, review_results: { reviewer_logic: { verdict: "fail", summary: "missing test" } } });
+    const s = stateIn("reviewing", {
+      ...parallel,
+      phase: "reviewing",
+      review_iteration: 1,
+      review_results: { reviewer_logic: { verdict: "fail", summary: "missing test" } },
+    });
     const text = plain(statusView(input(s, true), 100)).join("\n");
     expect(text).toMatch(/architecting\s+starting up\s+3m 0s/);
     expect(text).toContain("Reviews (round 2)");
@@ -263,7 +330,8 @@ describe("status view", () => {
   });
 
   test("a failed run's cause and log path are wrapped at 80 columns, never cut: they say what went wrong and where to look", () => {
-    const cause = "the [coder] Core greeting module pane exited with status 3 after 2 restarts while the run was implementing; its last line: error: out of credits";
+    const cause =
+      "the [coder] Core greeting module pane exited with status 3 after 2 restarts while the run was implementing; its last line: error: out of credits";
     const log = "/tmp/agentmux-demo-6jR81l/.agentmux/.sessions/20261127-105926-greeting-module/orchestrator.log";
     const lines = statusView(input(stateIn("failed", { interruption_category: "failed", interruption_cause: cause, interruption_log_path: log })), 80);
     for (const l of lines) expect(plainWidth(l)).toBeLessThanOrEqual(80);
@@ -277,7 +345,11 @@ describe("status view", () => {
 
 describe("goodbye screens", () => {
   test("success shows feature, commit, PR, branch, elapsed", () => {
-    const out = goodbye("success", { feature: "rate-limit", commit: "a1b2c3d", prUrl: "https://x/pull/4", branch: "feature/rate-limit", elapsedMs: 3723_000 }, { color: false, width: 80 });
+    const out = goodbye(
+      "success",
+      { feature: "rate-limit", commit: "a1b2c3d", prUrl: "https://x/pull/4", branch: "feature/rate-limit", elapsedMs: 3723_000 },
+      { color: false, width: 80 },
+    );
     expect(out).toContain("Implementation complete");
     expect(out).toMatch(/Commit\s+a1b2c3d/);
     expect(out).toMatch(/PR\s+https:\/\/x\/pull\/4/);
@@ -296,7 +368,7 @@ describe("goodbye screens", () => {
     expect(f).not.toContain("▄▀█");
     for (const l of f.split("\n")) expect(l.length).toBeLessThanOrEqual(34);
   });
-  test("a run agentmux clean removed: no resume command and no \"nothing was lost\"", () => {
+  test('a run agentmux clean removed: no resume command and no "nothing was lost"', () => {
     const state = { feature_dir: "/p/.agentmux/.sessions/s1", interruption_cause: REMOVED_BY_CLEAN } as State;
     expect(resumeCommandOf(state)).toBeUndefined();
     expect(resumeCommandOf({ ...state, interruption_cause: "canceled by the user (Ctrl-C)" })).toBe("agentmux resume s1");
@@ -314,7 +386,10 @@ describe("panel pieces", () => {
     expect(toTags(lines[2]!)).toContain("{bold}bold{/bold}");
   });
   test("approval and changes content", () => {
-    const files = [{ path: "a.ts", status: "modified" as const }, { path: "b.ts", status: "added" as const }];
+    const files = [
+      { path: "a.ts", status: "modified" as const },
+      { path: "b.ts", status: "added" as const },
+    ];
     expect(buildApproval(files, new Set(["b.ts"]), "  feat: x \n")).toEqual({ action: "approve", exclude_files: ["b.ts"], commit_message: "feat: x" });
     expect(buildApproval(files, new Set(), "")).toEqual({ action: "approve", exclude_files: [] });
     expect(changesContent("line one\nline two\n\n\n")).toBe("line one\nline two\n");
@@ -323,7 +398,17 @@ describe("panel pieces", () => {
 });
 
 describe("usage in the monitor and status (#14.2)", () => {
-  const rec = (agent: string, cost_usd: number | null, input = 1000) => ({ agent, provider: "claude", model: "claude-sonnet-4-5", source: "claude" as const, input, cached: 20_000, cache_write: 0, output: 500, cost_usd });
+  const rec = (agent: string, cost_usd: number | null, input = 1000) => ({
+    agent,
+    provider: "claude",
+    model: "claude-sonnet-4-5",
+    source: "claude" as const,
+    input,
+    cached: 20_000,
+    cache_write: 0,
+    output: 500,
+    cost_usd,
+  });
   const withUsage = { ...parallel, usage: { a: rec("coder:2", 0.12), b: rec("coder:3", null), c: rec("coder:2", 0.3, 4000) } };
 
   test("each agent's tokens and cost under it; the run's total in the footer ('+': some had no price)", () => {
@@ -337,7 +422,17 @@ describe("usage in the monitor and status (#14.2)", () => {
   test("status --json: per agent and total; a run without figures says null", () => {
     const d = { id: "s", dir: "/p/s", state: withUsage, created: [], live: false, toolEvents: 0, now: NOW };
     const j = statusJson(d);
-    expect(j.usage).toEqual({ input: 6000, cached: 60_000, cache_write: 0, output: 1500, tokens: 67_500, cost_usd: 0.42, unpriced: 1, models: ["claude-sonnet-4-5"], simulated: false });
+    expect(j.usage).toEqual({
+      input: 6000,
+      cached: 60_000,
+      cache_write: 0,
+      output: 1500,
+      tokens: 67_500,
+      cost_usd: 0.42,
+      unpriced: 1,
+      models: ["claude-sonnet-4-5"],
+      simulated: false,
+    });
     expect(j.usage_by_agent["coder:2"]).toMatchObject({ tokens: 46_000, cost_usd: 0.42 });
     expect(statusJson({ ...d, state: parallel }).usage).toBeNull();
     expect(plain(statusView(d, 100)).join("\n")).toContain("Usage      68k tokens (6.0k in, 60k cached, 1.5k out) · $0.42+");
@@ -358,9 +453,16 @@ describe("usage in the monitor and status (#14.2)", () => {
 });
 
 test("a run paused at its budget says so whole in a 30-column monitor (the control pane at 80×24): nothing cut", () => {
-  const state = stateIn("implementing", { budget_reached: { at: at(10), text: "the run has used 12k tokens (11500) of its 1k budget (limits.max_tokens)", paused: true } });
+  const state = stateIn("implementing", {
+    budget_reached: { at: at(10), text: "the run has used 12k tokens (11500) of its 1k budget (limits.max_tokens)", paused: true },
+  });
   const lines = plain(mon(state, 30, 24));
-  const text = lines.slice(0, lines.findIndex((l) => l.startsWith("─ PIPELINE"))).join("\n");
+  const text = lines
+    .slice(
+      0,
+      lines.findIndex((l) => l.startsWith("─ PIPELINE")),
+    )
+    .join("\n");
   expect(text).not.toContain("…");
   expect(text.replace(/\s+/g, " ")).toContain("⏸ budget reached: agents paused");
   expect(text).toContain("g: go on · c: cancel");
@@ -372,7 +474,10 @@ describe("sessions table", () => {
   test("a canceled run reads canceled, not failed", () => {
     const row = (id: string, state: ReturnType<typeof stateIn>) => ({ id, dir: "/d", state, live: false, ageMs: 0, updatedAt: NOW, socket: "x" }) as any;
     const list = [
-      row("20261127-110717-add-a-reverse-function-that-reverses-strings-and", stateIn("failed", { interruption_category: "canceled", interruption_cause: "canceled by the user (monitor)" })),
+      row(
+        "20261127-110717-add-a-reverse-function-that-reverses-strings-and",
+        stateIn("failed", { interruption_category: "canceled", interruption_cause: "canceled by the user (monitor)" }),
+      ),
       row("20261127-112628-add-a-zip-helper", stateIn("failed", { interruption_category: "failed", interruption_cause: "boom" })),
     ];
     const text = sessionsTable(list, 80).map(toPlain);

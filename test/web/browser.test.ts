@@ -74,7 +74,11 @@ describe.skipIf(skipBrowser)("web page in chromium", () => {
     await page.locator(".log .ln", { hasText: "event approval_written" }).waitFor({ timeout: 20_000 });
     const r = await demo.done;
     expect(r.code).toBe(0);
-    const result = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((e) => e.kind === "result");
+    const result = r.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l))
+      .find((e) => e.kind === "result");
     expect(git(demo.repo, "log", "-1", "--format=%s", result.branch)).toBe("feat: greeting, approved from a phone");
     // the page saw the run end
     await page.locator("h1 .dot:not(.on)").waitFor({ timeout: 20_000 });
@@ -83,7 +87,10 @@ describe.skipIf(skipBrowser)("web page in chromium", () => {
     await page.locator("section.changes a[data-file='src/greeting.js']").click();
     await page.locator(".diff .add", { hasText: "export function" }).first().waitFor({ timeout: 10_000 });
     // notify.command was told twice, with the page's link (no token in it)
-    const told = readFileSync(notes, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const told = readFileSync(notes, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(told.map((n: any) => n.event)).toEqual(["needs_you", "done"]);
     expect(told[0].url).toBe(`${served.origin}/#/run/0/${told[0].session}`);
     expect(told[1].text).toContain("done: committed");
@@ -97,9 +104,52 @@ describe.skipIf(skipBrowser)("web page in chromium", () => {
     const { repo } = liveAwaiting(track.dirs, track.sockets, {
       request_title: `Title ${hostile}`,
       review_results: { reviewer_logic: { verdict: "fail", summary: `Summary ${hostile}` } },
-      review_comments: [{ id: "c1", reviewer: "reviewer_logic", round: 1, blocking: true, file: `src/rate.ts`, start_line: 1, end_line: 1, severity: "major", body: `Body ${hostile}` }],
-      checks: [{ id: 1, when: "after_implementation", round: 0, names: ["test"], started_at: "2025-03-01T10:00:00.000Z", results: { test: { status: "failed", command: "bun test", required: true, exit_code: 1, duration_ms: 1200, failures: 1, findings: [{ check: "test", file: "src/rate.ts", line: 1, message: `Check ${hostile}` }], tests: { passing: 3, failing: 1, total: 4 }, log: "06_checks/run_1/test.log", file: "06_checks/run_1/test.json", finished_at: "2025-03-01T10:01:00.000Z" } } }],
-      agents: { coder: { role: "coder", label: `coder ${hostile}`, status: "needs_input", since: "2025-03-01T10:00:00.000Z", question: { kind: "question", text: `Question ${hostile}`, at: "2025-03-01T10:00:00.000Z" } } } as any,
+      review_comments: [
+        {
+          id: "c1",
+          reviewer: "reviewer_logic",
+          round: 1,
+          blocking: true,
+          file: `src/rate.ts`,
+          start_line: 1,
+          end_line: 1,
+          severity: "major",
+          body: `Body ${hostile}`,
+        },
+      ],
+      checks: [
+        {
+          id: 1,
+          when: "after_implementation",
+          round: 0,
+          names: ["test"],
+          started_at: "2025-03-01T10:00:00.000Z",
+          results: {
+            test: {
+              status: "failed",
+              command: "bun test",
+              required: true,
+              exit_code: 1,
+              duration_ms: 1200,
+              failures: 1,
+              findings: [{ check: "test", file: "src/rate.ts", line: 1, message: `Check ${hostile}` }],
+              tests: { passing: 3, failing: 1, total: 4 },
+              log: "06_checks/run_1/test.log",
+              file: "06_checks/run_1/test.json",
+              finished_at: "2025-03-01T10:01:00.000Z",
+            },
+          },
+        },
+      ],
+      agents: {
+        coder: {
+          role: "coder",
+          label: `coder ${hostile}`,
+          status: "needs_input",
+          since: "2025-03-01T10:00:00.000Z",
+          question: { kind: "question", text: `Question ${hostile}`, at: "2025-03-01T10:00:00.000Z" },
+        },
+      } as any,
     });
     const s = serveProjects([repo], { answer: true });
     stops.push(() => s.server.stop());
@@ -144,10 +194,13 @@ describe.skipIf(skipBrowser)("web page in chromium", () => {
       port: 0,
       fetch: (req) =>
         new URL(req.url).pathname === "/evil.js"
-          ? new Response(`window.results = Promise.all([
+          ? new Response(
+              `window.results = Promise.all([
               fetch(${JSON.stringify(approve)}, { method: "POST", credentials: "include", body: '{"exclude_files":[]}', headers: { "content-type": "application/json", "x-agentmux-token": "guess" } }).then(r => r.status, e => "blocked"),
               fetch(${JSON.stringify(s.origin + "/api/runs")}, { credentials: "include" }).then(r => r.status, e => "blocked"),
-            ]);`, { headers: { "content-type": "text/javascript" } })
+            ]);`,
+              { headers: { "content-type": "text/javascript" } },
+            )
           : new Response(`<!doctype html><script src="/evil.js"></script>`, { headers: { "content-type": "text/html" } }),
     });
     stops.push(async () => evil.stop(true));
@@ -189,7 +242,12 @@ describe.skipIf(skipBrowser)("web page in chromium", () => {
     Bun.spawnSync(["mkdir", "-p", root]);
     // an attended run (a terminal): the architect's question waits for a person
     const scr = new Screen(outer);
-    await scr.start([bin, "demo", "--dir", repo, "--scenario", "ask=architect", "--think-ms", "0"], root, { width: 160, height: 45 }, { AGENTMUX_TMUX_SOCKET: inner, CI: "", TMUX: "" });
+    await scr.start(
+      [bin, "demo", "--dir", repo, "--scenario", "ask=architect", "--think-ms", "0"],
+      root,
+      { width: 160, height: 45 },
+      { AGENTMUX_TMUX_SOCKET: inner, CI: "", TMUX: "" },
+    );
     const dir = await waitFor("the session folder", () => sessionDir(repo), { timeoutMs: 60_000 });
     await waitFor("the architect to ask", () => readState(dir)?.agents?.architect?.status === "needs_input", { timeoutMs: 60_000, intervalMs: 50 });
     const served = await serveBinary(bin, ["--answer", repo], inner);

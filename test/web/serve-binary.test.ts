@@ -59,5 +59,10 @@ test("demo --serve: the run's page is printed with its link and stops a little a
   const r = await fetch(`${origin}/api/runs/0/${id}`, { headers: { authorization: `Bearer ${token}` } }).catch(() => null);
   if (r) expect(((await r.json()) as any).snapshot.phase).toBe("done");
   await waitFor("the run's server to stop", () => !existsSync(join(demo.repo, ".agentmux/.sessions/.serve.json")), { timeoutMs: 30_000, intervalMs: 200 });
-  expect(await fetch(`${origin}/`).then(() => "answered", () => "closed")).toBe("closed");
+  expect(
+    await fetch(`${origin}/`).then(
+      () => "answered",
+      () => "closed",
+    ),
+  ).toBe("closed");
 }, 120_000);

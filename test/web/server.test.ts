@@ -55,7 +55,9 @@ test("every request needs the token: refused without it, a wrong one, or a cooki
   expect(html).not.toMatch(/<script>|<script [^s]|\son[a-z]+=/); // no inline script or handler
   expect(html).toContain('content=""'); // read-only: the page gets no write token
   const runs = (await (await s.authed("/api/runs")).json()) as any;
-  expect(runs.runs.map((r: any) => [r.id, r.run.snapshot.phase, r.run.snapshot.live, r.run.snapshot.waiting_for[0]?.kind])).toEqual([["s1", "completing", true, "decision"]]);
+  expect(runs.runs.map((r: any) => [r.id, r.run.snapshot.phase, r.run.snapshot.live, r.run.snapshot.waiting_for[0]?.kind])).toEqual([
+    ["s1", "completing", true, "decision"],
+  ]);
 });
 
 test("the page reads the run API: a run's snapshot is the run API's RunSnapshot, field for field, as status --json has it", async () => {
@@ -66,7 +68,13 @@ test("the page reads the run API: a run's snapshot is the run API's RunSnapshot,
   expect(RunSnapshot.strict().parse(run.snapshot)).toEqual(run.snapshot);
   const now = Date.now();
   const api = snapshot(readSnapshotInput(dir, { id: "s1", live: true, now }));
-  const timeless = (x: any) => ({ ...x, elapsed_ms: 0, active_ms: 0, timeline: x.timeline.map((t: any) => ({ ...t, duration_ms: 0 })), stages: x.stages.map((t: any) => ({ ...t, duration_ms: 0 })) });
+  const timeless = (x: any) => ({
+    ...x,
+    elapsed_ms: 0,
+    active_ms: 0,
+    timeline: x.timeline.map((t: any) => ({ ...t, duration_ms: 0 })),
+    stages: x.stages.map((t: any) => ({ ...t, duration_ms: 0 })),
+  });
   expect(timeless(run.snapshot)).toEqual(timeless(api));
 });
 
@@ -78,7 +86,8 @@ test("a wrong Host (DNS rebinding) is refused even with the token; loopback name
     const r = await s.authed("/api/runs", { headers: { host } });
     expect(r.status).toBe(421);
   }
-  for (const host of [`localhost:${port}`, "localhost:9000", `127.0.0.1:${port}`, `box.tailnet.example:${port}`]) expect((await s.authed("/api/runs", { headers: { host } })).status).toBe(200);
+  for (const host of [`localhost:${port}`, "localhost:9000", `127.0.0.1:${port}`, `box.tailnet.example:${port}`])
+    expect((await s.authed("/api/runs", { headers: { host } })).status).toBe(200);
 });
 
 test("a cross-origin request is refused, reading or writing; the page's own origin is served", async () => {
@@ -100,7 +109,11 @@ test("answering is off unless --answer: every write is refused and nothing is wr
     expect(r.status).toBe(403);
     expect(((await r.json()) as any).error).toContain("--answer");
   }
-  expect(existsSync(join(dir, "08_completion/approval.json")) || existsSync(join(dir, "08_completion/changes.md")) || existsSync(join(dir, ".runtime/cancel_request"))).toBe(false);
+  expect(
+    existsSync(join(dir, "08_completion/approval.json")) ||
+      existsSync(join(dir, "08_completion/changes.md")) ||
+      existsSync(join(dir, ".runtime/cancel_request")),
+  ).toBe(false);
 });
 
 test("a write needs the token in its header and an Origin: a cookie or ?token= alone answers nothing", async () => {
@@ -137,7 +150,11 @@ test("approve writes the approval panel's approval.json (files left out, the mes
   const ok = await s.post(`${RUN}/approve`, { exclude_files: ["notes.txt"], commit_message: "  feat: rate limits, approved from a phone\n" });
   expect(ok.status).toBe(200);
   expect(((await ok.json()) as any).said).toBe("approved: committing 1 file(s), 1 excluded");
-  expect(JSON.parse(readFileSync(join(dir, "08_completion/approval.json"), "utf8"))).toEqual({ action: "approve", exclude_files: ["notes.txt"], commit_message: "feat: rate limits, approved from a phone" });
+  expect(JSON.parse(readFileSync(join(dir, "08_completion/approval.json"), "utf8"))).toEqual({
+    action: "approve",
+    exclude_files: ["notes.txt"],
+    commit_message: "feat: rate limits, approved from a phone",
+  });
   expect(existsSync(join(dir, ".runtime/panel_draft.json"))).toBe(false);
 });
 
@@ -175,7 +192,18 @@ test("an answer the run does not wait for is refused: no decision outside comple
 test("requests name runs and files only among the server's own: no path of the request's making is read", async () => {
   const { repo } = liveAwaiting(dirs, sockets);
   const s = serve([repo], { answer: true });
-  for (const path of ["/api/runs/0/..%2F..%2F..", "/api/runs/1/s1", "/api/runs/x/s1", "/api/runs/0/.archive", `${RUN}/diff?file=../../../etc/passwd`, `${RUN}/diff?file=a.txt`, `${RUN}/screen/nobody`, "/api/nothing", "/api/runs/0/%E0%A4%A", `${RUN}/screen/%ZZ`]) {
+  for (const path of [
+    "/api/runs/0/..%2F..%2F..",
+    "/api/runs/1/s1",
+    "/api/runs/x/s1",
+    "/api/runs/0/.archive",
+    `${RUN}/diff?file=../../../etc/passwd`,
+    `${RUN}/diff?file=a.txt`,
+    `${RUN}/screen/nobody`,
+    "/api/nothing",
+    "/api/runs/0/%E0%A4%A",
+    `${RUN}/screen/%ZZ`,
+  ]) {
     const r = await s.authed(path);
     expect([r.status, path]).toEqual([404, path]);
   }
@@ -184,7 +212,9 @@ test("requests name runs and files only among the server's own: no path of the r
 
 test("answer: the user's answer to the question an agent waits on becomes the answer request; a dialog, a working agent, a blank answer or one already pending are refused", async () => {
   const asked = "2025-03-01T10:30:00.000Z";
-  const agents = (kind: string, status = "needs_input") => ({ architect: { role: "architect", label: "architect", status, since: asked, question: { kind, text: "English only?", at: asked } } });
+  const agents = (kind: string, status = "needs_input") => ({
+    architect: { role: "architect", label: "architect", status, since: asked, question: { kind, text: "English only?", at: asked } },
+  });
   const { repo, dir } = liveAwaiting(dirs, sockets, { agents: agents("question") as any });
   const s = serve([repo], { answer: true });
   expect((await s.post(`${RUN}/answer`, { agent: "architect", text: " \u200b " })).status).toBe(400);
@@ -197,7 +227,10 @@ test("answer: the user's answer to the question an agent waits on becomes the an
   expect(again.status).toBe(409);
   expect(JSON.parse(readFileSync(file, "utf8")).text).toBe("English only, please."); // nothing lost
 
-  for (const [kind, status] of [["permission", "needs_input"], ["question", "working"]] as const) {
+  for (const [kind, status] of [
+    ["permission", "needs_input"],
+    ["question", "working"],
+  ] as const) {
     const other = liveAwaiting(dirs, sockets, { agents: agents(kind, status) as any });
     const t = serve([other.repo], { answer: true });
     expect((await t.post(`${RUN}/answer`, { agent: "architect", text: "yes" })).status).toBe(409);
@@ -211,16 +244,36 @@ test("screen: an agent's pane as it is now, as inert text; a pane id that is not
     agents: { architect: { role: "architect", label: "architect", status: "working", since, last_screen: ["kept line"] } } as any,
   });
   const env = { ...process.env, TMUX: "" };
-  const made = Bun.spawnSync(["tmux", "-L", socket, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "agentmux-s1", `printf 'ready <img src=x onerror=alert(1)> \\033]0;title\\007\\033[31mred\\033[0m\\n'; sleep 600`], { env });
+  const made = Bun.spawnSync(
+    [
+      "tmux",
+      "-L",
+      socket,
+      "new-window",
+      "-d",
+      "-P",
+      "-F",
+      "#{pane_id}",
+      "-t",
+      "agentmux-s1",
+      `printf 'ready <img src=x onerror=alert(1)> \\033]0;title\\007\\033[31mred\\033[0m\\n'; sleep 600`,
+    ],
+    { env },
+  );
   const pane = made.stdout.toString().trim();
   expect(pane).toMatch(/^%\d+$/);
-  const runtime = (panes: Record<string, string>) => writeJsonAtomic(join(dir, "runtime_state.json"), { tmux_session: "agentmux-s1", tmux_socket: socket, panes });
+  const runtime = (panes: Record<string, string>) =>
+    writeJsonAtomic(join(dir, "runtime_state.json"), { tmux_session: "agentmux-s1", tmux_socket: socket, panes });
   runtime({ architect: pane });
   const s = serve([repo]);
-  const shown = await waitFor("the pane's text", async () => {
-    const r = (await (await s.authed(`${RUN}/screen/architect`)).json()) as any;
-    return r.lines.some((l: string) => l.includes("ready")) ? r : null;
-  }, { timeoutMs: 10_000 });
+  const shown = await waitFor(
+    "the pane's text",
+    async () => {
+      const r = (await (await s.authed(`${RUN}/screen/architect`)).json()) as any;
+      return r.lines.some((l: string) => l.includes("ready")) ? r : null;
+    },
+    { timeoutMs: 10_000 },
+  );
   expect(shown.live).toBe(true);
   expect(shown.lines.find((l: string) => l.includes("ready"))).toBe("ready <img src=x onerror=alert(1)> red");
   expect(JSON.stringify(shown)).not.toMatch(/\\u001b|\x1b/);
@@ -236,7 +289,10 @@ test("several projects on one server: each run is named by its project's index, 
   const b = liveAwaiting(dirs, sockets, { request_title: "The second project's run" });
   const s = serve([a.repo, b.repo]);
   const runs = ((await (await s.authed("/api/runs")).json()) as any).runs;
-  expect(runs.map((r: any) => [r.project, r.id, r.run.snapshot.dir]).sort()).toEqual([[0, "s1", a.dir], [1, "s1", b.dir]]);
+  expect(runs.map((r: any) => [r.project, r.id, r.run.snapshot.dir]).sort()).toEqual([
+    [0, "s1", a.dir],
+    [1, "s1", b.dir],
+  ]);
   const second = (await (await s.authed("/api/runs/1/s1")).json()) as any;
   expect(second.snapshot.feature).toBe("The second project's run");
   expect(((await (await s.authed("/api/config")).json()) as any).projects).toEqual([a.repo, b.repo]);

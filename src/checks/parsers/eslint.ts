@@ -14,7 +14,13 @@ export const parseEslint: OutputParser = (text) => {
     const unix = UNIX.exec(line);
     if (unix) {
       const rule = unix[6] ? ` (${unix[6]})` : "";
-      findings.push({ file: unix[1], line: int(unix[2]), column: int(unix[3]), severity: unix[5] === "Error" ? "error" : "warning", message: `${unix[4]}${rule}` });
+      findings.push({
+        file: unix[1],
+        line: int(unix[2]),
+        column: int(unix[3]),
+        severity: unix[5] === "Error" ? "error" : "warning",
+        message: `${unix[4]}${rule}`,
+      });
       continue;
     }
     const item = file ? STYLISH_ITEM.exec(line) : null;

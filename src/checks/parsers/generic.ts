@@ -19,7 +19,12 @@ export function parseGeneric(text: string, exists: (path: string) => boolean): P
       if (seen.has(key)) continue;
       seen.add(key);
       // a line that starts with its anchor (`file:12:5: message`) keeps only the message
-      const rest = line.trim().startsWith(m[0].trim()) ? line.trim().slice(m[0].trim().length).replace(/^[\s:-]+/, "") : "";
+      const rest = line.trim().startsWith(m[0].trim())
+        ? line
+            .trim()
+            .slice(m[0].trim().length)
+            .replace(/^[\s:-]+/, "")
+        : "";
       findings.push({ file, line: int(m[2]), column: int(m[3]), message: (rest || line.trim()).slice(0, 500) });
     }
   }

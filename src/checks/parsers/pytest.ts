@@ -20,7 +20,12 @@ export const parsePytest: OutputParser = (text) => {
     if (s) {
       const at = where.get(s[2]!);
       const what = s[3] ? `${s[3]}: ` : "";
-      findings.push({ file: s[2], line: at?.line, severity: "error", message: `${s[1] === "ERROR" ? "error in " : ""}${what}${s[4] ?? at?.error ?? "failed"}` });
+      findings.push({
+        file: s[2],
+        line: at?.line,
+        severity: "error",
+        message: `${s[1] === "ERROR" ? "error in " : ""}${what}${s[4] ?? at?.error ?? "failed"}`,
+      });
     }
     const t = TOTALS.exec(line);
     if (t) {

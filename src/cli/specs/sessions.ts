@@ -88,7 +88,12 @@ Reach it from a phone through an SSH tunnel or a private network (docs/web.md), 
   flags: {
     port: { type: "string", value: "PORT", help: "the port to listen on (default 7878; 0 picks a free one)" },
     host: { type: "string", value: "ADDR", help: "the address to listen on (default 127.0.0.1; another address is reachable by others: see docs/web.md)" },
-    "allow-host": { type: "string", value: "NAME", multiple: true, help: "a name this server may be reached by besides localhost (a private network's name for this machine); repeatable" },
+    "allow-host": {
+      type: "string",
+      value: "NAME",
+      multiple: true,
+      help: "a name this server may be reached by besides localhost (a private network's name for this machine); repeatable",
+    },
     answer: { type: "boolean", help: "let the page answer runs: approve, request changes, answer a question, go on, cancel" },
     until: { type: "string", value: "DIR", hidden: true, help: "stop a few seconds after this session's run has ended (agentmux run --serve)" },
   },

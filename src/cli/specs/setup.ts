@@ -28,7 +28,13 @@ missing). The file is edited in place: comments and key order are kept. The resu
 validated before it is written; on an error nothing changes.`,
   flags: {
     role: { type: "string", value: "ROLE", values: "roles", help: "the role to change" },
-    provider: { type: "string", value: "P", values: "providers", also: ["default"], help: 'a configured provider; "default" removes the override so the role follows defaults.provider' },
+    provider: {
+      type: "string",
+      value: "P",
+      values: "providers",
+      also: ["default"],
+      help: 'a configured provider; "default" removes the override so the role follows defaults.provider',
+    },
     model: { type: "string", value: "M", also: ["default"], help: 'a model name for that CLI; "default" removes the override' },
   },
   args: [],
@@ -83,7 +89,11 @@ worktree (your checkout and index are not touched); a failure that was already t
 "already failing on the base" and does not count against the exit status.`,
   flags: {
     json: { type: "boolean", help: "print the results as one JSON array of check results (the schema in docs/checks.md)" },
-    base: { type: "string", value: "BRANCH", help: "run the failing checks again on BRANCH (in a temporary worktree) and mark the failures that were already there" },
+    base: {
+      type: "string",
+      value: "BRANCH",
+      help: "run the failing checks again on BRANCH (in a temporary worktree) and mark the failures that were already there",
+    },
     ...CONFIG_FLAG,
   },
   args: [{ name: "name", about: "a configured check", variadic: true }],

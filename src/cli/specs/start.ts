@@ -44,7 +44,12 @@ repository: architect → planner → coder → reviewer → commit on a feature
     dir: { type: "string", value: "PATH", values: "files", help: "create the scratch repository here (new or empty folder; default: a temp dir)" },
     ci: { type: "boolean", help: "headless: progress lines on stdout, exit 0 on success, 1 on failure" },
     json: { type: "boolean", help: "with --ci: one JSON object per line" },
-    scenario: { type: "string", value: "LIST", values: "sim-switches", help: "simulated-agent scenario switches, comma-separated (e.g. parallel,review_fail_once,reviewers=logic+quality+expert)" },
+    scenario: {
+      type: "string",
+      value: "LIST",
+      values: "sim-switches",
+      help: "simulated-agent scenario switches, comma-separated (e.g. parallel,review_fail_once,reviewers=logic+quality+expert)",
+    },
     "think-ms": { type: "string", value: "N", help: "simulated thinking time per step (default 600 in a terminal, 0 headless)" },
     approve: { type: "boolean", help: "in a terminal: stop at the approval panel instead of auto-approving" },
     "keep-session": { type: "boolean", help: "keep the session folder after the commit" },

@@ -34,7 +34,7 @@ export function writeFileAtomic(path: string, content: string | Uint8Array, opts
 }
 
 function writeAll(fd: number, data: Uint8Array, position?: number): void {
-  for (let done = 0; done < data.length; ) {
+  for (let done = 0; done < data.length;) {
     const n = writeSync(fd, data, done, data.length - done, position === undefined ? null : position + done);
     if (n <= 0) throw new Error("write made no progress");
     done += n;

@@ -32,7 +32,7 @@ export function readRegularFile(path: string, maxBytes = MAX_FILE_BYTES): ReadRe
     // the size may grow while reading: read at most one byte past the limit to notice
     const buf = Buffer.alloc(Math.min(st.size, maxBytes) + 1);
     let got = 0;
-    for (let n; got < buf.length && (n = readSync(fd, buf, got, buf.length - got, null)) > 0; ) got += n;
+    for (let n; got < buf.length && (n = readSync(fd, buf, got, buf.length - got, null)) > 0;) got += n;
     if (got > maxBytes) return { ok: false, reason: "too-large", message: `is more than ${maxBytes} bytes` };
     return { ok: true, text: buf.toString("utf8", 0, got) };
   } catch (e) {

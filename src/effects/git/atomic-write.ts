@@ -113,4 +113,3 @@ function processAlive(pid: number): boolean {
     return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
-

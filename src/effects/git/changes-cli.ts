@@ -16,7 +16,18 @@ export async function changedFilesCli(root: string): Promise<FileChange[]> {
   const hasHead = head.code === 0;
   const byPath = new Map<string, FileChange["status"]>();
   if (hasHead) {
-    const diff = await git(root, ["-c", "core.quotepath=off", "diff", "HEAD", "--name-status", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all"]);
+    const diff = await git(root, [
+      "-c",
+      "core.quotepath=off",
+      "diff",
+      "HEAD",
+      "--name-status",
+      "-z",
+      "--no-renames",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--ignore-submodules=all",
+    ]);
     const parts = diff.split("\0");
     for (let i = 0; i + 1 < parts.length; i += 2) {
       const status = STATUS[parts[i][0]];
@@ -53,7 +64,15 @@ async function compareReappeared(root: string, paths: string[], byPath: Map<stri
 
 async function git(root: string, args: string[]): Promise<string> {
   const r = await runGit(root, args);
-  if (r.code !== 0) throw new GitOperationFailed({ operation: `git ${args.filter((a) => !a.startsWith("-c") && !a.includes("=")).slice(0, 2).join(" ")}`, detail: firstError(r), root });
+  if (r.code !== 0)
+    throw new GitOperationFailed({
+      operation: `git ${args
+        .filter((a) => !a.startsWith("-c") && !a.includes("="))
+        .slice(0, 2)
+        .join(" ")}`,
+      detail: firstError(r),
+      root,
+    });
   return r.stdout;
 }
 

@@ -14,7 +14,9 @@ async function trees(dir: string, commit: string): Promise<{ root: string; fs: a
   const oid = commit.length < 40 ? await git.expandOid({ fs, dir: root, oid: commit, cache }) : commit;
   const { commit: c } = await git.readCommit({ fs, dir: root, oid, cache });
   const parent = c.parent[0];
-  const before = parent ? await flattenTree(fs, root, (await git.readCommit({ fs, dir: root, oid: parent, cache })).commit.tree, cache) : new Map<string, TreeEntry>();
+  const before = parent
+    ? await flattenTree(fs, root, (await git.readCommit({ fs, dir: root, oid: parent, cache })).commit.tree, cache)
+    : new Map<string, TreeEntry>();
   return { root, fs, before, after: await flattenTree(fs, root, c.tree, cache) };
 }
 

@@ -49,7 +49,10 @@ export async function commitChanges(
   await ensureFeatureBranch(root, opts.branch, { allowEmpty: true });
   const changes = await changedFiles(root);
   const { own, untouched } = runOwnChanges(root, changes, opts.preexisting ?? []);
-  const { excluded, notes } = applyExcludes(own.map((c) => c.path), excludes);
+  const { excluded, notes } = applyExcludes(
+    own.map((c) => c.path),
+    excludes,
+  );
   const staged = own.filter((c) => !excluded.has(c.path));
   if (!staged.length) {
     throw new NothingToCommit({ root, changed: changes.length, excluded: own.length, preexisting: untouched.length });
@@ -75,7 +78,14 @@ export async function commitChanges(
     const tree = await updateTree(fs, root, baseTree, treeChanges, cache);
     const parents = head ? [head] : [];
     const hash = await writeVerifiedCommit(fs, root, { tree, parents, baseTree, message, author, branch: opts.branch, beforeRef: opts.beforeRef }, cache);
-    return { hash, short: hash.slice(0, 7), files: staged.map((c) => c.path), leftAlone: untouched, excluded: own.filter((c) => excluded.has(c.path)).map((c) => c.path), notes };
+    return {
+      hash,
+      short: hash.slice(0, 7),
+      files: staged.map((c) => c.path),
+      leftAlone: untouched,
+      excluded: own.filter((c) => excluded.has(c.path)).map((c) => c.path),
+      notes,
+    };
   } catch (e) {
     throw wrapGitError(e, "commit", root);
   }

@@ -68,7 +68,12 @@ export async function completeApproval(o: CompleteApprovalInput): Promise<Comple
   const chosen =
     nonBlank(o.approval.commit_message) ??
     nonBlank(o.draft.suggested) ??
-    draftCommitMessage({ requirements: o.draft.requirements, planOverview: o.draft.planOverview, featureSlug: o.featureName, issueNumber: o.draft.issueNumber });
+    draftCommitMessage({
+      requirements: o.draft.requirements,
+      planOverview: o.draft.planOverview,
+      featureSlug: o.featureName,
+      issueNumber: o.draft.issueNumber,
+    });
   const message = fitCommitMessage(o.trailer?.trim() ? `${chosen.trim()}\n\n${o.trailer.trim()}` : chosen);
   const warnings: string[] = [];
   const notes: string[] = [];
@@ -86,9 +91,14 @@ export async function completeApproval(o: CompleteApprovalInput): Promise<Comple
     if (r.excluded.length) {
       // a --worktree run keeps its worktree for them (daemon/main.ts): leaving a file out is not deleting it
       const where = resolve(o.workDir) === resolve(o.mainRepoDir) ? "your working tree" : `the worktree ${o.workDir}, which is kept`;
-      notes.push(`left out of the commit as you chose: ${r.excluded.slice(0, 3).join(", ")}${r.excluded.length > 3 ? `, … (${r.excluded.length} files)` : ""}; uncommitted in ${where}`);
+      notes.push(
+        `left out of the commit as you chose: ${r.excluded.slice(0, 3).join(", ")}${r.excluded.length > 3 ? `, … (${r.excluded.length} files)` : ""}; uncommitted in ${where}`,
+      );
     }
-    if (r.leftAlone.length) notes.push(`left out of the commit: ${r.leftAlone.length} file(s) that were uncommitted before the run and unchanged by it (${r.leftAlone.slice(0, 3).join(", ")}${r.leftAlone.length > 3 ? ", …" : ""})`);
+    if (r.leftAlone.length)
+      notes.push(
+        `left out of the commit: ${r.leftAlone.length} file(s) that were uncommitted before the run and unchanged by it (${r.leftAlone.slice(0, 3).join(", ")}${r.leftAlone.length > 3 ? ", …" : ""})`,
+      );
   } catch (e) {
     // Idempotent after a crash: this session made the commit (its record says so), then died
     // before recording the outcome. A tip someone else put on the branch is never taken for it.

@@ -10,7 +10,12 @@ export type GitDirs = { gitdir: string; commondir: string };
 export function gitDirs(root: string): GitDirs {
   const dotgit = join(root, ".git");
   if (statSync(dotgit).isDirectory()) return { gitdir: dotgit, commondir: dotgit };
-  const gitdir = resolve(root, readFileSync(dotgit, "utf8").trim().replace(/^gitdir:\s*/, ""));
+  const gitdir = resolve(
+    root,
+    readFileSync(dotgit, "utf8")
+      .trim()
+      .replace(/^gitdir:\s*/, ""),
+  );
   let commondir = gitdir;
   try {
     commondir = resolve(gitdir, readFileSync(join(gitdir, "commondir"), "utf8").trim());

@@ -27,15 +27,11 @@ const EXCLUDE_REASONS = {
 
 export type ExcludeReason = keyof typeof EXCLUDE_REASONS;
 
-export const ExcludeEscapesRepo = defineError(
-  "ExcludeEscapesRepo",
-  "git",
-  (d: { entry: string; index: number; reason: keyof typeof EXCLUDE_REASONS }) => ({
-    message: `exclude entry "${d.entry}" ${EXCLUDE_REASONS[d.reason]}`,
-    where: `exclude_files[${d.index}]`,
-    hint: "list paths relative to the repository root (src/debug.log, build/) or patterns (*.log, secrets/**)",
-  }),
-);
+export const ExcludeEscapesRepo = defineError("ExcludeEscapesRepo", "git", (d: { entry: string; index: number; reason: keyof typeof EXCLUDE_REASONS }) => ({
+  message: `exclude entry "${d.entry}" ${EXCLUDE_REASONS[d.reason]}`,
+  where: `exclude_files[${d.index}]`,
+  hint: "list paths relative to the repository root (src/debug.log, build/) or patterns (*.log, secrets/**)",
+}));
 
 /** `globalFile`: the file GIT_CONFIG_GLOBAL names, read instead of ~/.gitconfig and the XDG file (as git does). */
 export const NoCommitAuthor = defineError("NoCommitAuthor", "git", (d: { root: string; missing: ("user.name" | "user.email")[]; globalFile?: string }) => ({
@@ -55,14 +51,21 @@ export const NoCommitsYet = defineError("NoCommitsYet", "git", (d: { root: strin
 }));
 
 /** The branch is checked out in another worktree (`from` says which check found it). */
-export const BranchCheckedOutElsewhere = defineError("BranchCheckedOutElsewhere", "git", (d: { branch: string; worktree: string; root: string; from: "switch" | "worktree" }) =>
-  d.from === "switch"
-    ? {
-        message: `branch "${d.branch}" is already checked out in the worktree ${d.worktree}`,
-        where: d.root,
-        hint: `finish or remove that worktree (git worktree remove ${d.worktree}), or choose another branch name`,
-      }
-    : { message: `branch "${d.branch}" is already checked out in ${d.worktree}`, where: d.worktree, hint: "finish the session that uses it, or choose another branch name" },
+export const BranchCheckedOutElsewhere = defineError(
+  "BranchCheckedOutElsewhere",
+  "git",
+  (d: { branch: string; worktree: string; root: string; from: "switch" | "worktree" }) =>
+    d.from === "switch"
+      ? {
+          message: `branch "${d.branch}" is already checked out in the worktree ${d.worktree}`,
+          where: d.root,
+          hint: `finish or remove that worktree (git worktree remove ${d.worktree}), or choose another branch name`,
+        }
+      : {
+          message: `branch "${d.branch}" is already checked out in ${d.worktree}`,
+          where: d.worktree,
+          hint: "finish the session that uses it, or choose another branch name",
+        },
 );
 
 export const UncommittedChangesInTheWay = defineError("UncommittedChangesInTheWay", "git", (d: { branch: string; files: string[]; root: string }) => ({

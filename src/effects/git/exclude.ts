@@ -37,7 +37,10 @@ export function normalizeExcludes(root: string, entries: string[]): ExcludeRule[
 }
 
 function normalize(entry: string): string {
-  return posix.normalize(entry.trim().replace(/\\/g, "/")).replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+  return posix
+    .normalize(entry.trim().replace(/\\/g, "/"))
+    .replace(/^(\.\/)+/, "")
+    .replace(/\/+$/, "");
 }
 
 function entryProblem(entry: string): ExcludeReason | null {
@@ -105,7 +108,9 @@ export function applyExcludes(paths: string[], rules: ExcludeRule[]): { excluded
     const folded = paths.filter((p) => r.testFolded(p));
     if (folded.length) {
       folded.forEach((p) => excluded.add(p));
-      notes.push(`exclude entry "${r.entry}" matched ${folded.slice(0, 3).join(", ")}${folded.length > 3 ? ", …" : ""} only when case is ignored; excluded anyway`);
+      notes.push(
+        `exclude entry "${r.entry}" matched ${folded.slice(0, 3).join(", ")}${folded.length > 3 ? ", …" : ""} only when case is ignored; excluded anyway`,
+      );
     } else notes.push(`exclude entry "${r.entry}" matches no changed file`);
   }
   return { excluded, notes };

@@ -2,11 +2,15 @@ import { defineError } from "../../errors.ts";
 import { checkBranchName } from "./branch.ts";
 import { firstError, runGit, type Runner } from "./proc.ts";
 
-export const RemoteBranchFailed = defineError("RemoteBranchFailed", "git", (d: { dir: string; branch: string; remote: string; step: string; detail: string }) => ({
-  message: `git ${d.step} of branch "${d.branch}" failed: ${d.detail}`,
-  where: d.dir,
-  hint: `check that ${d.remote} has the branch and the job may read it`,
-}));
+export const RemoteBranchFailed = defineError(
+  "RemoteBranchFailed",
+  "git",
+  (d: { dir: string; branch: string; remote: string; step: string; detail: string }) => ({
+    message: `git ${d.step} of branch "${d.branch}" failed: ${d.detail}`,
+    where: d.dir,
+    hint: `check that ${d.remote} has the branch and the job may read it`,
+  }),
+);
 
 /**
  * Fetch `branch` from `remote` and check it out at the remote's tip (a CI checkout holds only

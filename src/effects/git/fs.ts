@@ -67,7 +67,13 @@ function gitDirsOf(dir: string): { gitdir: string; common: string } | null {
   const dotgit = join(resolve(dir), ".git");
   try {
     if (nodeFs.statSync(dotgit).isDirectory()) return { gitdir: dotgit, common: dotgit };
-    const gitdir = resolve(dir, nodeFs.readFileSync(dotgit, "utf8").trim().replace(/^gitdir:\s*/, ""));
+    const gitdir = resolve(
+      dir,
+      nodeFs
+        .readFileSync(dotgit, "utf8")
+        .trim()
+        .replace(/^gitdir:\s*/, ""),
+    );
     let common = gitdir;
     try {
       common = resolve(gitdir, nodeFs.readFileSync(join(gitdir, "commondir"), "utf8").trim());

@@ -31,7 +31,7 @@ function myers(a: string[], b: string[]): Op[] {
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
       let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) x++, y++;
+      while (x < n && y < m && a[x] === b[y]) (x++, y++);
       v[off + k] = x;
       if (x >= n && y >= m) return backtrack(a, b, trace, off);
     }
@@ -49,7 +49,7 @@ function backtrack(a: string[], b: string[], trace: Int32Array[], off: number): 
     const prevK = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? k + 1 : k - 1;
     const prevX = v[off + prevK];
     const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) ops.push({ t: " ", line: a[--x] }), y--;
+    while (x > prevX && y > prevY) (ops.push({ t: " ", line: a[--x] }), y--);
     if (d > 0) {
       if (x === prevX) ops.push({ t: "+", line: b[--y] });
       else ops.push({ t: "-", line: a[--x] });
@@ -72,7 +72,7 @@ function hunks(ops: Op[]): string[] {
     const firstChange = ops.findIndex((o, j) => j >= i && o.t !== " ");
     if (firstChange < 0) break;
     const start = Math.max(i, firstChange - CONTEXT);
-    for (let j = i; j < start; j++) aLine++, bLine++;
+    for (let j = i; j < start; j++) (aLine++, bLine++);
     let end = firstChange;
     // extend while the next change is within 2*CONTEXT unchanged lines
     for (let j = firstChange; j < ops.length; j++) {

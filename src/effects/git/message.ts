@@ -18,9 +18,7 @@ export type CommitDraftInput = { requirements?: string; planOverview?: string; f
 export function draftCommitMessage(raw: CommitDraftInput): string {
   const input = { ...raw, requirements: inertText(raw.requirements ?? ""), planOverview: inertText(raw.planOverview ?? "") };
   const summary =
-    firstLine(section(input.requirements, "Initial Request")) ??
-    firstLine(input.planOverview) ??
-    (slugWords(input.featureSlug) || "update implementation");
+    firstLine(section(input.requirements, "Initial Request")) ?? firstLine(input.planOverview) ?? (slugWords(input.featureSlug) || "update implementation");
   const suffix = input.issueNumber !== undefined ? ` (#${input.issueNumber})` : "";
   const subject = fitSubject(summary.replace(/[.\s]+$/, ""), suffix);
   const body = input.planOverview.trim();

@@ -15,7 +15,10 @@ export type PullResult = { ok: boolean; line: string };
  */
 export async function pullBaseBranch(root: string, base: string, o: { remote?: string; run?: Runner } = {}): Promise<PullResult> {
   const remote = o.remote ?? "origin";
-  const say = (ok: boolean, why: string) => ({ ok, line: ok ? `agentmux: ${why}` : `agentmux: ${base} was not updated from ${remote}: ${why}; the run starts from the local ${base}` });
+  const say = (ok: boolean, why: string) => ({
+    ok,
+    line: ok ? `agentmux: ${why}` : `agentmux: ${base} was not updated from ${remote}: ${why}; the run starts from the local ${base}`,
+  });
   if (!gitCliAvailable()) return say(false, "pulling needs the git CLI on PATH");
   const git = (args: string[]) => runGit(root, args, o.run);
   if ((await git(["remote", "get-url", remote])).code !== 0) return say(false, `there is no remote "${remote}"`);

@@ -94,7 +94,9 @@ export async function switchCheckout(root: string, fs: any, head: string | null,
   const treeOf = async (commit: string | null) =>
     commit === null ? new Map() : flattenTree(fs, root, (await git.readCommit({ fs, dir: root, oid: commit, cache })).commit.tree, cache);
   const [from, target] = await Promise.all([treeOf(head), treeOf(to.commit)]);
-  const differ = [...new Set([...from.keys(), ...target.keys()])].filter((p) => from.get(p)?.oid !== target.get(p)?.oid || from.get(p)?.mode !== target.get(p)?.mode);
+  const differ = [...new Set([...from.keys(), ...target.keys()])].filter(
+    (p) => from.get(p)?.oid !== target.get(p)?.oid || from.get(p)?.mode !== target.get(p)?.mode,
+  );
   for (let attempt = 1; ; attempt++) {
     try {
       if (differ.length) await git.checkout({ fs, dir: root, ref: to.ref, filepaths: differ, cache });

@@ -64,7 +64,8 @@ async function headIsSafe(mainRoot: string, path: string, branch: string | null)
   if (head === null) return true;
   const refs: string[] = (await git.listBranches({ fs: nodeFs, dir: mainRoot })).filter((b) => b !== branch).map((b) => `refs/heads/${b}`);
   for (const remote of await git.listRemotes({ fs: nodeFs, dir: mainRoot })) {
-    for (const b of await git.listBranches({ fs: nodeFs, dir: mainRoot, remote: remote.remote })) if (b !== "HEAD") refs.push(`refs/remotes/${remote.remote}/${b}`);
+    for (const b of await git.listBranches({ fs: nodeFs, dir: mainRoot, remote: remote.remote }))
+      if (b !== "HEAD") refs.push(`refs/remotes/${remote.remote}/${b}`);
   }
   const cache = {};
   for (const ref of refs) {

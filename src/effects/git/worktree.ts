@@ -16,7 +16,10 @@ export { mainCheckout, worktreesDir } from "./worktree-list.ts";
  * HEAD), and a checkout through the worktree-aware fs. An existing worktree on the same branch
  * is reused. `baseCommit`: the commit the branch starts at (null when it existed already).
  */
-export async function createWorktree(repoDir: string, opts: { slug: string; branch: string; from?: string }): Promise<{ path: string; baseCommit: string | null }> {
+export async function createWorktree(
+  repoDir: string,
+  opts: { slug: string; branch: string; from?: string },
+): Promise<{ path: string; baseCommit: string | null }> {
   const mainRoot = await mainCheckout(repoDir);
   checkBranchName(opts.branch);
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(opts.slug)) {

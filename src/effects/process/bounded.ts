@@ -58,13 +58,26 @@ export const runBounded: BoundedRunner = async (cmd) => {
   const finish = (r: Pick<BoundedResult, "exitCode" | "signal" | "timedOut" | "spawnError">): BoundedResult => {
     const closed = log.close(cmd.tailLines ?? 40);
     const ended = Date.now();
-    return { ...r, durationMs: ended - started, startedAt: new Date(started).toISOString(), finishedAt: new Date(ended).toISOString(), truncated: closed.dropped > 0, bytes: closed.bytes, tail: closed.tail };
+    return {
+      ...r,
+      durationMs: ended - started,
+      startedAt: new Date(started).toISOString(),
+      finishedAt: new Date(ended).toISOString(),
+      truncated: closed.dropped > 0,
+      bytes: closed.bytes,
+      tail: closed.tail,
+    };
   };
   if (!isFolder(cmd.cwd)) return finish({ exitCode: null, signal: null, timedOut: false, spawnError: `its working folder ${cmd.cwd} does not exist` });
   let child: ChildProcess;
   try {
     // one pipe for stdout and stderr, so the log has them in the order they were written
-    child = spawn("sh", ["-c", 'exec 2>&1; exec "$@"', "sh", ...cmd.argv], { cwd: cmd.cwd, env: childEnv(cmd), detached: true, stdio: [cmd.stdin === undefined ? "ignore" : "pipe", "pipe", "ignore"] });
+    child = spawn("sh", ["-c", 'exec 2>&1; exec "$@"', "sh", ...cmd.argv], {
+      cwd: cmd.cwd,
+      env: childEnv(cmd),
+      detached: true,
+      stdio: [cmd.stdin === undefined ? "ignore" : "pipe", "pipe", "ignore"],
+    });
     if (cmd.stdin !== undefined && child.stdin) {
       // a command that does not read its input (or exits first) is not an error
       child.stdin.on("error", () => {});

@@ -8,7 +8,11 @@ import { resolve } from "node:path";
  */
 export function browserBundle(entry: string): string {
   const file = resolve(import.meta.dir, "../..", entry);
-  const r = Bun.spawnSync([process.execPath, "build", file, "--target=browser", "--format=iife", "--minify"], { stdout: "pipe", stderr: "pipe", env: { ...process.env, BUN_BE_BUN: "1" } });
+  const r = Bun.spawnSync([process.execPath, "build", file, "--target=browser", "--format=iife", "--minify"], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, BUN_BE_BUN: "1" },
+  });
   if (r.exitCode !== 0) throw new Error(`bundling ${file} failed: ${r.stderr.toString()}`);
   return r.stdout.toString();
 }

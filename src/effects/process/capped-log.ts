@@ -58,7 +58,11 @@ export class CappedLog {
     const afterHead = Math.max(0, this.bytes - this.caps.headBytes);
     const tailToWrite = kept.subarray(Math.max(0, kept.length - afterHead));
     const dropped = afterHead - tailToWrite.length;
-    if (dropped > 0) writeSync(this.fd, `\n[agentmux: ${dropped} bytes of output dropped here; the first ${this.caps.headBytes} and the last ${tailToWrite.length} are kept]\n`);
+    if (dropped > 0)
+      writeSync(
+        this.fd,
+        `\n[agentmux: ${dropped} bytes of output dropped here; the first ${this.caps.headBytes} and the last ${tailToWrite.length} are kept]\n`,
+      );
     if (tailToWrite.length > 0) writeSync(this.fd, tailToWrite);
     closeSync(this.fd);
     this.ring = [];

@@ -32,7 +32,11 @@ const SPAWNED = "spawned";
  * orchestrator reports its result to the launcher on fd 3. The child takes the options out of
  * its environment again (restartLean). Empty from source, or when the user set any option.
  */
-export function leanSpawnEnv(leanness: Leanness, env: Record<string, string | undefined> = process.env, compiled: boolean = isCompiled()): Record<string, string> {
+export function leanSpawnEnv(
+  leanness: Leanness,
+  env: Record<string, string | undefined> = process.env,
+  compiled: boolean = isCompiled(),
+): Record<string, string> {
   const options = LEAN_OPTIONS[leanness];
   if ((leanness === "hot-only" && !compiled) || Object.keys(options).some((k) => env[k] !== undefined)) return {};
   return { ...options, [RESTARTED_VAR]: SPAWNED };

@@ -51,9 +51,11 @@ export const runProcess: Runner = async (argv, opts = {}) => {
   } catch (e) {
     return { code: 127, stdout: "", stderr: `${argv[0]}: ${(e as Error).message}` };
   }
-  const done = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).then(
-    ([stdout, stderr, code]): ProcResult => ({ code, stdout, stderr }),
-  );
+  const done = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).then(([stdout, stderr, code]): ProcResult => ({
+    code,
+    stdout,
+    stderr,
+  }));
   if (opts.timeoutMs === undefined) return done;
   let timer: ReturnType<typeof setTimeout> | undefined;
   // A hung program (or a child of it holding the pipes) must not hang the caller: race the timeout.

@@ -37,7 +37,11 @@ export async function sendKeys(tmux: Tmux, pane: string, keys: string[]): Promis
 /** The people attached to a session with their terminals (not control-mode clients such as the orchestrator's own); none when nobody is. */
 export async function attachedClients(tmux: Tmux, session: string): Promise<{ client: string; tty: string }[]> {
   const r = await tmux.exec(["list-clients", "-t", `=${session}`, "-F", CLIENT_TTY.text]);
-  return r.code === 0 ? CLIENT_TTY.parseLines(r.stdout).filter((c) => c.control !== "1").map(({ client, tty }) => ({ client, tty })) : [];
+  return r.code === 0
+    ? CLIENT_TTY.parseLines(r.stdout)
+        .filter((c) => c.control !== "1")
+        .map(({ client, tty }) => ({ client, tty }))
+    : [];
 }
 
 /** A message in one client's status line for `ms`; the text stays literal (tmux expands `#`). */

@@ -15,7 +15,22 @@ import type { TmuxResult } from "./runner.ts";
  */
 
 /** Commands that end or move clients, or block: always run by a tmux process of their own. */
-const SPAWN_ONLY = new Set(["kill-server", "kill-session", "new-session", "new", "attach-session", "attach", "detach-client", "detach", "switch-client", "switchc", "wait-for", "wait", "start-server", "start"]);
+const SPAWN_ONLY = new Set([
+  "kill-server",
+  "kill-session",
+  "new-session",
+  "new",
+  "attach-session",
+  "attach",
+  "detach-client",
+  "detach",
+  "switch-client",
+  "switchc",
+  "wait-for",
+  "wait",
+  "start-server",
+  "start",
+]);
 
 /**
  * The control-mode line for an argument list, or null when it must go through a tmux process:

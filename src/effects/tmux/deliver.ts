@@ -40,7 +40,11 @@ const PASTE_TRIES = 3;
 
 /** What a pane that never got ready last showed (its last non-empty lines), for the reason an agent is stuck. */
 function lastLines(screen: string): string {
-  const lines = screen.split("\n").map((l) => l.trim()).filter(Boolean).slice(-3);
+  const lines = screen
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(-3);
   return lines.length ? `; its screen ends: ${lines.join(" / ").slice(0, 300)}` : "";
 }
 
@@ -48,7 +52,11 @@ function lastLines(screen: string): string {
 type Steps = { ready: number; pasted?: number; entered?: number };
 
 class DeliveryFailure extends Error {
-  constructor(readonly reason: string, readonly screen: string, readonly exited = false) {
+  constructor(
+    readonly reason: string,
+    readonly screen: string,
+    readonly exited = false,
+  ) {
     super(reason);
   }
 }
@@ -144,8 +152,16 @@ export class PaneWriter {
       const end = this.clock.now();
       const ms = Math.round(end - started);
       // where the time went: ready gate, paste shown, submit delay, submit taken
-      const split = { ready_ms: Math.round(steps.ready - started), paste_ms: Math.round(steps.pasted! - steps.ready), delay_ms: Math.round(steps.entered! - steps.pasted!), accept_ms: Math.round(end - steps.entered!) };
-      this.log(`delivered to ${pane} in ${ms} ms (${attempts} submit attempt${attempts > 1 ? "s" : ""}; ready ${split.ready_ms}, paste ${split.paste_ms}, delay ${split.delay_ms}, accept ${split.accept_ms} ms)`, { event: "delivered", pane, data: { ms, attempts, ...split } });
+      const split = {
+        ready_ms: Math.round(steps.ready - started),
+        paste_ms: Math.round(steps.pasted! - steps.ready),
+        delay_ms: Math.round(steps.entered! - steps.pasted!),
+        accept_ms: Math.round(end - steps.entered!),
+      };
+      this.log(
+        `delivered to ${pane} in ${ms} ms (${attempts} submit attempt${attempts > 1 ? "s" : ""}; ready ${split.ready_ms}, paste ${split.paste_ms}, delay ${split.delay_ms}, accept ${split.accept_ms} ms)`,
+        { event: "delivered", pane, data: { ms, attempts, ...split } },
+      );
       return { ok: true, ms, attempts };
     } catch (e) {
       if (e instanceof DeliveryFailure) {
@@ -181,7 +197,11 @@ export class PaneWriter {
       }
       const dialog = trustDialogs.find((t) => t.re.test(snap.screen));
       if (dialog) {
-        this.log(`answering "${dialog.detect}" in ${pane} with ${dialog.keys.join(" ")}`, { event: "dialog_answered", pane, data: { dialog: dialog.detect, keys: dialog.keys } });
+        this.log(`answering "${dialog.detect}" in ${pane} with ${dialog.keys.join(" ")}`, {
+          event: "dialog_answered",
+          pane,
+          data: { dialog: dialog.detect, keys: dialog.keys },
+        });
         await this.io.keys(pane, dialog.keys);
         await this.until(pane, deadline, (s) => !dialog.re.test(s.screen), `the trust dialog "${dialog.detect}" did not go away`);
         stableSince = this.clock.now();
@@ -200,7 +220,15 @@ export class PaneWriter {
       if (readyShown && !busy && settled && extraOk) return;
       if (o.stop?.()) return;
       if (now > deadline) {
-        const why = !snap.screen.trim() ? "the pane stayed blank (the CLI drew nothing)" : !readyShown ? "the ready prompt never showed" : busy ? "the agent stayed busy" : !settled ? "the screen never settled" : "its MCP server never became ready";
+        const why = !snap.screen.trim()
+          ? "the pane stayed blank (the CLI drew nothing)"
+          : !readyShown
+            ? "the ready prompt never showed"
+            : busy
+              ? "the agent stayed busy"
+              : !settled
+                ? "the screen never settled"
+                : "its MCP server never became ready";
         throw new DeliveryFailure(`not ready after ${opts.ready.timeout_ms} ms: ${why}${lastLines(snap.screen)}`, snap.screen);
       }
       await this.clock.sleep(o.pollMs ?? POLL_MS);
@@ -258,13 +286,20 @@ export class PaneWriter {
         return await this.until(
           pane,
           shown + PASTE_SHOW_MS,
-          (s) => pasteComplete(before.screen, s.screen, text, gate.paste) || (this.clock.now() - shown > PASTE_WHOLE_MS && pasteVisible(before.screen, s.screen, text, gate.paste)),
+          (s) =>
+            pasteComplete(before.screen, s.screen, text, gate.paste) ||
+            (this.clock.now() - shown > PASTE_WHOLE_MS && pasteVisible(before.screen, s.screen, text, gate.paste)),
           paste > 1 ? `the pasted text never showed in the input box (pasted ${paste} times)` : "the pasted text never showed in the input box",
         );
       } catch (e) {
         const lost = e instanceof DeliveryFailure && !e.exited && (!gate.ready || gate.ready.test(e.screen)) && !gate.isBusy({ screen: e.screen, title: "" });
         if (!lost || paste >= PASTE_TRIES) throw e;
-        this.log(`${pane}: the paste never showed and the input box is empty: pasting again (${paste + 1}/${PASTE_TRIES})`, { level: "warn", event: "paste_retried", pane, data: { paste: paste + 1 } });
+        this.log(`${pane}: the paste never showed and the input box is empty: pasting again (${paste + 1}/${PASTE_TRIES})`, {
+          level: "warn",
+          event: "paste_retried",
+          pane,
+          data: { paste: paste + 1 },
+        });
       }
     }
   }

@@ -19,9 +19,21 @@ export async function installExitHooks(tmux: Tmux, session: string, file: string
   mkdirSync(dirname(file), { recursive: true });
   if (!existsSync(file)) writeFileAtomic(file, "");
   await tmux.run([
-    "set-option", "-t", `=${session}:`, "@amx_exits", file,
-    ";", "set-hook", "-g", "pane-died", EXIT_HOOK,
-    ";", "set-hook", "-g", "pane-exited", EXIT_HOOK,
+    "set-option",
+    "-t",
+    `=${session}:`,
+    "@amx_exits",
+    file,
+    ";",
+    "set-hook",
+    "-g",
+    "pane-died",
+    EXIT_HOOK,
+    ";",
+    "set-hook",
+    "-g",
+    "pane-exited",
+    EXIT_HOOK,
   ]);
 }
 

@@ -38,7 +38,11 @@ export function defineFormat<const S extends Spec>(name: string, fields: S, opts
     name,
     text,
     parse,
-    parseLines: (out) => out.split("\n").filter((l) => l !== "").map(parse),
+    parseLines: (out) =>
+      out
+        .split("\n")
+        .filter((l) => l !== "")
+        .map(parse),
   };
 }
 

@@ -80,13 +80,17 @@ export class Layout {
       throw new StartDirMissing({ dir: p.cwd, pane: p.label });
     }
     const envFile = Object.keys(p.env).length ? writeEnvFile(this.opts.envDir, p.env) : undefined;
-    const pane = await newParkedPane(this.tmux, this.opts.session, p.size ?? this.size, paneCommand(p.command, { envFile, exitFile: p.exitFile }), p.cwd).catch((e) => {
-      dropEnvFile(envFile);
-      throw e;
-    });
+    const pane = await newParkedPane(this.tmux, this.opts.session, p.size ?? this.size, paneCommand(p.command, { envFile, exitFile: p.exitFile }), p.cwd).catch(
+      (e) => {
+        dropEnvFile(envFile);
+        throw e;
+      },
+    );
     await this.setLabel(pane, p.label);
     // pane_current_path reads /proc/<pid>/cwd and is briefly empty right after the fork
-    let pid = "", path = "", dead = "";
+    let pid = "",
+      path = "",
+      dead = "";
     for (let i = 0; i < 100 && !path && dead !== "1"; i++) {
       if (i > 0) await Bun.sleep(10);
       ({ pid, path, dead } = PANE_START.parse(await this.tmux.run(["display-message", "-p", "-t", pane, PANE_START.text])));
@@ -201,7 +205,11 @@ export class Layout {
     const rest = this.visible.filter((p) => p !== pane);
     // the column's last pane: the placeholder takes its place first, so the control pane never
     // spans the window; the keyboard, if the pane had it, goes to the monitor, not the placeholder
-    const lastShown = chain([["swap-pane", "-d", "-s", this.placeholder, "-t", pane], ["kill-pane", "-t", pane], ["select-pane", "-t", this.opts.controlPane]]);
+    const lastShown = chain([
+      ["swap-pane", "-d", "-s", this.placeholder, "-t", pane],
+      ["kill-pane", "-t", pane],
+      ["select-pane", "-t", this.opts.controlPane],
+    ]);
     const swapped = wasVisible && rest.length === 0 && (await this.tmux.exec(lastShown)).code === 0;
     if (!swapped) await this.tmux.exec(["kill-pane", "-t", pane]);
     if (!wasVisible) return;
@@ -265,7 +273,10 @@ function labelArgs(pane: string, label: string): string[] {
   const short = inertLine(label).slice(0, LABEL_MAX);
   const clean = short.endsWith(";") ? `${short.slice(0, -1)}\\;` : short;
   // select-pane -T expands formats (and runs #(…) jobs); an option value is never expanded
-  return chain([["set-option", "-p", "-t", pane, "@label", clean], ["select-pane", "-t", pane, "-T", formatLiteral(clean)]]);
+  return chain([
+    ["set-option", "-p", "-t", pane, "@label", clean],
+    ["select-pane", "-t", pane, "-T", formatLiteral(clean)],
+  ]);
 }
 
 type PaneRow = { pane: string; window: string; role: string };
@@ -274,7 +285,13 @@ async function listSessionPanes(tmux: Tmux, session: string): Promise<PaneRow[]>
   return SESSION_PANE.parseLines(await tmux.run(["list-panes", "-s", "-t", `=${session}`, "-F", SESSION_PANE.text]));
 }
 
-async function newParkedPane(tmux: Tmux, session: string, size: { width: number; height: number }, shellCommand: string, cwd: string | undefined): Promise<string> {
+async function newParkedPane(
+  tmux: Tmux,
+  session: string,
+  size: { width: number; height: number },
+  shellCommand: string,
+  cwd: string | undefined,
+): Promise<string> {
   const args = ["new-window", "-d", "-n", PARKED_WINDOW, "-t", `=${session}:`];
   if (cwd) args.push("-c", startDirLiteral(cwd));
   args.push("-P", "-F", NEW_PANE.text, shellCommand);

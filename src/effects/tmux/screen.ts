@@ -12,7 +12,13 @@ export async function snapshot(tmux: Tmux, pane: string): Promise<Snapshot> {
   const out = await tmux.run(["display-message", "-p", "-t", pane, PANE_STATE.text, ";", ...captureArgs(pane, { join: true })]);
   const nl = out.indexOf("\n");
   const head = PANE_STATE.parse(nl < 0 ? out : out.slice(0, nl));
-  return { dead: head.dead === "1", exitStatus: head.exitStatus, inMode: head.inMode === "1", title: head.title.trim(), screen: nl < 0 ? "" : out.slice(nl + 1) };
+  return {
+    dead: head.dead === "1",
+    exitStatus: head.exitStatus,
+    inMode: head.inMode === "1",
+    title: head.title.trim(),
+    screen: nl < 0 ? "" : out.slice(nl + 1),
+  };
 }
 
 export type CompiledGate = {

@@ -148,17 +148,32 @@ export async function createSession(tmux: Tmux, opts: SessionOptions): Promise<{
     throw new SessionExists({ session: opts.name, socket: tmux.socket, attach: tmux.attachCommand(opts.name) });
   }
   const envFile = opts.env && Object.keys(opts.env.vars).length ? writeEnvFile(opts.env.dir, opts.env.vars) : undefined;
-  const created = await tmux.run([
-    "-f", "/dev/null",
-    "new-session", "-d", "-s", opts.name, "-x", String(opts.width), "-y", String(opts.height),
-    "-n", "pipeline", "-c", startDirLiteral(opts.cwd),
-    "-P", "-F", NEW_PANE.text,
-    paneCommand(opts.controlCommand, { envFile }),
-  ]).catch((e) => {
-    dropEnvFile(envFile);
-    // another launcher made it between the check above and this command
-    throw e instanceof TmuxDuplicateSession ? new SessionExists({ session: opts.name, socket: tmux.socket, attach: tmux.attachCommand(opts.name) }) : e;
-  });
+  const created = await tmux
+    .run([
+      "-f",
+      "/dev/null",
+      "new-session",
+      "-d",
+      "-s",
+      opts.name,
+      "-x",
+      String(opts.width),
+      "-y",
+      String(opts.height),
+      "-n",
+      "pipeline",
+      "-c",
+      startDirLiteral(opts.cwd),
+      "-P",
+      "-F",
+      NEW_PANE.text,
+      paneCommand(opts.controlCommand, { envFile }),
+    ])
+    .catch((e) => {
+      dropEnvFile(envFile);
+      // another launcher made it between the check above and this command
+      throw e instanceof TmuxDuplicateSession ? new SessionExists({ session: opts.name, socket: tmux.socket, attach: tmux.attachCommand(opts.name) }) : e;
+    });
   const { pane: controlPane, window } = NEW_PANE.parse(created.trim());
   // the placeholder beside it and the control pane's width at once, in the call after the one
   // that started the monitor (it takes about 50 ms to draw): a later split would reflow its screen
@@ -171,7 +186,19 @@ export async function createSession(tmux: Tmux, opts: SessionOptions): Promise<{
           ...pinWindowArgs(window, opts.width, opts.height),
           ["set-option", "-p", "-t", controlPane, "@amx_role", "control"],
           ["select-pane", "-t", controlPane, "-T", "agentmux"],
-          ["split-window", "-d", "-h", "-t", controlPane, "-c", startDirLiteral(opts.cwd), "-P", "-F", NEW_PANE.text, paneCommand(["sh", "-c", PLACEHOLDER_SCRIPT])],
+          [
+            "split-window",
+            "-d",
+            "-h",
+            "-t",
+            controlPane,
+            "-c",
+            startDirLiteral(opts.cwd),
+            "-P",
+            "-F",
+            NEW_PANE.text,
+            paneCommand(["sh", "-c", PLACEHOLDER_SCRIPT]),
+          ],
           ...controlLayoutArgs(window, controlPane, width),
         ]),
       )

@@ -31,7 +31,13 @@ export async function snapshotMany(tmux: Tmux, panes: string[]): Promise<Map<str
     const head = nl < 0 ? part : part.slice(0, nl);
     const tab = head.indexOf("\t");
     const s = PANE_STATE.parse(head.slice(tab + 1));
-    out.set(head.slice(0, tab).trim(), { dead: s.dead === "1", exitStatus: s.exitStatus, inMode: s.inMode === "1", title: s.title.trim(), screen: nl < 0 ? "" : part.slice(nl + 1) });
+    out.set(head.slice(0, tab).trim(), {
+      dead: s.dead === "1",
+      exitStatus: s.exitStatus,
+      inMode: s.inMode === "1",
+      title: s.title.trim(),
+      screen: nl < 0 ? "" : part.slice(nl + 1),
+    });
   }
   return out;
 }

@@ -15,11 +15,16 @@ import { writeActionConfig } from "./config-layer.ts";
 import { decide, type Trigger } from "./trigger.ts";
 import { runTriggered } from "./run.ts";
 
-export const NoCheckout = defineError("NoCheckout", "usage", (d: { dir: string }) => ({
-  message: "the job's workspace is not a git repository",
-  where: d.dir,
-  hint: "add `- uses: actions/checkout@v4` before the agentmux step",
-}), { exitCode: 2 });
+export const NoCheckout = defineError(
+  "NoCheckout",
+  "usage",
+  (d: { dir: string }) => ({
+    message: "the job's workspace is not a git repository",
+    where: d.dir,
+    hint: "add `- uses: actions/checkout@v4` before the agentmux step",
+  }),
+  { exitCode: 2 },
+);
 
 export type ActionIO = { env: Env; cwd: string; out: (line: string) => void };
 
@@ -29,9 +34,12 @@ async function decideFromEnv(io: ActionIO): Promise<Decided> {
   const ctx = githubContext(io.env);
   const inputs = readInputs(io.env);
   const trigger = decide(ctx.event, readPayload(ctx.eventPath), inputs, { path: ctx.eventPath, actor: ctx.actor });
-  const projectDir = trigger.kind === "ignore" ? io.cwd : await findRepoRoot(io.cwd).catch((e) => {
-    throw e instanceof NotAGitRepo ? new NoCheckout({ dir: io.cwd }) : e;
-  });
+  const projectDir =
+    trigger.kind === "ignore"
+      ? io.cwd
+      : await findRepoRoot(io.cwd).catch((e) => {
+          throw e instanceof NotAGitRepo ? new NoCheckout({ dir: io.cwd }) : e;
+        });
   return { ctx, inputs, trigger, projectDir };
 }
 
@@ -72,7 +80,8 @@ export async function actionCheck(io: ActionIO): Promise<number> {
   const { config } = loadConfig({ projectDir: d.projectDir, ...(configPath ? { configPath } : {}) });
   const packages = cliPackages(config, d.inputs);
   const target = targetOf(d.trigger);
-  const what = d.trigger.kind === "issue" ? `issue #${d.trigger.issue}` : d.trigger.kind === "round" ? `a review of pull request #${d.trigger.pr}` : "a request";
+  const what =
+    d.trigger.kind === "issue" ? `issue #${d.trigger.issue}` : d.trigger.kind === "round" ? `a review of pull request #${d.trigger.pr}` : "a request";
   io.out(`agentmux: running for ${what} (started by @${d.trigger.actor})`);
   setOutputs(d.ctx, { run: true, target, packages: packages.join(" "), artifact: artifactName(d.ctx, target) });
   return 0;

@@ -24,17 +24,27 @@ export type GithubContext = {
 
 export type Env = Record<string, string | undefined>;
 
-export const NotInActions = defineError("NotInActions", "usage", (d: { missing: string }) => ({
-  message: `${d.missing} is not set: agentmux github-action runs as a step of a GitHub Actions job`,
-  where: "github-action",
-  hint: "use the action (uses: <owner>/agentmux@v1) in a workflow; to run locally, use agentmux run or agentmux issue",
-}), { exitCode: 2 });
+export const NotInActions = defineError(
+  "NotInActions",
+  "usage",
+  (d: { missing: string }) => ({
+    message: `${d.missing} is not set: agentmux github-action runs as a step of a GitHub Actions job`,
+    where: "github-action",
+    hint: "use the action (uses: <owner>/agentmux@v1) in a workflow; to run locally, use agentmux run or agentmux issue",
+  }),
+  { exitCode: 2 },
+);
 
-export const InvalidActionInput = defineError("InvalidActionInput", "usage", (d: { problems: string[] }) => ({
-  message: `invalid action input: ${d.problems.join("; ")}`,
-  where: "action inputs",
-  hint: "see docs/github-action.md for every input and its values",
-}), { exitCode: 2 });
+export const InvalidActionInput = defineError(
+  "InvalidActionInput",
+  "usage",
+  (d: { problems: string[] }) => ({
+    message: `invalid action input: ${d.problems.join("; ")}`,
+    where: "action inputs",
+    hint: "see docs/github-action.md for every input and its values",
+  }),
+  { exitCode: 2 },
+);
 
 /** The event payload file (GITHUB_EVENT_PATH) cannot be read or parsed. */
 export const PayloadUnreadable = defineError("PayloadUnreadable", "usage", (d: { path: string; reason: string }) => ({

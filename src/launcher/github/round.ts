@@ -28,7 +28,8 @@ export async function prepareRound(
   pr: GhPullRequest,
   o: { repo: string; cwd: string; phrase: string; run?: Runner },
 ): Promise<PreparedRound> {
-  const comments = t.source.type === "review" ? (await reviewComments(o.repo, pr.number, t.source.review, o.run)).filter((c) => c.in_reply_to_id === undefined) : [];
+  const comments =
+    t.source.type === "review" ? (await reviewComments(o.repo, pr.number, t.source.review, o.run)).filter((c) => c.in_reply_to_id === undefined) : [];
   const findings = findingsMarkdown({ pr: pr.number, actor: t.actor, source: t.source, comments, phrase: o.phrase });
   await checkoutRemoteBranch(o.cwd, pr.head.ref, { run: o.run });
   const threads = t.source.type === "review_comment" ? [t.source.comment.id] : comments.map((c) => c.id);
@@ -38,6 +39,8 @@ export async function prepareRound(
 /** One reply in each review thread the round worked on; failures are logged, not fatal. */
 export async function replyInThreads(o: { repo: string; pr: number; threads: number[]; body: string; log: (l: string) => void; run?: Runner }): Promise<void> {
   for (const id of o.threads) {
-    await replyToReviewComment(o.repo, o.pr, id, o.body, o.run).catch((e) => o.log(`agentmux: could not reply to review comment ${id}: ${(e as Error).message}`));
+    await replyToReviewComment(o.repo, o.pr, id, o.body, o.run).catch((e) =>
+      o.log(`agentmux: could not reply to review comment ${id}: ${(e as Error).message}`),
+    );
   }
 }

@@ -42,7 +42,8 @@ type Target = { subject: string; commentOn: number | null; retry: string };
 
 function targetOf(t: TriggeredRun["trigger"], phrase: string): Target {
   const p = `\`${phrase}\``;
-  if (t.kind === "round") return { subject: `review of pull request #${t.pr}`, commentOn: t.pr, retry: `re-run this workflow job, or review again starting with ${p}` };
+  if (t.kind === "round")
+    return { subject: `review of pull request #${t.pr}`, commentOn: t.pr, retry: `re-run this workflow job, or review again starting with ${p}` };
   if (t.kind === "issue") return { subject: `issue #${t.issue}`, commentOn: t.issue, retry: `re-run this workflow job, or comment ${p} on this issue` };
   return { subject: "request", commentOn: null, retry: "re-run this workflow" };
 }
@@ -68,7 +69,13 @@ async function plan(o: TriggeredRun, pr: GhPullRequest | null): Promise<Plan> {
   }
   if (t.kind === "issue") {
     const issue = await o.fetchIssue(t.issue);
-    if (o.inputs.request.trim()) return { request: o.inputs.request.trim(), name: sessionName(`issue-${t.issue}`, o.ctx, issue.title), issue: { number: t.issue, title: issue.title }, threads: [] };
+    if (o.inputs.request.trim())
+      return {
+        request: o.inputs.request.trim(),
+        name: sessionName(`issue-${t.issue}`, o.ctx, issue.title),
+        issue: { number: t.issue, title: issue.title },
+        threads: [],
+      };
     const instructions = t.via === "comment" ? { login: t.actor, text: t.instructions } : null;
     const r = issueRequest(issue, instructions, { allowed: o.inputs.allowed_associations, actor: t.actor, ...(t.seen ? { seen: t.seen } : {}) });
     const title = t.seen?.title ?? issue.title;
@@ -104,7 +111,16 @@ export async function runTriggered(o: TriggeredRun): Promise<number> {
   let sessionDir: string | null = null;
   let notes: string[] = [];
   const render = (end?: CommentEnd) =>
-    progressComment({ subject: target.subject, state: readStateOrNull(sessionDir), startedAt, now: Date.now(), runUrl: o.ctx.runUrl, artifact: o.artifact, end, notes });
+    progressComment({
+      subject: target.subject,
+      state: readStateOrNull(sessionDir),
+      startedAt,
+      now: Date.now(),
+      runUrl: o.ctx.runUrl,
+      artifact: o.artifact,
+      end,
+      notes,
+    });
   await comment.show(render());
   let ticker: { stop: () => Promise<void> } | null = null;
   let code: number;
@@ -149,9 +165,10 @@ export async function runTriggered(o: TriggeredRun): Promise<number> {
   if (o.ctx.summaryFile) appendFileSync(o.ctx.summaryFile, final.replace(PROGRESS_MARKER + "\n", "") + "\n");
   if (p?.round && p.threads.length) {
     const link = o.ctx.runUrl ? ` ([workflow run](${o.ctx.runUrl}))` : "";
-    const body = end.kind === "success"
-      ? `agentmux addressed this in ${end.commit ? `\`${end.commit}\`` : "a new commit"} on \`${p.round.branch}\`${link}.`
-      : `agentmux could not address this review: the round ${end.kind}${link}. The progress comment on the pull request says why.`;
+    const body =
+      end.kind === "success"
+        ? `agentmux addressed this in ${end.commit ? `\`${end.commit}\`` : "a new commit"} on \`${p.round.branch}\`${link}.`
+        : `agentmux could not address this review: the round ${end.kind}${link}. The progress comment on the pull request says why.`;
     await replyInThreads({ repo: o.ctx.repo, pr: target.commentOn!, threads: p.threads, body, log: o.out });
   }
   if (code === 0 && end.kind === "success" && end.prUrl && end.branch && o.config.github.watch_ci) code = await followCi(o, end.prUrl, end.branch);
@@ -183,18 +200,30 @@ async function saveWork(sessionDir: string, s: State | null, o: TriggeredRun): P
 async function outcome(o: TriggeredRun, p: Plan, target: Target, s: State | null, code: number): Promise<CommentEnd> {
   if (!s || s.phase !== "done" || code !== 0) {
     const canceled = s?.interruption_category === "canceled" || code === 130;
-    return { kind: canceled ? "canceled" : "failed", cause: s?.interruption_cause ?? `agentmux exited with ${code} before the run finished`, retry: target.retry };
+    return {
+      kind: canceled ? "canceled" : "failed",
+      cause: s?.interruption_cause ?? `agentmux exited with ${code} before the run finished`,
+      retry: target.retry,
+    };
   }
   const branch = s.feature_branch!;
   const commit = s.commit_hash ?? "";
   if (o.config.github.push) {
     const tip = await remoteBranchTip(o.projectDir, branch);
     if (!tip || !commit || !tip.startsWith(commit)) {
-      return { kind: "failed", cause: `commit ${commit} was made on ${branch} but the branch was not pushed (the orchestrator log in the artifact says why)`, retry: target.retry };
+      return {
+        kind: "failed",
+        cause: `commit ${commit} was made on ${branch} but the branch was not pushed (the orchestrator log in the artifact says why)`,
+        retry: target.retry,
+      };
     }
   }
   if (p.issue && o.config.github.pull_request && !s.pr_url) {
-    return { kind: "failed", cause: `${branch} was pushed but no pull request was opened (the orchestrator log in the artifact says why)`, retry: `open it by hand from ${branch}, or ${target.retry}` };
+    return {
+      kind: "failed",
+      cause: `${branch} was pushed but no pull request was opened (the orchestrator log in the artifact says why)`,
+      retry: `open it by hand from ${branch}, or ${target.retry}`,
+    };
   }
   return { kind: "success", prUrl: s.pr_url ?? null, branch, commit };
 }
@@ -202,11 +231,24 @@ async function outcome(o: TriggeredRun, p: Plan, target: Target, s: State | null
 /** github.watch_ci inside the job: follow the pull request's CI and run fix rounds on its branch while it fails (#26.6). */
 function followCi(o: TriggeredRun, prUrl: string, branch: string): Promise<number> {
   return followCiRounds({
-    projectDir: o.projectDir, prUrl, branch, github: o.config.github, out: o.out,
+    projectDir: o.projectDir,
+    prUrl,
+    branch,
+    github: o.config.github,
+    out: o.out,
     startRound: (round, request, n) =>
       startRun({
-        cwd: o.projectDir, request, round, slugSource: `ci fix round ${n}`, productManager: false, worktree: false, keepSession: true,
-        ...(o.configPath ? { configPath: o.configPath } : {}), headless: true, progress: "json", out: o.out,
+        cwd: o.projectDir,
+        request,
+        round,
+        slugSource: `ci fix round ${n}`,
+        productManager: false,
+        worktree: false,
+        keepSession: true,
+        ...(o.configPath ? { configPath: o.configPath } : {}),
+        headless: true,
+        progress: "json",
+        out: o.out,
       }),
   });
 }

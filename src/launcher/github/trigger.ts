@@ -9,9 +9,7 @@ import { GhUser, IssueCommentEvent, IssuesEvent, PullRequestReviewCommentEvent, 
  * inputs. Text from the payload is data: it is matched and copied, never interpreted.
  */
 export type RoundSource =
-  | { type: "review"; review: number; body: string }
-  | { type: "review_comment"; comment: GhReviewComment }
-  | { type: "comment"; comment: number; body: string };
+  { type: "review"; review: number; body: string } | { type: "review_comment"; comment: GhReviewComment } | { type: "comment"; comment: number; body: string };
 
 export type Trigger =
   | { kind: "ignore"; reason: string }
@@ -26,7 +24,6 @@ export type Trigger =
       seen?: { title: string; body: string };
     }
   | { kind: "round"; pr: number; actor: string; source: RoundSource };
-
 
 export const BadEventPayload = defineError("BadEventPayload", "usage", (d: { event: string; path: string; problem: string }) => ({
   message: `the ${d.event} payload does not look like one GitHub sends: ${d.problem}`,
@@ -78,12 +75,27 @@ export function decide(event: string, payload: unknown, inputs: ActionInputs, o:
     if (e.action === "labeled") {
       if (!inputs.label) return ignore("labels start no runs (the label input is empty)");
       if (e.label?.name.toLowerCase() !== inputs.label.toLowerCase()) return ignore(`the label "${e.label?.name ?? ""}" is not "${inputs.label}"`);
-      return { kind: "issue", issue: e.issue.number, actor: e.sender.login, via: "label", instructions: "", seen: { title: e.issue.title, body: e.issue.body } };
+      return {
+        kind: "issue",
+        issue: e.issue.number,
+        actor: e.sender.login,
+        via: "label",
+        instructions: "",
+        seen: { title: e.issue.title, body: e.issue.body },
+      };
     }
     if (e.action === "assigned") {
       if (!inputs.assignee) return ignore("assignments start no runs (the assignee input is empty)");
-      if (e.assignee?.login.toLowerCase() !== inputs.assignee.toLowerCase()) return ignore(`the issue was assigned to @${e.assignee?.login ?? "nobody"}, not @${inputs.assignee}`);
-      return { kind: "issue", issue: e.issue.number, actor: e.sender.login, via: "assignee", instructions: "", seen: { title: e.issue.title, body: e.issue.body } };
+      if (e.assignee?.login.toLowerCase() !== inputs.assignee.toLowerCase())
+        return ignore(`the issue was assigned to @${e.assignee?.login ?? "nobody"}, not @${inputs.assignee}`);
+      return {
+        kind: "issue",
+        issue: e.issue.number,
+        actor: e.sender.login,
+        via: "assignee",
+        instructions: "",
+        seen: { title: e.issue.title, body: e.issue.body },
+      };
     }
     return ignore(`issues.${e.action} starts no runs (labeled and assigned do)`);
   }
@@ -95,8 +107,16 @@ export function decide(event: string, payload: unknown, inputs: ActionInputs, o:
     if (text === null) return ignore(`the comment does not start with ${inputs.trigger_phrase}`);
     const refused = refuseAuthor(e.comment.user, e.comment.author_association, inputs);
     if (refused) return ignore(refused);
-    if (e.issue.pull_request) return { kind: "round", pr: e.issue.number, actor: e.comment.user.login, source: { type: "comment", comment: e.comment.id, body: text } };
-    return { kind: "issue", issue: e.issue.number, actor: e.comment.user.login, via: "comment", instructions: text, seen: { title: e.issue.title, body: e.issue.body } };
+    if (e.issue.pull_request)
+      return { kind: "round", pr: e.issue.number, actor: e.comment.user.login, source: { type: "comment", comment: e.comment.id, body: text } };
+    return {
+      kind: "issue",
+      issue: e.issue.number,
+      actor: e.comment.user.login,
+      via: "comment",
+      instructions: text,
+      seen: { title: e.issue.title, body: e.issue.body },
+    };
   }
   if (event === "pull_request_review") {
     const e = parse(PullRequestReviewEvent, event, o.path, payload);

@@ -18,13 +18,21 @@ export const completing: PhaseHandler = {
       step.set({ approved_at: undefined });
       if (via(entry) === "review_failed") {
         const round = step.state.review_iteration;
-        step.emit({ type: "write_file", path: F.summary, content: loopCapSummary(step.state.review_results ?? {}, round, step.state.review_loop_cap?.failing_checks) + loopCapChecks(step.state, round) });
+        step.emit({
+          type: "write_file",
+          path: F.summary,
+          content: loopCapSummary(step.state.review_results ?? {}, round, step.state.review_loop_cap?.failing_checks) + loopCapChecks(step.state, round),
+        });
       }
     }
     if (resumed && step.state.approved_at && step.state.approval && !step.state.commit_hash) {
       // approved before a restart, commit not recorded: commit again (idempotent: an earlier
       // commit on the branch is found and reused)
-      step.emit({ type: "commit", approval: step.state.approval, ...(suggestedCommitMessage(step) ? { suggested_message: suggestedCommitMessage(step) } : {}) });
+      step.emit({
+        type: "commit",
+        approval: step.state.approval,
+        ...(suggestedCommitMessage(step) ? { suggested_message: suggestedCommitMessage(step) } : {}),
+      });
       return;
     }
     if (step.settings.skip_final_approval) {

@@ -24,7 +24,9 @@ export const fixing: PhaseHandler = {
   on(step, event) {
     if (event.type !== "coder_done") return false;
     if (event.subplan_index !== 1) {
-      step.log("ignored", `submit_done for plan ${event.subplan_index} ignored while fixing (the fixer reports plan 1)`, { data: { event: event.type, plan: event.subplan_index } });
+      step.log("ignored", `submit_done for plan ${event.subplan_index} ignored while fixing (the fixer reports plan 1)`, {
+        data: { event: event.type, plan: event.subplan_index },
+      });
       return true;
     }
     // a fix round is never partial: every finding must be addressed
@@ -47,7 +49,11 @@ function recordAddressed(step: Step, ids: string[]): void {
   const { comments, marked } = markAddressed(step.state.review_comments ?? [], ids, round);
   if (marked.length) step.set({ review_comments: comments });
   const left = open.filter((c) => !marked.includes(c.id)).map((c) => c.id);
-  step.log("fix_round", `fix round ${round} addressed ${marked.length} of ${open.length} line comment(s)${marked.length ? ` (${marked.join(", ")})` : ""}${left.length ? `; not addressed: ${left.join(", ")}` : ""}`, {
-    data: { round, addressed: marked, not_addressed: left },
-  });
+  step.log(
+    "fix_round",
+    `fix round ${round} addressed ${marked.length} of ${open.length} line comment(s)${marked.length ? ` (${marked.join(", ")})` : ""}${left.length ? `; not addressed: ${left.join(", ")}` : ""}`,
+    {
+      data: { round, addressed: marked, not_addressed: left },
+    },
+  );
 }

@@ -130,10 +130,14 @@ export const implementing: PhaseHandler = {
     if (event.type !== "coder_done") return false;
     const id = String(event.subplan_index);
     if (!step.state.implementation_active_plan_ids.includes(id)) {
-      step.log("ignored", `submit_done for plan ${id} ignored: active plans are [${step.state.implementation_active_plan_ids.join(", ")}]`, { data: { event: "coder_done", plan: id } });
+      step.log("ignored", `submit_done for plan ${id} ignored: active plans are [${step.state.implementation_active_plan_ids.join(", ")}]`, {
+        data: { event: "coder_done", plan: id },
+      });
       return true;
     }
-    const entry = groups(step).flatMap((g) => g.plans).find((p) => p.index === event.subplan_index);
+    const entry = groups(step)
+      .flatMap((g) => g.plans)
+      .find((p) => p.index === event.subplan_index);
     const agent = step.agents()[parallelCoderKey(event.subplan_index)] ? parallelCoderKey(event.subplan_index) : CODER;
     if (refusedStatus(step, event, { allowPartial: entry?.allow_partial === true, agent })) return true;
     recordDone(step, event);

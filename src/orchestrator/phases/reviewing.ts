@@ -41,21 +41,31 @@ function loopCap(step: Step, iter: number): void {
   const decision = !step.settings.skip_final_approval ? "ask" : step.settings.commit_on_loop_cap && !checks.length ? "commit" : "fail";
   step.set({ review_loop_cap: { iterations: iter, decision, open_findings: open, ...(checks.length ? { failing_checks: checks } : {}) } });
   if (decision !== "fail") {
-    step.log("loop_cap", `review failed at the loop cap (${iter} fix rounds); completing with the failing verdicts (${decision === "ask" ? "the approval panel shows them" : "committing anyway: defaults.completion.commit_on_loop_cap"})`, {
-      data: { iterations: iter, decision },
-    });
+    step.log(
+      "loop_cap",
+      `review failed at the loop cap (${iter} fix rounds); completing with the failing verdicts (${decision === "ask" ? "the approval panel shows them" : "committing anyway: defaults.completion.commit_on_loop_cap"})`,
+      {
+        data: { iterations: iter, decision },
+      },
+    );
     step.moveTo("completing", "review_failed");
     return;
   }
-  const failing = Object.keys(results).filter((r) => results[r]!.verdict === "fail").sort();
+  const failing = Object.keys(results)
+    .filter((r) => results[r]!.verdict === "fail")
+    .sort();
   step.emit({ type: "write_file", path: F.summary, content: loopCapSummary(results, iter, checks) + loopCapChecks(step.state, iter) });
   const what = [
     failing.length ? `${open.length} open finding(s) from ${failing.join(", ")}` : "",
     checks.length ? `required check(s) still failing: ${checks.join(", ")}` : "",
-  ].filter(Boolean).join(" and ");
+  ]
+    .filter(Boolean)
+    .join(" and ");
   step.fail(
     `the review loop stopped after ${iter} fix round(s) with ${what}; nothing was committed. ` +
-      (checks.length ? "Fix the failing check(s) or make them advisory (checks.<name>.required: false); " : "To commit anyway set defaults.completion.commit_on_loop_cap: true; ") +
+      (checks.length
+        ? "Fix the failing check(s) or make them advisory (checks.<name>.required: false); "
+        : "To commit anyway set defaults.completion.commit_on_loop_cap: true; ") +
       "to allow more fix rounds raise defaults.max_review_iterations; then resume",
   );
 }
@@ -124,7 +134,12 @@ export const reviewing: PhaseHandler = {
     if (resumed && step.state.awaiting_summary) return requestSummary(step);
     if (!resumed) {
       step.killWhere(isReviewer);
-      step.set({ active_reviews: Object.fromEntries(roles.map((r) => [r, "pending" as const])), review_results: {}, awaiting_summary: false, review_waits_for_checks: undefined });
+      step.set({
+        active_reviews: Object.fromEntries(roles.map((r) => [r, "pending" as const])),
+        review_results: {},
+        awaiting_summary: false,
+        review_waits_for_checks: undefined,
+      });
       for (const r of roles) step.emit({ type: "delete_file", path: reviewYaml(r) });
       if (step.settings.checks_order === "before_reviewers" && !checksSettled(step.state)) {
         step.set({ review_waits_for_checks: true });
@@ -150,7 +165,9 @@ export const reviewing: PhaseHandler = {
     if (event.type === "review_submitted") {
       const active = step.state.active_reviews ?? {};
       if (active[event.role] !== "pending") {
-        step.log("ignored", `submit_review from ${event.role} ignored: ${active[event.role] ? "already " + active[event.role] : "not nominated"}`, { data: { event: event.type, role: event.role } });
+        step.log("ignored", `submit_review from ${event.role} ignored: ${active[event.role] ? "already " + active[event.role] : "not nominated"}`, {
+          data: { event: event.type, role: event.role },
+        });
         return true;
       }
       const known = step.state.review_comments ?? [];

@@ -79,7 +79,10 @@ ready:
     // Claude Code 2.1.3xx defers MCP tools behind ToolSearch (the model sees only their names);
     // alwaysLoad keeps the completion tools in the prompt with their schemas, and makes claude
     // connect the server before its first turn (measured by test/real-cli).
-    const server = agent.provider.mcp_transport === "http" ? { type: "http", url, headers: { Authorization: `Bearer ${token}` }, alwaysLoad: true } : { type: "stdio", ...bridgeSpec(ctx), alwaysLoad: true };
+    const server =
+      agent.provider.mcp_transport === "http"
+        ? { type: "http", url, headers: { Authorization: `Bearer ${token}` }, alwaysLoad: true }
+        : { type: "stdio", ...bridgeSpec(ctx), alwaysLoad: true };
     return { argv: ["--mcp-config", path], env: {}, files: [{ path, content: json({ mcpServers: { agentmux: server } }), secret: true }] };
   },
   mcpNote: "--mcp-config <private folder>/<agent>.claude.json (0600, under ~/.cache/agentmux) + --allowedTools per role",
@@ -117,7 +120,9 @@ ready:
  */
 function ownFolderGit(rules: readonly string[], workDir: string): string[] {
   const spellings = [workDir, JSON.stringify(workDir), `'${workDir}'`].filter((p, i) => i === 0 || /\s/.test(workDir));
-  return ["status", "diff", "log", "show"].filter((cmd) => rules.includes(`Bash(git -C * ${cmd}:*)`)).flatMap((cmd) => spellings.map((p) => `Bash(git -C ${p} ${cmd}:*)`));
+  return ["status", "diff", "log", "show"]
+    .filter((cmd) => rules.includes(`Bash(git -C * ${cmd}:*)`))
+    .flatMap((cmd) => spellings.map((p) => `Bash(git -C ${p} ${cmd}:*)`));
 }
 
 /**

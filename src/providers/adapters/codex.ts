@@ -69,14 +69,28 @@ ready:
     }
     // env_vars: codex passes these from its own environment to the server (values stay out of argv)
     const bridge = bridgeSpec(ctx);
-    const argv = ["-c", `mcp_servers.agentmux.command=${toml(bridge.command)}`, "-c", `mcp_servers.agentmux.args=${toml(bridge.args)}`, "-c", `mcp_servers.agentmux.env_vars=${toml([MCP_URL_ENV, MCP_TOKEN_ENV])}`, "-c", APPROVE];
+    const argv = [
+      "-c",
+      `mcp_servers.agentmux.command=${toml(bridge.command)}`,
+      "-c",
+      `mcp_servers.agentmux.args=${toml(bridge.args)}`,
+      "-c",
+      `mcp_servers.agentmux.env_vars=${toml([MCP_URL_ENV, MCP_TOKEN_ENV])}`,
+      "-c",
+      APPROVE,
+    ];
     return { argv, env: { ...bridge.env }, files: [] };
   },
   mcpNote: '-c mcp_servers.agentmux.url + bearer_token_env_var (default_tools_approval_mode="approve")',
   // codex runs its notify program (with the event's JSON as its last argument) when a turn completes
   turnEndHook: () => ({ argv: ["-c", `notify=${toml(["sh", "-c", TURN_END_COMMAND, "agentmux-turn-end"])}`], env: {}, files: [] }),
   // per invocation, nothing written (worktrees included)
-  preTrust: (_agent, workDir) => ({ argv: ["-c", `projects={${JSON.stringify(workDir)}={trust_level="trusted"}}`], env: {}, files: [], note: "pre-trusted per invocation (-c projects override)" }),
+  preTrust: (_agent, workDir) => ({
+    argv: ["-c", `projects={${JSON.stringify(workDir)}={trust_level="trusted"}}`],
+    env: {},
+    files: [],
+    note: "pre-trusted per invocation (-c projects override)",
+  }),
   // the namespace mcp__agentmux holds the bare tool names
   toolName: (t) => t,
   usage: { home: codexHomeOf, find: findCodexRollout, parse: codexUsage },

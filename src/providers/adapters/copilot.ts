@@ -49,7 +49,10 @@ ready:
   mcp: (agent, ctx) => {
     const { url, token } = endpointOf(ctx);
     const path = mcpFile(ctx, "copilot");
-    const server = agent.provider.mcp_transport === "http" ? { type: "http", url, headers: { Authorization: `Bearer ${token}` }, tools: ["*"] } : { type: "local", ...bridgeSpec(ctx), tools: ["*"] };
+    const server =
+      agent.provider.mcp_transport === "http"
+        ? { type: "http", url, headers: { Authorization: `Bearer ${token}` }, tools: ["*"] }
+        : { type: "local", ...bridgeSpec(ctx), tools: ["*"] };
     return { argv: ["--additional-mcp-config", `@${path}`], env: {}, files: [{ path, content: json({ mcpServers: { agentmux: server } }), secret: true }] };
   },
   mcpNote: "--additional-mcp-config @<private folder>/<agent>.copilot.json (0600, under ~/.cache/agentmux)",

@@ -62,7 +62,10 @@ ready:
     const dir = join(privateMcpDir(ctx.sessionDir, ctx.home), `${agentFileName(ctx.agentKey)}.cursor-plugin`);
     const bridge = bridgeSpec(ctx);
     // a stdio server gets everything in its entry: cursor does not pass its env on
-    const server = agent.provider.mcp_transport === "http" ? { url, headers: { Authorization: `Bearer ${token}` } } : { command: bridge.command, args: bridge.args, env: bridge.env };
+    const server =
+      agent.provider.mcp_transport === "http"
+        ? { url, headers: { Authorization: `Bearer ${token}` } }
+        : { command: bridge.command, args: bridge.args, env: bridge.env };
     const plugin = { name: "agentmux", version: "1.0.0", description: "agentmux's completion tools for this run", mcpServers: { agentmux: server } };
     return { argv: ["--plugin-dir", dir], env: {}, files: [{ path: join(dir, "plugin.json"), content: json(plugin), secret: true }] };
   },
@@ -70,7 +73,12 @@ ready:
   toolName: (t) => t,
   // its stop hook, from the worktree's .cursor/hooks.json (stable content, kept out of git); a
   // hook run without cursor's environment writes an empty line, which is ignored
-  turnEndHook: (ctx) => ({ argv: [], env: {}, files: worktreeLocalFile(ctx.workDir, ".cursor/hooks.json", json({ version: 1, hooks: { stop: [{ command: `sh -c ${shellQuote(TURN_END_COMMAND)}` }] } })) ?? [] }),
+  turnEndHook: (ctx) => ({
+    argv: [],
+    env: {},
+    files:
+      worktreeLocalFile(ctx.workDir, ".cursor/hooks.json", json({ version: 1, hooks: { stop: [{ command: `sh -c ${shellQuote(TURN_END_COMMAND)}` }] } })) ?? [],
+  }),
 };
 
 const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;

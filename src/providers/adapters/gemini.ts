@@ -9,7 +9,10 @@ import type { CliAdapter } from "./types.ts";
 /** The settings block gemini and qwen share: agentmux's server (trusted: no confirmation) and no self-update. */
 export function geminiFamilySettings(agent: Parameters<CliAdapter["mcp"]>[0], ctx: Parameters<CliAdapter["mcp"]>[1]): Record<string, unknown> {
   const { url, token } = endpointOf(ctx);
-  const server = agent.provider.mcp_transport === "http" ? { httpUrl: url, headers: { Authorization: `Bearer ${token}` }, trust: true } : { ...bridgeSpec(ctx), trust: true };
+  const server =
+    agent.provider.mcp_transport === "http"
+      ? { httpUrl: url, headers: { Authorization: `Bearer ${token}` }, trust: true }
+      : { ...bridgeSpec(ctx), trust: true };
   return { general: { enableAutoUpdate: false, enableAutoUpdateNotification: false }, mcpServers: { agentmux: server } };
 }
 
@@ -67,7 +70,12 @@ ready:
   // see gemini-home.ts: the system layers need root-owned files, so a private home instead
   mcp: (agent, ctx) => {
     const dir = join(privateMcpDir(ctx.sessionDir, ctx.home), `${agentFileName(ctx.agentKey)}.gemini-home`);
-    const home = geminiHome({ dir, userHome: userGeminiHome(agent.provider.env, ctx.home), sessionDir: ctx.sessionDir, settings: geminiFamilySettings(agent, ctx) });
+    const home = geminiHome({
+      dir,
+      userHome: userGeminiHome(agent.provider.env, ctx.home),
+      sessionDir: ctx.sessionDir,
+      settings: geminiFamilySettings(agent, ctx),
+    });
     return { argv: [], env: { ...home.env }, files: home.files.map((f) => ({ ...f, secret: true })), links: home.links };
   },
   mcpNote: "GEMINI_CLI_HOME=<private home> (your ~/.gemini linked, its settings merged; trust: true)",
@@ -86,5 +94,9 @@ export const GEMINI_RETIREMENT =
   "Google retired Gemini CLI for consumer Google accounts (AI Pro/Ultra, free Code Assist) on 2026-06-18: it still works with GEMINI_API_KEY, Vertex AI or a paid Code Assist licence; a consumer account gets 'IneligibleTierError' and should use Antigravity (provider agy)";
 
 function retirementNote() {
-  return { ok: true, label: "gemini accounts", detail: `${GEMINI_RETIREMENT}; for such an account install agy and set defaults.provider: agy (or roles.<role>.provider)` };
+  return {
+    ok: true,
+    label: "gemini accounts",
+    detail: `${GEMINI_RETIREMENT}; for such an account install agy and set defaults.provider: agy (or roles.<role>.provider)`,
+  };
 }

@@ -68,6 +68,14 @@ ready:
   toolName: (t) => `mcp__agentmux__${t}`,
   doctor: (env) => {
     const proxy = proxyIn(env);
-    return proxy ? [{ ok: true, label: "qwen and your proxy", detail: `${proxy.name}=${proxy.value} is set: qwen sends even its loopback MCP connection through it (it ignores NO_PROXY), so agentmux wires qwen's MCP over stdio (agentmux mcp-server), which keeps loopback off the proxy` }] : [];
+    return proxy
+      ? [
+          {
+            ok: true,
+            label: "qwen and your proxy",
+            detail: `${proxy.name}=${proxy.value} is set: qwen sends even its loopback MCP connection through it (it ignores NO_PROXY), so agentmux wires qwen's MCP over stdio (agentmux mcp-server), which keeps loopback off the proxy`,
+          },
+        ]
+      : [];
   },
 };

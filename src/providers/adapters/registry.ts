@@ -22,7 +22,10 @@ export function adapterFor(name: string): CliAdapter | null {
 /** The built-in config's `providers:` section: each adapter's block under its name. */
 export function builtinProvidersYaml(): string {
   const blocks = ADAPTERS.map((a) => {
-    const body = a.config.replace(/^\n+|\n+$/g, "").split("\n").map((l) => (l ? `    ${l}` : ""));
+    const body = a.config
+      .replace(/^\n+|\n+$/g, "")
+      .split("\n")
+      .map((l) => (l ? `    ${l}` : ""));
     return [`  ${a.name}:`, ...body].join("\n");
   });
   return ["providers:", ...blocks].join("\n\n") + "\n";

@@ -50,7 +50,8 @@ ready:
   mcp: (agent, ctx) => {
     const { url, token } = endpointOf(ctx);
     const path = mcpFile(ctx, "sim");
-    const server = agent.provider.mcp_transport === "http" ? { type: "http", url, headers: { Authorization: `Bearer ${token}` } } : { type: "stdio", ...bridgeSpec(ctx) };
+    const server =
+      agent.provider.mcp_transport === "http" ? { type: "http", url, headers: { Authorization: `Bearer ${token}` } } : { type: "stdio", ...bridgeSpec(ctx) };
     const env = {
       AGENTMUX_SESSION_DIR: ctx.sessionDir,
       AGENTMUX_PROJECT_DIR: ctx.workDir,

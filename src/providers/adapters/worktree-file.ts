@@ -50,7 +50,10 @@ export function worktreeLocalFiles(workDir: string, wanted: readonly { rel: stri
     const files: LaunchFile[] = [{ path: f.path, content: f.content }];
     if (!excluded) {
       excluded = true;
-      files.unshift({ path: exclude!, content: `${have}${have && !have.endsWith("\n") ? "\n" : ""}# agentmux: what a CLI reads only from its working folder\n${lines.join("\n")}\n` });
+      files.unshift({
+        path: exclude!,
+        content: `${have}${have && !have.endsWith("\n") ? "\n" : ""}# agentmux: what a CLI reads only from its working folder\n${lines.join("\n")}\n`,
+      });
     }
     return files;
   });

@@ -46,7 +46,9 @@ export function geminiUsage(text: string): Parsed | null {
   };
   records(text).forEach(take);
   if (byId.size === 0) return null;
-  let input = 0, cached = 0, output = 0;
+  let input = 0,
+    cached = 0,
+    output = 0;
   let model: string | null = null;
   for (const m of byId.values()) {
     const t = m.tokens!;

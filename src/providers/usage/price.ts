@@ -16,6 +16,8 @@ export function priceFor(model: string | null, pricing: Pricing): ModelPrice | n
 /** Estimated USD for some figures at `price` (per million tokens); null without a price. */
 export function costOf(f: TokenFigures, price: ModelPrice | null): number | null {
   if (!price) return null;
-  const usd = (f.input * price.input + f.cached * (price.cached ?? price.input) + f.cache_write * (price.cache_write ?? price.input) + f.output * price.output) / 1_000_000;
+  const usd =
+    (f.input * price.input + f.cached * (price.cached ?? price.input) + f.cache_write * (price.cache_write ?? price.input) + f.output * price.output) /
+    1_000_000;
   return Math.round(usd * 1_000_000) / 1_000_000;
 }

@@ -10,7 +10,9 @@ const relPath = z.string().trim().min(1, "must be a non-empty path");
 export const DoneArtifact = z.object({
   subplan_index: z.number().int().min(1).optional(),
   agent: z.string().optional(),
-  status: z.enum(["SUCCESS", "PARTIAL", "FAILED"]).describe("submit_done accepts SUCCESS; PARTIAL only when the sub-plan says allow_partial: true; FAILED never"),
+  status: z
+    .enum(["SUCCESS", "PARTIAL", "FAILED"])
+    .describe("submit_done accepts SUCCESS; PARTIAL only when the sub-plan says allow_partial: true; FAILED never"),
   tasks_completed: z.array(z.string().trim().min(1)),
   files_created: z.array(relPath),
   files_modified: z.array(relPath),
@@ -38,7 +40,9 @@ export function doneStatusRefusal(status: DoneArtifact["status"], o: { subplanIn
     return `is "FAILED": submit_done records finished work only. ${work} and make the tests pass, then set "status": "SUCCESS" and call submit_done again. ${blocked}`;
   }
   if (status === "PARTIAL" && !o.allowPartial) {
-    const why = o.fixRound ? "a fix round must address every finding" : `plan ${o.subplanIndex} does not allow a partial result (its sub-plan in plan.yaml has no "allow_partial: true")`;
+    const why = o.fixRound
+      ? "a fix round must address every finding"
+      : `plan ${o.subplanIndex} does not allow a partial result (its sub-plan in plan.yaml has no "allow_partial: true")`;
     return `is "PARTIAL", but ${why}. ${work}, then set "status": "SUCCESS" and call submit_done again. ${blocked}`;
   }
   return undefined;

@@ -21,7 +21,14 @@ export const InspectorCompletion = z.object({
   timestamp: z.string(),
   /** the checks this record rests on (an extension of the seed's shape) */
   checks: z.array(
-    z.object({ name: z.string(), kind: CheckKind, status: CheckStatus, required: z.boolean(), pre_existing: z.boolean().optional(), round: z.number().int().min(0) }),
+    z.object({
+      name: z.string(),
+      kind: CheckKind,
+      status: CheckStatus,
+      required: z.boolean(),
+      pre_existing: z.boolean().optional(),
+      round: z.number().int().min(0),
+    }),
   ),
 });
 export type InspectorCompletion = z.infer<typeof InspectorCompletion>;

@@ -53,7 +53,8 @@ export function contextLines(lines: readonly string[], start: number, end: numbe
   return out;
 }
 
-const range = (c: Pick<LineCommentMd, "start_line" | "end_line">) => (c.start_line === c.end_line ? `line ${c.start_line}` : `lines ${c.start_line}–${c.end_line}`);
+const range = (c: Pick<LineCommentMd, "start_line" | "end_line">) =>
+  c.start_line === c.end_line ? `line ${c.start_line}` : `lines ${c.start_line}–${c.end_line}`;
 
 /**
  * The section for `comments`, grouped by file in the order files first appear. `source` gives a
@@ -104,7 +105,10 @@ export function parseLineComments(markdown: string): LineCommentMd[] {
   const flush = () => {
     if (!cur) return;
     const { text, sugg, ...c } = cur as LineCommentMd & { text: string[]; sugg: string[] | null };
-    const body = text.join("\n").replace(/\n*Suggested replacement for lines? [^\n]*:\s*$/, "").trim();
+    const body = text
+      .join("\n")
+      .replace(/\n*Suggested replacement for lines? [^\n]*:\s*$/, "")
+      .trim();
     out.push({ ...c, body, ...(sugg ? { suggestion: sugg.join("\n") } : {}) });
     cur = null;
   };
@@ -128,7 +132,14 @@ export function parseLineComments(markdown: string): LineCommentMd[] {
       flush();
       const tags = (h[4] ?? "").split(" · ").filter(Boolean);
       const start = Number(h[2]);
-      const next: LineCommentMd & { text: string[]; sugg: string[] | null } = { file, start_line: start, end_line: h[3] ? Number(h[3]) : start, body: "", text: [], sugg: null };
+      const next: LineCommentMd & { text: string[]; sugg: string[] | null } = {
+        file,
+        start_line: start,
+        end_line: h[3] ? Number(h[3]) : start,
+        body: "",
+        text: [],
+        sugg: null,
+      };
       if (h[1]) next.id = h[1];
       if (tags[0]) next.severity = tags[0];
       if (tags[1]) next.by = tags[1];

@@ -24,12 +24,20 @@ export const Subplan = z.strictObject({
   acceptance_criteria: z.union([text, z.array(text).min(1)]),
   tasks: z.array(text).min(1, "must list at least one task"),
   isolation_rationale: text.optional(),
-  allow_partial: z.boolean().optional().describe('true: the coder may finish this sub-plan with "status": "PARTIAL" (some tasks optional); otherwise submit_done accepts only SUCCESS'),
+  allow_partial: z
+    .boolean()
+    .optional()
+    .describe('true: the coder may finish this sub-plan with "status": "PARTIAL" (some tasks optional); otherwise submit_done accepts only SUCCESS'),
 });
 export type Subplan = z.infer<typeof Subplan>;
 
 /** An owned path as written, compared without a leading `./`, doubled or back slashes. */
-const ownedKey = (f: string) => f.trim().replace(/\\/g, "/").replace(/\/{2,}/g, "/").replace(/^(\.\/)+/, "");
+const ownedKey = (f: string) =>
+  f
+    .trim()
+    .replace(/\\/g, "/")
+    .replace(/\/{2,}/g, "/")
+    .replace(/^(\.\/)+/, "");
 
 /**
  * What two parallel sub-plans both own: equal paths, and paths inside a folder (an entry
@@ -40,7 +48,10 @@ function sharedFiles(a: { index: number; owned_files: string[] }, b: { index: nu
   const bs = [...new Set(b.owned_files.map(ownedKey))];
   const as = [...new Set(a.owned_files.map(ownedKey))];
   for (const fa of as) if (bs.includes(fa)) out.push(fa);
-  for (const [outer, inner, owner] of [[as, bs, a.index], [bs, as, b.index]] as const) {
+  for (const [outer, inner, owner] of [
+    [as, bs, a.index],
+    [bs, as, b.index],
+  ] as const) {
     for (const dir of outer.filter((f) => f.endsWith("/"))) {
       for (const f of inner) if (f !== dir && f.startsWith(dir)) out.push(`${f} (inside ${dir} of plan ${owner})`);
     }
@@ -83,7 +94,8 @@ export const Plan = z
       if (groupIds.has(g.group_id)) ctx.addIssue({ code: "custom", path: ["groups", gi, "group_id"], message: `duplicate group_id "${g.group_id}"` });
       groupIds.add(g.group_id);
       g.plans.forEach((p, pi) => {
-        if (referenced.has(p.index)) ctx.addIssue({ code: "custom", path: ["groups", gi, "plans", pi, "index"], message: `plan ${p.index} is referenced by more than one group entry` });
+        if (referenced.has(p.index))
+          ctx.addIssue({ code: "custom", path: ["groups", gi, "plans", pi, "index"], message: `plan ${p.index} is referenced by more than one group entry` });
         referenced.add(p.index);
         if (!indices.has(p.index)) ctx.addIssue({ code: "custom", path: ["groups", gi, "plans", pi, "index"], message: `no subplan has index ${p.index}` });
       });

@@ -29,7 +29,10 @@ export const ResearchDispatch = z
     topic: TopicSlug,
     context: z.string().trim().min(1, "must describe the context"),
     questions: z.array(z.string().trim().min(1)).min(1, "must ask at least one question"),
-    scope_hints: z.union([z.string(), z.array(z.string())]).nullable().optional(),
+    scope_hints: z
+      .union([z.string(), z.array(z.string())])
+      .nullable()
+      .optional(),
   })
   .transform((d): ResearchRequest => ({ topic: d.topic, context: d.context, questions: d.questions, scope_hints: normalizeHints(d.scope_hints) }));
 export type ResearchDispatch = z.input<typeof ResearchDispatch>;

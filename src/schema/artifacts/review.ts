@@ -44,12 +44,18 @@ export const LineComment = z
   .superRefine((c, ctx) => {
     const range = c.start_line !== undefined || c.end_line !== undefined;
     if (c.line !== undefined && range) ctx.addIssue({ code: "custom", path: ["line"], message: "give either line or start_line/end_line, not both" });
-    else if (c.line === undefined && !range) ctx.addIssue({ code: "custom", path: ["line"], message: "required: the line the comment is about (or start_line and end_line for a range)" });
+    else if (c.line === undefined && !range)
+      ctx.addIssue({ code: "custom", path: ["line"], message: "required: the line the comment is about (or start_line and end_line for a range)" });
     else if (range && c.start_line === undefined) ctx.addIssue({ code: "custom", path: ["start_line"], message: "required with end_line" });
     else if (range && c.end_line === undefined) ctx.addIssue({ code: "custom", path: ["end_line"], message: "required with start_line" });
-    else if (range && c.end_line! < c.start_line!) ctx.addIssue({ code: "custom", path: ["end_line"], message: `must not be before start_line (${c.start_line})` });
+    else if (range && c.end_line! < c.start_line!)
+      ctx.addIssue({ code: "custom", path: ["end_line"], message: `must not be before start_line (${c.start_line})` });
     else if (range && c.end_line! - c.start_line! + 1 > MAX_ANCHOR_LINES)
-      ctx.addIssue({ code: "custom", path: ["end_line"], message: `spans more than ${MAX_ANCHOR_LINES} lines; anchor the comment to the lines that matter, or make it a finding` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["end_line"],
+        message: `spans more than ${MAX_ANCHOR_LINES} lines; anchor the comment to the lines that matter, or make it a finding`,
+      });
   });
 export type LineComment = z.infer<typeof LineComment>;
 

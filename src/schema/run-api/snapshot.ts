@@ -110,12 +110,14 @@ export const RunSnapshot = z.object({
   usage: UsageFigures.nullable(),
   usage_by_agent: z.record(z.string(), UsageFigures),
   budget_reached: z.string().nullable(),
-  tmux: z.object({
-    session: z.string(),
-    socket: z.string().nullable(),
-    /** the pane of the run's monitor (v3) */
-    control_pane: z.string().nullable(),
-  }).nullable(),
+  tmux: z
+    .object({
+      session: z.string(),
+      socket: z.string().nullable(),
+      /** the pane of the run's monitor (v3) */
+      control_pane: z.string().nullable(),
+    })
+    .nullable(),
   groups: z.object({
     total: z.number().int(),
     index: z.number().int(),

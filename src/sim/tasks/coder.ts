@@ -104,7 +104,6 @@ export async function coder(io: TaskIO, which: number | "whole", prompt = ""): P
   for (const sub of subs) await implement(io, sub, prompt);
 }
 
-
 /** Fixer: edit the first owned source file (and its test) for the review findings, and the file of each line comment its prompt lists; then submit_done(1). */
 export async function fixer(io: TaskIO, prompt = ""): Promise<void> {
   if (await resubmitFinished(io, 1)) return;
@@ -134,5 +133,8 @@ export async function fixer(io: TaskIO, prompt = ""): Promise<void> {
   const findings = (request.match(/^#+\s*Finding/gim) ?? []).length || 1;
   const addressed = comments.map((c) => c.id!);
   if (addressed.length) io.say(`● addressed line comments ${addressed.join(", ")}`);
-  await reportDone(io, 1, touched, [`Address review findings (round ${round})`], { issues_fixed: { total: findings + comments.length }, ...(addressed.length ? { comments_addressed: addressed } : {}) });
+  await reportDone(io, 1, touched, [`Address review findings (round ${round})`], {
+    issues_fixed: { total: findings + comments.length },
+    ...(addressed.length ? { comments_addressed: addressed } : {}),
+  });
 }

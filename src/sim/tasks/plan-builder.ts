@@ -38,11 +38,29 @@ export function defaultPlan(slug: string, request: string, opts: { parallel?: bo
   const parts = [core];
   for (let n = 2; n <= coders; n++) {
     const name = n === 2 ? `${slug}_format` : `${slug}_part${n}`;
-    parts.push(subplan(n, n === 2 ? `${slug} formatting` : `${slug} part ${n}`, [`src/${name}.js`, `test/${name}.test.js`], `${n === 2 ? "Formatting helpers" : `Part ${n}`} for: ${request}`, "none"));
+    parts.push(
+      subplan(
+        n,
+        n === 2 ? `${slug} formatting` : `${slug} part ${n}`,
+        [`src/${name}.js`, `test/${name}.test.js`],
+        `${n === 2 ? "Formatting helpers" : `Part ${n}`} for: ${request}`,
+        "none",
+      ),
+    );
   }
-  for (const p of parts) p.isolation_rationale = `Owns different files from subplans ${parts.filter((q) => q !== p).map((q) => q.index).join(", ")}, so they can run at once.`;
+  for (const p of parts)
+    p.isolation_rationale = `Owns different files from subplans ${parts
+      .filter((q) => q !== p)
+      .map((q) => q.index)
+      .join(", ")}, so they can run at once.`;
   const last = coders + 1;
-  const index = subplan(last, `${slug} entry point`, [`src/${slug}_index.js`, `test/${slug}_index.test.js`], `Wire the pieces of: ${request}`, parts.map((p) => `subplan ${p.index}`));
+  const index = subplan(
+    last,
+    `${slug} entry point`,
+    [`src/${slug}_index.js`, `test/${slug}_index.test.js`],
+    `Wire the pieces of: ${request}`,
+    parts.map((p) => `subplan ${p.index}`),
+  );
   return {
     version: 2,
     plan_overview: `${request}: ${coders === 2 ? "two" : coders} independent modules in parallel, then an entry point.`,
@@ -65,7 +83,10 @@ export function changesPlan(previous: Plan | null, slug: string, changes: string
   const files = [...new Set([...before, ...comments.map((c) => c.file)])];
   const text = changes.split(LINE_COMMENTS_HEADING)[0]!;
   const ask = text.replace(/\s+/g, " ").trim().slice(0, 160) || (comments.length ? "the line comments" : "the requested changes");
-  const commentTasks = comments.map((c) => `Address the comment on ${c.file} ${c.start_line === c.end_line ? `line ${c.start_line}` : `lines ${c.start_line}–${c.end_line}`}: ${c.body.replace(/\s+/g, " ").slice(0, 200)}`);
+  const commentTasks = comments.map(
+    (c) =>
+      `Address the comment on ${c.file} ${c.start_line === c.end_line ? `line ${c.start_line}` : `lines ${c.start_line}–${c.end_line}`}: ${c.body.replace(/\s+/g, " ").slice(0, 200)}`,
+  );
   return {
     version: 2,
     plan_overview: `Follow-up: ${ask}`,

@@ -57,18 +57,20 @@ export async function reviewer(io: TaskIO, role: ReviewerRole): Promise<void> {
   const files = ownedFiles(io);
   await io.think();
   const anchored = !!scenario.line_comments && role === "reviewer_logic" && io.s.once.take(`line_comments.${role}`);
-  const fails = anchored || !!scenario.review_fail_always || (!!scenario.review_fail_once && role === "reviewer_logic" && io.s.once.take(`review_fail.${role}`));
+  const fails =
+    anchored || !!scenario.review_fail_always || (!!scenario.review_fail_once && role === "reviewer_logic" && io.s.once.take(`review_fail.${role}`));
   const comments = anchored ? lineComments(io, files) : [];
-  const findings: Finding[] = fails && !anchored
-    ? [
-        {
-          issue: `${files[0]} does not reject empty input`,
-          recommendation: "Treat an empty string like a missing input and add a test for it.",
-          location: `${files[0]}:4`,
-          severity: "medium",
-        },
-      ]
-    : [];
+  const findings: Finding[] =
+    fails && !anchored
+      ? [
+          {
+            issue: `${files[0]} does not reject empty input`,
+            recommendation: "Treat an empty string like a missing input and add a test for it.",
+            location: `${files[0]}:4`,
+            severity: "medium",
+          },
+        ]
+      : [];
   const request = requestLine(io.s.readOr(F.requirements, "")) || "the requested feature";
   const review = {
     verdict: fails ? "fail" : "pass",
@@ -77,7 +79,9 @@ export async function reviewer(io: TaskIO, role: ReviewerRole): Promise<void> {
       : `${role} checked ${files.join(", ")}: the change does what was asked.`,
     findings,
     ...(comments.length ? { comments } : {}),
-    ...(scenario.commit_message ? { commit_message: `feat: ${request.charAt(0).toLowerCase()}${request.slice(1)}`.slice(0, 72) || `feat: ${moduleSlug(request)}` } : {}),
+    ...(scenario.commit_message
+      ? { commit_message: `feat: ${request.charAt(0).toLowerCase()}${request.slice(1)}`.slice(0, 72) || `feat: ${moduleSlug(request)}` }
+      : {}),
   };
   Review.parse(review);
   writeArtifact(io, reviewYaml(role), stringify(review));

@@ -1,11 +1,5 @@
 /** What the simulated agent understands from the terminal. */
-export type KeyEvent =
-  | { t: "text"; s: string }
-  | { t: "paste"; s: string }
-  | { t: "enter" }
-  | { t: "backspace" }
-  | { t: "ctrl-c" }
-  | { t: "escape" };
+export type KeyEvent = { t: "text"; s: string } | { t: "paste"; s: string } | { t: "enter" } | { t: "backspace" } | { t: "ctrl-c" } | { t: "escape" };
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";

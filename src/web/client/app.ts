@@ -11,7 +11,9 @@ import { RunPage } from "./run-page.ts";
 const main = document.getElementById("main")!;
 const conn = document.getElementById("conn")!;
 const answering = meta("agentmux-answer") === "on";
-document.getElementById("mode")!.textContent = answering ? "answering is on: this page can approve, request changes, go on and cancel" : "read-only (agentmux serve --answer lets this page answer)";
+document.getElementById("mode")!.textContent = answering
+  ? "answering is on: this page can approve, request changes, go on and cancel"
+  : "read-only (agentmux serve --answer lets this page answer)";
 
 let stream: EventSource | null = null;
 let view: { run(r: RunView, events: RunEvent[]): void; log?(lines: Seg[][], reset: boolean): void } | null = null;
@@ -62,8 +64,18 @@ function runCard(r: RunRow): HTMLElement {
   return h(
     "a",
     { class: `card${s.waiting_for.length ? " attention" : ""}`, href, "data-file": `${r.project}/${r.id}` },
-    h("div", { class: "row" }, h("span", { class: `dot ${s.live ? "on" : ""}`, title: s.live ? "running" : "stopped" }), h("span", { class: "title" }, s.feature)),
-    h("div", { class: "row small" }, h("span", { class: `phase ${phaseClass(s)}` }, s.phase), h("span", { class: "muted" }, `${s.last_event_label} · ${clock(s.updated_at)} · ${duration(s.active_ms)}${cost ? ` · ${cost}` : ""}`)),
+    h(
+      "div",
+      { class: "row" },
+      h("span", { class: `dot ${s.live ? "on" : ""}`, title: s.live ? "running" : "stopped" }),
+      h("span", { class: "title" }, s.feature),
+    ),
+    h(
+      "div",
+      { class: "row small" },
+      h("span", { class: `phase ${phaseClass(s)}` }, s.phase),
+      h("span", { class: "muted" }, `${s.last_event_label} · ${clock(s.updated_at)} · ${duration(s.active_ms)}${cost ? ` · ${cost}` : ""}`),
+    ),
     ...waits,
     blocking,
     h("div", { class: "muted small id" }, projectNames.length > 1 ? `${projectNames[r.project] ?? ""} · ${r.id}` : r.id),
@@ -76,7 +88,10 @@ async function showList(): Promise<void> {
   const rows = new Map<string, RunRow>();
   const draw = () => {
     const sorted = [...rows.values()].sort((a, b) => (b.run?.snapshot.updated_at ?? "").localeCompare(a.run?.snapshot.updated_at ?? ""));
-    replace(list, ...(sorted.length ? sorted.map(runCard) : [h("p", { class: "muted" }, "No runs yet in this project. Start one with agentmux run \"…\" or agentmux demo.")]));
+    replace(
+      list,
+      ...(sorted.length ? sorted.map(runCard) : [h("p", { class: "muted" }, 'No runs yet in this project. Start one with agentmux run "…" or agentmux demo.')]),
+    );
   };
   view = {
     run(run) {

@@ -2,7 +2,12 @@ import type { ReviewComment } from "../../schema/state.ts";
 import type { RunSnapshot } from "../../schema/run-api/snapshot.ts";
 import { getJson, h, postJson, replace } from "./dom.ts";
 
-type Changes = { files: { path: string; status: string }[]; proposed_message: string; draft: { commit_message?: string; exclude_files: string[]; change_request?: string } | null; commit: string | null };
+type Changes = {
+  files: { path: string; status: string }[];
+  proposed_message: string;
+  draft: { commit_message?: string; exclude_files: string[]; change_request?: string } | null;
+  commit: string | null;
+};
 
 /**
  * The run's changes: the files with their diffs and the reviewers' comments on them, and, while
@@ -53,7 +58,14 @@ export class DecideView {
     this.drawFiles();
     replace(this.form);
     if (this.waiting && this.answering) this.drawForm(c);
-    else if (this.waiting) this.form.append(h("p", { class: "muted" }, `The run waits for your decision. This page is read-only: approve in the terminal (agentmux attach ${s.id}), or restart the server with --answer.`));
+    else if (this.waiting)
+      this.form.append(
+        h(
+          "p",
+          { class: "muted" },
+          `The run waits for your decision. This page is read-only: approve in the terminal (agentmux attach ${s.id}), or restart the server with --answer.`,
+        ),
+      );
   }
 
   private drawFiles(): void {
@@ -65,7 +77,14 @@ export class DecideView {
       box.checked = !this.excluded.has(f.path);
       box.disabled = !(this.waiting && this.answering);
       box.addEventListener("change", () => (box.checked ? this.excluded.delete(f.path) : this.excluded.add(f.path)));
-      return h("div", { class: "file" }, box, h("span", { class: `st ${f.status}` }, f.status[0]!.toUpperCase()), name, n ? h("span", { class: "badge" }, `${n} comment${n === 1 ? "" : "s"}`) : null);
+      return h(
+        "div",
+        { class: "file" },
+        box,
+        h("span", { class: `st ${f.status}` }, f.status[0]!.toUpperCase()),
+        name,
+        n ? h("span", { class: "badge" }, `${n} comment${n === 1 ? "" : "s"}`) : null,
+      );
     });
     replace(this.list, ...(rows.length ? rows : [h("p", { class: "muted" }, "no changes")]));
   }
@@ -77,8 +96,26 @@ export class DecideView {
     } catch (e) {
       text = `cannot show the diff of ${file}: ${(e as Error).message}`;
     }
-    const lines = text.split("\n").map((l) => h("div", { class: l.startsWith("+") && !l.startsWith("+++") ? "add" : l.startsWith("-") && !l.startsWith("---") ? "del" : l.startsWith("@@") ? "hunk" : "" }, l || " "));
-    const notes = this.comments.filter((c) => c.file === file).map((c) => h("div", { class: "finding" }, h("span", { class: "mono" }, `line ${c.start_line}${c.end_line !== c.start_line ? `-${c.end_line}` : ""} `), h("span", { class: "muted small" }, `${c.reviewer}: `), c.body));
+    const lines = text
+      .split("\n")
+      .map((l) =>
+        h(
+          "div",
+          { class: l.startsWith("+") && !l.startsWith("+++") ? "add" : l.startsWith("-") && !l.startsWith("---") ? "del" : l.startsWith("@@") ? "hunk" : "" },
+          l || " ",
+        ),
+      );
+    const notes = this.comments
+      .filter((c) => c.file === file)
+      .map((c) =>
+        h(
+          "div",
+          { class: "finding" },
+          h("span", { class: "mono" }, `line ${c.start_line}${c.end_line !== c.start_line ? `-${c.end_line}` : ""} `),
+          h("span", { class: "muted small" }, `${c.reviewer}: `),
+          c.body,
+        ),
+      );
     replace(this.diff, h("div", { class: "diff-head mono" }, file), ...notes, ...lines);
     this.diff.scrollIntoView({ block: "nearest" });
   }
@@ -99,7 +136,16 @@ export class DecideView {
       if (!r.ok) approve.disabled = changes.disabled = false;
     };
     approve.addEventListener("click", () => void send("approve", { exclude_files: [...this.excluded], commit_message: message.value }));
-    changes.addEventListener("click", () => (note.value.trim() ? void send("changes", { text: note.value }) : ((said.textContent = "say what should change first"), (said.className = "said bad"))));
-    replace(this.form, h("label", {}, "Commit message", message), h("div", { class: "actions" }, approve), h("label", {}, "Or request changes", note), h("div", { class: "actions" }, changes), said);
+    changes.addEventListener("click", () =>
+      note.value.trim() ? void send("changes", { text: note.value }) : ((said.textContent = "say what should change first"), (said.className = "said bad")),
+    );
+    replace(
+      this.form,
+      h("label", {}, "Commit message", message),
+      h("div", { class: "actions" }, approve),
+      h("label", {}, "Or request changes", note),
+      h("div", { class: "actions" }, changes),
+      said,
+    );
   }
 }

@@ -3,7 +3,20 @@
  * (textContent), never as markup, so an agent's `<img onerror=…>` shows as those characters.
  */
 type Child = Node | string | null | undefined | false;
-type Attrs = { class?: string; href?: string; title?: string; type?: string; id?: string; for?: string; name?: string; value?: string; placeholder?: string; rows?: string; "aria-label"?: string; "data-file"?: string };
+type Attrs = {
+  class?: string;
+  href?: string;
+  title?: string;
+  type?: string;
+  id?: string;
+  for?: string;
+  name?: string;
+  value?: string;
+  placeholder?: string;
+  rows?: string;
+  "aria-label"?: string;
+  "data-file"?: string;
+};
 
 export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
@@ -20,7 +33,8 @@ export function replace(parent: Element, ...children: Child[]): void {
 export type Seg = { t: string; s?: string[] };
 export function lineEl(segs: Seg[]): HTMLElement {
   const row = h("div", { class: "ln" });
-  for (const x of segs) row.append(x.s?.length ? h("span", { class: x.s.map((s) => `st-${s.replace(/[^a-z]/g, "")}`).join(" ") }, x.t) : document.createTextNode(x.t));
+  for (const x of segs)
+    row.append(x.s?.length ? h("span", { class: x.s.map((s) => `st-${s.replace(/[^a-z]/g, "")}`).join(" ") }, x.t) : document.createTextNode(x.t));
   return row;
 }
 
@@ -35,7 +49,12 @@ export async function getJson<T>(path: string): Promise<T> {
 
 /** A write: the token goes in its header (a cookie alone answers nothing). */
 export async function postJson(path: string, body: unknown): Promise<{ ok: boolean; text: string }> {
-  const r = await fetch(path, { method: "POST", credentials: "same-origin", headers: { "content-type": "application/json", "x-agentmux-token": meta("agentmux-token") }, body: JSON.stringify(body) });
+  const r = await fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/json", "x-agentmux-token": meta("agentmux-token") },
+    body: JSON.stringify(body),
+  });
   const b = await r.json().catch(() => ({}));
   return { ok: r.ok, text: r.ok ? (b.said ?? "done") : (b.error ?? `${r.status} ${r.statusText}`) };
 }

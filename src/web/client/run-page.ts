@@ -95,7 +95,9 @@ export class RunPage {
       h("h1", {}, h("span", { class: `dot ${s.live ? "on" : ""}`, title: s.live ? "running" : "stopped" }), s.feature),
       h("div", { class: "muted small id" }, `${s.id} · ${s.live ? "running" : this.archived ? "finished (archived)" : "stopped"}`),
       h("dl", { class: "facts" }, ...facts.filter(([, v]) => v).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
-      s.interruption ? h("p", { class: s.interruption.category === "canceled" ? "warn" : "bad" }, `${s.interruption.category}: ${s.interruption.cause ?? ""}`) : null,
+      s.interruption
+        ? h("p", { class: s.interruption.category === "canceled" ? "warn" : "bad" }, `${s.interruption.category}: ${s.interruption.cause ?? ""}`)
+        : null,
       s.resume_command ? h("p", { class: "muted" }, "resume: ", h("code", {}, s.resume_command)) : null,
       ...s.notes.map((n) => h("p", { class: "muted" }, n)),
     );
@@ -107,7 +109,10 @@ export class RunPage {
     if (key === this.waitsKey) return;
     this.waitsKey = key;
     const items = s.waiting_for.map((w) => this.waitItem(s, w));
-    const cancel = this.answering && s.live ? h("div", { class: "actions" }, this.button("Cancel the run", "cancel", {}, "Cancel this run? It stops and stays resumable.")) : null;
+    const cancel =
+      this.answering && s.live
+        ? h("div", { class: "actions" }, this.button("Cancel the run", "cancel", {}, "Cancel this run? It stops and stays resumable."))
+        : null;
     replace(this.waits, ...(items.length ? [h("h2", {}, "Needs you"), ...items] : []), cancel);
   }
 
@@ -182,7 +187,14 @@ export class RunPage {
       return h(
         "div",
         { class: `agent st-${a.status.replace(/[^a-z_]/g, "")}` },
-        h("div", { class: "row" }, h("strong", {}, a.label), h("span", { class: "badge" }, a.status), h("span", { class: "muted small" }, [a.provider, a.model].filter(Boolean).join("/")), show),
+        h(
+          "div",
+          { class: "row" },
+          h("strong", {}, a.label),
+          h("span", { class: "badge" }, a.status),
+          h("span", { class: "muted small" }, [a.provider, a.model].filter(Boolean).join("/")),
+          show,
+        ),
         a.detail ? h("div", { class: "small" }, a.detail) : null,
         a.usage ? h("div", { class: "muted small" }, `${a.usage.tokens} tokens ${money(a.usage.cost_usd)}`) : null,
         screen,
@@ -192,47 +204,86 @@ export class RunPage {
   }
 
   private drawReviews(s: RunSnapshot, reviewComments: RunView["review_comments"]): void {
-    const verdicts = Object.entries(s.reviews).map(([role, r]) => h("div", { class: "review" }, h("span", { class: `badge ${r.verdict === "pass" ? "good" : "bad"}` }, r.verdict), h("strong", {}, ` ${role} `), h("span", {}, r.summary.split("\n")[0] ?? "")));
+    const verdicts = Object.entries(s.reviews).map(([role, r]) =>
+      h(
+        "div",
+        { class: "review" },
+        h("span", { class: `badge ${r.verdict === "pass" ? "good" : "bad"}` }, r.verdict),
+        h("strong", {}, ` ${role} `),
+        h("span", {}, r.summary.split("\n")[0] ?? ""),
+      ),
+    );
     const comments = reviewComments.map((c) =>
       h(
         "div",
         { class: `finding ${c.blocking ? "blocking" : ""}` },
-        h("a", { class: "anchor mono", href: "#", "data-file": c.file, title: "show this file's diff" }, `${c.file}:${c.start_line}${c.end_line !== c.start_line ? `-${c.end_line}` : ""}`),
-        h("span", { class: "muted small" }, ` ${c.reviewer} · round ${c.round}${c.severity ? ` · ${c.severity}` : ""}${c.addressed_in !== undefined ? ` · addressed in fix round ${c.addressed_in}` : ""}`),
+        h(
+          "a",
+          { class: "anchor mono", href: "#", "data-file": c.file, title: "show this file's diff" },
+          `${c.file}:${c.start_line}${c.end_line !== c.start_line ? `-${c.end_line}` : ""}`,
+        ),
+        h(
+          "span",
+          { class: "muted small" },
+          ` ${c.reviewer} · round ${c.round}${c.severity ? ` · ${c.severity}` : ""}${c.addressed_in !== undefined ? ` · addressed in fix round ${c.addressed_in}` : ""}`,
+        ),
         h("div", { class: "body" }, c.body),
       ),
     );
     for (const a of comments.map((c) => c.querySelector("a.anchor") as HTMLAnchorElement))
       a.addEventListener("click", (e) => (e.preventDefault(), this.decide.showDiff(a.getAttribute("data-file") ?? "")));
-    replace(this.reviews, ...(verdicts.length || comments.length ? [h("h2", {}, `Reviews${s.review_round ? ` (round ${s.review_round})` : ""}`), ...verdicts, ...comments] : []));
+    replace(
+      this.reviews,
+      ...(verdicts.length || comments.length ? [h("h2", {}, `Reviews${s.review_round ? ` (round ${s.review_round})` : ""}`), ...verdicts, ...comments] : []),
+    );
   }
 
   /** The project's checks of the latest round they ran in: state, tests, findings with their file anchors. */
   private drawChecks(s: RunSnapshot): void {
     const c = s.checks;
     if (!c || c.round === null) return replace(this.checks);
-    const rows = c.results.filter((r) => r.round === c.round).map((r) => {
-      const good = r.state === "passed";
-      const tag = r.blocking ? "blocking" : r.pre_existing ? "fails on the base too" : r.required === false ? "optional" : "";
-      const findings = r.findings.slice(0, 20).map((f) => {
-        const where = f.file ? `${f.file}${f.line ? `:${f.line}` : ""}` : "";
-        const anchor = where ? h("a", { class: "anchor mono", href: "#", "data-file": f.file, title: "show this file's diff" }, where) : null;
-        anchor?.addEventListener("click", (e) => (e.preventDefault(), this.decide.showDiff(f.file ?? "")));
-        return h("div", { class: `finding ${r.blocking && !f.pre_existing ? "blocking" : ""}` }, anchor, h("div", { class: "body" }, f.message));
+    const rows = c.results
+      .filter((r) => r.round === c.round)
+      .map((r) => {
+        const good = r.state === "passed";
+        const tag = r.blocking ? "blocking" : r.pre_existing ? "fails on the base too" : r.required === false ? "optional" : "";
+        const findings = r.findings.slice(0, 20).map((f) => {
+          const where = f.file ? `${f.file}${f.line ? `:${f.line}` : ""}` : "";
+          const anchor = where ? h("a", { class: "anchor mono", href: "#", "data-file": f.file, title: "show this file's diff" }, where) : null;
+          anchor?.addEventListener("click", (e) => (e.preventDefault(), this.decide.showDiff(f.file ?? "")));
+          return h("div", { class: `finding ${r.blocking && !f.pre_existing ? "blocking" : ""}` }, anchor, h("div", { class: "body" }, f.message));
+        });
+        return h(
+          "div",
+          { class: "check" },
+          h(
+            "div",
+            { class: "row" },
+            h("span", { class: `badge ${good ? "good" : r.state === "queued" || r.state === "running" ? "busy" : "bad"}` }, r.state),
+            h("strong", {}, r.name),
+            tag ? h("span", { class: r.blocking ? "bad small" : "muted small" }, tag) : null,
+          ),
+          h(
+            "div",
+            { class: "muted small" },
+            [r.tests ? `${r.tests.passing}/${r.tests.total} tests passing` : "", r.duration_ms !== null ? duration(r.duration_ms) : "", r.command ?? ""]
+              .filter(Boolean)
+              .join(" · "),
+          ),
+          ...findings,
+        );
       });
-      return h(
-        "div",
-        { class: "check" },
-        h("div", { class: "row" }, h("span", { class: `badge ${good ? "good" : r.state === "queued" || r.state === "running" ? "busy" : "bad"}` }, r.state), h("strong", {}, r.name), tag ? h("span", { class: r.blocking ? "bad small" : "muted small" }, tag) : null),
-        h("div", { class: "muted small" }, [r.tests ? `${r.tests.passing}/${r.tests.total} tests passing` : "", r.duration_ms !== null ? duration(r.duration_ms) : "", r.command ?? ""].filter(Boolean).join(" · ")),
-        ...findings,
-      );
-    });
-    replace(this.checks, h("h2", {}, `Checks${c.round ? ` (fix round ${c.round})` : ""}${c.blocking.length ? ` · ${c.blocking.length} blocking` : ""}`), ...rows);
+    replace(
+      this.checks,
+      h("h2", {}, `Checks${c.round ? ` (fix round ${c.round})` : ""}${c.blocking.length ? ` · ${c.blocking.length} blocking` : ""}`),
+      ...rows,
+    );
   }
 
   private drawTimeline(s: RunSnapshot): void {
-    const items = s.timeline.map((t) => h("li", {}, h("span", { class: "muted mono" }, clock(t.at)), ` ${t.phase} · ${t.event} `, h("span", { class: "muted" }, duration(t.duration_ms))));
+    const items = s.timeline.map((t) =>
+      h("li", {}, h("span", { class: "muted mono" }, clock(t.at)), ` ${t.phase} · ${t.event} `, h("span", { class: "muted" }, duration(t.duration_ms))),
+    );
     replace(this.timeline, h("details", {}, h("summary", {}, `Timeline (${items.length})`), h("ol", {}, ...items)));
   }
 

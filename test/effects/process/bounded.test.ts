@@ -19,7 +19,13 @@ afterAll(() => {
 
 let n = 0;
 const cmd = (command: string, over: Partial<BoundedCommand> = {}): BoundedCommand => ({
-  argv: ["sh", "-c", command], cwd: dir, timeoutMs: 30_000, logPath: join(dir, `logs/${n++}.log`), leftovers: "kill", graceMs: 500, ...over,
+  argv: ["sh", "-c", command],
+  cwd: dir,
+  timeoutMs: 30_000,
+  logPath: join(dir, `logs/${n++}.log`),
+  leftovers: "kill",
+  graceMs: 500,
+  ...over,
 });
 const alive = (pid: number) => {
   const id = processIdentity(pid);
@@ -64,7 +70,9 @@ console.log(JSON.stringify(r));`,
   }, 30_000);
 
   test("a timeout kills the whole group, a TERM-ignoring member with KILL", async () => {
-    const r = await runBounded(cmd("sh -c 'trap \"\" TERM; echo $$ > stubborn.pid; while :; do sleep 1; done' & sleep 60 & echo $! > sleeper.pid; wait", { timeoutMs: 800 }));
+    const r = await runBounded(
+      cmd("sh -c 'trap \"\" TERM; echo $$ > stubborn.pid; while :; do sleep 1; done' & sleep 60 & echo $! > sleeper.pid; wait", { timeoutMs: 800 }),
+    );
     expect(r).toMatchObject({ exitCode: null, timedOut: true });
     for (const f of ["stubborn.pid", "sleeper.pid"]) expect(alive(pidIn(f))).toBe(false);
   });
@@ -72,7 +80,9 @@ console.log(JSON.stringify(r));`,
   test("aborted (the orchestrator ends): the whole group is killed at once, not at its timeout", async () => {
     const abort = new AbortController();
     const running = runBounded(cmd("sleep 60 & echo $! > aborted.pid; wait", { abort: abort.signal, timeoutMs: 60_000 }));
-    await waitFor("the check to start", () => existsSync(join(dir, "aborted.pid")) && readFileSync(join(dir, "aborted.pid"), "utf8").trim() !== "", { timeoutMs: 5000 });
+    await waitFor("the check to start", () => existsSync(join(dir, "aborted.pid")) && readFileSync(join(dir, "aborted.pid"), "utf8").trim() !== "", {
+      timeoutMs: 5000,
+    });
     const t0 = Date.now();
     abort.abort();
     const r = await running;
@@ -86,7 +96,9 @@ console.log(JSON.stringify(r));`,
   });
 
   test("400 MB of output: the log stays at its caps, head and tail kept, memory bounded", async () => {
-    const c = cmd("echo first-line; head -c 400000000 /dev/zero | tr '\\0' 'x'; echo; echo last-line", { caps: { headBytes: 64 * 1024, tailBytes: 32 * 1024 } });
+    const c = cmd("echo first-line; head -c 400000000 /dev/zero | tr '\\0' 'x'; echo; echo last-line", {
+      caps: { headBytes: 64 * 1024, tailBytes: 32 * 1024 },
+    });
     const rssBefore = process.memoryUsage().rss;
     const r = await runBounded(c);
     const grew = process.memoryUsage().rss - rssBefore;
