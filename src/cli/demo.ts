@@ -17,13 +17,20 @@ export const DEMO_REQUEST = "Add a greeting module: a function greet(name) that 
 const LEGACY_FAILURE =
   'import { test } from "node:test";\nimport assert from "node:assert/strict";\n\ntest("legacy rounding", () => {\n  assert.equal(0.1 + 0.2, 0.3);\n});\n';
 
+/** The scratch project's own test on its first commit: `npm test` passes there. */
+const BASE_TEST =
+  'import { test } from "node:test";\nimport assert from "node:assert/strict";\nimport { main } from "../src/index.js";\n\ntest("main names the app", () => {\n  assert.equal(main(), "demo-app");\n});\n';
+
 /** A small project to work on, committed on main with isomorphic-git (`legacyFailure`: with a test that already fails). */
 export async function createScratchRepo(dir: string, o: { legacyFailure?: boolean } = {}): Promise<void> {
   const files: Record<string, string> = {
     ...(o.legacyFailure ? { "test/legacy.test.js": LEGACY_FAILURE } : {}),
     "README.md": "# demo-app\n\nA tiny project that agentmux's simulated agents work on.\n",
-    "package.json": JSON.stringify({ name: "demo-app", version: "1.0.0", type: "module", scripts: { test: "node --test" } }, null, 2) + "\n",
+    // `node --test` alone walks the whole checkout, the run's session folder too, and fails when one of
+    // agentmux's temp files vanishes between its listing and its look (a check alongside the reviewers)
+    "package.json": JSON.stringify({ name: "demo-app", version: "1.0.0", type: "module", scripts: { test: "node --test test/" } }, null, 2) + "\n",
     "src/index.js": 'export function main() {\n  return "demo-app";\n}\n',
+    "test/index.test.js": BASE_TEST,
     ".gitignore": "node_modules/\n.agentmux/.sessions/\n.agentmux/.last_completion.json\n",
   };
   for (const [path, content] of Object.entries(files)) {
