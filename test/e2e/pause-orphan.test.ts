@@ -44,5 +44,6 @@ test("a budget pause whose orchestrator is killed: the agents' CLIs are continue
   const orchestrator = parsePidRecord(readFileSync(join(dir, ".runtime/orchestrator.pid"), "utf8"))!.pid;
   process.kill(orchestrator, "SIGKILL");
   await waitFor("the agents' CLIs continued", () => below.every((p) => procState(p) !== "T"), { timeoutMs: 15_000 });
-  expect(existsSync(join(dir, PAUSED_PIDS))).toBe(false);
+  // the guard continues them first, then drops the list
+  await waitFor("the paused list dropped", () => !existsSync(join(dir, PAUSED_PIDS)), { timeoutMs: 15_000 });
 }, 180_000);
