@@ -6,8 +6,8 @@
  */
 type Node = Record<string, unknown>;
 
-const IGNORED = new Set(["$schema", "$id", "title", "description", "x-run-api-version", "default", "format"]);
-const CHECKED = new Set([
+export const IGNORED = new Set(["$schema", "$id", "title", "description", "x-run-api-version", "default", "format"]);
+export const CHECKED = new Set([
   "type",
   "properties",
   "required",
@@ -24,6 +24,9 @@ const CHECKED = new Set([
   "pattern",
   "propertyNames",
 ]);
+
+/** Every keyword the checkers know: the published schemas may use no other. */
+export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([...IGNORED, ...CHECKED]);
 
 function typeOk(type: string, v: unknown): boolean {
   switch (type) {

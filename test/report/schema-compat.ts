@@ -1,3 +1,4 @@
+import { KNOWN_KEYWORDS } from "./json-validate.ts";
 /**
  * Is a newer JSON Schema of the run API compatible with an older one, for a consumer written
  * against the older? Fields and variants may be added, and enum values; none may be removed,
@@ -9,31 +10,6 @@
 type Node = Record<string, unknown>;
 type Type = "string" | "number" | "integer" | "boolean" | "null" | "object" | "array" | "any";
 type Alt = { type: Type; node: Node; values?: unknown[]; tag?: unknown };
-
-const KNOWN = new Set([
-  "$schema",
-  "$id",
-  "title",
-  "description",
-  "x-run-api-version",
-  "type",
-  "properties",
-  "required",
-  "additionalProperties",
-  "items",
-  "anyOf",
-  "oneOf",
-  "enum",
-  "const",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "default",
-  "propertyNames",
-  "format",
-  "pattern",
-]);
 
 /** The alternatives of a schema, one per type (and per `kind` of an object variant): string enums of several branches are one set. */
 function alternatives(node: Node, path: string): Alt[] {
@@ -49,7 +25,7 @@ function alternatives(node: Node, path: string): Alt[] {
 }
 
 function branches(node: Node, path: string): Alt[] {
-  for (const k of Object.keys(node)) if (!KNOWN.has(k)) throw new Error(`${path}: the checker does not know the keyword ${k}`);
+  for (const k of Object.keys(node)) if (!KNOWN_KEYWORDS.has(k)) throw new Error(`${path}: the checker does not know the keyword ${k}`);
   const union = (node.anyOf ?? node.oneOf) as Node[] | undefined;
   if (union) return union.flatMap((n) => branches(n, path));
   const values = "const" in node ? [node.const] : (node.enum as unknown[] | undefined);
