@@ -5,6 +5,7 @@ import { createWorktree } from "../../src/effects/git/worktree.ts";
 import { pruneOrphanWorktrees, sessionWorktrees } from "../../src/launcher/prune.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { gitCli, makeRepo } from "../git/fixture.ts";
+import { minimalState } from "../helpers/minimal-state.ts";
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(removeDir));
@@ -13,28 +14,7 @@ afterEach(() => dirs.splice(0).forEach(removeDir));
 function session(checkout: string, id: string, worktree: string): void {
   const dir = join(checkout, ".agentmux", ".sessions", id);
   fs.mkdirSync(dir, { recursive: true });
-  const now = new Date().toISOString();
-  fs.writeFileSync(
-    join(dir, "state.json"),
-    JSON.stringify({
-      phase: "architecting",
-      last_event: "feature_created",
-      product_manager: false,
-      subplan_count: 0,
-      completed_subplans: [],
-      review_iteration: 0,
-      implementation_group_total: 0,
-      implementation_group_index: 0,
-      implementation_group_mode: null,
-      implementation_active_plan_ids: [],
-      implementation_completed_group_ids: [],
-      updated_at: now,
-      updated_by: "test",
-      feature_dir: dir,
-      session_name: `agentmux-${id}`,
-      worktree_path: worktree,
-    }),
-  );
+  fs.writeFileSync(join(dir, "state.json"), JSON.stringify({ ...minimalState(dir, `agentmux-${id}`), worktree_path: worktree }));
 }
 
 test("the keep-list holds the worktrees of every checkout's sessions; the folder the user stands in is never removed", async () => {

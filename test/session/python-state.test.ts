@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { initialState } from "../../src/session/initial-state.ts";
 import { convertPythonState, readPythonState } from "../../src/session/python-state.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
+import { minimalState } from "../helpers/minimal-state.ts";
 
 let project = "";
 let dir = "";
@@ -107,24 +108,7 @@ test("a phase or event the Python tool has and agentmux has not becomes a failed
 
 test("a state.json agentmux reads is its own, even without history or optional fields: listed, not offered for conversion", async () => {
   const { listSessions } = await import("../../src/session/list.ts");
-  // the fields an agentmux state cannot do without, no history (a run that failed before its first step, a test's fixture)
-  const own = {
-    phase: "architecting",
-    last_event: "feature_created",
-    product_manager: false,
-    subplan_count: 0,
-    completed_subplans: [],
-    review_iteration: 0,
-    implementation_group_total: 0,
-    implementation_group_index: 0,
-    implementation_group_mode: null,
-    implementation_active_plan_ids: [],
-    implementation_completed_group_ids: [],
-    updated_at: "2026-05-17T10:30:00.000Z",
-    updated_by: "test",
-    feature_dir: dir,
-    session_name: "agentmux-20260517-103000-rate-limit",
-  };
+  const own = minimalState(dir, "agentmux-20260517-103000-rate-limit", "2026-05-17T10:30:00.000Z");
   writeFileSync(join(dir, "state.json"), JSON.stringify({ ...own, worktree_path: join(project, "wt") }));
   const [s] = await listSessions(project);
   expect(s!.error).toBeUndefined();
