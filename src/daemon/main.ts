@@ -10,6 +10,7 @@ import { monotonicClock } from "../effects/clock.ts";
 import { killSession } from "../effects/tmux/ops.ts";
 import { installExitHooks, watchPaneExits } from "../effects/tmux/exits.ts";
 import { F, projectOfSession } from "../protocol/paths.ts";
+import { dropSealKey } from "../bus/tool-seal.ts";
 import { runEnv } from "../session/run-env.ts";
 import { FinalReport, type State } from "../schema/state.ts";
 import { privateMcpDir } from "../providers/mcp.ts";
@@ -106,7 +107,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     session: sessionName,
     controlPane: runtime.control_pane,
     controlWidth: config.tmux.control_width,
-    envDir: join(sessionDir, F.paneEnvDir),
+    // a pane's env file (it may hold a provider's keys, codex's token) waits in the private folder, not the session's
+    envDir: join(privateMcpDir(sessionDir), "env"),
   });
   // one clock for delivery, turn detection and reminders: a turn's end (TurnWatcher) is compared
   // with a reminder's acceptance and with the last tool call (ToolCallTail, performance.now())
@@ -341,6 +343,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   }
   // a deleted session stays deleted: remove what effects or agents wrote into it since
   if (!sessionFolderPresent(sessionDir) && existsSync(sessionDir)) rmSync(sessionDir, { recursive: true, force: true });
+  // nothing left to resume: its seal key goes too
+  if (!existsSync(sessionDir)) dropSealKey(sessionDir);
   if (result.code === 0 && result.cleanup && state.worktree_path && keptInWorktree.length) {
     log(
       `kept the worktree ${state.worktree_path}: ${keptInWorktree.length} file(s) left out of the commit are in it (${keptInWorktree.slice(0, 3).join(", ")})`,

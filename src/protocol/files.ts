@@ -125,17 +125,16 @@ export const SESSION_FILES = {
   runtimeDir: folder(
     F.runtimeDir,
     ["launcher", "orchestrator", "mcp"],
-    "agentmux-internal runtime files (the seal key, snapshots, pane exits); agents' MCP configs, which hold their tokens, are kept out of the session folder (~/.cache/agentmux/mcp/<session>-<hash>/)",
+    "agentmux-internal runtime files (snapshots, pane exits, turn ends); no secret: agents' MCP configs and token files, their panes' env files (~/.cache/agentmux/mcp/<session>-<hash>/) and the seal key (~/.cache/agentmux/keys/<session>-<hash>.seal) are kept out of the session folder",
   ),
   paneExits: text(F.paneExits, ["tmux-hook"], "pane-exit notifications from tmux hooks"),
   turnEnds: text(F.turnEnds, ["agent"], "turn ends the CLIs' own hooks report (claude's Stop hook, codex's notify): one launch's turn-end id per line"),
-  toolSealKey: text(F.toolSealKey, ["orchestrator"], "the run's secret that seals tool_events.jsonl lines (0600)"),
-  snapshotsDir: folder(F.snapshotsDir, ["mcp"], "exact copies of the files the MCP endpoint validated (named by their SHA-256)"),
-  paneEnvDir: folder(
-    F.paneEnvDir,
-    ["launcher", "orchestrator"],
-    "an agent pane's environment, in a 0600 file the pane sources and deletes before its program starts (never in an argv)",
+  legacySealKey: text(
+    F.legacySealKey,
+    ["orchestrator"],
+    "where earlier versions kept the run's seal key: moved to ~/.cache/agentmux/keys/ when the session is next loaded",
   ),
+  snapshotsDir: folder(F.snapshotsDir, ["mcp"], "exact copies of the files the MCP endpoint validated (named by their SHA-256)"),
   preexisting: file(
     F.preexisting,
     "json",

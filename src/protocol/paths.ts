@@ -50,8 +50,6 @@ export const F = {
   paneExits: ".runtime/pane_exits",
   /** one line per turn end a CLI's own hook reported (claude's Stop hook, codex's notify): the launch's turn-end id */
   turnEnds: ".runtime/turn_ends",
-  /** a pane's env file waits here until the pane sources and deletes it (0700, files 0600) */
-  paneEnvDir: ".runtime/env",
   /** written by a UI that wants the approval panel shown again; consumed by the orchestrator */
   panelRequest: ".runtime/panel_request",
   /** written by a UI when the user lets a run paused at its budget go on; consumed by the orchestrator */
@@ -68,8 +66,8 @@ export const F = {
   toolCalls: ".runtime/tool_calls.jsonl",
   /** touched by the live orchestrator every watchdog tick: when a killed orchestrator stopped */
   heartbeat: ".runtime/alive",
-  /** the run's secret for sealing tool_events.jsonl lines (0600; never shown to agents) */
-  toolSealKey: ".runtime/tool_seal.key",
+  /** where earlier versions kept the run's seal key; moved on load to the private folder (session/private-dir.ts privateSealKeyFile) */
+  legacySealKey: ".runtime/tool_seal.key",
   /** the commit this run's approval made, written before its branch moves (a restart reuses only this one) */
   commitMade: ".runtime/commit_made",
   /** exact copies of the files the MCP endpoint validated, named in tool-event payloads */

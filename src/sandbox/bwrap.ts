@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { F } from "../protocol/paths.ts";
+import { privateRoot } from "../session/private-dir.ts";
 
 /** What one agent's sandbox is made from: where it works, the run around it, and what its CLI needs. */
 export type SandboxPlan = {
@@ -49,8 +50,9 @@ const real = (p: string) => {
  * (the CLI finds its runtime, libraries and tools where they are); hidden behind empty folders:
  * the user's home, /tmp and /var/tmp (other programs' files, tmux's socket: another pane's keys),
  * /run/user, the other worktrees of the project and, in a worktree run, the main checkout (its
- * .git stays), every session folder but this one, and this one's `.runtime` (tokens, the seal key,
- * other agents' env files). Shown again on top: the agent's work directory and session folder
+ * .git stays), every session folder but this one, and this one's `.runtime`, and agentmux's private
+ * folder in the home (every agent's token files and env files, the seal key) even under a CLI's
+ * part of the home. Shown again on top: the agent's work directory and session folder
  * (read-write), its CLI's part of the home (read-write), its own launch files (read-only). Its own
  * pid namespace and /proc: it cannot see or read another agent's processes; no capabilities and a
  * minimal /dev. The repository's .git/hooks and .git/config are read-only (they run code in the
@@ -82,6 +84,9 @@ export function bwrapArgv(plan: SandboxPlan, argv: readonly string[], o: { bwrap
   below.push({ op: "--tmpfs", path: runtime });
   for (const d of plan.runtimeDirs ?? []) below.push({ op: "--bind", path: join(runtime, d) });
   for (const p of plan.cliHome) if (exists(join(plan.home, p))) below.push({ op: "--bind", path: join(plan.home, p) });
+  // agentmux's private folder (every agent's token files, the seal key) stays hidden under a CLI's home part that holds it (`.cache`)
+  const secrets = privateRoot(plan.home);
+  if (exists(secrets) && plan.cliHome.some((p) => inside(join(plan.home, p), secrets))) below.push({ op: "--tmpfs", path: secrets });
   // the launch writes these before it starts the agent: they exist by then
   for (const d of plan.ownDirs) below.push({ op: "--bind", path: d });
   for (const f of plan.ownFiles) below.push({ op: "--ro-bind", path: f });

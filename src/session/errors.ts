@@ -120,7 +120,7 @@ export const ProposalsUnreadable = defineError("ProposalsUnreadable", "session",
   hint: "fix or remove the file: it holds only proposals, nothing the runs depend on",
 }));
 
-/** The run's seal key file (.runtime/tool_seal.key) exists but does not hold a key. */
+/** The run's seal key file (~/.cache/agentmux/keys/<session>-<hash>.seal, or an earlier session's .runtime/tool_seal.key) exists but does not hold a key. */
 export const SealKeyInvalid = defineError("SealKeyInvalid", "session", (d: { path: string }) => ({
   message: "is not a seal key (64 hex digits)",
   where: d.path,

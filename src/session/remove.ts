@@ -10,7 +10,7 @@ import { liveOrchestrator } from "./liveness.ts";
 import { requestCancel } from "./cancel.ts";
 import { continueLeftPaused } from "./paused-agents.ts";
 import type { SessionSummary } from "./list.ts";
-import { privateMcpDir } from "./private-dir.ts";
+import { privateMcpDir, privateSealKeyFile } from "./private-dir.ts";
 
 /** How long a live run gets to stop after SIGTERM before it is killed. */
 const STOP_GRACE_MS = 20_000;
@@ -71,6 +71,7 @@ export async function removeSession(s: SessionSummary): Promise<Removal> {
   rmSync(s.dir, { recursive: true, force: true });
   // its agents' MCP configs, left by an orchestrator that did not end on its own (killed, crashed)
   rmSync(privateMcpDir(s.dir), { recursive: true, force: true });
+  rmSync(privateSealKeyFile(s.dir), { force: true });
   return { stopped, killedTmux, notes };
 }
 

@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { writeJsonAtomic } from "../effects/fs/atomic.ts";
 import { F, agentFileName } from "../protocol/paths.ts";
+import { privateSealKeyFile } from "../session/private-dir.ts";
 
 /** One attempt to read something an agent must not: whether the secret was read, and what was tried. */
 export type ProbeAttempt = { target: "other_agent_token" | "seal_key" | "home_file"; path: string; read: boolean; detail: string };
@@ -45,9 +46,9 @@ function otherTokens(sessionDir: string, ownConfig: string | undefined): ProbeAt
   };
 }
 
-/** The run's seal key, by its well-known path. */
-function sealKey(sessionDir: string): ProbeAttempt {
-  const path = join(sessionDir, F.toolSealKey);
+/** The run's seal key, by its well-known path in the user's private folder. */
+function sealKey(sessionDir: string, home: string): ProbeAttempt {
+  const path = privateSealKeyFile(sessionDir, home);
   try {
     const ok = TOKEN.test(readFileSync(path, "utf8"));
     return { target: "seal_key", path, read: ok, detail: ok ? "read the key" : "read, but no key in it" };
@@ -91,7 +92,7 @@ export function probeSecrets(o: { sessionDir: string; agent: string; ownConfig?:
   const report: ProbeReport = {
     agent: o.agent,
     at: new Date().toISOString(),
-    attempts: [otherTokens(o.sessionDir, o.ownConfig), sealKey(o.sessionDir), homeFiles(o.home ?? homedir())],
+    attempts: [otherTokens(o.sessionDir, o.ownConfig), sealKey(o.sessionDir, o.home ?? homedir()), homeFiles(o.home ?? homedir())],
   };
   writeJsonAtomic(probeReportFile(o.sessionDir, o.agent), report);
   return report;

@@ -203,19 +203,3 @@ describe("tool_events.jsonl truncated, replaced or deleted under the run (#18.4)
     expect(new ToolEventLog(fx.sessionDir, loadSealKey(fx.sessionDir)).append("research_dispatch_code", dispatch("f"), caller).seq).toBe(6);
   });
 });
-
-test("the seal key is created once, 0600, and reused", () => {
-  const dir = makeTmpDir("amx-seal-");
-  try {
-    const a = loadSealKey(dir);
-    const b = loadSealKey(dir);
-    expect(a.equals(b)).toBe(true);
-    expect(
-      Bun.spawnSync(["stat", "-c", "%a", join(dir, F.toolSealKey)], { stdout: "pipe" })
-        .stdout.toString()
-        .trim(),
-    ).toBe("600");
-  } finally {
-    removeDir(dir);
-  }
-});

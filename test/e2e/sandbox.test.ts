@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFil
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { probeReportFile, type ProbeReport } from "../../src/sim/probe.ts";
+import { privateSealKeyFile } from "../../src/session/private-dir.ts";
 import { binaryScope } from "../helpers/binary-scope.ts";
 import { findOnPath } from "../../src/providers/doctor.ts";
 import { makeTmpDir } from "../helpers/tmp.ts";
@@ -45,20 +46,24 @@ async function probeRun(sandbox: boolean) {
   if (r.code !== 0 || !id) console.error(r.stdout, r.stderr);
   const dir = join(sessions, id ?? "none");
   const file = probeReportFile(dir, "coder");
-  return { r, dir, report: existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as ProbeReport) : null };
+  return { r, dir, w, report: existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as ProbeReport) : null };
 }
 
 const outcome = (rep: ProbeReport | null) => Object.fromEntries((rep?.attempts ?? []).map((a) => [a.target, a.read]));
 
 describe.skipIf(!bwrap)("agents in the sandbox (bubblewrap)", () => {
   test("sandbox: true — the coder cannot read another agent's token, the seal key or a file in the home; the run finishes", async () => {
-    const { r, dir, report } = await probeRun(true);
+    const { r, dir, report, w } = await probeRun(true);
     expect(r.code).toBe(0);
     expect(report).not.toBeNull();
     expect(outcome(report)).toEqual({ other_agent_token: false, seal_key: false, home_file: false });
     // the launch went through bubblewrap, and the secrets were there to be read from outside it
     expect(readFileSync(join(dir, "orchestrator.log"), "utf8")).toMatch(/launched coder \(sim[^\n]*bwrap --die-with-parent/);
-    expect(existsSync(join(dir, ".runtime", "tool_seal.key"))).toBe(true);
+    // the seal key was probed where it is, in the user's private folder, not in the session folder
+    const key = report!.attempts.find((a) => a.target === "seal_key")!;
+    expect(key.path).toBe(privateSealKeyFile(dir, w.home));
+    expect(existsSync(key.path)).toBe(true);
+    expect(existsSync(join(dir, ".runtime", "tool_seal.key"))).toBe(false);
   });
 
   test("mcp_transport: stdio in the sandbox: the bridge is known by its real pid, so a killed bridge restarts its agent and the run finishes", async () => {
@@ -85,10 +90,11 @@ describe.skipIf(!bwrap)("agents in the sandbox (bubblewrap)", () => {
   });
 
   test("sandbox: false — the same probe reads all three (the contrast)", async () => {
-    const { r, report } = await probeRun(false);
+    const { r, dir, report, w } = await probeRun(false);
     expect(r.code).toBe(0);
     expect(outcome(report)).toEqual({ other_agent_token: true, seal_key: true, home_file: true });
     expect(report!.attempts.find((a) => a.target === "home_file")!.detail).toBe("read secret.txt");
+    expect(report!.attempts.find((a) => a.target === "seal_key")!.path).toBe(privateSealKeyFile(dir, w.home));
   });
 });
 

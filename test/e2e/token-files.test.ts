@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { privateMcpDir } from "../../src/session/private-dir.ts";
+import { privateMcpDir, privateSealKeyFile } from "../../src/session/private-dir.ts";
 import { removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { alive, orchestratorPid } from "../fault/harness.ts";
@@ -53,7 +53,10 @@ test("tokens live in the run's private folder, none in the session folder; a kil
     return found.length >= 2 ? (found as string[]) : null;
   });
   expect(statSync(priv).mode & 0o777).toBe(0o700);
-  expect(holding(dir, tokens)).toEqual([]);
+  // the seal key too: in the private folder, nowhere in the session folder
+  const key = readFileSync(privateSealKeyFile(dir), "utf8").trim();
+  expect(key).toMatch(/^[0-9a-f]{64}$/);
+  expect(holding(dir, [...tokens, key])).toEqual([]);
   expect(holding(priv, tokens).length).toBeGreaterThanOrEqual(2); // the search finds them where they are
 
   const pid = orchestratorPid(dir)!;
@@ -61,8 +64,10 @@ test("tokens live in the run's private folder, none in the session folder; a kil
   await waitFor("the orchestrator to be gone", () => !alive(pid));
   await demo.done;
   expect(existsSync(priv)).toBe(true);
+  expect(existsSync(privateSealKeyFile(dir))).toBe(true); // kept for a resume
   const r = await runBinary(bin, ["clean", "--force", dir.split("/").pop()!], { cwd: demo.repo, socket: demo.socket });
   expect(r.code).toBe(0);
   expect(existsSync(dir)).toBe(false);
   expect(existsSync(priv)).toBe(false);
+  expect(existsSync(privateSealKeyFile(dir))).toBe(false);
 }, 180_000);

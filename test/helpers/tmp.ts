@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { privateMcpDir } from "../../src/session/private-dir.ts";
+import { privateMcpDir, privateSealKeyFile } from "../../src/session/private-dir.ts";
 
 /**
  * What tests make outside the repository — temp dirs, the binary copy, private tmux servers —
@@ -34,8 +34,10 @@ export function removeDir(dir: string): void {
 
 /**
  * A run keeps its agents' MCP configs in a private folder under the home (session/private-dir.ts),
- * removed when its orchestrator ends: a test that kills the orchestrator would leave it. The
- * sessions of the projects in `dir` (`dir`, `dir/x`, `dir/x/y`) take theirs with them.
+ * removed when its orchestrator ends: a test that kills the orchestrator would leave it; and its
+ * seal key there, kept while its session folder is. The sessions of the projects in `dir` (`dir`,
+ * `dir/x`, `dir/x/y`) take theirs with them, and so do `dir` and the folders in it up to two deep
+ * (a unit test's session folder is often a bare temp dir).
  */
 function dropPrivateDirs(dir: string): void {
   const below = (d: string) => {
@@ -48,7 +50,13 @@ function dropPrivateDirs(dir: string): void {
     }
   };
   const projects = [dir, ...below(dir), ...below(dir).flatMap(below)];
-  for (const p of projects) for (const session of below(join(p, ".agentmux", ".sessions"))) rmSync(privateMcpDir(session), { recursive: true, force: true });
+  for (const p of projects) {
+    for (const session of below(join(p, ".agentmux", ".sessions"))) {
+      rmSync(privateMcpDir(session), { recursive: true, force: true });
+      rmSync(privateSealKeyFile(session), { force: true });
+    }
+    rmSync(privateSealKeyFile(p), { force: true });
+  }
 }
 
 /** A tmux socket name unique to this test, for `tmux -L <name>`; kill its server when done. */

