@@ -21,10 +21,12 @@ export function geminiHome(o: {
   userHome: string;
   sessionDir: string;
   settings: Record<string, unknown>;
+  /** hook groups by event, added after the user's own groups of that event (theirs still run) */
+  hooks?: Record<string, unknown[]>;
 }): Pick<LaunchPart, "env" | "files" | "links"> {
   const userGemini = join(o.userHome, ".gemini");
   const user = readUserSettings(join(userGemini, "settings.json"));
-  const merged = deepMerge(user, o.settings);
+  const merged = withHooks(deepMerge(user, o.settings), o.hooks ?? {});
   const links: { path: string; target: string }[] = [];
   const entries = existsSync(userGemini) ? readdirSync(userGemini).filter((e) => e !== "settings.json") : [];
   for (const e of entries) links.push({ path: join(o.dir, ".gemini", e), target: join(userGemini, e) });
@@ -58,6 +60,14 @@ function readUserSettings(path: string): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+function withHooks(settings: Record<string, unknown>, add: Record<string, unknown[]>): Record<string, unknown> {
+  if (!Object.keys(add).length) return settings;
+  const have = settings.hooks && typeof settings.hooks === "object" && !Array.isArray(settings.hooks) ? (settings.hooks as Record<string, unknown>) : {};
+  const hooks: Record<string, unknown> = { ...have };
+  for (const [event, groups] of Object.entries(add)) hooks[event] = [...(Array.isArray(have[event]) ? have[event] : []), ...groups];
+  return { ...settings, hooks };
 }
 
 function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {

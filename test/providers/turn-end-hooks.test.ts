@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { privateMcpDir } from "../../src/providers/mcp.ts";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TurnEndTail } from "../../src/bus/turn-ends.ts";
 import { loadConfig } from "../../src/config/load.ts";
@@ -219,9 +219,45 @@ describe("the CLIs' own turn-end signals", () => {
     }
   });
 
+  test("gemini: an AfterAgent hook in its private home's settings, its id and file on the hook's own env (gemini sanitizes a hook's environment), your own hooks kept", async () => {
+    // the user's own gemini settings, with an AfterAgent hook of theirs
+    const userHome = join(root, "gemini-user");
+    mkdirSync(join(userHome, ".gemini"), { recursive: true });
+    const theirs = { hooks: [{ type: "command", command: "echo '{}'" }] };
+    writeFileSync(join(userHome, ".gemini", "settings.json"), JSON.stringify({ hooks: { AfterAgent: [theirs], BeforeTool: [theirs] } }));
+    const config = config0("gemini");
+    config.providers.gemini!.env = { ...config.providers.gemini!.env, GEMINI_CLI_HOME: userHome };
+    const ctx = { sessionDir: join(root, "s"), projectDir: root, workDir: root, agentKey: "coder-1", selfCommand: ["/opt/agentmux"], home: root, mcp: { url: "http://127.0.0.1:1/mcp", token: "ab".repeat(32) } };
+    const spec = buildLaunch(resolveRole(config, "coder"), { ...ctx, turnEnd: { id: ID, file: join(root, "turn_ends") } });
+    const settingsFile = join(spec.env.GEMINI_CLI_HOME!, ".gemini", "settings.json");
+    const settings = JSON.parse(spec.files.find((f) => f.path === settingsFile)!.content);
+    expect(settings.hooks.BeforeTool).toEqual([theirs]);
+    expect(settings.hooks.AfterAgent[0]).toEqual(theirs);
+    const ours = settings.hooks.AfterAgent[1].hooks;
+    expect(ours).toEqual([{ type: "command", name: "agentmux-turn-end", command: expect.any(String), env: { AGENTMUX_TURN_ID: ID, AGENTMUX_TURN_ENDS: join(root, "turn_ends") }, timeout: 10_000 }]);
+    // the user's file is untouched
+    expect(JSON.parse(readFileSync(join(userHome, ".gemini", "settings.json"), "utf8")).hooks.AfterAgent).toEqual([theirs]);
+    // no hook in a batch run or without a turn-end id
+    for (const other of [buildLaunch(resolveRole(config, "coder"), ctx), buildLaunch(resolveRole(config, "coder"), { ...ctx, turnEnd: { id: ID, file: join(root, "turn_ends") }, batchPrompt: join(root, "s", "p.md") })]) {
+      const s = JSON.parse(other.files.find((f) => f.path.endsWith(join(".gemini", "settings.json")))!.content);
+      expect(s.hooks.AfterAgent).toEqual([theirs]);
+    }
+    const seen: string[] = [];
+    const tail = new TurnEndTail(join(root, "turn_ends"), (id) => seen.push(id));
+    tail.start();
+    try {
+      // as gemini runs it: through bash -c, with a sanitized env plus the hook's own env (nothing of the pane's)
+      run(["bash", "-c", ours[0].command], { ...spec, env: ours[0].env });
+      await waitFor("the id read back", () => seen.length === 1, { timeoutMs: 5_000 });
+      expect(seen).toEqual([ID]);
+    } finally {
+      tail.stop();
+    }
+  });
+
   test("no hook for a batch run, without a turn-end id, or for a CLI without a signal wired", () => {
     expect(launch("claude", { batch: true }).argv).not.toContain("--settings");
     expect(launch("claude", { turnEnd: false }).argv).not.toContain("--settings");
-    for (const cli of ["gemini", "copilot", "agy"]) expect({ cli, hooked: "AGENTMUX_TURN_ID" in launch(cli).env }).toEqual({ cli, hooked: false });
+    for (const cli of ["copilot", "agy"]) expect({ cli, hooked: "AGENTMUX_TURN_ID" in launch(cli).env }).toEqual({ cli, hooked: false });
   });
 });

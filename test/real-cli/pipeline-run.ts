@@ -34,6 +34,8 @@ export type PipelineResult = {
   repo: string;
   /** reminders agentmux sent (its log's "reminder n/m" lines) and the reminder prompts the model saw */
   reminders: { logged: number; seen: number };
+  /** turn ends the watcher reported, by what said so: the CLI's own signal (hook, notify, plugin) or the screen rule */
+  turnEnds: { byCli: number; byScreen: number; signals: number };
   handoffs: Handoff[];
   why: string;
 };
@@ -156,14 +158,19 @@ export async function runPipeline(team: Team, behaviour: MockBehaviour, label: s
     logged: raw.filter((r) => /ended its turn without calling \S+: reminder \d+\//.test(r.msg)).length,
     seen: mock.requests.filter((r) => r.turn && r.lastUserText.includes("Your task is not complete until you call")).length,
   };
+  const ended = raw.filter((r) => r.event === "watchdog" && / turn ended \(/.test(r.msg));
+  const turnEnds = { byCli: ended.filter((r) => r.msg.includes("(its CLI said so)")).length, byScreen: ended.filter((r) => r.msg.includes("(screen settled")).length, signals: 0 };
+  // every signal the CLIs' hooks wrote, also of turns the watcher no longer followed (an agent closed on its submit)
+  const signalFile = sessionDir ? join(sessionDir, F.turnEnds) : "";
+  if (signalFile && existsSync(signalFile)) turnEnds.signals = readFileSync(signalFile, "utf8").split("\n").filter(Boolean).length;
   const why = `exit ${code} after ${wallMs} ms\n--- stdout ---\n${stdout.slice(-4000)}\n--- stderr ---\n${stderr.slice(-2000)}\n--- orchestrator.log ---\n${log.slice(-8000)}`;
-  return { code, wallMs, stdout, events, sessionDir, log, tools, mock, repo, reminders, handoffs: handoffs(raw, timed), why, cleanup };
+  return { code, wallMs, stdout, events, sessionDir, log, tools, mock, repo, reminders, turnEnds, handoffs: handoffs(raw, timed), why, cleanup };
 }
 
 /** A one-line summary for the suite's output (and docs/providers.md). */
 export function summary(label: string, r: PipelineResult): string {
   const h = r.handoffs.map((x) => `${x.agent} ${(x.ms / 1000).toFixed(1)} s after ${x.after}`).join("; ");
-  return `[real-cli] ${label}: exit ${r.code}, wall ${(r.wallMs / 1000).toFixed(0)} s, ${r.mock.requests.filter((q) => q.turn).length} model turns, reminders ${r.reminders.logged} (model saw ${r.reminders.seen}); handoffs: ${h}`;
+  return `[real-cli] ${label}: exit ${r.code}, wall ${(r.wallMs / 1000).toFixed(0)} s, ${r.mock.requests.filter((q) => q.turn).length} model turns, reminders ${r.reminders.logged} (model saw ${r.reminders.seen}); turn ends: ${r.turnEnds.byCli} by the CLI's signal, ${r.turnEnds.byScreen} by the screen, ${r.turnEnds.signals} signals written; handoffs: ${h}`;
 }
 
 async function recordScreens(socket: string, file: string, on: () => boolean): Promise<void> {

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { agentFileName } from "../../protocol/paths.ts";
 import { geminiHome, userGeminiHome } from "../gemini-home.ts";
 import { geminiSystemFileChecks } from "../gemini-system.ts";
-import { bridgeSpec, endpointOf, privateMcpDir } from "../mcp.ts";
+import { bridgeSpec, endpointOf, privateMcpDir, TURN_END_COMMAND, TURN_FILE_ENV, TURN_ID_ENV, type LaunchContext } from "../mcp.ts";
 import { findGeminiChat, geminiUsage } from "../usage/gemini.ts";
 import type { CliAdapter } from "./types.ts";
 
@@ -75,6 +75,7 @@ ready:
       userHome: userGeminiHome(agent.provider.env, ctx.home),
       sessionDir: ctx.sessionDir,
       settings: geminiFamilySettings(agent, ctx),
+      hooks: afterAgentHook(ctx),
     });
     return { argv: [], env: { ...home.env }, files: home.files.map((f) => ({ ...f, secret: true })), links: home.links };
   },
@@ -82,9 +83,24 @@ ready:
   // per invocation; worktrees are new folders, so the env is what covers them
   preTrust: () => ({ argv: [], env: { GEMINI_CLI_TRUST_WORKSPACE: "true" }, files: [], note: "pre-trusted per invocation (GEMINI_CLI_TRUST_WORKSPACE)" }),
   toolName: (t) => `mcp_agentmux_${t}`,
+  // the AfterAgent hook is in the private settings file above (afterAgentHook)
+  turnEndHook: () => ({ argv: [], env: {}, files: [] }),
   usage: { home: (env) => join(userGeminiHome(env), ".gemini"), find: findGeminiChat, parse: geminiUsage },
   doctor: (env) => [...geminiSystemFileChecks(env), retirementNote()],
 };
+
+/**
+ * gemini's AfterAgent hook ("once per turn after the model generates its final response", its
+ * docs/hooks/reference.md, 0.61.0), running agentmux's turn-end command: none for a batch run
+ * or without a turn-end id. gemini hands a hook a sanitized environment (in a GitHub Actions job
+ * only PATH, HOME and a few more pass), so the launch's id and file ride on the hook's own `env`;
+ * hooks load only in a trusted folder, which pre_trust makes the worktree. Timeout in ms.
+ */
+function afterAgentHook(ctx: LaunchContext): Record<string, unknown[]> {
+  if (!ctx.turnEnd || ctx.batchPrompt !== undefined) return {};
+  const env = { [TURN_ID_ENV]: ctx.turnEnd.id, [TURN_FILE_ENV]: ctx.turnEnd.file };
+  return { AfterAgent: [{ hooks: [{ type: "command", name: "agentmux-turn-end", command: TURN_END_COMMAND, env, timeout: 10_000 }] }] };
+}
 
 /**
  * Google retired Gemini CLI for consumer accounts on 2026-06-18 (reference/cli-evidence.md §2):
