@@ -3,6 +3,7 @@ import type { Role } from "../schema/catalog.ts";
 import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
 import { resolveRole } from "../providers/resolve.ts";
 import { F } from "../protocol/paths.ts";
+import { recordWorktreeFiles } from "../session/worktree-files.ts";
 import type { FirstStarts } from "./first-starts.ts";
 import type { AgentRuntimeOptions, LaunchOptions, Started } from "./agents.ts";
 
@@ -40,6 +41,7 @@ export async function spawnAgent(
     ...(lo.batchPrompt ? { batchPrompt: join(o.sessionDir, lo.batchPrompt) } : {}),
     ...(conversation ? { conversation } : {}),
   });
+  recordWorktreeFiles(o.sessionDir, spec.files);
   writeLaunchFiles(spec);
   const first = resolved.provider.command === "@self" ? null : await firstStarts.before(resolved.provider.command, agent);
   // the env (with the token for CLIs that read it there) reaches the pane through a 0600 file, never argv

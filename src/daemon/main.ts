@@ -14,6 +14,7 @@ import { dropSealKey } from "../bus/tool-seal.ts";
 import { runEnv } from "../session/run-env.ts";
 import { FinalReport, type State } from "../schema/state.ts";
 import { privateMcpDir } from "../providers/mcp.ts";
+import { removeWorktreeFiles } from "../session/worktree-files.ts";
 import { SessionFileWatcher } from "../bus/session-files.ts";
 import { ToolTail } from "../bus/tool-tail.ts";
 import { TurnEndTail } from "../bus/turn-ends.ts";
@@ -331,6 +332,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   if (!state.worktree_path) releaseCheckout(projectDir, sessionDir);
   rmSync(join(sessionDir, ORCHESTRATOR_PID), { force: true });
   rmSync(privateMcpDir(sessionDir), { recursive: true, force: true });
+  for (const note of removeWorktreeFiles(sessionDir)) log(note, { level: "warn" });
   // files the user left out of the commit are still in the worktree: it stays with them (read before the session folder goes)
   const keptInWorktree = result.code === 0 && result.cleanup && state.worktree_path ? await leftInWorktree(state.worktree_path, sessionDir) : [];
   if (result.cleanup && existsSync(sessionDir)) {

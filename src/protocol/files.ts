@@ -26,6 +26,7 @@ import { State } from "../schema/state.ts";
 import { ToolCallLine } from "../schema/tool-calls.ts";
 import { ToolEventLine } from "../schema/tool-events.ts";
 import { ServerFile } from "../schema/serve-file.ts";
+import { WorktreeFileLine } from "../schema/worktree-files.ts";
 import { F, LAST_COMPLETION, PROPOSED_PREFERENCES, SESSIONS_DIR, commentBaseline, doneArtifact, reviewYaml } from "./paths.ts";
 
 export type Syntax = "json" | "yaml" | "jsonl" | "markdown" | "text" | "folder";
@@ -129,6 +130,13 @@ export const SESSION_FILES = {
   ),
   paneExits: text(F.paneExits, ["tmux-hook"], "pane-exit notifications from tmux hooks"),
   turnEnds: text(F.turnEnds, ["agent"], "turn ends the CLIs' own hooks report (claude's Stop hook, codex's notify): one launch's turn-end id per line"),
+  worktreeFiles: file(
+    F.worktreeFiles,
+    "jsonl",
+    WorktreeFileLine,
+    ["orchestrator"],
+    "files agentmux created in an agent's working folder for a CLI that reads them only there (opencode's plugins, cursor's hooks.json, agy's mcp_config.json): removed when the run ends or is cleaned, unless changed since",
+  ),
   legacySealKey: text(
     F.legacySealKey,
     ["orchestrator"],

@@ -50,6 +50,8 @@ export const F = {
   paneExits: ".runtime/pane_exits",
   /** one line per turn end a CLI's own hook reported (claude's Stop hook, codex's notify): the launch's turn-end id */
   turnEnds: ".runtime/turn_ends",
+  /** files agentmux created in an agent's working folder (a CLI reads them only there): removed when the run ends */
+  worktreeFiles: ".runtime/worktree_files.jsonl",
   /** written by a UI that wants the approval panel shown again; consumed by the orchestrator */
   panelRequest: ".runtime/panel_request",
   /** written by a UI when the user lets a run paused at its budget go on; consumed by the orchestrator */

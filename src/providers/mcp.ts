@@ -36,7 +36,8 @@ export const CONVERSATION_FILE_ENV = "AGENTMUX_CONVERSATION_FILE";
 export const TURN_END_COMMAND = `printf '%s\\n' "$${TURN_ID_ENV}" >> "$${TURN_FILE_ENV}"`;
 
 /** A file a launch writes; `secret` files (they hold a token) are written 0600. */
-export type LaunchFile = { path: string; content: string; secret?: boolean };
+/** `local`: in the agent's working folder (a CLI reads it only there), not a private one: recorded when agentmux creates it, removed when the run ends */
+export type LaunchFile = { path: string; content: string; secret?: boolean; local?: true };
 
 /**
  * The pieces of a launch one concern (MCP wiring, pre-trust) contributes; `links`: symlinks to

@@ -11,6 +11,7 @@ import { requestCancel } from "./cancel.ts";
 import { continueLeftPaused } from "./paused-agents.ts";
 import type { SessionSummary } from "./list.ts";
 import { privateMcpDir, privateSealKeyFile } from "./private-dir.ts";
+import { removeWorktreeFiles } from "./worktree-files.ts";
 
 /** How long a live run gets to stop after SIGTERM before it is killed. */
 const STOP_GRACE_MS = 20_000;
@@ -68,6 +69,8 @@ export async function removeSession(s: SessionSummary): Promise<Removal> {
     }
   }
   notes.push(...(await giveBackCheckout(s)));
+  // what its agents' CLIs read from their working folder, left by an orchestrator that did not end on its own
+  notes.push(...removeWorktreeFiles(s.dir));
   rmSync(s.dir, { recursive: true, force: true });
   // its agents' MCP configs, left by an orchestrator that did not end on its own (killed, crashed)
   rmSync(privateMcpDir(s.dir), { recursive: true, force: true });

@@ -47,7 +47,7 @@ export function worktreeLocalFiles(workDir: string, wanted: readonly { rel: stri
   let excluded = !exclude || !lines.length;
   return free.map((f) => {
     if (!f) return null;
-    const files: LaunchFile[] = [{ path: f.path, content: f.content }];
+    const files: LaunchFile[] = [{ path: f.path, content: f.content, local: true }];
     if (!excluded) {
       excluded = true;
       files.unshift({
