@@ -1,13 +1,13 @@
-import { existsSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, rmdirSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { phaseEnded } from "../schema/catalog.ts";
 import { liveOrchestrator } from "../session/liveness.ts";
-import { F } from "../protocol/paths.ts";
+import { F, sessionsRoot } from "../protocol/paths.ts";
 import { readState } from "../session/read.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { serve } from "./specs/sessions.ts";
 import { UsageError } from "./errors.ts";
-import { findProjectDir } from "../session/project.ts";
+import { projectOf } from "../session/project.ts";
 import { hostName } from "../web/guard.ts";
 import { NotAProject, ServeListenFailed } from "../web/errors.ts";
 import { newToken, removeServerFile, writeServerFile } from "../session/serve-record.ts";
@@ -31,19 +31,37 @@ async function runEnded(dir: string): Promise<void> {
   await Bun.sleep(AFTER_END_MS);
 }
 
+/** The projects to serve; a folder in no project is refused before anything is written. */
 function projectsOf(args: readonly string[]): string[] {
-  if (!args.length) return [findProjectDir()];
   return [
     ...new Set(
-      args.map((a) => {
+      (args.length ? args : [process.cwd()]).map((a) => {
         const dir = resolve(a);
+        let isDir = false;
         try {
-          if (statSync(dir).isDirectory()) return findProjectDir(dir);
+          isDir = statSync(dir).isDirectory();
         } catch {}
-        throw new NotAProject({ dir });
+        const project = isDir ? projectOf(dir) : null;
+        if (project === null) throw new NotAProject({ dir, exists: isDir });
+        return project;
       }),
     ),
   ];
+}
+
+/** The folders the token file needs that are missing now: they go with the server when nothing else came to live in them. */
+function missingFolders(project: string): string[] {
+  const root = sessionsRoot(project);
+  return [root, dirname(root)].filter((d) => !existsSync(d));
+}
+
+function removeIfEmpty(dirs: readonly string[]): void {
+  for (const d of dirs)
+    try {
+      rmdirSync(d);
+    } catch {
+      return; // something of a run lives there now: it stays
+    }
 }
 
 /** `agentmux serve`: the web page of the runs, until Ctrl-C. */
@@ -71,6 +89,7 @@ export async function run(a: ParsedArgs<typeof serve>): Promise<number> {
       reason: /EADDRINUSE|in use/i.test(String((e as Error).message) + String((e as { code?: string }).code)) ? "the port is in use" : (e as Error).message,
     });
   }
+  const made = projects.map(missingFolders);
   const files = projects.map((p, index) =>
     writeServerFile(p, { url: server.url, index, token, pid: process.pid, answer, started_at: new Date().toISOString() }),
   );
@@ -87,7 +106,10 @@ export async function run(a: ParsedArgs<typeof serve>): Promise<number> {
     for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(sig, () => done());
     if (a.flags.until) void runEnded(resolve(a.flags.until)).then(done);
   });
-  for (const p of projects) removeServerFile(p);
+  projects.forEach((p, i) => {
+    removeServerFile(p);
+    removeIfEmpty(made[i]!);
+  });
   await server.stop();
   return 0;
 }

@@ -7,14 +7,19 @@ import { AGENTMUX_DIR } from "../protocol/paths.ts";
  * folder, else the nearest git work tree root, else `cwd` itself.
  */
 export function findProjectDir(cwd: string = process.cwd()): string {
+  return projectOf(cwd) ?? resolve(cwd);
+}
+
+/** The project `cwd` is in (as findProjectDir), or null when it is in none: no `.agentmux/` and no git work tree above it. */
+export function projectOf(cwd: string = process.cwd()): string | null {
   const start = resolve(cwd);
-  let gitRoot: string | undefined;
+  let gitRoot: string | null = null;
   for (let dir = start; ; dir = dirname(dir)) {
     if (isDir(join(dir, AGENTMUX_DIR))) return dir;
     if (!gitRoot && existsSync(join(dir, ".git"))) gitRoot = dir;
     if (dirname(dir) === dir) break;
   }
-  return gitRoot ?? start;
+  return gitRoot;
 }
 
 function isDir(p: string): boolean {

@@ -8,8 +8,10 @@ export const ServeListenFailed = defineError("ServeListenFailed", "io", (d: { ho
 }));
 
 /** A folder given to `agentmux serve` that is not a project. */
-export const NotAProject = defineError("NotAProject", "usage", (d: { dir: string }) => ({
-  message: "not a folder",
+export const NotAProject = defineError("NotAProject", "usage", (d: { dir: string; exists: boolean }) => ({
+  message: d.exists ? "not a project: no .agentmux/ and no git repository here or above, so there are no runs to show" : "not a folder",
   where: d.dir,
-  hint: "give the folder of a project (one with .agentmux/ or a git repository)",
+  hint: d.exists
+    ? "run agentmux serve inside a project, or give its folder (agentmux serve <project>); agentmux init makes one"
+    : "give the folder of a project (one with .agentmux/ or a git repository)",
 }));

@@ -3,7 +3,7 @@
  * kept in a 0600 file that goes with the server; a run's own page that ends a little after the run.
  */
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "../fault/harness.ts";
 import { isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, removeDir } from "../helpers/tmp.ts";
@@ -66,3 +66,28 @@ test("demo --serve: the run's page is printed with its link and stops a little a
     ),
   ).toBe("closed");
 }, 120_000);
+
+test("serve in a folder that is not a project (no .agentmux/, no git repository) says so and changes nothing; a git repository's folders it made for its token go with it", async () => {
+  const bin = isolatedBinary();
+  track.dirs.push(join(bin, ".."));
+  const plain = makeTmpDir("amx-serve-np-");
+  track.dirs.push(plain);
+  const env = { ...process.env, AGENTMUX_TMUX_SOCKET: privateSocket() };
+  for (const args of [[], [plain]]) {
+    const r = Bun.spawnSync([bin, "serve", "--port", "0", ...args], { cwd: plain, env, timeout: 20_000 });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.toString()).toContain(`agentmux: ${plain}: not a project`);
+    expect(r.stderr.toString()).toContain("agentmux init");
+    expect(readdirSync(plain)).toEqual([]);
+  }
+
+  const repo = makeTmpDir("amx-serve-git-");
+  track.dirs.push(repo);
+  mkdirSync(join(repo, ".git"));
+  const socket = privateSocket();
+  track.sockets.push(socket);
+  const s = await serveBinary(bin, [repo], socket);
+  expect(existsSync(join(repo, ".agentmux/.sessions/.serve.json"))).toBe(true);
+  await s.stop();
+  expect(readdirSync(repo)).toEqual([".git"]);
+}, 60_000);
