@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { NoSessionChosen, NothingToResume, PythonSession, SeveralResumable } from "../session/errors.ts";
+import { NoPythonSession, NoSessionChosen, NothingToResume, PythonSession, SeveralResumable } from "../session/errors.ts";
 import { readPythonState } from "../session/python-state.ts";
 import { isHeadless } from "../launcher/start.ts";
 import { resumeSession } from "../launcher/resume.ts";
@@ -12,17 +12,19 @@ import type { resume } from "./specs/sessions.ts";
 import { sessionCells } from "../views/sessions.ts";
 import { inertLine } from "../schema/inert-text.ts";
 import { cells } from "../views/width.ts";
+import { sessionsRoot } from "../protocol/paths.ts";
 
 async function pick(projectDir: string, fromPython: boolean): Promise<SessionSummary> {
   const all = (await listSessions(projectDir)).filter((s) => !s.archived);
   // the Python agentmux's sessions: offered with --from-python, else named with the flag that converts them
   const python = all.filter((s) => !s.state && readPythonState(s.dir));
+  const unfinished = all.filter((s) => s.state && s.state.phase !== "done" && !python.includes(s));
+  const candidates = unfinished.filter((s) => !s.live);
   if (fromPython) {
     if (python.length === 1) return python[0]!;
     if (python.length > 1) throw new SeveralResumable({ ids: python.map((s) => s.id) });
+    throw new NoPythonSession({ root: sessionsRoot(projectDir), resumable: candidates.map((s) => s.id) });
   }
-  const unfinished = all.filter((s) => s.state && s.state.phase !== "done" && !python.includes(s));
-  const candidates = unfinished.filter((s) => !s.live);
   if (!candidates.length && python.length) throw new PythonSession({ dir: python[0]!.dir, id: python[0]!.id });
   if (!candidates.length) throw new NothingToResume({ running: unfinished.map((s) => s.id) });
   if (candidates.length === 1) return candidates[0]!;

@@ -4,7 +4,7 @@ import { runProcess } from "../effects/process/run.ts";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { parseArtifact } from "../artifacts/parse.ts";
 import { basename, join } from "node:path";
-import { PythonSession, PythonStateUnconvertible, SessionBeingResumed, SessionBusy, SessionFinished } from "../session/errors.ts";
+import { NotAPythonSession, PythonSession, PythonStateUnconvertible, SessionBeingResumed, SessionBusy, SessionFinished } from "../session/errors.ts";
 import { convertPythonState, readPythonState } from "../session/python-state.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { acquireResume, releaseResume } from "../session/resume-lock.ts";
@@ -174,7 +174,10 @@ function ownStateReads(sessionDir: string): boolean {
  * state.json is kept as state.python.json and replaced by agentmux's (session/python-state.ts).
  */
 function adoptPythonState(o: ResumeOptions): void {
-  const raw = ownStateReads(o.sessionDir) ? undefined : readPythonState(o.sessionDir);
+  const own = ownStateReads(o.sessionDir);
+  if (own && o.fromPython)
+    throw new NotAPythonSession({ dir: o.sessionDir, id: basename(o.sessionDir), converted: existsSync(join(o.sessionDir, F.pythonState)) });
+  const raw = own ? undefined : readPythonState(o.sessionDir);
   if (!raw) return;
   if (!o.fromPython) throw new PythonSession({ dir: o.sessionDir, id: basename(o.sessionDir) });
   const events = join(o.sessionDir, F.toolEvents);

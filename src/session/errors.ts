@@ -141,6 +141,22 @@ export const PythonSession = defineError("PythonSession", "session", (d: { dir: 
   hint: `convert it and resume with: agentmux resume ${d.id} --from-python (the original is kept as state.python.json)`,
 }));
 
+/** `--from-python` named a session whose state.json is agentmux's own (never the Python tool's, or converted before). */
+export const NotAPythonSession = defineError("NotAPythonSession", "usage", (d: { dir: string; id: string; converted: boolean }) => ({
+  message: `not a Python agentmux session: its state.json is agentmux's own${d.converted ? " (converted from the Python agentmux before; the original is state.python.json)" : ""}`,
+  where: d.dir,
+  hint: `resume it without --from-python: agentmux resume ${d.id}`,
+}));
+
+/** `--from-python` with no session named, and none of the project's sessions is the Python tool's. */
+export const NoPythonSession = defineError("NoPythonSession", "usage", (d: { root: string; resumable: string[] }) => ({
+  message: "no session of the Python agentmux to convert",
+  where: d.root,
+  hint: d.resumable.length
+    ? `agentmux's own sessions resume without --from-python: ${d.resumable.map((id) => `agentmux resume ${id}`).join(", ")}`
+    : "a session the Python agentmux wrote is listed by agentmux sessions with the command that converts it",
+}));
+
 /** A Python agentmux state.json whose fields do not make a state agentmux can run, even converted. */
 export const PythonStateUnconvertible = defineError("PythonStateUnconvertible", "session", (d: { dir: string; problems: string[] }) => ({
   message: `the Python agentmux's state.json could not be converted: ${d.problems.join("; ")}`,
