@@ -12,9 +12,14 @@ import type { AgentSnapshot, RunSnapshot } from "../schema/run-api/snapshot.ts";
  */
 export function events(prev: RunSnapshot | null, next: RunSnapshot): RunEvent[] {
   const out: RunEvent[] = [];
-  // a check that finished comes before the phase it moved the run to (a failing one starts the fix round)
-  out.push(...checkEvents(prev, next));
-  for (const t of next.timeline.slice(prev?.timeline.length ?? 0)) out.push({ kind: "phase", phase: t.phase, event: t.event, at: t.at });
+  // checks and phases in the order they happened (a replay from nothing has many of each); a check
+  // that finished comes before the phase it moved the run to (a failing one starts the fix round)
+  const checks = checkEvents(prev, next).sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  for (const t of next.timeline.slice(prev?.timeline.length ?? 0)) {
+    while (checks.length && Date.parse(checks[0]!.at) <= Date.parse(t.at)) out.push(checks.shift()!);
+    out.push({ kind: "phase", phase: t.phase, event: t.event, at: t.at });
+  }
+  out.push(...checks);
   if (newDecisionWait(prev, next))
     out.push({ kind: "awaiting_decision", approval: join(next.dir, F.approval), changes: join(next.dir, F.changes), at: next.updated_at });
   const before = new Map([...(prev?.agents ?? []), ...(prev?.done_agents ?? [])].map((a) => [a.key, a]));
@@ -86,7 +91,7 @@ function verdicts(prev: RunSnapshot | null, next: RunSnapshot): RunEvent[] {
 }
 
 /** Each check result the next snapshot has that the previous one had not (by batch and name). */
-function checkEvents(prev: RunSnapshot | null, next: RunSnapshot): RunEvent[] {
+function checkEvents(prev: RunSnapshot | null, next: RunSnapshot): Extract<RunEvent, { kind: "check" }>[] {
   const key = (c: { run: number; name: string }) => `${c.run}\u0000${c.name}`;
   const seen = new Set((prev?.checks.results ?? []).filter((c) => c.finished_at).map(key));
   return next.checks.results

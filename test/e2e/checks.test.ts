@@ -189,6 +189,11 @@ test("a check cut off by a cancel is killed with its group; resume runs it again
   // npm test, finished before the cancel, was not run again
   expect(state.checks[0].results.test).toEqual(canceled.checks[0].results.test);
   expect(resumed.stdout.match(/✓ check slow passed/g)).toHaveLength(1);
+  // the replayed timeline reads in the order things happened: the check that finished before the cancel comes after the phase it ran in
+  const timed = resumed.stdout.split("\n").filter((l) => /^\d\d:\d\d:\d\d  /.test(l));
+  expect(timed.map((l) => l.slice(0, 8))).toEqual(timed.map((l) => l.slice(0, 8)).sort());
+  const at = (re: RegExp) => timed.findIndex((l) => re.test(l));
+  expect(at(/✓ check test passed/)).toBeGreaterThan(at(/ implementing /));
   expect(readFileSync(join(dir, "orchestrator.log"), "utf8")).toContain("running again what the last orchestrator left unfinished: slow (batch 1");
   expect(state.commit_hash).toMatch(/^[0-9a-f]{7,}$/);
 }, 240_000);

@@ -161,7 +161,8 @@ export function events(now: () => string) {
     runLost: (): Event => ({ type: "run_lost", at: now(), reason: "the tmux server (socket agentmux) is gone" }),
     rejected: (): Event => ({ type: "tool_rejected", at: now(), tool: "submit_plan", reason: "plan.yaml: bad" }),
     checkStarted: (run: number, name: string): Event => ({ type: "check_started", at: now(), run, name }),
-    checkFinished: (run: number, name: string, patch: Partial<CheckOutcome> = {}): Event => ({
+    // as the checks service does: the check finishes, then its event is made
+    checkFinished: (run: number, name: string, patch: Partial<CheckOutcome> = {}, finished = now()): Event => ({
       type: "check_finished",
       at: now(),
       run,
@@ -175,7 +176,7 @@ export function events(now: () => string) {
         failures: 0,
         log: `06_checks/run_${run}/${name}.log`,
         file: `06_checks/run_${run}/${name}.json`,
-        finished_at: now(),
+        finished_at: finished,
         ...patch,
       },
     }),

@@ -169,6 +169,19 @@ test("the check that moved the run comes before the phase it moved it to", () =>
   expect(kinds.slice(0, 2)).toEqual(["check:test", "phase:fixing"]);
 });
 
+test("a replay from nothing (a resume's follower) puts each check among the phases where it happened, not before them all", () => {
+  const all = states();
+  const kinds = events(null, snap(all.at(-1)!))
+    .filter((e) => e.kind === "phase" || e.kind === "check")
+    .map((e) => (e.kind === "phase" ? `phase:${e.phase}` : `check:${e.name}`));
+  expect(kinds.indexOf("check:test")).toBeGreaterThan(kinds.indexOf("phase:implementing"));
+  expect(kinds.indexOf("phase:fixing")).toBeGreaterThan(kinds.indexOf("check:test"));
+  const ats = events(null, snap(all.at(-1)!))
+    .filter((e) => e.kind === "phase" || e.kind === "check")
+    .map((e) => Date.parse(e.at));
+  expect(ats).toEqual([...ats].sort((a, b) => a - b));
+});
+
 test("a finished check keeps when it started: started_at is its finish less its duration, not null", () => {
   const last = snap(states().at(-1)!);
   for (const c of last.checks.results) {
