@@ -5,6 +5,7 @@ import { readState } from "../session/read.ts";
 import { sessionId } from "../protocol/paths.ts";
 import { inertLine, terminalJson } from "../schema/inert-text.ts";
 import { events } from "../report/events.ts";
+import { checkMark } from "../report/checks.ts";
 import { snapshot } from "../report/snapshot.ts";
 import type { RunEvent } from "../schema/run-api/event.ts";
 import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
@@ -97,7 +98,7 @@ export function plainLine(e: RunEvent, s: RunSnapshot): string | null {
     case "review_verdict":
       return `${hhmmss(e.at)}  ${e.verdict === "pass" ? "✓" : "✗"} ${e.reviewer.replace(/_/g, " ")} (review round ${e.round}): ${e.verdict} — ${e.summary.split("\n")[0]}`;
     case "check": {
-      const mark = e.status === "passed" ? "✓" : e.blocking ? "✗" : "!";
+      const mark = checkMark({ state: e.status, blocking: e.blocking });
       const what =
         e.status === "passed"
           ? "passed"

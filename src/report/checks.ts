@@ -61,8 +61,14 @@ export function checkDetail(c: CheckSnapshot, now: number): string {
   return `${what}${c.pre_existing ? " · pre-existing" : c.required === false ? " · advisory" : ""}`;
 }
 
-/** ✓ passed, ✗ blocks, ! fails without blocking (pre-existing, advisory), … running, · queued. */
-export function checkMark(c: CheckSnapshot): "✓" | "✗" | "!" | "…" | "·" {
+export type CheckMark = "✓" | "✗" | "!" | "…" | "·";
+
+/**
+ * The one rule for a check's mark, everywhere a check is shown (monitor, status, the panel,
+ * `agentmux checks`, progress lines, the commit message, the Action's comment):
+ * ✓ passed, ✗ blocks, ! fails without blocking (pre-existing, advisory), … running, · queued.
+ */
+export function checkMark(c: Pick<CheckSnapshot, "state" | "blocking">): CheckMark {
   if (c.state === "queued") return "·";
   if (c.state === "running") return "…";
   if (c.state === "passed") return "✓";

@@ -1,9 +1,8 @@
-import type { CheckFinding, CheckResult } from "../schema/checks.ts";
+import { checkBlocks, type CheckFinding, type CheckResult } from "../schema/checks.ts";
+import { checkMark } from "../report/checks.ts";
 import { inertLine } from "../schema/inert-text.ts";
 import { duration } from "./time.ts";
 import { ellipsize } from "./width.ts";
-
-const MARK: Record<CheckResult["status"], string> = { passed: "✓", failed: "✗", timed_out: "✗", error: "!" };
 
 // under a second, duration() says 0s (or 1s): a check of 632 ms read "passed in 0s"
 const took = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : duration(ms));
@@ -37,10 +36,10 @@ export function findingAnchor(f: Pick<CheckFinding, "file" | "line" | "column">)
   return [f.file, f.line, f.line !== undefined ? f.column : undefined].filter((x) => x !== undefined).join(":");
 }
 
-/** The one line of a check's result: `✓ test passed in 12s (45 tests)`, `✗ lint 3 failures in 4s (advisory)`. */
+/** The one line of a check's result: `✓ test passed in 12s (45 tests)`, `! lint 3 failures in 4s (advisory)`. */
 export function checkHeadline(r: CheckResult): string {
   const notes = [r.required ? "" : "advisory", r.pre_existing ? "already failing on the base" : "", r.truncated ? "output truncated" : ""].filter(Boolean);
-  return `${MARK[r.status]} ${inertLine(r.name)} ${outcome(r)}${notes.length ? ` (${notes.join(", ")})` : ""}`;
+  return `${checkMark({ state: r.status, blocking: checkBlocks(r) })} ${inertLine(r.name)} ${outcome(r)}${notes.length ? ` (${notes.join(", ")})` : ""}`;
 }
 
 /**

@@ -99,7 +99,7 @@ export function checkSection(checks: ChecksSnapshot, now: number, width: number)
   const last = Math.max(...rows.map((r) => r.round));
   const current = rows.filter((r) => r.round === last);
   const passed = current.filter((r) => r.state === "passed").length;
-  return [section("CHECKS", width, ` ${passed}/${current.length}`), ...rows.slice(-CHECK_ROWS).map((r) => checkLine(r, now, rounds))];
+  return [section("CHECKS", width, ` ${passed}/${current.length}`), ...rows.slice(-CHECK_ROWS).map((r) => checkLine(r, now, rounds, true))];
 }
 
 /** Time-sorted log: phase transitions (`> label`) and created files (`+ path`, OSC 8 link). */

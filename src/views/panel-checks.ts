@@ -16,7 +16,7 @@ export function panelCheckLines(checks: readonly CheckSnapshot[], selected: numb
     fit(
       [
         seg(i === selected ? "›" : " ", "bold"),
-        ...checkLine(c, now, 1),
+        ...checkLine(c, now, 1, false),
         ...(c.blocking ? [seg("  blocks the commit", "red")] : c.pre_existing ? [seg("  blocks nothing: it fails on the base too", "dim")] : []),
       ],
       width,

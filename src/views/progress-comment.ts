@@ -6,7 +6,7 @@ import { snapshot } from "../report/snapshot.ts";
 import type { RunSnapshot } from "../schema/run-api/snapshot.ts";
 import { phaseLabel } from "./pipeline.ts";
 import { duration } from "./time.ts";
-import { checkDetail } from "../report/checks.ts";
+import { checkDetail, checkMark, type CheckMark } from "../report/checks.ts";
 
 /**
  * The issue comment the GitHub Action keeps editing while a run goes: phase checklist, agents
@@ -74,11 +74,14 @@ function reviewLines(r: RunSnapshot): string[] {
   ];
 }
 
+/** A check's mark (report/checks.ts, the one rule) as GitHub shows it. */
+const EMOJI: Record<CheckMark, string> = { "✓": "✅", "✗": "❌", "!": "⚠️", "…": "⏳", "·": "⏳" };
+
 /** The checks of the latest round: what agentmux ran itself (evidence, next to the reviewers' verdicts). */
 function checkLines(r: RunSnapshot): string[] {
   const latest = r.checks.results.filter((c) => c.round === r.checks.round);
   if (!latest.length) return [];
-  const mark = (c: (typeof latest)[number]) => (c.state === "passed" ? "✅" : c.state === "queued" || c.state === "running" ? "⏳" : c.blocking ? "❌" : "⚠️");
+  const mark = (c: (typeof latest)[number]) => EMOJI[checkMark(c)];
   return [
     `**Checks**${r.checks.round ? ` (fix round ${r.checks.round})` : ""}`,
     ...latest.map(

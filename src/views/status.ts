@@ -124,7 +124,7 @@ export function statusView(d: StatusInput, width: number): Line[] {
     out.push([], head("Checks"));
     const rounds = new Set(j.checks.results.map((c) => c.round)).size;
     for (const c of j.checks.results) {
-      out.push([seg(" "), ...checkLine(c, d.now, rounds)]);
+      out.push([seg(" "), ...checkLine(c, d.now, rounds, false)]);
       if (c.log && c.state !== "passed" && c.state !== "queued" && c.state !== "running") out.push([seg(`     log: ${c.log}`, "dim")]);
     }
   }

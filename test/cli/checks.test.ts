@@ -44,7 +44,7 @@ test("named checks only; an advisory failure does not fail the command", () => {
   configure({ test: { command: "exit 1" }, lint: { command: "echo 'src/calc.ts:1:1: no semicolon'; exit 1", required: false } });
   const r = cli("lint");
   expect(r.code).toBe(0);
-  expect(r.out.split("\n")[0]).toMatch(/^✗ lint 1 failure in (\d+s|\d+ ms) \(advisory\)$/);
+  expect(r.out.split("\n")[0]).toMatch(/^! lint 1 failure in (\d+s|\d+ ms) \(advisory\)$/);
   expect(r.out).toContain("    src/calc.ts:1:1 no semicolon");
   expect(r.out).not.toContain("test");
 });
@@ -119,7 +119,7 @@ test("--base BRANCH: a failure already on that branch is marked and does not fai
   expect(r.code).toBe(1);
   expect(r.err).toContain("agentmux: running 2 failing check(s) on main (");
   const lines = r.out.split("\n");
-  expect(lines[0]).toMatch(/^✗ old 1 failure in (\d+s|\d+ ms) \(already failing on the base\)$/);
+  expect(lines[0]).toMatch(/^! old 1 failure in (\d+s|\d+ ms) \(already failing on the base\)$/);
   expect(lines[1]).toBe("    src/calc.ts:1:1 (on the base too) broken by old.flag");
   expect(lines[2]).toMatch(/^✗ new 1 failure in (\d+s|\d+ ms)$/);
   // only the old failure: exit 0

@@ -30,10 +30,10 @@ test("headlines: passed with its tests, failing tests, timed out, could not run,
   expect(checkHeadline(result({ tests: { passing: 40, failing: 5, total: 45 } }))).toBe("✗ test 5 of 45 tests failing in 12s");
   expect(checkHeadline(result({ status: "timed_out", exit_code: null, duration_ms: 600_000 }))).toBe("✗ test timed out after 10m 0s");
   expect(checkHeadline(result({ status: "error", exit_code: null, error: "not found: sh: 1: jest: not found\x1b[2J" }))).toBe(
-    "! test could not run: not found: sh: 1: jest: not found",
+    "✗ test could not run: not found: sh: 1: jest: not found", // required: it blocks, as in the monitor
   );
   expect(checkHeadline(result({ name: "lint", required: false, pre_existing: true, truncated: true, exit_code: 2 }))).toBe(
-    "✗ lint exit 2 in 12s (advisory, already failing on the base, output truncated)",
+    "! lint exit 2 in 12s (advisory, already failing on the base, output truncated)",
   );
   // under a second: the milliseconds, not "0s"
   expect(checkHeadline(result({ status: "passed", exit_code: 0, duration_ms: 632 }))).toBe("✓ test passed in 632 ms");
