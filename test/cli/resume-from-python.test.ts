@@ -38,7 +38,14 @@ function agentmuxSession(converted: boolean) {
   git(repo, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "init");
   const dir = join(repo, ".agentmux/.sessions", ID);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "state.json"), JSON.stringify({ ...minimalState(dir, `agentmux-${ID}`), phase: "failed", last_event: "run_canceled", project_dir: repo, feature_name: "add-farewell" }, null, 2));
+  writeFileSync(
+    join(dir, "state.json"),
+    JSON.stringify(
+      { ...minimalState(dir, `agentmux-${ID}`), phase: "failed", last_event: "run_canceled", project_dir: repo, feature_name: "add-farewell" },
+      null,
+      2,
+    ),
+  );
   if (converted) writeFileSync(join(dir, "state.python.json"), JSON.stringify({ phase: "failed", feature_dir: dir }));
   const socket = privateSocket();
   made.sockets.push(socket);
