@@ -1,4 +1,5 @@
 import { noProxyWithLoopback } from "../effects/proxy.ts";
+import { readFileSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { McpBridgeEnvInvalid } from "./errors.ts";
 import { agentmuxDown } from "../schema/mcp-client-config.ts";
@@ -7,7 +8,13 @@ import { RPC, rpcError, textResult, type JsonRpcMessage, type JsonRpcResponse } 
 
 export type BridgeEnv = { url: string; token: string };
 
-/** AGENTMUX_MCP_URL (the run's endpoint on 127.0.0.1) and AGENTMUX_MCP_TOKEN (the agent's token). */
+const TOKEN = /^[0-9a-f]{64}$/;
+
+/**
+ * AGENTMUX_MCP_URL (the run's endpoint on 127.0.0.1) and the agent's token: read from the 0600 file
+ * AGENTMUX_MCP_TOKEN_FILE names (what agentmux sets: the token is then in no process's environment,
+ * where another agent could read it in /proc), or AGENTMUX_MCP_TOKEN itself.
+ */
 export function readBridgeEnv(env: Record<string, string | undefined> = process.env): BridgeEnv {
   const url = env.AGENTMUX_MCP_URL?.trim();
   if (!url) throw new McpBridgeEnvInvalid({ variable: "AGENTMUX_MCP_URL", problem: "unset" });
@@ -19,10 +26,28 @@ export function readBridgeEnv(env: Record<string, string | undefined> = process.
   }
   if (parsed.protocol !== "http:" || !["127.0.0.1", "localhost"].includes(parsed.hostname))
     throw new McpBridgeEnvInvalid({ variable: "AGENTMUX_MCP_URL", problem: "not-local", value: url });
+  const file = env.AGENTMUX_MCP_TOKEN_FILE?.trim();
+  if (file) return { url, token: readTokenFile(file) };
   const token = env.AGENTMUX_MCP_TOKEN?.trim();
-  if (!token) throw new McpBridgeEnvInvalid({ variable: "AGENTMUX_MCP_TOKEN", problem: "unset" });
-  if (!/^[0-9a-f]{64}$/.test(token)) throw new McpBridgeEnvInvalid({ variable: "AGENTMUX_MCP_TOKEN", problem: "not-a-token" });
+  if (!token) throw new McpBridgeEnvInvalid({ variable: "AGENTMUX_MCP_TOKEN_FILE", problem: "unset" });
+  if (!TOKEN.test(token)) throw new McpBridgeEnvInvalid({ variable: "AGENTMUX_MCP_TOKEN", problem: "not-a-token" });
   return { url, token };
+}
+
+function readTokenFile(file: string): string {
+  let text: string;
+  try {
+    const mode = statSync(file).mode & 0o777;
+    if (mode & 0o077)
+      throw new McpBridgeEnvInvalid({ variable: "AGENTMUX_MCP_TOKEN_FILE", problem: "not-private", value: file, mode: mode.toString(8).padStart(4, "0") });
+    text = readFileSync(file, "utf8").trim();
+  } catch (e) {
+    if (e instanceof McpBridgeEnvInvalid) throw e;
+    const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new McpBridgeEnvInvalid({ variable: "AGENTMUX_MCP_TOKEN_FILE", problem: "unreadable", value: file, reason });
+  }
+  if (!TOKEN.test(text)) throw new McpBridgeEnvInvalid({ variable: "AGENTMUX_MCP_TOKEN_FILE", problem: "not-a-token" });
+  return text;
 }
 
 /** The answer to one message when the endpoint cannot be reached (null: nothing to answer). */

@@ -46,16 +46,24 @@ export type LaunchFile = { path: string; content: string; secret?: boolean; loca
  */
 export type LaunchPart = { argv: string[]; env: Record<string, string>; files: LaunchFile[]; links?: { path: string; target: string }[] };
 
-/** The env names under which a CLI finds the endpoint and its token (codex, the stdio bridge). */
+/** The env names under which a CLI finds the endpoint and its token (codex), the bridge its token's file. */
 export const MCP_URL_ENV = "AGENTMUX_MCP_URL";
 export const MCP_TOKEN_ENV = "AGENTMUX_MCP_TOKEN";
+export const MCP_TOKEN_FILE_ENV = "AGENTMUX_MCP_TOKEN_FILE";
 
 export type McpServerSpec = { command: string; args: string[]; env: Record<string, string> };
 
-/** The stdio fallback: `<self> mcp-server`, told the endpoint and the token in its env. */
+/** The agent's token alone in a file of the private folder (0600): what the stdio bridge reads. */
+export const tokenFile = (ctx: LaunchContext) => join(privateMcpDir(ctx.sessionDir, ctx.home), `${agentFileName(ctx.agentKey)}.token`);
+
+/**
+ * The stdio fallback: `<self> mcp-server`, told the endpoint and the file that holds the token in
+ * its env (never the token: a process's environment is readable in /proc by every process of the
+ * user, for as long as it runs). mcpWiring writes the file for a launch that names it.
+ */
 export function bridgeSpec(ctx: LaunchContext): McpServerSpec {
-  const { url, token } = endpointOf(ctx);
-  return { command: ctx.selfCommand[0]!, args: [...ctx.selfCommand.slice(1), "mcp-server"], env: { [MCP_URL_ENV]: url, [MCP_TOKEN_ENV]: token } };
+  const { url } = endpointOf(ctx);
+  return { command: ctx.selfCommand[0]!, args: [...ctx.selfCommand.slice(1), "mcp-server"], env: { [MCP_URL_ENV]: url, [MCP_TOKEN_FILE_ENV]: tokenFile(ctx) } };
 }
 
 export const endpointOf = (ctx: LaunchContext) => ctx.mcp ?? { url: "http://127.0.0.1:<port>/mcp", token: "<token>" };
@@ -84,5 +92,10 @@ export const toml = (v: string | string[]) => (Array.isArray(v) ? `[${v.map((s) 
  */
 export function mcpWiring(agent: ResolvedAgent, ctx: LaunchContext): LaunchPart {
   const adapter = adapterFor(agent.provider.mcp);
-  return adapter ? adapter.mcp(agent, ctx) : { argv: [], env: {}, files: [] };
+  const part = adapter ? adapter.mcp(agent, ctx) : { argv: [], env: {}, files: [] };
+  // a wiring that runs the bridge names its token file (in an env, a config file, an argv): written with it
+  const file = tokenFile(ctx);
+  return JSON.stringify(part).includes(JSON.stringify(file).slice(1, -1))
+    ? { ...part, files: [...part.files, { path: file, content: endpointOf(ctx).token + "\n", secret: true }] }
+    : part;
 }

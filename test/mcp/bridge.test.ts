@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { BINARY, REPO_ROOT } from "../helpers/tmp.ts";
@@ -45,7 +46,11 @@ for (const [label, binary] of [
   describe.skipIf(binary !== undefined && !existsSync(binary))(`agentmux mcp-server (${label})`, () => {
     test("serves the token's agent: its tools, the MCP-ready gate, its calls recorded as that agent", async () => {
       const token = ep.tokens.issue("architect", "architect", fx.projectDir);
-      const { client } = await bridge({ AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN: token }, binary);
+      // what agentmux gives it: the token in a 0600 file its env names, never the token itself (#31)
+      const file = join(fx.projectDir, "architect.token");
+      writeFileSync(file, token + "\n", { mode: 0o600 });
+      const { client, pid } = await bridge({ AGENTMUX_MCP_URL: ep.endpoint.url, AGENTMUX_MCP_TOKEN_FILE: file }, binary);
+      expect(readFileSync(`/proc/${pid()}/environ`, "utf8")).not.toContain(token);
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(["research_dispatch_code", "research_dispatch_web", "submit_architecture"]);
       expect(ep.tokens.ready("architect")).toBe(true);
@@ -130,11 +135,22 @@ describe("agentmux mcp-server process", () => {
 
   test("a missing or bad endpoint or token exits 2 naming the variable", async () => {
     const good = { AGENTMUX_MCP_URL: "http://127.0.0.1:9/mcp", AGENTMUX_MCP_TOKEN: "ab".repeat(32) };
+    const put = (name: string, text: string, mode: number) => {
+      const f = join(fx.projectDir, name);
+      writeFileSync(f, text, { mode });
+      return f;
+    };
+    const open = put("open.token", "ab".repeat(32), 0o644);
+    const empty = put("empty.token", "architect\n", 0o600);
+    const missing = join(fx.projectDir, "missing.token");
     const cases: [Record<string, string | undefined>, string][] = [
       [{ ...good, AGENTMUX_MCP_URL: undefined }, "AGENTMUX_MCP_URL: is not set"],
       [{ ...good, AGENTMUX_MCP_URL: "http://example.com/mcp" }, "is not an http URL on 127.0.0.1"],
-      [{ ...good, AGENTMUX_MCP_TOKEN: undefined }, "AGENTMUX_MCP_TOKEN: is not set"],
-      [{ ...good, AGENTMUX_MCP_TOKEN: "architect" }, "is not an agentmux agent token"],
+      [{ ...good, AGENTMUX_MCP_TOKEN: undefined }, "AGENTMUX_MCP_TOKEN_FILE: is not set (nor AGENTMUX_MCP_TOKEN)"],
+      [{ ...good, AGENTMUX_MCP_TOKEN: "architect" }, "AGENTMUX_MCP_TOKEN: is not an agentmux agent token"],
+      [{ ...good, AGENTMUX_MCP_TOKEN_FILE: missing }, `AGENTMUX_MCP_TOKEN_FILE: cannot read ${missing}: ENOENT`],
+      [{ ...good, AGENTMUX_MCP_TOKEN_FILE: open }, `AGENTMUX_MCP_TOKEN_FILE: ${open} can be read by others (mode 0644)`],
+      [{ ...good, AGENTMUX_MCP_TOKEN_FILE: empty }, "AGENTMUX_MCP_TOKEN_FILE: names a file that holds no agentmux agent token"],
     ];
     // one process per case, concurrently and without blocking the test's event loop
     const runs = cases.map(async ([vars, msg]) => {

@@ -68,12 +68,15 @@ describe("cursor", () => {
 });
 
 describe("agy", () => {
-  test("a checkout: .agents/mcp_config.json written once with stable content, kept out of git; the token only in the env", async () => {
+  test("a checkout: .agents/mcp_config.json written once with stable content, kept out of git; the token in a private file the env names (#31)", async () => {
     const repo = await makeRepo();
     const a = launch("agy", "architect", repo, { token: "11".repeat(32) });
     const b = launch("agy", "reviewer_logic", repo, { token: "22".repeat(32), agentKey: "reviewer_logic" });
     expect(a.argv).toEqual(["agy", "--dangerously-skip-permissions", "--add-dir", join(root, "session-1")]);
-    expect(a.env).toMatchObject({ AGY_CLI_DISABLE_AUTO_UPDATE: "true", AGENTMUX_MCP_URL: URL, AGENTMUX_MCP_TOKEN: "11".repeat(32) });
+    const tokenFile = join(privateMcpDir(join(root, "session-1"), home), "architect.token");
+    expect(a.env).toMatchObject({ AGY_CLI_DISABLE_AUTO_UPDATE: "true", AGENTMUX_MCP_URL: URL, AGENTMUX_MCP_TOKEN_FILE: tokenFile });
+    expect(JSON.stringify(a.env)).not.toContain("11".repeat(32));
+    expect(a.files.find((f) => f.path === tokenFile)).toEqual({ path: tokenFile, content: "11".repeat(32) + "\n", secret: true });
     const file = (l: typeof a) => l.files.find((f) => f.path === join(repo, ".agents", "mcp_config.json"))!;
     // two agents, two tokens, one file content: agy's approval and other agents in the folder are unaffected
     expect(file(a).content).toBe(file(b).content);
@@ -84,8 +87,8 @@ describe("agy", () => {
     writeLaunchFiles(a);
     expect(readFileSync(join(repo, ".git", "info", "exclude"), "utf8")).toContain("/.agents/mcp_config.json");
     expect(git(repo, "status", "--porcelain", "--untracked-files=all")).toBe("");
-    // the next launch finds everything in place: nothing more to write
-    expect(writeLaunchFiles(launch("agy", "planner", repo))).toEqual([]);
+    // the next launch finds everything in the checkout in place: nothing more to write there (only its own token file)
+    expect(writeLaunchFiles(launch("agy", "planner", repo))).toEqual([join(privateMcpDir(join(root, "session-1"), home), "planner.token")]);
   });
 
   test("a linked worktree: the exclusion goes to the repository's shared info/exclude", async () => {

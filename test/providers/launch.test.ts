@@ -37,8 +37,11 @@ function launch(provider: string, role: Role, extra: { batchPrompt?: string; age
   });
 }
 
-/** The stdio fallback's server: `agentmux mcp-server`, told the endpoint and the token in its env. */
-const bridgeEnv = { AGENTMUX_MCP_URL: URL, AGENTMUX_MCP_TOKEN: TOKEN };
+/** The stdio fallback's server: `agentmux mcp-server`, told the endpoint and its token's file (not the token) in its env. */
+const tokenFile = (agent: string) => `${PRIVATE}/${agent}.token`;
+const bridgeEnv = (agent: string) => ({ AGENTMUX_MCP_URL: URL, AGENTMUX_MCP_TOKEN_FILE: tokenFile(agent) });
+/** The launch writes the token alone to that file, 0600. */
+const tokenFileOf = (l: { files: { path: string; content: string; secret?: boolean }[] }, agent: string) => l.files.find((f) => f.path === tokenFile(agent));
 // read-only roles run the git commands their prompts name in every common spelling (#12.12)
 const READ_ONLY =
   "Read,Glob,Grep,Bash(ls:*),Bash(cat:*),Bash(find:*),Bash(grep:*),Bash(git log:*),Bash(git diff:*),Bash(git status:*),Bash(git show:*),Bash(git ls-files:*),Bash(git rev-parse:*),Bash(git branch:*),Bash(git -C * log:*),Bash(git -C * diff:*),Bash(git -C * status:*),Bash(git -C * show:*),Bash(git -C * ls-files:*),Bash(git -C * rev-parse:*),Bash(git -C * branch:*),Bash(head:*),Bash(tail:*),Bash(wc:*),Bash(pwd)";
@@ -136,7 +139,12 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     };
     for (const env of [{ HTTPS_PROXY: "http://proxy.corp:3128" }, { http_proxy: "http://proxy.corp:3128" }]) {
       const l = buildLaunch(resolveRole(config, "planner"), { ...ctx, env });
-      expect(JSON.parse(l.files[0]!.content).mcpServers.agentmux).toEqual({ command: "/opt/agentmux", args: ["mcp-server"], env: bridgeEnv, trust: true });
+      expect(JSON.parse(l.files[0]!.content).mcpServers.agentmux).toEqual({
+        command: "/opt/agentmux",
+        args: ["mcp-server"],
+        env: bridgeEnv("planner"),
+        trust: true,
+      });
       // the token stays in the 0600 file, never in argv
       expect(l.argv.join(" ")).not.toContain(TOKEN);
     }
@@ -148,13 +156,33 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
   test("opencode", () => {
     const l = launch("opencode", "planner");
     expect(l.argv).toEqual(["opencode"]);
-    expect(l.files).toEqual([]);
-    expect(Object.keys(l.env)).toEqual(["OPENCODE_CONFIG_CONTENT"]);
-    expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!)).toEqual({
+    // the header with the token is in a 0600 file of the private folder that OPENCODE_CONFIG names, not in its environment (#31)
+    const file = `${PRIVATE}/planner.opencode.json`;
+    expect(l.env).toEqual({ OPENCODE_CONFIG: file });
+    expect(l.files.map((f) => [f.path, f.secret])).toEqual([[file, true]]);
+    expect(JSON.parse(l.files[0]!.content)).toEqual({
       autoupdate: false,
       // opencode's own 5 s MCP limit failed the server for good on a loaded machine (#27.8)
       mcp: { agentmux: { type: "remote", url: URL, headers: BEARER, enabled: true, timeout: 150_000 } },
     });
+  });
+
+  test("opencode when the user names a custom config in OPENCODE_CONFIG: that one stays, agentmux's goes inline (the token then in its environment)", () => {
+    const config = structuredClone(base);
+    config.defaults.provider = "opencode";
+    const l = buildLaunch(resolveRole(config, "planner"), {
+      sessionDir: S,
+      projectDir: "/work/p",
+      workDir: W,
+      agentKey: "planner",
+      selfCommand: SELF,
+      home: "/nonexistent-home",
+      mcp: { url: URL, token: TOKEN },
+      env: { OPENCODE_CONFIG: "/home/u/my-opencode.json" },
+    });
+    expect(Object.keys(l.env)).toEqual(["OPENCODE_CONFIG_CONTENT"]);
+    expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!).mcp.agentmux.headers).toEqual(BEARER);
+    expect(l.files).toEqual([]);
   });
 
   test("copilot", () => {
@@ -297,39 +325,51 @@ describe("mcp_transport: stdio (the fallback for a CLI that cannot use HTTP)", (
       type: "stdio",
       command: "/opt/agentmux",
       args: ["mcp-server"],
-      env: bridgeEnv,
+      env: bridgeEnv("coder"),
       alwaysLoad: true,
     });
     const gemini = launch("gemini", "coder", { transport: "stdio" });
-    expect(JSON.parse(gemini.files[0]!.content).mcpServers.agentmux).toEqual({ command: "/opt/agentmux", args: ["mcp-server"], env: bridgeEnv, trust: true });
+    expect(JSON.parse(gemini.files[0]!.content).mcpServers.agentmux).toEqual({
+      command: "/opt/agentmux",
+      args: ["mcp-server"],
+      env: bridgeEnv("coder"),
+      trust: true,
+    });
     const copilot = launch("copilot", "coder", { transport: "stdio" });
     expect(JSON.parse(copilot.files[0]!.content).mcpServers.agentmux).toEqual({
       type: "local",
       command: "/opt/agentmux",
       args: ["mcp-server"],
-      env: bridgeEnv,
+      env: bridgeEnv("coder"),
       tools: ["*"],
     });
-    for (const l of [claude, gemini, copilot]) expect(l.files.every((f) => f.secret)).toBe(true);
+    for (const l of [claude, gemini, copilot]) {
+      expect(l.files.every((f) => f.secret)).toBe(true);
+      expect(tokenFileOf(l, "coder")).toEqual({ path: tokenFile("coder"), content: TOKEN + "\n", secret: true });
+      expect(JSON.stringify(l.env)).not.toContain(TOKEN);
+    }
   });
 
-  test("codex forwards the endpoint and token from its own environment with env_vars", () => {
+  test("codex forwards the endpoint and the token's file (not the token) from its own environment with env_vars (#31)", () => {
     const l = launch("codex", "coder", { transport: "stdio" });
-    expect(l.argv).toContain('mcp_servers.agentmux.env_vars=["AGENTMUX_MCP_URL","AGENTMUX_MCP_TOKEN"]');
+    expect(l.argv).toContain('mcp_servers.agentmux.env_vars=["AGENTMUX_MCP_URL","AGENTMUX_MCP_TOKEN_FILE"]');
     expect(l.argv).toContain('mcp_servers.agentmux.command="/opt/agentmux"');
     expect(l.argv.join(" ")).not.toContain(TOKEN);
-    expect(l.env).toEqual(bridgeEnv);
+    expect(l.env).toEqual(bridgeEnv("coder"));
+    expect(tokenFileOf(l, "coder")?.content).toBe(TOKEN + "\n");
   });
 
-  test("opencode: a local server in OPENCODE_CONFIG_CONTENT", () => {
+  test("opencode: a local server in OPENCODE_CONFIG_CONTENT, which names the token's file, not the token (#31)", () => {
     const l = launch("opencode", "coder", { transport: "stdio" });
     expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!).mcp.agentmux).toEqual({
       type: "local",
       command: ["/opt/agentmux", "mcp-server"],
-      environment: bridgeEnv,
+      environment: bridgeEnv("coder"),
       enabled: true,
       timeout: 150_000,
     });
+    expect(JSON.stringify(l.env)).not.toContain(TOKEN);
+    expect(tokenFileOf(l, "coder")?.secret).toBe(true);
   });
 });
 

@@ -8,10 +8,10 @@ export function mcpEndpointDoc(): string[] {
     ["claude", "`--mcp-config <private folder>/<agent>.claude.json` (0600; the run's private folder is `~/.cache/agentmux/mcp/<session>-<hash>/`, 0700, removed when the run ends): `type: http`, `url`, `headers.Authorization`", "`--allowedTools mcp__agentmux__<tool>`"],
     ["codex", "`-c mcp_servers.agentmux.url=…` `-c mcp_servers.agentmux.bearer_token_env_var=\"AGENTMUX_MCP_TOKEN\"`; the token is in codex's environment, from a 0600 file the pane reads", "`default_tools_approval_mode=\"approve\"`"],
     ["gemini, qwen", "a settings file (0600, in a private per-user folder) named by `GEMINI_CLI_SYSTEM_DEFAULTS_PATH` / `QWEN_CODE_SYSTEM_DEFAULTS_PATH`: `httpUrl`, `headers`", "`trust: true`"],
-    ["opencode", "`OPENCODE_CONFIG_CONTENT` (from the 0600 env file): `type: remote`, `url`, `headers`", "none needed"],
+    ["opencode", "`OPENCODE_CONFIG=<private folder>/<agent>.opencode.json` (0600; opencode's custom config file, merged over your global one): `type: remote`, `url`, `headers`; when you set `OPENCODE_CONFIG` yourself, `OPENCODE_CONFIG_CONTENT` instead (the token is then in its environment)", "none needed"],
     ["copilot", "`--additional-mcp-config @<private folder>/<agent>.copilot.json` (0600): `type: http`", "`tools: [\"*\"]`"],
     ["cursor", "`--plugin-dir <private folder>` (under `~/.cache/agentmux`, 0700) whose `plugin.json` (0600) holds `mcpServers.agentmux`: `url`, `headers` (cursor has no per-launch MCP file; nothing is written to the checkout or `~/.cursor`)", "`--approve-mcps`"],
-    ["agy", "`<worktree>/.agents/mcp_config.json` with stable content (`agentmux mcp-server`, no token), kept out of git through `info/exclude`; the endpoint and token reach the bridge through agy's environment (agy has no per-launch MCP flag); a file of the user's own there is left alone", "`enabledTools` (every agentmux tool)"],
+    ["agy", "`<worktree>/.agents/mcp_config.json` with stable content (`agentmux mcp-server`, no token), kept out of git through `info/exclude`; the endpoint and the token's file reach the bridge through agy's environment (agy has no per-launch MCP flag); a file of the user's own there is left alone", "`enabledTools` (every agentmux tool)"],
     ["sim", "`--mcp-config` as claude (the simulated agent connects with the MCP SDK's HTTP client)", "—"],
   ];
   return [
@@ -41,7 +41,8 @@ export function mcpEndpointDoc(): string[] {
     markdownTable(["provider (`mcp:`)", "where the endpoint and token go", "no-prompt switch"], wiring),
     "",
     "**stdio fallback.** A provider with `mcp_transport: stdio` spawns `agentmux mcp-server` instead, with",
-    "`AGENTMUX_MCP_URL` and `AGENTMUX_MCP_TOKEN` in its env: it forwards each JSON-RPC line to the endpoint.",
+    "`AGENTMUX_MCP_URL` and `AGENTMUX_MCP_TOKEN_FILE` in its env (a 0600 file of the private folder that holds the token,",
+    "so no environment holds it): it forwards each JSON-RPC line to the endpoint.",
     "",
     "**MCP-ready gate.** An agent's first prompt is delivered only once the endpoint has answered that agent's",
     "`initialize` and then `tools/list` (claude and codex do not wait for MCP servers before their first turn).",

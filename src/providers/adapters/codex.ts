@@ -1,4 +1,4 @@
-import { bridgeSpec, endpointOf, MCP_TOKEN_ENV, MCP_URL_ENV, toml, TURN_END_COMMAND } from "../mcp.ts";
+import { bridgeSpec, endpointOf, MCP_TOKEN_ENV, MCP_TOKEN_FILE_ENV, MCP_URL_ENV, toml, TURN_END_COMMAND } from "../mcp.ts";
 import { codexHomeOf, codexNeedle, findCodexSession } from "../conversation.ts";
 import { codexUsage, findCodexRollout } from "../usage/codex.ts";
 import type { CliAdapter } from "./types.ts";
@@ -60,6 +60,8 @@ ready:
 `,
   mcp: (agent, ctx) => {
     const { url, token } = endpointOf(ctx);
+    // codex takes an HTTP server's token only from its own environment (bearer_token_env_var,
+    // env_http_headers) or its config.toml: over HTTP the token stays in codex's environment
     if (agent.provider.mcp_transport === "http") {
       return {
         argv: ["-c", `mcp_servers.agentmux.url=${toml(url)}`, "-c", `mcp_servers.agentmux.bearer_token_env_var=${toml(MCP_TOKEN_ENV)}`, "-c", APPROVE],
@@ -67,7 +69,8 @@ ready:
         files: [],
       };
     }
-    // env_vars: codex passes these from its own environment to the server (values stay out of argv)
+    // env_vars: codex passes these from its own environment to the server (values stay out of argv);
+    // the bridge reads the token from its file, so over stdio no environment holds it
     const bridge = bridgeSpec(ctx);
     const argv = [
       "-c",
@@ -75,7 +78,7 @@ ready:
       "-c",
       `mcp_servers.agentmux.args=${toml(bridge.args)}`,
       "-c",
-      `mcp_servers.agentmux.env_vars=${toml([MCP_URL_ENV, MCP_TOKEN_ENV])}`,
+      `mcp_servers.agentmux.env_vars=${toml([MCP_URL_ENV, MCP_TOKEN_FILE_ENV])}`,
       "-c",
       APPROVE,
     ];

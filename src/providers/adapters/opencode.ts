@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { F } from "../../protocol/paths.ts";
 import type { TokenFigures } from "../../schema/usage.ts";
 import { n, type Parsed } from "../usage/claude.ts";
-import { bridgeSpec, CONVERSATION_FILE_ENV, endpointOf, mcpFile } from "../mcp.ts";
+import { bridgeSpec, CONVERSATION_FILE_ENV, endpointOf, json, mcpFile } from "../mcp.ts";
 import { TURN_FILE_ENV, TURN_ID_ENV } from "../mcp.ts";
 import type { LaunchPart } from "../mcp.ts";
 import type { CliAdapter } from "./types.ts";
@@ -150,20 +150,29 @@ ready:
   # its first start (fetching its provider package) took 56-90 s on a loaded machine (issue #27)
   timeout_ms: 150000
 `,
-  // the inline config overlay: nothing written, nothing to approve
-  mcp: (agent, ctx) => {
+  mcp: (agent, ctx): LaunchPart => {
     const { url, token } = endpointOf(ctx);
     const bridge = bridgeSpec(ctx);
     // opencode gives an MCP server 5 s to connect and list its tools, then marks it failed for good
     // (1.18.33: "server unavailable … status=failed" on a loaded machine, #27.8); the same limit holds each tool call
     const timeout = MCP_TIMEOUT_MS;
-    const server =
-      agent.provider.mcp_transport === "http"
-        ? { type: "remote", url, headers: { Authorization: `Bearer ${token}` }, enabled: true, timeout }
-        : { type: "local", command: [bridge.command, ...bridge.args], environment: bridge.env, enabled: true, timeout };
-    return { argv: [], env: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ autoupdate: false, mcp: { agentmux: server } }) }, files: [] };
+    if (agent.provider.mcp_transport !== "http") {
+      // the inline config overlay: the bridge's token is in its file, so nothing secret is in opencode's environment
+      const server = { type: "local", command: [bridge.command, ...bridge.args], environment: bridge.env, enabled: true, timeout };
+      return { argv: [], env: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ autoupdate: false, mcp: { agentmux: server } }) }, files: [] };
+    }
+    const config = json({
+      autoupdate: false,
+      mcp: { agentmux: { type: "remote", url, headers: { Authorization: `Bearer ${token}` }, enabled: true, timeout } },
+    });
+    // the header holds the token: in a 0600 file of the private folder that OPENCODE_CONFIG names (opencode's
+    // custom config file, merged over the user's global one), not in the environment — unless the user
+    // names a custom config of their own there, which it must not replace: then the inline overlay
+    if (ctx.env?.OPENCODE_CONFIG) return { argv: [], env: { OPENCODE_CONFIG_CONTENT: config.trim() }, files: [] };
+    const path = mcpFile(ctx, "opencode");
+    return { argv: [], env: { OPENCODE_CONFIG: path }, files: [{ path, content: config, secret: true }] };
   },
-  mcpNote: "OPENCODE_CONFIG_CONTENT",
+  mcpNote: "OPENCODE_CONFIG=<private folder>/<agent>.opencode.json (0600, under ~/.cache/agentmux); stdio: OPENCODE_CONFIG_CONTENT",
   // its session.idle event, heard by a plugin it loads from the worktree's .opencode/plugins/
   // (stable content, kept out of git); the plugin does nothing in an opencode agentmux did not start
   // A second plugin there writes the session id opencode picked to this launch's (private) file.
