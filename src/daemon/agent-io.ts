@@ -7,6 +7,7 @@ import type { AgentRuntime, AgentRuntimeOptions } from "./agents.ts";
 import type { Clock } from "../effects/clock.ts";
 import type { ResolvedAgent } from "../providers/resolve.ts";
 import { callAttention } from "./attention.ts";
+import { Later, nothing, toCome, type Outcome } from "./outcome.ts";
 
 type Nudge = Extract<Effect, { type: "nudge_agent" }>;
 
@@ -16,31 +17,36 @@ export type NudgeTarget = {
   clock: Clock;
   o: Pick<AgentRuntimeOptions, "sessionDir" | "state" | "isIdle" | "turnEnd" | "log">;
   resolvedOf(agent: string): ResolvedAgent | undefined;
-  deliver(agent: string, text: string, onDone?: (ok: boolean) => void): void;
+  deliver(agent: string, text: string, onDone?: (ok: boolean) => void): Outcome;
 };
 
 /**
  * Deliver a reminder to an agent whose turn ended without its submit, after the effect's
  * delay, unless the agent acted meanwhile (it is busy again, or the orchestrator no longer
- * sees it waiting). Logs how long after its screen settled the reminder was accepted.
+ * sees it waiting). Logs how long after its screen settled the reminder was accepted. Its
+ * outcome: the delivery's, once it is due.
  */
-export function deliverNudge(rt: NudgeTarget, e: Nudge): void {
-  const fire = () => {
+export function deliverNudge(rt: NudgeTarget, e: Nudge): Outcome {
+  const fire = (): Outcome => {
     const resolved = rt.resolvedOf(e.agent);
-    if (!resolved) return;
+    if (!resolved) return nothing();
     const status = rt.o.state?.().agents?.[e.agent]?.status;
-    if (status !== undefined && status !== "idle_without_submit")
-      return rt.o.log(`reminder ${e.attempt} to ${e.agent} dropped: it is ${status} now`, {
+    if (status !== undefined && status !== "idle_without_submit") {
+      rt.o.log(`reminder ${e.attempt} to ${e.agent} dropped: it is ${status} now`, {
         event: "watchdog",
         agent: e.agent,
         data: { reminder: e.attempt, dropped: status },
       });
-    if (rt.o.isIdle && !rt.o.isIdle(e.agent))
-      return rt.o.log(`reminder ${e.attempt} to ${e.agent} dropped: it is working again`, {
+      return nothing();
+    }
+    if (rt.o.isIdle && !rt.o.isIdle(e.agent)) {
+      rt.o.log(`reminder ${e.attempt} to ${e.agent} dropped: it is working again`, {
         event: "watchdog",
         agent: e.agent,
         data: { reminder: e.attempt, dropped: "working" },
       });
+      return nothing();
+    }
     const text = nudgeText({
       tool: e.tool ? toolNameForAgent(resolved, e.tool) : null,
       file: join(rt.o.sessionDir, e.file ?? F.assumptions),
@@ -51,7 +57,7 @@ export function deliverNudge(rt: NudgeTarget, e: Nudge): void {
       decide: e.decide,
     });
     const end = rt.o.turnEnd?.(e.agent) ?? null;
-    rt.deliver(e.agent, text, (ok) => {
+    return rt.deliver(e.agent, text, (ok) => {
       if (!ok || !end) return;
       const t = rt.clock.now();
       const settled = Math.round(t - end.settledAt);
@@ -65,8 +71,10 @@ export function deliverNudge(rt: NudgeTarget, e: Nudge): void {
       );
     });
   };
-  if (e.delay_ms > 0) rt.clock.after(e.delay_ms, fire);
-  else fire();
+  if (e.delay_ms <= 0) return fire();
+  const later = new Later();
+  rt.clock.after(e.delay_ms, () => later.follow(fire()));
+  return toCome(later);
 }
 
 /** A call for a person's attention, with the command that shows the agent's pane. */

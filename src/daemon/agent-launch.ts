@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Role } from "../schema/catalog.ts";
+import type { Event } from "../schema/events.ts";
 import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
 import { resolveRole } from "../providers/resolve.ts";
 import { F } from "../protocol/paths.ts";
@@ -59,8 +60,8 @@ export async function spawnAgent(
   };
 }
 
-/** The agent_launched record (bench/pipeline.ts reads "launched <agent> (…) in %N") and the conversation it starts. */
-export function announceLaunch(o: AgentRuntimeOptions, agent: string, s: Started, prestartedMs?: number, byRole?: string | null): void {
+/** The agent_launched record (bench/pipeline.ts reads "launched <agent> (…) in %N"); the conversation it starts is its event. */
+export function announceLaunch(o: AgentRuntimeOptions, agent: string, s: Started, prestartedMs?: number, byRole?: string | null): Event[] {
   const { resolved, pane } = s.pane;
   const c = s.conversation;
   const note = prestartedMs === undefined ? "" : ` (pre-started ${byRole ? `by role as ${byRole} ` : ""}${prestartedMs} ms before)`;
@@ -80,5 +81,5 @@ export function announceLaunch(o: AgentRuntimeOptions, agent: string, s: Started
       },
     },
   );
-  if (c && !c.resume) o.push({ type: "conversation_captured", at: now(), agent, id: c.id });
+  return c && !c.resume ? [{ type: "conversation_captured", at: now(), agent, id: c.id }] : [];
 }

@@ -1,8 +1,9 @@
 import { signalledBelow } from "../effects/process/tree.ts";
 import type { Logger } from "../effects/log.ts";
 import { PauseGuard } from "./pause-guard.ts";
+import { Later, toCome, type Outcome } from "./outcome.ts";
 
-type Held = () => Promise<void> | void;
+type Held = () => Promise<void>;
 
 /**
  * The run paused at its budget: the agents' CLIs stopped (SIGSTOP), and the launches and
@@ -25,10 +26,22 @@ export class AgentPause {
     return this.#paused;
   }
 
-  /** While paused, keep `run` for when the run goes on (true); false when not paused. */
-  hold(run: Held): boolean {
-    if (this.#paused) this.#held.push(run);
-    return this.#paused;
+  /**
+   * While paused, keep `run` for when the run goes on: its outcome is then the events still to
+   * come of what it does (null when not paused: run it now).
+   */
+  hold(run: () => Promise<Outcome> | Outcome): Outcome | null {
+    if (!this.#paused) return null;
+    const later = new Later();
+    this.#held.push(async () => {
+      try {
+        later.follow(await run());
+      } catch (e) {
+        later.end();
+        this.log(`what was held while the run was paused failed when it went on: ${(e as Error).message}`, { level: "warn" });
+      }
+    });
+    return toCome(later);
   }
 
   /** From now on paused (`true`) or not. */

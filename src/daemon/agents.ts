@@ -19,6 +19,7 @@ import type { Logger } from "../effects/log.ts";
 import { monotonicClock, type Clock } from "../effects/clock.ts";
 import type { Watched } from "./turns.ts";
 import { PrestartPool } from "./prestart-pool.ts";
+import { nothing, produced, type Outcome } from "./outcome.ts";
 import type { HeldPrestart } from "./prestart.ts";
 
 export type AgentRuntimeOptions = {
@@ -33,7 +34,6 @@ export type AgentRuntimeOptions = {
   controlPane: string;
   selfCommand: string[];
   log: Logger;
-  push: (e: Event) => void;
   /** the orchestrator's current state (an agent's status decides whether a reminder still goes in) */
   state?: () => State;
   /** a delivery was accepted: the agent's turn begins (TurnWatcher) */
@@ -95,7 +95,7 @@ export class AgentRuntime {
     this.agents = new AgentPanes(o);
     this.pauses = new AgentPause(o.sessionDir, o.log);
     this.panel = new CompletionPanel(o);
-    this.deliveries = new AgentDeliveries(o, (agent) => this.agents.get(agent));
+    this.deliveries = new AgentDeliveries(o, (agent) => this.agents.get(agent), this.clock);
     this.pool = new PrestartPool({
       spawn: (key, role, label, size) => spawnAgent(this.o, this.firstStarts, key, role, label, {}, size),
       prepare: (key, s) => this.o.writer.prepare(s.pane.pane, this.firstOptions(key, s.pane)),
@@ -110,12 +110,17 @@ export class AgentRuntime {
     });
   }
 
-  async launch(agent: string, role: Role, label: string, lo: LaunchOptions = {}): Promise<void> {
-    if (
-      this.pauses.hold(() => this.launch(agent, role, label, lo).catch((e) => this.o.log(`launch of ${agent} after the pause failed: ${(e as Error).message}`)))
-    ) {
+  /** Start the agent's CLI (or take over its pre-start); its outcome: the conversation it starts, agent_active for a batch run. */
+  async launch(agent: string, role: Role, label: string, lo: LaunchOptions = {}): Promise<Outcome> {
+    const held = this.pauses.hold(() =>
+      this.launch(agent, role, label, lo).catch((e) => {
+        this.o.log(`launch of ${agent} after the pause failed: ${(e as Error).message}`);
+        return nothing();
+      }),
+    );
+    if (held) {
       this.o.log(`${agent}: launch held while the run is paused at its budget`, { event: "launch_held", agent });
-      return;
+      return held;
     }
     // a pre-started pane for this launch (its key's, else its role's) is taken over: its CLI is up, its MCP client connected
     const pre = await this.pool.take(agent, role, lo, label);
@@ -126,14 +131,15 @@ export class AgentRuntime {
     await this.kill(agent);
     const started = await spawnAgent(this.o, this.firstStarts, agent, role, label, lo);
     this.join(agent, started.pane);
-    announceLaunch(this.o, agent, started);
-    if (lo.batchPrompt) this.o.push({ type: "agent_active", at: now(), agent });
+    const events = announceLaunch(this.o, agent, started);
+    if (lo.batchPrompt) events.push({ type: "agent_active", at: now(), agent });
     if (slot >= 0) {
       const visible = this.o.layout.visiblePanes().filter((p) => p !== old);
       visible.splice(Math.min(slot, visible.length), 0, started.pane.pane);
       await this.o.layout.show(visible).catch((e) => this.layoutFailed(e));
     }
     this.persist();
+    return produced(...events);
   }
 
   /**
@@ -176,11 +182,12 @@ export class AgentRuntime {
   }
 
   /** The pre-started pane (labelled at its take-over) becomes the agent's; its token is the agent's already (issued to its key, or re-bound). */
-  private async adopt(agent: string, s: Started, byRole: string | null): Promise<void> {
+  private async adopt(agent: string, s: Started, byRole: string | null): Promise<Outcome> {
     await this.kill(agent, { keepToken: true });
     this.join(agent, s.pane);
-    announceLaunch(this.o, agent, s, Date.now() - s.pane.launchedAt, byRole);
+    const events = announceLaunch(this.o, agent, s, Date.now() - s.pane.launchedAt, byRole);
     this.persist();
+    return produced(...events);
   }
 
   /** Whether a prompt or note went out to the agent after `at` (ISO): a turn end seen then is the task's before. */
@@ -193,19 +200,18 @@ export class AgentRuntime {
     return this.agents.agentOfTurnId(id);
   }
 
-  /** Deliver a prompt file's one-line reference; the result comes back as an event. */
-  sendPrompt(agent: string, promptPath: string): void {
-    this.deliver(agent, this.deliveries.promptText(promptPath));
+  /** Deliver a prompt file's one-line reference; its verdict is the outcome's event to come. */
+  sendPrompt(agent: string, promptPath: string): Outcome {
+    return this.deliver(agent, this.deliveries.promptText(promptPath));
   }
 
-  notify(agent: string, text: string): void {
-    this.deliver(agent, text);
+  notify(agent: string, text: string): Outcome {
+    return this.deliver(agent, text);
   }
 
   /** Deliver `text` to the agent; `onDone` learns whether it was accepted (never throws). Held while paused. */
-  deliver(agent: string, text: string, onDone?: (ok: boolean) => void): void {
-    if (this.pauses.hold(() => this.deliver(agent, text, onDone))) return;
-    this.deliveries.deliver(agent, text, onDone);
+  deliver(agent: string, text: string, onDone?: (ok: boolean) => void): Outcome {
+    return this.pauses.hold(() => this.deliver(agent, text, onDone)) ?? this.deliveries.deliver(agent, text, onDone);
   }
 
   /** The agents' panes beside the monitor, as many as fit; the others work on, parked. */
@@ -257,13 +263,13 @@ export class AgentRuntime {
 
   /**
    * A pane died or vanished: an interruption unless agentmux closed it on purpose. Its last
-   * screen (kept by remain-on-exit) and exit status go with the event.
+   * screen (kept by remain-on-exit) and exit status go with its event (null: not an agent's, or closed on purpose).
    */
-  async paneExited(pane: string, status?: string): Promise<void> {
-    if (this.panel.exited(pane)) return;
-    if (this.o.layout.isExpectedExit(pane)) return;
+  async paneExited(pane: string, status?: string): Promise<Event | null> {
+    if (this.panel.exited(pane)) return null;
+    if (this.o.layout.isExpectedExit(pane)) return null;
     const agent = this.agents.exited(pane);
-    if (!agent) return;
+    if (!agent) return null;
     this.o.mcp.tokens.revoke(agent);
     this.persist();
     const text = await lastScreen(this.o.tmux, pane);
@@ -279,16 +285,16 @@ export class AgentRuntime {
     for (let i = 0; !exit && text !== null && i < 10; i++) {
       // tmux 3.3a can leave pane_dead_status empty for a moment after the exit
       exit = await deadPaneStatus(this.o.tmux, pane);
-      if (!exit) await Bun.sleep(50);
+      if (!exit) await this.clock.sleep(50);
     }
-    this.o.push({
+    return {
       type: "pane_exited",
       at: now(),
       agent,
       ...(exit ? { exit_status: exit } : {}),
       ...(screen.length ? { screen } : {}),
       ...(text === null ? { detail: "the pane is gone" } : {}),
-    });
+    };
   }
 
   /** Send the keys that dismiss the dialog the agent's CLI shows (headless: nobody can answer). */
@@ -315,14 +321,14 @@ export class AgentRuntime {
   /**
    * The agent's MCP connection died and cannot come back on its own (its CLI does not restart a
    * dead stdio server): the agent is handed to the orchestrator's restart path as an exited
-   * pane — relaunched in its place with a fresh token and prompted again.
+   * pane — relaunched in its place with a fresh token and prompted again. Its event (null: no such agent now).
    */
-  mcpLost(agent: string, why: string): void {
+  mcpLost(agent: string, why: string): Event | null {
     const a = this.agents.get(agent);
-    if (!a) return;
+    if (!a) return null;
     this.o.log(`${agent}: ${why}; restarting the agent`);
     this.o.mcp.tokens.revoke(agent);
-    this.o.push({ type: "pane_exited", at: now(), agent, detail: why });
+    return { type: "pane_exited", at: now(), agent, detail: why };
   }
 
   paneOf(agent: string): string | undefined {

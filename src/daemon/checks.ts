@@ -11,6 +11,7 @@ import { checkLogPath, checkResultPath } from "../schema/check-runs.ts";
 import { outcomeOf } from "./check-outcome.ts";
 import { writeInspectorRecord } from "./inspector-record.ts";
 import { checkGroups } from "./check-groups.ts";
+import { Later } from "./outcome.ts";
 
 /** What one check needs to run: where, with which env, into which log. */
 export type CheckJob = {
@@ -51,7 +52,6 @@ export type ChecksServiceContext = {
   config: Config;
   env: Record<string, string>;
   state: () => State;
-  push: (e: Event) => void;
   log: Logger;
   engine: CheckEngine;
 };
@@ -60,8 +60,8 @@ const now = () => new Date().toISOString();
 
 /**
  * The daemon's checks service: interprets `run_checks`. Batches run one after another and the
- * checks of a batch in order (they share the working tree and the CPU with the agents); each
- * reports check_started and check_finished through the loop. Nothing here blocks the loop.
+ * checks of a batch in order (they share the working tree and the CPU with the agents); a
+ * batch's outcome is its check_started and check_finished events to come. Nothing here blocks the loop.
  */
 export class ChecksService {
   private queue: Promise<void> = Promise.resolve();
@@ -76,10 +76,11 @@ export class ChecksService {
       .catch((e) => ctx.log(`could not reap leftover checks: ${(e as Error).message}`, { level: "warn", event: "check" }));
   }
 
-  /** Queue a batch; returns at once. */
-  start(effect: Extract<Effect, { type: "run_checks" }>): void {
+  /** Queue a batch; returns at once, with its events to come. */
+  start(effect: Extract<Effect, { type: "run_checks" }>): Later {
+    const later = new Later();
     this.queue = this.queue
-      .then(() => this.batch(effect))
+      .then(() => this.batch(effect, (e) => later.put(e)))
       .catch((e) =>
         this.ctx.log(`checks batch ${effect.run} failed: ${(e as Error).message}`, {
           level: "error",
@@ -87,7 +88,9 @@ export class ChecksService {
           error: (e as Error).stack,
           data: { run: effect.run },
         }),
-      );
+      )
+      .finally(() => later.end());
+    return later;
   }
 
   /** The orchestrator is ending: report nothing more (a check cut off now runs again on resume). */
@@ -101,10 +104,10 @@ export class ChecksService {
     return this.queue;
   }
 
-  private async batch(effect: Extract<Effect, { type: "run_checks" }>): Promise<void> {
+  private async batch(effect: Extract<Effect, { type: "run_checks" }>, put: (e: Event) => void): Promise<void> {
     for (const name of effect.names) {
       if (this.stopped) return;
-      const result = await this.one(effect.run, name, effect.when, effect.round);
+      const result = await this.one(effect.run, name, effect.when, effect.round, put);
       if (this.stopped) return;
       const file = checkResultPath(effect.run, name);
       writeSessionFile(this.ctx.sessionDir, checkResultFile(file), result);
@@ -128,11 +131,11 @@ export class ChecksService {
         extraRun: effect.run,
         log: this.ctx.log,
       });
-      this.ctx.push({ type: "check_finished", at: now(), run: effect.run, name, result: outcomeOf(result, file) });
+      put({ type: "check_finished", at: now(), run: effect.run, name, result: outcomeOf(result, file) });
     }
   }
 
-  private async one(run: number, name: string, when: CheckWhen, round: number): Promise<CheckResult> {
+  private async one(run: number, name: string, when: CheckWhen, round: number, put: (e: Event) => void): Promise<CheckResult> {
     const spec = this.ctx.config.checks[name];
     const logRel = checkLogPath(run, name);
     if (!spec) {
@@ -158,7 +161,7 @@ export class ChecksService {
         error: `no check named ${name} in the config (checks:) any more`,
       };
     }
-    this.ctx.push({ type: "check_started", at: now(), run, name });
+    put({ type: "check_started", at: now(), run, name });
     const job: CheckJob = { name, spec, when, round, workDir: this.ctx.workDir, logPath: join(this.ctx.sessionDir, logRel), logRel, env: this.ctx.env };
     const key = `${run}-${name}`;
     const result = await this.ctx.engine.run(job, this.ending.signal, (pid) => checkGroups.started(this.ctx.sessionDir, key, pid));

@@ -13,6 +13,11 @@ import type { AgentRuntime } from "./agents.ts";
 import { attention, deliverNudge } from "./agent-io.ts";
 import { interruptionNote } from "./interruption.ts";
 import type { Logger } from "../effects/log.ts";
+import type { Event } from "../schema/events.ts";
+import { nothing, produced, toCome, type Outcome, type Later } from "./outcome.ts";
+
+/** Every effect but `finish`, which ends the loop itself (loop.ts): no effect on the world. */
+export type WorldEffect = Exclude<Effect, { type: "finish" }>;
 
 export type InterpretContext = {
   sessionDir: string;
@@ -23,15 +28,19 @@ export type InterpretContext = {
   /** a headless run: prompts render their unattended variants */
   headless?: boolean;
   log: Logger;
-  /** the checks service: runs a batch in the background, its results come back as events */
-  checks?: { start(effect: Extract<Effect, { type: "run_checks" }>): void };
-  /** the commit flow; resolves with the event to feed back */
-  commit: (effect: Extract<Effect, { type: "commit" }>) => Promise<void>;
-  finish: (code: number, cleanup: boolean) => void;
+  /** the checks service: runs a batch in the background; its results are the batch's events to come */
+  checks?: { start(effect: Extract<Effect, { type: "run_checks" }>): Later };
+  /** the commit flow; resolves with its outcome's event */
+  commit: (effect: Extract<Effect, { type: "commit" }>) => Promise<Event>;
 };
 
+type FileEffect = Extract<
+  Effect,
+  { type: "write_file" | "append_file" | "delete_file" | "delete_matching" | "write_prompt" | "record_baseline" | "check_off_tasks" | "log" }
+>;
+
 /** Effects that only touch files: safe to re-run from the outbox after a crash. */
-export const FILE_EFFECTS = new Set([
+export const FILE_EFFECTS: ReadonlySet<Effect["type"]> = new Set<FileEffect["type"]>([
   "write_file",
   "append_file",
   "delete_file",
@@ -77,8 +86,66 @@ function checkedWrite(ctx: InterpretContext, rel: string, content: string): void
   writeFileAtomic(inSession(ctx, rel), content);
 }
 
-/** The one place effects meet the world. Failures throw; the loop turns them into events. */
-export async function interpret(effect: Effect, ctx: InterpretContext): Promise<void> {
+/**
+ * The one place effects meet the world, and the one way their outcomes come back: the events an
+ * effect produced, now or still to come (outcome.ts). Failures throw; the loop turns them into events.
+ */
+export async function interpret(effect: WorldEffect, ctx: InterpretContext): Promise<Outcome> {
+  const rt = ctx.runtime;
+  switch (effect.type) {
+    case "write_file":
+    case "append_file":
+    case "delete_file":
+    case "delete_matching":
+    case "write_prompt":
+    case "record_baseline":
+    case "check_off_tasks":
+    case "log":
+      await fileEffect(effect, ctx);
+      return nothing();
+    case "launch_agent":
+      if (!rt) return nothing();
+      return rt.launch(effect.agent, effect.role, effect.label, {
+        ...(effect.batch_prompt ? { batchPrompt: effect.batch_prompt } : {}),
+        ...(effect.provider ? { provider: effect.provider } : {}),
+        ...(effect.conversation ? { conversation: effect.conversation } : {}),
+      });
+    case "send_prompt":
+      return rt ? rt.sendPrompt(effect.agent, effect.prompt) : nothing();
+    case "notify_agent":
+      return rt ? rt.notify(effect.agent, effect.text) : nothing();
+    case "nudge_agent":
+      return rt ? deliverNudge(rt, effect) : nothing();
+    case "run_checks":
+      return ctx.checks ? toCome(ctx.checks.start(effect)) : nothing();
+    case "commit":
+      return produced(await ctx.commit(effect));
+    case "dismiss_dialog":
+      await rt?.dismissDialog(effect.agent);
+      return nothing();
+    case "pause_agents":
+      rt?.pause(effect.pause);
+      return nothing();
+    case "attention":
+      if (rt) await attention(rt, effect.text, effect.agent);
+      return nothing();
+    case "show_agents":
+      await rt?.show(effect.agents);
+      return nothing();
+    case "kill_agent":
+      await rt?.kill(effect.agent);
+      return nothing();
+    case "show_completion_panel":
+      await rt?.showPanel();
+      return nothing();
+    case "close_completion_panel":
+      await rt?.closePanel();
+      return nothing();
+  }
+}
+
+/** Effects on the session's files (and the log): they produce no event. */
+async function fileEffect(effect: FileEffect, ctx: InterpretContext): Promise<void> {
   switch (effect.type) {
     case "write_file":
       return checkedWrite(ctx, effect.path, effect.content);
@@ -120,37 +187,5 @@ export async function interpret(effect: Effect, ctx: InterpretContext): Promise<
       return checkOffTasks(ctx, effect.plan_index, effect.tasks);
     case "log":
       return ctx.log(effect.message, { event: "state_machine", agent: effect.agent, ...(effect.note ? { data: { note: effect.note, ...effect.data } } : {}) });
-    case "launch_agent":
-      return ctx.runtime?.launch(effect.agent, effect.role, effect.label, {
-        ...(effect.batch_prompt ? { batchPrompt: effect.batch_prompt } : {}),
-        ...(effect.provider ? { provider: effect.provider } : {}),
-        ...(effect.conversation ? { conversation: effect.conversation } : {}),
-      });
-    case "send_prompt":
-      return ctx.runtime?.sendPrompt(effect.agent, effect.prompt);
-    case "notify_agent":
-      return ctx.runtime?.notify(effect.agent, effect.text);
-    case "nudge_agent":
-      return ctx.runtime ? deliverNudge(ctx.runtime, effect) : undefined;
-    case "dismiss_dialog":
-      return ctx.runtime?.dismissDialog(effect.agent);
-    case "pause_agents":
-      return ctx.runtime?.pause(effect.pause);
-    case "attention":
-      return ctx.runtime ? attention(ctx.runtime, effect.text, effect.agent) : undefined;
-    case "show_agents":
-      return ctx.runtime?.show(effect.agents);
-    case "kill_agent":
-      return ctx.runtime?.kill(effect.agent);
-    case "show_completion_panel":
-      return ctx.runtime?.showPanel();
-    case "close_completion_panel":
-      return ctx.runtime?.closePanel();
-    case "run_checks":
-      return ctx.checks?.start(effect);
-    case "commit":
-      return ctx.commit(effect);
-    case "finish":
-      return ctx.finish(effect.code, effect.cleanup);
   }
 }

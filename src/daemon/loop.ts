@@ -9,13 +9,14 @@ import { regateDone } from "../bus/done-regate.ts";
 import type { ToolLine } from "../bus/tool-lines.ts";
 import type { SealKey } from "../bus/tool-seal.ts";
 import { FILE_EFFECTS, interpret, type InterpretContext } from "./interpret.ts";
+import type { Later, Outcome } from "./outcome.ts";
 import { writeState } from "../session/write.ts";
 import { SessionFolderGone } from "../session/folder-gone.ts";
 import type { Logger } from "../effects/log.ts";
 
 type Item = { kind: "event"; event: Event } | { kind: "tool"; line: ToolLine } | { kind: "tool_reset"; cause: string };
 
-export type LoopContext = Omit<InterpretContext, "finish"> & {
+export type LoopContext = InterpretContext & {
   /**
    * An effect threw: true when that failure is already reported another way (the tmux server
    * is gone: TmuxLoss says so once, instead of whichever effect failed first).
@@ -30,8 +31,8 @@ export type LoopContext = Omit<InterpretContext, "finish"> & {
   ownLine?: (seq: number, text: string) => boolean;
   /** whether a prompt or note went out to the agent after `at` (ISO): its turn end seen then is the task's before (AgentRuntime) */
   promptedSince?: (agent: string, at: string) => boolean;
-  /** an item was applied and its effects ran (not while catching up): the state as it now is */
-  applied?: (s: State) => void;
+  /** an event was applied and its effects ran (not while catching up): the state as it now is */
+  applied?: (s: State, event: Event) => void;
   /** runs one step's effects (the layout: a killed agent's place goes to the next one shown, laid out once) */
   effects?: (run: () => Promise<void>) => Promise<void>;
 };
@@ -39,7 +40,8 @@ export type LoopContext = Omit<InterpretContext, "finish"> & {
 /**
  * The impure loop: one item at a time, event → transition → persist (with the effects as a
  * write-ahead outbox and the tool cursor in the same atomic write) → interpret → clear outbox.
- * Effect results and outside signals come back through `push`.
+ * An effect's outcome (interpret's events, now and to come) and outside signals (`push`) are
+ * queued the same way.
  */
 export class OrchestratorLoop {
   private queue: Item[] = [];
@@ -273,7 +275,7 @@ export class OrchestratorLoop {
       this.state = { ...this.state, outbox: undefined };
       this.persist(this.state);
     }
-    if (!this.catchingUp) this.ctx.applied?.(this.state);
+    if (!this.catchingUp) this.ctx.applied?.(this.state, event);
   }
 
   /** The effects inside ctx.effects; what fails at its end (the layout) and is not tolerated there is an effect failure like any. */
@@ -286,12 +288,24 @@ export class OrchestratorLoop {
   }
 
   private async run1(effect: Effect): Promise<void> {
-    if (this.catchingUp && !FILE_EFFECTS.has(effect.type) && effect.type !== "finish") return;
-    try {
-      await interpret(effect, { ...this.ctx, finish: (code, cleanup) => (this.result = { code, cleanup }) });
-    } catch (e) {
-      await this.failed(effect.type, e);
+    if (effect.type === "finish") {
+      this.result = { code: effect.code, cleanup: effect.cleanup };
+      return;
     }
+    if (this.catchingUp && !FILE_EFFECTS.has(effect.type)) return;
+    let outcome: Outcome;
+    try {
+      outcome = await interpret(effect, this.ctx);
+    } catch (e) {
+      return this.failed(effect.type, e);
+    }
+    for (const e of outcome.events) this.push(e);
+    if (outcome.later) void this.follow(outcome.later);
+  }
+
+  /** An effect's events to come, queued as they come. */
+  private async follow(later: Later): Promise<void> {
+    for await (const e of later) this.push(e);
   }
 
   private async failed(effect: string, e: unknown): Promise<void> {

@@ -135,10 +135,6 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     controlPane: runtime.control_pane,
     selfCommand: selfCommand(),
     log,
-    push: (e) => {
-      if (e.type === "conversation_captured") usage.remember(e.agent, e.id);
-      loop.push(e);
-    },
     state: () => loop.state,
     onTurn: (a) => turns.turnStarted(a),
     onDelivering: (a, under) => turns.delivering(a, under),
@@ -183,7 +179,6 @@ export async function orchestrate(sessionDir: string): Promise<number> {
           config,
           env: runEnv(state),
           state: () => loop.state,
-          push: (e) => loop.push(e),
           log,
           engine: checkEngine(),
         })
@@ -206,9 +201,11 @@ export async function orchestrate(sessionDir: string): Promise<number> {
       explained: async (e) => isGone(e) && (await tmuxLoss.check()),
       // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small
       commit: async (effect) =>
-        loop.push(await (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log })),
+        (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log }),
       // pre-started handoffs: decided once the effects of each step ran (kills before starts)
-      applied: (s) => {
+      applied: (s, e) => {
+        // a conversation counts from its capture on, also when its agent is done before state records it
+        if (e.type === "conversation_captured") usage.remember(e.agent, e.id);
         prestarter.update(s);
         notifier.observe(s);
         // the figures are read at every step too, not only every 2 s: the budget holds at each handoff
@@ -231,7 +228,11 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     (pane, status) =>
       tmuxLoss.paneExited(
         pane,
-        (p) => void agents.paneExited(p, status).catch((e) => log(`pane exit ${p}: ${(e as Error).message}`, { level: "warn", pane: p })),
+        (p) =>
+          void agents
+            .paneExited(p, status)
+            .then((e) => e && loop.push(e))
+            .catch((e) => log(`pane exit ${p}: ${(e as Error).message}`, { level: "warn", pane: p })),
       ),
     { tmux, session: sessionName, expected: (p) => layout.isExpectedExit(p), tracked: () => agents.livePanes().values() },
   );
@@ -277,7 +278,10 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const mcpWatch = watchMcp({
     endpoint: mcp.endpoint,
     bridges: () => agents.bridges(),
-    restartAgent: async (a, why) => agents.mcpLost(a, why),
+    restartAgent: async (a, why) => {
+      const lost = agents.mcpLost(a, why);
+      if (lost) loop.push(lost);
+    },
     log,
     fail: (error) => loop.push({ type: "effect_failed", at: new Date().toISOString(), effect: "mcp endpoint", error }),
   });

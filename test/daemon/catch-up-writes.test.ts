@@ -50,7 +50,18 @@ test("a catch-up over lines applied before writes the state once, with the curso
     writes++;
     writeState(sessionDir, s);
   };
-  const ctx = { sessionDir, projectDir: root, workDir: root, config, runtime: null, log: () => {}, sealKey: key, commit: async () => {} };
+  const ctx = {
+    sessionDir,
+    projectDir: root,
+    workDir: root,
+    config,
+    runtime: null,
+    log: () => {},
+    sealKey: key,
+    commit: async () => {
+      throw new Error("no commit while catching up");
+    },
+  };
   const loop = new OrchestratorLoop(readState(sessionDir), settings({ skip_final_approval: true }), ctx, ctx.log, persist);
   await loop.catchUp(readToolLines(path, 0));
   const size = statSync(path).size;

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ChecksService } from "../../src/daemon/checks.ts";
 import { checkEngine } from "../../src/daemon/check-engine.ts";
+import { allEvents, toCome } from "../../src/daemon/outcome.ts";
 import { Config } from "../../src/schema/config.ts";
 import type { Event, EventOf } from "../../src/schema/events.ts";
 import { initialState } from "../../src/session/initial-state.ts";
@@ -13,7 +14,6 @@ import { waitFor } from "../helpers/wait.ts";
 function service(checks: Record<string, { command: string; timeout_s?: number; required?: boolean }>, s: ReturnType<typeof scratch>) {
   const sessionDir = s.dir("amx-cksvc-s-");
   const workDir = s.dir("amx-cksvc-w-");
-  const events: Event[] = [];
   const state = {
     ...initialState({ featureDir: sessionDir, sessionName: "s", featureName: "f", projectDir: workDir, productManager: false, at: new Date().toISOString() }),
   };
@@ -24,22 +24,21 @@ function service(checks: Record<string, { command: string; timeout_s?: number; r
     config: Config.parse({ checks }),
     env: { AGENTMUX_PORT_OFFSET: "30" },
     state: () => state,
-    push: (e) => events.push(e),
     log: () => {},
     engine: checkEngine(),
   });
-  return { svc, events, sessionDir, workDir };
+  return { svc, sessionDir, workDir };
 }
 const finished = (events: Event[]) => events.filter((e): e is EventOf<"check_finished"> => e.type === "check_finished");
 
 test("a batch runs in order: started then finished per check, the result and log in 06_checks/run_<n>/, the env it gets", async () => {
   using s = scratch();
-  const { svc, events, sessionDir } = service(
+  const { svc, sessionDir } = service(
     { ok: { command: 'echo "offset $AGENTMUX_PORT_OFFSET check $AGENTMUX_CHECK"' }, bad: { command: "echo 'src/a.js:3: boom' >&2; exit 2" } },
     s,
   );
-  svc.start({ type: "run_checks", run: 4, when: "after_implementation", round: 1, names: ["ok", "bad", "gone"] });
-  await svc.idle();
+  // the batch's outcome: its events, as they come, until the batch is done
+  const events = await allEvents(toCome(svc.start({ type: "run_checks", run: 4, when: "after_implementation", round: 1, names: ["ok", "bad", "gone"] })));
   expect(events.map((e) => `${e.type}:${"name" in e ? e.name : ""}`)).toEqual([
     "check_started:ok",
     "check_finished:ok",
@@ -65,14 +64,15 @@ test("a batch runs in order: started then finished per check, the result and log
 
 test("stop() while a check runs: its group is killed at once and nothing more is reported", async () => {
   using s = scratch();
-  const { svc, events, workDir } = service({ slow: { command: "echo $$ > slow.pid; sleep 60" } }, s);
-  svc.start({ type: "run_checks", run: 1, when: "after_implementation", round: 0, names: ["slow"] });
+  const { svc, workDir } = service({ slow: { command: "echo $$ > slow.pid; sleep 60" } }, s);
+  const outcome = allEvents(toCome(svc.start({ type: "run_checks", run: 1, when: "after_implementation", round: 0, names: ["slow"] })));
   await waitFor("the check to start", () => existsSync(join(workDir, "slow.pid")) && readFileSync(join(workDir, "slow.pid"), "utf8").trim() !== "", {
     timeoutMs: 10_000,
   });
   const t0 = Date.now();
   svc.stop();
-  await svc.idle();
+  // the batch's events end with the service: its cut-off check reports nothing
+  const events = await outcome;
   expect(Date.now() - t0).toBeLessThan(10_000);
   expect(finished(events)).toEqual([]);
   const pid = Number(readFileSync(join(workDir, "slow.pid"), "utf8").trim());

@@ -119,7 +119,6 @@ export async function segment(o: {
       throw new Error("killed after the write-ahead state");
     }
   };
-  let loop!: OrchestratorLoop;
   const key = loadSealKey(o.sessionDir);
   const ctx = {
     sessionDir: o.sessionDir,
@@ -129,10 +128,10 @@ export async function segment(o: {
     runtime: null,
     log: (msg: string, fields?: LogFields) => void o.log.push({ msg, ...fields }),
     sealKey: key,
-    commit: async () => loop.push({ type: "committed", at: "2030-01-01T00:00:00.000Z", hash: "abc1234", branch: "feature/rate-limit", pr_url: null }),
+    commit: async () => ({ type: "committed", at: "2030-01-01T00:00:00.000Z", hash: "abc1234", branch: "feature/rate-limit", pr_url: null }) as const,
     ...(o.promptedSince ? { promptedSince: o.promptedSince } : {}),
   };
-  loop = new OrchestratorLoop(readState(o.sessionDir), settings({ skip_final_approval: true }), ctx, ctx.log, persist);
+  const loop = new OrchestratorLoop(readState(o.sessionDir), settings({ skip_final_approval: true }), ctx, ctx.log, persist);
   await loop.replayOutbox();
   const path = join(o.sessionDir, F.toolEvents);
   let seq = existsSync(path) ? readFileSync(path, "utf8").split("\n").filter(Boolean).length : 0;

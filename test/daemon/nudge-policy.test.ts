@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../src/config/load.ts";
 import { deliverNudge, type NudgeTarget } from "../../src/daemon/agent-io.ts";
+import { allEvents, produced } from "../../src/daemon/outcome.ts";
 import { resolveRole } from "../../src/providers/resolve.ts";
 import type { Effect } from "../../src/schema/effects.ts";
 import type { AgentStatus, State } from "../../src/schema/state.ts";
@@ -47,18 +48,20 @@ function runtime(o: { status?: AgentStatus; idle?: boolean } = {}) {
       log: (msg, meta) => void logs.push({ msg, ...(meta?.data ? { data: meta.data } : {}) }),
     },
     resolvedOf: (agent) => (agent === AGENT ? resolveRole(config, "coder") : undefined),
-    deliver: (_agent, text, onDone) => {
+    deliver: (agent, text, onDone) => {
       sent.push(text);
       onDone?.(true);
+      return produced({ type: "agent_active", at: "2026-01-01T00:00:35.000Z", agent });
     },
   };
   return { rt, clock, sent, logs, setStatus: (s: AgentStatus) => void (status = s), setIdle: (b: boolean) => void (idle = b) };
 }
 
 describe("a reminder's policy, on a fake clock", () => {
-  test("it goes in once its delay has passed, not before, naming the file, and logs when it was accepted after the screen settled", () => {
+  test("it goes in once its delay has passed, not before, naming the file, and logs when it was accepted after the screen settled", async () => {
     const r = runtime();
-    deliverNudge(r.rt, nudge(30_000));
+    const outcome = deliverNudge(r.rt, nudge(30_000));
+    expect(outcome.events).toEqual([]);
     r.clock.advance(29_999);
     expect(r.sent).toEqual([]);
     r.clock.advance(1);
@@ -69,22 +72,25 @@ describe("a reminder's policy, on a fake clock", () => {
     expect(accepted.data).toEqual({ reminder: 1, of: 2, after_settled_ms: 35_000 - 3_500 });
     r.clock.advance(60_000);
     expect(r.sent.length).toBe(1);
+    // its outcome is the delivery's, once it was due
+    expect((await allEvents(outcome)).map((e) => e.type)).toEqual(["agent_active"]);
   });
 
   test("without a delay it goes in at once", () => {
     const r = runtime();
-    deliverNudge(r.rt, nudge(0));
+    expect(deliverNudge(r.rt, nudge(0)).events.map((e) => e.type)).toEqual(["agent_active"]);
     expect(r.sent.length).toBe(1);
   });
 
-  test("dropped when the agent is no longer waiting for it by the time it is due (it submitted meanwhile)", () => {
+  test("dropped when the agent is no longer waiting for it by the time it is due (it submitted meanwhile)", async () => {
     const r = runtime();
-    deliverNudge(r.rt, nudge(10_000));
+    const outcome = deliverNudge(r.rt, nudge(10_000));
     r.clock.advance(5_000);
     r.setStatus("done");
     r.clock.advance(5_000);
     expect(r.sent).toEqual([]);
     expect(r.logs.map((l) => l.data?.dropped)).toContain("done");
+    expect(await allEvents(outcome)).toEqual([]);
   });
 
   test("dropped when the agent's pane shows it working again", () => {

@@ -81,7 +81,6 @@ function runtime(layout: Layout) {
     controlPane: "%0",
     selfCommand: ["agentmux"],
     log: (msg, f) => void log.push({ msg, event: f?.event }),
-    push: () => {},
     mcp: { tokens: new AgentTokens(), url: () => "http://127.0.0.1:1/mcp" },
   });
   return { agents, log };

@@ -5,6 +5,7 @@
  * architect on the CLI under test. A screen monitor
  * records every dialog text it ever sees and when the ready prompt first showed.
  */
+import { Later, type Outcome } from "../../src/daemon/outcome.ts";
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { makeDirToKeep } from "../helpers/tmp.ts";
 import { join } from "node:path";
@@ -56,6 +57,8 @@ export type Run = {
   mcp: McpHost;
   writer: RecordingWriter;
   events: Event[];
+  /** an effect's outcome into `events`: its events now and the later ones as they come (as the loop takes them) */
+  take(outcome: Outcome): void;
   turns: TurnWatcher;
   log: string[];
   dialogs: DialogHit[];
@@ -138,7 +141,6 @@ export async function prepareRun(cli: CliDef, binary: string, behaviour: MockBeh
     controlPane,
     selfCommand: [process.execPath, join(REPO_ROOT, "src", "main.ts")],
     log: (m) => log.push(`${Math.round(performance.now())} ${m}`),
-    push: (e) => events.push(e),
     onTurn: (a) => turns?.turnStarted(a),
     isIdle: (a) => turns?.isIdle(a) ?? true,
     turnEnd: (a) => turns?.lastTurnEnd(a) ?? null,
@@ -164,6 +166,13 @@ export async function prepareRun(cli: CliDef, binary: string, behaviour: MockBeh
     state,
     mock,
     runtime,
+    take: (outcome: Outcome) => {
+      const later = new Later();
+      later.follow(outcome);
+      void (async () => {
+        for await (const e of later) events.push(e);
+      })();
+    },
     writer,
     events,
     log,
@@ -180,7 +189,7 @@ export async function prepareRun(cli: CliDef, binary: string, behaviour: MockBeh
 /** Launch the architect as agents.ts does and start watching its pane for dialogs and readiness. */
 export async function launchArchitect(run: Run, cli: CliDef): Promise<string> {
   run.launchedAt = performance.now();
-  await run.runtime.launch("architect", "architect", "[architect] architecture");
+  run.take(await run.runtime.launch("architect", "architect", "[architect] architecture"));
   const pane = run.runtime.paneOf("architect")!;
   const gate = compileGate(run.config.providers[cli.name]!.ready);
   let stopped = false;

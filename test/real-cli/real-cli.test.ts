@@ -59,7 +59,7 @@ for (const cli of CLIS) {
 
       // 1: the architect prompt reference; the mock answers with the submit tool call
       const t0 = performance.now();
-      run.runtime.sendPrompt("architect", F.architectPrompt);
+      run.take(run.runtime.sendPrompt("architect", F.architectPrompt));
       await waitFor("the first delivery", () => run.writer.results.length >= 1, { timeoutMs: 120_000, intervalMs: 50 });
       const first = run.writer.results[0]!;
       expect(first.result, dump(run)).toMatchObject({ ok: true });
@@ -108,7 +108,7 @@ for (const cli of CLIS) {
       // 2..20: plain prompts through the same verified path, one after another
       for (let i = 2; i <= PROMPTS; i++) {
         const marker = `amx-${cli.name}-marker-${String(i).padStart(2, "0")}`;
-        run.runtime.notify("architect", `Reply with one word for check ${marker}`);
+        run.take(run.runtime.notify("architect", `Reply with one word for check ${marker}`));
         await waitFor(`delivery ${i}`, () => run.writer.results.length >= i, { timeoutMs: 60_000, intervalMs: 20 });
         expect(run.writer.results[i - 1]!.result, `delivery ${i}${dump(run)}`).toMatchObject({ ok: true });
         await waitFor(`the mock answering ${marker}`, () => run.mock.turnsWith(marker).length > 0, { timeoutMs: 60_000, intervalMs: 20 }).catch((e) => {
@@ -156,7 +156,7 @@ for (const cli of CLIS) {
         ...run.state,
         agents: { architect: { role: "architect", label: "[architect] architecture", status: "working", since: run.state.updated_at, provider: cli.name } },
       };
-      run.runtime.sendPrompt("architect", F.architectPrompt);
+      run.take(run.runtime.sendPrompt("architect", F.architectPrompt));
       const ended = await waitFor("the turn end without a submit", () => run.events.find((e) => e.type === "agent_turn_ended"), {
         timeoutMs: 180_000,
         intervalMs: 50,
@@ -197,7 +197,7 @@ for (const cli of CLIS) {
       const run = await prepareRun(cli, bin!);
       runs.push(run);
       await launchArchitect(run, cli);
-      run.runtime.sendPrompt("architect", F.architectPrompt);
+      run.take(run.runtime.sendPrompt("architect", F.architectPrompt));
       const provider = run.config.providers[cli.name]!;
       const reader = new UsageReader();
       const read = () => {
@@ -252,7 +252,7 @@ for (const cli of CLIS) {
         },
       };
       const t0 = performance.now();
-      run.runtime.sendPrompt("architect", F.architectPrompt);
+      run.take(run.runtime.sendPrompt("architect", F.architectPrompt));
       const submitted = () => readToolLines(join(run.sessionDir, F.toolEvents), 0).some((l) => l.value?.tool === "submit_architecture");
       const limited = () => run.mock.requests.filter((r) => r.answer?.kind === "text" && r.answer.text === "MOCK-429");
       if (cli.on429 === "retried") {
@@ -290,7 +290,7 @@ for (const cli of CLIS) {
       r = transition(state, { type: "limit_reset", at: new Date().toISOString(), agent: "architect" }, settings);
       const notice = r.effects.find((e) => e.type === "notify_agent") as { text: string } | undefined;
       expect(notice!.text).toStartWith("The usage limit has reset. Continue your task");
-      run.runtime.notify("architect", notice!.text);
+      run.take(run.runtime.notify("architect", notice!.text));
       const resetAt = performance.now();
       await waitFor("submit_architecture after the reset", submitted, { timeoutMs: 120_000, intervalMs: 50 }).catch((e) => {
         throw new Error(`${(e as Error).message}${dump(run)}`);
