@@ -22,7 +22,7 @@ export const UsageRecord = TokenFigures.extend({
   /** the model the records name (the last one when it changed) */
   model: z.string().nullable(),
   /** where the figures came from: `claude` transcript, `codex` rollout */
-  source: z.enum(["claude", "codex", "gemini", "opencode"]),
+  source: z.enum(["claude", "codex", "gemini", "opencode", "qwen", "copilot"]),
   /** USD at the price table's rates; null when the table has no price for the model */
   cost_usd: z.number().min(0).nullable(),
 });
@@ -30,8 +30,8 @@ export type UsageRecord = z.infer<typeof UsageRecord>;
 
 /** Where a provider's CLI keeps its usage: its format, and its home folder (`{session}`: the session folder). */
 export const UsageSource = z.strictObject({
-  format: z.enum(["claude", "codex", "gemini", "opencode"]),
-  /** the CLI's home (claude: CLAUDE_CONFIG_DIR, ~/.claude; codex: CODEX_HOME, ~/.codex; gemini: the `.gemini` of GEMINI_CLI_HOME, else ~/.gemini; opencode: no default, its built-in block names `{session}/.runtime/opencode`, where agentmux's plugin writes) when not the default */
+  format: z.enum(["claude", "codex", "gemini", "opencode", "qwen", "copilot"]),
+  /** the CLI's home (claude: CLAUDE_CONFIG_DIR, ~/.claude; codex: CODEX_HOME, ~/.codex; gemini: the `.gemini` of GEMINI_CLI_HOME, else ~/.gemini; opencode: no default, its built-in block names `{session}/.runtime/opencode`, where agentmux's plugin writes; qwen: QWEN_RUNTIME_DIR, QWEN_HOME, ~/.qwen; copilot: COPILOT_HOME, ~/.copilot) when not the default */
   home: z.string().nullable().default(null),
 });
 export type UsageSource = z.infer<typeof UsageSource>;

@@ -1,6 +1,7 @@
 /**
  * Turn ends from the CLI itself (#27): claude's Stop hook (a settings file added with
- * --settings for this launch only) and codex's notify program (-c notify=[…]) run agentmux's
+ * --settings for this launch only), copilot's agentStop hook (a plugin added with --plugin-dir
+ * for this launch only) and codex's notify program (-c notify=[…]) run agentmux's
  * turn-end command, which appends the launch's turn-end id, read from the env the hook inherits,
  * to the run's file; the TurnEndTail hands the id on. The hooks are run here exactly as the CLIs
  * run them (claude: the command through sh; codex: the argv with the event's JSON appended).
@@ -255,9 +256,39 @@ describe("the CLIs' own turn-end signals", () => {
     }
   });
 
+  // measured: copilot 1.0.102 ran a --plugin-dir plugin's agentStop hook at each turn's end, the pane's env in its env
+  test("copilot: an agentStop hook in a plugin of this launch only (--plugin-dir <private folder>), run through bash", async () => {
+    const spec = launch("copilot");
+    const i = spec.argv.indexOf("--plugin-dir");
+    expect(i).toBeGreaterThan(0);
+    const dir = spec.argv[i + 1]!;
+    expect(dir).toBe(join(privateMcpDir(join(root, "s"), root), "coder-1.copilot-plugin"));
+    const file = (name: string) => JSON.parse(spec.files.find((f) => f.path === join(dir, name))!.content);
+    // a plugin is a folder with its manifest, which names its hooks file
+    expect(file("plugin.json")).toMatchObject({ name: "agentmux-turn-end", hooks: "hooks.json" });
+    const hooks = file("hooks.json");
+    expect(hooks.version).toBe(1);
+    expect(Object.keys(hooks.hooks)).toEqual(["agentStop"]);
+    expect(hooks.hooks.agentStop).toEqual([{ type: "command", bash: expect.any(String), timeoutSec: 10 }]);
+    expect(spec.files.filter((f) => f.path.startsWith(dir)).map((f) => f.content).join("")).not.toContain(ID);
+    expect(spec.env).toMatchObject({ AGENTMUX_TURN_ID: ID, AGENTMUX_TURN_ENDS: join(root, "turn_ends") });
+    const seen: string[] = [];
+    const tail = new TurnEndTail(join(root, "turn_ends"), (id) => seen.push(id));
+    tail.start();
+    try {
+      run(["bash", "-c", hooks.hooks.agentStop[0].bash], spec);
+      await waitFor("the id read back", () => seen.length === 1, { timeoutMs: 5_000 });
+      expect(seen).toEqual([ID]);
+    } finally {
+      tail.stop();
+    }
+    expect(launch("copilot", { batch: true }).argv).not.toContain("--plugin-dir");
+    expect(launch("copilot", { turnEnd: false }).argv).not.toContain("--plugin-dir");
+  });
+
   test("no hook for a batch run, without a turn-end id, or for a CLI without a signal wired", () => {
     expect(launch("claude", { batch: true }).argv).not.toContain("--settings");
     expect(launch("claude", { turnEnd: false }).argv).not.toContain("--settings");
-    for (const cli of ["copilot", "agy"]) expect({ cli, hooked: "AGENTMUX_TURN_ID" in launch(cli).env }).toEqual({ cli, hooked: false });
+    expect("AGENTMUX_TURN_ID" in launch("agy").env).toBe(false);
   });
 });

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { claudeUsage, findClaudeTranscript } from "../../src/providers/usage/claude.ts";
 import { codexUsage, findCodexRollout } from "../../src/providers/usage/codex.ts";
 import { findGeminiChat, geminiUsage } from "../../src/providers/usage/gemini.ts";
+import { findQwenChat, qwenUsage } from "../../src/providers/usage/qwen.ts";
+import { copilotUsage, findCopilotEvents } from "../../src/providers/usage/copilot.ts";
 import { costOf, priceFor } from "../../src/providers/usage/price.ts";
 import { UsageReader } from "../../src/providers/usage/read.ts";
 import { recordTurn } from "../../src/sim/transcript.ts";
@@ -217,6 +219,97 @@ describe("gemini chats", () => {
   });
 });
 
+describe("qwen chats", () => {
+  const id = "d6f84357-55e9-446a-91b6-1cca3222c6fa";
+  const api = (uuid: string, t: object, auth_type = "openai", model = "qwen3-coder-plus") => ({
+    uuid,
+    sessionId: id,
+    type: "system",
+    subtype: "ui_telemetry",
+    systemPayload: { uiEvent: { "event.name": "qwen-code.api_response", model, auth_type, ...t } },
+  });
+  const chat = lines(
+    { uuid: "u1", sessionId: id, type: "user", message: { role: "user", parts: [{ text: "do it" }] } },
+    api("a1", { input_token_count: 1000, output_token_count: 50, cached_content_token_count: 400, thoughts_token_count: 20 }),
+    // the assistant record repeats the response's figures: not counted again
+    { uuid: "m1", type: "assistant", model: "qwen3-coder-plus", usageMetadata: { promptTokenCount: 1000, candidatesTokenCount: 50 } },
+    { uuid: "t1", type: "system", subtype: "ui_telemetry", systemPayload: { uiEvent: { "event.name": "qwen-code.tool_call", duration_ms: 5 } } },
+    // a record written twice counts once
+    api("a1", { input_token_count: 1000, output_token_count: 50, cached_content_token_count: 400, thoughts_token_count: 20 }),
+    // gemini's API counts thoughts apart from the output; an answer served all from cache reports input 0
+    api("a2", { input_token_count: 0, output_token_count: 30, cached_content_token_count: 900, thoughts_token_count: 7 }, "gemini-api-key", "gemini-3-pro"),
+  );
+  test("every api_response event once: cached split out of input, thoughts added only where the output does not hold them, the last model", () => {
+    expect(qwenUsage(chat)).toEqual({ input: 600, cached: 400 + 900, cache_write: 0, output: 50 + 37, model: "gemini-3-pro" });
+    expect(qwenUsage(chat + '{"uuid":"a3","type":"system","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_resp')).toEqual(qwenUsage(chat));
+    expect(qwenUsage(lines({ uuid: "u1", type: "user" }, { uuid: "m1", type: "assistant", usageMetadata: { promptTokenCount: 5 } }))).toBeNull();
+  });
+  test("found as projects/<any folder>/chats/<id>.jsonl under QWEN_RUNTIME_DIR, else QWEN_HOME, else ~/.qwen", () => {
+    const { config } = loadConfig({ projectDir: tmp(), env: { HOME: tmp() } });
+    const sources = config.providers.qwen!.usage;
+    expect(sources).toEqual([{ format: "qwen", home: null }]);
+    const put = (home: string) => {
+      mkdirSync(join(home, "projects/-w-p/chats"), { recursive: true });
+      writeFileSync(join(home, `projects/-w-p/chats/${id}.jsonl`), chat);
+      return join(home, `projects/-w-p/chats/${id}.jsonl`);
+    };
+    const user = tmp();
+    const file = put(join(user, ".qwen"));
+    expect(findQwenChat(join(user, ".qwen"), id)).toBe(file);
+    expect(findQwenChat(join(user, ".qwen"), "e0000000-0000-4000-8000-000000000000")).toBeNull();
+    expect(findQwenChat(join(user, ".qwen"), "../x")).toBeNull();
+    expect(new UsageReader().read(id, sources, { sessionDir: "/s", env: { HOME: user } })).toMatchObject({ source: "qwen", file, cached: 1300 });
+    const elsewhere = tmp();
+    const moved = put(elsewhere);
+    expect(new UsageReader().read(id, sources, { sessionDir: "/s", env: { HOME: user, QWEN_HOME: elsewhere } })!.file).toBe(moved);
+    expect(new UsageReader().read(id, sources, { sessionDir: "/s", env: { HOME: tmp(), QWEN_HOME: tmp(), QWEN_RUNTIME_DIR: elsewhere } })!.file).toBe(moved);
+  });
+});
+
+describe("copilot session event logs", () => {
+  const id = "cd8125be-c6a3-406d-965b-9e13d0e20769";
+  const receipt = (seq: number, u: object, model = "claude-sonnet-4.5") => ({
+    type: "session.usage_record",
+    data: { usage: { model, ...u, accounting: { sourceSessionId: id, sequence: seq, usageId: `call-${seq}` } } },
+    id: `e-${seq}-${Math.random()}`,
+    timestamp: "2026-11-28T15:54:39.386Z",
+    parentId: null,
+  });
+  const log = lines(
+    { type: "session.start", data: { sessionId: id, copilotVersion: "1.0.102" }, id: "s", parentId: null },
+    receipt(1, { inputTokens: 1000, outputTokens: 40, cacheReadTokens: 600, cacheWriteTokens: 300 }),
+    { type: "assistant.turn_end", data: { turnId: "0" }, id: "te", parentId: "s" },
+    // the same receipt written again (a resumed session's replay) counts once
+    receipt(1, { inputTokens: 1000, outputTokens: 40, cacheReadTokens: 600, cacheWriteTokens: 300 }),
+    receipt(2, { inputTokens: 200, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 }, "gpt-5.2"),
+    { type: "session.shutdown", data: { accountingSnapshot: { modelMetrics: { x: { usage: { inputTokens: 99999, outputTokens: 99999 } } } } }, id: "sd", parentId: "te" },
+  );
+  test("every usage receipt once: cache reads and writes split out of input, the last model; the shutdown's totals are not added", () => {
+    expect(copilotUsage(log)).toEqual({ input: 100 + 200, cached: 600, cache_write: 300, output: 50, model: "gpt-5.2" });
+    expect(copilotUsage(log + '{"type":"session.usage_record","data":{"usage":{"inputTok')).toEqual(copilotUsage(log));
+    expect(copilotUsage(lines({ type: "session.start", data: {} }))).toBeNull();
+  });
+  test("found as session-state/<id>/events.jsonl under COPILOT_HOME, else ~/.copilot", () => {
+    const { config } = loadConfig({ projectDir: tmp(), env: { HOME: tmp() } });
+    const sources = config.providers.copilot!.usage;
+    expect(sources).toEqual([{ format: "copilot", home: null }]);
+    const put = (home: string) => {
+      mkdirSync(join(home, "session-state", id), { recursive: true });
+      writeFileSync(join(home, "session-state", id, "events.jsonl"), log);
+      return join(home, "session-state", id, "events.jsonl");
+    };
+    const user = tmp();
+    const file = put(join(user, ".copilot"));
+    expect(findCopilotEvents(join(user, ".copilot"), id)).toBe(file);
+    expect(findCopilotEvents(join(user, ".copilot"), "../..")).toBeNull();
+    expect(new UsageReader().read(id, sources, { sessionDir: "/s", env: { HOME: user } })).toMatchObject({ source: "copilot", file, input: 300, cache_write: 300 });
+    const elsewhere = tmp();
+    const moved = put(elsewhere);
+    expect(new UsageReader().read(id, sources, { sessionDir: "/s", env: { HOME: user, COPILOT_HOME: elsewhere } })!.file).toBe(moved);
+    expect(new UsageReader().read("0e000000-0000-4000-8000-000000000000", sources, { sessionDir: "/s", env: { HOME: user } })).toBeNull();
+  });
+});
+
 describe("records the real CLIs wrote (test/fixtures/usage)", () => {
   const fixture = (name: string) => readFileSync(join(import.meta.dir, "../fixtures/usage", name), "utf8");
   test("claude 2.1: the streamed message's final usage", () => {
@@ -227,6 +320,12 @@ describe("records the real CLIs wrote (test/fixtures/usage)", () => {
   });
   test("codex 0.169: the running total and the turn's model", () => {
     expect(codexUsage(fixture("codex-rollout.jsonl"))).toEqual({ input: 10, cached: 0, cache_write: 0, output: 5, model: "mock-model" });
+  });
+  test("qwen 0.24.4: five model responses, each once (the assistant records' usageMetadata is not counted again)", () => {
+    expect(qwenUsage(fixture("qwen-chat.jsonl"))).toEqual({ input: 50, cached: 0, cache_write: 0, output: 25, model: "mock-model" });
+  });
+  test("copilot 1.0.102: five receipts, the one written after session.shutdown too", () => {
+    expect(copilotUsage(fixture("copilot-events.jsonl"))).toEqual({ input: 50, cached: 0, cache_write: 0, output: 25, model: "mock-model" });
   });
 });
 

@@ -1,4 +1,7 @@
-import { bridgeSpec, endpointOf, json, mcpFile } from "../mcp.ts";
+import { join } from "node:path";
+import { agentFileName } from "../../protocol/paths.ts";
+import { bridgeSpec, endpointOf, json, mcpFile, privateMcpDir, TURN_END_COMMAND } from "../mcp.ts";
+import { copilotHome, copilotUsage, findCopilotEvents } from "../usage/copilot.ts";
 import type { CliAdapter } from "./types.ts";
 
 /**
@@ -25,6 +28,8 @@ limits:
   - "you have been rate-limited|Too Many Requests|\\(429\\)|[Qq]uota exceeded|exceeded your (monthly )?premium requests|Last error: 429\\b"
 # '--session-id <uuid>' names a new session up front; '--resume=<id>' continues it (1.0.102 help)
 conversation: { start: [--session-id, "{id}"], resume: ["--resume={id}"] }
+# token usage: each model call's receipt in <COPILOT_HOME or ~/.copilot>/session-state/<id>/events.jsonl (measured 1.0.102)
+usage: [{ format: copilot }]
 mcp: copilot
 # Copilot has no per-invocation trust switch; agentmux answers the dialog instead.
 trust:
@@ -56,6 +61,22 @@ ready:
     return { argv: ["--additional-mcp-config", `@${path}`], env: {}, files: [{ path, content: json({ mcpServers: { agentmux: server } }), secret: true }] };
   },
   mcpNote: "--additional-mcp-config @<private folder>/<agent>.copilot.json (0600, under ~/.cache/agentmux)",
+  // its agentStop hook (the main agent ends its turn), from a plugin loaded for this launch only
+  // (--plugin-dir <private folder>): measured, 1.0.102 ran it at each turn's end with the pane's env
+  turnEndHook: (ctx) => {
+    const dir = join(privateMcpDir(ctx.sessionDir, ctx.home), `${agentFileName(ctx.agentKey)}.copilot-plugin`);
+    const manifest = { name: "agentmux-turn-end", description: "tells agentmux that this agent ended its turn", version: "1.0.0", hooks: "hooks.json" };
+    const hooks = { version: 1, hooks: { agentStop: [{ type: "command", bash: TURN_END_COMMAND, timeoutSec: 10 }] } };
+    return {
+      argv: ["--plugin-dir", dir],
+      env: {},
+      files: [
+        { path: join(dir, "plugin.json"), content: json(manifest) },
+        { path: join(dir, "hooks.json"), content: json(hooks) },
+      ],
+    };
+  },
   // Not measured: copilot names MCP tools `<server>-<tool>` in its own docs and UI.
   toolName: (t) => `agentmux-${t}`,
+  usage: { home: copilotHome, find: findCopilotEvents, parse: copilotUsage },
 };

@@ -3,6 +3,7 @@ import { agentFileName } from "../../protocol/paths.ts";
 import { json, privateMcpDir, TURN_END_COMMAND } from "../mcp.ts";
 import { geminiFamilySettings } from "./gemini.ts";
 import { proxyIn } from "../../effects/proxy.ts";
+import { findQwenChat, qwenHome, qwenUsage } from "../usage/qwen.ts";
 import type { CliAdapter } from "./types.ts";
 
 /**
@@ -36,6 +37,8 @@ limits:
   - "Too Many Requests|rate_limit_exceeded|API Error: 429|status 429|\\(429\\)|insufficient_quota|[Qq]uota exceeded"
 # qwen 0.15.10 takes the id of a new session (--session-id) and continues one by id (--resume)
 conversation: { start: [--session-id, "{id}"], resume: [--resume, "{id}"] }
+# token usage: the chat, <QWEN_RUNTIME_DIR, QWEN_HOME or ~/.qwen>/projects/<folder>/chats/<id>.jsonl (measured 0.24.4)
+usage: [{ format: qwen }]
 mcp: qwen
 trust: []
 pre_trust: true
@@ -66,6 +69,7 @@ ready:
   // the Stop hook is in the settings file above (measured: qwen 0.15.10 ran it at each turn's end)
   turnEndHook: () => ({ argv: [], env: {}, files: [] }),
   toolName: (t) => `mcp__agentmux__${t}`,
+  usage: { home: qwenHome, find: findQwenChat, parse: qwenUsage },
   doctor: (env) => {
     const proxy = proxyIn(env);
     return proxy
