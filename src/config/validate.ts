@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { suggestKey } from "./suggest.ts";
+import { mappingExpected } from "./shape-hint.ts";
 import { ConfigInvalid } from "./errors.ts";
 import { Config } from "../schema/config.ts";
 
@@ -111,7 +112,10 @@ export function describeIssues(issues: z.core.$ZodIssue[], data: unknown, file =
         break;
       case "invalid_type": {
         const value = valueAt(data, path);
-        lines.push(`${dotted(path)}: expected ${issue.expected}, got ${value === undefined ? "nothing" : describeValue(value)}`);
+        const got = value === undefined ? "nothing" : describeValue(value);
+        if ((issue.expected === "record" || issue.expected === "object") && value !== undefined)
+          lines.push(mappingExpected(dotted(path), issue.expected as "record" | "object", got, value));
+        else lines.push(`${dotted(path)}: expected ${issue.expected}, got ${got}`);
         break;
       }
       case "invalid_value": {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { CheckResult } from "../../src/schema/checks.ts";
@@ -128,4 +128,27 @@ test("--base BRANCH: a failure already on that branch is marked and does not fai
   const nope = cli("--base", "nope");
   expect(nope.code).toBe(2);
   expect(nope.err).toContain("--base nope: no branch nope here, neither local nor origin/nope");
+});
+
+test("checks: written as a list is refused with the shape it must have, the list rewritten as that mapping, and nothing run or written", () => {
+  writeFileSync(join(project, ".agentmux/config.yaml"), "version: 2\nchecks:\n  - name: test\n    command: npm test\n  - name: lint\n    command: npm run lint\n    required: false\n");
+  const r = cli();
+  expect(r.code).toBe(2);
+  expect(r.err).toContain(
+    [
+      "agentmux: config: .agentmux/config.yaml: checks: expected a mapping of names to their settings, got a list; this list written as that mapping:",
+      "    checks:",
+      "      test:",
+      "        command: npm test",
+      "      lint:",
+      "        command: npm run lint",
+      "        required: false",
+      "  hint: fix the file, then check the result with: agentmux config",
+    ].join("\n"),
+  );
+  expect(r.out).toBe("");
+  expect(existsSync(join(project, ".agentmux/.sessions"))).toBe(false);
+  // a list without names: the shape and an example
+  writeFileSync(join(project, ".agentmux/config.yaml"), "version: 2\nchecks:\n  - npm test\n");
+  expect(cli().err).toContain("checks: expected a mapping of names to their settings, got a list; for example:\n    checks:\n      test:\n        command: npm test");
 });
