@@ -131,7 +131,10 @@ test("--base BRANCH: a failure already on that branch is marked and does not fai
 });
 
 test("checks: written as a list is refused with the shape it must have, the list rewritten as that mapping, and nothing run or written", () => {
-  writeFileSync(join(project, ".agentmux/config.yaml"), "version: 2\nchecks:\n  - name: test\n    command: npm test\n  - name: lint\n    command: npm run lint\n    required: false\n");
+  writeFileSync(
+    join(project, ".agentmux/config.yaml"),
+    "version: 2\nchecks:\n  - name: test\n    command: npm test\n  - name: lint\n    command: npm run lint\n    required: false\n",
+  );
   const r = cli();
   expect(r.code).toBe(2);
   expect(r.err).toContain(
@@ -150,5 +153,7 @@ test("checks: written as a list is refused with the shape it must have, the list
   expect(existsSync(join(project, ".agentmux/.sessions"))).toBe(false);
   // a list without names: the shape and an example
   writeFileSync(join(project, ".agentmux/config.yaml"), "version: 2\nchecks:\n  - npm test\n");
-  expect(cli().err).toContain("checks: expected a mapping of names to their settings, got a list; for example:\n    checks:\n      test:\n        command: npm test");
+  expect(cli().err).toContain(
+    "checks: expected a mapping of names to their settings, got a list; for example:\n    checks:\n      test:\n        command: npm test",
+  );
 });
