@@ -1,9 +1,9 @@
-import { linkSync, lstatSync, rmSync } from "node:fs";
+import { lstatSync, rmSync } from "node:fs";
 import { breakStaleLock, readLockText } from "./stale-lock.ts";
 import { CheckoutLockUnusable } from "./errors.ts";
 import { join } from "node:path";
 import { z } from "zod";
-import { writeFileAtomic } from "../effects/fs/atomic.ts";
+import { createComplete, writeFileAtomic } from "../effects/fs/atomic.ts";
 import { readRegularFile } from "../effects/fs/read-regular.ts";
 import { parseJsonText } from "./syntax.ts";
 import { liveOrchestrator, ownPidRecord, recordAlive } from "./liveness.ts";
@@ -21,8 +21,6 @@ export type CheckoutHolder = z.infer<typeof Holder>;
 
 /** Per checkout, out of the working tree and out of the session list. */
 export const checkoutLockPath = (projectDir: string) => join(gitDirs(projectDir).gitdir, "agentmux-checkout.lock");
-
-let tmpCount = 0;
 
 function readHolder(path: string): CheckoutHolder | null {
   const read = readRegularFile(path, 64 * 1024);
@@ -56,16 +54,7 @@ export function acquireCheckout(projectDir: string, sessionDir: string): { ok: t
   const me = ownPidRecord();
   const text = JSON.stringify({ session: sessionId(sessionDir), dir: sessionDir, pid: me.pid, start: me.start, at: new Date().toISOString() }) + "\n";
   for (let attempt = 0; attempt < 5; attempt++) {
-    const tmp = `${path}.${process.pid}.${tmpCount++}.tmp`;
-    writeFileAtomic(tmp, text);
-    try {
-      linkSync(tmp, path);
-      return { ok: true };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    } finally {
-      rmSync(tmp, { force: true });
-    }
+    if (createComplete(path, text)) return { ok: true };
     const kind = entryKind(path);
     if (kind !== "file" && kind !== "missing") throw new CheckoutLockUnusable({ path, kind });
     const seen = readLockText(path);

@@ -1,7 +1,7 @@
-import { linkSync, mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { breakStaleLock, readLockText } from "./stale-lock.ts";
 import { join } from "node:path";
-import { writeFileAtomic } from "../effects/fs/atomic.ts";
+import { createComplete } from "../effects/fs/atomic.ts";
 import { ownPidRecord, parsePidRecord, recordAlive } from "./liveness.ts";
 import { F } from "../protocol/paths.ts";
 
@@ -13,23 +13,12 @@ import { F } from "../protocol/paths.ts";
  */
 export const RESUME_LOCK = `${F.runtimeDir}/resume.lock`;
 
-let count = 0;
-
 export function acquireResume(sessionDir: string): { ok: true } | { ok: false; pid: number } {
   const path = join(sessionDir, RESUME_LOCK);
   mkdirSync(join(sessionDir, F.runtimeDir), { recursive: true });
   const me = ownPidRecord();
   for (let attempt = 0; attempt < 5; attempt++) {
-    const tmp = `${path}.${process.pid}.${count++}.tmp`;
-    writeFileAtomic(tmp, `${me.pid} ${me.start ?? ""}\n`);
-    try {
-      linkSync(tmp, path);
-      return { ok: true };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    } finally {
-      rmSync(tmp, { force: true });
-    }
+    if (createComplete(path, `${me.pid} ${me.start ?? ""}\n`)) return { ok: true };
     const seen = readLockText(path);
     const holder = seen === null ? null : parsePidRecord(seen);
     if (holder && recordAlive(holder, "agentmux")) return { ok: false, pid: holder.pid };

@@ -1,21 +1,48 @@
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync, appendFileSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+  appendFileSync,
+} from "node:fs";
 import { dirname, basename, join } from "node:path";
+import { keepBeside, tempDirFor } from "./temp-place.ts";
 
 let counter = 0;
 
 /**
- * Write a durable file atomically: a temp file in the same folder, fsync, rename.
- * Readers see either the old or the new content, never a half-written file. The folder is
- * created when missing, unless `existingDir`: then a missing folder is an ENOENT error and
- * nothing is created (a live session's state must not bring a deleted session folder back).
+ * Write a durable file atomically: a temp file on the same filesystem, fsync, rename.
+ * Readers see either the old or the new content, never a half-written file. The temp file is
+ * made outside the checkout when it can be (temp-place.ts: a tool walking the checkout never
+ * sees one vanish), else in the same folder. The folder is created when missing, unless
+ * `existingDir`: then a missing folder is an ENOENT error and nothing is created (a live
+ * session's state must not bring a deleted session folder back).
  */
 export function writeFileAtomic(path: string, content: string | Uint8Array, opts: { mode?: number; existingDir?: boolean } = {}): void {
   const dir = dirname(path);
   if (!opts.existingDir) mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
+  const place = tempDirFor(dir);
+  try {
+    writeVia(place, path, content, opts.mode);
+  } catch (e) {
+    if (place === dir || (e as NodeJS.ErrnoException)?.code !== "EXDEV") throw e;
+    keepBeside(dir); // another mount of the same disk: renames cannot cross it
+    writeVia(dir, path, content, opts.mode);
+  }
+}
+
+function writeVia(place: string, path: string, content: string | Uint8Array, mode: number | undefined): void {
+  const tmp = join(place, `.${basename(path)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
   let fd: number | undefined;
   try {
-    fd = openSync(tmp, "w", opts.mode ?? 0o644);
+    fd = openSync(tmp, "w", mode ?? 0o644);
     writeAll(fd, typeof content === "string" ? Buffer.from(content) : content);
     fsyncSync(fd);
     closeSync(fd);
@@ -31,6 +58,30 @@ export function writeFileAtomic(path: string, content: string | Uint8Array, opts
     rmSync(tmp, { force: true });
     throw e;
   }
+}
+
+/**
+ * Create `path` holding `content`, complete from its first instant, only when nothing is there:
+ * a temp file (outside the checkout when it can be, as writeFileAtomic) hard-linked into place.
+ * False when `path` exists (a lock another process holds).
+ */
+export function createComplete(path: string, content: string): boolean {
+  const dir = dirname(path);
+  const place = tempDirFor(dir);
+  const tmp = join(place, `.${basename(path)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
+  writeVia(place, tmp, content, undefined);
+  try {
+    linkSync(tmp, path);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    if (code !== "EXDEV" || place === dir) throw e;
+    keepBeside(dir);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  return createComplete(path, content);
 }
 
 function writeAll(fd: number, data: Uint8Array, position?: number): void {
