@@ -38,10 +38,33 @@ export async function detectClis(config: Config, path: string, exec: Runner = ru
   );
 }
 
-/** The default provider init picks without asking: the first detected CLI by preference, else claude. */
-export function preferredProvider(detected: DetectedCli[]): { provider: string; detected: boolean } {
-  for (const name of CLI_PREFERENCE) if (detected.some((d) => d.provider === name && d.path)) return { provider: name, detected: true };
-  return { provider: "claude", detected: false };
+/** The default provider init picks without asking: the first detected CLI by preference, else none (null). */
+export function preferredProvider(detected: DetectedCli[]): string | null {
+  for (const name of CLI_PREFERENCE) if (detected.some((d) => d.provider === name && d.path)) return name;
+  return null;
+}
+
+/** How to install each built-in CLI that has an npm package (`providers.<p>.npm_package`), for a user who has none. */
+export function installLines(config: Config): string[] {
+  return CLI_PREFERENCE.flatMap((name) => {
+    const pkg = config.providers[name]?.npm_package;
+    return pkg ? [`  ${name.padEnd(8)}  npm install -g ${pkg}`] : [];
+  });
+}
+
+/** What init says when no agent CLI is on PATH (the question then has no default; `--defaults` chooses none). */
+export function noCliMessage(install: string[], asking: boolean): string[] {
+  return asking
+    ? [
+        "No agent CLI was found on PATH, so there is no default: choose the one you will install, or sim to try agentmux with simulated agents.",
+        "Installing one, for example:",
+        ...install,
+      ]
+    : [
+        "No agent CLI was found on PATH: no default provider was chosen (the built-in claude stays until one is). Install the one you use,",
+        "then run agentmux init again; for example:",
+        ...install,
+      ];
 }
 
 /** `✓ claude  /usr/bin/claude  (1.0.3)` / `✗ codex  not found` lines. */

@@ -9,7 +9,7 @@ import type { Runner } from "../effects/process/run.ts";
 import { detectBaseBranch } from "./base-branch.ts";
 import { choiceEdits, choicesFrom, chosenProviders, type InitChoices } from "./choices.ts";
 import { completionTarget, hasCompletionLine, installCompletionLine } from "./completions.ts";
-import { detectClis, formatDetected, preferredProvider } from "./detect.ts";
+import { detectClis, formatDetected, installLines, noCliMessage, preferredProvider } from "./detect.ts";
 import { hasRemote, headCommit } from "../effects/git/repo.ts";
 import { findOnPath } from "../providers/doctor.ts";
 import { noAgentCliNotice, noCommitHelp, notGitRepoHelp } from "./first-run.ts";
@@ -75,9 +75,12 @@ export async function runInit(opts: InitOptions): Promise<InitReport> {
       detectedChecks,
       configuredChecks,
       github,
+      install: installLines(current),
     });
   } else {
-    if (existing === null || parse(existing)?.defaults?.provider === undefined) choices.provider = preferredProvider(detected).provider;
+    const preferred = preferredProvider(detected);
+    if (!preferred) noCliMessage(installLines(current), false).forEach((l) => say(l));
+    else if (existing === null || parse(existing)?.defaults?.provider === undefined) choices.provider = preferred;
     // no questions: the detected project kind's worktree steps, unless some are configured
     if (!choices.worktree.setup.length && !choices.worktree.copy.length && (worktreeDefaults.setup.length || worktreeDefaults.copy.length)) {
       choices.worktree = { setup: worktreeDefaults.setup, copy: worktreeDefaults.copy };

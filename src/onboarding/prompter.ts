@@ -65,13 +65,17 @@ export class Prompter {
     }
   }
 
-  /** One of `options`, by number or by value; Enter keeps `def`. */
-  async choose(label: string, options: Option[], def: string): Promise<string> {
+  /** One of `options`, by number or by value; Enter keeps `def` (null: no default, an answer is needed). */
+  async choose(label: string, options: Option[], def: string | null): Promise<string> {
     this.say(label);
     options.forEach((o, i) => this.say(`  ${String(i + 1).padStart(2)}) ${o.value}${o.label ? `  ${o.label}` : ""}`));
     for (;;) {
-      const answer = await this.line(`choice [${def}]: `);
-      if (answer === "") return def;
+      const answer = await this.line(def === null ? "choice (a number or a name): " : `choice [${def}]: `);
+      if (answer === "" && def !== null) return def;
+      if (answer === "") {
+        this.say("  there is no default here: type the number or the name of one");
+        continue;
+      }
       const byNumber = /^\d+$/.test(answer) ? options[Number(answer) - 1] : undefined;
       const picked = byNumber ?? options.find((o) => o.value === answer);
       if (picked) return picked.value;

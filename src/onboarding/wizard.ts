@@ -1,6 +1,6 @@
 import { ROLES } from "../schema/catalog.ts";
 import type { InitChoices } from "./choices.ts";
-import { preferredProvider, type DetectedCli } from "./detect.ts";
+import { noCliMessage, preferredProvider, type DetectedCli } from "./detect.ts";
 import type { WorktreeDefaults } from "./project-kind.ts";
 import { checksSummary, type DetectedChecks } from "./detect-checks.ts";
 import type { Option, Prompter } from "./prompter.ts";
@@ -18,6 +18,8 @@ export type WizardContext = {
   detectedChecks?: DetectedChecks;
   /** names of the checks configured already */
   configuredChecks?: string[];
+  /** how to install each CLI (detect.ts installLines), said when none is on PATH */
+  install?: string[];
   /** whether pull requests can be opened from here at all: gh on PATH, an origin remote */
   github?: { gh: boolean; origin: boolean };
 };
@@ -41,13 +43,11 @@ export function providerOptions(ctx: WizardContext): Option[] {
 export async function askInitChoices(p: Prompter, ctx: WizardContext): Promise<InitChoices> {
   const cur = ctx.current;
   const options = providerOptions(ctx);
-  if (!ctx.detected.some((d) => d.path && d.provider !== "sim")) {
-    p.say("No agent CLI was found on PATH: whichever you choose, install it before the first run (agentmux doctor names its package).");
-  }
-  // Enter keeps the configured provider when it is installed; else it takes the first one found
+  // Enter keeps the configured provider when it is installed; else it takes the first one found; with none found there is no default
   const installed = (name: string) => ctx.detected.some((d) => d.provider === name && d.path);
   const found = preferredProvider(ctx.detected);
-  const provider = await p.choose("Default provider for every role:", options, installed(cur.provider) || !found.detected ? cur.provider : found.provider);
+  if (!found) noCliMessage(ctx.install ?? [], true).forEach((l) => p.say(l));
+  const provider = await p.choose("Default provider for every role:", options, installed(cur.provider) ? cur.provider : found);
 
   const hasOverrides = ROLES.some((r) => cur.roles[r].provider || cur.roles[r].model);
   const roles = structuredClone(cur.roles);

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { loadConfig } from "../../src/config/load.ts";
-import { removeDir } from "../helpers/tmp.ts";
+import { isolatedBinary, removeDir } from "../helpers/tmp.ts";
 import { agentmux, fakeCli, sandbox, type Sandbox } from "./helpers.ts";
 
 let sb: Sandbox;
@@ -44,11 +44,14 @@ test("init --defaults picks the first detected CLI, writes only what differs, an
   expect([".agentmux/config.yaml", ".agentmux/config.schema.json", ".gitignore", "AGENTS.md"].map((f) => read(sb, f))).toEqual(before);
 });
 
-test("with no agent CLI: claude stays the default (nothing to write) and the note points to doctor and demo", async () => {
+test("#31 with no agent CLI (compiled binary): no provider is chosen for the user, init says so and how to install one, and the note points to doctor and demo", async () => {
   sb = await sandbox();
-  const r = agentmux(sb, ["init", "--defaults"]);
+  const p = Bun.spawnSync([isolatedBinary(), "init", "--defaults"], { cwd: sb.repo, env: sb.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const r = { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
   expect(r.code).toBe(0);
   expect(parse(read(sb, ".agentmux/config.yaml"))).toEqual({ version: 2 });
+  expect(r.stdout).toContain("No agent CLI was found on PATH: no default provider was chosen");
+  expect(r.stdout).toContain("npm install -g @anthropic-ai/claude-code");
   expect(r.stdout).toContain("agentmux doctor");
   expect(r.stdout).toContain("agentmux demo");
   expect(read(sb, "CLAUDE.md")).toContain("# CLAUDE");

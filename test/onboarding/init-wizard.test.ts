@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { loadConfig } from "../../src/config/load.ts";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
-import { killTmuxServer, privateSocket, removeDir } from "../helpers/tmp.ts";
+import { isolatedBinary, killTmuxServer, privateSocket, removeDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { BUN, fakeCli, MAIN, sandbox, type Sandbox } from "./helpers.ts";
 
@@ -15,7 +15,8 @@ afterEach(() => {
   removeDir(sb.root);
 });
 
-const PROMPT = /\[[^\]\n]*\]: /;
+// a question with a default shows it in brackets; one without (the provider when no CLI is installed) asks for a number or a name
+const PROMPT = /\[[^\]\n]*\]: |\(a number or a name\): /;
 const GUARDED = 'command -v agentmux >/dev/null && eval "$(agentmux completions bash)"';
 
 /** `agentmux init` (from source) in a pane of a private tmux server: a real terminal. */
@@ -25,12 +26,13 @@ class Wizard {
   constructor(socket: string) {
     this.tmux = new Tmux(socket);
   }
-  async start(sb: Sandbox, args: string[]): Promise<void> {
+  /** `program`: how to run agentmux (from source by default, or the compiled binary) */
+  async start(sb: Sandbox, args: string[], program: string[] = [BUN, MAIN]): Promise<void> {
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const envs = Object.entries(sb.env)
       .map(([k, v]) => `${k}=${q(v)}`)
       .join(" ");
-    const cmd = `cd ${q(sb.repo)} && env ${envs} ${q(BUN)} ${q(MAIN)} ${args.map(q).join(" ")}; echo "EXIT=$?"; sleep 600`;
+    const cmd = `cd ${q(sb.repo)} && env ${envs} ${program.map(q).join(" ")} ${args.map(q).join(" ")}; echo "EXIT=$?"; sleep 600`;
     await this.tmux.run(["kill-session", "-t", "w"]).catch(() => undefined);
     this.answered = 0;
     await this.tmux.run(["new-session", "-d", "-s", "w", "-x", "160", "-y", "50", cmd]);
@@ -180,14 +182,21 @@ test("Ctrl-C in the wizard exits 130 and writes nothing", async () => {
   for (const f of [".agentmux", ".gitignore", "GEMINI.md", "CLAUDE.md"]) expect(existsSync(join(sb.repo, f))).toBe(false);
 }, 30000);
 
-test("#31: no agent CLI, no gh and no origin: the wizard says so and asks no pull-request question", async () => {
+test("#31: no agent CLI, no gh and no origin (compiled binary): the provider question has no default — Enter asks again — and says how to install one; no pull-request question", async () => {
   sb = await sandbox();
   socket = privateSocket();
   const w = new Wizard(socket);
-  await w.start(sb, ["init"]);
+  await w.start(sb, ["init"], [isolatedBinary()]);
+  // Enter alone picks nothing (it used to pick claude, which is not installed)
+  await w.answer("choice (a number or a name): ", "");
+  await waitFor("the refusal", async () => (await w.history()).includes("there is no default here: type the number or the name of one"));
+  await w.answer("choice (a number or a name): ", "sim");
   expect(await w.enterUntilExit()).toBe(0);
   const h = await w.history();
-  expect(h).toContain("No agent CLI was found on PATH: whichever you choose, install it before the first run");
+  expect(h).toContain("No agent CLI was found on PATH, so there is no default: choose the one you will install, or sim to try agentmux");
+  expect(h).toContain("npm install -g @openai/codex");
+  expect(h).toMatch(/sim +built-in simulated agent/);
+  expect(parse(readFileSync(join(sb.repo, ".agentmux/config.yaml"), "utf8")).defaults).toEqual({ provider: "sim" });
   expect(h).toContain("Branches (no gh on PATH and no origin remote: no pull request questions");
   expect(h).not.toContain("open pull requests as drafts?");
   expect(h).not.toContain("GitHub pull requests:");

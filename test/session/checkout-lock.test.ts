@@ -6,6 +6,7 @@ import { acquireCheckout, checkoutHolder, checkoutLockPath, releaseCheckout } fr
 import { sessionsRoot } from "../../src/protocol/paths.ts";
 import { makeZombie } from "../helpers/processes.ts";
 import { makeTmpDir, removeDir, REPO_ROOT } from "../helpers/tmp.ts";
+import { timeoutFor, trialCount } from "../helpers/trials.ts";
 
 const procs: { kill(): void }[] = [];
 const dirs: string[] = [];
@@ -62,7 +63,17 @@ test("release gives up only this session's lock; a resume renews its own", () =>
   expect(existsSync(checkoutLockPath(p))).toBe(false);
 });
 
-test("eight processes racing for a checkout with a stale lock: exactly one wins", async () => {
+// AGENTMUX_TEST_TRIALS=20 runs more by hand (test/helpers/trials.ts)
+const RACE_TRIALS = trialCount(1);
+test(
+  `eight processes racing for a checkout with a stale lock: exactly one wins (${RACE_TRIALS} trial(s))`,
+  async () => {
+    for (let trial = 0; trial < RACE_TRIALS; trial++) await staleLockRace();
+  },
+  timeoutFor(RACE_TRIALS, 30_000, 60_000),
+); // eight bun processes starting at once: seconds on a loaded 2-core machine
+
+async function staleLockRace(): Promise<void> {
   const p = project();
   lockOf(p, { session: "s-dead", pid: 2 ** 22 + 4321, start: "1" });
   const script = `
@@ -86,7 +97,7 @@ test("eight processes racing for a checkout with a stale lock: exactly one wins"
   expect(outcomes.filter((o) => o === "won")).toHaveLength(1);
   expect(outcomes.filter((o) => o === "lost")).toHaveLength(7);
   racers.forEach((r) => r.stdin.end());
-}, 60_000); // eight bun processes starting at once: seconds on a loaded 2-core machine
+}
 
 test("#31: a live pid without a start token that is no agentmux (a reused pid) does not hold the checkout", () => {
   const p = project();
