@@ -286,9 +286,41 @@ describe("the CLIs' own turn-end signals", () => {
     expect(launch("copilot", { turnEnd: false }).argv).not.toContain("--plugin-dir");
   });
 
-  test("no hook for a batch run, without a turn-end id, or for a CLI without a signal wired", () => {
+  test("agy: a Stop bundle in the worktree's .agents/hooks.json (its own schema, stable, kept out of git with the MCP file), counted only when fully idle", async () => {
+    const repo = await makeRepo();
+    const spec = launch("agy", { workDir: repo });
+    const file = spec.files.find((f) => f.path === join(repo, ".agents", "hooks.json"))!;
+    expect(file.content).not.toContain(ID);
+    const bundle = JSON.parse(file.content).agentmux;
+    expect(bundle.enabled).toBe(true);
+    writeLaunchFiles(spec);
+    // both files excluded: one exclude write names them both
+    expect(Bun.spawnSync(["git", "-C", repo, "status", "--porcelain", "--untracked-files=all"]).stdout.toString()).toBe("");
+    const command = bundle.Stop[0].command as string;
+    const seen: string[] = [];
+    const tail = new TurnEndTail(join(root, "turn_ends"), (id) => seen.push(id));
+    tail.start();
+    // agy runs a hook command through the shell with the Stop payload on stdin; it must print {} (end normally)
+    const stop = (payload: object, env: Record<string, string>) => {
+      const r = Bun.spawnSync(["sh", "-c", command], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, stdin: Buffer.from(JSON.stringify(payload)), stdout: "pipe", stderr: "pipe" });
+      expect({ code: r.exitCode, stdout: r.stdout.toString(), stderr: r.stderr.toString() }).toEqual({ code: 0, stdout: "{}", stderr: "" });
+    };
+    try {
+      stop({ conversationId: "c", fullyIdle: false, terminationReason: "NO_TOOL_CALL" }, spec.env); // a background shell still runs
+      stop({ conversationId: "c", fullyIdle: true, terminationReason: "NO_TOOL_CALL" }, spec.env);
+      await waitFor("the id read back", () => seen.length === 1, { timeoutMs: 5_000 });
+      stop({ conversationId: "c", fullyIdle: true }, {}); // an agy agentmux did not start: nothing written
+      await Bun.sleep(300);
+      expect(seen).toEqual([ID]);
+    } finally {
+      tail.stop();
+    }
+    // none in a batch run
+    expect(launch("agy", { workDir: repo, batch: true }).files.map((f) => f.path)).not.toContain(join(repo, ".agents", "hooks.json"));
+  });
+
+  test("no hook for a batch run or without a turn-end id", () => {
     expect(launch("claude", { batch: true }).argv).not.toContain("--settings");
     expect(launch("claude", { turnEnd: false }).argv).not.toContain("--settings");
-    expect("AGENTMUX_TURN_ID" in launch("agy").env).toBe(false);
   });
 });

@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ROLE_TOOLS } from "../../schema/catalog.ts";
-import { bridgeSpec, json } from "../mcp.ts";
+import { bridgeSpec, json, TURN_END_COMMAND, type LaunchContext } from "../mcp.ts";
 import type { CliAdapter } from "./types.ts";
-import { worktreeLocalFile } from "./worktree-file.ts";
+import { worktreeLocalFiles } from "./worktree-file.ts";
 
 /**
  * The Antigravity CLI (`agy`), Google's successor of Gemini CLI for consumer accounts. Built
@@ -68,14 +68,36 @@ ready:
     const bridge = bridgeSpec(ctx);
     const tools = [...new Set(Object.values(ROLE_TOOLS).flat())].sort();
     const content = json({ mcpServers: { agentmux: { command: bridge.command, args: bridge.args, enabledTools: tools } } });
-    const files = worktreeLocalFile(ctx.workDir, ".agents/mcp_config.json", content) ?? [];
+    // one call for both files: each call writes info/exclude from what is on disk, so two would drop each other's line
+    const wanted = [{ rel: ".agents/mcp_config.json", content }, ...(stopHookWanted(ctx) ? [{ rel: ".agents/hooks.json", content: agyHooks() }] : [])];
+    const files = worktreeLocalFiles(ctx.workDir, wanted).flatMap((f) => f ?? []);
     return { argv: [], env: { ...bridge.env }, files };
   },
+  // the Stop hook is in the worktree's .agents/hooks.json, written with the MCP file above (agyHooks; functions: the adapters load while mcp.ts is still loading)
+  turnEndHook: () => ({ argv: [], env: {}, files: [] }),
   mcpNote: "<worktree>/.agents/mcp_config.json (stable: 'agentmux mcp-server', endpoint and token from agy's env; kept out of git via info/exclude)",
   // the name its model sees is not published (its screen shows `agentmux/<tool>`): the bare name
   toolName: (t) => t,
   captureConversation: ({ env, sinceMs, promptLine }) => findAgyConversation(agyHome(env), sinceMs, promptLine),
 };
+
+/**
+ * agy's Stop hook (agy-evidence.md §8): fires at a turn's end on 1.1.27 and 1.2.7 (not on Linux
+ * 1.1.11, antigravity-cli#770: the screen rule stays the fallback). Its own schema, a named
+ * bundle (a Claude-shaped file is ignored without a word); it may fire with `fullyIdle:false`
+ * first while a shell command runs in the background, so only `fullyIdle:true` (or a payload
+ * without it) counts. It prints `{}` (a Stop hook's "end normally") and does nothing in an agy
+ * agentmux did not start (no id in its env). Stable content: the id and file come from agy's env,
+ * which the stdio MCP bridge relies on as well.
+ */
+const stopCommand = () => `sh -c ${shellQuote(`p=$(cat); case "$p" in *'"fullyIdle":false'*|*'"fullyIdle": false'*) ;; *) [ -n "$AGENTMUX_TURN_ID" ] && ${TURN_END_COMMAND} ;; esac; printf '{}'`)}`;
+function shellQuote(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}
+export const agyHooks = () => json({ agentmux: { enabled: true, Stop: [{ type: "command", command: stopCommand(), timeout: 10 }] } });
+
+/** a turn-end id, and not a batch run (`--print` ends with the process) */
+const stopHookWanted = (ctx: LaunchContext) => !!ctx.turnEnd && ctx.batchPrompt === undefined;
 
 /** agy's state folder: `~/.gemini/antigravity-cli` of the HOME it runs with. */
 export const agyHome = (env: Record<string, string>) => join(env.HOME || process.env.HOME || homedir(), ".gemini", "antigravity-cli");
