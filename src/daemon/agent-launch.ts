@@ -6,6 +6,8 @@ import { resolveRole } from "../providers/resolve.ts";
 import { F } from "../protocol/paths.ts";
 import { recordWorktreeFiles } from "../session/worktree-files.ts";
 import type { FirstStarts } from "./first-starts.ts";
+import type { CliVersions } from "./cli-versions.ts";
+import { adapterFor } from "../providers/adapters/registry.ts";
 import type { AgentRuntimeOptions, LaunchOptions, Started } from "./agents.ts";
 
 const now = () => new Date().toISOString();
@@ -13,7 +15,7 @@ const now = () => new Date().toISOString();
 /** Start the agent's CLI in a new parked pane with a fresh token (not yet an agent of the run). */
 export async function spawnAgent(
   o: AgentRuntimeOptions,
-  firstStarts: FirstStarts,
+  starts: { first: FirstStarts; versions: CliVersions },
   agent: string,
   role: Role,
   label: string,
@@ -30,7 +32,10 @@ export async function spawnAgent(
   const token = o.mcp.tokens.issue(agent, role, o.workDir);
   // the CLI's own turn-end hook reports this id (TurnEndTail → agentOfTurnId)
   const turnId = crypto.randomUUID();
+  // what this CLI's version takes (cursor's --trust from 2026.07.20): asked once per run, bounded
+  const cliVersion = await starts.versions.of(resolved.provider.command, adapterFor(resolved.provider.mcp) ?? undefined, resolved.provider.env);
   const spec = buildLaunch(resolved, {
+    ...(cliVersion ? { cliVersion } : {}),
     turnEnd: { id: turnId, file: join(o.sessionDir, F.turnEnds) },
     env: process.env,
     sessionDir: o.sessionDir,
@@ -44,7 +49,7 @@ export async function spawnAgent(
   });
   recordWorktreeFiles(o.sessionDir, spec.files);
   writeLaunchFiles(spec);
-  const first = resolved.provider.command === "@self" ? null : await firstStarts.before(resolved.provider.command, agent);
+  const first = resolved.provider.command === "@self" ? null : await starts.first.before(resolved.provider.command, agent);
   // the env (with the token for CLIs that read it there) reaches the pane through a 0600 file, never argv
   const command = spec.stdinFile ? ["sh", "-c", 'exec "$@" < "$0"', spec.stdinFile, ...spec.argv] : spec.argv;
   const exitFile = join(o.sessionDir, F.paneExits);

@@ -13,6 +13,8 @@ import { CompletionPanel } from "./completion-panel.ts";
 import type { AgentTokens } from "../mcp/identity.ts";
 import type { ResolvedAgent } from "../providers/resolve.ts";
 import { FirstStarts } from "./first-starts.ts";
+import { CliVersions } from "./cli-versions.ts";
+import { runProcess } from "../effects/process/run.ts";
 import { AgentPanes } from "./agent-panes.ts";
 import { announceLaunch, spawnAgent } from "./agent-launch.ts";
 import type { Logger } from "../effects/log.ts";
@@ -86,18 +88,21 @@ export class AgentRuntime {
   private readonly pool: PrestartPool;
   /** the second start of a CLI waits for its first to get ready (#27) */
   private readonly firstStarts: FirstStarts;
+  /** the version of a CLI whose launch depends on it, asked once per run */
+  private readonly versions: CliVersions;
 
   readonly clock: Clock;
 
   constructor(readonly o: AgentRuntimeOptions) {
     this.clock = o.clock ?? monotonicClock;
     this.firstStarts = new FirstStarts(o.tmux, o.log);
+    this.versions = new CliVersions(runProcess, o.log);
     this.agents = new AgentPanes(o);
     this.pauses = new AgentPause(o.sessionDir, o.log);
     this.panel = new CompletionPanel(o);
     this.deliveries = new AgentDeliveries(o, (agent) => this.agents.get(agent), this.clock);
     this.pool = new PrestartPool({
-      spawn: (key, role, label, size) => spawnAgent(this.o, this.firstStarts, key, role, label, {}, size),
+      spawn: (key, role, label, size) => spawnAgent(this.o, { first: this.firstStarts, versions: this.versions }, key, role, label, {}, size),
       prepare: (key, s) => this.o.writer.prepare(s.pane.pane, this.firstOptions(key, s.pane)),
       soloSize: () => this.o.layout.soloSize(),
       claim: (pane, label) => this.o.layout.relabelIfAlive(pane, label),
@@ -129,7 +134,7 @@ export class AgentRuntime {
     const old = this.agents.lastPane(agent);
     const slot = old ? this.o.layout.visiblePanes().indexOf(old) : -1;
     await this.kill(agent);
-    const started = await spawnAgent(this.o, this.firstStarts, agent, role, label, lo);
+    const started = await spawnAgent(this.o, { first: this.firstStarts, versions: this.versions }, agent, role, label, lo);
     this.join(agent, started.pane);
     const events = announceLaunch(this.o, agent, started);
     if (lo.batchPrompt) events.push({ type: "agent_active", at: now(), agent });

@@ -103,6 +103,14 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
           ? `${found}: found; its --version did not answer within ${timeoutMs / 1000} s (a busy machine; the version is not known)`
           : `${found}: ${firstLine(r) || `exit ${r.code}`}`;
         checks.push({ ok, required: true, label, detail, fix: ok ? undefined : `run "${found} --version" yourself to see what is wrong` });
+        // what this version takes or ignores (cursor's --trust, agy's --model before 1.1.10)
+        const v = r.code === 0 ? adapterFor(provider.mcp)?.version : undefined;
+        const version = v?.parse(`${r.stdout}\n${r.stderr}`);
+        if (v && version) {
+          const { argv, notes } = v.adapt(version);
+          if (argv.length) checks.push({ ok: true, required: false, label: `${name} ${version}`, detail: `started with ${argv.join(" ")} (this version takes it)` });
+          for (const note of notes) checks.push({ ok: true, required: false, label: `${name} ${version}`, detail: note });
+        }
       }
     }
     checks.push({ ok: true, required: false, label: `${name} wiring`, detail: wiringSummary(config, name, opts) });

@@ -44,6 +44,7 @@ export function buildLaunch(agent: ResolvedAgent, ctx: LaunchContext): LaunchSpe
   if (batch) argv.push(...batch.args, ...(batch.mode === "flag" ? [ctx.batchPrompt!] : []));
   if (p.model_flag && agent.model) argv.push(p.model_flag, agent.model);
   argv.push(...withMcpAllowances(agent, agent.roleArgs ?? [...p.default_role_args, ...(p.role_args[agent.role] ?? [])], ctx.workDir));
+  if (!batch) argv.push(...versionArgs(agent, ctx));
   if (agent.model) argv.push(...(p.model_args[agent.model] ?? []));
 
   // In a worktree the session folder is outside the agent's workspace: let the CLI write there.
@@ -79,6 +80,14 @@ function turnEndHook(agent: ResolvedAgent, ctx: LaunchContext, batch: boolean): 
   if (!wire || !ctx.turnEnd || batch) return { argv: [], env: {}, files: [] };
   const part = wire(ctx);
   return { ...part, env: { ...part.env, [TURN_ID_ENV]: ctx.turnEnd.id, [TURN_FILE_ENV]: ctx.turnEnd.file } };
+}
+
+/** What the CLI's probed version takes (cursor's `--trust` from 2026.07.20 on), not already in its args. */
+function versionArgs(agent: ResolvedAgent, ctx: LaunchContext): string[] {
+  const v = adapterFor(agent.provider.mcp)?.version;
+  if (!v || !ctx.cliVersion) return [];
+  const have = new Set([...agent.provider.args, ...(agent.roleArgs ?? [...agent.provider.default_role_args, ...(agent.provider.role_args[agent.role] ?? [])])]);
+  return v.adapt(ctx.cliVersion).argv.filter((a) => !have.has(a));
 }
 
 function isInside(path: string, dir: string): boolean {

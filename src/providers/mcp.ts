@@ -25,6 +25,8 @@ export type LaunchContext = {
   env?: Record<string, string | undefined>;
   /** this launch's turn-end id and the file the CLI's turn-end hook appends it to (absent: no hook) */
   turnEnd?: { id: string; file: string };
+  /** the CLI's version as its `--version` said at the run's first start of it (adapters with `version`), when known */
+  cliVersion?: string;
 };
 
 /** The env names the turn-end hook reads (from the pane's env, which the CLI's hooks inherit). */

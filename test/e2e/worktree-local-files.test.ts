@@ -35,7 +35,7 @@ async function start(roles: { architect: string; planner: string }, own: Record<
     writeFileSync(join(repo, rel), content);
   }
   const fake = join(root, "fake-cli");
-  writeFileSync(fake, "#!/bin/sh\nexec sleep 600\n");
+  writeFileSync(fake, "#!/bin/sh\n[ \"$1\" = --version ] && exit 0\nexec sleep 600\n");
   chmodSync(fake, 0o755);
   const config = join(root, "layer.json");
   const providers = Object.fromEntries(Object.values(roles).map((p) => [p, { command: fake }]));

@@ -132,6 +132,11 @@ describe("agentmux doctor with fake CLIs", () => {
     expect(text).toContain("gemini accounts: Google retired Gemini CLI for consumer Google accounts");
     expect(text).toContain("should use Antigravity (provider agy); for such an account install agy and set defaults.provider: agy");
     expect(text).not.toContain("claude support");
+    // what the version found takes
+    expect(text).toContain("cursor 2026.07.20: started with --trust (this version takes it)");
+    expect(text).not.toContain("agy 1.2.2:");
+    fake("agy", 'echo "1.1.5"');
+    expect(formatDoctor(await doctor())).toContain("agy 1.1.5: agy before 1.1.10 ignores --model in interactive sessions");
   });
 
   test("qwen with an HTTP(S) proxy in the environment: doctor names the proxy and the stdio wiring (#27)", async () => {

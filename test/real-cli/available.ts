@@ -5,9 +5,18 @@ import { findCli, probeCli, type CliDef } from "./clis.ts";
 
 export const ENABLED = process.env.AGENTMUX_REAL_CLI === "1";
 
-/** The suite runs as users run agentmux: not as root, and with HOME outside /tmp (scripts/real-cli-as-user.sh). */
+/**
+ * The suite runs as users run agentmux: not as root, and with HOME outside /tmp
+ * (scripts/real-cli-as-user.sh). AGENTMUX_REAL_CLI_ROOT=1 runs it as root on purpose (the CLIs
+ * treat root differently: gemini's system layers, claude's permission flags), to measure that case.
+ */
+const AS_ROOT = process.env.AGENTMUX_REAL_CLI_ROOT === "1";
 const WRONG_USER =
-  process.getuid?.() === 0 ? "running as root (use scripts/real-cli-as-user.sh)" : homedir().startsWith("/tmp/") ? `HOME ${homedir()} is under /tmp` : null;
+  process.getuid?.() === 0 && !AS_ROOT
+    ? "running as root (use scripts/real-cli-as-user.sh, or AGENTMUX_REAL_CLI_ROOT=1 to measure root)"
+    : homedir().startsWith("/tmp/")
+      ? `HOME ${homedir()} is under /tmp`
+      : null;
 
 /** Import-time decision per CLI: the binary, or why the test is skipped. */
 export function availability(cli: CliDef): { bin: string | null; why: string | null } {

@@ -5,6 +5,7 @@ import { ROLE_TOOLS } from "../../schema/catalog.ts";
 import { bridgeSpec, json, TURN_END_COMMAND, type LaunchContext } from "../mcp.ts";
 import type { CliAdapter } from "./types.ts";
 import { worktreeLocalFiles } from "./worktree-file.ts";
+import { versionAtLeast } from "./version.ts";
 
 /**
  * The Antigravity CLI (`agy`), Google's successor of Gemini CLI for consumer accounts. Built
@@ -64,6 +65,9 @@ ready:
   settle_ms: 2000
   timeout_ms: 90000
 `,
+  // `agy --version` prints the bare version (agy-evidence.md §12); nothing it takes changes, but
+  // what older ones ignore is said at the start
+  version: { parse: (out) => /^\s*v?(\d+\.\d+\.\d+)\s*$/m.exec(out)?.[1] ?? null, adapt: (v) => ({ argv: [], notes: agyVersionNotes(v) }) },
   mcp: (agent, ctx) => {
     const bridge = bridgeSpec(ctx);
     const tools = [...new Set(Object.values(ROLE_TOOLS).flat())].sort();
@@ -98,6 +102,18 @@ export const agyHooks = () => json({ agentmux: { enabled: true, Stop: [{ type: "
 
 /** a turn-end id, and not a batch run (`--print` ends with the process) */
 const stopHookWanted = (ctx: LaunchContext) => !!ctx.turnEnd && ctx.batchPrompt === undefined;
+
+/** What a version of agy is published to ignore (agy-evidence.md §3, §4, §8). */
+export function agyVersionNotes(v: string): string[] {
+  if (!versionAtLeast(v, "1.1.0"))
+    return [
+      "agy 1.0.x takes a model by its display name and ignored --model in interactive sessions, and 1.0.12 read the workspace .agents/mcp_config.json without loading it (agentmux's tools would be missing): update agy to 1.1.10 or newer",
+    ];
+  const notes: string[] = [];
+  if (!versionAtLeast(v, "1.1.10")) notes.push("agy before 1.1.10 ignores --model in interactive sessions: the account's default model is used; update agy to set one");
+  if (v === "1.1.11") notes.push("agy 1.1.11 loaded its Stop hook and never ran it on Linux (antigravity-cli#770): its turn ends come from the screen");
+  return notes;
+}
 
 /** agy's state folder: `~/.gemini/antigravity-cli` of the HOME it runs with. */
 export const agyHome = (env: Record<string, string>) => join(env.HOME || process.env.HOME || homedir(), ".gemini", "antigravity-cli");

@@ -3,6 +3,10 @@ import { agentFileName } from "../../protocol/paths.ts";
 import { bridgeSpec, endpointOf, json, privateMcpDir, TURN_END_COMMAND } from "../mcp.ts";
 import type { CliAdapter } from "./types.ts";
 import { worktreeLocalFile } from "./worktree-file.ts";
+import { versionAtLeast } from "./version.ts";
+
+/** the first version that takes `--trust` in an interactive session (cli-evidence.md §1) */
+const TRUST_FLAG_FROM = "2026.07.20";
 
 /**
  * Cursor's CLI (`cursor-agent`, also installed as `agent`). Built from the published behaviour
@@ -57,6 +61,12 @@ ready:
   settle_ms: 1000
   timeout_ms: 90000
 `,
+  // `cursor-agent --version` prints `2026.07.20-<build>` (also as `agent 2026.…`); --trust skips
+  // the trust dialog where the version takes it interactively (earlier ones exit with an error)
+  version: {
+    parse: (out) => /\b(20\d\d\.\d{1,2}\.\d{1,2})\b/.exec(out)?.[1] ?? null,
+    adapt: (v) => (versionAtLeast(v, TRUST_FLAG_FROM) ? { argv: ["--trust"], notes: [] } : { argv: [], notes: [] }),
+  },
   mcp: (agent, ctx) => {
     const { url, token } = endpointOf(ctx);
     const dir = join(privateMcpDir(ctx.sessionDir, ctx.home), `${agentFileName(ctx.agentKey)}.cursor-plugin`);

@@ -56,6 +56,15 @@ export type CliAdapter = {
    * notify program), per invocation: never in the user's settings
    */
   turnEndHook?: (ctx: LaunchContext) => LaunchPart;
+  /**
+   * what the CLI's version changes (a flag accepted only from some version on): `--version` is
+   * asked once per run before its first start (bounded); `adapt` gives the args that version
+   * takes and notes for the log and `doctor`
+   */
+  version?: {
+    parse: (output: string) => string | null;
+    adapt: (version: string) => { argv: string[]; notes: string[] };
+  };
   /** extra `doctor` lines for this CLI */
   doctor?: (env: Record<string, string | undefined>) => { ok: boolean; label: string; detail: string; fix?: string }[];
 };
