@@ -44,7 +44,7 @@ function proxyHint(reason: string): string {
  * agent_stuck, then conversation_captured).
  */
 export class AgentDeliveries {
-  /** when the last delivery to each agent started (Date.now()) */
+  /** when the last delivery to each agent started (wall time) */
   readonly #deliveredAt = new Map<string, number>();
 
   constructor(
@@ -53,6 +53,8 @@ export class AgentDeliveries {
     private readonly current: (agent: string) => AgentPane | undefined,
     /** the clock of the paste (compared with the last tool call) and of the conversation capture's looks */
     private readonly clock: Clock,
+    /** wall time: when a delivery started, compared with events' stamps */
+    private readonly wall: Clock,
   ) {}
 
   /** Whether a prompt or note went out to the agent after `at` (ISO): a turn end seen then is the task's before. */
@@ -91,7 +93,7 @@ export class AgentDeliveries {
     let pastedAt = 0;
     const limits = a.resolved.provider.limits.map((l) => new RegExp(l, "m"));
     const acted = () => pastedAt > 0 && (this.o.lastToolCall?.(agent) ?? 0) > pastedAt;
-    this.#deliveredAt.set(agent, Date.now());
+    this.#deliveredAt.set(agent, this.wall.now());
     this.o.onDelivering?.(agent, true);
     let r: Awaited<ReturnType<PaneWriter["deliver"]>>;
     try {

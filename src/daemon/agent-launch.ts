@@ -4,6 +4,7 @@ import type { Event } from "../schema/events.ts";
 import { buildLaunch, writeLaunchFiles } from "../providers/launch.ts";
 import { resolveRole } from "../providers/resolve.ts";
 import { F } from "../protocol/paths.ts";
+import { systemClock } from "../effects/clock.ts";
 import { recordWorktreeFiles } from "../session/worktree-files.ts";
 import type { FirstStarts } from "./first-starts.ts";
 import type { CliVersions } from "./cli-versions.ts";
@@ -59,7 +60,17 @@ export async function spawnAgent(
   o.mcp.tokens.bindProcess(agent, pid);
   const capture = !!conv && conv.capture !== "none" && !conversation && !lo.batchPrompt;
   return {
-    pane: { pane, pid, role, resolved, prompted: false, env: { ...resolved.provider.env, ...spec.env }, launchedAt: Date.now(), capture, turnId },
+    pane: {
+      pane,
+      pid,
+      role,
+      resolved,
+      prompted: false,
+      env: { ...resolved.provider.env, ...spec.env },
+      launchedAt: (o.wallClock ?? systemClock).now(),
+      capture,
+      turnId,
+    },
     ...(conversation ? { conversation } : {}),
     argv: spec.argv,
   };

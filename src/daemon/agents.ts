@@ -18,7 +18,7 @@ import { runProcess } from "../effects/process/run.ts";
 import { AgentPanes } from "./agent-panes.ts";
 import { announceLaunch, spawnAgent } from "./agent-launch.ts";
 import type { Logger } from "../effects/log.ts";
-import { monotonicClock, type Clock } from "../effects/clock.ts";
+import { monotonicClock, systemClock, type Clock } from "../effects/clock.ts";
 import type { Watched } from "./turns.ts";
 import { PrestartPool } from "./prestart-pool.ts";
 import { nothing, produced, type Outcome } from "./outcome.ts";
@@ -54,6 +54,8 @@ export type AgentRuntimeOptions = {
   mcp: { tokens: AgentTokens; url: () => string };
   /** the clock of a reminder's delay, the TurnWatcher's (performance.now() unless given) */
   clock?: Clock;
+  /** wall time: when a pane was launched (compared with the CLI's files) and a delivery started (with events' stamps); Date.now() unless given */
+  wallClock?: Clock;
 };
 
 export type LaunchOptions = { batchPrompt?: string; provider?: string; conversation?: string };
@@ -92,15 +94,17 @@ export class AgentRuntime {
   private readonly versions: CliVersions;
 
   readonly clock: Clock;
+  readonly wallClock: Clock;
 
   constructor(readonly o: AgentRuntimeOptions) {
     this.clock = o.clock ?? monotonicClock;
-    this.firstStarts = new FirstStarts(o.tmux, o.log);
+    this.wallClock = o.wallClock ?? systemClock;
+    this.firstStarts = new FirstStarts(o.tmux, o.log, this.clock);
     this.versions = new CliVersions(runProcess, o.log);
     this.agents = new AgentPanes(o);
     this.pauses = new AgentPause(o.sessionDir, o.log);
     this.panel = new CompletionPanel(o);
-    this.deliveries = new AgentDeliveries(o, (agent) => this.agents.get(agent), this.clock);
+    this.deliveries = new AgentDeliveries(o, (agent) => this.agents.get(agent), this.clock, this.wallClock);
     this.pool = new PrestartPool({
       spawn: (key, role, label, size) => spawnAgent(this.o, { first: this.firstStarts, versions: this.versions }, key, role, label, {}, size),
       prepare: (key, s) => this.o.writer.prepare(s.pane.pane, this.firstOptions(key, s.pane)),
@@ -190,7 +194,7 @@ export class AgentRuntime {
   private async adopt(agent: string, s: Started, byRole: string | null): Promise<Outcome> {
     await this.kill(agent, { keepToken: true });
     this.join(agent, s.pane);
-    const events = announceLaunch(this.o, agent, s, Date.now() - s.pane.launchedAt, byRole);
+    const events = announceLaunch(this.o, agent, s, this.wallClock.now() - s.pane.launchedAt, byRole);
     this.persist();
     return produced(...events);
   }

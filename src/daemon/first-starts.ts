@@ -1,11 +1,16 @@
-import { compileGate, snapshot } from "../effects/tmux/screen.ts";
+import { compileGate, snapshot, type Snapshot } from "../effects/tmux/screen.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
 import type { Logger } from "../effects/log.ts";
 import type { ReadyGate } from "../schema/config.ts";
+import { monotonicClock, type Clock } from "../effects/clock.ts";
 
-const POLL_MS = 250;
+/** how often a first start's pane is looked at */
+export const POLL_MS = 250;
 /** the longest a start waits on an earlier first start of its CLI */
-const MAX_WAIT_MS = 90_000;
+export const MAX_WAIT_MS = 90_000;
+
+/** One look at a pane (tmux's snapshot; a test's: a screen it sets by hand). */
+export type PaneLook = (pane: string) => Promise<Snapshot>;
 
 /**
  * First starts of one CLI, one after another (#27). A CLI's first start in a run fills its
@@ -19,18 +24,23 @@ export class FirstStarts {
   /** command → the first start's readiness (resolves, never rejects) */
   private readonly first = new Map<string, Promise<void>>();
 
+  private readonly look: PaneLook;
+
   constructor(
-    private readonly tmux: Tmux,
+    tmux: Tmux | PaneLook,
     private readonly log: Logger,
-  ) {}
+    private readonly clock: Clock = monotonicClock,
+  ) {
+    this.look = typeof tmux === "function" ? tmux : (pane) => snapshot(tmux, pane);
+  }
 
   /** Wait, if need be, before starting `command`; `started` is then told the new pane, to be watched when it is the first. */
   async before(command: string, agent: string): Promise<(pane: string, ready: ReadyGate, trust?: readonly { detect: string }[]) => void> {
     const earlier = this.first.get(command);
     if (earlier) {
-      const t = performance.now();
+      const t = this.clock.now();
       await earlier;
-      const waited = Math.round(performance.now() - t);
+      const waited = Math.round(this.clock.now() - t);
       if (waited > 50)
         this.log(`${agent}: started after the first ${command} of the run got ready (waited ${waited} ms)`, { agent, data: { waited_ms: waited } });
       return () => {};
@@ -43,13 +53,13 @@ export class FirstStarts {
   private async watch(pane: string, ready: ReadyGate, trust: readonly { detect: string }[]): Promise<void> {
     const gate = compileGate(ready);
     const dialogs = trust.map((t) => new RegExp(t.detect, "m"));
-    const until = performance.now() + Math.min(ready.timeout_ms, MAX_WAIT_MS);
-    while (performance.now() < until) {
-      const snap = await snapshot(this.tmux, pane).catch(() => null);
+    const until = this.clock.now() + Math.min(ready.timeout_ms, MAX_WAIT_MS);
+    while (this.clock.now() < until) {
+      const snap = await this.look(pane).catch(() => null);
       if (!snap || snap.dead) return;
       if (dialogs.some((re) => re.test(snap.screen))) return;
       if (gate.ready ? gate.ready.test(snap.screen) && !gate.isBusy(snap) : snap.screen.trim() !== "") return;
-      await Bun.sleep(POLL_MS);
+      await this.clock.sleep(POLL_MS);
     }
   }
 }

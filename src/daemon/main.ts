@@ -97,10 +97,12 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     (await tmux.useControlClient(sessionName, () =>
       log("the tmux control client exited (the tmux session or server went away): tmux calls go on as processes", { level: "warn" }),
     ));
-  log(`orchestrator ${process.pid} starting in phase ${state.phase} (${state.last_event}) ${Math.round(performance.now())} ms after its process started`, {
+  // monotonic time counts from the process's start
+  const bootMs = Math.round(monotonicClock.now());
+  log(`orchestrator ${process.pid} starting in phase ${state.phase} (${state.last_event}) ${bootMs} ms after its process started`, {
     event: "orchestrator_started",
     phase: state.phase,
-    data: { pid: process.pid, last_event: state.last_event, boot_ms: Math.round(performance.now()) },
+    data: { pid: process.pid, last_event: state.last_event, boot_ms: bootMs },
   });
   if (!controlled) log("tmux refused a control-mode client: every tmux call runs as a process of its own", { level: "warn" });
 
@@ -116,7 +118,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const clock = monotonicClock;
   const writer = new PaneWriter(tmux, log, clock);
   let loop!: OrchestratorLoop;
-  const tmuxLoss = new TmuxLoss(tmux, sessionName, (e) => loop.push(e));
+  const tmuxLoss = new TmuxLoss(tmux, sessionName, (e) => loop.push(e), clock);
   // the run's one MCP endpoint lives here; its paths come from where this session folder is
   const mcp = startMcpHost({ sessionDir, projectDir: projectOfSession(sessionDir) ?? projectDir, state: () => loop?.state ?? state, log });
   let turns!: TurnWatcher;
@@ -145,7 +147,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     mcp: { tokens: mcp.tokens, url: () => mcp.endpoint.url },
     clock,
   });
-  const usage = new UsageWatcher({ sessionDir, config, state: () => loop.state, push: (e) => loop.push(e), log });
+  const usage = new UsageWatcher({ sessionDir, config, state: () => loop.state, push: (e) => loop.push(e), log, clock });
   const prestarter = new Prestarter({ runtime: agents, config, settings, log });
   // a fresh run's first agent starts now, while the rest of the start-up runs; the start step takes it over
   prestarter.startFirst(state);
@@ -284,6 +286,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     },
     log,
     fail: (error) => loop.push({ type: "effect_failed", at: new Date().toISOString(), effect: "mcp endpoint", error }),
+    clock,
   });
   services.running("mcp watch", () => mcpWatch.stop());
   // a cancel request written just before the signal (agentmux clean, a launcher's grace) names who asked
@@ -293,10 +296,10 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   };
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => onSignal(sig));
   // the session folder deleted under the run (rm -rf, an agent's git clean -xdf): stop, write nothing
-  const folderWatch = setInterval(() => {
+  const folderWatch = clock.every(250, () => {
     if (!sessionFolderPresent(sessionDir)) loop.lose(new SessionFolderGone({ dir: sessionDir, phase: loop.state.phase }).message);
-  }, 250);
-  services.running("session folder watch", () => clearInterval(folderWatch));
+  });
+  services.running("session folder watch", () => folderWatch.stop());
   services.add({ name: "usage", start: () => usage.start(), stop: () => usage.stop() });
   if (checks) services.running("checks", () => checks.stop());
 

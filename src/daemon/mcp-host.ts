@@ -8,6 +8,7 @@ import { agentHandlers } from "../mcp/server.ts";
 import type { State } from "../schema/state.ts";
 import type { Logger } from "../effects/log.ts";
 import { sameProcessAlive } from "../effects/process/identity.ts";
+import { monotonicClock, type Clock } from "../effects/clock.ts";
 
 export type McpHost = { endpoint: McpEndpoint; tokens: AgentTokens; sealKey: SealKey; events: ToolEventLog; stop(): void };
 
@@ -42,6 +43,7 @@ export function watchMcp(o: {
   fail: (error: string) => void;
   log: Logger;
   everyMs?: number;
+  clock?: Clock;
 }): { stop(): void } {
   let busy = false;
   let stopped = false;
@@ -75,11 +77,11 @@ export function watchMcp(o: {
       busy = false;
     }
   };
-  const timer = setInterval(() => void tick(), o.everyMs ?? 2000);
+  const timer = (o.clock ?? monotonicClock).every(o.everyMs ?? 2000, () => void tick());
   return {
     stop: () => {
       stopped = true;
-      clearInterval(timer);
+      timer.stop();
     },
   };
 }

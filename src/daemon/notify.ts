@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { systemClock, type Clock } from "../effects/clock.ts";
 import { runBounded, type BoundedRunner } from "../effects/process/bounded.ts";
 import type { Logger } from "../effects/log.ts";
 import { events } from "../report/events.ts";
@@ -70,7 +71,8 @@ export class Notifier {
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly o: { config: Config["notify"]; sessionDir: string; projectDir: string; log: Logger; run?: BoundedRunner },
+    /** `clock`: wall time, the snapshot's now (systemClock unless given) */
+    private readonly o: { config: Config["notify"]; sessionDir: string; projectDir: string; log: Logger; run?: BoundedRunner; clock?: Clock },
     first: State,
   ) {
     this.prev = this.enabled ? this.snapshotOf(first) : null;
@@ -87,7 +89,7 @@ export class Notifier {
       id: sessionId(this.o.sessionDir),
       live: true,
       toolEvents: state.applied_tool_events ?? 0,
-      now: Date.now(),
+      now: (this.o.clock ?? systemClock).now(),
     });
   }
 

@@ -1,6 +1,7 @@
 import type { Event } from "../schema/events.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
 import { serverRunning } from "../effects/tmux/ops.ts";
+import { monotonicClock, type Clock } from "../effects/clock.ts";
 
 /**
  * The run's tmux session (or its whole server) disappearing — killed, crashed, its last window
@@ -15,6 +16,7 @@ export class TmuxLoss {
     private readonly tmux: Tmux,
     private readonly session: string,
     private readonly push: (e: Event) => void,
+    private readonly clock: Clock = monotonicClock,
   ) {}
 
   /** True when the session is gone (and then the loss is reported, once). */
@@ -26,7 +28,7 @@ export class TmuxLoss {
 
   private async probe(): Promise<boolean> {
     if (await this.tmux.hasSession(this.session)) return false;
-    await Bun.sleep(200); // confirm: never end a run on one failed query
+    await this.clock.sleep(200); // confirm: never end a run on one failed query
     if (await this.tmux.hasSession(this.session)) return false;
     const serverUp = await serverRunning(this.tmux);
     this.reported = true;

@@ -5,8 +5,9 @@ import type { UsageRecord } from "../schema/usage.ts";
 import type { Logger } from "../effects/log.ts";
 import { UsageReader } from "../providers/usage/read.ts";
 import { costOf, priceFor } from "../providers/usage/price.ts";
+import { monotonicClock, type Clock } from "../effects/clock.ts";
 
-type Options = { sessionDir: string; config: Config; state: () => State; push: (e: Event) => void; log: Logger };
+type Options = { sessionDir: string; config: Config; state: () => State; push: (e: Event) => void; log: Logger; clock?: Clock };
 
 const same = (a: UsageRecord | undefined, b: UsageRecord) =>
   !!a &&
@@ -24,7 +25,7 @@ const same = (a: UsageRecord | undefined, b: UsageRecord) =>
  */
 export class UsageWatcher {
   private readonly reader = new UsageReader();
-  private timer: ReturnType<typeof setInterval> | null = null;
+  private timer: { stop(): void } | null = null;
   private failed = new Set<string>();
   /** every conversation seen, with its agent and provider: an agent's earlier conversations keep counting */
   private readonly known = new Map<string, { agent: string; provider: string | undefined }>();
@@ -72,11 +73,11 @@ export class UsageWatcher {
   }
 
   start(everyMs = 2000): void {
-    this.timer = setInterval(() => this.poll().forEach((e) => this.o.push(e)), everyMs);
+    this.timer = (this.o.clock ?? monotonicClock).every(everyMs, () => this.poll().forEach((e) => this.o.push(e)));
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.stop();
     this.timer = null;
   }
 }
