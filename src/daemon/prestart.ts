@@ -17,8 +17,9 @@ export type PrestartRuntime = {
 };
 
 /**
- * The upcoming agents worth pre-starting: their provider allows it, the fixer only with
- * `prestart.fixer`, at most `prestart.max_panes`.
+ * The upcoming agents worth pre-starting, nearest first: their provider allows it, the fixer
+ * only with `prestart.fixer`; none with `prestart.max_panes: 0`. The daemon starts them from the
+ * front as far as `prestart.max_panes` leaves room.
  */
 export function prestartPlan(state: State, config: Config, settings: Pick<Settings, "max_review_iterations" | "single_coder">): UpcomingAgent[] {
   return allowed(upcomingAgents(state, settings), config);
@@ -26,16 +27,14 @@ export function prestartPlan(state: State, config: Config, settings: Pick<Settin
 
 function allowed(agents: UpcomingAgent[], config: Config): UpcomingAgent[] {
   if (config.prestart.max_panes === 0) return [];
-  return agents
-    .filter((u) => {
-      if (u.beforeVerdict && !config.prestart.fixer) return false;
-      try {
-        return resolveRole(config, u.role).provider.prestart;
-      } catch {
-        return false;
-      }
-    })
-    .slice(0, config.prestart.max_panes);
+  return agents.filter((u) => {
+    if (u.beforeVerdict && !config.prestart.fixer) return false;
+    try {
+      return resolveRole(config, u.role).provider.prestart;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
@@ -56,10 +55,13 @@ export function matchPrestarts(wanted: UpcomingAgent[], held: HeldPrestart[]): {
 }
 
 /**
- * Pre-started handoffs (#15.3): after every state change, the agents the next phase will
- * launch are started in the hidden window (their CLI up and their MCP client connected when
- * the handoff comes, which then costs only the prompt delivery), and pre-starts the run no
- * longer needs are closed. An agent the state already has starting is kept: its launch takes it.
+ * Pre-started handoffs (#15.3, #27.7): after every state change, the agents the coming phases
+ * will launch are started in the hidden window, nearest first, as many as `prestart.max_panes`
+ * leaves room for (their CLI up and their MCP client connected when the handoff comes, which
+ * then costs only the prompt delivery), and pre-starts the run no longer needs are closed. A
+ * pre-start the run still needs is kept, also when a nearer agent became known since (a plan
+ * naming a second coder): closing it would waste its start. An agent the state already has
+ * starting is kept: its launch takes it.
  */
 export class Prestarter {
   constructor(
@@ -71,7 +73,7 @@ export class Prestarter {
    * the agent a fresh run's first step launches, which then takes it over.
    */
   startFirst(state: State): void {
-    for (const w of allowed(startingAgents(state), this.o.config)) this.o.runtime.prestart(w);
+    for (const w of allowed(startingAgents(state), this.o.config).slice(0, this.o.config.prestart.max_panes)) this.o.runtime.prestart(w);
   }
 
   update(state: State): void {

@@ -288,13 +288,13 @@ export const Config = z.strictObject({
       /** at most this many pre-started panes at once (each is a live CLI: memory); 0 never pre-starts */
       max_panes: z.number().int().min(0).max(8).default(2),
       /**
-       * also start the fixer while the reviewers work, before their verdict says whether a fix
-       * round comes (closed unused when the review passes: a CLI started for nothing); off by
-       * default, as the next phase is not known yet: the fixer starts on a failing verdict
+       * also start the fixer before the review round's verdict says whether a fix round comes
+       * (from the last coder on), so a failing verdict's fix starts at once; closed unused when
+       * the review passes (a CLI started for nothing). false: the fixer starts on a failing verdict
        */
-      fixer: z.boolean().default(false),
+      fixer: z.boolean().default(true),
     })
-    .default({ max_panes: 2, fixer: false }),
+    .default({ max_panes: 2, fixer: true }),
   /** the simulated agent (provider `sim`): scenario switches for tests and the demo */
   sim: z
     .strictObject({

@@ -174,31 +174,40 @@ describe("Prestarter", () => {
   const s = settings({ skip_final_approval: true });
   const planning = apply(apply(freshState(), ev.start(), s).state, ev.arch(), s).state;
 
-  test("while the planner works: coders by role, never more than prestart.max_panes", () => {
-    for (const max of [0, 1, 2, 3]) {
+  test("while the planner works: the coder by role, the reviewer, a spare coder by role, nearest first, never more than prestart.max_panes", () => {
+    const all = ["null/coder", "reviewer_logic/reviewer_logic", "null/coder"];
+    for (const max of [0, 1, 2, 3, 4]) {
       const { runtime, held } = fakeRuntime();
       new Prestarter({ runtime, config: config((c) => (c.prestart.max_panes = max)), settings: s, log: () => {} }).update(planning);
-      expect(held.map((h) => `${h.agent}/${h.role}`)).toEqual(Array(Math.min(max, 2)).fill("null/coder"));
+      expect(held.map((h) => `${h.agent}/${h.role}`)).toEqual(all.slice(0, max));
     }
   });
 
   test("role pre-starts count against the limit with keyed ones; a held one by role stands in for a coder the next phase names", () => {
     const { runtime, held, dropped } = fakeRuntime();
-    const pre = new Prestarter({ runtime, config: config((c) => (c.prestart.max_panes = 2)), settings: s, log: () => {} });
+    const pre = new Prestarter({ runtime, config: config((c) => (c.prestart.max_panes = 3)), settings: s, log: () => {} });
     pre.update(planning);
     pre.update(planning);
-    expect(held.length).toBe(2);
+    expect(held.length).toBe(3);
     // the plan is in and needs a design: the designer works, the first group's coders are named
     const designing = apply(planning, ev.plan(makePlan([{ mode: "parallel", plans: [1, 2] }], true)), s).state;
     expect(designing.phase).toBe("designing");
     pre.update(designing);
     expect(dropped).toEqual([]);
-    expect(held.map((h) => h.agent)).toEqual([null, null]);
+    expect(held.map((h) => h.agent)).toEqual([null, "reviewer_logic", null]);
+    // with room for two: the reviewer started while the planner worked is still needed, so it stays
+    // (closing it would waste its start); the second coder the plan named waits for room
+    const two = fakeRuntime();
+    const pre2 = new Prestarter({ runtime: two.runtime, config: config((c) => (c.prestart.max_panes = 2)), settings: s, log: () => {} });
+    pre2.update(planning);
+    pre2.update(designing);
+    expect(two.dropped).toEqual([]);
+    expect(two.held.map((h) => h.agent)).toEqual([null, "reviewer_logic"]);
   });
 
-  test("an unused pre-start is closed: the fixer pre-started during the review (prestart.fixer: true), the review passes", () => {
+  test("an unused pre-start is closed: the fixer pre-started during the review (prestart.fixer, on by default), the review passes", () => {
     const { runtime, held, dropped } = fakeRuntime();
-    const pre = new Prestarter({ runtime, config: config((c) => (c.prestart.fixer = true)), settings: s, log: () => {} });
+    const pre = new Prestarter({ runtime, config: config(), settings: s, log: () => {} });
     let st = apply(planning, ev.plan(makePlan([{ mode: "serial", plans: [1] }])), s).state;
     st = apply(st, ev.done(1), s).state;
     expect(st.phase).toBe("reviewing");
@@ -208,13 +217,16 @@ describe("Prestarter", () => {
     expect(dropped).toEqual(["coder"]);
   });
 
-  test("by default (prestart.fixer: false) the fixer waits for the verdict: whether a fix round comes is not known; a provider with prestart: false is never pre-started", () => {
+  test("with prestart.fixer: false the fixer waits for the verdict (whether a fix round comes is not known); a provider with prestart: false is never pre-started", () => {
     let st = apply(planning, ev.plan(makePlan([{ mode: "serial", plans: [1] }])), s).state;
-    st = apply(st, ev.done(1), s).state;
-    expect(config().prestart.fixer).toBe(false);
+    expect(config().prestart.fixer).toBe(true);
     const a = fakeRuntime();
-    new Prestarter({ runtime: a.runtime, config: config(), settings: s, log: () => {} }).update(st);
-    expect(a.held).toEqual([]);
+    const noFixer = new Prestarter({ runtime: a.runtime, config: config((c) => (c.prestart.fixer = false)), settings: s, log: () => {} });
+    noFixer.update(st); // implementing: the reviewer only
+    expect(a.held.map((h) => h.id)).toEqual(["reviewer_logic"]);
+    st = apply(st, ev.done(1), s).state;
+    noFixer.update(st); // reviewing: no fixer (the working reviewer's pre-start is its launch's)
+    expect(a.held.map((h) => h.id)).toEqual(["reviewer_logic"]);
     const b = fakeRuntime();
     new Prestarter({ runtime: b.runtime, config: config((c) => (c.providers.sim!.prestart = false)), settings: s, log: () => {} }).update(planning);
     expect(b.held).toEqual([]);

@@ -49,10 +49,10 @@ const prestartsByRole = (dir: string) => readLog(dir).filter((r) => r.event === 
 const completed = (s: any) => Object.values(s.active_reviews ?? {}).filter((v) => v === "completed").length;
 
 const CASES: Case[] = [
-  // the two coders pre-started by role while the planner works die with the killed run's tmux session
+  // the coder pre-started by role (from the architect on) dies with the killed run's tmux session
   {
     name: "mid-plan (planner working)",
-    when: (s, dir) => s.phase === "planning" && s.agents?.planner?.status === "working" && prestartsByRole(dir) >= 2,
+    when: (s, dir) => s.phase === "planning" && s.agents?.planner?.status === "working" && prestartsByRole(dir) >= 1,
     hold: ["planner_prompt"],
   },
   {
@@ -225,13 +225,11 @@ describe("SIGKILL of the orchestrator, then agentmux resume (compiled binary, pr
         expect(afterResume.some((r) => r.event === "agent_prestarted" && r.agent === id && r.pane === t.pane)).toBe(true);
       }
       if (c.name.startsWith("mid-plan")) {
-        // the coders were started by role again after the resume and taken over by the keys the plan gave
-        expect(
-          takenOver
-            .filter((t) => t.data?.prestarted_as !== undefined)
-            .map((t) => t.agent)
-            .sort(),
-        ).toEqual(["coder:1", "coder:2"]);
+        // a coder was started by role again after the resume and taken over by a key the plan gave
+        // (prestart.max_panes 2: the first coder and the first reviewer; the second coder starts at its launch)
+        const byRole = takenOver.filter((t) => t.data?.prestarted_as !== undefined).map((t) => t.agent);
+        expect(byRole.length).toBe(1);
+        expect(["coder:1", "coder:2"]).toContain(byRole[0]!);
       }
       if (c.orphanCall) {
         // the orphan's call reached nobody: it was told so, and nothing was recorded for it ...

@@ -61,9 +61,10 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "headless.phase_timeout_s": "phase limit when `watchdog.phase_timeout_s` is 0 (0 = no limit)",
   "headless.run_timeout_s": "run limit when `watchdog.run_timeout_s` is 0 (0 = no limit)",
   sim: "the simulated agent (provider `sim`)",
-  prestart: "pre-started handoffs: a fresh run's first agent starts while the orchestrator starts up, and while a phase works, the agents the next phase will launch (the architect after the product manager, the planner after the architect, coders by role while the plan is written — the first coder launches take them over, under the keys the plan gives — the first group's coders while the designer works, the next implementation group's coders while a group works, the reviewers during the last implementation group or a fix round, the fixer during a review round) start in the hidden window, so the handoff costs only the prompt; unused ones are closed",
+  prestart:
+    "pre-started handoffs: a fresh run's first agent starts while the orchestrator starts up, and while a phase works, the agents the coming phases will launch start in the hidden window, nearest first (the planner and the coders by role while the architect works — the first coder launches take them over, under the keys the plan gives — the reviewers while the planner works, the next group's coders and the reviewers while a group works, the fixer from the last coder on, the next review round's reviewers during a fix round), so the handoff costs only the prompt; unused ones are closed",
   "prestart.max_panes": "at most this many pre-started agents at once (each is a live CLI and its memory); 0 never pre-starts",
-  "prestart.fixer": "also start the fixer while the reviewers work, before their verdict says whether a fix round comes (closed unused when the review passes); false waits for a failing verdict",
+  "prestart.fixer": "also start the fixer before the review's verdict says whether a fix round comes (from the last coder on; closed unused when the review passes); false waits for a failing verdict",
   "sim.think_ms": "pause before each step of the simulated agent",
   pricing: "USD per million tokens by model, for the estimated cost shown in the monitor, `status`, the CI summary and the goodbye screen (see providers.md)",
   "pricing.checked": "the day the rates were last checked against the vendors' price pages",
