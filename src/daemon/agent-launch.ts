@@ -8,6 +8,8 @@ import { systemClock } from "../effects/clock.ts";
 import { recordWorktreeFiles } from "../session/worktree-files.ts";
 import type { FirstStarts } from "./first-starts.ts";
 import type { CliVersions } from "./cli-versions.ts";
+import { createConversation } from "./conversation-create.ts";
+import { runProcess } from "../effects/process/run.ts";
 import { adapterFor } from "../providers/adapters/registry.ts";
 import type { AgentRuntimeOptions, LaunchOptions, Started } from "./agents.ts";
 
@@ -29,6 +31,11 @@ export async function spawnAgent(
   if (conv && !lo.batchPrompt) {
     if (lo.conversation) conversation = { id: lo.conversation, resume: true };
     else if (conv.start.length) conversation = { id: crypto.randomUUID(), resume: false };
+    else if (conv.create.length && resolved.provider.command !== "@self") {
+      const env = { ...(o.runEnv ?? {}), ...resolved.provider.env };
+      const id = await createConversation(runProcess, o.log, { agent, command: resolved.provider.command, args: conv.create, env, cwd: o.workDir });
+      if (id) conversation = { id, resume: false };
+    }
   }
   const token = o.mcp.tokens.issue(agent, role, o.workDir);
   // the CLI's own turn-end hook reports this id (TurnEndTail → agentOfTurnId)

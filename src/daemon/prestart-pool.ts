@@ -55,7 +55,7 @@ export class PrestartPool {
             event: "agent_prestarted",
             agent: id,
             pane: s.pane.pane,
-            data: { provider: s.pane.resolved.providerName, role: want.role, by_role: want.agent === null },
+            data: { provider: s.pane.resolved.providerName, role: want.role, by_role: want.agent === null, argv: s.argv },
           });
           // its trust dialog, ready prompt, MCP connection and settle time are waited for now, not at the handoff
           const t0 = performance.now();

@@ -67,11 +67,12 @@ export function buildLaunch(agent: ResolvedAgent, ctx: LaunchContext): LaunchSpe
   return agent.sandbox ? sandboxed(agent, ctx, spec) : spec;
 }
 
-/** `start` (a new conversation with agentmux's id) or `resume` args; codex's `resume <id>` is a subcommand, so they come first. */
+/** `start` (a new conversation with agentmux's id) or `resume` args (a resumed one, or one `create` made); codex's `resume <id>` is a subcommand, so they come first. */
 function conversationArgs(agent: ResolvedAgent, ctx: LaunchContext, batch: boolean): string[] {
   const c = agent.provider.conversation;
   if (!c || !ctx.conversation || batch) return [];
-  return (ctx.conversation.resume ? c.resume : c.start).map((a) => a.replaceAll("{id}", ctx.conversation!.id));
+  // an id made before the launch (conversation.create) is continued like a resumed one
+  return (ctx.conversation.resume || !c.start.length ? c.resume : c.start).map((a) => a.replaceAll("{id}", ctx.conversation!.id));
 }
 
 /** The CLI's own turn-end signal (its adapter's hook), told its launch's id and the run's file in its env; none for a batch run. */

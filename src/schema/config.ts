@@ -77,6 +77,12 @@ export const InputDialog = z.strictObject({
 export const Conversation = z.strictObject({
   /** args for a new conversation with an id agentmux picks (`{id}`); empty when the CLI picks it (see capture) */
   start: z.array(z.string()).default([]),
+  /**
+   * args of the CLI's own command that makes a new conversation and prints its id (cursor:
+   * `create-chat`), run before a launch that starts one (bounded); the launch then continues that
+   * id with `resume`. Empty: none (the id comes from `start` or `capture`)
+   */
+  create: z.array(z.string()).default([]),
   /** args that continue conversation `{id}`, placed right after the command (codex: a subcommand) */
   resume: z.array(z.string()).min(1),
   /** where to read the id the CLI picked: none (agentmux picks it with `start`), codex ($CODEX_HOME/sessions), agy (its brain folder), opencode (what agentmux's plugin wrote at session.created) */

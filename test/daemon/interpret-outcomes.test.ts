@@ -204,7 +204,7 @@ describe("each effect's outcome", () => {
     const w = world({
       config: (c) => {
         const sim = c.providers.sim!;
-        sim.conversation = { start: [], resume: [], capture: "codex" };
+        sim.conversation = { start: [], resume: [], create: [], capture: "codex" };
         sim.env = { ...sim.env, CODEX_HOME: codexHome };
       },
     });

@@ -34,11 +34,18 @@ async function start(roles: { architect: string; planner: string }, own: Record<
     mkdirSync(join(repo, rel, ".."), { recursive: true });
     writeFileSync(join(repo, rel), content);
   }
-  const fake = join(root, "fake-cli");
-  writeFileSync(fake, "#!/bin/sh\n[ \"$1\" = --version ] && exit 0\nexec sleep 600\n");
-  chmodSync(fake, 0o755);
+  // one stand-in per CLI (the second start of one command waits for its first to get ready)
+  const fakes = Object.fromEntries(
+    Object.values(roles).map((p) => {
+      const fake = join(root, `fake-${p}`);
+      // cursor's create-chat prints a chat id (cli-evidence.md §1)
+      writeFileSync(fake, `#!/bin/sh\n[ "$1" = --version ] && exit 0\n[ "$1" = create-chat ] && { echo ${CHAT}; exit 0; }\nexec sleep 600\n`);
+      chmodSync(fake, 0o755);
+      return [p, fake];
+    }),
+  );
   const config = join(root, "layer.json");
-  const providers = Object.fromEntries(Object.values(roles).map((p) => [p, { command: fake }]));
+  const providers = Object.fromEntries(Object.values(roles).map((p) => [p, { command: fakes[p] }]));
   writeFileSync(config, JSON.stringify({ roles: { architect: { provider: roles.architect }, planner: { provider: roles.planner } }, providers }));
   const socket = privateSocket();
   track.sockets.push(socket);
@@ -47,15 +54,24 @@ async function start(roles: { architect: string; planner: string }, own: Record<
 }
 
 // the run's own session folder aside
+const CHAT = "5b0c7e2a-3d41-4f8e-9a6c-2e7d1f0b4c93";
 const status = (repo: string) => git(repo, "status", "--porcelain", "--untracked-files=all", "--", ".", ":!.agentmux");
 
-test("an in-place run's agy and cursor files go when clean removes it after its orchestrator was killed", async () => {
+test("an in-place run's agy and cursor files go when clean removes it after its orchestrator was killed (and cursor's chat is made before its launch)", async () => {
   const { repo, socket, run } = await start({ architect: "agy", planner: "cursor" });
   const mcpConfig = join(repo, ".agents", "mcp_config.json");
   const hooks = join(repo, ".cursor", "hooks.json");
   await waitFor("both CLIs' files in the checkout", () => existsSync(mcpConfig) && existsSync(hooks), { timeoutMs: 60_000 });
   expect(status(repo)).toBe(""); // kept out of git meanwhile
   const dir = sessionDir(repo)!;
+  // cursor's conversation: made with create-chat before its launch, continued with --resume (a restart keeps it)
+  const log = await waitFor("cursor's launch logged", () => {
+    const text = readFileSync(join(dir, "orchestrator.log"), "utf8");
+    return text.split("\n").find((l) => l.includes('"event":"agent_prestarted"') && l.includes("fake-cursor")) ? text : null;
+  });
+  expect(log).toContain(`create-chat made conversation ${CHAT}`);
+  const prestarted = log.split("\n").find((l) => l.includes('"event":"agent_prestarted"') && l.includes("fake-cursor"))!;
+  expect(JSON.parse(prestarted).data.argv.slice(0, 3)).toEqual([expect.stringMatching(/fake-cursor$/), "--resume", CHAT]);
   const pid = orchestratorPid(dir)!;
   process.kill(pid, "SIGKILL"); // nobody left to remove them at the run's end
   await waitFor("the orchestrator to be gone", () => !alive(pid));

@@ -4,6 +4,8 @@
  * goes into the launch, what it ignores (agy before 1.1.10: --model; 1.0.x: the workspace MCP
  * file; Linux 1.1.11: its Stop hook) is logged. The `--version` outputs are kept per version
  * under test/fixtures/versions/<cli>/<version>.txt (comment lines, then the output).
+ * cursor's own chats: `create-chat` prints a new chat's id (test/fixtures/outputs/cursor/), the
+ * launch continues it with `--resume <chatId>`, so a restarted cursor agent keeps its conversation.
  */
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
@@ -13,6 +15,7 @@ import { adapterFor } from "../../src/providers/adapters/registry.ts";
 import { buildLaunch } from "../../src/providers/launch.ts";
 import { resolveRole } from "../../src/providers/resolve.ts";
 import { CliVersions } from "../../src/daemon/cli-versions.ts";
+import { createConversation, createdId } from "../../src/daemon/conversation-create.ts";
 import type { ProcResult } from "../../src/effects/process/run.ts";
 import { REPO_ROOT } from "../helpers/tmp.ts";
 
@@ -30,7 +33,7 @@ const EXPECTED: Record<string, Record<string, { argv: string[]; notes: number }>
   agy: { "1.0.10": { argv: [], notes: 1 }, "1.1.11": { argv: [], notes: 1 }, "1.2.7": { argv: [], notes: 0 } },
 };
 
-function launch(provider: string, cliVersion?: string, batch = false) {
+function launch(provider: string, cliVersion?: string, batch = false, conversation?: { id: string; resume: boolean }) {
   const c = structuredClone(config);
   c.defaults.provider = provider;
   return buildLaunch(resolveRole(c, "coder"), {
@@ -42,6 +45,7 @@ function launch(provider: string, cliVersion?: string, batch = false) {
     home: "/nonexistent-home",
     ...(cliVersion ? { cliVersion } : {}),
     ...(batch ? { batchPrompt: "/s/p.md" } : {}),
+    ...(conversation ? { conversation } : {}),
   });
 }
 
@@ -96,4 +100,39 @@ test("asked once per command, bounded; a slow or failing answer is no version, s
   expect(logs[0]).toEqual({ msg: "cursor-agent --version: 2026.07.20; adds --trust", level: undefined });
   expect(logs[1]).toEqual({ msg: "agy --version: no answer within 5 s; started with the args every version takes", level: "warn" });
   expect(logs[3]!.msg).toStartWith("old-agy 1.0.10: agy 1.0.x takes a model by its display name");
+});
+
+test("cursor: a chat made with create-chat before the launch is continued with --resume, as a restart continues it", async () => {
+  const out = output("..", join("outputs", "cursor", "create-chat.txt"));
+  const id = createdId(out)!;
+  expect(id).toBe("5b0c7e2a-3d41-4f8e-9a6c-2e7d1f0b4c93");
+  expect(config.providers.cursor!.conversation).toEqual({ start: [], create: ["create-chat"], resume: ["--resume", "{id}"], capture: "none" });
+  expect(launch("cursor", undefined, false, { id, resume: false }).argv.slice(0, 3)).toEqual(["cursor-agent", "--resume", id]);
+  expect(launch("cursor", undefined, false, { id, resume: true }).argv.slice(0, 3)).toEqual(["cursor-agent", "--resume", id]);
+  // claude picks with --session-id and continues with --resume: unchanged
+  expect(launch("claude", undefined, false, { id, resume: false }).argv.slice(1, 3)).toEqual(["--session-id", id]);
+
+  const logs: string[] = [];
+  const made = await createConversation(async (argv) => ({ code: 0, stdout: argv.join(" ") === "cursor-agent create-chat" ? out : "", stderr: "" }), (m) => logs.push(m), {
+    agent: "coder-1",
+    command: "cursor-agent",
+    args: ["create-chat"],
+    env: {},
+    cwd: "/w",
+  });
+  expect(made).toBe(id);
+  // not signed in, or a slow service: a fresh conversation, said in the log
+  const failed = await createConversation(async () => ({ code: 1, stdout: "", stderr: "Error: not logged in" }), (m) => logs.push(m), {
+    agent: "coder-1",
+    command: "cursor-agent",
+    args: ["create-chat"],
+    env: {},
+    cwd: "/w",
+  });
+  expect(failed).toBeNull();
+  expect(logs).toEqual([
+    `coder-1: cursor-agent create-chat made conversation ${id}`,
+    "coder-1: cursor-agent create-chat: exit 1: Error: not logged in; it starts a conversation agentmux cannot continue after a restart",
+  ]);
+  expect(createdId("Created chat\n")).toBeNull();
 });

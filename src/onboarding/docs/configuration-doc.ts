@@ -126,6 +126,7 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "providers.<name>.limits": "regexes of the CLI's usage-limit, rate-limit and overload screens",
   "providers.<name>.conversation": "the CLI's conversation ids, continued on a restart, `agentmux resume` and the next serial plan; null = always fresh",
   "providers.<name>.conversation.start": "args that start a conversation with an id agentmux picks (`{id}`); empty when the CLI picks it",
+  "providers.<name>.conversation.create": "args of the CLI's command that makes a new conversation and prints its id (cursor: `create-chat`), run before the launch (15 s at most); the launch continues that id with `resume`. Empty: none",
   "providers.<name>.conversation.resume": "args that continue conversation `{id}` (placed right after the command)",
   "providers.<name>.conversation.capture": "where to read the id the CLI picked: `none` (agentmux picks it with `start`), `codex` (`$CODEX_HOME/sessions`), `agy` (its brain folder) or `opencode` (the session id agentmux's plugin wrote when opencode opened it)",
   roles: "per-role overrides (product-manager, architect, planner, designer, coder, reviewer_logic, reviewer_quality, reviewer_expert, code-researcher, web-researcher)",

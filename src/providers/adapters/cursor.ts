@@ -51,6 +51,9 @@ dialogs:
     dismiss: [Escape]
 limits:
   - "hit your usage limit|[Uu]sage limit (reached|exceeded)|spend limit|spendLimits"
+# its own chats: 'create-chat' prints a new chat's id, '--resume <chatId>' continues it
+# (cli-evidence.md §1); a restarted agent keeps its conversation
+conversation: { create: [create-chat], resume: [--resume, "{id}"] }
 batch: { args: [--print, --trust, --force], mode: positional }
 submit: { delay_ms: 150, keys: [Enter], retries: 2, verify_ms: 2000 }
 ready:
