@@ -59,7 +59,9 @@ export async function runCheck(name: string, spec: CheckSpec, input: CheckRunInp
       ? `not found: ${r.tail.findLast((l) => /not found|No such file/i.test(l))}`
       : r.timedOut
         ? `did not finish within ${spec.timeout_s} s: its process group was killed`
-        : undefined);
+        : r.logProblem
+          ? `its output log is incomplete: ${r.logProblem}`
+          : undefined);
   return CheckResult.parse({
     name,
     command: spec.command,

@@ -123,7 +123,9 @@ export async function runWorktreeSetup(
         : r.exitCode === null
           ? `killed by ${r.signal}`
           : `exit ${r.exitCode}`;
-    log(`worktree setup ${index + 1}: ${how} after ${seconds} s${r.tail.map((l) => `\n  | ${l}`).join("")}`, {
+    // a log the disk could not hold (ENOSPC, EROFS) is said, named; the tail is still here
+    const logNote = r.logProblem ? ` (its log ${logPath} is incomplete: ${r.logProblem})` : "";
+    log(`worktree setup ${index + 1}: ${how} after ${seconds} s${logNote}${r.tail.map((l) => `\n  | ${l}`).join("")}`, {
       level: failed ? "error" : "info",
       event: "worktree_setup",
       data: { index: index + 1, of, command, code: r.exitCode, timed_out: r.timedOut, seconds, output: r.tail, log: logPath, truncated: r.truncated },

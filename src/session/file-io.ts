@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
+import { writeFailed } from "../effects/fs/io-error.ts";
 import { readRegularFile } from "../effects/fs/read-regular.ts";
 import { claimFile } from "./claim.ts";
 import type { SessionFile } from "../protocol/files.ts";
@@ -58,7 +59,12 @@ export function sessionFileText<T>(dir: string, f: SessionFile<T>, value: T): st
 
 /** Write a file atomically, only when the value satisfies the entry's schema (`existingDir`: see writeFileAtomic). */
 export function writeSessionFile<T>(dir: string, f: SessionFile<T>, value: T, opts: { existingDir?: boolean } = {}): void {
-  writeFileAtomic(pathOf(dir, f), sessionFileText(dir, f, value), opts);
+  const text = sessionFileText(dir, f, value);
+  try {
+    writeFileAtomic(pathOf(dir, f), text, opts);
+  } catch (e) {
+    throw writeFailed(f.path, pathOf(dir, f), e); // a full or read-only disk named (ENOSPC, EROFS)
+  }
 }
 
 /**

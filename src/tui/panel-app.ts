@@ -178,10 +178,24 @@ export async function runPanel(dir: string): Promise<number> {
   let finish!: (code: number) => void;
   const done = new Promise<number>((r) => (finish = r));
   let confirmation = "";
+  /**
+   * A write that fails (a full or read-only disk: the error names ENOSPC or EROFS, effects/fs/io-error.ts)
+   * is said in the header and the panel stays: the decision, its message and comments are still here
+   * to be made again once the disk is writable. Nothing is lost.
+   */
+  const attempt = (fn: () => void) => {
+    try {
+      fn();
+    } catch (e) {
+      notice = `✗ ${(e as Error).message}: nothing was lost, try again once the disk is writable`;
+      modal = false;
+      draw();
+    }
+  };
   const guard = (fn: () => void) => () => {
     if (modal) return;
     notice = "";
-    fn();
+    attempt(fn);
   };
   const open = () => (modal = true);
   const close = () => ((modal = false), draw());
@@ -209,7 +223,7 @@ export async function runPanel(dir: string): Promise<number> {
       if (!f) return;
       if (excluded.has(f.path)) excluded.delete(f.path);
       else excluded.add(f.path);
-      saveDraft();
+      attempt(saveDraft);
       draw();
     }),
   );
@@ -235,7 +249,7 @@ export async function runPanel(dir: string): Promise<number> {
         setMine: (line, body) => {
           drafts = drafts.filter((c) => !(c.file === f.path && c.line === line));
           if (body) drafts.push({ file: f.path, line, body });
-          saveDrafts();
+          attempt(saveDrafts);
         },
         onClose: close,
       });
@@ -247,7 +261,7 @@ export async function runPanel(dir: string): Promise<number> {
       open();
       editor(screen, "Commit message", message, (text) => {
         if (text !== null) message = text.trim();
-        saveDraft();
+        attempt(saveDraft);
         close();
       });
     }),
@@ -261,17 +275,18 @@ export async function runPanel(dir: string): Promise<number> {
         if (r.text.trim()) message = r.text.trim();
         else notice = "the editor left the message empty: it is unchanged";
       } else notice = r.error;
-      saveDraft();
+      attempt(saveDraft);
       close();
     }),
   );
-  const approve = () => {
-    const approval = buildApproval(files, excluded, message);
-    writeSessionFile(dir, SESSION_FILES.approval, approval);
-    dropDrafts();
-    confirmation = `✓ Approved: committing ${files.length - approval.exclude_files.length} file(s)${approval.exclude_files.length ? `, ${approval.exclude_files.length} excluded` : ""}.`;
-    finish(0);
-  };
+  const approve = () =>
+    attempt(() => {
+      const approval = buildApproval(files, excluded, message);
+      writeSessionFile(dir, SESSION_FILES.approval, approval);
+      dropDrafts();
+      confirmation = `✓ Approved: committing ${files.length - approval.exclude_files.length} file(s)${approval.exclude_files.length ? `, ${approval.exclude_files.length} excluded` : ""}.`;
+      finish(0);
+    });
   /** approving drops the line comments: say so before they are gone */
   const approveDroppingDrafts = () => {
     if (!drafts.length) return approve();
@@ -309,14 +324,16 @@ export async function runPanel(dir: string): Promise<number> {
       const ask = (initial: string, why = "") =>
         editor(screen, `What should change?${withComments}${why}`, initial, (text, draft) => {
           request = draft;
-          saveDraft();
+          attempt(saveDraft);
           if (text === null) return close();
           const content = changesContent(text, userCommentsMarkdown(work, drafts));
           if (!ChangesText.safeParse(content).success) return ask(text, " (nothing to send yet: write the changes, or Esc)");
-          writeSessionFile(dir, SESSION_FILES.changes, content);
-          dropDrafts();
-          confirmation = "↻ Changes requested: the pipeline goes back to planning with your notes.";
-          finish(0);
+          attempt(() => {
+            writeSessionFile(dir, SESSION_FILES.changes, content);
+            dropDrafts();
+            confirmation = "↻ Changes requested: the pipeline goes back to planning with your notes.";
+            finish(0);
+          });
         });
       ask(request);
     }),

@@ -55,7 +55,11 @@ function writeVia(place: string, path: string, content: string | Uint8Array, mod
         closeSync(fd);
       } catch {}
     }
-    rmSync(tmp, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // a read-only folder refuses the removal too: the first failure is the one to report
+    }
     throw e;
   }
 }

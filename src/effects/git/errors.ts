@@ -1,4 +1,5 @@
 import { defineError } from "../../errors.ts";
+import { writeHint } from "../fs/io-error.ts";
 
 /** What can go wrong with the user's repository, as data. */
 
@@ -11,9 +12,11 @@ export const NotAGitRepo = defineError("NotAGitRepo", "git", (d: { start: string
 }));
 
 /** An isomorphic-git or git operation failed for a reason of its own (`detail`). */
-export const GitOperationFailed = defineError("GitOperationFailed", "git", (d: { operation: string; detail: string; root: string }) => ({
+export const GitOperationFailed = defineError("GitOperationFailed", "git", (d: { operation: string; detail: string; root: string; code?: string }) => ({
   message: `${d.operation} failed: ${d.detail}`,
   where: d.root,
+  // a full or read-only disk says what to do (effects/fs/io-error.ts, the one place write failures are named)
+  ...(writeHint(d.code) ? { hint: writeHint(d.code)! } : {}),
 }));
 
 const EXCLUDE_REASONS = {

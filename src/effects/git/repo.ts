@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { AgentmuxError } from "../../errors.ts";
 import { GitOperationFailed, NotAGitRepo } from "./errors.ts";
 import { gitFs } from "./fs.ts";
+import { systemCode, withSystemCode } from "../fs/io-error.ts";
 
 /** The working tree root that contains `dir` (a main checkout or a linked worktree). */
 export async function findRepoRoot(dir: string): Promise<string> {
@@ -41,18 +42,7 @@ export function wrapGitError(e: unknown, operation: string, root: string): Agent
   // isomorphic-git's add of many files throws one MultipleGitError holding the real ones
   const errors = (e as { errors?: unknown[] })?.errors;
   const first = Array.isArray(errors) && errors.length ? errors[0] : e;
-  return new GitOperationFailed({ operation, detail: withSystemCode(first), root }, { cause: e });
-}
-
-/** An error's message, naming the system's code (ENOSPC, EROFS, EACCES…) when a wrapper's message dropped it. */
-function withSystemCode(e: unknown): string {
-  const message = e instanceof Error ? e.message : String(e);
-  let code: unknown;
-  for (let c: unknown = e, depth = 0; c && depth < 4 && code === undefined; c = (c as { cause?: unknown }).cause, depth++) {
-    const own = (c as { code?: unknown }).code;
-    if (typeof own === "string" && /^E[A-Z]{2,}$/.test(own)) code = own;
-  }
-  return typeof code === "string" && !message.includes(code) ? `${message} (${code})` : message;
+  return new GitOperationFailed({ operation, detail: withSystemCode(first), root, code: systemCode(first) }, { cause: e });
 }
 
 /** Whether the repository has a remote of this name (`origin`). */

@@ -45,6 +45,8 @@ export type BoundedResult = {
   truncated: boolean;
   bytes: number;
   tail: string[];
+  /** why its log file holds less than the output (a full or read-only disk, named), or null */
+  logProblem: string | null;
 };
 
 export type BoundedRunner = (cmd: BoundedCommand) => Promise<BoundedResult>;
@@ -66,6 +68,7 @@ export const runBounded: BoundedRunner = async (cmd) => {
       truncated: closed.dropped > 0,
       bytes: closed.bytes,
       tail: closed.tail,
+      logProblem: closed.problem,
     };
   };
   if (!isFolder(cmd.cwd)) return finish({ exitCode: null, signal: null, timedOut: false, spawnError: `its working folder ${cmd.cwd} does not exist` });

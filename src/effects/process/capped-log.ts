@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { inertLine } from "../../schema/inert-text.ts";
+import { writeFailed } from "../fs/io-error.ts";
 
 export type LogCaps = {
   /** the first bytes of the output, written to the file as they arrive */
@@ -18,15 +19,20 @@ export type ClosedLog = {
   dropped: number;
   /** the last `lines` lines of the output, control characters stripped */
   tail: string[];
+  /** why the file holds less than that (a full or read-only disk, named: effects/fs/io-error.ts), or null */
+  problem: string | null;
 };
 
 /**
  * An output log of bounded size however much a command prints: the head streams to the file,
  * the tail is a ring of the last `tailBytes` in memory, and on close the tail follows a marker
  * saying how many bytes were dropped between them. Memory stays at tailBytes plus one chunk.
+ * A file that cannot be written (ENOSPC, EROFS) never stops the command or the process reading
+ * its output: the first failure is kept, named, as `problem`, and the tail is still returned.
  */
 export class CappedLog {
-  private fd: number;
+  private fd: number | null = null;
+  private problem: string | null = null;
   private bytes = 0;
   private ring: Buffer[] = [];
   private ringSize = 0;
@@ -36,15 +42,34 @@ export class CappedLog {
     readonly path: string,
     private readonly caps: LogCaps = DEFAULT_LOG_CAPS,
   ) {
-    mkdirSync(dirname(path), { recursive: true });
-    this.fd = openSync(path, "w", 0o600);
+    this.attempt(() => {
+      mkdirSync(dirname(path), { recursive: true });
+      this.fd = openSync(path, "w", 0o600);
+    });
+  }
+
+  /** A file operation; its failure is remembered (the first one) and the file left alone from then on. */
+  private attempt(write: () => void): void {
+    if (this.problem) return;
+    try {
+      write();
+    } catch (e) {
+      const named = writeFailed("the output log", this.path, e);
+      this.problem = named instanceof Error ? named.message : String(named);
+      if (this.fd !== null) {
+        try {
+          closeSync(this.fd);
+        } catch {}
+        this.fd = null;
+      }
+    }
   }
 
   write(chunk: Buffer): void {
     if (this.closed) return;
     const start = this.bytes;
     this.bytes += chunk.length;
-    if (start < this.caps.headBytes) writeSync(this.fd, chunk, 0, Math.min(chunk.length, this.caps.headBytes - start));
+    if (start < this.caps.headBytes) this.attempt(() => writeSync(this.fd!, chunk, 0, Math.min(chunk.length, this.caps.headBytes - start)));
     this.ring.push(chunk);
     this.ringSize += chunk.length;
     while (this.ring.length > 1 && this.ringSize - this.ring[0]!.length >= this.caps.tailBytes) this.ringSize -= this.ring.shift()!.length;
@@ -59,14 +84,17 @@ export class CappedLog {
     const tailToWrite = kept.subarray(Math.max(0, kept.length - afterHead));
     const dropped = afterHead - tailToWrite.length;
     if (dropped > 0)
-      writeSync(
-        this.fd,
-        `\n[agentmux: ${dropped} bytes of output dropped here; the first ${this.caps.headBytes} and the last ${tailToWrite.length} are kept]\n`,
+      this.attempt(() =>
+        writeSync(
+          this.fd!,
+          `\n[agentmux: ${dropped} bytes of output dropped here; the first ${this.caps.headBytes} and the last ${tailToWrite.length} are kept]\n`,
+        ),
       );
-    if (tailToWrite.length > 0) writeSync(this.fd, tailToWrite);
-    closeSync(this.fd);
+    if (tailToWrite.length > 0) this.attempt(() => writeSync(this.fd!, tailToWrite));
+    this.attempt(() => closeSync(this.fd!));
+    this.fd = null;
     this.ring = [];
-    this.closed = { bytes: this.bytes, dropped, tail: tailLines(kept, this.bytes > kept.length, lines) };
+    this.closed = { bytes: this.bytes, dropped, tail: tailLines(kept, this.bytes > kept.length, lines), problem: this.problem };
     return this.closed;
   }
 }

@@ -14,7 +14,7 @@ const logOf = (chunks: string[], caps = { headBytes: 10, tailBytes: 8 }) => {
 };
 
 test("output within the head is written whole, nothing dropped", () => {
-  expect(logOf(["abc\n", "de\n"])).toEqual({ closed: { bytes: 7, dropped: 0, tail: ["abc", "de"] }, text: "abc\nde\n" });
+  expect(logOf(["abc\n", "de\n"])).toEqual({ closed: { bytes: 7, dropped: 0, tail: ["abc", "de"], problem: null }, text: "abc\nde\n" });
 });
 
 test("output just over the head: the tail completes it without a marker or a repeated byte", () => {
@@ -25,7 +25,7 @@ test("output just over the head: the tail completes it without a marker or a rep
 
 test("output over head + tail: the middle goes, a marker says how much, the tail is exact", () => {
   const { closed, text } = logOf(["0123456789", "MIDDLE-MIDDLE", "x\nlast-1\n", "end\n"]);
-  expect(closed).toEqual({ bytes: 36, dropped: 18, tail: ["end"] });
+  expect(closed).toEqual({ bytes: 36, dropped: 18, tail: ["end"], problem: null });
   expect(text).toBe("0123456789\n[agentmux: 18 bytes of output dropped here; the first 10 and the last 8 are kept]\nt-1\nend\n");
 });
 
