@@ -71,7 +71,9 @@ test(
       if (won.length !== 1) console.error(trial, results);
       expect(won.length).toBe(1);
       expect(lost[0]!.code).toBe(1);
-      expect(lost[0]!.stderr).toMatch(/the session is already being resumed \(agentmux pid \d+\)|the session is still running/);
+      // by the time the loser looks, the winner may have started its orchestrator: then `resume` (no id) finds
+      // the only session running ("there is no session to resume: <id> is still running"), said as such (20 trials)
+      expect(lost[0]!.stderr).toMatch(/the session is already being resumed \(agentmux pid \d+\)|the session is still running|: \S+ is still running/);
       expect(lost[0]!.stderr + lost[0]!.stdout).not.toContain("failed");
       expect(lost[0]!.stdout).not.toContain("closing the stale tmux session");
       expect(readState(dir)).toMatchObject({ phase: "done" });
