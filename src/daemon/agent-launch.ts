@@ -84,10 +84,18 @@ export async function spawnAgent(
 }
 
 /** The agent_launched record (bench/pipeline.ts reads "launched <agent> (…) in %N"); the conversation it starts is its event. */
-export function announceLaunch(o: AgentRuntimeOptions, agent: string, s: Started, prestartedMs?: number, byRole?: string | null): Event[] {
+export function announceLaunch(
+  o: AgentRuntimeOptions,
+  agent: string,
+  s: Started,
+  pre?: { ms: number; byRole: string | null; readyMs: number | null },
+): Event[] {
   const { resolved, pane } = s.pane;
   const c = s.conversation;
-  const note = prestartedMs === undefined ? "" : ` (pre-started ${byRole ? `by role as ${byRole} ` : ""}${prestartedMs} ms before)`;
+  // whether the pre-start was ready for its prompt says where a slow handoff's time went
+  const note = !pre
+    ? ""
+    : ` (pre-started ${pre.byRole ? `by role as ${pre.byRole} ` : ""}${pre.ms} ms before, ${pre.readyMs === null ? "not ready yet" : `ready for ${pre.readyMs} ms`})`;
   o.log(
     `launched ${agent} (${resolved.providerName}${resolved.model ? "/" + resolved.model : ""}${c ? `, conversation ${c.id}${c.resume ? " resumed" : ""}` : ""}) in ${pane}${note}: ${s.argv.join(" ").slice(0, 300)}`,
     {
@@ -99,8 +107,8 @@ export function announceLaunch(o: AgentRuntimeOptions, agent: string, s: Started
         model: resolved.model,
         argv: s.argv,
         ...(c ? { conversation: c.id, resumed: c.resume } : {}),
-        ...(prestartedMs === undefined ? {} : { prestarted_ms: prestartedMs }),
-        ...(byRole ? { prestarted_as: byRole } : {}),
+        ...(pre ? { prestarted_ms: pre.ms, prestart_ready_ms: pre.readyMs } : {}),
+        ...(pre?.byRole ? { prestarted_as: pre.byRole } : {}),
       },
     },
   );

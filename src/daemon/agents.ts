@@ -20,7 +20,7 @@ import { announceLaunch, spawnAgent } from "./agent-launch.ts";
 import type { Logger } from "../effects/log.ts";
 import { monotonicClock, systemClock, type Clock } from "../effects/clock.ts";
 import type { Watched } from "./turns.ts";
-import { PrestartPool } from "./prestart-pool.ts";
+import { PrestartPool, type Taken } from "./prestart-pool.ts";
 import { nothing, produced, type Outcome } from "./outcome.ts";
 import type { HeldPrestart } from "./prestart.ts";
 
@@ -116,6 +116,7 @@ export class AgentRuntime {
       },
       tokens: this.o.mcp.tokens,
       log: this.o.log,
+      clock: this.clock,
     });
   }
 
@@ -133,7 +134,7 @@ export class AgentRuntime {
     }
     // a pre-started pane for this launch (its key's, else its role's) is taken over: its CLI is up, its MCP client connected
     const pre = await this.pool.take(agent, role, lo, label);
-    if (pre) return this.adopt(agent, pre.started, pre.byRole);
+    if (pre) return this.adopt(agent, pre);
     // a relaunch takes the old pane's place on screen
     const old = this.agents.lastPane(agent);
     const slot = old ? this.o.layout.visiblePanes().indexOf(old) : -1;
@@ -191,10 +192,11 @@ export class AgentRuntime {
   }
 
   /** The pre-started pane (labelled at its take-over) becomes the agent's; its token is the agent's already (issued to its key, or re-bound). */
-  private async adopt(agent: string, s: Started, byRole: string | null): Promise<Outcome> {
+  private async adopt(agent: string, pre: Taken): Promise<Outcome> {
+    const s = pre.started;
     await this.kill(agent, { keepToken: true });
     this.join(agent, s.pane);
-    const events = announceLaunch(this.o, agent, s, this.wallClock.now() - s.pane.launchedAt, byRole);
+    const events = announceLaunch(this.o, agent, s, { ms: this.wallClock.now() - s.pane.launchedAt, byRole: pre.byRole, readyMs: pre.readyMs });
     this.persist();
     return produced(...events);
   }

@@ -1,6 +1,7 @@
 import type { Role } from "../schema/catalog.ts";
 import type { AgentTokens } from "../mcp/identity.ts";
 import type { Logger } from "../effects/log.ts";
+import type { Clock } from "../effects/clock.ts";
 import type { HeldPrestart } from "./prestart.ts";
 import type { LaunchOptions, Started } from "./agents.ts";
 
@@ -19,12 +20,18 @@ export type PoolDeps = {
   close(pane: string): Promise<void>;
   tokens: AgentTokens;
   log: Logger;
+  /** how long a pane took to get ready (the daemon's monotonic clock) */
+  clock: Clock;
 };
 
-type Entry = HeldPrestart & { pending: Promise<Started | null> };
+/** `readyAt`: when its preparation found it ready for its first prompt (on the clock); unset until then. */
+type Entry = HeldPrestart & { pending: Promise<Started | null>; readyAt?: number };
 
-/** A pre-start taken over by a launch: the pane, and the id it was held under when started by role. */
-export type Taken = { started: Started; byRole: string | null };
+/**
+ * A pre-start taken over by a launch: the pane, the id it was held under when started by role,
+ * and how long it had been ready for its prompt (null: not ready yet, its prompt waits for it).
+ */
+export type Taken = { started: Started; byRole: string | null; readyMs: number | null };
 
 /**
  * Panes started ahead for the next phase (#15.3), parked in the hidden window until a launch
@@ -58,12 +65,14 @@ export class PrestartPool {
             data: { provider: s.pane.resolved.providerName, role: want.role, by_role: want.agent === null, argv: s.argv },
           });
           // its trust dialog, ready prompt, MCP connection and settle time are waited for now, not at the handoff
-          const t0 = performance.now();
+          const t0 = this.d.clock.now();
           void this.d.prepare(id, s).then(
-            (ready) =>
+            (ready) => {
+              if (ready) entry.readyAt = this.d.clock.now();
               this.d.log(
-                `pre-started ${id} ${ready ? "ready for its prompt" : "not ready yet (its prompt waits as usual)"} after ${Math.round(performance.now() - t0)} ms`,
-              ),
+                `pre-started ${id} ${ready ? "ready for its prompt" : "not ready yet (its prompt waits as usual)"} after ${Math.round(this.d.clock.now() - t0)} ms`,
+              );
+            },
             (e) => this.d.log(`preparing the pre-started ${id} failed (its prompt waits as usual): ${(e as Error).message}`, { level: "warn" }),
           );
           return s;
@@ -118,7 +127,8 @@ export class PrestartPool {
     const alive = same && (await this.d.claim(s.pane.pane, label));
     // by role: the token moves to the agent's key (its earlier pane's token is revoked by that)
     const usable = alive && (p.agent !== null || this.d.tokens.rekey(p.id, agent, role));
-    if (usable) return { started: s, byRole: p.agent === null ? p.id : null };
+    if (usable)
+      return { started: s, byRole: p.agent === null ? p.id : null, readyMs: p.readyAt === undefined ? null : Math.round(this.d.clock.now() - p.readyAt) };
     const why = !same ? "this launch differs" : !alive ? "its CLI exited" : "its MCP token is gone";
     this.d.log(`not using the pre-started ${p.id} (${s.pane.pane}) for ${agent}: ${why}`, {
       event: "prestart_dropped",

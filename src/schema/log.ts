@@ -19,7 +19,7 @@ export const LOG_EVENTS = {
   effect_failed: "an effect could not be carried out; `data.effect`, `error`",
   run_lost: "the run cannot go on (its session folder or tmux session is gone); `data.reason`",
   agent_launched:
-    "an agent's pane started, or a pre-started one was taken over (`data.prestarted_ms`: how long before; `data.prestarted_as`: the id it was pre-started under by role); `agent`, `pane`, `data.provider`, `data.model`, `data.argv`",
+    "an agent's pane started, or a pre-started one was taken over (`data.prestarted_ms`: how long before; `data.prestart_ready_ms`: how long it had been ready for its prompt, null when not yet; `data.prestarted_as`: the id it was pre-started under by role); `agent`, `pane`, `data.provider`, `data.model`, `data.argv`",
   agent_prestarted:
     "the next phase's agent was started ahead in the hidden window (`prestart`); `agent` (its key, or `<role>~p<n>` when started by role: `data.by_role`), `pane`, `data.provider`, `data.role` (or `error`)",
   prestart_dropped:

@@ -11,6 +11,7 @@ import { resolveRole } from "../../src/providers/resolve.ts";
 import { apply, clock, events, freshState, makePlan, settings } from "../orchestrator/fixtures.ts";
 import { makeTmpDir } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { FakeClock } from "../helpers/fake-clock.ts";
 
 function config(patch: (c: ReturnType<typeof loadConfig>["config"]) => void = () => {}) {
   const dir = makeTmpDir("amx-prestart-pool-");
@@ -20,8 +21,9 @@ function config(patch: (c: ReturnType<typeof loadConfig>["config"]) => void = ()
   return c;
 }
 
-/** A pool over fake panes: spawning issues the key's token as AgentRuntime.spawn does. */
-function pool() {
+/** A pool over fake panes: spawning issues the key's token as AgentRuntime.spawn does; a pane gets ready when `ready` resolves. */
+function pool(ready: () => Promise<boolean> = async () => true) {
+  const clock = new FakeClock();
   const tokens = new AgentTokens();
   const cfg = config();
   const closed: string[] = [];
@@ -49,7 +51,7 @@ function pool() {
         argv: ["sim-agent"],
       } satisfies Started;
     },
-    prepare: async () => true,
+    prepare: () => ready(),
     soloSize: async () => ({ width: 80, height: 24 }),
     claim: async (pane, label) => {
       labels.set(pane, label);
@@ -58,8 +60,9 @@ function pool() {
     close: async (pane) => void closed.push(pane),
     tokens,
     log: (msg, f) => void logs.push({ msg, event: f?.event, data: f?.data }),
+    clock,
   });
-  return { p, tokens, closed, logs, secrets, labels, exited };
+  return { p, tokens, closed, logs, secrets, labels, exited, clock };
 }
 
 const LABEL = "[coder] plan A";
@@ -114,6 +117,21 @@ describe("pre-starts by role (#15.3)", () => {
     expect(closed).toEqual(["%1"]);
     expect(tokens.lookup(secrets.get("planner")!)).toBeUndefined();
     expect(logs.find((l) => l.event === "prestart_dropped")?.data).toEqual({ why: "its CLI exited" });
+  });
+
+  test("a take-over says how long the pane had been ready for its prompt (on the pool's clock), or that it was not ready yet", async () => {
+    const { p, logs, clock } = pool();
+    p.start({ agent: "planner", role: "planner" });
+    await waitFor("the pre-start prepared", () => logs.some((l) => l.msg.startsWith("pre-started planner ready for its prompt after 0 ms")));
+    clock.advance(1500);
+    expect((await p.take("planner", "planner", {}, LABEL))?.readyMs).toBe(1500);
+    // a pane whose preparation has not finished (its CLI still starting) when its phase comes
+    let started!: () => void;
+    const slow = pool(() => new Promise<boolean>((r) => (started = () => r(true))));
+    slow.p.start({ agent: "planner", role: "planner" });
+    await waitFor("the pre-start spawned", () => slow.logs.some((l) => l.event === "agent_prestarted"));
+    expect((await slow.p.take("planner", "planner", {}, LABEL))?.readyMs).toBeNull();
+    started();
   });
 
   test("an unused pre-start is closed and its token revoked", async () => {

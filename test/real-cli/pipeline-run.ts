@@ -19,7 +19,8 @@ export const REQUEST = "Add a greeting module";
 /** the CLI each role runs on: `default` for every role not named */
 export type Team = { default: { cli: CliDef; bin: string }; roles?: Record<string, { cli: CliDef; bin: string }> };
 
-export type Handoff = { agent: string; after: string; ms: number };
+/** `start`: how its pane started: a pre-start ready for its prompt, one not ready yet, or started at the handoff (cold) */
+export type Handoff = { agent: string; after: string; ms: number; start: "ready" | "not ready" | "cold" };
 
 export type PipelineResult = {
   code: number | null;
@@ -51,7 +52,7 @@ export function git(cwd: string, ...args: string[]): string {
   return r.stdout.toString().trim();
 }
 
-type LogLine = { ts: string; msg: string; agent?: string; pane?: string; event?: string };
+type LogLine = { ts: string; msg: string; agent?: string; pane?: string; event?: string; data?: Record<string, unknown> };
 const logLines = (text: string): LogLine[] =>
   text
     .split("\n")
@@ -65,17 +66,20 @@ const logLines = (text: string): LogLine[] =>
 export function handoffs(log: LogLine[], tools: { tool: string; at: number }[]): Handoff[] {
   const start = log.length ? Date.parse(log[0]!.ts) : 0;
   const paneOf = new Map<string, string>();
+  const startOf = new Map<string, Handoff["start"]>();
   const seen = new Set<string>();
   const out: Handoff[] = [];
   for (const l of log) {
     if (l.agent && l.pane && /^(launched|pre-started) /.test(l.msg)) paneOf.set(l.pane, l.agent);
+    if (l.event === "agent_launched" && l.pane)
+      startOf.set(l.pane, l.data?.prestarted_ms === undefined ? "cold" : typeof l.data.prestart_ready_ms === "number" ? "ready" : "not ready");
     if (!l.msg.startsWith("delivered to ") || !l.pane) continue;
     const agent = paneOf.get(l.pane);
     if (!agent || seen.has(agent)) continue;
     seen.add(agent);
     const at = Date.parse(l.ts);
     const cause = tools.filter((t) => t.at <= at && /^submit_/.test(t.tool)).at(-1);
-    out.push({ agent, after: cause ? cause.tool : "run start", ms: at - (cause ? cause.at : start) });
+    out.push({ agent, after: cause ? cause.tool : "run start", ms: at - (cause ? cause.at : start), start: startOf.get(l.pane) ?? "cold" });
   }
   return out;
 }
@@ -159,7 +163,11 @@ export async function runPipeline(team: Team, behaviour: MockBehaviour, label: s
     seen: mock.requests.filter((r) => r.turn && r.lastUserText.includes("Your task is not complete until you call")).length,
   };
   const ended = raw.filter((r) => r.event === "watchdog" && / turn ended \(/.test(r.msg));
-  const turnEnds = { byCli: ended.filter((r) => r.msg.includes("(its CLI said so)")).length, byScreen: ended.filter((r) => r.msg.includes("(screen settled")).length, signals: 0 };
+  const turnEnds = {
+    byCli: ended.filter((r) => r.msg.includes("(its CLI said so)")).length,
+    byScreen: ended.filter((r) => r.msg.includes("(screen settled")).length,
+    signals: 0,
+  };
   // every signal the CLIs' hooks wrote, also of turns the watcher no longer followed (an agent closed on its submit)
   const signalFile = sessionDir ? join(sessionDir, F.turnEnds) : "";
   if (signalFile && existsSync(signalFile)) turnEnds.signals = readFileSync(signalFile, "utf8").split("\n").filter(Boolean).length;
@@ -169,7 +177,7 @@ export async function runPipeline(team: Team, behaviour: MockBehaviour, label: s
 
 /** A one-line summary for the suite's output (and docs/providers.md). */
 export function summary(label: string, r: PipelineResult): string {
-  const h = r.handoffs.map((x) => `${x.agent} ${(x.ms / 1000).toFixed(1)} s after ${x.after}`).join("; ");
+  const h = r.handoffs.map((x) => `${x.agent} ${(x.ms / 1000).toFixed(1)} s after ${x.after} (${x.start})`).join("; ");
   return `[real-cli] ${label}: exit ${r.code}, wall ${(r.wallMs / 1000).toFixed(0)} s, ${r.mock.requests.filter((q) => q.turn).length} model turns, reminders ${r.reminders.logged} (model saw ${r.reminders.seen}); turn ends: ${r.turnEnds.byCli} by the CLI's signal, ${r.turnEnds.byScreen} by the screen, ${r.turnEnds.signals} signals written; handoffs: ${h}`;
 }
 
