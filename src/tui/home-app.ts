@@ -8,7 +8,7 @@ import { requestCancel } from "../session/cancel.ts";
 import { findRepoRoot } from "../effects/git/repo.ts";
 import { blessed, createScreen, linesToContent } from "./blessed.ts";
 import { question } from "./overlay.ts";
-import { fit, seg, type Line } from "../views/line.ts";
+import { fit, seg, wrapText, type Line } from "../views/line.ts";
 import { runOf, sessionsTable } from "../views/sessions.ts";
 
 const KEYS = "↑/↓ select · n new run · r resume · a attach · c cancel · d delete · q quit";
@@ -33,6 +33,14 @@ export function notResumable(s: SessionSummary): string | undefined {
   return undefined;
 }
 
+/** A status-line notice as up to `max` lines of the screen's width, the last cut with "…" when more is left. */
+export function noticeLines(msg: string, width: number, max = 3): Line[] {
+  const wrapped = wrapText(msg, width);
+  const shown = wrapped.slice(0, max);
+  if (wrapped.length > max) shown[max - 1] = `${shown[max - 1]} ${wrapped.slice(max).join(" ")}`;
+  return shown.map((l) => fit([seg(l, "yellow")], width));
+}
+
 /** `agentmux` in a terminal: the project's sessions; start, resume, attach or delete runs. */
 export async function runHome(projectDir: string): Promise<number> {
   let sessions: SessionSummary[] = await listSessions(projectDir);
@@ -42,8 +50,14 @@ export async function runHome(projectDir: string): Promise<number> {
   // lines are cut to the width by the views: blessed must not wrap them
   const body = blessed.box({ parent: screen, top: 0, left: 0, width: "100%", height: "100%-1", tags: true, wrap: false });
   const help = blessed.box({ parent: screen, bottom: 0, left: 0, width: "100%", height: 1, tags: true, wrap: false });
-  // a notice longer than the screen is cut with "…" (blessed cut it silently mid-word)
-  const status = (msg?: string) => help.setContent(linesToContent([fit([seg(msg ?? KEYS, msg ? "yellow" : "dim")], screen.width as number)]));
+  // a notice longer than the screen wraps onto the lines above (up to 3: what to do is at its end), then ends with "…"
+  const status = (msg?: string) => {
+    const width = screen.width as number;
+    const lines = msg ? noticeLines(msg, width) : [fit([seg(KEYS, "dim")], width)];
+    help.height = lines.length;
+    body.height = `100%-${lines.length}` as unknown as number;
+    help.setContent(linesToContent(lines));
+  };
   const draw = () => {
     selected = Math.max(0, Math.min(selected, sessions.length - 1));
     const lines = [

@@ -92,7 +92,7 @@ test("the home screen at 80 columns keeps every column, the session ids whole", 
   expect(s).toContain("q quit");
 });
 
-test("#31: home-screen notices longer than 80 columns end with …, not cut mid-word", async () => {
+test("#31: home-screen notices longer than 80 columns wrap onto the lines above the key bar, whole, never cut mid-word", async () => {
   socket = privateSocket();
   const project = makeTmpDir("amx-small-home-");
   dirs.push(project);
@@ -102,7 +102,34 @@ test("#31: home-screen notices longer than 80 columns end with …, not cut mid-
   await scr.until("home", (x) => x.includes("SESSION"));
   await scr.keys("a"); // not running: "<id> is not running — press r to resume", longer than the screen
   const s = await scr.until("the notice", (x) => x.includes("is not running"));
-  const line = s.split("\n").find((l) => l.includes("is not running"))!;
-  expect(line.trimEnd()).toEndWith("…");
-  expect(line.length).toBeLessThanOrEqual(80);
+  const lines = s.trimEnd().split("\n");
+  const at = lines.findIndex((l) => l.includes("is not running"));
+  expect(
+    lines
+      .slice(at)
+      .map((l) => l.trim())
+      .join(" "),
+  ).toBe("20250302-100000-a-rather-long-feature-name-for-the-notice is not running — press r to resume");
+  expect(lines.every((l) => l.length <= 80)).toBe(true);
+  expect(lines.slice(at).join("")).not.toContain("…");
+});
+
+test("the home screen outside a git repository: n says what to do, whole, at 80 columns", async () => {
+  socket = privateSocket();
+  const project = makeTmpDir("amx-small-home-");
+  dirs.push(project);
+  const scr = new Screen(socket);
+  await scr.start([scope.bin], project, { width: 80, height: 24 }, { AGENTMUX_TMUX_SOCKET: socket });
+  await scr.until("home", (x) => x.includes("q quit"));
+  await scr.keys("n");
+  const s = await scr.until("the notice", (x) => x.includes("is not a git repository"));
+  const lines = s.trimEnd().split("\n");
+  const at = lines.findIndex((l) => l.includes("is not a git repository"));
+  expect(
+    lines
+      .slice(at)
+      .map((l) => l.trim())
+      .join(" "),
+  ).toEndWith("make a first commit, then press n");
+  expect(s).not.toContain("…");
 });
