@@ -94,7 +94,7 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
     } else {
       const found = findOnPath(provider.command, opts.path);
       if (!found) {
-        checks.push({ ok: false, required: true, label, detail: `"${provider.command}" not found on PATH`, fix: installHint(name, provider.npm_package) });
+        checks.push({ ok: false, required: true, label, detail: `"${provider.command}" not found on PATH`, fix: installHint(name, provider) });
       } else {
         const r = await opts.exec([found, "--version"], { timeoutMs, env }).catch((e): ProcResult => ({ code: 1, stdout: "", stderr: String(e) }));
         // a slow answer is a loaded machine, not a missing CLI: the run starts it all the same
@@ -189,10 +189,11 @@ function wiringSummary(config: Config, name: string, opts: DoctorOptions): strin
   return `${mcp}; trust: ${trust}; ${model}; ${spec.argv.length} args`;
 }
 
-function installHint(name: string, npmPackage: string | null): string {
-  return npmPackage
-    ? `install it: npm i -g ${npmPackage} (or pick another provider in .agentmux/config.yaml)`
-    : `install "${name}" or fix providers.${name}.command`;
+function installHint(name: string, provider: { command: string; npm_package: string | null; mcp: string }): string {
+  if (provider.npm_package) return `install it: npm i -g ${provider.npm_package} (or pick another provider in .agentmux/config.yaml)`;
+  const how = adapterFor(provider.mcp)?.install;
+  const or = `or fix providers.${name}.command, or pick another provider in .agentmux/config.yaml`;
+  return how ? `install it: ${how}; ${or}` : `install "${provider.command}" so that it is on PATH; ${or}`;
 }
 
 /** `✓ label  detail` / `✗ label  detail` + `    fix: …` lines. */

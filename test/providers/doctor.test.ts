@@ -71,6 +71,20 @@ describe("agentmux doctor with fake CLIs", () => {
     );
   });
 
+  test("cursor and agy missing: the fix says how to install each (neither is on npm), not 'install \"cursor\"'", async () => {
+    fake("tmux", 'echo "tmux 3.4"');
+    fake("claude", 'echo "2.1.197"');
+    config.roles.coder = { provider: "cursor", model: null, args: null };
+    config.roles.architect = { provider: "agy", model: null, args: null };
+    const text = formatDoctor(await doctor());
+    expect(text).toContain(
+      '✗ cursor (coder): "cursor-agent" not found on PATH\n    fix: install it: Cursor\'s CLI installer from cursor.com (it puts cursor-agent in ~/.local/bin or ~/.cursor/bin: have that on PATH); or fix providers.cursor.command',
+    );
+    expect(text).toContain(
+      '✗ agy (architect): "agy" not found on PATH\n    fix: install it: curl -fsSL https://antigravity.google/cli/install.sh | bash (it puts agy in ~/.local/bin: have that on PATH); or fix providers.agy.command',
+    );
+  });
+
   test("gh missing with pull requests on is optional (○): the report stays ok", async () => {
     fake("tmux", 'echo "tmux 3.4"');
     config.defaults.provider = "sim";

@@ -22,6 +22,7 @@ import { versionAtLeast } from "./version.ts";
 export const agy: CliAdapter = {
   name: "agy",
   checked: { how: "published", versions: ["1.0.10", "1.1.28", "1.2.2", "1.2.7"] },
+  install: "curl -fsSL https://antigravity.google/cli/install.sh | bash (it puts agy in ~/.local/bin: have that on PATH)",
   config: String.raw`
 command: agy
 # what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true)

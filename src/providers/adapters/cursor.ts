@@ -23,6 +23,7 @@ const TRUST_FLAG_FROM = "2026.07.20";
 export const cursor: CliAdapter = {
   name: "cursor",
   checked: { how: "published", versions: ["2026.06.15", "2026.07.20", "2026.09.02"] },
+  install: "Cursor's CLI installer from cursor.com (it puts cursor-agent in ~/.local/bin or ~/.cursor/bin: have that on PATH)",
   config: String.raw`
 # 'agent' is the same program, but the name collides with other tools (gpg-agent)
 command: cursor-agent

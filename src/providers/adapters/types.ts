@@ -34,6 +34,8 @@ export type CliAdapter = {
   /** the built-in `providers.<name>` block, YAML (merged into the built-in config layer) */
   config: string;
   checked: Checked;
+  /** how to install the CLI when no npm package ships it (doctor's fix for a CLI not on PATH) */
+  install?: string;
   /** agentmux's MCP endpoint wired into one launch (argv, env, 0600 files) */
   mcp: (agent: ResolvedAgent, ctx: LaunchContext) => LaunchPart;
   /** how the launch is described by `doctor` */
