@@ -39,3 +39,11 @@ export function mappingExpected(key: string, expected: "record" | "object", got:
   const example = EXAMPLES[key];
   return `${key}: expected ${shape}, got ${got === "null" ? got : `a ${got}`}${example ? `; for example:\n${indented(last, example)}` : ""}`;
 }
+
+/** The problem text for a list given one value: the value as the list of one it likely meant. */
+export function listExpected(key: string, got: string, value: unknown): string {
+  // a plain word stays bare in YAML; anything else is quoted
+  const item = typeof value === "string" && /^[\w./@-]+$/.test(value) ? value : JSON.stringify(value);
+  const one = value !== null && typeof value !== "object" ? `; write it as a list: [${item}]` : "";
+  return `${key}: expected a list, got ${got === "null" ? got : `a ${got}`}${one}`;
+}

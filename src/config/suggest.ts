@@ -37,7 +37,7 @@ export function didYouMean(word: string, candidates: readonly string[], o: { pre
  * A config key's suggestion: the closest key (didYouMean) when `word` is also its letters in
  * order or nothing abbreviates better, else the one key `word` abbreviates (its letters in order,
  * the same first letter, 2+ letters shorter): `cmd` → `command`, where one edit said `cwd`;
- * `codr` stays `coder`, not `code-researcher`.
+ * `codr` stays `coder`, not `code-researcher`, and so does `coders` (the key with a letter more).
  */
 export function suggestKey(word: string, candidates: readonly string[]): string | undefined {
   const w = word.toLowerCase();
@@ -47,7 +47,13 @@ export function suggestKey(word: string, candidates: readonly string[]): string 
     for (const ch of c.toLowerCase()) if (ch === w[i]) i++;
     return i === w.length && c[0]?.toLowerCase() === w[0];
   };
-  if (w.length < 3 || (near && abbreviates(near))) return near;
+  // `coders` is `coder` with a letter more: that key, not one `coders` would abbreviate (code-researcher)
+  const within = (c: string) => {
+    let i = 0;
+    for (const ch of w) if (ch === c.toLowerCase()[i]) i++;
+    return i === c.length;
+  };
+  if (w.length < 3 || (near && (abbreviates(near) || within(near)))) return near;
   const hits = candidates.filter((c) => c.length - w.length >= 2 && abbreviates(c));
   return hits.length === 1 ? hits[0] : near;
 }

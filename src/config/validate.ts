@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { suggestKey } from "./suggest.ts";
-import { mappingExpected } from "./shape-hint.ts";
+import { listExpected, mappingExpected } from "./shape-hint.ts";
 import { ConfigInvalid } from "./errors.ts";
 import { Config } from "../schema/config.ts";
 
@@ -115,6 +115,7 @@ export function describeIssues(issues: z.core.$ZodIssue[], data: unknown, file =
         const got = value === undefined ? "nothing" : describeValue(value);
         if ((issue.expected === "record" || issue.expected === "object") && value !== undefined)
           lines.push(mappingExpected(dotted(path), issue.expected as "record" | "object", got, value));
+        else if (issue.expected === "array" && value !== undefined) lines.push(listExpected(dotted(path), got, value));
         else lines.push(`${dotted(path)}: expected ${issue.expected}, got ${got}`);
         break;
       }
@@ -130,6 +131,10 @@ export function describeIssues(issues: z.core.$ZodIssue[], data: unknown, file =
       case "too_small":
       case "too_big": {
         const v = valueAt(data, path);
+        if (issue.code === "too_small" && issue.origin === "string" && Number(issue.minimum) === 1) {
+          lines.push(`${dotted(path)}: must not be empty`);
+          break;
+        }
         if (issue.origin !== "number" || typeof v !== "number") {
           lines.push(`${dotted(path)}: ${issue.message}`);
           break;

@@ -18,7 +18,7 @@ import { editableConfigPath, editConfigText, loadWith, PROJECT_SCHEMA, readText,
 import { createIfMissing, instructionFilesToOffer, instructionTemplate, missingStubs, promptStub, stubPath } from "./project-files.ts";
 import type { Prompter } from "./prompter.ts";
 import { askInitChoices } from "./wizard.ts";
-import { worktreeDefaults as defaultsFor } from "./project-kind.ts";
+import { projectKindName, worktreeDefaults as defaultsFor } from "./project-kind.ts";
 import { checksSummary, detectChecks } from "./detect-checks.ts";
 
 export type InitOptions = {
@@ -85,7 +85,7 @@ export async function runInit(opts: InitOptions): Promise<InitReport> {
     if (!choices.worktree.setup.length && !choices.worktree.copy.length && (worktreeDefaults.setup.length || worktreeDefaults.copy.length)) {
       choices.worktree = { setup: worktreeDefaults.setup, copy: worktreeDefaults.copy };
       say(
-        `Worktree runs (--worktree) of this ${worktreeDefaults.kinds.join("/") || "project"} prepare each new worktree first: ${[...worktreeDefaults.setup, ...worktreeDefaults.copy.map((c) => `copy ${c}`)].join("; ")} (worktree.setup / worktree.copy)`,
+        `Worktree runs (--worktree) of this ${projectKindName(worktreeDefaults.kinds)} prepare each new worktree first: ${[...worktreeDefaults.setup, ...worktreeDefaults.copy.map((c) => `copy ${c}`)].join("; ")} (worktree.setup / worktree.copy)`,
       );
     }
     // and the checks its files suggest, unless some are configured

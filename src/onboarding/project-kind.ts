@@ -4,6 +4,9 @@ import { join } from "node:path";
 /** What `agentmux init` suggests for `worktree.setup` / `worktree.copy` in this project. */
 export type WorktreeDefaults = { kinds: string[]; setup: string[]; copy: string[] };
 
+/** "npm project", "npm/go project", or "project" when no kind was recognised. */
+export const projectKindName = (kinds: readonly string[]) => (kinds.length ? `${kinds.join("/")} project` : "project");
+
 /**
  * The project's kind from the files at its root, and the install step a fresh worktree of it
  * needs before an agent can build or test: JavaScript by its lockfile (bun, pnpm, yarn, npm),

@@ -1,7 +1,7 @@
 import { ROLES } from "../schema/catalog.ts";
 import type { InitChoices } from "./choices.ts";
 import { noCliMessage, preferredProvider, type DetectedCli } from "./detect.ts";
-import type { WorktreeDefaults } from "./project-kind.ts";
+import { projectKindName, type WorktreeDefaults } from "./project-kind.ts";
 import { checksSummary, type DetectedChecks } from "./detect-checks.ts";
 import type { Option, Prompter } from "./prompter.ts";
 
@@ -91,9 +91,6 @@ async function askChecks(p: Prompter, ctx: WizardContext): Promise<Record<string
 async function askWorktree(p: Prompter, cur: InitChoices["worktree"], suggested?: WorktreeDefaults): Promise<InitChoices["worktree"]> {
   if (!suggested || cur.setup.length || cur.copy.length || (!suggested.setup.length && !suggested.copy.length)) return cur;
   const steps = [...suggested.setup, ...suggested.copy.map((c) => `copy ${c}`)].join("; ");
-  const yes = await p.confirm(
-    `Worktree runs (--worktree) of this ${suggested.kinds.join("/") || "project"}: prepare each new worktree first (${steps})?`,
-    true,
-  );
+  const yes = await p.confirm(`Worktree runs (--worktree) of this ${projectKindName(suggested.kinds)}: prepare each new worktree first (${steps})?`, true);
   return yes ? { setup: suggested.setup, copy: suggested.copy } : cur;
 }

@@ -163,7 +163,7 @@ describe("errors name the file and the key path", () => {
 
   test("wrong type inside a provider, in the --config layer", () => {
     const cli = write(join(root, "bad.yaml"), "providers:\n  codex:\n    submit:\n      keys: Enter\n");
-    expect(loadError(cli).message).toBe(`${cli}: providers.codex.submit.keys: expected array, got string`);
+    expect(loadError(cli).message).toBe(`${cli}: providers.codex.submit.keys: expected a list, got a string; write it as a list: [Enter]`);
   });
 
   test("YAML syntax error: file, line, column", () => {
