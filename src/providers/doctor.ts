@@ -108,7 +108,8 @@ export async function runDoctor(config: Config, opts: DoctorOptions): Promise<Do
         const version = v?.parse(`${r.stdout}\n${r.stderr}`);
         if (v && version) {
           const { argv, notes } = v.adapt(version);
-          if (argv.length) checks.push({ ok: true, required: false, label: `${name} ${version}`, detail: `started with ${argv.join(" ")} (this version takes it)` });
+          if (argv.length)
+            checks.push({ ok: true, required: false, label: `${name} ${version}`, detail: `started with ${argv.join(" ")} (this version takes it)` });
           for (const note of notes) checks.push({ ok: true, required: false, label: `${name} ${version}`, detail: note });
         }
       }

@@ -96,7 +96,9 @@ test("init offers the project kind's worktree steps: an npm project with a .env 
   writeFileSync(join(sb.repo, ".env"), "KEY=1\n");
   const r = agentmux(sb, ["init", "--defaults"]);
   expect(r.code).toBe(0);
-  expect(r.stdout).toContain("Worktree runs (--worktree) of this npm project prepare each new worktree first: npm ci; copy .env* (worktree.setup / worktree.copy)");
+  expect(r.stdout).toContain(
+    "Worktree runs (--worktree) of this npm project prepare each new worktree first: npm ci; copy .env* (worktree.setup / worktree.copy)",
+  );
   expect(parse(read(sb, ".agentmux/config.yaml")).worktree).toEqual({ setup: ["npm ci"], copy: [".env*"] });
   const again = agentmux(sb, ["init", "--defaults"]);
   expect(again.stdout).toContain("unchanged  .agentmux/config.yaml");

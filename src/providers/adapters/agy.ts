@@ -95,7 +95,8 @@ ready:
  * agentmux did not start (no id in its env). Stable content: the id and file come from agy's env,
  * which the stdio MCP bridge relies on as well.
  */
-const stopCommand = () => `sh -c ${shellQuote(`p=$(cat); case "$p" in *'"fullyIdle":false'*|*'"fullyIdle": false'*) ;; *) [ -n "$AGENTMUX_TURN_ID" ] && ${TURN_END_COMMAND} ;; esac; printf '{}'`)}`;
+const stopCommand = () =>
+  `sh -c ${shellQuote(`p=$(cat); case "$p" in *'"fullyIdle":false'*|*'"fullyIdle": false'*) ;; *) [ -n "$AGENTMUX_TURN_ID" ] && ${TURN_END_COMMAND} ;; esac; printf '{}'`)}`;
 function shellQuote(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
 }
@@ -111,7 +112,8 @@ export function agyVersionNotes(v: string): string[] {
       "agy 1.0.x takes a model by its display name and ignored --model in interactive sessions, and 1.0.12 read the workspace .agents/mcp_config.json without loading it (agentmux's tools would be missing): update agy to 1.1.10 or newer",
     ];
   const notes: string[] = [];
-  if (!versionAtLeast(v, "1.1.10")) notes.push("agy before 1.1.10 ignores --model in interactive sessions: the account's default model is used; update agy to set one");
+  if (!versionAtLeast(v, "1.1.10"))
+    notes.push("agy before 1.1.10 ignores --model in interactive sessions: the account's default model is used; update agy to set one");
   if (v === "1.1.11") notes.push("agy 1.1.11 loaded its Stop hook and never ran it on Linux (antigravity-cli#770): its turn ends come from the screen");
   return notes;
 }
