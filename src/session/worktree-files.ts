@@ -61,14 +61,30 @@ export function removeWorktreeFiles(sessionDir: string): string[] {
     }
     rmSync(line.path, { force: true });
   }
-  // deepest first; a folder with anything in it stays
+  // deepest first; a folder with anything in it stays, unless all of it is what the CLI itself
+  // marked as its by-products there (opencode writes `.opencode/.gitignore` naming its caches and itself)
   for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
     try {
-      if (existsSync(d) && readdirSync(d).length === 0) rmdirSync(d);
+      if (!existsSync(d)) continue;
+      const left = readdirSync(d);
+      if (left.length === 0) rmdirSync(d);
+      else if (onlySelfIgnored(d, left)) rmSync(d, { recursive: true, force: true });
     } catch {
       /* in use or not ours to judge: left */
     }
   }
   rmSync(record, { force: true });
   return notes;
+}
+
+/** Every entry of folder `dir` is named, as a plain name, by the `.gitignore` in it, which names itself too. */
+function onlySelfIgnored(dir: string, entries: readonly string[]): boolean {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, ".gitignore"), "utf8");
+  } catch {
+    return false;
+  }
+  const names = new Set(text.split("\n").map((l) => l.trim().replace(/^\//, "").replace(/\/$/, "")));
+  return names.has(".gitignore") && entries.every((e) => names.has(e));
 }

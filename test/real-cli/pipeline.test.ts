@@ -73,6 +73,8 @@ for (const cli of CLIS) {
         expect(r.log, r.why).toContain("answered by policy");
         expect(r.log, r.why).toMatch(/coder\S* ended its turn without calling submit_done: reminder 1\//);
         expect(r.reminders.seen, r.why).toBeGreaterThanOrEqual(1);
+        // the question's and the forgotten submit's turn ends: reported by the CLI's own signal (#27.2)
+        expect(r.turnEnds.byCli, r.why).toBeGreaterThanOrEqual(1);
       },
       RUN_MS + 60_000,
     );

@@ -44,6 +44,21 @@ test("created files and folders go at the end; a changed one, one that was there
   expect(readFileSync(join(work, "there-before.json"), "utf8")).toBe("{}\n");
   expect(existsSync(join(root, "private.json"))).toBe(true);
   expect(existsSync(join(session, F.worktreeFiles))).toBe(false);
+  // a folder agentmux made where the CLI left only what its own .gitignore names (opencode's caches): it goes;
+  // one holding anything else stays
+  for (const [name, extra] of [["cli-a", null], ["cli-b", "notes.md"]] as const) {
+    const f = { path: join(work, `.${name}`, "plugins", "p.js"), content: "// p\n", local: true as const };
+    recordWorktreeFiles(session, [f]);
+    writeLaunchFiles({ files: [f] });
+    writeFileSync(join(work, `.${name}`, ".gitignore"), "node_modules\npackage.json\nbun.lock\n.gitignore\n");
+    mkdirSync(join(work, `.${name}`, "node_modules", "x"), { recursive: true });
+    writeFileSync(join(work, `.${name}`, "package.json"), "{}\n");
+    if (extra) writeFileSync(join(work, `.${name}`, extra), "mine\n");
+  }
+  expect(removeWorktreeFiles(session)).toEqual([]);
+  expect(existsSync(join(work, ".cli-a"))).toBe(false);
+  expect(existsSync(join(work, ".cli-b", "plugins"))).toBe(false);
+  expect(readFileSync(join(work, ".cli-b", "notes.md"), "utf8")).toBe("mine\n");
   // a session without the record (nothing created): nothing to do
   expect(removeWorktreeFiles(session)).toEqual([]);
 });
