@@ -2,13 +2,16 @@
  * Loading a config with very many providers (#18.20: 250,000 took 300 s): loadConfig — read,
  * parse with the duplicate-key, alias-bomb and `__proto__` checks, validate, merge, resolve —
  * at N and at N/10 in the same run. A linear loader gives scaling_ratio ≈ 10; a quadratic one
- * ≈ 100. Usage: bun bench/config.ts   (CONFIG_PROVIDERS=250000 by default)
- * Last line: {"bench":"config","providers":250000,"load_ms":…,"tenth_load_ms":…,"scaling_ratio":…}
+ * ≈ 100. Such a file is plain YAML (config/plain-yaml.ts), so Bun's native parser reads it (#31:
+ * the yaml library's parse alone took about a minute at 250,000); `plain` says it took that way.
+ * Usage: bun bench/config.ts   (CONFIG_PROVIDERS=250000 by default)
+ * Last line: {"bench":"config","providers":250000,"plain":true,"load_ms":…,"tenth_load_ms":…,"scaling_ratio":…}
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config/load.ts";
+import { isPlainYaml } from "../src/config/plain-yaml.ts";
 
 function configText(providers: number): string {
   const lines = ["version: 2", "providers:"];
@@ -33,7 +36,10 @@ try {
   const tenth = load(dir, Math.max(1, Math.round(providers / 10)));
   const full = load(dir, providers);
   const round = (x: number) => Math.round(x * 10) / 10;
-  console.log(JSON.stringify({ bench: "config", providers, load_ms: Math.round(full), tenth_load_ms: Math.round(tenth), scaling_ratio: round(full / tenth) }));
+  const plain = isPlainYaml(configText(Math.min(providers, 1000)));
+  console.log(
+    JSON.stringify({ bench: "config", providers, plain, load_ms: Math.round(full), tenth_load_ms: Math.round(tenth), scaling_ratio: round(full / tenth) }),
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

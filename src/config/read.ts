@@ -4,6 +4,7 @@ import { extname } from "node:path";
 import { describeValue } from "./validate.ts";
 import { ConfigFileNotFound, ConfigFileType, ConfigInvalid, ConfigUnreadable, ConfigYamlSyntax } from "./errors.ts";
 import type { Tree } from "./merge.ts";
+import { isPlainYaml } from "./plain-yaml.ts";
 
 const EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
 
@@ -13,6 +14,11 @@ const EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
  * that holds them; a top level that is not a mapping is an error.
  */
 export function parseConfigText(text: string, file: string): Tree {
+  return plainParse(text) ?? checkedParse(text, file);
+}
+
+/** The yaml library's parse with every check (what parseConfigText gives for any text). */
+export function checkedParse(text: string, file: string): Tree {
   const doc = parseYamlDocument(text);
   const err = doc.errors[0];
   if (err) {
@@ -30,6 +36,19 @@ export function parseConfigText(text: string, file: string): Tree {
     throw new ConfigInvalid({ issues: [{ file, problem: `(top level): must be a mapping of keys to values, got ${describeValue(data)}` }] });
   }
   return data as Tree;
+}
+
+/** The text read by Bun's native parser when it is plain YAML (plain-yaml.ts) and a mapping, else null (the checked parse decides). */
+function plainParse(text: string): Tree | null {
+  if (!isPlainYaml(text)) return null;
+  let data: unknown;
+  try {
+    data = Bun.YAML.parse(text);
+  } catch {
+    return null;
+  }
+  if (data === null || data === undefined) return {};
+  return typeof data === "object" && !Array.isArray(data) ? (data as Tree) : null;
 }
 
 /** Read and parse one config file; `display` is how messages name it. */
