@@ -25,7 +25,8 @@ describe("repo", () => {
     const err = await findRepoRoot(outside).catch((e) => e);
     expect(err).toBeInstanceOf(NotAGitRepo);
     expect(err.data).toEqual({ start: outside });
-    expect(err.message).toBe(`${outside} is not inside a git repository`);
+    expect(err.message).toBe("not inside a git repository");
+    expect(err.where).toBe(outside);
     expect(err.hint).toContain("git init");
   });
 

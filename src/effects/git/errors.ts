@@ -6,7 +6,7 @@ import { writeHint } from "../fs/io-error.ts";
 const FIRST_COMMIT = 'make a first commit (`git add -A && git commit -m "initial commit"`), then run again';
 
 export const NotAGitRepo = defineError("NotAGitRepo", "git", (d: { start: string }) => ({
-  message: `${d.start} is not inside a git repository`,
+  message: "not inside a git repository",
   where: d.start,
   hint: "run `git init` (and make a first commit) in your project, or cd into your project",
 }));
