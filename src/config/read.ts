@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readRegularFile } from "../effects/fs/read-regular.ts";
 import { aliasProblem, parseYamlDocument, RESERVED_KEY_MESSAGE, reservedKeyPath } from "../session/yaml-safe.ts";
 import { extname } from "node:path";
@@ -53,7 +54,9 @@ function plainParse(text: string): Tree | null {
 
 /** Read and parse one config file; `display` is how messages name it. */
 export function readConfigFile(path: string, display: string): Tree {
+  // a file that is not there is named so first: its name's extension is beside the point then
   if (!EXTENSIONS.has(extname(path).toLowerCase())) {
+    if (!existsSync(path)) throw new ConfigFileNotFound({ file: display });
     throw new ConfigFileType({ file: display, ext: extname(path) });
   }
   // only a regular file, at most 16 MB: a FIFO or /dev/zero is refused at once, never read

@@ -30,3 +30,10 @@ test("agentmux issue outside a git repository names the folder once ('<dir>: <di
   expect(r.err.split("\n")[0]).toBe(`agentmux: ${dir}: not inside a git repository`);
   expect(readdirSync(dir)).toEqual([]);
 });
+
+test("--config naming a file that is not there says 'file not found', whatever its name ends with", () => {
+  const r = cli("config", "--config", `${dir}/my-config`);
+  expect(r.code).toBe(2);
+  expect(r.err).toContain("agentmux: config: my-config: file not found\n  hint: check the --config path");
+  expect(readdirSync(dir)).toEqual([]);
+});
