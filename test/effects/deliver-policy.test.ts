@@ -19,7 +19,7 @@ const submit = SubmitStrategy.parse({ delay_ms: 100, retries: 2, verify_ms: 1_50
  * A CLI's pane: "starting…" until `readyAt`, then an empty input box; a paste shows in the box
  * (after `dropPastes` pastes it ignored), Enter makes it busy (after `ignoreEnters` it ignored).
  */
-function fakePane(clock: FakeClock, o: { readyAt?: number; dropPastes?: number; ignoreEnters?: number } = {}) {
+function fakePane(clock: FakeClock, o: { readyAt?: number; dropPastes?: number; ignoreEnters?: number; redrawAt?: number } = {}) {
   const t0 = clock.now();
   let input = "";
   let busy = false;
@@ -30,7 +30,9 @@ function fakePane(clock: FakeClock, o: { readyAt?: number; dropPastes?: number; 
   const io: PaneIO = {
     async look() {
       const up = clock.now() - t0 >= (o.readyAt ?? 0);
-      const screen = !up ? "starting…" : busy ? "fake cli\nworking on it" : `fake cli\n> ${input}`;
+      // its banner redrawn once at redrawAt (an animated logo, a resize): the screen changed, the CLI is as ready as before
+      const banner = o.redrawAt !== undefined && clock.now() - t0 >= o.redrawAt ? "fake cli*" : "fake cli";
+      const screen = !up ? "starting…" : busy ? `${banner}\nworking on it` : `${banner}\n> ${input}`;
       return { dead: false, exitStatus: "", inMode: false, title: "fake", screen };
     },
     async keys(_pane, keys) {
@@ -76,6 +78,38 @@ describe("delivery's policies, on a fake clock", () => {
     // the Enter follows the paste after submit.delay_ms
     expect(d.enters.length).toBe(1);
     expect(d.enters[0]! - d.pastes[0]!).toBeGreaterThanOrEqual(submit.delay_ms);
+  });
+
+  test("a pane prepared ahead takes its first prompt at once, though its screen changed after it was found ready: no second settle_ms", async () => {
+    const clock = new FakeClock();
+    const pane = fakePane(clock, { readyAt: 1_000, redrawAt: 4_000 });
+    const writer = new PaneWriter(pane.io, () => {}, clock);
+    const opts = { submit, ready, trust: [], first: true };
+    let prepared = null as boolean | null;
+    void writer.prepare("%1", opts).then((r) => (prepared = r));
+    for (let i = 0; prepared === null && i < 1_000; i++) {
+      await new Promise((r) => setImmediate(r));
+      if (prepared === null) clock.advance(10);
+    }
+    expect(prepared).toBe(true);
+    expect(clock.now() - Date.UTC(2026, 0, 1)).toBeGreaterThanOrEqual(1_000 + ready.settle_ms);
+    // the phase before works on; the banner redraws; then the handoff
+    clock.advance(5_000 - (clock.now() - Date.UTC(2026, 0, 1)));
+    const start = clock.now();
+    let result: DeliveryResult | null = null;
+    void writer.deliver("%1", PROMPT, opts).then((r) => (result = r));
+    for (let i = 0; result === null && i < 1_000; i++) {
+      await new Promise((r) => setImmediate(r));
+      if (result === null) clock.advance(10);
+    }
+    expect(result).toMatchObject({ ok: true, attempts: 1 });
+    expect(pane.pastes.length).toBe(1);
+    expect(pane.pastes[0]! - (start - Date.UTC(2026, 0, 1))).toBeLessThan(30);
+  });
+
+  test("a first prompt to a pane not prepared ahead waits settle_ms after its screen last changed", async () => {
+    const d = await deliver({ readyAt: 0, redrawAt: 300 });
+    expect(d.pastes[0]!).toBeGreaterThanOrEqual(300 + ready.settle_ms);
   });
 
   test("an Enter that is not taken is sent again after verify_ms, up to submit.retries more times", async () => {

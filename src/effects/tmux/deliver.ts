@@ -75,6 +75,12 @@ export class PaneWriter {
   private readonly seen = new Map<string, { screen: string; since: number }>();
   /** panes being prepared: a delivery queued behind a preparation ends it (it waits on its own) */
   private readonly preparing = new Map<string, { stop: boolean }>();
+  /**
+   * panes a preparation found ready on a settled screen: their start-up drawing is over, so their
+   * first prompt waits for no second settle_ms when the screen changed since (claude's animated
+   * logo, a redraw when the pane is shown): only for the ready prompt, no busy sign and the MCP gate
+   */
+  private readonly prepared = new Set<string>();
   private readonly io: PaneIO;
   constructor(
     tmux: Tmux | PaneIO,
@@ -104,7 +110,9 @@ export class PaneWriter {
       try {
         if (state.stop) return false;
         await this.waitReady(pane, { ...opts, first: true }, this.clock.now(), { pollMs: PREPARE_POLL_MS, stop: () => state.stop });
-        return !state.stop;
+        if (state.stop) return false;
+        this.prepared.add(pane);
+        return true;
       } catch (e) {
         if (!(e instanceof DeliveryFailure) && !(e instanceof TmuxTargetNotFound) && !isGone(e)) throw e;
         return false;
@@ -117,6 +125,7 @@ export class PaneWriter {
   /** A pane that will get no prompt (a pre-start closed unused): what was seen of it goes. */
   forget(pane: string): void {
     this.seen.delete(pane);
+    this.prepared.delete(pane);
     const prep = this.preparing.get(pane);
     if (prep) prep.stop = true;
   }
@@ -147,6 +156,7 @@ export class PaneWriter {
       await this.waitReady(pane, opts, started);
       // the paste changes the screen: what was seen before the first prompt is of no more use
       this.seen.delete(pane);
+      this.prepared.delete(pane);
       const steps: Steps = { ready: this.clock.now() };
       const attempts = await this.pasteAndSubmit(pane, text, opts, steps);
       const end = this.clock.now();
@@ -216,7 +226,7 @@ export class PaneWriter {
       const readyShown = gate.ready ? gate.ready.test(snap.screen) : snap.screen.trim().length > 0;
       const busy = gate.isBusy(snap);
       if (!extraOk && opts.waitFirst) extraOk = await opts.waitFirst();
-      const settled = !opts.first || now - stableSince >= opts.ready.settle_ms;
+      const settled = !opts.first || this.prepared.has(pane) || now - stableSince >= opts.ready.settle_ms;
       if (readyShown && !busy && settled && extraOk) return;
       if (o.stop?.()) return;
       if (now > deadline) {
