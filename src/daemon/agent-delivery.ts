@@ -5,7 +5,7 @@ import { adapterFor } from "../providers/adapters/registry.ts";
 import { PROMPT_REFERENCE } from "../prompts/render.ts";
 import { countMatches } from "./screen-facts.ts";
 import type { PaneWriter } from "../effects/tmux/deliver.ts";
-import type { AgentPane, AgentRuntimeOptions } from "./agents.ts";
+import type { AgentPane, AgentRuntimeOptions } from "./agent-types.ts";
 import type { Event } from "../schema/events.ts";
 import type { Clock } from "../effects/clock.ts";
 import { laterFrom, produced, toCome, type Outcome } from "./outcome.ts";

@@ -11,7 +11,7 @@ import type { CliVersions } from "./cli-versions.ts";
 import { createConversation } from "./conversation-create.ts";
 import { runProcess } from "../effects/process/run.ts";
 import { adapterFor } from "../providers/adapters/registry.ts";
-import type { AgentRuntimeOptions, LaunchOptions, Started } from "./agents.ts";
+import type { AgentRuntimeOptions, LaunchOptions, Started } from "./agent-types.ts";
 
 const now = () => new Date().toISOString();
 

@@ -1,5 +1,5 @@
 import { writeRuntime } from "../session/write.ts";
-import type { AgentPane, AgentRuntimeOptions } from "./agents.ts";
+import type { AgentPane, AgentRuntimeOptions } from "./agent-types.ts";
 import type { Watched } from "./turns.ts";
 
 type PanesOptions = Pick<AgentRuntimeOptions, "sessionDir" | "sessionName" | "tmux" | "layout" | "controlPane">;

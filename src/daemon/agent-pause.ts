@@ -44,13 +44,26 @@ export class AgentPause {
     return toCome(later);
   }
 
-  /** From now on paused (`true`) or not. */
-  set(stop: boolean): void {
+  /**
+   * Stop or continue every agent's CLI (agent → its pane's pid); continued, what was held is
+   * made now, in order (a held prompt goes to the pane its held launch makes).
+   */
+  pauseAll(stop: boolean, agents: [string, { pid: number }][]): void {
     this.#paused = stop;
+    for (const [agent, v] of agents) this.signal(agent, v.pid, stop);
+    const held = stop ? [] : this.#continued();
+    this.log(`${stop ? "paused" : "continued"} ${agents.length} agent(s)${held.length ? `; ${held.length} held launch(es) and prompt(s) now` : ""}`, {
+      event: stop ? "agents_paused" : "agents_continued",
+      data: { agents: agents.map(([agent]) => agent), ...(stop ? {} : { held: held.length }) },
+    });
+    if (stop) return;
+    void (async () => {
+      for (const run of held) await run();
+    })();
   }
 
   /** The run goes on (every CLI continued): what was held, in order, to make now. */
-  continued(): Held[] {
+  #continued(): Held[] {
     this.#guard.continued();
     return this.#held.splice(0);
   }

@@ -1,77 +1,27 @@
-import type { Config } from "../schema/config.ts";
 import { ROLE_TOOLS, type Role } from "../schema/catalog.ts";
 import type { Event } from "../schema/events.ts";
-import type { State } from "../schema/state.ts";
 import type { Layout } from "../effects/tmux/layout.ts";
-import type { DeliverOptions, PaneWriter } from "../effects/tmux/deliver.ts";
+import type { DeliverOptions } from "../effects/tmux/deliver.ts";
 import type { Tmux } from "../effects/tmux/runner.ts";
-import { isGone } from "../effects/tmux/errors.ts";
-import { deadPaneStatus, lastScreen, sendKeys } from "../effects/tmux/agent-ops.ts";
+import { AgentView } from "./agent-view.ts";
+import { dismissDialog, exitEvent } from "./agent-screen.ts";
 import { AgentPause } from "./agent-pause.ts";
 import { AgentDeliveries } from "./agent-delivery.ts";
 import { CompletionPanel } from "./completion-panel.ts";
-import type { AgentTokens } from "../mcp/identity.ts";
 import type { ResolvedAgent } from "../providers/resolve.ts";
 import { FirstStarts } from "./first-starts.ts";
 import { CliVersions } from "./cli-versions.ts";
 import { runProcess } from "../effects/process/run.ts";
 import { AgentPanes } from "./agent-panes.ts";
 import { announceLaunch, spawnAgent } from "./agent-launch.ts";
-import type { Logger } from "../effects/log.ts";
 import { monotonicClock, systemClock, type Clock } from "../effects/clock.ts";
 import type { Watched } from "./turns.ts";
 import { PrestartPool, type Taken } from "./prestart-pool.ts";
 import { nothing, produced, type Outcome } from "./outcome.ts";
 import type { HeldPrestart } from "./prestart.ts";
+import type { AgentPane, AgentRuntimeOptions, LaunchOptions, Started } from "./agent-types.ts";
 
-export type AgentRuntimeOptions = {
-  sessionDir: string;
-  projectDir: string;
-  workDir: string;
-  sessionName: string;
-  config: Config;
-  tmux: Tmux;
-  layout: Layout;
-  writer: PaneWriter;
-  controlPane: string;
-  selfCommand: string[];
-  log: Logger;
-  /** the orchestrator's current state (an agent's status decides whether a reminder still goes in) */
-  state?: () => State;
-  /** a delivery was accepted: the agent's turn begins (TurnWatcher) */
-  onTurn?: (agent: string) => void;
-  /** a delivery to the agent starts (true) or ends (false): a turn ending meanwhile is the previous task's (TurnWatcher) */
-  onDelivering?: (agent: string, under: boolean) => void;
-  /** when `agent` last called a tool (ToolCallTail): a call after a paste is an accepted prompt */
-  lastToolCall?: (agent: string) => number;
-  /** the agent is at its idle prompt with no turn under way (TurnWatcher) */
-  isIdle?: (agent: string) => boolean;
-  /** when the agent's last turn ended and its screen had settled (TurnWatcher, on `clock`) */
-  turnEnd?: (agent: string) => { endedAt: number; settledAt: number } | null;
-  /** added to every agent's environment (session/run-env.ts: AGENTMUX_PORT_OFFSET, …) */
-  runEnv?: Record<string, string>;
-  /** the run's MCP endpoint: each launch gets a fresh token for it (revoked when the agent goes) */
-  mcp: { tokens: AgentTokens; url: () => string };
-  /** the clock of a reminder's delay, the TurnWatcher's (performance.now() unless given) */
-  clock?: Clock;
-  /** wall time: when a pane was launched (compared with the CLI's files) and a delivery started (with events' stamps); Date.now() unless given */
-  wallClock?: Clock;
-};
-
-export type LaunchOptions = { batchPrompt?: string; provider?: string; conversation?: string };
-
-export type AgentPane = {
-  pane: string;
-  pid: number;
-  role: Role;
-  resolved: ResolvedAgent;
-  prompted: boolean;
-  env: Record<string, string>;
-  launchedAt: number;
-  capture: boolean;
-  turnId: string;
-};
-export type Started = { pane: AgentPane; conversation?: { id: string; resume: boolean }; argv: string[] };
+export type { AgentRuntimeOptions, LaunchOptions, AgentPane, Started } from "./agent-types.ts";
 
 const now = () => new Date().toISOString();
 
@@ -83,6 +33,8 @@ export class AgentRuntime {
   /** which pane is whose, live or exited, and runtime.json */
   private readonly agents: AgentPanes;
   private readonly panel: CompletionPanel;
+  /** which agents' panes are on screen */
+  private readonly view: AgentView;
   /** the agents' CLIs are stopped (SIGSTOP) until the user lets the run go on past its budget */
   private readonly pauses: AgentPause;
   private readonly deliveries: AgentDeliveries;
@@ -104,6 +56,7 @@ export class AgentRuntime {
     this.agents = new AgentPanes(o);
     this.pauses = new AgentPause(o.sessionDir, o.log);
     this.panel = new CompletionPanel(o);
+    this.view = new AgentView(o);
     this.deliveries = new AgentDeliveries(o, (agent) => this.agents.get(agent), this.clock, this.wallClock);
     this.pool = new PrestartPool({
       spawn: (key, role, label, size) => spawnAgent(this.o, { first: this.firstStarts, versions: this.versions }, key, role, label, {}, size),
@@ -137,17 +90,13 @@ export class AgentRuntime {
     if (pre) return this.adopt(agent, pre);
     // a relaunch takes the old pane's place on screen
     const old = this.agents.lastPane(agent);
-    const slot = old ? this.o.layout.visiblePanes().indexOf(old) : -1;
+    const slot = this.view.placeOf(old);
     await this.kill(agent);
     const started = await spawnAgent(this.o, { first: this.firstStarts, versions: this.versions }, agent, role, label, lo);
     this.join(agent, started.pane);
     const events = announceLaunch(this.o, agent, started);
     if (lo.batchPrompt) events.push({ type: "agent_active", at: now(), agent });
-    if (slot >= 0) {
-      const visible = this.o.layout.visiblePanes().filter((p) => p !== old);
-      visible.splice(Math.min(slot, visible.length), 0, started.pane.pane);
-      await this.o.layout.show(visible).catch((e) => this.layoutFailed(e));
-    }
+    if (slot !== null) await this.view.replace(old, started.pane.pane, slot);
     this.persist();
     return produced(...events);
   }
@@ -226,30 +175,13 @@ export class AgentRuntime {
   }
 
   /** The agents' panes beside the monitor, as many as fit; the others work on, parked. */
-  async show(agents: string[]): Promise<void> {
-    const live = agents.filter((a) => this.agents.get(a)?.pane);
-    let shown: string[];
-    try {
-      shown = await this.o.layout.show(live.map((a) => this.agents.get(a)!.pane));
-    } catch (e) {
-      return this.layoutFailed(e);
-    }
-    if (shown.length < live.length) {
-      const parked = live.slice(shown.length);
-      this.o.log(
-        `showing ${shown.length} of ${live.length} agents, as many as fit one above the other; ${parked.join(", ")} work on parked (select one in the monitor and press Enter to see it)`,
-        { data: { shown: live.slice(0, shown.length), parked } },
-      );
-    }
+  show(agents: string[]): Promise<void> {
+    return this.view.show(agents.flatMap((a) => (this.agents.get(a)?.pane ? [[a, this.agents.get(a)!.pane] as [string, string]] : [])));
   }
 
-  /**
-   * A layout change that failed costs the view, not the run: the agents work on and `agentmux
-   * attach` shows them. A tmux server or session that is gone is not a layout problem: it is raised.
-   */
+  /** A layout change that failed costs the view, not the run (AgentView); a gone tmux is raised. */
   layoutFailed(e: unknown): void {
-    if (isGone(e)) throw e;
-    this.o.log(`could not lay out the agents' panes: ${(e as Error).message}; the agents work on (agentmux attach shows the session)`, { level: "warn" });
+    this.view.failed(e);
   }
 
   async kill(agent: string, o: { keepToken?: boolean } = {}): Promise<void> {
@@ -283,40 +215,13 @@ export class AgentRuntime {
     if (!agent) return null;
     this.o.mcp.tokens.revoke(agent);
     this.persist();
-    const text = await lastScreen(this.o.tmux, pane);
-    const screen =
-      text === null
-        ? []
-        : text
-            .split("\n")
-            .map((l) => l.trimEnd())
-            .filter((l) => l.trim())
-            .slice(-20);
-    let exit = status ?? "";
-    for (let i = 0; !exit && text !== null && i < 10; i++) {
-      // tmux 3.3a can leave pane_dead_status empty for a moment after the exit
-      exit = await deadPaneStatus(this.o.tmux, pane);
-      if (!exit) await this.clock.sleep(50);
-    }
-    return {
-      type: "pane_exited",
-      at: now(),
-      agent,
-      ...(exit ? { exit_status: exit } : {}),
-      ...(screen.length ? { screen } : {}),
-      ...(text === null ? { detail: "the pane is gone" } : {}),
-    };
+    return exitEvent(this.o.tmux, this.clock, agent, pane, status);
   }
 
   /** Send the keys that dismiss the dialog the agent's CLI shows (headless: nobody can answer). */
   async dismissDialog(agent: string): Promise<void> {
     const a = this.agents.get(agent);
-    if (!a) return;
-    const screen = (await lastScreen(this.o.tmux, a.pane)) ?? "";
-    const dialog = a.resolved.provider.dialogs.find((d) => new RegExp(d.detect, "m").test(screen)) ?? a.resolved.provider.dialogs[0];
-    const keys = dialog?.dismiss ?? ["Escape"];
-    this.o.log(`dismissing ${agent}'s dialog with ${keys.join(" ")}`, { event: "dialog_answered", agent, pane: a.pane, data: { keys } });
-    await sendKeys(this.o.tmux, a.pane, keys).catch((e) => this.o.log(`could not dismiss ${agent}'s dialog: ${(e as Error).message}`));
+    if (a) await dismissDialog(this.o, agent, a);
   }
 
   /** Live agents whose MCP client reaches the endpoint through a stdio bridge process. */
@@ -355,21 +260,9 @@ export class AgentRuntime {
    * screen and conversation, and spends nothing.
    */
   pause(stop: boolean): void {
-    this.pauses.set(stop);
     // a pre-started CLI is a start nobody may use: closed rather than stopped
     if (stop) for (const p of this.prestarted()) void this.dropPrestart(p.id, "the run is paused at its budget");
-    const all = this.agents.all();
-    for (const [agent, v] of all) this.pauses.signal(agent, v.pid, stop);
-    const held = stop ? [] : this.pauses.continued();
-    this.o.log(`${stop ? "paused" : "continued"} ${all.length} agent(s)${held.length ? `; ${held.length} held launch(es) and prompt(s) now` : ""}`, {
-      event: stop ? "agents_paused" : "agents_continued",
-      data: { agents: all.map(([agent]) => agent), ...(stop ? {} : { held: held.length }) },
-    });
-    if (stop) return;
-    // in order: a held prompt goes to the pane its held launch makes
-    void (async () => {
-      for (const run of held) await run();
-    })();
+    this.pauses.pauseAll(stop, this.agents.all());
   }
 
   get isPaused(): boolean {

@@ -33,7 +33,11 @@ export class CliVersions {
     const r = await this.run([command, "--version"], { env, timeoutMs: VERSION_PROBE_MS });
     const version = r.code === 0 ? v.parse(`${r.stdout}\n${r.stderr}`) : null;
     if (!version) {
-      const why = r.timedOut ? `no answer within ${VERSION_PROBE_MS / 1000} s` : r.code !== 0 ? `exit ${r.code}` : `no version in ${JSON.stringify(r.stdout.trim().slice(0, 80))}`;
+      const why = r.timedOut
+        ? `no answer within ${VERSION_PROBE_MS / 1000} s`
+        : r.code !== 0
+          ? `exit ${r.code}`
+          : `no version in ${JSON.stringify(r.stdout.trim().slice(0, 80))}`;
       this.log(`${command} --version: ${why}; started with the args every version takes`, { level: "warn", data: { command } });
       return null;
     }
