@@ -57,7 +57,8 @@ export async function spawnAgent(
   });
   recordWorktreeFiles(o.sessionDir, spec.files);
   writeLaunchFiles(spec);
-  const first = resolved.provider.command === "@self" ? null : await starts.first.before(resolved.provider.command, agent);
+  // only a CLI whose first starts fight over its caches waits for its first start (FirstStarts)
+  const first = resolved.provider.first_start_alone ? await starts.first.before(resolved.provider.command, agent) : null;
   // the env (with the token for CLIs that read it there) reaches the pane through a 0600 file, never argv
   const command = spec.stdinFile ? ["sh", "-c", 'exec "$@" < "$0"', spec.stdinFile, ...spec.argv] : spec.argv;
   const exitFile = join(o.sessionDir, F.paneExits);

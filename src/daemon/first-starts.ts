@@ -18,7 +18,8 @@ export type PaneLook = (pane: string) => Promise<Snapshot>;
  * once fought over them: one pane stayed blank for 4 minutes. So the second start of a CLI
  * waits until the first shows its ready prompt or a trust dialog (it has loaded: the dialog is
  * answered by its prompt's delivery, which may come after this start), or exits, or MAX_WAIT_MS;
- * after that, starts go ahead at once. The simulated agent is not a CLI to wait for.
+ * after that, starts go ahead at once. Only for a CLI whose provider says `first_start_alone`
+ * (opencode): the others' second starts (pre-starts beside the first agent) go at once.
  */
 export class FirstStarts {
   /** command → the first start's readiness (resolves, never rejects) */

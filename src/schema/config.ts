@@ -121,6 +121,12 @@ export const Provider = z.strictObject({
    * prompt (#15.3); false for a provider that bills for a start that is never used
    */
   prestart: z.boolean().default(true),
+  /**
+   * the second start of this CLI in a run waits until its first shows its ready prompt (at most
+   * 90 s): for a CLI whose first start fills caches that two starts at once fight over (opencode:
+   * one pane stayed blank for 4 minutes); other CLIs start at once, pre-starts beside the first agent
+   */
+  first_start_alone: z.boolean().default(false),
   trust: z.array(TrustDialog).default([]),
   /** pre-trust the working directory where the CLI supports it */
   pre_trust: z.boolean().default(true),

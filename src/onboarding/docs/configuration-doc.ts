@@ -96,6 +96,8 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "providers.<name>.env": "environment variables for the CLI",
   "providers.<name>.mcp": "how the run's MCP endpoint is wired into this CLI (the shape of its MCP config)",
   "providers.<name>.prestart": "this CLI may be started for the next phase ahead of time (see `prestart`); false for a provider that bills for a start nobody uses",
+  "providers.<name>.first_start_alone":
+    "the second start of this CLI in a run waits until its first shows its ready prompt (at most 90 s): for a CLI whose first start fills caches two starts at once fight over (opencode); other CLIs' pre-starts start beside the first agent at once",
   "providers.<name>.mcp_transport": "`http`: the CLI connects to the run's endpoint on 127.0.0.1 with its token; `stdio`: it spawns `agentmux mcp-server`, which forwards to the endpoint (for a CLI that cannot use HTTP)",
   "providers.<name>.trust": "folder-trust dialogs agentmux answers",
   "providers.<name>.trust[].detect": "regex of the dialog text on screen",

@@ -139,6 +139,9 @@ usage: [{ format: opencode, home: "{session}/.runtime/opencode" }]
 # opencode's built-in ask tool (on for its terminal client)
 ask_tool: question
 batch: { args: [run], mode: positional }
+# its first start fetches its provider package: two first starts at once left one pane blank for
+# 4 minutes (1.18.33, issue #27), so the second waits for the first to get ready
+first_start_alone: true
 # on a loaded machine its screen froze for over 4.5 s after a paste, Enter taken only then (#27.8)
 submit: { delay_ms: 100, keys: [Enter], retries: 2, verify_ms: 4000 }
 ready:
