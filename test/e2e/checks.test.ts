@@ -25,6 +25,32 @@ const sessionDir = (repo: string) => {
   );
 };
 
+/**
+ * A demo run whose extra check `slow` hangs the first time it runs (any later run passes at
+ * once), returned once that check is running: to be cut off by a cancel or a killed orchestrator.
+ */
+async function demoWithCheckRunning(name: string) {
+  const socket = privateSocket();
+  sockets.push(socket);
+  const tmp = makeTmpDir("amx-ck-");
+  const repo = join(tmp, "repo");
+  const marker = join(tmp, `${name}-${Date.now()}`);
+  const extra = join(tmp, "extra.yaml");
+  writeFileSync(extra, stringify({ checks: { slow: { command: `if [ -f '${marker}' ]; then exit 0; fi; touch '${marker}'; sleep 300`, timeout_s: 600 } } }));
+  const run = spawnBinary(bin, ["demo", "--ci", "--keep-session", "--dir", repo, "--config", extra], { socket });
+  const dir = await waitFor(
+    "the check to be running",
+    () => {
+      const d = faultSessionDir(repo);
+      const s = d && existsSync(join(d, "state.json")) ? readState(d) : null;
+      return s?.checks?.[0]?.running?.slow ? (d as string) : null;
+    },
+    { timeoutMs: 90_000, intervalMs: 20 },
+  );
+  await waitFor("its command to have started", () => existsSync(marker), { timeoutMs: 10_000 });
+  return { socket, repo, marker, run, dir };
+}
+
 test("a failing check → a fix round whose request names it with its failing lines → it passes → commit", async () => {
   const socket = privateSocket();
   sockets.push(socket);
@@ -152,25 +178,7 @@ test("a failure already on the base is named pre-existing and blocks nothing", a
 }, 180_000);
 
 test("a check cut off by a cancel is killed with its group; resume runs it again and counts it once", async () => {
-  const socket = privateSocket();
-  sockets.push(socket);
-  const tmp = makeTmpDir("amx-ck-");
-  const repo = join(tmp, "repo");
-  const marker = join(tmp, `ran-once-${Date.now()}`);
-  const extra = join(tmp, "extra.yaml");
-  // the first run of the check hangs (until the cancel kills it); any later run passes at once
-  writeFileSync(extra, stringify({ checks: { slow: { command: `if [ -f '${marker}' ]; then exit 0; fi; touch '${marker}'; sleep 300`, timeout_s: 600 } } }));
-  const run = spawnBinary(bin, ["demo", "--ci", "--keep-session", "--dir", repo, "--config", extra], { socket });
-  const dir = await waitFor(
-    "the check to be running",
-    () => {
-      const d = faultSessionDir(repo);
-      const s = d && existsSync(join(d, "state.json")) ? readState(d) : null;
-      return s?.checks?.[0]?.running?.slow ? d : null;
-    },
-    { timeoutMs: 90_000, intervalMs: 20 },
-  );
-  await waitFor("its command to have started", () => existsSync(marker), { timeoutMs: 10_000 });
+  const { socket, repo, marker, run, dir } = await demoWithCheckRunning("ran-once");
   const c = await runBinary(bin, ["cancel"], { cwd: repo, socket });
   expect(c.code).toBe(0);
   expect((await run.done).code).toBe(130);
@@ -258,24 +266,7 @@ test("a --worktree run's checks run in its worktree, with its port offset", asyn
 }, 180_000);
 
 test("an orchestrator killed outright during a check: resume kills the check it left running, runs it again, counts it once", async () => {
-  const socket = privateSocket();
-  sockets.push(socket);
-  const tmp = makeTmpDir("amx-ck-");
-  const repo = join(tmp, "repo");
-  const marker = join(tmp, `killed-once-${Date.now()}`);
-  const extra = join(tmp, "extra.yaml");
-  writeFileSync(extra, stringify({ checks: { slow: { command: `if [ -f '${marker}' ]; then exit 0; fi; touch '${marker}'; sleep 300`, timeout_s: 600 } } }));
-  const run = spawnBinary(bin, ["demo", "--ci", "--keep-session", "--dir", repo, "--config", extra], { socket });
-  const dir = await waitFor(
-    "the check to be running",
-    () => {
-      const d = faultSessionDir(repo);
-      const s = d && existsSync(join(d, "state.json")) ? readState(d) : null;
-      return s?.checks?.[0]?.running?.slow ? d : null;
-    },
-    { timeoutMs: 90_000, intervalMs: 20 },
-  );
-  await waitFor("its command to have started", () => existsSync(marker), { timeoutMs: 10_000 });
+  const { socket, repo, marker, run, dir } = await demoWithCheckRunning("killed-once");
   const pid = orchestratorPid(dir)!;
   process.kill(pid, "SIGKILL");
   await run.done;
