@@ -1,4 +1,5 @@
 import type { ProcResult, Runner } from "../effects/process/run.ts";
+import { BWRAP_BASE } from "./bwrap.ts";
 
 /** Whether agents can run in the sandbox here: bubblewrap's path and version, or why not. */
 export type SandboxAvailability = { ok: true; bwrap: string; version: string } | { ok: false; reason: string; fix: string };
@@ -28,29 +29,8 @@ export async function sandboxAvailability(o: {
   const timeoutMs = o.timeoutMs ?? 5000;
   const failed = (e: unknown): ProcResult => ({ code: 127, stdout: "", stderr: String(e) });
   const version = await o.exec([bwrap, "--version"], { timeoutMs }).catch(failed);
-  const trial = await o
-    .exec(
-      [
-        bwrap,
-        "--die-with-parent",
-        "--unshare-pid",
-        "--cap-drop",
-        "ALL",
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--proc",
-        "/proc",
-        "--tmpfs",
-        "/tmp",
-        "--",
-        "true",
-      ],
-      { timeoutMs },
-    )
-    .catch(failed);
+  // the launch's own base, so that what the trial passes the launch can make
+  const trial = await o.exec([bwrap, ...BWRAP_BASE, "--tmpfs", "/tmp", "--", "true"], { timeoutMs }).catch(failed);
   if (trial.code !== 0) {
     const said = (trial.stderr.trim() || trial.stdout.trim() || (trial.timedOut ? `timed out after ${timeoutMs / 1000} s` : `exit ${trial.code}`)).split(
       "\n",

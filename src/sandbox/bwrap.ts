@@ -3,6 +3,27 @@ import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "no
 import { F } from "../protocol/paths.ts";
 import { privateRoot } from "../session/private-dir.ts";
 
+/**
+ * What every sandbox starts from (and what doctor's trial makes): its own pid, IPC and host-name
+ * namespaces, dies with its parent, no capabilities (run by root, bwrap keeps them: a root agent
+ * could unmount what hides the run's secrets), the system read-only, a minimal /dev (the host's
+ * has the disks, owned by root) and its own /proc.
+ */
+export const BWRAP_BASE: readonly string[] = [
+  "--die-with-parent",
+  "--unshare-pid",
+  "--unshare-ipc",
+  "--unshare-uts",
+  "--cap-drop",
+  "ALL",
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+];
 /** What one agent's sandbox is made from: where it works, the run around it, and what its CLI needs. */
 export type SandboxPlan = {
   /** the agent's working directory (the project, or its worktree): read-write */
@@ -106,24 +127,7 @@ export function bwrapArgv(plan: SandboxPlan, argv: readonly string[], o: { bwrap
     .map((m, i) => ({ m, i }))
     .sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i)
     .map(({ m }) => m);
-  // no capabilities (run by root, bwrap keeps them: a root agent could unmount what hides the
-  // run's secrets); a minimal /dev (the host's /dev has the disks, owned by root)
-  const out = [
-    o.bwrap ?? "bwrap",
-    "--die-with-parent",
-    "--unshare-pid",
-    "--unshare-ipc",
-    "--unshare-uts",
-    "--cap-drop",
-    "ALL",
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-  ];
+  const out = [o.bwrap ?? "bwrap", ...BWRAP_BASE];
   const seen = new Set<string>();
   for (const m of [...masks, ...ordered]) {
     const key = `${m.op} ${m.path}`;

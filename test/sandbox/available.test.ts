@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { runProcess } from "../../src/effects/process/run.ts";
 import { findOnPath } from "../../src/providers/doctor.ts";
 import { sandboxAvailability, sandboxedRoles } from "../../src/sandbox/available.ts";
+import { BWRAP_BASE } from "../../src/sandbox/bwrap.ts";
 
 /** Whether this system can make an agent's sandbox: a real trial of bubblewrap, not only a look at PATH. */
 const bwrap = findOnPath("bwrap", process.env.PATH ?? "");
@@ -33,4 +34,13 @@ test("which roles the config puts in the sandbox: the top-level switch, each rol
   expect(sandboxedRoles({ sandbox: false, roles: {} }, roles)).toEqual([]);
   expect(sandboxedRoles({ sandbox: true, roles: { reviewer_logic: { sandbox: false } } }, roles)).toEqual(["architect", "coder"]);
   expect(sandboxedRoles({ sandbox: false, roles: { coder: { sandbox: true } } }, roles)).toEqual(["coder"]);
+});
+
+test("the trial makes the namespaces every launch makes (IPC and host name too): what it passes, a launch can make", async () => {
+  const seen: string[][] = [];
+  const exec = async (argv: string[]) => (seen.push(argv), { code: 0, stdout: "bubblewrap 0.8.0\n", stderr: "" });
+  await sandboxAvailability({ bwrap: "/usr/bin/bwrap", exec: exec as never, platform: "linux" });
+  const trial = seen.find((a) => a.includes("--"))!;
+  expect(trial.slice(1, 1 + BWRAP_BASE.length)).toEqual([...BWRAP_BASE]);
+  for (const flag of ["--unshare-pid", "--unshare-ipc", "--unshare-uts"]) expect(BWRAP_BASE).toContain(flag);
 });
