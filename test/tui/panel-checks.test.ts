@@ -1,11 +1,9 @@
-import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { killTmuxServer, privateSocket } from "../helpers/tmp.ts";
 import type { CheckRun } from "../../src/schema/check-runs.ts";
 import { awaitingApproval, PASSED_REVIEW } from "./fixtures.ts";
-import { Screen } from "./tmux-screen.ts";
-import { binaryScope } from "../helpers/binary-scope.ts";
+import { screensScope } from "./tmux-screen.ts";
 
 setDefaultTimeout(60_000);
 
@@ -13,17 +11,8 @@ setDefaultTimeout(60_000);
  * #26: the approval panel shows the checks agentmux ran (the latest round), `c` reads a check's
  * output in the panel's viewer, and approving over a required check that still fails asks first.
  */
-const scope = binaryScope();
-const { dirs } = scope;
-let sockets: string[] = [];
-afterEach(() => {
-  sockets.forEach(killTmuxServer);
-  sockets = [];
-});
-const screen = () => {
-  sockets.push(privateSocket());
-  return new Screen(sockets.at(-1)!);
-};
+const scope = screensScope();
+const { dirs, screen } = scope;
 
 const outcome = (status: "passed" | "failed", over: object = {}) => ({
   status,

@@ -1,11 +1,9 @@
-import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { killTmuxServer, privateSocket } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { awaitingApproval, PASSED_REVIEW } from "./fixtures.ts";
-import { Screen } from "./tmux-screen.ts";
-import { binaryScope } from "../helpers/binary-scope.ts";
+import { screensScope, type Screen } from "./tmux-screen.ts";
 
 setDefaultTimeout(60_000);
 
@@ -14,17 +12,8 @@ setDefaultTimeout(60_000);
  * `a` brings it back) or a cancel and a resume kept the user's line comments but dropped the
  * edited commit message, the files left out and the change request being written.
  */
-const scope = binaryScope();
-const { dirs } = scope;
-let sockets: string[] = [];
-afterEach(() => {
-  sockets.forEach(killTmuxServer);
-  sockets = [];
-});
-const screen = () => {
-  sockets.push(privateSocket());
-  return new Screen(sockets.at(-1)!);
-};
+const scope = screensScope();
+const { dirs, screen } = scope;
 
 const completing = () => awaitingApproval("amx-panel-draft-", dirs, { "b.txt": "b\n", "c.txt": "c\n" }, PASSED_REVIEW);
 

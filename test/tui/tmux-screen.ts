@@ -1,4 +1,7 @@
+import { afterEach } from "bun:test";
 import { Tmux } from "../../src/effects/tmux/runner.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
+import { killTmuxServer, privateSocket } from "../helpers/tmp.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 export { isolatedBinary } from "../helpers/tmp.ts";
@@ -43,4 +46,27 @@ export class Screen {
       { timeoutMs },
     );
   }
+}
+
+/**
+ * A test file's binary and screens: `screen()` is a Screen on a private tmux server of its own,
+ * killed after each test; `dirs` are removed after the file (the binary's scope).
+ */
+export function screensScope(): { readonly bin: string; dirs: string[]; screen(): Screen } {
+  const scope = binaryScope();
+  let sockets: string[] = [];
+  afterEach(() => {
+    sockets.forEach(killTmuxServer);
+    sockets = [];
+  });
+  return {
+    get bin() {
+      return scope.bin;
+    },
+    dirs: scope.dirs,
+    screen() {
+      sockets.push(privateSocket());
+      return new Screen(sockets.at(-1)!);
+    },
+  };
 }
