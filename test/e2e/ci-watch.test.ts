@@ -21,7 +21,11 @@ const job = (bucket: string) => [
   },
 ];
 
-test("github.watch_ci: CI red once → its log as findings → fix round on the branch, pushed → green; replies in the pull request", async () => {
+/**
+ * A simulated project with an origin to push to, a fake gh on PATH, and the folders the fake gh
+ * answers `pr checks` from (`answers/<n>.json`, its n-th call) and reads job logs from (`logs/<job>.log`).
+ */
+function projectWithPullRequests() {
   const repo = simProject({ dirs: scope.dirs }, 0, []);
   const root = join(repo, "..");
   const origin = join(root, "origin.git");
@@ -33,6 +37,11 @@ test("github.watch_ci: CI red once → its log as findings → fix round on the 
   const logs = join(root, "logs");
   mkdirSync(answers);
   mkdirSync(logs);
+  return { repo, root, origin, gh, answers, logs };
+}
+
+test("github.watch_ci: CI red once → its log as findings → fix round on the branch, pushed → green; replies in the pull request", async () => {
+  const { repo, root, origin, gh, answers, logs } = projectWithPullRequests();
   writeFileSync(join(answers, "1.json"), JSON.stringify(job("fail")));
   writeFileSync(join(answers, "2.json"), JSON.stringify(job("pass")));
   writeFileSync(
@@ -68,17 +77,7 @@ test("github.watch_ci: CI red once → its log as findings → fix round on the 
 }, 180_000);
 
 test("resume <session> --watch-ci on a finished run (its archived record): CI stays red → one fix round (ci_fix_rounds: 1) → 'CI still failing after 1 fix round' with the link, exit 1", async () => {
-  const repo = simProject({ dirs: scope.dirs }, 0, []);
-  const root = join(repo, "..");
-  const origin = join(root, "origin.git");
-  git(root, "init", "-q", "--bare", origin);
-  git(repo, "remote", "add", "origin", origin);
-  git(repo, "push", "-q", "origin", "HEAD:refs/heads/main");
-  const gh = writeFakeGh(root);
-  const answers = join(root, "checks");
-  const logs = join(root, "logs");
-  mkdirSync(answers);
-  mkdirSync(logs);
+  const { repo, root, origin, gh, answers, logs } = projectWithPullRequests();
   writeFileSync(join(answers, "1.json"), JSON.stringify(job("fail")));
   writeFileSync(join(logs, "11.log"), "test\tRun make\t2026-11-28T15:00:03.3000000Z make: *** [Makefile:3: test] Error 2\n");
   const env = { PATH: gh.path, FAKE_GH_PR_CHECKS_DIR: answers, FAKE_GH_RUN_LOGS: logs };
