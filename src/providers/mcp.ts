@@ -97,7 +97,7 @@ export function mcpWiring(agent: ResolvedAgent, ctx: LaunchContext): LaunchPart 
   const part = adapter ? adapter.mcp(agent, ctx) : { argv: [], env: {}, files: [] };
   // a wiring that runs the bridge names its token file (in an env, a config file, an argv): written with it
   const file = tokenFile(ctx);
-  return JSON.stringify(part).includes(JSON.stringify(file).slice(1, -1))
-    ? { ...part, files: [...part.files, { path: file, content: endpointOf(ctx).token + "\n", secret: true }] }
-    : part;
+  const names = (text: string) => text.includes(file) || text.includes(JSON.stringify(file).slice(1, -1));
+  const named = Object.values(part.env).some(names) || part.argv.some(names) || part.files.some((f) => names(f.content));
+  return named ? { ...part, files: [...part.files, { path: file, content: endpointOf(ctx).token + "\n", secret: true }] } : part;
 }
