@@ -1,5 +1,5 @@
 import type { Config } from "../schema/config.ts";
-import type { Origins } from "./merge.ts";
+import { originOf, type Origins } from "./merge.ts";
 
 export const SIM_SCENARIO_ENV = "AGENTMUX_SIM_SCENARIO";
 
@@ -11,7 +11,7 @@ export const SIM_SCENARIO_ENV = "AGENTMUX_SIM_SCENARIO";
  */
 export function simScenarioFromEnv(config: Config, env: Record<string, string | undefined>, origins: Origins): void {
   const text = env[SIM_SCENARIO_ENV]?.trim();
-  if (!text || (origins["sim.scenario"] && origins["sim.scenario"].layer !== "built-in")) return;
+  if (!text || originOf(origins, "sim.scenario").layer !== "built-in") return;
   config.sim.scenario = text
     .split(",")
     .map((s) => s.trim())
