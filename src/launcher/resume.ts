@@ -98,8 +98,9 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
   const print = o.out; // progress and result lines; notices go through noticeOut
   o = { ...o, out: noticeOut(o.progress, print) };
   const startedAt = Date.now();
-  adoptPythonState(o);
-  const state: State = readState(o.sessionDir);
+  // a Python session's state is converted in memory; its files change only once the resume is sure to go on (below)
+  const adopted = adoptPythonState(o);
+  const state: State = adopted?.state ?? readState(o.sessionDir);
   if (state.phase === "done") throw new SessionFinished({ dir: o.sessionDir, feature: state.feature_name ?? null });
   // before anything else is looked at or touched: a second resume of this session stops here
   // (held while this launcher runs: a resume that finds it is told so, or that the run is running)
@@ -125,6 +126,7 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
   const { config } = loadConfig({ projectDir, ...(configPath ? { configPath } : {}) });
   await requireSandbox(config, { path: process.env.PATH ?? "", exec: runProcess });
   requireRunnableChecks(config, projectDir);
+  adopted?.write();
   if (o.configPath && o.configPath !== state.config_path) {
     o.out(`agentmux: ${o.configPath} is the run's last config layer from now on${state.config_path ? ` (instead of ${state.config_path})` : ""}`);
   }
@@ -173,19 +175,25 @@ function ownStateReads(sessionDir: string): boolean {
  * A session the Python agentmux wrote is refused, or with --from-python converted: its
  * state.json is kept as state.python.json and replaced by agentmux's (session/python-state.ts).
  */
-function adoptPythonState(o: ResumeOptions): void {
+function adoptPythonState(o: ResumeOptions): { state: State; write: () => void } | undefined {
   const own = ownStateReads(o.sessionDir);
   if (own && o.fromPython)
     throw new NotAPythonSession({ dir: o.sessionDir, id: basename(o.sessionDir), converted: existsSync(join(o.sessionDir, F.pythonState)) });
   const raw = own ? undefined : readPythonState(o.sessionDir);
-  if (!raw) return;
+  if (!raw) return undefined;
   if (!o.fromPython) throw new PythonSession({ dir: o.sessionDir, id: basename(o.sessionDir) });
   const events = join(o.sessionDir, F.toolEvents);
   const converted = convertPythonState(raw, { sessionDir: o.sessionDir, toolEventsBytes: existsSync(events) ? statSync(events).size : 0 });
   if (!converted.ok) throw new PythonStateUnconvertible({ dir: o.sessionDir, problems: converted.problems });
-  writeFileAtomic(join(o.sessionDir, F.pythonState), readFileSync(join(o.sessionDir, F.state)), { existingDir: true });
-  writeState(o.sessionDir, converted.state);
-  o.out(`agentmux: converted the Python agentmux's state.json (kept as ${F.pythonState})`);
+  const original = readFileSync(join(o.sessionDir, F.state));
+  return {
+    state: converted.state,
+    write: () => {
+      writeFileAtomic(join(o.sessionDir, F.pythonState), original, { existingDir: true });
+      writeState(o.sessionDir, converted.state);
+      o.out(`agentmux: converted the Python agentmux's state.json (kept as ${F.pythonState})`);
+    },
+  };
 }
 
 /** Branch, files and processes of a resumed run; the caller gives the checkout up if this throws. */

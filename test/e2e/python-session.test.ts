@@ -6,7 +6,8 @@
  * A state of agentmux's own without history is inferred forward the same way.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { convertPythonState } from "../../src/session/python-state.ts";
 import { join } from "node:path";
 import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, runBinary } from "./harness.ts";
 
@@ -159,13 +160,20 @@ test("a Python agentmux session: refused with the command that converts it; --fr
 test("a state of agentmux's own without history resumes where its artifacts say (not in architecting)", async () => {
   const { socket, repo } = await demoRepo();
   const dir = pythonSession(repo);
-  // convert it the way resume does, then drop the Python original: an agentmux state, no history
-  const converted = await runBinary(bin, ["resume", ID, "--ci", "--from-python", "--config", join(repo, "nope.yaml")], { cwd: repo, socket });
-  expect(converted.code).toBe(2); // a bad --config stops the resume after the conversion
+  const original = readFileSync(join(dir, "state.json"), "utf8");
+  // a bad --config stops the resume before anything changes: the Python state is not converted
+  const refused = await runBinary(bin, ["resume", ID, "--ci", "--from-python", "--config", join(repo, "nope.yaml")], { cwd: repo, socket });
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain("nope.yaml: file not found");
+  expect(readFileSync(join(dir, "state.json"), "utf8")).toBe(original);
+  expect(existsSync(join(dir, "state.python.json"))).toBe(false);
+  // convert it the way resume does: an agentmux state, no history
+  const conversion = convertPythonState(JSON.parse(original), { sessionDir: dir, toolEventsBytes: statSync(join(dir, "tool_events.jsonl")).size });
+  if (!conversion.ok) throw new Error(conversion.problems.join("; "));
+  writeFileSync(join(dir, "state.json"), JSON.stringify(conversion.state, null, 2) + "\n");
   const state = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
   expect(state.schema_version).toBe(1);
   expect(state.history).toEqual([]);
-  expect(existsSync(join(dir, "state.python.json"))).toBe(true);
   // a review was written: past reviewing, the run completes without asking any agent
   writeFileSync(join(dir, "07_review/review_reviewer_logic.yaml"), "verdict: pass\nsummary: Fine.\n");
   writeFileSync(join(dir, "08_completion/summary.md"), "# Summary\n\nA farewell function.\n");
