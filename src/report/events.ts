@@ -15,16 +15,21 @@ export function events(prev: RunSnapshot | null, next: RunSnapshot): RunEvent[] 
   // checks and phases in the order they happened (a replay from nothing has many of each); a check
   // that finished comes before the phase it moved the run to (a failing one starts the fix round)
   const checks = checkEvents(prev, next).sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
-  for (const t of next.timeline.slice(prev?.timeline.length ?? 0)) {
+  const fresh = next.timeline.slice(prev?.timeline.length ?? 0);
+  // the verdicts come before the review outcome they made (review passed / fix needed), not after it
+  const verdictsAt = verdictPlace(fresh);
+  let verdictsOut = false;
+  fresh.forEach((t, i) => {
     while (checks.length && Date.parse(checks[0]!.at) <= Date.parse(t.at)) out.push(checks.shift()!);
+    if (i === verdictsAt) (out.push(...verdicts(prev, next)), (verdictsOut = true));
     out.push({ kind: "phase", phase: t.phase, event: t.event, at: t.at });
-  }
+  });
   out.push(...checks);
   if (newDecisionWait(prev, next))
     out.push({ kind: "awaiting_decision", approval: join(next.dir, F.approval), changes: join(next.dir, F.changes), at: next.updated_at });
   const before = new Map([...(prev?.agents ?? []), ...(prev?.done_agents ?? [])].map((a) => [a.key, a]));
   for (const a of [...next.agents, ...next.done_agents]) out.push(...agentEvents(before.get(a.key), a));
-  out.push(...verdicts(prev, next));
+  if (!verdictsOut) out.push(...verdicts(prev, next));
   const budgetPaused = (s: RunSnapshot | null) => s?.waiting_for.some((w) => w.kind === "budget") ?? false;
   // once when it is reached, and again only when it pauses the agents (letting them go on, or the end, says nothing new)
   if (next.budget_reached !== null && (next.budget_reached !== prev?.budget_reached || (budgetPaused(next) && !budgetPaused(prev)))) {
@@ -43,6 +48,21 @@ export function events(prev: RunSnapshot | null, next: RunSnapshot): RunEvent[] 
     });
   }
   return out;
+}
+
+/**
+ * Where among new timeline entries the latest review round's verdicts belong: before the first
+ * outcome of that round (an entry into reviewing that is not an outcome starts a round); -1 when
+ * the round has no outcome among them yet (its verdicts come after the phases).
+ */
+function verdictPlace(fresh: readonly { phase: string; event: string }[]): number {
+  let at = -1;
+  fresh.forEach((t, i) => {
+    const outcome = t.event === "review_passed" || t.event === "review_failed";
+    if (!outcome && t.phase === "reviewing") at = -1;
+    else if (outcome && at === -1) at = i;
+  });
+  return at;
 }
 
 /** The wait count catches a wait decided between two snapshots; the flag serves older sessions (no count). */

@@ -202,6 +202,9 @@ test("a check cut off by a cancel is killed with its group; resume runs it again
   expect(timed.map((l) => l.slice(0, 8))).toEqual(timed.map((l) => l.slice(0, 8)).sort());
   const at = (re: RegExp) => timed.findIndex((l) => re.test(l));
   expect(at(/✓ check test passed/)).toBeGreaterThan(at(/ implementing /));
+  // a reviewer's verdict comes before the review outcome it made, not after it
+  expect(at(/✓ reviewer logic \(review round 1\): pass/)).toBeGreaterThan(-1);
+  expect(at(/✓ reviewer logic \(review round 1\): pass/)).toBeLessThan(at(/ review passed$/));
   expect(readFileSync(join(dir, "orchestrator.log"), "utf8")).toContain("running again what the last orchestrator left unfinished: slow (batch 1");
   expect(state.commit_hash).toMatch(/^[0-9a-f]{7,}$/);
 }, 240_000);

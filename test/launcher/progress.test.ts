@@ -63,3 +63,23 @@ test("plain: each reviewer's verdict once with its round, a budget reached once;
   expect(events.filter((e) => e.kind === "review_verdict")).toHaveLength(2);
   expect(events.filter((e) => e.kind === "budget_reached")).toHaveLength(1);
 });
+
+test("a reviewer's verdict is printed before the review outcome it made, in one poll and in a replay from nothing", () => {
+  const { state, ev, s } = reach("reviewing");
+  const one = apply(state, ev.review("reviewer_logic", "pass"), s).state;
+  const both = apply(one, ev.review("reviewer_quality", "pass"), s).state;
+  expect(both.history?.at(-1)?.event).toBe("review_passed");
+  const verdictBeforeOutcome = (lines: string[]) => {
+    const verdict = lines.findIndex((l) => l.includes("reviewer quality (review round 1): pass"));
+    const outcome = lines.findIndex((l) => / review passed$/.test(l));
+    expect(verdict).toBeGreaterThan(-1);
+    expect(outcome).toBeGreaterThan(verdict);
+  };
+  const polled: string[] = [];
+  const p = new ProgressPrinter("/nonexistent", "plain", (l) => polled.push(l));
+  for (const st of [state, one, both]) p.replay(st);
+  verdictBeforeOutcome(polled);
+  const replayed: string[] = [];
+  new ProgressPrinter("/nonexistent", "plain", (l) => replayed.push(l)).replay(both);
+  verdictBeforeOutcome(replayed);
+});
