@@ -25,7 +25,11 @@ export async function createConversation(
   const r = await run([o.command, ...o.args], { env: o.env, cwd: o.cwd, timeoutMs: CREATE_TIMEOUT_MS });
   const id = r.code === 0 ? createdId(r.stdout) : null;
   if (!id) {
-    const why = r.timedOut ? `no answer within ${CREATE_TIMEOUT_MS / 1000} s` : r.code !== 0 ? `exit ${r.code}: ${(r.stderr || r.stdout).trim().slice(0, 200)}` : `no id in ${JSON.stringify(r.stdout.trim().slice(0, 120))}`;
+    const why = r.timedOut
+      ? `no answer within ${CREATE_TIMEOUT_MS / 1000} s`
+      : r.code !== 0
+        ? `exit ${r.code}: ${(r.stderr || r.stdout).trim().slice(0, 200)}`
+        : `no id in ${JSON.stringify(r.stdout.trim().slice(0, 120))}`;
     log(`${o.agent}: ${what}: ${why}; it starts a conversation agentmux cannot continue after a restart`, { level: "warn", agent: o.agent });
     return null;
   }

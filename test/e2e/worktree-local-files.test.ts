@@ -79,7 +79,8 @@ test("an in-place run's agy and cursor files go when clean removes it after its 
   expect(existsSync(mcpConfig)).toBe(true);
   const r = await runBinary(bin, ["clean", "--force", dir.split("/").pop()!], { cwd: repo, socket });
   expect(r.code).toBe(0);
-  for (const gone of [mcpConfig, hooks, join(repo, ".agents"), join(repo, ".cursor")]) expect({ gone, there: existsSync(gone) }).toEqual({ gone, there: false });
+  for (const gone of [mcpConfig, hooks, join(repo, ".agents"), join(repo, ".cursor")])
+    expect({ gone, there: existsSync(gone) }).toEqual({ gone, there: false });
   expect(status(repo)).toBe("");
 }, 180_000);
 

@@ -228,18 +228,37 @@ describe("the CLIs' own turn-end signals", () => {
     writeFileSync(join(userHome, ".gemini", "settings.json"), JSON.stringify({ hooks: { AfterAgent: [theirs], BeforeTool: [theirs] } }));
     const config = config0("gemini");
     config.providers.gemini!.env = { ...config.providers.gemini!.env, GEMINI_CLI_HOME: userHome };
-    const ctx = { sessionDir: join(root, "s"), projectDir: root, workDir: root, agentKey: "coder-1", selfCommand: ["/opt/agentmux"], home: root, mcp: { url: "http://127.0.0.1:1/mcp", token: "ab".repeat(32) } };
+    const ctx = {
+      sessionDir: join(root, "s"),
+      projectDir: root,
+      workDir: root,
+      agentKey: "coder-1",
+      selfCommand: ["/opt/agentmux"],
+      home: root,
+      mcp: { url: "http://127.0.0.1:1/mcp", token: "ab".repeat(32) },
+    };
     const spec = buildLaunch(resolveRole(config, "coder"), { ...ctx, turnEnd: { id: ID, file: join(root, "turn_ends") } });
     const settingsFile = join(spec.env.GEMINI_CLI_HOME!, ".gemini", "settings.json");
     const settings = JSON.parse(spec.files.find((f) => f.path === settingsFile)!.content);
     expect(settings.hooks.BeforeTool).toEqual([theirs]);
     expect(settings.hooks.AfterAgent[0]).toEqual(theirs);
     const ours = settings.hooks.AfterAgent[1].hooks;
-    expect(ours).toEqual([{ type: "command", name: "agentmux-turn-end", command: expect.any(String), env: { AGENTMUX_TURN_ID: ID, AGENTMUX_TURN_ENDS: join(root, "turn_ends") }, timeout: 10_000 }]);
+    expect(ours).toEqual([
+      {
+        type: "command",
+        name: "agentmux-turn-end",
+        command: expect.any(String),
+        env: { AGENTMUX_TURN_ID: ID, AGENTMUX_TURN_ENDS: join(root, "turn_ends") },
+        timeout: 10_000,
+      },
+    ]);
     // the user's file is untouched
     expect(JSON.parse(readFileSync(join(userHome, ".gemini", "settings.json"), "utf8")).hooks.AfterAgent).toEqual([theirs]);
     // no hook in a batch run or without a turn-end id
-    for (const other of [buildLaunch(resolveRole(config, "coder"), ctx), buildLaunch(resolveRole(config, "coder"), { ...ctx, turnEnd: { id: ID, file: join(root, "turn_ends") }, batchPrompt: join(root, "s", "p.md") })]) {
+    for (const other of [
+      buildLaunch(resolveRole(config, "coder"), ctx),
+      buildLaunch(resolveRole(config, "coder"), { ...ctx, turnEnd: { id: ID, file: join(root, "turn_ends") }, batchPrompt: join(root, "s", "p.md") }),
+    ]) {
       const s = JSON.parse(other.files.find((f) => f.path.endsWith(join(".gemini", "settings.json")))!.content);
       expect(s.hooks.AfterAgent).toEqual([theirs]);
     }
@@ -270,7 +289,12 @@ describe("the CLIs' own turn-end signals", () => {
     expect(hooks.version).toBe(1);
     expect(Object.keys(hooks.hooks)).toEqual(["agentStop"]);
     expect(hooks.hooks.agentStop).toEqual([{ type: "command", bash: expect.any(String), timeoutSec: 10 }]);
-    expect(spec.files.filter((f) => f.path.startsWith(dir)).map((f) => f.content).join("")).not.toContain(ID);
+    expect(
+      spec.files
+        .filter((f) => f.path.startsWith(dir))
+        .map((f) => f.content)
+        .join(""),
+    ).not.toContain(ID);
     expect(spec.env).toMatchObject({ AGENTMUX_TURN_ID: ID, AGENTMUX_TURN_ENDS: join(root, "turn_ends") });
     const seen: string[] = [];
     const tail = new TurnEndTail(join(root, "turn_ends"), (id) => seen.push(id));
@@ -302,7 +326,12 @@ describe("the CLIs' own turn-end signals", () => {
     tail.start();
     // agy runs a hook command through the shell with the Stop payload on stdin; it must print {} (end normally)
     const stop = (payload: object, env: Record<string, string>) => {
-      const r = Bun.spawnSync(["sh", "-c", command], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, stdin: Buffer.from(JSON.stringify(payload)), stdout: "pipe", stderr: "pipe" });
+      const r = Bun.spawnSync(["sh", "-c", command], {
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+        stdin: Buffer.from(JSON.stringify(payload)),
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       expect({ code: r.exitCode, stdout: r.stdout.toString(), stderr: r.stderr.toString() }).toEqual({ code: 0, stdout: "{}", stderr: "" });
     };
     try {

@@ -241,7 +241,9 @@ describe("qwen chats", () => {
   );
   test("every api_response event once: cached split out of input, thoughts added only where the output does not hold them, the last model", () => {
     expect(qwenUsage(chat)).toEqual({ input: 600, cached: 400 + 900, cache_write: 0, output: 50 + 37, model: "gemini-3-pro" });
-    expect(qwenUsage(chat + '{"uuid":"a3","type":"system","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_resp')).toEqual(qwenUsage(chat));
+    expect(qwenUsage(chat + '{"uuid":"a3","type":"system","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_resp')).toEqual(
+      qwenUsage(chat),
+    );
     expect(qwenUsage(lines({ uuid: "u1", type: "user" }, { uuid: "m1", type: "assistant", usageMetadata: { promptTokenCount: 5 } }))).toBeNull();
   });
   test("found as projects/<any folder>/chats/<id>.jsonl under QWEN_RUNTIME_DIR, else QWEN_HOME, else ~/.qwen", () => {
@@ -282,7 +284,12 @@ describe("copilot session event logs", () => {
     // the same receipt written again (a resumed session's replay) counts once
     receipt(1, { inputTokens: 1000, outputTokens: 40, cacheReadTokens: 600, cacheWriteTokens: 300 }),
     receipt(2, { inputTokens: 200, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 }, "gpt-5.2"),
-    { type: "session.shutdown", data: { accountingSnapshot: { modelMetrics: { x: { usage: { inputTokens: 99999, outputTokens: 99999 } } } } }, id: "sd", parentId: "te" },
+    {
+      type: "session.shutdown",
+      data: { accountingSnapshot: { modelMetrics: { x: { usage: { inputTokens: 99999, outputTokens: 99999 } } } } },
+      id: "sd",
+      parentId: "te",
+    },
   );
   test("every usage receipt once: cache reads and writes split out of input, the last model; the shutdown's totals are not added", () => {
     expect(copilotUsage(log)).toEqual({ input: 100 + 200, cached: 600, cache_write: 300, output: 50, model: "gpt-5.2" });
@@ -302,7 +309,12 @@ describe("copilot session event logs", () => {
     const file = put(join(user, ".copilot"));
     expect(findCopilotEvents(join(user, ".copilot"), id)).toBe(file);
     expect(findCopilotEvents(join(user, ".copilot"), "../..")).toBeNull();
-    expect(new UsageReader().read(id, sources, { sessionDir: "/s", env: { HOME: user } })).toMatchObject({ source: "copilot", file, input: 300, cache_write: 300 });
+    expect(new UsageReader().read(id, sources, { sessionDir: "/s", env: { HOME: user } })).toMatchObject({
+      source: "copilot",
+      file,
+      input: 300,
+      cache_write: 300,
+    });
     const elsewhere = tmp();
     const moved = put(elsewhere);
     expect(new UsageReader().read(id, sources, { sessionDir: "/s", env: { HOME: user, COPILOT_HOME: elsewhere } })!.file).toBe(moved);

@@ -96,7 +96,11 @@ test("asked once per command, bounded; a slow or failing answer is no version, s
   expect(await versions.of("agy", agy, {})).toBeNull();
   expect(await versions.of("old-agy", agy, {})).toBe("1.0.10");
   expect(await versions.of("claude", adapterFor("claude")!, {})).toBeNull(); // nothing of claude's depends on it: not asked
-  expect(calls).toEqual([["cursor-agent", "--version"], ["agy", "--version"], ["old-agy", "--version"]]);
+  expect(calls).toEqual([
+    ["cursor-agent", "--version"],
+    ["agy", "--version"],
+    ["old-agy", "--version"],
+  ]);
   expect(logs[0]).toEqual({ msg: "cursor-agent --version: 2026.07.20; adds --trust", level: undefined });
   expect(logs[1]).toEqual({ msg: "agy --version: no answer within 5 s; started with the args every version takes", level: "warn" });
   expect(logs[3]!.msg).toStartWith("old-agy 1.0.10: agy 1.0.x takes a model by its display name");
@@ -113,22 +117,30 @@ test("cursor: a chat made with create-chat before the launch is continued with -
   expect(launch("claude", undefined, false, { id, resume: false }).argv.slice(1, 3)).toEqual(["--session-id", id]);
 
   const logs: string[] = [];
-  const made = await createConversation(async (argv) => ({ code: 0, stdout: argv.join(" ") === "cursor-agent create-chat" ? out : "", stderr: "" }), (m) => logs.push(m), {
-    agent: "coder-1",
-    command: "cursor-agent",
-    args: ["create-chat"],
-    env: {},
-    cwd: "/w",
-  });
+  const made = await createConversation(
+    async (argv) => ({ code: 0, stdout: argv.join(" ") === "cursor-agent create-chat" ? out : "", stderr: "" }),
+    (m) => logs.push(m),
+    {
+      agent: "coder-1",
+      command: "cursor-agent",
+      args: ["create-chat"],
+      env: {},
+      cwd: "/w",
+    },
+  );
   expect(made).toBe(id);
   // not signed in, or a slow service: a fresh conversation, said in the log
-  const failed = await createConversation(async () => ({ code: 1, stdout: "", stderr: "Error: not logged in" }), (m) => logs.push(m), {
-    agent: "coder-1",
-    command: "cursor-agent",
-    args: ["create-chat"],
-    env: {},
-    cwd: "/w",
-  });
+  const failed = await createConversation(
+    async () => ({ code: 1, stdout: "", stderr: "Error: not logged in" }),
+    (m) => logs.push(m),
+    {
+      agent: "coder-1",
+      command: "cursor-agent",
+      args: ["create-chat"],
+      env: {},
+      cwd: "/w",
+    },
+  );
   expect(failed).toBeNull();
   expect(logs).toEqual([
     `coder-1: cursor-agent create-chat made conversation ${id}`,

@@ -232,26 +232,33 @@ for (const cli of CLIS) {
 
     // the hook the adapter wires for this launch only (claude's Stop, codex's notify, copilot's
     // agentStop plugin, qwen's Stop, opencode's session.idle plugin) appends the launch's id
-    test.skipIf(!adapterFor(cli.name)?.turnEndHook)(`${cli.name}: the CLI's own turn-end signal reports this launch's id once the turn is over (#27.2)`, async () => {
-      const run = await prepareRun(cli, bin!);
-      runs.push(run);
-      await launchArchitect(run, cli);
-      run.runtime.sendPrompt("architect", F.architectPrompt);
-      const file = join(run.sessionDir, F.turnEnds);
-      const ids = await waitFor(
-        "a turn-end id from the CLI's hook",
-        () => {
-          const got = existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
-          return got.length ? got : null;
-        },
-        { timeoutMs: 120_000, intervalMs: 100 },
-      ).catch((e) => {
-        throw new Error(`${(e as Error).message}${dump(run)}`);
-      });
-      // the turn's end, not the prompt's arrival: the submit's result had gone back to the model
-      expect(run.mock.requests.some((r) => r.turn && r.toolResult !== null), dump(run)).toBe(true);
-      expect(ids.map((id) => run.runtime.agentOfTurnId(id))).toEqual(ids.map(() => "architect"));
-    }, 300_000);
+    test.skipIf(!adapterFor(cli.name)?.turnEndHook)(
+      `${cli.name}: the CLI's own turn-end signal reports this launch's id once the turn is over (#27.2)`,
+      async () => {
+        const run = await prepareRun(cli, bin!);
+        runs.push(run);
+        await launchArchitect(run, cli);
+        run.runtime.sendPrompt("architect", F.architectPrompt);
+        const file = join(run.sessionDir, F.turnEnds);
+        const ids = await waitFor(
+          "a turn-end id from the CLI's hook",
+          () => {
+            const got = existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+            return got.length ? got : null;
+          },
+          { timeoutMs: 120_000, intervalMs: 100 },
+        ).catch((e) => {
+          throw new Error(`${(e as Error).message}${dump(run)}`);
+        });
+        // the turn's end, not the prompt's arrival: the submit's result had gone back to the model
+        expect(
+          run.mock.requests.some((r) => r.turn && r.toolResult !== null),
+          dump(run),
+        ).toBe(true);
+        expect(ids.map((id) => run.runtime.agentOfTurnId(id))).toEqual(ids.map(() => "architect"));
+      },
+      300_000,
+    );
 
     // claude and codex are told not to retry (CLAUDE_CODE_MAX_RETRIES=0, request_max_retries=0)
     // and show their error, which agentmux must read as a limit; gemini retries by itself (the

@@ -29,7 +29,10 @@ test("created files and folders go at the end; a changed one, one that was there
   ];
   recordWorktreeFiles(session, files);
   writeLaunchFiles({ files });
-  const lines = readFileSync(join(session, F.worktreeFiles), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const lines = readFileSync(join(session, F.worktreeFiles), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(lines.map((l) => l.path)).toEqual(files.slice(0, 3).map((f) => f.path));
   expect(lines[0].dirs).toEqual([join(work, ".opencode"), join(work, ".opencode", "plugins")]);
   expect(lines[1].dirs).toEqual([]); // .cursor was there
@@ -46,7 +49,10 @@ test("created files and folders go at the end; a changed one, one that was there
   expect(existsSync(join(session, F.worktreeFiles))).toBe(false);
   // a folder agentmux made where the CLI left only what its own .gitignore names (opencode's caches): it goes;
   // one holding anything else stays
-  for (const [name, extra] of [["cli-a", null], ["cli-b", "notes.md"]] as const) {
+  for (const [name, extra] of [
+    ["cli-a", null],
+    ["cli-b", "notes.md"],
+  ] as const) {
     const f = { path: join(work, `.${name}`, "plugins", "p.js"), content: "// p\n", local: true as const };
     recordWorktreeFiles(session, [f]);
     writeLaunchFiles({ files: [f] });

@@ -32,7 +32,13 @@ export function qwenUsage(text: string): Parsed | null {
     const cached = Math.min(n(e.cached_content_token_count), prompt);
     const thoughts = THOUGHTS_IN_OUTPUT.has(e.auth_type) ? 0 : n(e.thoughts_token_count);
     const m = typeof e.model === "string" && e.model ? e.model : null;
-    byRecord.set(typeof o.uuid === "string" ? o.uuid : `#${anon++}`, { input: prompt - cached, cached, cache_write: 0, output: n(e.output_token_count) + thoughts, model: m });
+    byRecord.set(typeof o.uuid === "string" ? o.uuid : `#${anon++}`, {
+      input: prompt - cached,
+      cached,
+      cache_write: 0,
+      output: n(e.output_token_count) + thoughts,
+      model: m,
+    });
     if (m) model = m;
   }
   if (!byRecord.size) return null;
