@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { stringify } from "yaml";
 import { loadConfig } from "../../src/config/load.ts";
 import { appendLine } from "../../src/effects/fs/atomic.ts";
-import { OrchestratorLoop } from "../../src/daemon/loop.ts";
+import { OrchestratorLoop, type LoopContext } from "../../src/daemon/loop.ts";
 import { writeState } from "../../src/session/write.ts";
 import { readState } from "../../src/session/read.ts";
 import { readToolLines } from "../../src/bus/tool-lines.ts";
@@ -109,6 +109,8 @@ export async function segment(o: {
   crash?: Crash;
   log: LogEntry[];
   promptedSince?: (agent: string, at: string) => boolean;
+  /** the commit flow (default: committed at once) */
+  commit?: LoopContext["commit"];
 }): Promise<{ next: number; result: { code: number; cleanup: boolean } | null }> {
   const { config } = loadConfig({ projectDir: o.root, env: { HOME: o.root } });
   let crashed = false;
@@ -128,7 +130,8 @@ export async function segment(o: {
     runtime: null,
     log: (msg: string, fields?: LogFields) => void o.log.push({ msg, ...fields }),
     sealKey: key,
-    commit: async () => ({ type: "committed", at: "2030-01-01T00:00:00.000Z", hash: "abc1234", branch: "feature/rate-limit", pr_url: null }) as const,
+    commit:
+      o.commit ?? (async () => ({ type: "committed", at: "2030-01-01T00:00:00.000Z", hash: "abc1234", branch: "feature/rate-limit", pr_url: null }) as const),
     ...(o.promptedSince ? { promptedSince: o.promptedSince } : {}),
   };
   const loop = new OrchestratorLoop(readState(o.sessionDir), settings({ skip_final_approval: true }), ctx, ctx.log, persist);
