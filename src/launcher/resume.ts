@@ -3,7 +3,7 @@ import { requireRunnableChecks, requireSandbox } from "./sandbox-preflight.ts";
 import { runProcess } from "../effects/process/run.ts";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { parseArtifact } from "../artifacts/parse.ts";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { NotAPythonSession, PythonSession, PythonStateUnconvertible, SessionBeingResumed, SessionBusy, SessionFinished } from "../session/errors.ts";
 import { convertPythonState, readPythonState } from "../session/python-state.ts";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
@@ -18,7 +18,7 @@ import { ownsTmuxSession } from "../session/tmux-owner.ts";
 import { prepareResume, type ResumeFacts } from "../orchestrator/resume.ts";
 import type { State } from "../schema/state.ts";
 import type { Config } from "../schema/config.ts";
-import { F } from "../protocol/paths.ts";
+import { F, projectOfSession } from "../protocol/paths.ts";
 import { follow, startProcesses, type Launched } from "./launch.ts";
 import { lastHeartbeat, liveOrchestrator } from "../session/liveness.ts";
 import type { ProgressMode } from "./progress.ts";
@@ -102,7 +102,14 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
   const adopted = adoptPythonState(o);
   const state: State = adopted?.state ?? readState(o.sessionDir);
   if (state.phase === "done") throw new SessionFinished({ dir: o.sessionDir, feature: state.feature_name ?? null });
-  // before anything else is looked at or touched: a second resume of this session stops here
+  // a state.json without its project (written by hand, or by an older tool) has it from where its folder is
+  const projectDir = state.main_repo_dir ?? state.project_dir ?? projectOfSession(o.sessionDir) ?? dirname(dirname(dirname(o.sessionDir)));
+  const configPath = o.configPath ?? state.config_path;
+  // a bad --config, a sandbox or a check that cannot be had are refused here, before anything changes (the resume lock too)
+  const { config } = loadConfig({ projectDir, ...(configPath ? { configPath } : {}) });
+  await requireSandbox(config, { path: process.env.PATH ?? "", exec: runProcess });
+  requireRunnableChecks(config, projectDir);
+  // before anything is touched: a second resume of this session stops here
   // (held while this launcher runs: a resume that finds it is told so, or that the run is running)
   const held = acquireResume(o.sessionDir);
   if (!held.ok) throw busyOrBeingResumed(o.sessionDir, held.pid);
@@ -120,12 +127,6 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
     o.out(`agentmux: closing the stale tmux session ${state.session_name} (its orchestrator is gone)`);
     await killSession(tmux, state.session_name).catch(() => {});
   }
-  const projectDir = state.main_repo_dir ?? state.project_dir!;
-  const configPath = o.configPath ?? state.config_path;
-  // a bad --config is refused here, before anything changes
-  const { config } = loadConfig({ projectDir, ...(configPath ? { configPath } : {}) });
-  await requireSandbox(config, { path: process.env.PATH ?? "", exec: runProcess });
-  requireRunnableChecks(config, projectDir);
   adopted?.write();
   if (o.configPath && o.configPath !== state.config_path) {
     o.out(`agentmux: ${o.configPath} is the run's last config layer from now on${state.config_path ? ` (instead of ${state.config_path})` : ""}`);
@@ -133,6 +134,7 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
   let next = prepareResume(state, resumeFacts(o.sessionDir), new Date().toISOString());
   next = {
     ...next,
+    ...(next.project_dir || next.main_repo_dir ? {} : { project_dir: projectDir }),
     ...(o.headless ? { headless: true } : {}),
     ...(configPath ? { config_path: configPath } : {}),
     ...(o.keepSession ? { keep_session: true } : {}),

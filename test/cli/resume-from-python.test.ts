@@ -76,3 +76,17 @@ test("resume --from-python with no Python session in the project says so and cha
   expect(r.stdout).not.toContain("resuming");
   expect(snapshot(repo)).toEqual(before);
 }, 60_000);
+
+test("resume of a state.json without its project (project_dir) takes the project from where the session folder is, not an internal error", async () => {
+  const { repo, socket } = agentmuxSession(false);
+  const file = join(repo, ".agentmux/.sessions", ID, "state.json");
+  const { project_dir: _, ...state } = JSON.parse(readFileSync(file, "utf8"));
+  writeFileSync(file, JSON.stringify(state, null, 2));
+  const before = snapshot(repo);
+  // a --config that is not there stops it once the project is known, before anything changes
+  const r = await runBinary(isolatedBinary(), ["resume", ID, "--ci", "--config", join(repo, "nope.yaml")], { cwd: repo, socket });
+  expect(r.stderr).not.toContain("internal error");
+  expect(r.stderr).toContain("nope.yaml: file not found");
+  expect(r.code).toBe(2);
+  expect(snapshot(repo)).toEqual(before);
+}, 60_000);
