@@ -81,8 +81,11 @@ function comingPhases(s: State, settings: Pick<Settings, "max_review_iterations"
     }
     case "fixing":
       return s.review_iteration > 0 ? [...reviewers(s), ...fixer(s, settings, s.review_iteration)] : [];
-    case "reviewing":
-      return fixer(s, settings, s.review_iteration);
+    case "reviewing": {
+      // should the verdict fail: the fixer, then the next round's reviewers (by role: this round's hold their keys)
+      const fix = fixer(s, settings, s.review_iteration);
+      return fix.length ? [...fix, ...reviewers(s).map((r) => ({ agent: null, role: r.role, beforeVerdict: true as const }))] : [];
+    }
     default:
       return [];
   }
@@ -95,8 +98,8 @@ function comingPhases(s: State, settings: Pick<Settings, "max_review_iterations"
  * them: one "coder" with a single coder); the planner works → the coders, then the nominated
  * reviewers; the designer works → the first group's coders, then the reviewers; an
  * implementation group works → the next group's coders, the reviewers, and the fixer should
- * their verdict fail; a review round works → the fixer; a fix round works → the reviewers, then
- * the next fixer. An agent two phases ahead is started while the phase before its own works, so a
+ * their verdict fail; a review round works → the fixer and the next round's reviewers (by role),
+ * should its verdict fail; a fix round works → the reviewers, then the next fixer. An agent two phases ahead is started while the phase before its own works, so a
  * phase shorter than a CLI's start (a quick plan, a small fix) still finds it ready.
  * The agents every run needs come first, then those it may need (`spare` coders, the fixer),
  * each in the order the run reaches them: the daemon pre-starts as many as `prestart.max_panes`

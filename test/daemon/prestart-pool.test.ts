@@ -230,9 +230,10 @@ describe("Prestarter", () => {
     st = apply(st, ev.done(1), s).state;
     expect(st.phase).toBe("reviewing");
     pre.update(st);
-    expect(held.map((h) => h.id)).toEqual(["coder"]);
+    // the fixer, and the next round's reviewer by role (this round's holds its key)
+    expect(held.map((h) => h.id)).toEqual(["coder", "reviewer_logic~1"]);
     pre.update(apply(st, ev.review("reviewer_logic", "pass"), s).state);
-    expect(dropped).toEqual(["coder"]);
+    expect(dropped).toEqual(["coder", "reviewer_logic~1"]);
   });
 
   test("with prestart.fixer: false the fixer waits for the verdict (whether a fix round comes is not known); a provider with prestart: false is never pre-started", () => {

@@ -97,9 +97,10 @@ describe("upcomingAgents: the coming phases' agents, nearest first", () => {
     expect(seen[2]).toEqual(["coder/coder", "reviewer_logic/reviewer_logic"]);
     expect(seen[3]).toEqual(["coder/coder", "reviewer_logic/reviewer_logic"]);
     expect(seen[4]).toEqual(["reviewer_logic/reviewer_logic", "(by role)/coder before the verdict"]); // group 2 of 2 (the last)
-    expect(seen[5]).toEqual(["coder/coder before the verdict"]); // reviewing: the fixer, if the verdict fails
+    // reviewing: the fixer and the next round's reviewer (by role: this round's holds its key), if the verdict fails
+    expect(seen[5]).toEqual(["coder/coder before the verdict", "(by role)/reviewer_logic before the verdict"]);
     expect(seen[6]).toEqual(["reviewer_logic/reviewer_logic", "(by role)/coder before the verdict"]); // fixing: round 2 and its fixer
-    expect(seen[7]).toEqual(["coder/coder before the verdict"]);
+    expect(seen[7]).toEqual(["coder/coder before the verdict", "(by role)/reviewer_logic before the verdict"]);
     expect(seen[8]).toEqual([]); // awaiting the summary
   });
 
@@ -109,7 +110,7 @@ describe("upcomingAgents: the coming phases' agents, nearest first", () => {
       [ev.start(), ev.arch(), ev.plan(makePlan([{ mode: "serial", plans: [1] }])), ev.done(1), ev.review("reviewer_logic", "fail"), ev.done(1)],
       { settings: { max_review_iterations: 1 } },
     );
-    expect(seen[3]).toEqual(["coder/coder before the verdict"]); // round 1 of 1
+    expect(seen[3]).toEqual(["coder/coder before the verdict", "(by role)/reviewer_logic before the verdict"]); // round 1 of 1
     expect(seen[4]).toEqual(["reviewer_logic/reviewer_logic"]); // fixing: round 2 is the last, no fixer after it
     expect(seen[5]).toEqual([]); // round 2: the cap is reached, a fail goes to completing
   });

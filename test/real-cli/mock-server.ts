@@ -23,7 +23,7 @@ import {
   type TurnAnswer,
   type TurnInput,
 } from "./mock-turns.ts";
-import { worksFor, writeCall } from "./mock-work.ts";
+import { where, worksFor, writeCall } from "./mock-work.ts";
 
 export type Api = "anthropic" | "openai" | "gemini" | "chat" | "other";
 
@@ -109,7 +109,8 @@ function workAnswers(behaviour: MockBehaviour) {
     const ref = reminder ? null : (PROMPT_REFERENCE_RE.exec(text) ?? CONTINUE_RE.exec(text));
     let path = ref ? pathOf(ref[1]!) : reminder ? (promptOf.get(reminder[1]!) ?? null) : null;
     if (reminder && !path) return null;
-    const tool = ref && worksFor(path!)?.find((w) => w.submit)?.submit?.tool;
+    const wo = { failFirstReview: !!behaviour.failFirstReview };
+    const tool = ref && worksFor(path!, wo)?.find((w) => w.submit)?.submit?.tool;
     if (tool) promptOf.set(tool, path!);
     if (ref && behaviour.askOf?.test(path!) && !asked && input.toolResult === null && input.thread!.toolResults === 0) {
       asked = { prompt: text, path: path! };
@@ -118,9 +119,11 @@ function workAnswers(behaviour: MockBehaviour) {
     // the answer to the question (any user text that is not a prompt): the asked prompt's work
     if (!ref && !reminder && asked && asked.prompt !== text) path = asked.path;
     if (!path) return null;
-    let list = steps.get(text);
+    // a prompt line comes again in the next review round (the same prompt file): its steps are that round's
+    const key = `${text}\u0000${where(path).round}`;
+    let list = steps.get(key);
     if (!list) {
-      const works = worksFor(path);
+      const works = worksFor(path, wo);
       if (!works) return null;
       list = works.flatMap((work) => {
         const submit = work.submit && findOffered(input.offered, work.submit.tool);
@@ -135,7 +138,7 @@ function workAnswers(behaviour: MockBehaviour) {
         forgot = true;
         list[list.length - 1] = { kind: "text", text: "MOCK-FORGOT Done! I wrote the files and everything is ready." };
       }
-      steps.set(text, list);
+      steps.set(key, list);
     }
     const i = input.thread!.toolResults;
     if (!ref && !reminder && i >= list.length - 1) asked = null; // the asked role's work is done: other conversations' texts are theirs

@@ -56,6 +56,8 @@ export type MockBehaviour = {
   work?: boolean;
   forgetSubmitOf?: RegExp;
   askOf?: RegExp;
+  /** with `work`: the first review round fails with one finding, the fixer fixes it, the second passes */
+  failFirstReview?: boolean;
 };
 
 /** The question the mock asks (behaviour.askOf): it ends the turn, as a model waiting for the user does. */

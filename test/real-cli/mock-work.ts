@@ -17,18 +17,23 @@ export type Work = { files: FileWrite[]; submit: { tool: string; args: Record<st
 
 const SLUG = "greeting";
 
-/** The session folder and the folder the agents work in, from a prompt file's absolute path. */
-function where(promptPath: string): { session: string; work: string } {
+/** The session folder, the folder the agents work in and the review round, from a prompt file's absolute path. */
+export function where(promptPath: string): { session: string; work: string; round: number } {
   const session = dirname(dirname(promptPath));
   let work = session.replace(/\/\.agentmux\/\.sessions\/[^/]+$/, "");
+  let round = 0;
   try {
-    const state = JSON.parse(readFileSync(join(session, F.state), "utf8")) as { worktree_path?: string; project_dir?: string };
+    const state = JSON.parse(readFileSync(join(session, F.state), "utf8")) as { worktree_path?: string; project_dir?: string; review_iteration?: number };
     work = state.worktree_path ?? state.project_dir ?? work;
+    round = state.review_iteration ?? 0;
   } catch {
     // no state.json yet: the repository above .agentmux
   }
-  return { session, work };
+  return { session, work, round };
 }
+
+/** `failFirstReview`: the first review round's verdict fails with one finding, so a fix round comes; later rounds pass. */
+export type WorkOptions = { failFirstReview?: boolean };
 
 const ARCHITECTURE = [
   "# Architecture",
@@ -80,10 +85,10 @@ function coderWork(session: string, work: string, n: number, files: string[]): W
  * Every piece of work a prompt asks for, in order: one for most prompts; the whole plan's coder
  * (a CLI with single_coder, F.coderWholePrompt) does each subplan and submits each.
  */
-export function worksFor(promptPath: string): Work[] | null {
+export function worksFor(promptPath: string, o: WorkOptions = {}): Work[] | null {
   const { session, work } = where(promptPath);
   if (promptPath.slice(session.length + 1) === F.coderWholePrompt) return subplans(session).map((s) => coderWork(session, work, s.index, s.owned_files));
-  const one = workFor(promptPath);
+  const one = workFor(promptPath, o);
   return one ? [one] : null;
 }
 
@@ -93,8 +98,8 @@ const source = (file: string) =>
     : `export function ${SLUG}(name = "world") {\n  return \`Hello, \${name}!\`;\n}\n`;
 
 /** The role's work for a prompt file, or null when the path is not one of agentmux's prompts. */
-export function workFor(promptPath: string): Work | null {
-  const { session, work } = where(promptPath);
+export function workFor(promptPath: string, o: WorkOptions = {}): Work | null {
+  const { session, work, round } = where(promptPath);
   const rel = promptPath.slice(session.length + 1);
   if (rel === F.architectPrompt) {
     return {
@@ -111,8 +116,37 @@ export function workFor(promptPath: string): Work | null {
   const review = /^07_review\/review_(logic|quality|expert)_prompt\.md$/.exec(rel);
   if (review) {
     const role = `reviewer_${review[1]}`;
-    const yaml = stringify({ verdict: "pass", summary: `${role} checked the greeting module: it does what was asked.`, findings: [] });
+    const fail = !!o.failFirstReview && round === 0;
+    const finding = {
+      issue: `src/${SLUG}.js does not trim the name`,
+      recommendation: "Trim the name before greeting.",
+      location: `src/${SLUG}.js:2`,
+      severity: "medium",
+    };
+    const yaml = fail
+      ? stringify({ verdict: "fail", summary: `${role} found 1 issue in the greeting module.`, findings: [finding] })
+      : stringify({ verdict: "pass", summary: `${role} checked the greeting module: it does what was asked.`, findings: [] });
     return { files: [{ path: join(session, reviewYaml(role)), content: yaml }], submit: { tool: "submit_review", args: { role } } };
+  }
+  if (rel === F.fixPrompt) {
+    // the fixer: the source file changed for the finding, then plan 1 done again
+    const file = `src/${SLUG}.js`;
+    const fixed = `export function ${SLUG}(name = "world") {\n  name = String(name).trim();\n  return \`Hello, \${name}!\`;\n}\n`;
+    const done = {
+      subplan_index: 1,
+      status: "SUCCESS",
+      tasks_completed: [`Trimmed the name in ${file}`],
+      files_created: [],
+      files_modified: [file],
+      tests: { files: 1, cases: 1 },
+    };
+    return {
+      files: [
+        { path: join(work, file), content: fixed },
+        { path: join(session, doneArtifact(1)), content: JSON.stringify(done, null, 2) + "\n" },
+      ],
+      submit: { tool: "submit_done", args: { subplan_index: 1 } },
+    };
   }
   if (rel === F.summaryPrompt) {
     const text = "# Summary\n\n## What was implemented\n\n- A greeting module and its test.\n\n## Deviations from plan\n\n- None.\n";

@@ -60,13 +60,15 @@ const logLines = (text: string): LogLine[] =>
     .map((l) => JSON.parse(l) as LogLine);
 
 /**
- * Per agent, its first prompt accepted minus the event that called for it: the latest submit
- * tool call before that delivery, or the run's start for the first agent.
+ * Per launch (pane), its first prompt accepted minus the event that called for it: the latest
+ * submit tool call before that delivery, or the run's start for the first agent. A key launched
+ * again is named by what it is: the coder after a review's submit is the fixer, any other `<key> #n`.
  */
 export function handoffs(log: LogLine[], tools: { tool: string; at: number }[]): Handoff[] {
   const start = log.length ? Date.parse(log[0]!.ts) : 0;
   const paneOf = new Map<string, string>();
   const startOf = new Map<string, Handoff["start"]>();
+  const launches = new Map<string, number>();
   const seen = new Set<string>();
   const out: Handoff[] = [];
   for (const l of log) {
@@ -75,11 +77,14 @@ export function handoffs(log: LogLine[], tools: { tool: string; at: number }[]):
       startOf.set(l.pane, l.data?.prestarted_ms === undefined ? "cold" : typeof l.data.prestart_ready_ms === "number" ? "ready" : "not ready");
     if (!l.msg.startsWith("delivered to ") || !l.pane) continue;
     const agent = paneOf.get(l.pane);
-    if (!agent || seen.has(agent)) continue;
-    seen.add(agent);
+    if (!agent || seen.has(l.pane)) continue;
+    seen.add(l.pane);
+    const n = (launches.get(agent) ?? 0) + 1;
+    launches.set(agent, n);
     const at = Date.parse(l.ts);
     const cause = tools.filter((t) => t.at <= at && /^submit_/.test(t.tool)).at(-1);
-    out.push({ agent, after: cause ? cause.tool : "run start", ms: at - (cause ? cause.at : start), start: startOf.get(l.pane) ?? "cold" });
+    const name = n === 1 ? agent : agent === "coder" && cause?.tool === "submit_review" ? "fixer" : `${agent} #${n}`;
+    out.push({ agent: name, after: cause ? cause.tool : "run start", ms: at - (cause ? cause.at : start), start: startOf.get(l.pane) ?? "cold" });
   }
   return out;
 }

@@ -57,6 +57,24 @@ for (const cli of CLIS) {
 
     // qwen and opencode: the chat mock answers the policy's answer to its question with text and no work
     // (the architect then gets a reminder), and qwen 0.24.4 never showed that reminder's paste (#27)
+    test(
+      `${cli.name}: a failing review round: the fixer (pre-started before the verdict) fixes it, the second round passes, a commit (#27.7)`,
+      async () => {
+        const r = await runPipeline({ default: { cli, bin: bin! } }, { work: true, failFirstReview: true }, `${cli.name}-fix`, RUN_MS);
+        cleanup.push(r.cleanup);
+        console.log(summary(`${cli.name} (a fix round)`, r));
+        expectCommit(r);
+        const phases = r.events.filter((e) => e.kind === "phase").map((e) => e.phase);
+        expect(phases, r.why).toContain("fixing");
+        expect(
+          r.handoffs.map((h) => h.agent),
+          r.why,
+        ).toContain("fixer");
+        expect(r.reminders, r.why).toEqual({ logged: 0, seen: 0 });
+      },
+      RUN_MS + 60_000,
+    );
+
     test.skipIf(!["claude", "codex", "gemini"].includes(cli.name))(
       `${cli.name}: architect → planner → coder → reviewer → commit, headless, with a question and a forgotten submit (#12.8)`,
       async () => {
