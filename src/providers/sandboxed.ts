@@ -1,17 +1,20 @@
+import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { bwrapArgv } from "../sandbox/bwrap.ts";
-import { F } from "../protocol/paths.ts";
+import { agentFileName, F } from "../protocol/paths.ts";
 import { findOnPath } from "./doctor.ts";
-import { CONVERSATION_FILE_ENV, TURN_FILE_ENV, type LaunchContext } from "./mcp.ts";
+import { CONVERSATION_FILE_ENV, privateMcpDir, TURN_FILE_ENV, type LaunchContext, type LaunchFile } from "./mcp.ts";
 import type { LaunchSpec } from "./launch.ts";
 import type { ResolvedAgent } from "./resolve.ts";
+import { homeOf } from "./usage/read.ts";
 
 /**
  * A launch put in the sandbox (`sandbox: true`, sandbox/bwrap.ts): the same argv, env and files,
  * run by bubblewrap. What the agent sees besides its work and session folders comes from the
  * launch itself: its own MCP config and settings files, its CLI's private home (gemini), the CLI
- * and agentmux programs, and `providers.<p>.sandbox_home`.
+ * and agentmux programs, `providers.<p>.sandbox_home`, and the folder its CLI keeps the records
+ * agentmux reads its usage from.
  */
 export function sandboxed(
   agent: ResolvedAgent,
@@ -20,10 +23,13 @@ export function sandboxed(
   o: { path?: string; env?: Record<string, string | undefined> } = {},
 ): LaunchSpec {
   const env = o.env ?? process.env;
+  const home = ctx.home ?? homedir();
   const path = spec.env.PATH ?? o.path ?? env.PATH ?? "";
   const command = spec.argv[0]!;
   const programs = [findOnPath(command, path) ?? command, ...ctx.selfCommand.filter((a) => isAbsolute(a))];
-  const ownDirs = [spec.env.GEMINI_CLI_HOME].filter((d): d is string => !!d);
+  const cli = cliHome(agent, ctx, home);
+  const records = recordFolders(agent, ctx, home);
+  const ownDirs = [spec.env.GEMINI_CLI_HOME, ...records].filter((d): d is string => !!d);
   // the simulated agent keeps its own state (once-switches, usage transcripts) under .runtime/sim,
   // agentmux's opencode plugin its sessions' token figures under .runtime/opencode
   const runtimeDirs = agent.provider.mcp === "sim" ? ["sim"] : agent.provider.mcp === "opencode" ? ["opencode"] : [];
@@ -37,8 +43,9 @@ export function sandboxed(
       workDir: ctx.workDir,
       projectDir: ctx.projectDir,
       sessionDir: ctx.sessionDir,
-      home: ctx.home ?? homedir(),
-      cliHome: agent.provider.sandbox_home,
+      home,
+      cliHome: cli.folders,
+      homeCopies: cli.copies.map((c) => ({ part: c.part, copy: c.file.path })),
       ownFiles: spec.files.map((f) => f.path),
       ownDirs,
       programs,
@@ -49,10 +56,58 @@ export function sandboxed(
     },
     spec.argv,
   );
+  const made = [...cli.missing, ...records, ...runtimeDirs.map((d) => join(ctx.sessionDir, F.runtimeDir, d))];
   return {
     ...spec,
     argv,
-    dirs: [...(spec.dirs ?? []), ...runtimeDirs.map((d) => join(ctx.sessionDir, F.runtimeDir, d))],
+    files: [...spec.files, ...cli.copies.map((c) => c.file)],
+    ...(made.length || spec.dirs?.length ? { dirs: [...(spec.dirs ?? []), ...made] } : {}),
     ...(turnEnds ? { touch: [...(spec.touch ?? []), turnEnds] } : {}),
   };
+}
+
+/**
+ * `sandbox_home` as the sandbox shows it: a folder read-write (an entry ending in `/` is a folder
+ * and is made when missing, so what the CLI writes there on its first run is kept); a file as
+ * this launch's own copy, taken now (0600, in the run's private folder): the CLI may change it
+ * there, the user's file is never written from inside.
+ */
+function cliHome(agent: ResolvedAgent, ctx: LaunchContext, home: string) {
+  const folders: string[] = [];
+  const missing: string[] = [];
+  const copies: { part: string; file: LaunchFile }[] = [];
+  for (const entry of agent.provider.sandbox_home) {
+    const part = entry.replace(/\/+$/, "");
+    const full = join(home, part);
+    const kind = kindOf(full);
+    if (kind === "file") {
+      const copy = join(privateMcpDir(ctx.sessionDir, home), `${agentFileName(ctx.agentKey)}.home`, part);
+      copies.push({ part, file: { path: copy, content: readFileSync(full, "utf8"), secret: true } });
+    } else if (kind === "folder" || entry.endsWith("/")) {
+      folders.push(part);
+      if (kind === null) missing.push(full);
+    }
+  }
+  return { folders, missing, copies };
+}
+
+/** The folders the CLI keeps its usage records in (its adapter's default, or `usage[].home`), outside the work and session folders and never the home itself. */
+function recordFolders(agent: ResolvedAgent, ctx: LaunchContext, home: string): string[] {
+  const env = { HOME: home, ...agent.provider.env };
+  const within = (dir: string, p: string) => {
+    const rel = relative(dir, p);
+    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  };
+  const dirs = agent.provider.usage
+    .map((s) => homeOf(s, { sessionDir: ctx.sessionDir, env }))
+    .filter((d) => isAbsolute(d) && !within(ctx.sessionDir, d) && !within(ctx.workDir, d) && !within(d, home));
+  return [...new Set(dirs)];
+}
+
+function kindOf(path: string): "file" | "folder" | null {
+  try {
+    return statSync(path).isDirectory() ? "folder" : "file";
+  } catch {
+    return null;
+  }
 }

@@ -33,11 +33,13 @@ export type SandboxPlan = {
   /** the run's session folder: read-write, without its `.runtime` folder */
   sessionDir: string;
   home: string;
-  /** paths under `home` the CLI keeps its config, login and data in (providers.<p>.sandbox_home): read-write */
+  /** folders under `home` the CLI keeps its config, login and data in (providers.<p>.sandbox_home): read-write */
   cliHome: readonly string[];
+  /** files under `home` the CLI keeps (its `sandbox_home` file entries): each shown as this launch's own copy, read-write */
+  homeCopies?: readonly { part: string; copy: string }[];
   /** files this launch writes for the agent (its MCP config, settings): shown read-only, each alone */
   ownFiles: readonly string[];
-  /** folders this launch made for the agent (a private CLI home): read-write */
+  /** folders this launch made for the agent (a private CLI home, its CLI's records folder): read-write */
   ownDirs: readonly string[];
   /** programs the launch runs (the CLI, agentmux for its bridge): shown read-only wherever they live */
   programs: readonly string[];
@@ -51,7 +53,8 @@ export type SandboxPlan = {
   ownWritable?: readonly string[];
 };
 
-type Mount = { op: "--tmpfs" | "--bind" | "--ro-bind"; path: string };
+/** `from`: what is shown at `path` when it is not the same path (a launch's own copy of a file) */
+type Mount = { op: "--tmpfs" | "--bind" | "--ro-bind"; path: string; from?: string };
 
 const inside = (dir: string, p: string) => {
   const rel = relative(dir, p);
@@ -74,7 +77,8 @@ const real = (p: string) => {
  * .git stays), every session folder but this one, and this one's `.runtime`, and agentmux's private
  * folder in the home (every agent's token files and env files, the seal key) even under a CLI's
  * part of the home. Shown again on top: the agent's work directory and session folder
- * (read-write), its CLI's part of the home (read-write), its own launch files (read-only). Its own
+ * (read-write), its CLI's folders in the home and its records folder (read-write), its own copy of
+ * its CLI's files in the home (read-write), its own launch files (read-only). Its own
  * pid namespace and /proc: it cannot see or read another agent's processes; no capabilities and a
  * minimal /dev. The repository's .git/hooks and .git/config are read-only (they run code in the
  * user's git later). The network is shared (the CLI reaches its model and the run's MCP endpoint
@@ -105,11 +109,17 @@ export function bwrapArgv(plan: SandboxPlan, argv: readonly string[], o: { bwrap
   below.push({ op: "--tmpfs", path: runtime });
   for (const d of plan.runtimeDirs ?? []) below.push({ op: "--bind", path: join(runtime, d) });
   for (const p of plan.cliHome) if (exists(join(plan.home, p))) below.push({ op: "--bind", path: join(plan.home, p) });
-  // agentmux's private folder (every agent's token files, the seal key) stays hidden under a CLI's home part that holds it (`.cache`)
-  const secrets = privateRoot(plan.home);
-  if (exists(secrets) && plan.cliHome.some((p) => inside(join(plan.home, p), secrets))) below.push({ op: "--tmpfs", path: secrets });
+  // a file is shown as the launch's own copy: a CLI saves one by writing a new file and renaming it
+  // over, which a bind-mounted file refuses (EBUSY), and its fallback (rewriting in place) beside
+  // another agent's doing the same left claude 2.1.332's ~/.claude.json half-written
+  const copies: Mount[] = [];
+  for (const c of plan.homeCopies ?? []) copies.push({ op: "--bind", path: join(plan.home, c.part), from: c.copy });
   // the launch writes these before it starts the agent: they exist by then
   for (const d of plan.ownDirs) below.push({ op: "--bind", path: d });
+  // agentmux's private folder (every agent's token files, the seal key) stays hidden under a folder shown that holds it (`.cache`)
+  const secrets = privateRoot(plan.home);
+  const shown = [...plan.cliHome.map((p) => join(plan.home, p)), ...plan.ownDirs];
+  if (exists(secrets) && shown.some((d) => inside(d, secrets))) below.push({ op: "--tmpfs", path: secrets });
   for (const f of plan.ownFiles) below.push({ op: "--ro-bind", path: f });
   for (const f of plan.ownWritable ?? []) below.push({ op: "--bind", path: f });
   // programs and PATH folders under something hidden: shown read-only (their whole install prefix)
@@ -123,17 +133,17 @@ export function bwrapArgv(plan: SandboxPlan, argv: readonly string[], o: { bwrap
     if (isHidden(dir)) below.push({ op: "--ro-bind", path: installPrefix(join(dir, "x")) });
   }
   // a parent's mount before its children's: a later mount covers an earlier one below it
-  const ordered = below
+  const ordered = [...below, ...copies]
     .map((m, i) => ({ m, i }))
     .sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i)
     .map(({ m }) => m);
   const out = [o.bwrap ?? "bwrap", ...BWRAP_BASE];
   const seen = new Set<string>();
   for (const m of [...masks, ...ordered]) {
-    const key = `${m.op} ${m.path}`;
+    const key = `${m.op} ${m.from ?? m.path} ${m.path}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(...(m.op === "--tmpfs" ? [m.op, m.path] : [m.op, m.path, m.path]));
+    out.push(...(m.op === "--tmpfs" ? [m.op, m.path] : [m.op, m.from ?? m.path, m.path]));
   }
   out.push("--chdir", work, "--", ...argv);
   return out;

@@ -89,7 +89,14 @@ export function handoffs(log: LogLine[], tools: { tool: string; at: number }[]):
   return out;
 }
 
-export async function runPipeline(team: Team, behaviour: MockBehaviour, label: string, timeoutMs: number): Promise<PipelineResult & { cleanup(): void }> {
+/** `sandbox`: every agent runs in bubblewrap (the config's top-level `sandbox: true`) */
+export async function runPipeline(
+  team: Team,
+  behaviour: MockBehaviour,
+  label: string,
+  timeoutMs: number,
+  o: { sandbox?: boolean } = {},
+): Promise<PipelineResult & { cleanup(): void }> {
   const base = process.env.REAL_CLI_RUNS || join(homedir(), ".cache", "agentmux-real-cli", "runs");
   mkdirSync(base, { recursive: true, mode: 0o700 });
   const keep = !!process.env.AGENTMUX_REAL_CLI_KEEP;
@@ -126,7 +133,14 @@ export async function runPipeline(team: Team, behaviour: MockBehaviour, label: s
   }
   const roles = Object.fromEntries(Object.entries(team.roles ?? {}).map(([role, u]) => [role, { provider: u.cli.name }]));
   const layer = join(root, "real-cli.config.json");
-  writeFileSync(layer, JSON.stringify({ defaults: { provider: team.default.cli.name }, roles, providers, watchdog: { nudge_backoff_s: 1 } }, null, 2));
+  writeFileSync(
+    layer,
+    JSON.stringify(
+      { defaults: { provider: team.default.cli.name }, roles, providers, watchdog: { nudge_backoff_s: 1 }, ...(o.sandbox ? { sandbox: true } : {}) },
+      null,
+      2,
+    ),
+  );
 
   if (keep) void recordScreens(socket, join(root, "screens.txt"), () => watching);
   const t0 = performance.now();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { bwrapArgv, type SandboxPlan } from "../../src/sandbox/bwrap.ts";
 import { findOnPath } from "../../src/providers/doctor.ts";
@@ -119,6 +119,29 @@ describe.skipIf(!bwrap)("the sandbox an agent runs in (real bubblewrap)", () => 
     writeFileSync(ownCache, "{}\n");
     const seen = await look(cached, [ownCache, paths.ownMcp, paths.otherMcp, paths.sealKey], []);
     expect(seen).toEqual([`R ${ownCache}`, `R ${paths.ownMcp}`, `X ${paths.otherMcp}`, `X ${paths.sealKey}`]);
+  });
+
+  test("a CLI's file in the home is its own copy: the CLI rewrites it in place there, the user's file and the other agents' copies stay as they were", async () => {
+    const { plan, root } = layout();
+    const user = join(plan.home, ".cli.json");
+    writeFileSync(user, '{"user":1}\n');
+    const copy = (agent: string) => {
+      const c = join(root, `home/.cache/agentmux/mcp/s1-0/${agent}.home/.cli.json`);
+      mkdirSync(dirname(c), { recursive: true });
+      writeFileSync(c, '{"user":1}\n');
+      return c;
+    };
+    const [mine, theirs] = [copy("coder"), copy("reviewer")];
+    const withCopy = { ...plan, homeCopies: [{ part: ".cli.json", copy: mine }] };
+    const p = Bun.spawn(bwrapArgv(withCopy, ["sh", "-c", `cat '${user}' && printf '{"agent":1}\\n' > '${user}' && cat '${user}'`]), {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+    expect({ code, out }).toEqual({ code: 0, out: '{"user":1}\n{"agent":1}\n' });
+    expect(readFileSync(mine, "utf8")).toBe('{"agent":1}\n');
+    expect(readFileSync(user, "utf8")).toBe('{"user":1}\n');
+    expect(readFileSync(theirs, "utf8")).toBe('{"user":1}\n');
   });
 
   test("no way back to what is hidden: unmounting fails (no capabilities, even run by root), no disks in /dev, the repository's hooks and config read-only", async () => {

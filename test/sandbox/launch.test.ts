@@ -1,5 +1,7 @@
 import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { buildLaunch } from "../../src/providers/launch.ts";
 import { resolveRole } from "../../src/providers/resolve.ts";
@@ -62,5 +64,51 @@ test("a sandboxed opencode can write the session id it opened to its launch's fi
   // shown read-only as a file of the launch, then writable: the later bind wins
   expect(argv.lastIndexOf(`--bind ${conversation} ${conversation}`)).toBeGreaterThan(argv.indexOf(`--ro-bind ${conversation} ${conversation}`));
   expect(argv.indexOf(`--tmpfs ${join(S, ".runtime")} `)).toBeLessThan(argv.indexOf(`--bind ${records} ${records}`));
-  expect(l.dirs).toEqual([records]);
+  // its folders in the home, made when missing so what it writes there outlives the launch
+  const home = [".config/opencode", ".local/share/opencode", ".local/state/opencode", ".cache/opencode"].map((p) => join("/nonexistent-home", p));
+  expect(l.dirs).toEqual([...home, records]);
 });
+
+test("a sandboxed claude gets its own copy of ~/.claude.json (taken at launch, 0600, in the run's private folder) and ~/.claude made and shown read-write; the user's file is never shown itself", () => {
+  const home = makeTmpDir("amx-sbx-home-");
+  try {
+    writeFileSync(join(home, ".claude.json"), '{"hasCompletedOnboarding":true}\n');
+    const config = { ...base(), sandbox: true, defaults: { ...base().defaults, provider: "claude" } } as Config;
+    const S = "/work/p/.agentmux/.sessions/s1";
+    const l = buildLaunch(resolveRole(config, "coder"), { ...ctx(S), home });
+    const copy = l.files.find((f) => f.path.endsWith(join("coder.home", ".claude.json")))!;
+    expect(copy).toMatchObject({ content: '{"hasCompletedOnboarding":true}\n', secret: true });
+    expect(copy.path.startsWith(join(home, ".cache", "agentmux", "mcp"))).toBe(true);
+    const argv = l.argv.join(" ");
+    expect(argv).toContain(`--bind ${copy.path} ${join(home, ".claude.json")}`);
+    expect(argv).not.toContain(`--bind ${join(home, ".claude.json")} `);
+    // its records folder (transcripts: token usage, --resume) is made before the launch and outlives it
+    expect(l.dirs).toContain(join(home, ".claude"));
+    expect(argv).toContain(`--bind ${join(home, ".claude")} ${join(home, ".claude")}`);
+    // .config/claude names no folder by its / and is not there: nothing made, nothing shown
+    expect(l.dirs).not.toContain(join(home, ".config/claude"));
+  } finally {
+    removeDir(home);
+  }
+});
+
+test("a sandboxed codex whose CODEX_HOME is outside the home still writes its sessions where agentmux reads its usage", () => {
+  const config = base();
+  const codex = { ...config.providers.codex!, env: { ...config.providers.codex!.env, CODEX_HOME: "/data/codex-home" } };
+  const c = { ...config, sandbox: true, defaults: { ...config.defaults, provider: "codex" }, providers: { ...config.providers, codex } } as Config;
+  const l = buildLaunch(resolveRole(c, "coder"), ctx("/work/p/.agentmux/.sessions/s1"));
+  expect(l.dirs).toContain("/data/codex-home");
+  expect(l.argv.join(" ")).toContain("--bind /data/codex-home /data/codex-home");
+});
+
+function ctx(sessionDir: string) {
+  return {
+    sessionDir,
+    projectDir: "/work/p",
+    workDir: "/work/p",
+    agentKey: "coder",
+    selfCommand: ["/opt/agentmux"],
+    mcp: { url: "http://127.0.0.1:1/mcp", token: "a".repeat(64) },
+    home: "/nonexistent-home",
+  };
+}

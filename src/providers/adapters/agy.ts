@@ -25,8 +25,9 @@ export const agy: CliAdapter = {
   install: "curl -fsSL https://antigravity.google/cli/install.sh | bash (it puts agy in ~/.local/bin: have that on PATH)",
   config: String.raw`
 command: agy
-# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true)
-sandbox_home: [.gemini]
+# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true);
+# a folder ends in / (made when missing), a file is each agent's own copy
+sandbox_home: [.gemini/]
 npm_package: null
 model_flag: --model
 default_model: null

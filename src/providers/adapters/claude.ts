@@ -11,8 +11,9 @@ export const claude: CliAdapter = {
   checked: { how: "measured", versions: ["2.1.197", "2.1.330"] },
   config: String.raw`
 command: claude
-# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true)
-sandbox_home: [.claude, .claude.json, .config/claude]
+# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true);
+# a folder ends in / (made when missing), a file is each agent's own copy
+sandbox_home: [.claude/, .claude.json, .config/claude]
 npm_package: "@anthropic-ai/claude-code"
 session_dir_args: [--add-dir, "{dir}"]
 model_flag: --model

@@ -9,8 +9,9 @@ export const codex: CliAdapter = {
   checked: { how: "measured", versions: ["0.169.0"] },
   config: String.raw`
 command: codex
-# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true)
-sandbox_home: [.codex]
+# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true);
+# a folder ends in / (made when missing), a file is each agent's own copy
+sandbox_home: [.codex/]
 npm_package: "@openai/codex"
 session_dir_args: [--add-dir, "{dir}"]
 model_flag: --model

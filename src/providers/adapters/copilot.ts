@@ -13,8 +13,9 @@ export const copilot: CliAdapter = {
   checked: { how: "measured", versions: ["1.0.102"] },
   config: String.raw`
 command: copilot
-# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true)
-sandbox_home: [.copilot, .config/github-copilot]
+# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true);
+# a folder ends in / (made when missing), a file is each agent's own copy
+sandbox_home: [.copilot/, .config/github-copilot]
 npm_package: "@github/copilot"
 model_flag: --model
 default_model: null

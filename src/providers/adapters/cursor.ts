@@ -27,8 +27,9 @@ export const cursor: CliAdapter = {
   config: String.raw`
 # 'agent' is the same program, but the name collides with other tools (gpg-agent)
 command: cursor-agent
-# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true)
-sandbox_home: [.cursor, .config/cursor]
+# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true);
+# a folder ends in / (made when missing), a file is each agent's own copy
+sandbox_home: [.cursor/, .config/cursor]
 npm_package: null
 model_flag: --model
 default_model: null

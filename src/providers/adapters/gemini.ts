@@ -22,8 +22,9 @@ export const gemini: CliAdapter = {
   checked: { how: "measured", versions: ["0.61.0"] },
   config: String.raw`
 command: gemini
-# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true)
-sandbox_home: [.gemini]
+# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true);
+# a folder ends in / (made when missing), a file is each agent's own copy
+sandbox_home: [.gemini/]
 npm_package: "@google/gemini-cli"
 session_dir_args: [--include-directories, "{dir}"]
 model_flag: --model

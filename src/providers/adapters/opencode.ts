@@ -119,8 +119,9 @@ export const opencode: CliAdapter = {
   checked: { how: "measured", versions: ["1.18.33"] },
   config: String.raw`
 command: opencode
-# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true)
-sandbox_home: [.config/opencode, .local/share/opencode, .local/state/opencode, .cache/opencode]
+# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true);
+# a folder ends in / (made when missing), a file is each agent's own copy
+sandbox_home: [.config/opencode/, .local/share/opencode/, .local/state/opencode/, .cache/opencode/]
 npm_package: "opencode-ai"
 model_flag: --model
 default_model: null

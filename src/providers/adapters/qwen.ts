@@ -19,8 +19,9 @@ export const qwen: CliAdapter = {
   checked: { how: "measured", versions: ["0.15.10"] },
   config: String.raw`
 command: qwen
-# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true)
-sandbox_home: [.qwen]
+# what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true);
+# a folder ends in / (made when missing), a file is each agent's own copy
+sandbox_home: [.qwen/]
 npm_package: "@qwen-code/qwen-code"
 session_dir_args: [--include-directories, "{dir}"]
 model_flag: --model
