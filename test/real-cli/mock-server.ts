@@ -16,6 +16,7 @@ import {
   CONTINUE_RE,
   decideTurn,
   findOffered,
+  HOLD_MARKER,
   MOCK_QUESTION,
   PROMPT_REFERENCE_RE,
   REMINDER_RE,
@@ -209,6 +210,7 @@ export function startMockServer(logFile: string, behaviour: MockBehaviour = {}):
       requests.push(record);
       appendFileSync(logFile, JSON.stringify(record) + "\n");
       if (limit) return rateLimited(api);
+      if (turn && behaviour.holdMs && input.lastUserText.includes(HOLD_MARKER)) await Bun.sleep(behaviour.holdMs);
       if (api === "other") return otherResponse(req.method, url);
       // only chat turns may call tools: a side request (title, router) always gets text
       const reply: TurnAnswer = record.answer!;

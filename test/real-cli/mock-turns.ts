@@ -58,7 +58,12 @@ export type MockBehaviour = {
   askOf?: RegExp;
   /** with `work`: the first review round fails with one finding, the fixer fixes it, the second passes */
   failFirstReview?: boolean;
+  /** a turn whose prompt holds HOLD_MARKER is answered after this long (the CLI shows its busy screen meanwhile) */
+  holdMs?: number;
 };
+
+/** What a prompt says to have its answer held back `holdMs` (the screen recorder's busy screen). */
+export const HOLD_MARKER = "MOCK-HOLD";
 
 /** The question the mock asks (behaviour.askOf): it ends the turn, as a model waiting for the user does. */
 export const MOCK_QUESTION = "MOCK-ASK Should the greeting say Hello or Hi?";

@@ -139,7 +139,8 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "roles.<role>.sandbox": "run this role's agents in the sandbox (true) or not (false), whatever the top-level `sandbox` says",
   sandbox:
     "run every agent in a sandbox (Linux, bubblewrap): it sees its work folder, its session folder without `.runtime`, its own MCP config and its CLI's `sandbox_home`; not the run's secrets, other worktrees or sessions, or the rest of your home. `doctor` says whether it is available; a run that asks for it where it is not stops before any agent starts. See [security.md](security.md)",
-  "providers.<name>.sandbox_home": "paths under your home (relative) this CLI keeps its config, login and data in: all of the home its agents see, read-write, in the sandbox",
+  "providers.<name>.sandbox_home":
+    "paths under your home (relative) this CLI keeps its config, login and data in: all of the home its agents see in the sandbox. A folder is shown read-write (an entry ending in `/` is a folder, made when missing); a file is each agent's own copy, taken at its launch (the CLI may change its copy; your file is never written from inside). The folder the CLI keeps its usage records in (`~/.claude`, `CODEX_HOME`…) is always shown",
 };
 
 export function configRows() {
