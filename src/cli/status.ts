@@ -110,8 +110,9 @@ export async function run(a: ParsedArgs<typeof status>): Promise<number> {
   // a terminal is redrawn in place; a pipe or file gets each frame after a blank line, no escapes
   const tty = process.stdout.isTTY === true;
   let frames = 0;
+  // a frame fits the terminal while the run goes on; the last one, of a run that ended, is whole (it stays in the scrollback)
   const draw = (d: StatusInput) =>
-    process.stdout.write((tty ? "\x1b[H\x1b[2J" : frames++ ? "\n" : "") + render(d, tty ? process.stdout.rows || 24 : undefined));
+    process.stdout.write((tty ? "\x1b[H\x1b[2J" : frames++ ? "\n" : "") + render(d, tty && !phaseEnded(d.state.phase) ? process.stdout.rows || 24 : undefined));
   draw(first);
   let timer: ReturnType<typeof setTimeout> | undefined;
   return new Promise<number>((done) => {

@@ -151,6 +151,17 @@ test("#31: status --watch at 80×24 draws a frame that fits: the header stays on
     const rows = shown.split("\n");
     expect(rows[0]).toStartWith(`Session    ${id}`);
     expect(rows.some((r) => /^Phase\s+completing/.test(r))).toBe(true);
+    // the run ends: the last frame is whole (in the scrollback), not cut with "… more lines"
+    writeJsonAtomic(join(project, ".agentmux/.sessions", id, "state.json"), {
+      ...stateIn("done", { review_iteration: 2, completion_notes: Array.from({ length: 20 }, (_, i) => `note ${i + 1}`) }),
+      feature_dir: join(project, ".agentmux/.sessions", id),
+    });
+    await screen.until("the watch to end", (x) => x.includes("EXIT=0"), 15_000);
+    const all = await screen.tmux.run(["capture-pane", "-p", "-S", "-", "-t", "t"]);
+    const last = all.slice(all.lastIndexOf(`Session    ${id}`));
+    expect(last).toMatch(/^Phase\s+done/m);
+    expect(last).toContain("note 20");
+    expect(last).not.toContain("more lines: agentmux status");
   } finally {
     killTmuxServer(socket);
     removeDir(project);
