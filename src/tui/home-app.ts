@@ -58,11 +58,22 @@ export async function runHome(projectDir: string): Promise<number> {
     body.height = `100%-${lines.length}` as unknown as number;
     help.setContent(linesToContent(lines));
   };
+  // a folder in no git repository has no runs to start: say so where the sessions would be, not "start one with agentmux run"
+  const inRepo = await findRepoRoot(projectDir).then(
+    () => true,
+    () => false,
+  );
   const draw = () => {
     selected = Math.max(0, Math.min(selected, sessions.length - 1));
+    const width = screen.width as number;
     const lines = [
-      ...homeHeader(projectDir, sessions.length).map((l) => fit(l, screen.width as number)),
-      ...sessionsTable(sessions, screen.width as number, sessions.length ? selected : undefined),
+      ...homeHeader(projectDir, sessions.length).map((l) => fit(l, width)),
+      ...(sessions.length || inRepo
+        ? sessionsTable(sessions, width, sessions.length ? selected : undefined)
+        : wrapText(
+            `${projectDir} is not a git repository. agentmux works on a branch and commits the result: run git init and make a first commit here (then agentmux init sets the project up), or start agentmux in your project.`,
+            width,
+          ).map((l) => [seg(l, "yellow")])),
     ];
     body.setContent(linesToContent(lines));
     screen.render();

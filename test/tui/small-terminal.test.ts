@@ -114,17 +114,20 @@ test("#31: home-screen notices longer than 80 columns wrap onto the lines above 
   expect(lines.slice(at).join("")).not.toContain("…");
 });
 
-test("the home screen outside a git repository: n says what to do, whole, at 80 columns", async () => {
+test("the home screen outside a git repository says so where the sessions would be, and n says what to do, whole, at 80 columns", async () => {
   socket = privateSocket();
   const project = makeTmpDir("amx-small-home-");
   dirs.push(project);
   const scr = new Screen(socket);
   await scr.start([scope.bin], project, { width: 80, height: 24 }, { AGENTMUX_TMUX_SOCKET: socket });
-  await scr.until("home", (x) => x.includes("q quit"));
+  const home = await scr.until("home", (x) => x.includes("q quit"));
+  // where the sessions would be: why none can start here, not "start one with agentmux run"
+  expect(home.replace(/\s+/g, " ")).toContain(`${project} is not a git repository. agentmux works on a branch and commits the result`);
+  expect(home).not.toContain("Start one with");
   await scr.keys("n");
-  const s = await scr.until("the notice", (x) => x.includes("is not a git repository"));
+  const s = await scr.until("the notice", (x) => x.includes("is not a git repository:"));
   const lines = s.trimEnd().split("\n");
-  const at = lines.findIndex((l) => l.includes("is not a git repository"));
+  const at = lines.findIndex((l) => l.includes("is not a git repository:"));
   expect(
     lines
       .slice(at)
