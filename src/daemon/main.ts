@@ -1,31 +1,23 @@
 import { phaseEnded } from "../schema/catalog.ts";
 import { join } from "node:path";
-import { NoControlPane, SessionBusy } from "../session/errors.ts";
-import { loadConfig } from "../config/load.ts";
-import { Tmux, tmuxSocket } from "../effects/tmux/runner.ts";
-import { Layout } from "../effects/tmux/layout.ts";
 import { PaneWriter } from "../effects/tmux/deliver.ts";
 import { monotonicClock } from "../effects/clock.ts";
 import { installExitHooks, watchPaneExits } from "../effects/tmux/exits.ts";
 import { F, projectOfSession } from "../protocol/paths.ts";
 import { runEnv } from "../session/run-env.ts";
-import { privateMcpDir } from "../providers/mcp.ts";
 import { SessionFileWatcher } from "../bus/session-files.ts";
 import { ToolTail } from "../bus/tool-tail.ts";
 import { TurnEndTail } from "../bus/turn-ends.ts";
 import { readToolLinesForResume } from "../bus/tool-lines.ts";
 import { CreatedFilesLog } from "../bus/created-files.ts";
 import { AgentRuntime } from "./agents.ts";
-import { sessionLogger } from "../effects/log.ts";
 import { OrchestratorLoop } from "./loop.ts";
 import { selfCommand } from "../effects/process/self.ts";
-import { settingsFrom } from "../config/settings.ts";
-import { readRuntime, readState } from "../session/read.ts";
 import { startWatchdog } from "./watchdog.ts";
 import { TmuxLoss } from "./tmux-loss.ts";
 import { isGone } from "../effects/tmux/errors.ts";
 import { SessionFolderGone, sessionFolderPresent, writeLiveState } from "../session/folder-gone.ts";
-import { liveOrchestrator, touchHeartbeat, writeOrchestratorPid } from "../session/liveness.ts";
+import { touchHeartbeat } from "../session/liveness.ts";
 import { TurnWatcher } from "./turns.ts";
 import { Notifier } from "./notify.ts";
 import { UsageWatcher } from "./usage.ts";
@@ -37,47 +29,15 @@ import { takeCancelRequest } from "../session/cancel.ts";
 import { cancelCause } from "../schema/cancel-request.ts";
 import { Services } from "./services.ts";
 import { endRun } from "./run-end.ts";
+import { openRun } from "./run-open.ts";
 import { ChecksService } from "./checks.ts";
 import { checkEngine } from "./check-engine.ts";
 
 /** Run one session's orchestrator until the run finishes; returns the exit code. */
 export async function orchestrate(sessionDir: string): Promise<number> {
-  const log = sessionLogger(sessionDir);
-  const other = liveOrchestrator(sessionDir);
-  if (other) throw new SessionBusy({ dir: sessionDir, pid: other });
-  writeOrchestratorPid(sessionDir);
-
-  let state = readState(sessionDir);
-  const projectDir = state.main_repo_dir ?? state.project_dir!;
-  const workDir = state.worktree_path ?? projectDir;
-  const { config, originOf } = loadConfig({ projectDir, ...(state.config_path ? { configPath: state.config_path } : {}) });
-  const settings = settingsFrom(config, { keepSession: state.keep_session, headless: state.headless, originOf });
-  const runtime = readRuntime(sessionDir);
-  if (!runtime?.control_pane) throw new NoControlPane({ dir: sessionDir });
-  const tmux = new Tmux(runtime.tmux_socket ?? tmuxSocket(config.tmux.socket));
-  const sessionName = state.session_name;
-  // tmux.control_mode: one tmux client for the whole run instead of a tmux process per call
-  const controlled =
-    !config.tmux.control_mode ||
-    (await tmux.useControlClient(sessionName, () =>
-      log("the tmux control client exited (the tmux session or server went away): tmux calls go on as processes", { level: "warn" }),
-    ));
-  // monotonic time counts from the process's start
-  const bootMs = Math.round(monotonicClock.now());
-  log(`orchestrator ${process.pid} starting in phase ${state.phase} (${state.last_event}) ${bootMs} ms after its process started`, {
-    event: "orchestrator_started",
-    phase: state.phase,
-    data: { pid: process.pid, last_event: state.last_event, boot_ms: bootMs },
-  });
-  if (!controlled) log("tmux refused a control-mode client: every tmux call runs as a process of its own", { level: "warn" });
-
-  const layout = await Layout.open(tmux, {
-    session: sessionName,
-    controlPane: runtime.control_pane,
-    controlWidth: config.tmux.control_width,
-    // a pane's env file (it may hold a provider's keys, codex's token) waits in the private folder, not the session's
-    envDir: join(privateMcpDir(sessionDir), "env"),
-  });
+  const opened = await openRun(sessionDir);
+  const { log, config, settings, projectDir, workDir, tmux, sessionName, layout, controlPane } = opened;
+  let state = opened.state;
   // one clock for delivery, turn detection and reminders: a turn's end (TurnWatcher) is compared
   // with a reminder's acceptance and with the last tool call (ToolCallTail, performance.now())
   const clock = monotonicClock;
@@ -99,7 +59,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     tmux,
     layout,
     writer,
-    controlPane: runtime.control_pane,
+    controlPane,
     selfCommand: selfCommand(),
     log,
     state: () => loop.state,
