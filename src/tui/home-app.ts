@@ -59,7 +59,7 @@ export async function runHome(projectDir: string): Promise<number> {
     help.setContent(linesToContent(lines));
   };
   // a folder in no git repository has no runs to start: say so where the sessions would be, not "start one with agentmux run"
-  const inRepo = await findRepoRoot(projectDir).then(
+  let inRepo = await findRepoRoot(projectDir).then(
     () => true,
     () => false,
   );
@@ -164,6 +164,7 @@ export async function runHome(projectDir: string): Promise<number> {
       status(`${projectDir} is not a git repository: run git init and make a first commit, then press n`);
       return screen.render();
     }
+    inRepo = true; // made one meanwhile: the screen stops saying it is not
     modal = true;
     status();
     const form = blessed.textbox({

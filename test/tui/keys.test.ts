@@ -72,7 +72,7 @@ test("home screen: d asks, then deletes the selected session; n starts a run fro
 
   // not a git repository: said at once, before a request is typed (#11.13)
   await scr.keys("n");
-  const refused = await scr.until("the home screen says why", (s) => s.includes("is not a git repository"));
+  const refused = await scr.until("the home screen says why", (s) => s.includes("is not a git repository: run git init"));
   expect(refused).toContain(`${project} is not a git repository: run git init and make a first commit, then press n`);
   expect(refused).not.toContain("What should agentmux build?");
   Bun.spawnSync(["git", "init", "-q"], { cwd: project });
