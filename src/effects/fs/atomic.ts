@@ -17,6 +17,9 @@ import { keepBeside, tempDirFor } from "./temp-place.ts";
 
 let counter = 0;
 
+/** Errors of the own temp folder that the target's own folder does not have. */
+const PLACE_REFUSED = new Set(["EXDEV", "EROFS", "EACCES", "EPERM"]);
+
 /**
  * Write a durable file atomically: a temp file on the same filesystem, fsync, rename.
  * Readers see either the old or the new content, never a half-written file. The temp file is
@@ -32,8 +35,8 @@ export function writeFileAtomic(path: string, content: string | Uint8Array, opts
   try {
     writeVia(place, path, content, opts.mode);
   } catch (e) {
-    if (place === dir || (e as NodeJS.ErrnoException)?.code !== "EXDEV") throw e;
-    keepBeside(dir); // another mount of the same disk: renames cannot cross it
+    if (place === dir || !PLACE_REFUSED.has((e as NodeJS.ErrnoException)?.code ?? "")) throw e;
+    keepBeside(dir); // another mount of the same disk (renames cannot cross it), or an own folder this process cannot write (a sandbox)
     writeVia(dir, path, content, opts.mode);
   }
 }
@@ -73,17 +76,21 @@ export function createComplete(path: string, content: string): boolean {
   const dir = dirname(path);
   const place = tempDirFor(dir);
   const tmp = join(place, `.${basename(path)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
-  writeVia(place, tmp, content, undefined);
   try {
+    writeVia(place, tmp, content, undefined);
     linkSync(tmp, path);
     return true;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EEXIST") return false;
-    if (code !== "EXDEV" || place === dir) throw e;
-    keepBeside(dir);
+    if (!PLACE_REFUSED.has(code ?? "") || place === dir) throw e;
+    keepBeside(dir); // as writeFileAtomic: the temp file goes beside the target from now on
   } finally {
-    rmSync(tmp, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      /* never made (a folder this process cannot write) */
+    }
   }
   return createComplete(path, content);
 }
