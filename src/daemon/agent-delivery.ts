@@ -4,7 +4,8 @@ import { ROLE_TOOLS } from "../schema/catalog.ts";
 import { adapterFor } from "../providers/adapters/registry.ts";
 import { PROMPT_REFERENCE } from "../prompts/render.ts";
 import { countMatches } from "./screen-facts.ts";
-import type { PaneWriter } from "../effects/tmux/deliver.ts";
+import type { DeliverOptions, PaneWriter } from "../effects/tmux/deliver.ts";
+import type { AgentTokens } from "../mcp/identity.ts";
 import type { AgentPane, AgentRuntimeOptions } from "./agent-types.ts";
 import type { Event } from "../schema/events.ts";
 import type { Clock } from "../effects/clock.ts";
@@ -34,6 +35,18 @@ function proxyHint(reason: string): string {
   return proxy
     ? `; ${proxy.name}=${proxy.value} is set: a CLI that sends its loopback MCP connection through that proxy never reaches agentmux (set providers.<name>.mcp_transport: stdio, or add 127.0.0.1 to NO_PROXY)`
     : "";
+}
+
+/** Whether the agent's role calls agentmux's tools through an MCP client its CLI connects. */
+const needsMcp = (a: AgentPane) => ROLE_TOOLS[a.role].length > 0 && a.resolved.provider.mcp !== "none";
+
+/**
+ * What a prompt to this pane waits for: the provider's ready gate and trust dialogs, and before
+ * its first prompt the MCP-ready gate (the endpoint has seen this agent's initialize and tools/list).
+ */
+export function promptGates(agent: string, a: AgentPane, tokens: AgentTokens, first: boolean): DeliverOptions {
+  const p = a.resolved.provider;
+  return { submit: p.submit, ready: p.ready, trust: p.trust, first, ...(first && needsMcp(a) ? { waitFirst: () => tokens.ready(agent) } : {}) };
 }
 
 /**
@@ -88,7 +101,6 @@ export class AgentDeliveries {
   async #deliver(agent: string, a: AgentPane, text: string, put: (e: Event) => void, onDone?: (ok: boolean) => void): Promise<void> {
     const first = !a.prompted;
     a.prompted = true;
-    const needsMcp = ROLE_TOOLS[a.role].length > 0 && a.resolved.provider.mcp !== "none";
     const tokens = this.o.mcp.tokens;
     let pastedAt = 0;
     const limits = a.resolved.provider.limits.map((l) => new RegExp(l, "m"));
@@ -98,12 +110,7 @@ export class AgentDeliveries {
     let r: Awaited<ReturnType<PaneWriter["deliver"]>>;
     try {
       r = await this.o.writer.deliver(a.pane, text, {
-        submit: a.resolved.provider.submit,
-        ready: a.resolved.provider.ready,
-        trust: a.resolved.provider.trust,
-        first,
-        // the MCP-ready gate: the endpoint has seen this agent's initialize and tools/list
-        ...(first && needsMcp ? { waitFirst: () => tokens.ready(agent) } : {}),
+        ...promptGates(agent, a, tokens, first),
         // a tool call after the paste means the agent took the prompt (and acted on it)
         onPasted: () => void (pastedAt = this.clock.now()),
         acted,
@@ -117,7 +124,7 @@ export class AgentDeliveries {
     // submit reaches the in-process endpoint within milliseconds): the delivery still happened
     // (its pane closed under the delivery's last look: a tool call after the paste says it took it)
     if (this.current(agent)?.pane !== a.pane) return onDone?.(r.ok || acted());
-    if (r.ok && first && needsMcp) {
+    if (r.ok && first && needsMcp(a)) {
       const link = tokens.link(agent);
       if (link?.readyAt)
         this.o.log(

@@ -1,12 +1,9 @@
-import { ROLE_TOOLS, type Role } from "../schema/catalog.ts";
+import type { Role } from "../schema/catalog.ts";
 import type { Event } from "../schema/events.ts";
-import type { Layout } from "../effects/tmux/layout.ts";
-import type { DeliverOptions } from "../effects/tmux/deliver.ts";
-import type { Tmux } from "../effects/tmux/runner.ts";
 import { AgentView } from "./agent-view.ts";
 import { dismissDialog, exitEvent } from "./agent-screen.ts";
 import { AgentPause } from "./agent-pause.ts";
-import { AgentDeliveries } from "./agent-delivery.ts";
+import { AgentDeliveries, promptGates } from "./agent-delivery.ts";
 import { CompletionPanel } from "./completion-panel.ts";
 import type { ResolvedAgent } from "../providers/resolve.ts";
 import { FirstStarts } from "./first-starts.ts";
@@ -60,7 +57,7 @@ export class AgentRuntime {
     this.deliveries = new AgentDeliveries(o, (agent) => this.agents.get(agent), this.clock, this.wallClock);
     this.pool = new PrestartPool({
       spawn: (key, role, label, size) => spawnAgent(this.o, { first: this.firstStarts, versions: this.versions }, key, role, label, {}, size),
-      prepare: (key, s) => this.o.writer.prepare(s.pane.pane, this.firstOptions(key, s.pane)),
+      prepare: (key, s) => this.o.writer.prepare(s.pane.pane, promptGates(key, s.pane, this.o.mcp.tokens, true)),
       soloSize: () => this.o.layout.soloSize(),
       claim: (pane, label) => this.o.layout.relabelIfAlive(pane, label),
       close: async (pane) => {
@@ -130,14 +127,6 @@ export class AgentRuntime {
   async dropPrestart(id: string, why: string): Promise<void> {
     // an id that is also a live agent's key: that token is the agent's (its pre-start had none left)
     await this.pool.drop(id, why, this.agents.has(id));
-  }
-
-  /** What a first prompt to this pane waits for: the ready gate, trust dialogs, the MCP-ready gate. */
-  private firstOptions(agent: string, a: AgentPane): DeliverOptions {
-    const needsMcp = ROLE_TOOLS[a.role].length > 0 && a.resolved.provider.mcp !== "none";
-    const tokens = this.o.mcp.tokens;
-    const p = a.resolved.provider;
-    return { submit: p.submit, ready: p.ready, trust: p.trust, first: true, ...(needsMcp ? { waitFirst: () => tokens.ready(agent) } : {}) };
   }
 
   /** The pre-started pane (labelled at its take-over) becomes the agent's; its token is the agent's already (issued to its key, or re-bound). */
