@@ -61,7 +61,8 @@ every message is forwarded to the endpoint the orchestrator serves on 127.0.0.1.
 
 Environment (set by agentmux in the agent's MCP config):
   AGENTMUX_MCP_URL         the run's endpoint, http://127.0.0.1:<port>/mcp
-  AGENTMUX_MCP_TOKEN_FILE  a file (0600) holding the agent's secret token (names the agent and its role)
+  AGENTMUX_MCP_TOKEN_FILE  a file (0600) holding the agent's secret token
+                           (it names the agent and its role)
   AGENTMUX_MCP_TOKEN       the token itself, when no file is named`,
   flags: {},
   args: [],
