@@ -3,6 +3,7 @@
  * often a pattern shows, the question an agent's turn ended with, the reset time a usage-limit
  * screen names.
  */
+import type { MainColumn } from "../effects/tmux/screen.ts";
 
 const globalCache = new Map<string, RegExp>();
 
@@ -44,10 +45,12 @@ const CHROME =
   /^[\s─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═║╔╗╚╝▔▁-]*$|^\s*[›>❯*](\s|\u00a0)*$|^\s*[✻✽✶✢·*]\s+\w+ for \d|Worked for <?\d|for shortcuts|esc to (interrupt|cancel)|Type your message|^\s*\S?\s*\w+ · \/effort$|^\s*(YOLO|auto-accept edits) |\d+ MCP servers?$|Press Ctrl\+O to expand/;
 
 /**
- * The question the agent's turn ended with: the last line the agent wrote above its idle input
- * prompt (the ready pattern's last match), when it ends with a question mark. Null otherwise.
+ * The question the agent's turn ended with: the last line the agent wrote above the line of its
+ * idle input prompt (the ready pattern's last match), when it ends with a question mark. Null
+ * otherwise. With a sidebar (`main.sidebarGap`), each line's main-column part only; the CLI's
+ * own decoration lines (`main.chrome`) skipped.
  */
-export function questionAtEnd(screen: string, ready: RegExp | null): string | null {
+export function questionAtEnd(screen: string, ready: RegExp | null, main: MainColumn = { sidebarGap: null, chrome: null }): string | null {
   let text = screen;
   if (ready) {
     // the last match: codex's ready pattern (`› `) also matches the submitted prompt above the answer
@@ -57,16 +60,30 @@ export function questionAtEnd(screen: string, ready: RegExp | null): string | nu
       at = m.index;
       if (m[0] === "") g.lastIndex++;
     }
-    if (at >= 0) text = screen.slice(0, at);
+    if (at >= 0) text = screen.slice(0, screen.lastIndexOf("\n", at - 1) + 1);
   }
-  const lines = text
-    .split("\n")
+  const lines = mainColumn(text.split("\n"), main.sidebarGap)
     .map((l) => l.trim())
-    .filter((l) => l && !CHROME.test(l));
+    .filter((l) => l && !CHROME.test(l) && !main.chrome?.test(l));
   const last = lines.at(-1);
   if (!last) return null;
   const said = last.replace(/^[●⏺✦•◦]\s*/, "");
   return /\?["'”’)\]]*$/.test(said) ? said : null;
+}
+
+/**
+ * The lines cut where the sidebar starts: the column at which most lines' text resumes after a
+ * gap of `gap`+ spaces (the sidebar is one column for the whole screen); a line with nothing left
+ * of it is the sidebar's alone. No line with such a gap: the lines as they are.
+ */
+function mainColumn(lines: string[], gap: number | null): string[] {
+  if (!gap) return lines;
+  const split = new RegExp(`(?<=\\S) {${gap},}(?=\\S)`, "g");
+  const starts = new Map<number, number>();
+  for (const l of lines) for (const m of l.matchAll(split)) starts.set(m.index + m[0].length, (starts.get(m.index + m[0].length) ?? 0) + 1);
+  if (!starts.size) return lines;
+  const [column] = [...starts].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]!;
+  return lines.map((l) => l.slice(0, column));
 }
 
 const UNITS: Record<string, number> = { s: 1, sec: 1, second: 1, m: 60, min: 60, minute: 60, h: 3600, hr: 3600, hour: 3600, d: 86400, day: 86400 };

@@ -286,7 +286,7 @@ export class TurnWatcher {
         this.o.log(`${agent}: its turn ended on a usage limit: ${p.limitLine}`, { level: "warn", event: "watchdog", agent, data: { limit: p.limitLine } });
         this.o.push({ type: "agent_rate_limited", at: now(), agent, text: p.limitLine!, reset_at: parseResetTime(p.limitLine!, new Date()) });
       } else {
-        const question = questionAtEnd(screen, p.gate.ready);
+        const question = questionAtEnd(screen, p.gate.ready, p.gate.main);
         const how = said ? "its CLI said so" : `screen settled ${Math.round(t - p.changedAt)} ms`;
         this.o.log(`${agent}: turn ended (${how})${question ? `, asking: ${question}` : ""}`, {
           event: "watchdog",

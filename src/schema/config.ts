@@ -50,6 +50,14 @@ export const ReadyGate = z.strictObject({
    * opencode `[Pasted ~1 lines]`); null: the texts every known CLI uses
    */
   paste_placeholder: regexText.nullable().optional(),
+  /**
+   * a sidebar at the right of the main column shares each screen line (opencode 1.18.33): a run
+   * of at least this many spaces followed by text ends a line's main-column part, so the question
+   * a turn ended with is read from the main column only; null: no sidebar
+   */
+  sidebar_gap: z.number().int().min(2).max(80).nullable().optional(),
+  /** regex for main-column lines that are the CLI's own decoration (status, input box), skipped when reading the question a turn ended with */
+  chrome: regexText.nullable().optional(),
   /** the screen must stay unchanged this long before the first prompt */
   settle_ms: z.number().int().min(0).max(30000).default(500),
   /** give up waiting for readiness after this long and report the agent stuck */

@@ -6,7 +6,7 @@
  *   busy.txt   working: busy (so no turn ends and no prompt goes in)
  *   paste.txt  a prompt pasted, not yet submitted: the paste shows (its text or the CLI's placeholder)
  *   limit.txt  a usage or rate limit: one of its limit patterns, and not a dialog
- * and may have ready-*.txt / busy-*.txt / paste-*.txt / starting*.txt (not ready), trust-*.txt
+ * and may have ready-*.txt (ready-question*.txt: a turn that ended with the suite mock's question) / busy-*.txt / paste-*.txt / starting*.txt (not ready), trust-*.txt
  * (a dialog agentmux answers with its keys) and dialog-<question|permission>.txt (a dialog
  * that waits for a person). Adding a CLI is its adapter file plus such a folder.
  */
@@ -19,7 +19,8 @@ import { compileGate, pasteVisible, PASTE_PLACEHOLDER } from "../../src/effects/
 import { Conversation, Provider, ReadyGate } from "../../src/schema/config.ts";
 import { UsageSource } from "../../src/schema/usage.ts";
 import { REPO_ROOT } from "../helpers/tmp.ts";
-import { dialogText } from "../../src/daemon/screen-facts.ts";
+import { dialogText, questionAtEnd } from "../../src/daemon/screen-facts.ts";
+import { MOCK_QUESTION } from "../real-cli/mock-turns.ts";
 
 const ROOT = join(REPO_ROOT, "test", "fixtures", "screens");
 const PROMPT = 'Read and follow the instructions in "/home/u/repo/.agentmux/.sessions/s/02_architecting/architect_prompt.md"';
@@ -86,6 +87,14 @@ for (const adapter of ADAPTERS.filter((a) => a.name !== "sim")) {
         for (const s of of("busy")) expect({ s: s.name, busy: gate.isBusy(s) }).toEqual({ s: s.name, busy: true });
         for (const s of of("starting"))
           expect({ s: s.name, takesPrompt: !gate.isBusy(s) && (gate.ready?.test(s.screen) ?? true) }).toEqual({ s: s.name, takesPrompt: false });
+      });
+
+      // a turn that ended asking (the agent's last words a question): agentmux answers it, it does not remind (#27)
+      test(`${version}: ready-question screens end the turn with the agent's question, read from its main column`, () => {
+        for (const s of of("ready").filter((x) => x.name.startsWith("ready-question")))
+          expect({ s: s.name, question: questionAtEnd(s.screen, gate.ready, gate.main) }).toEqual({ s: s.name, question: MOCK_QUESTION });
+        for (const s of of("ready").filter((x) => !x.name.startsWith("ready-question")))
+          expect({ s: s.name, question: questionAtEnd(s.screen, gate.ready, gate.main) }).toEqual({ s: s.name, question: null });
       });
 
       test(`${version}: a pasted prompt shows against the fresh ready screen (its text or the CLI's own placeholder)`, () => {

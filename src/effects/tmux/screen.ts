@@ -27,20 +27,26 @@ export type CompiledGate = {
   /** what the input box shows instead of a pasted text (global: counted) */
   paste: RegExp;
   isBusy: (s: { title: string; screen: string }) => boolean;
+  /** how to read the main column (the agent's words): its sidebar's gap and the CLI's decoration lines */
+  main: MainColumn;
 };
+
+/** ready.sidebar_gap and ready.chrome, compiled */
+export type MainColumn = { sidebarGap: number | null; chrome: RegExp | null };
 
 const cache = new Map<string, CompiledGate>();
 
 /** ReadyGate patterns are JavaScript regexes matched per line (`m` flag) against the screen; busy also against the title. */
 export function compileGate(gate: ReadyGate): CompiledGate {
-  const key = `${gate.pattern}\u0000${gate.busy_pattern}\u0000${gate.paste_placeholder ?? ""}`;
+  const key = [gate.pattern, gate.busy_pattern, gate.paste_placeholder ?? "", gate.sidebar_gap ?? "", gate.chrome ?? ""].join("\u0000");
   const hit = cache.get(key);
   if (hit) return hit;
   const ready = compile(gate.pattern, "ready.pattern");
   const busy = compile(gate.busy_pattern, "ready.busy_pattern");
   const own = compile(gate.paste_placeholder ?? null, "ready.paste_placeholder");
   const paste = own ? new RegExp(own.source, "gm") : PASTE_PLACEHOLDER;
-  const compiled: CompiledGate = { ready, busy, paste, isBusy: (s) => !!busy && (busy.test(s.screen) || busy.test(s.title)) };
+  const main = { sidebarGap: gate.sidebar_gap ?? null, chrome: compile(gate.chrome ?? null, "ready.chrome") };
+  const compiled: CompiledGate = { ready, busy, paste, main, isBusy: (s) => !!busy && (busy.test(s.screen) || busy.test(s.title)) };
   cache.set(key, compiled);
   return compiled;
 }

@@ -150,6 +150,11 @@ ready:
   busy_pattern: "esc interrupt"
   # even a one-line paste shows as this, never as the text (1.18.33, issue #27)
   paste_placeholder: "\\[Pasted ~\\d+ lines?\\]"
+  # on a wide pane its sidebar (context, MCP, folder) sits at the right end of each line, 4+ spaces
+  # after the main column; below the agent's last words come its message footer (▣ Build · model),
+  # the input box (┃, ╹▀▀) and the footer line (1.18.33, #27: a question at a turn end was not seen)
+  sidebar_gap: 4
+  chrome: "^[▣┃╹]"
   settle_ms: 500
   # its first start (fetching its provider package) took 56-90 s on a loaded machine (issue #27)
   timeout_ms: 150000
