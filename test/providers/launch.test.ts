@@ -123,6 +123,8 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
     expect(JSON.parse(l.files[0]!.content).general.enableAutoUpdate).toBe(false);
     // its MCP tools offered directly: without tool_search, qwen 0.15 reveals every deferred tool (#27)
     expect(JSON.parse(l.files[0]!.content).permissions).toEqual({ deny: ["tool_search"] });
+    // no follow-up suggestion at a turn's end: while 0.24.4 asked the model for one, a reminder's paste did not show (#27)
+    expect(JSON.parse(l.files[0]!.content).ui).toEqual({ enableFollowupSuggestions: false });
   });
 
   test("qwen with an HTTP(S) proxy in its environment: MCP over the stdio bridge, which keeps loopback off the proxy (#27)", () => {

@@ -63,7 +63,11 @@ ready:
     const wired = proxied ? { ...agent, provider: { ...agent.provider, mcp_transport: "stdio" as const } } : agent;
     // its Stop hook (Claude's shape) runs agentmux's turn-end command; the id comes from its env
     const hooks = ctx.turnEnd ? { hooks: { Stop: [{ hooks: [{ type: "command", command: TURN_END_COMMAND }] }] } } : {};
-    const settings = { ...geminiFamilySettings(wired, ctx), permissions: { deny: [TOOL_SEARCH] }, ...hooks };
+    // no follow-up suggestion after a turn (0.24.4 asks the model for one at each turn's end, and a paste
+    // that lands meanwhile shows only with the next input, 2.5-3 s later or never: #27); a user's own
+    // ui.enableFollowupSuggestions still wins, this file being qwen's lowest settings layer
+    const ui = { ui: { enableFollowupSuggestions: false } };
+    const settings = { ...geminiFamilySettings(wired, ctx), permissions: { deny: [TOOL_SEARCH] }, ...ui, ...hooks };
     return { argv: [], env: { QWEN_CODE_SYSTEM_DEFAULTS_PATH: path }, files: [{ path, content: json(settings), secret: true }] };
   },
   mcpNote: "QWEN_CODE_SYSTEM_DEFAULTS_PATH=<private settings file> (trust: true)",
