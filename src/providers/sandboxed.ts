@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, relative } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { bwrapArgv } from "../sandbox/bwrap.ts";
 import { agentFileName, F } from "../protocol/paths.ts";
 import { findOnPath } from "./doctor.ts";
@@ -31,8 +31,12 @@ export function sandboxed(
   const records = recordFolders(agent, ctx, home);
   const ownDirs = [spec.env.GEMINI_CLI_HOME, ...records].filter((d): d is string => !!d);
   // the simulated agent keeps its own state (once-switches, usage transcripts) under .runtime/sim,
-  // agentmux's opencode plugin its sessions' token figures under .runtime/opencode
-  const runtimeDirs = agent.provider.mcp === "sim" ? ["sim"] : agent.provider.mcp === "opencode" ? ["opencode"] : [];
+  // agentmux's opencode plugin its sessions' token figures under .runtime/opencode, and a launch's
+  // link may point there (gemini's chats of a user who has none: .runtime/gemini/tmp; hidden, the
+  // link dangled and gemini 0.61.0 exited 1 at start)
+  const runtime = join(ctx.sessionDir, F.runtimeDir);
+  const linked = (spec.links ?? []).map((l) => relative(runtime, l.target).split(sep)[0]!).filter((d) => d && d !== ".." && !isAbsolute(d));
+  const runtimeDirs = [...new Set([...(agent.provider.mcp === "sim" ? ["sim"] : agent.provider.mcp === "opencode" ? ["opencode"] : []), ...linked])];
   // the CLI's turn-end hook appends to the session's turn-end file (under the hidden .runtime)
   const turnEnds = spec.env[TURN_FILE_ENV];
   // and a CLI's plugin writes the conversation id it picked to this launch's file (opencode)

@@ -2,10 +2,11 @@
  * Records a real CLI's screens for the adapter contract (test/fixtures/screens/<cli>/<version>/):
  * launched as agentmux launches it (the suite's harness, the mock model on loopback), then
  *   ready       idle at its empty input box
- *   paste       the contract's prompt pasted (bracketed), not yet submitted
- *   limit       that prompt submitted, the mock answering HTTP 429 (the CLI told not to retry)
  *   busy        a prompt whose answer the mock holds back
  *   paste-long  80 lines pasted (the CLI's placeholder)
+ *   paste       the contract's prompt pasted (bracketed), not yet submitted
+ *   limit       that prompt submitted, the mock answering HTTP 429 (the CLI told not to retry); last,
+ *               as its error line stays on the screen
  * Paths of the throwaway run are written as /home/u/repo and /home/u, as in the other fixtures.
  * Run it as an ordinary user, one CLI at a time, under the suite's lock:
  *   flock /work/notes/real-cli.lock runuser -u amx-real-cli -- env -i HOME=/home/amx-real-cli PATH=$PATH \
@@ -40,9 +41,27 @@ try {
     await run.tmux.run(["set-buffer", "-b", "rec", text]);
     await run.tmux.run(["paste-buffer", "-p", "-d", "-b", "rec", "-t", pane]);
   };
+  const idle = async () => {
+    const s = await snapshot(run.tmux, pane);
+    return (gate.ready?.test(s.screen) ?? true) && !gate.isBusy(s);
+  };
   await waitFor("the ready screen", () => run.readyAtMs !== null, { timeoutMs: 120_000, intervalMs: 100 });
   await Bun.sleep(2000);
   await record(run, pane, dir, "ready", `${version} started and idle at its empty input box`, (s) => !!gate.ready?.test(s.screen));
+
+  await paste(`${HOLD_MARKER} reply with one word`);
+  await Bun.sleep(500);
+  await tmux("send-keys", "-t", pane, "Enter");
+  await Bun.sleep(2500);
+  await record(run, pane, dir, "busy", `${version} working: the model's answer held back by the mock`, (s) => gate.isBusy(s));
+  await waitFor("idle after the held answer", idle, { timeoutMs: 60_000, intervalMs: 200 });
+  await Bun.sleep(1000);
+
+  await paste(Array.from({ length: 80 }, (_, i) => `line ${i + 1} of a long prompt`).join("\n"));
+  await record(run, pane, dir, "paste-long", `${version} with 80 lines pasted (bracketed), not yet submitted`, (s) => gate.paste.test(s.screen), 8000);
+  await tmux("send-keys", "-t", pane, "Enter");
+  await waitFor("idle after the long paste", idle, { timeoutMs: 60_000, intervalMs: 200 });
+  await Bun.sleep(1000);
 
   await paste(PROMPT);
   await record(run, pane, dir, "paste", `${version} with the contract's one-line prompt pasted (bracketed), not yet submitted`, (s) =>
@@ -53,22 +72,6 @@ try {
   await record(run, pane, dir, "limit", `${version} after the mock model answered that prompt HTTP 429 (told not to retry)`, (s) =>
     limits.some((l) => l.test(s.screen)),
   ).catch((e) => console.log(`no limit screen: ${(e as Error).message}`));
-  await waitFor("ready again", async () => gate.ready?.test((await snapshot(run.tmux, pane)).screen) ?? true, { timeoutMs: 60_000, intervalMs: 200 });
-  await Bun.sleep(1000);
-
-  await paste(`${HOLD_MARKER} reply with one word`);
-  await Bun.sleep(500);
-  await tmux("send-keys", "-t", pane, "Enter");
-  await Bun.sleep(2500);
-  await record(run, pane, dir, "busy", `${version} working: the model's answer held back by the mock`, (s) => gate.isBusy(s));
-  await waitFor("ready after the held answer", async () => gate.ready?.test((await snapshot(run.tmux, pane)).screen) ?? true, {
-    timeoutMs: 60_000,
-    intervalMs: 200,
-  });
-  await Bun.sleep(1000);
-
-  await paste(Array.from({ length: 80 }, (_, i) => `line ${i + 1} of a long prompt`).join("\n"));
-  await record(run, pane, dir, "paste-long", `${version} with 80 lines pasted (bracketed), not yet submitted`, (s) => gate.paste.test(s.screen), 8000);
 } finally {
   run.stopMonitor();
   await run.runtime.kill("architect").catch(() => {});

@@ -112,3 +112,14 @@ function ctx(sessionDir: string) {
     home: "/nonexistent-home",
   };
 }
+
+test("a sandboxed gemini whose user has no chats folder keeps its chats in the session's .runtime/gemini, shown to it read-write (a dangling link made gemini 0.61.0 exit 1)", () => {
+  const config = { ...base(), sandbox: true, defaults: { ...base().defaults, provider: "gemini" } } as Config;
+  const S = "/work/p/.agentmux/.sessions/s1";
+  const l = buildLaunch(resolveRole(config, "coder"), ctx(S));
+  const chats = join(S, ".runtime", "gemini");
+  expect(l.links?.map((x) => x.target)).toContain(join(chats, "tmp"));
+  expect(l.dirs).toContain(chats);
+  const argv = l.argv.join(" ");
+  expect(argv.indexOf(`--tmpfs ${join(S, ".runtime")} `)).toBeLessThan(argv.indexOf(`--bind ${chats} ${chats}`));
+});
