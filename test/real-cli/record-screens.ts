@@ -5,7 +5,8 @@
  *   busy        a prompt whose answer the mock holds back
  *   paste-long  80 lines pasted (the CLI's placeholder)
  *   paste       the contract's prompt pasted (bracketed), not yet submitted
- *   limit       that prompt submitted, the mock answering HTTP 429 (the CLI told not to retry); last,
+ *   limit       that prompt submitted, the mock answering HTTP 429 for two minutes (claude and codex
+ *               are told not to retry; a CLI that retries shows its error once it gives up); last,
  *               as its error line stays on the screen
  * Paths of the throwaway run are written as /home/u/repo and /home/u, as in the other fixtures.
  * Run it as an ordinary user, one CLI at a time, under the suite's lock:
@@ -30,7 +31,7 @@ const version = Bun.spawnSync([bin, "--version"], { env: { PATH: process.env.PAT
   .stdout.toString()
   .trim();
 
-const run = await prepareRun(cli, bin, { limitFirstTurn: true, holdMs: 15_000 });
+const run = await prepareRun(cli, bin, { limitFirstTurn: true, limitMs: 120_000, holdMs: 15_000 });
 try {
   const pane = await launchArchitect(run, cli);
   const gate = compileGate(run.config.providers[cli.name]!.ready);
@@ -60,6 +61,7 @@ try {
   await paste(Array.from({ length: 80 }, (_, i) => `line ${i + 1} of a long prompt`).join("\n"));
   await record(run, pane, dir, "paste-long", `${version} with 80 lines pasted (bracketed), not yet submitted`, (s) => gate.paste.test(s.screen), 8000);
   await tmux("send-keys", "-t", pane, "Enter");
+  await Bun.sleep(3000);
   await waitFor("idle after the long paste", idle, { timeoutMs: 60_000, intervalMs: 200 });
   await Bun.sleep(1000);
 
@@ -69,8 +71,14 @@ try {
   );
   await tmux("send-keys", "-t", pane, "Enter");
   const limits = run.config.providers[cli.name]!.limits.map((l) => new RegExp(l, "m"));
-  await record(run, pane, dir, "limit", `${version} after the mock model answered that prompt HTTP 429 (told not to retry)`, (s) =>
-    limits.some((l) => l.test(s.screen)),
+  await record(
+    run,
+    pane,
+    dir,
+    "limit",
+    `${version} after the mock model answered that prompt HTTP 429 (told not to retry)`,
+    (s) => limits.some((l) => l.test(s.screen)),
+    150_000,
   ).catch((e) => console.log(`no limit screen: ${(e as Error).message}`));
 } finally {
   run.stopMonitor();

@@ -5,10 +5,10 @@ import { bridgeSpec, endpointOf, json, mcpFile, TURN_END_COMMAND } from "../mcp.
 import { claudeUsage, findClaudeTranscript } from "../usage/claude.ts";
 import type { CliAdapter, PreTrust } from "./types.ts";
 
-/** Claude Code: measured 2.1.197 and 2.1.330 (reference/real-cli-behaviour.md §1, test/real-cli). */
+/** Claude Code: measured 2.1.197, 2.1.330 and 2.1.332 (reference/real-cli-behaviour.md §1, test/real-cli; 2.1.332's screens recorded by test/real-cli/record-screens.ts). */
 export const claude: CliAdapter = {
   name: "claude",
-  checked: { how: "measured", versions: ["2.1.197", "2.1.330"] },
+  checked: { how: "measured", versions: ["2.1.197", "2.1.330", "2.1.332"] },
   config: String.raw`
 command: claude
 # what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true);

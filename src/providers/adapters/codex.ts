@@ -3,10 +3,10 @@ import { codexHomeOf, codexNeedle, findCodexSession } from "../conversation.ts";
 import { codexUsage, findCodexRollout } from "../usage/codex.ts";
 import type { CliAdapter } from "./types.ts";
 
-/** Codex: measured 0.169.0 (reference/real-cli-behaviour.md §2, test/real-cli). */
+/** Codex: measured 0.169.0 and 0.171.0 (reference/real-cli-behaviour.md §2, test/real-cli; 0.171.0's screens recorded by test/real-cli/record-screens.ts). */
 export const codex: CliAdapter = {
   name: "codex",
-  checked: { how: "measured", versions: ["0.169.0"] },
+  checked: { how: "measured", versions: ["0.169.0", "0.171.0"] },
   config: String.raw`
 command: codex
 # what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true);
