@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync, watch } from "node:fs";
+import { existsSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { phaseEnded } from "../schema/catalog.ts";
 import { isAbsolute, join, resolve } from "node:path";
 import type { ParsedArgs } from "./args.ts";
@@ -110,22 +110,28 @@ export async function run(a: ParsedArgs<typeof status>): Promise<number> {
   // a terminal is redrawn in place; a pipe or file gets each frame after a blank line, no escapes
   const tty = process.stdout.isTTY === true;
   let frames = 0;
+  let shown = "";
   // a frame fits the terminal while the run goes on; the last one, of a run that ended, is whole (it stays in the scrollback)
-  const draw = (d: StatusInput) =>
-    process.stdout.write((tty ? "\x1b[H\x1b[2J" : frames++ ? "\n" : "") + render(d, tty && !phaseEnded(d.state.phase) ? process.stdout.rows || 24 : undefined));
+  const draw = (d: StatusInput, onlyIfChanged = false) => {
+    const frame = render(d, tty && !phaseEnded(d.state.phase) ? process.stdout.rows || 24 : undefined);
+    if (onlyIfChanged && frame === shown) return;
+    shown = frame;
+    process.stdout.write((tty ? "\x1b[H\x1b[2J" : frames++ ? "\n" : "") + frame);
+  };
   draw(first);
   let timer: ReturnType<typeof setTimeout> | undefined;
   return new Promise<number>((done) => {
-    const stop = () => (clearTimeout(timer), w.close(), done(0));
+    let w: FSWatcher | undefined;
+    const stop = () => (clearTimeout(timer), w?.close(), done(0));
     // the reader went away (`status --watch | head`): nothing more to show
     process.stdout.once("error", stop);
-    const w = watch(first.dir, () => {
+    const refresh = (onlyIfChanged = false) => {
       clearTimeout(timer);
       timer = setTimeout(
         () =>
           load(arg2).then(
             (d) => {
-              draw(d);
+              draw(d, onlyIfChanged);
               // a finished run has nothing more to show
               if (phaseEnded(d.state.phase)) stop();
             },
@@ -140,9 +146,16 @@ export async function run(a: ParsedArgs<typeof status>): Promise<number> {
           ),
         30,
       );
-    });
-    w.on("error", () => stop());
+    };
+    if (phaseEnded(first.state.phase)) return stop();
+    try {
+      w = watch(first.dir, () => refresh());
+      w.on("error", () => stop());
+    } catch {
+      // the folder went between the first frame and the watch (a run that committed and removed it)
+    }
+    // what changed between the first frame and the watch has no event of its own
+    refresh(true);
     process.once("SIGINT", stop);
-    if (phaseEnded(first.state.phase)) stop();
   });
 }
