@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, realpathSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdtempSync, readdirSync, rmSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { privateMcpDir, privateSealKeyFile } from "../../src/session/private-dir.ts";
@@ -88,15 +88,21 @@ export const BINARY = join(REPO_ROOT, "dist", "agentmux");
 let binaryCopy: string | undefined;
 
 /**
- * The compiled binary copied into a temp dir, so nothing from node_modules is reachable from
- * it. One copy per test process (118 MB each; every file used to make its own), read-only.
+ * The compiled binary at a path in a temp dir, so nothing from node_modules is reachable from
+ * it: a hard link (a 118 MB copy took half a second, and with bun test --parallel every file
+ * makes its own), a copy where the temp dir is on another file system. A rebuild replaces
+ * dist/agentmux with a new file, so the link keeps the binary the test started with. Read-only.
  */
 export function isolatedBinary(): string {
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run \`bun build.ts\` (npm test does it)`);
   if (binaryCopy && existsSync(binaryCopy)) return binaryCopy;
   const bin = join(makeTmpDir("amx-bin-"), "agentmux");
-  copyFileSync(BINARY, bin);
-  Bun.spawnSync(["chmod", "+x", bin]);
+  try {
+    linkSync(BINARY, bin);
+  } catch {
+    copyFileSync(BINARY, bin);
+    Bun.spawnSync(["chmod", "+x", bin]);
+  }
   binaryCopy = bin;
   return bin;
 }
