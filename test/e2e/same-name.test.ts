@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { waitFor } from "../helpers/wait.ts";
-import { jsonEvents, readState, spawnBinary } from "../fault/harness.ts";
+import { jsonEvents, readState, release, spawnBinary } from "../fault/harness.ts";
 import { runBinary } from "./harness.ts";
 import { simProject } from "./sim-project.ts";
 import { binaryScope } from "../helpers/binary-scope.ts";
@@ -17,10 +17,18 @@ const scope = binaryScope();
 const { sockets, dirs } = scope;
 const NAME = "fix-login";
 const sessionOf = (repo: string) => join(repo, ".agentmux/.sessions", NAME);
+const HELD = ["coder_prompt_whole", "coder_prompt_1"];
+const tmuxSessions = (socket: string) =>
+  Bun.spawnSync(["tmux", "-L", socket, "list-sessions", "-F", "#{session_name}"], { env: { ...process.env, TMUX: "" } })
+    .stdout.toString()
+    .split("\n")
+    .filter(Boolean);
 
 test("two projects, one session name, one tmux server: each run has its own tmux session; status, clean and resume in one never touch the other's run", async () => {
   const socket = scope.socket();
-  const [a, b, c, d] = [simProject({ dirs }, 250), simProject({ dirs }, 250), simProject({ dirs }, 250), simProject({ dirs }, 250)];
+  // A's, B's and D's coders stay at work until the three runs' tmux sessions are up together (on a loaded machine one could end first)
+  const held = [`hold=${HELD.join("+")}`];
+  const [a, b, c, d] = [simProject({ dirs }, 250, held), simProject({ dirs }, 250, held), simProject({ dirs }, 250), simProject({ dirs }, 250, held)];
   const run = (repo: string, request: string) =>
     spawnBinary(scope.bin, ["run", request, "--ci", "--json", "--keep-session", "--name", NAME], { cwd: repo, socket });
 
@@ -50,11 +58,12 @@ test("two projects, one session name, one tmux server: each run has its own tmux
   expect(Bun.spawnSync(["tmux", "-L", socket, "has-session", "-t", `=${tmuxOfA}`], { env: { ...process.env, TMUX: "" } }).exitCode).toBe(0);
 
   // B resumes and D starts afresh while A runs: three runs with one id, three commits
-  const [ra, rb, rd] = await Promise.all([
-    runA.done,
-    runBinary(scope.bin, ["resume", "--ci", "--json"], { cwd: b, socket, timeoutMs: 120_000 }),
-    run(d, "Add delta").done,
-  ]);
+  const others = [runBinary(scope.bin, ["resume", "--ci", "--json"], { cwd: b, socket, timeoutMs: 120_000 }), run(d, "Add delta").done];
+  await waitFor("three runs' tmux sessions at once", () => tmuxSessions(socket).filter((n) => n.startsWith(`agentmux-${NAME}`)).length >= 3, {
+    timeoutMs: 90_000,
+  });
+  for (const repo of [a, b, d]) release(sessionOf(repo), HELD);
+  const [ra, rb, rd] = await Promise.all([runA.done, ...others]);
   for (const [what, r] of [
     ["A", ra],
     ["B resumed", rb],
