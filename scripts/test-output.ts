@@ -24,14 +24,18 @@ export const summaryLine = (c: Counts) => `${c.passed} passed, ${c.failed} faile
 
 const FILE_HEADER = /^(\S.*\.(?:test|spec)\.[cm]?[jt]sx?):$/;
 
+/** bun's own list of them at the end ("2 tests failed:"), where they are not under their file. */
+const RECAP = /^\d+ tests? (?:failed|skipped|todo):$/;
+
 /** Each "(fail) name" line of the output, after the test file it is in ("test/x.test.ts: (fail) …"). */
 export function failedTests(output: string): string[] {
-  let file = "";
+  let file: string | null = "";
   const out: string[] = [];
   for (const line of output.split("\n")) {
     const header = FILE_HEADER.exec(line);
     if (header) file = header[1]!;
-    else if (line.startsWith("(fail) ")) out.push(file ? `${file}: ${line}` : line);
+    else if (RECAP.test(line)) file = null;
+    else if (line.startsWith("(fail) ") && file !== null) out.push(file ? `${file}: ${line}` : line);
   }
   return out;
 }
