@@ -119,6 +119,9 @@ export const CONFIG_DESCRIPTIONS: Record<string, string> = {
   "providers.<name>.ready.pattern": "regex matched against the screen when the CLI is idle at its prompt",
   "providers.<name>.ready.busy_pattern": "regex matched while the CLI is busy",
   "providers.<name>.ready.paste_placeholder": "regex of what the input box shows instead of a pasted text (null: every known CLI's)",
+  "providers.<name>.ready.sidebar_gap":
+    "a sidebar right of the main column shares each line (opencode: 4): text this many spaces right of the main column's text marks the sidebar's column, cut off when reading the question a turn ended with",
+  "providers.<name>.ready.chrome": "regex of main-column lines that are the CLI's decoration (opencode: `^[▣┃╹]`), skipped when reading that question",
   "providers.<name>.ready.settle_ms": "the screen must stay unchanged this long before the first prompt",
   "providers.<name>.ready.timeout_ms": "give up waiting and report the agent stuck",
   "providers.<name>.dialogs": "dialogs that wait for a person (the agent is then `needs_input`; headless runs dismiss them)",
