@@ -8,7 +8,9 @@
  *   limit.txt  a usage or rate limit: one of its limit patterns, and not a dialog
  * and may have ready-*.txt (ready-question*.txt: a turn that ended with the suite mock's question) / busy-*.txt / paste-*.txt / starting*.txt (not ready), trust-*.txt
  * (a dialog agentmux answers with its keys) and dialog-<question|permission>.txt (a dialog
- * that waits for a person). Adding a CLI is its adapter file plus such a folder.
+ * that waits for a person). Adding a CLI is its adapter file plus such a folder. A new version of
+ * an installed CLI gets its ready, busy, paste and limit screens from test/real-cli/record-screens.ts
+ * (the real CLI in tmux against the suite's mock model).
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";

@@ -24,7 +24,8 @@ export type CliDef = {
   npm: string;
   setup(o: { home: string; repo: string; mockUrl: string }): CliSetup;
   /**
-   * (qwen, opencode: "shown" is assumed, not yet measured by the suite's 429 test; copilot 1.0.102 retries
+   * (opencode: "shown" is assumed, not yet measured by the suite's 429 test; qwen 0.24.4 shows the error
+   * and retries by itself, 10 attempts 60 s apart (test/real-cli/record-screens.ts); copilot 1.0.102 retries
    * 5 times over about a minute by itself, then shows its error: measured.)
    * What the CLI does with an HTTP 429: `shown` — it gives up and shows an error that agentmux
    * must read as a usage limit (claude and codex, told not to retry); `retried` — it retries by

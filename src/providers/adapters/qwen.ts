@@ -13,10 +13,10 @@ import type { CliAdapter } from "./types.ts";
  */
 const TOOL_SEARCH = "tool_search";
 
-/** Qwen Code: measured 0.15.10 (reference/real-cli-behaviour.md §4, issue #27). */
+/** Qwen Code: measured 0.15.10 and 0.24.4 (reference/real-cli-behaviour.md §4, issue #27; 0.24.4's screens recorded by test/real-cli/record-screens.ts). */
 export const qwen: CliAdapter = {
   name: "qwen",
-  checked: { how: "measured", versions: ["0.15.10"] },
+  checked: { how: "measured", versions: ["0.15.10", "0.24.4"] },
   config: String.raw`
 command: qwen
 # what it keeps in your home: all of the home an agent sees in the sandbox (sandbox: true);
