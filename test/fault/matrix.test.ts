@@ -225,11 +225,12 @@ describe("SIGKILL of the orchestrator, then agentmux resume (compiled binary, pr
         expect(afterResume.some((r) => r.event === "agent_prestarted" && r.agent === id && r.pane === t.pane)).toBe(true);
       }
       if (c.name.startsWith("mid-plan")) {
-        // a coder was started by role again after the resume and taken over by a key the plan gave
-        // (prestart.max_panes 2: the first coder and the first reviewer; the second coder starts at its launch)
+        // a coder was started by role again after the resume and taken over by a key the plan gave; whether the
+        // second coder got a pre-start slot too (prestart.max_panes 2) depends on when the reviewer's pre-start began
         const byRole = takenOver.filter((t) => t.data?.prestarted_as !== undefined).map((t) => t.agent);
-        expect(byRole.length).toBe(1);
-        expect(["coder:1", "coder:2"]).toContain(byRole[0]!);
+        expect(byRole.length).toBeGreaterThanOrEqual(1);
+        expect(new Set(byRole).size).toBe(byRole.length);
+        for (const agent of byRole) expect(["coder:1", "coder:2"]).toContain(agent!);
       }
       if (c.orphanCall) {
         // the orphan's call reached nobody: it was told so, and nothing was recorded for it ...
