@@ -93,6 +93,11 @@ export async function run(a: ParsedArgs<typeof serve>): Promise<number> {
   const files = projects.map((p, index) =>
     writeServerFile(p, { url: server.url, index, token, pid: process.pid, answer, started_at: new Date().toISOString() }),
   );
+  // the signals are ours before the link is printed: whoever stops the server on seeing it gets its clean-up
+  const stopped = new Promise<void>((done) => {
+    for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(sig, () => done());
+    if (a.flags.until) void runEnded(resolve(a.flags.until)).then(done);
+  });
   const out = process.stdout;
   out.write(`agentmux serve: ${server.url}?token=${token}\n`);
   out.write(`  ${projects.length === 1 ? "project" : "projects"}: ${projects.join(", ")}\n`);
@@ -102,10 +107,7 @@ export async function run(a: ParsedArgs<typeof serve>): Promise<number> {
     process.stderr.write(
       `agentmux serve: listening on ${host}: anyone who can reach this address and has the token can see${answer ? " and answer" : ""} your runs. Prefer an SSH tunnel (docs/web.md).\n`,
     );
-  await new Promise<void>((done) => {
-    for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(sig, () => done());
-    if (a.flags.until) void runEnded(resolve(a.flags.until)).then(done);
-  });
+  await stopped;
   projects.forEach((p, i) => {
     removeServerFile(p);
     removeIfEmpty(made[i]!);

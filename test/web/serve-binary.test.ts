@@ -67,6 +67,23 @@ test("demo --serve: the run's page is printed with its link and stops a little a
   ).toBe("closed");
 }, 120_000);
 
+test("serve stopped the moment its link shows still cleans up: exit 0, its token file and the folders it made gone (10 trials)", async () => {
+  // the signal handlers were installed after the link was printed: a stop that came at once killed it
+  // unclean about half the time (exit 143, .agentmux/ left behind)
+  const bin = isolatedBinary();
+  track.dirs.push(join(bin, ".."));
+  const socket = privateSocket();
+  track.sockets.push(socket);
+  for (let trial = 0; trial < 10; trial++) {
+    const repo = makeTmpDir("amx-serve-stop-");
+    track.dirs.push(repo);
+    mkdirSync(join(repo, ".git"));
+    const s = await serveBinary(bin, [repo], socket);
+    await s.stop();
+    expect({ trial, exit: s.proc.exitCode, left: readdirSync(repo) }).toEqual({ trial, exit: 0, left: [".git"] });
+  }
+}, 120_000);
+
 test("serve in a folder that is not a project (no .agentmux/, no git repository) says so and changes nothing; a git repository's folders it made for its token go with it", async () => {
   const bin = isolatedBinary();
   track.dirs.push(join(bin, ".."));
