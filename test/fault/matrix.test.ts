@@ -226,11 +226,13 @@ describe("SIGKILL of the orchestrator, then agentmux resume (compiled binary, pr
       }
       if (c.name.startsWith("mid-plan")) {
         // a coder was started by role again after the resume and taken over by a key the plan gave; whether the
-        // second coder got a pre-start slot too (prestart.max_panes 2) depends on when the reviewer's pre-start began
-        const byRole = takenOver.filter((t) => t.data?.prestarted_as !== undefined).map((t) => t.agent);
-        expect(byRole.length).toBeGreaterThanOrEqual(1);
+        // second coder got a pre-start slot too (prestart.max_panes 2) depends on when the reviewer's, also by
+        // role, began
+        const byRole = takenOver.filter((t) => t.data?.prestarted_as !== undefined).map((t) => String(t.agent));
+        const coders = byRole.filter((a) => a.startsWith("coder"));
+        expect(coders.length).toBeGreaterThanOrEqual(1);
         expect(new Set(byRole).size).toBe(byRole.length);
-        for (const agent of byRole) expect(["coder:1", "coder:2"]).toContain(agent!);
+        for (const agent of byRole) expect(["coder:1", "coder:2", "reviewer_logic"]).toContain(agent);
       }
       if (c.orphanCall) {
         // the orphan's call reached nobody: it was told so, and nothing was recorded for it ...
