@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { F } from "../../protocol/paths.ts";
 import type { TokenFigures } from "../../schema/usage.ts";
-import { n, type Parsed } from "../usage/claude.ts";
+import { n, sumFigures, type Parsed } from "../usage/claude.ts";
 import { bridgeSpec, CONVERSATION_FILE_ENV, endpointOf, json, mcpFile } from "../mcp.ts";
 import { TURN_FILE_ENV, TURN_ID_ENV } from "../mcp.ts";
 import type { LaunchPart } from "../mcp.ts";
@@ -99,15 +99,7 @@ export function opencodeUsage(text: string): Parsed | null {
     });
     if (typeof o.model === "string" && o.model) model = o.model;
   }
-  if (!byMessage.size) return null;
-  const sum = { input: 0, cached: 0, cache_write: 0, output: 0, model };
-  for (const f of byMessage.values()) {
-    sum.input += f.input;
-    sum.cached += f.cached;
-    sum.cache_write += f.cache_write;
-    sum.output += f.output;
-  }
-  return sum;
+  return sumFigures(byMessage.values(), model);
 }
 
 /** as long as opencode's ready timeout: the MCP-ready gate waits that long anyway */

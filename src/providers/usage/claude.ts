@@ -7,6 +7,20 @@ export type Parsed = TokenFigures & { model: string | null };
 /** A token count from a CLI's record: a whole number ≥ 0 (anything else counts 0). */
 export const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
 
+/** The run's total over a conversation's messages (each counted once by its reader), null when there are none. */
+export function sumFigures(figures: Iterable<TokenFigures>, model: string | null): Parsed | null {
+  const t = { input: 0, cached: 0, cache_write: 0, output: 0, model };
+  let any = false;
+  for (const f of figures) {
+    any = true;
+    t.input += f.input;
+    t.cached += f.cached;
+    t.cache_write += f.cache_write;
+    t.output += f.output;
+  }
+  return any ? t : null;
+}
+
 /**
  * A claude transcript (`<home>/projects/<folder>/<session id>.jsonl`): every `assistant` line
  * carries the API's `message.usage`. A response streamed in parts is written as several lines
@@ -35,15 +49,7 @@ export function claudeUsage(text: string): Parsed | null {
     });
     if (typeof m.model === "string" && m.model && m.model !== "<synthetic>") model = m.model;
   }
-  if (!byMessage.size) return null;
-  const t = { input: 0, cached: 0, cache_write: 0, output: 0, model };
-  for (const f of byMessage.values()) {
-    t.input += f.input;
-    t.cached += f.cached;
-    t.cache_write += f.cache_write;
-    t.output += f.output;
-  }
-  return t;
+  return sumFigures(byMessage.values(), model);
 }
 
 /** The transcript of conversation `id`: claude keeps one folder per working directory under projects/. */

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { n, type Parsed } from "./claude.ts";
+import { n, sumFigures, type Parsed } from "./claude.ts";
 
 /**
  * A copilot session's event log (`<home>/session-state/<session id>/events.jsonl`, copilot
@@ -31,15 +31,7 @@ export function copilotUsage(text: string): Parsed | null {
     byCall.set(key, { input: n(u.inputTokens) - cached - written, cached, cache_write: written, output: n(u.outputTokens), model: m });
     if (m) model = m;
   }
-  if (!byCall.size) return null;
-  const t = { input: 0, cached: 0, cache_write: 0, output: 0, model };
-  for (const f of byCall.values()) {
-    t.input += f.input;
-    t.cached += f.cached;
-    t.cache_write += f.cache_write;
-    t.output += f.output;
-  }
-  return t;
+  return sumFigures(byCall.values(), model);
 }
 
 /** The event log of session `id` (the folder is named by the id `--session-id` gave it). */

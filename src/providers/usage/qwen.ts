@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { n, type Parsed } from "./claude.ts";
+import { n, sumFigures, type Parsed } from "./claude.ts";
 
 /** qwen's auth types whose output count already holds the reasoning tokens (qwen 0.24's own rule for a response's total). */
 const THOUGHTS_IN_OUTPUT = new Set(["openai", "qwen-oauth"]);
@@ -41,14 +41,7 @@ export function qwenUsage(text: string): Parsed | null {
     });
     if (m) model = m;
   }
-  if (!byRecord.size) return null;
-  const t = { input: 0, cached: 0, cache_write: 0, output: 0, model };
-  for (const f of byRecord.values()) {
-    t.input += f.input;
-    t.cached += f.cached;
-    t.output += f.output;
-  }
-  return t;
+  return sumFigures(byRecord.values(), model);
 }
 
 /** The chat of session `id`: qwen keeps one folder per working directory under projects/. */
