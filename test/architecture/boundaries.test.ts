@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
-import { code, sources, SRC } from "./imports.ts";
+import { lineViolations, sources, SRC } from "./imports.ts";
 
 /**
  * Adapters own their vocabularies. Only src/effects/tmux/ speaks tmux (command names,
@@ -37,17 +37,7 @@ const PROCESS_RULES: [RegExp, string][] = [
   [/\bBun\.\$/, "runs a Bun shell"],
 ];
 
-export function violations(files: { path: string; text: string }[], rules: [RegExp, string][]): string[] {
-  const out: string[] = [];
-  for (const f of files) {
-    code(f.text)
-      .split("\n")
-      .forEach((line, i) => {
-        for (const [re, what] of rules) if (re.test(line)) out.push(`${f.path}:${i + 1} ${what}: ${line.trim().slice(0, 120)}`);
-      });
-  }
-  return out;
-}
+const violations = lineViolations;
 
 const read = (under: (rel: string) => boolean) =>
   sources(SRC)

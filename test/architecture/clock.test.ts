@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { code, sources, SRC } from "./imports.ts";
+import { lineViolations, sources, SRC } from "./imports.ts";
 
 /**
  * The daemon's time runs on a Clock (src/effects/clock.ts): its timers, waits and measured
@@ -20,16 +20,7 @@ const RULES: [RegExp, string][] = [
 
 const ON_THE_CLOCK = [...sources(join(SRC, "daemon")), join(SRC, "effects", "tmux", "deliver.ts")];
 
-export function clockViolations(files: { path: string; text: string }[]): string[] {
-  const out: string[] = [];
-  for (const f of files)
-    code(f.text)
-      .split("\n")
-      .forEach((line, i) => {
-        for (const [re, what] of RULES) if (re.test(line)) out.push(`${f.path}:${i + 1} ${what}`);
-      });
-  return out;
-}
+export const clockViolations = (files: { path: string; text: string }[]) => lineViolations(files, RULES);
 
 describe("the daemon's time runs on a Clock", () => {
   test("no daemon file sets a timer, sleeps or reads the time but through the clock it is given", () => {

@@ -16,6 +16,18 @@ export function code(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:])\/\/.*$/gm, "$1");
 }
 
+/** Every line of code (comments out) a rule matches, as `<path>:<line> <what the rule forbids>: <the line>`. */
+export function lineViolations(files: { path: string; text: string }[], rules: readonly [RegExp, string][]): string[] {
+  const out: string[] = [];
+  for (const f of files)
+    code(f.text)
+      .split("\n")
+      .forEach((line, i) => {
+        for (const [re, what] of rules) if (re.test(line)) out.push(`${f.path}:${i + 1} ${what}: ${line.trim().slice(0, 120)}`);
+      });
+  return out;
+}
+
 /** Every module specifier (static import/export-from, dynamic import, require). */
 export function specifiers(text: string): string[] {
   const out: string[] = [];

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { disposeAll, leftovers, makeTmpDir, privateSocket, REPO_ROOT, scratch } from "../helpers/tmp.ts";
-import { code, sources } from "./imports.ts";
+import { lineViolations, sources } from "./imports.ts";
 
 /**
  * Tests leave nothing behind and share no global state: they pass environments to the code
@@ -19,16 +19,7 @@ const RULES: [RegExp, string][] = [
   [/\bmkdtempSync\(/, "makes a temp dir the disposal does not know (use makeTmpDir)"],
 ];
 
-export function hygieneViolations(files: { path: string; text: string }[]): string[] {
-  const out: string[] = [];
-  for (const f of files)
-    code(f.text)
-      .split("\n")
-      .forEach((line, i) => {
-        for (const [re, what] of RULES) if (re.test(line)) out.push(`${f.path}:${i + 1} ${what}`);
-      });
-  return out;
-}
+export const hygieneViolations = (files: { path: string; text: string }[]) => lineViolations(files, RULES);
 
 describe("test hygiene", () => {
   test("no test changes process.env or makes temp dirs and binary copies outside the disposal", () => {
