@@ -7,6 +7,7 @@ import { selfCommand } from "../effects/process/self.ts";
 import { findProjectDir } from "../session/project.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { doctor } from "./specs/setup.ts";
+import { wrapHanging } from "../views/line.ts";
 
 export async function run(args: ParsedArgs<typeof doctor>): Promise<number> {
   const projectDir = findProjectDir();
@@ -19,6 +20,16 @@ export async function run(args: ParsedArgs<typeof doctor>): Promise<number> {
     home: process.env.HOME || homedir(),
     selfCommand: selfCommand(),
   });
-  process.stdout.write(formatDoctor(report));
+  // a terminal gets lines wrapped at its width, words whole; a pipe gets one line per check
+  const width = process.stdout.isTTY ? process.stdout.columns : 0;
+  const text = formatDoctor(report);
+  process.stdout.write(
+    width
+      ? text
+          .split("\n")
+          .flatMap((l) => wrapHanging(l, width))
+          .join("\n")
+      : text,
+  );
   return report.ok ? 0 : 1;
 }

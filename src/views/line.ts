@@ -121,3 +121,14 @@ export function toTags(line: Line, color = true): string {
 export function colorEnabled(stream: { isTTY?: boolean } = process.stdout, env: Record<string, string | undefined> = process.env): boolean {
   return !env.NO_COLOR && !!stream.isTTY;
 }
+
+/**
+ * A long report line (`✓ label: detail`, `    fix: …`) wrapped at `width` columns, its
+ * continuation lines indented under the text after its mark; a line that fits is left as it is.
+ */
+export function wrapHanging(line: string, width: number): string[] {
+  const lead = /^\s*\S+\s/.exec(line)?.[0] ?? "";
+  if (cells(line) <= width || cells(lead) * 2 >= width) return [line];
+  const indent = " ".repeat(cells(lead));
+  return wrapText(line.slice(lead.length), width - cells(lead)).map((l, i) => (i ? indent : lead) + l);
+}
