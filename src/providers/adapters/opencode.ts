@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { F } from "../../protocol/paths.ts";
 import type { TokenFigures } from "../../schema/usage.ts";
-import { n, sumFigures, type Parsed } from "../usage/claude.ts";
+import { jsonLines, n, sumFigures, type Parsed } from "../usage/claude.ts";
 import { bridgeSpec, CONVERSATION_FILE_ENV, endpointOf, json, mcpFile } from "../mcp.ts";
 import { TURN_FILE_ENV, TURN_ID_ENV } from "../mcp.ts";
 import type { LaunchPart } from "../mcp.ts";
@@ -82,13 +82,7 @@ export function opencodeUsage(text: string): Parsed | null {
   const byMessage = new Map<string, TokenFigures>();
   let model: string | null = null;
   let anon = 0;
-  for (const line of text.split("\n")) {
-    let o: any;
-    try {
-      o = JSON.parse(line);
-    } catch {
-      continue; // empty, or a line being written
-    }
+  for (const o of jsonLines(text)) {
     const t = o?.tokens;
     if (!t || typeof t !== "object") continue;
     byMessage.set(typeof o.message === "string" ? o.message : `#${anon++}`, {

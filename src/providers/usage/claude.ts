@@ -22,6 +22,23 @@ export function sumFigures(figures: Iterable<TokenFigures>, model: string | null
 }
 
 /**
+ * The parsed lines of a CLI's JSONL record whose text `keep` picks (a cheap look before parsing);
+ * a line that does not parse (empty, or being written) is skipped.
+ */
+export function* jsonLines(text: string, keep: (line: string) => boolean = () => true): Generator<any> {
+  for (const line of text.split("\n")) {
+    if (!keep(line)) continue;
+    let o: unknown;
+    try {
+      o = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    yield o;
+  }
+}
+
+/**
  * A claude transcript (`<home>/projects/<folder>/<session id>.jsonl`): every `assistant` line
  * carries the API's `message.usage`. A response streamed in parts is written as several lines
  * with the same message id (and request id), each with the usage so far: the last one counts.
@@ -30,14 +47,7 @@ export function claudeUsage(text: string): Parsed | null {
   const byMessage = new Map<string, TokenFigures>();
   let model: string | null = null;
   let anon = 0;
-  for (const line of text.split("\n")) {
-    if (!line.includes('"usage"')) continue;
-    let o: any;
-    try {
-      o = JSON.parse(line);
-    } catch {
-      continue; // a line being written
-    }
+  for (const o of jsonLines(text, (line) => line.includes('"usage"'))) {
     const m = o?.message;
     if (o?.type !== "assistant" || !m?.usage) continue;
     const u = m.usage;

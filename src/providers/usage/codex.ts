@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { n, type Parsed } from "./claude.ts";
+import { jsonLines, n, type Parsed } from "./claude.ts";
 
 /**
  * A codex rollout (`<home>/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`): `event_msg` lines
@@ -11,14 +11,7 @@ import { n, type Parsed } from "./claude.ts";
 export function codexUsage(text: string): Parsed | null {
   let total: any = null;
   let model: string | null = null;
-  for (const line of text.split("\n")) {
-    if (!line.includes('"token_count"') && !line.includes('"turn_context"')) continue;
-    let o: any;
-    try {
-      o = JSON.parse(line);
-    } catch {
-      continue;
-    }
+  for (const o of jsonLines(text, (line) => line.includes('"token_count"') || line.includes('"turn_context"'))) {
     const p = o?.payload;
     if (o?.type === "turn_context" && typeof p?.model === "string") model = p.model;
     else if (o?.type === "event_msg" && p?.type === "token_count" && p.info?.total_token_usage) total = p.info.total_token_usage;

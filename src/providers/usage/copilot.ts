@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { n, sumFigures, type Parsed } from "./claude.ts";
+import { jsonLines, n, sumFigures, type Parsed } from "./claude.ts";
 
 /**
  * A copilot session's event log (`<home>/session-state/<session id>/events.jsonl`, copilot
@@ -13,14 +13,7 @@ import { n, sumFigures, type Parsed } from "./claude.ts";
 export function copilotUsage(text: string): Parsed | null {
   const byCall = new Map<string, Parsed>();
   let model: string | null = null;
-  for (const line of text.split("\n")) {
-    if (!line.includes('"session.usage_record"')) continue;
-    let o: any;
-    try {
-      o = JSON.parse(line);
-    } catch {
-      continue; // a line being written
-    }
+  for (const o of jsonLines(text, (line) => line.includes('"session.usage_record"'))) {
     const u = o?.data?.usage;
     if (o?.type !== "session.usage_record" || typeof u !== "object" || u === null) continue;
     const a = u.accounting;

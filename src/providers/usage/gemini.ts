@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { n, type Parsed } from "./claude.ts";
+import { jsonLines, n, type Parsed } from "./claude.ts";
 
 type Message = { type?: unknown; model?: unknown; tokens?: Record<string, unknown> | null };
 
@@ -15,16 +15,7 @@ function records(text: string): unknown[] {
       /* a line-per-record file whose first line is not all of it */
     }
   }
-  const out: unknown[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.includes('"tokens"')) continue;
-    try {
-      out.push(JSON.parse(line));
-    } catch {
-      /* a line being written */
-    }
-  }
-  return out;
+  return [...jsonLines(text, (line) => line.includes('"tokens"'))];
 }
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { n, sumFigures, type Parsed } from "./claude.ts";
+import { jsonLines, n, sumFigures, type Parsed } from "./claude.ts";
 
 /** qwen's auth types whose output count already holds the reasoning tokens (qwen 0.24's own rule for a response's total). */
 const THOUGHTS_IN_OUTPUT = new Set(["openai", "qwen-oauth"]);
@@ -18,14 +18,7 @@ export function qwenUsage(text: string): Parsed | null {
   const byRecord = new Map<string, Parsed>();
   let model: string | null = null;
   let anon = 0;
-  for (const line of text.split("\n")) {
-    if (!line.includes('"ui_telemetry"') || !line.includes("api_response")) continue;
-    let o: any;
-    try {
-      o = JSON.parse(line);
-    } catch {
-      continue; // a line being written
-    }
+  for (const o of jsonLines(text, (line) => line.includes('"ui_telemetry"') && line.includes("api_response"))) {
     const e = o?.systemPayload?.uiEvent;
     if (o?.type !== "system" || o.subtype !== "ui_telemetry" || e?.["event.name"] !== "qwen-code.api_response") continue;
     const prompt = n(e.input_token_count) || n(e.cached_content_token_count);
