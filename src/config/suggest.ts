@@ -42,18 +42,17 @@ export function didYouMean(word: string, candidates: readonly string[], o: { pre
 export function suggestKey(word: string, candidates: readonly string[]): string | undefined {
   const w = word.toLowerCase();
   const near = didYouMean(word, candidates);
-  const abbreviates = (c: string) => {
-    let i = 0;
-    for (const ch of c.toLowerCase()) if (ch === w[i]) i++;
-    return i === w.length && c[0]?.toLowerCase() === w[0];
-  };
+  const abbreviates = (c: string) => inOrder(w, c.toLowerCase()) && c[0]?.toLowerCase() === w[0];
   // `coders` is `coder` with a letter more: that key, not one `coders` would abbreviate (code-researcher)
-  const within = (c: string) => {
-    let i = 0;
-    for (const ch of w) if (ch === c.toLowerCase()[i]) i++;
-    return i === c.length;
-  };
+  const within = (c: string) => inOrder(c.toLowerCase(), w);
   if (w.length < 3 || (near && (abbreviates(near) || within(near)))) return near;
   const hits = candidates.filter((c) => c.length - w.length >= 2 && abbreviates(c));
   return hits.length === 1 ? hits[0] : near;
+}
+
+/** Whether every letter of `short` occurs in `long`, in order. */
+function inOrder(short: string, long: string): boolean {
+  let i = 0;
+  for (const ch of long) if (ch === short[i]) i++;
+  return i === short.length;
 }
