@@ -36,7 +36,7 @@ export function writeHint(code: string | undefined): string | undefined {
 export const WriteFailed = defineError("WriteFailed", "io", (d: { what: string; path: string; detail: string; code?: string }) => ({
   message: `could not write ${d.what}: ${d.detail}`,
   where: d.path,
-  ...(writeHint(d.code) ? { hint: writeHint(d.code)! } : {}),
+  hint: writeHint(d.code),
 }));
 
 /**

@@ -16,7 +16,7 @@ export const GitOperationFailed = defineError("GitOperationFailed", "git", (d: {
   message: `${d.operation} failed: ${d.detail}`,
   where: d.root,
   // a full or read-only disk says what to do (effects/fs/io-error.ts, the one place write failures are named)
-  ...(writeHint(d.code) ? { hint: writeHint(d.code)! } : {}),
+  hint: writeHint(d.code),
 }));
 
 const EXCLUDE_REASONS = {
