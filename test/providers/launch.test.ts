@@ -21,20 +21,22 @@ const URL = "http://127.0.0.1:41234/mcp";
 const TOKEN = "5e".repeat(32);
 const BEARER = { Authorization: `Bearer ${TOKEN}` };
 
+/** The launch context of agent `agentKey` in the work dir, with the MCP endpoint. */
+const ctxFor = (agentKey: string) => ({
+  sessionDir: S,
+  projectDir: "/work/p",
+  workDir: W,
+  agentKey,
+  selfCommand: SELF,
+  home: "/nonexistent-home",
+  mcp: { url: URL, token: TOKEN },
+});
+
 function launch(provider: string, role: Role, extra: { batchPrompt?: string; agentKey?: string; transport?: "http" | "stdio" } = {}) {
   const config = structuredClone(base);
   config.defaults.provider = provider;
   if (extra.transport) config.providers[provider]!.mcp_transport = extra.transport;
-  return buildLaunch(resolveRole(config, role), {
-    sessionDir: S,
-    projectDir: "/work/p",
-    workDir: W,
-    agentKey: extra.agentKey ?? role,
-    selfCommand: SELF,
-    home: "/nonexistent-home",
-    batchPrompt: extra.batchPrompt,
-    mcp: { url: URL, token: TOKEN },
-  });
+  return buildLaunch(resolveRole(config, role), { ...ctxFor(extra.agentKey ?? role), batchPrompt: extra.batchPrompt });
 }
 
 /** The stdio fallback's server: `agentmux mcp-server`, told the endpoint and its token's file (not the token) in its env. */
@@ -130,15 +132,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
   test("qwen with an HTTP(S) proxy in its environment: MCP over the stdio bridge, which keeps loopback off the proxy (#27)", () => {
     const config = structuredClone(base);
     config.defaults.provider = "qwen";
-    const ctx = {
-      sessionDir: S,
-      projectDir: "/work/p",
-      workDir: W,
-      agentKey: "planner",
-      selfCommand: SELF,
-      home: "/nonexistent-home",
-      mcp: { url: URL, token: TOKEN },
-    };
+    const ctx = ctxFor("planner");
     for (const env of [{ HTTPS_PROXY: "http://proxy.corp:3128" }, { http_proxy: "http://proxy.corp:3128" }]) {
       const l = buildLaunch(resolveRole(config, "planner"), { ...ctx, env });
       expect(JSON.parse(l.files[0]!.content).mcpServers.agentmux).toEqual({
@@ -172,16 +166,7 @@ describe("buildLaunch, planner on each built-in provider (explicit expectations)
   test("opencode when the user names a custom config in OPENCODE_CONFIG: that one stays, agentmux's goes inline (the token then in its environment)", () => {
     const config = structuredClone(base);
     config.defaults.provider = "opencode";
-    const l = buildLaunch(resolveRole(config, "planner"), {
-      sessionDir: S,
-      projectDir: "/work/p",
-      workDir: W,
-      agentKey: "planner",
-      selfCommand: SELF,
-      home: "/nonexistent-home",
-      mcp: { url: URL, token: TOKEN },
-      env: { OPENCODE_CONFIG: "/home/u/my-opencode.json" },
-    });
+    const l = buildLaunch(resolveRole(config, "planner"), { ...ctxFor("planner"), env: { OPENCODE_CONFIG: "/home/u/my-opencode.json" } });
     expect(Object.keys(l.env)).toEqual(["OPENCODE_CONFIG_CONTENT"]);
     expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!).mcp.agentmux.headers).toEqual(BEARER);
     expect(l.files).toEqual([]);
@@ -377,15 +362,7 @@ describe("mcp_transport: stdio (the fallback for a CLI that cannot use HTTP)", (
 
 test("claude reviewer in a folder with a space: its read-only git in its own folder is allowed unquoted and quoted (#27)", () => {
   const config = structuredClone(base);
-  const l = buildLaunch(resolveRole(config, "reviewer_logic"), {
-    sessionDir: S,
-    projectDir: "/work/p",
-    workDir: "/work/my repo",
-    agentKey: "reviewer_logic",
-    selfCommand: SELF,
-    home: "/nonexistent-home",
-    mcp: { url: URL, token: TOKEN },
-  });
+  const l = buildLaunch(resolveRole(config, "reviewer_logic"), { ...ctxFor("reviewer_logic"), workDir: "/work/my repo" });
   const rules = l.argv[l.argv.indexOf("--allowedTools") + 1]!.split(",");
   for (const cmd of ["status", "diff", "log", "show"]) {
     expect(rules).toContain(`Bash(git -C /work/my repo ${cmd}:*)`);
@@ -393,28 +370,12 @@ test("claude reviewer in a folder with a space: its read-only git in its own fol
     expect(rules).toContain(`Bash(git -C '/work/my repo' ${cmd}:*)`);
   }
   // a role without read-only git in its list gets none added (the coder may run any command already)
-  const coder = buildLaunch(resolveRole(config, "coder"), {
-    sessionDir: S,
-    projectDir: "/work/p",
-    workDir: W,
-    agentKey: "coder",
-    selfCommand: SELF,
-    home: "/nonexistent-home",
-    mcp: { url: URL, token: TOKEN },
-  });
+  const coder = buildLaunch(resolveRole(config, "coder"), ctxFor("coder"));
   expect(coder.argv.join(" ")).not.toContain("git -C /work/wt");
 });
 
 test("qwen and copilot continue their own conversations: the id agentmux picks starts one, and the same id resumes it (#27)", () => {
-  const ctx = {
-    sessionDir: S,
-    projectDir: "/work/p",
-    workDir: W,
-    agentKey: "coder",
-    selfCommand: SELF,
-    home: "/nonexistent-home",
-    mcp: { url: URL, token: TOKEN },
-  };
+  const ctx = ctxFor("coder");
   const id = "6f1c2b3a-0000-4000-8000-00000000c0de";
   for (const [cli, start, resume] of [
     ["qwen", ["--session-id", id], ["--resume", id]],
