@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { privateMcpDir, privateSealKeyFile } from "../../src/session/private-dir.ts";
-import { removeDir } from "../helpers/tmp.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { alive, orchestratorPid } from "../fault/harness.ts";
-import { isolatedBinary, killTmuxServer, runBinary } from "./harness.ts";
+import { runBinary } from "./harness.ts";
 import { startSlowDemo, waitForPhase } from "./lifecycle-harness.ts";
 
 /**
@@ -14,16 +14,7 @@ import { startSlowDemo, waitForPhase } from "./lifecycle-harness.ts";
  * agents search), and they go with the run — also when its orchestrator was killed and the session
  * is cleaned. Compiled binary.
  */
-let bin: string;
-const track = { sockets: [] as string[], dirs: [] as string[] };
-beforeAll(() => {
-  bin = isolatedBinary();
-  track.dirs.push(join(bin, ".."));
-});
-afterAll(() => {
-  track.sockets.forEach(killTmuxServer);
-  track.dirs.forEach(removeDir);
-});
+const track = binaryScope();
 
 /** The files under `dir` that hold one of `tokens` (a file the live run replaces in between is passed over). */
 function holding(dir: string, tokens: string[]): string[] {
@@ -40,7 +31,7 @@ function holding(dir: string, tokens: string[]): string[] {
 
 test("tokens live in the run's private folder, none in the session folder; a killed run's folder goes with clean", async () => {
   // the reviewer is held at work (sim `hold=`): the run is live, with its agents' configs, until it is killed
-  const demo = startSlowDemo(bin, { track, thinkMs: 0, extra: ["--scenario", "hold=review_logic_prompt"] });
+  const demo = startSlowDemo(track.bin, { track, thinkMs: 0, extra: ["--scenario", "hold=review_logic_prompt"] });
   const dir = await waitForPhase(demo.repo, "reviewing");
   const priv = privateMcpDir(dir);
   const tokens = await waitFor("the agents' MCP configs", () => {
@@ -65,7 +56,7 @@ test("tokens live in the run's private folder, none in the session folder; a kil
   await demo.done;
   expect(existsSync(priv)).toBe(true);
   expect(existsSync(privateSealKeyFile(dir))).toBe(true); // kept for a resume
-  const r = await runBinary(bin, ["clean", "--force", dir.split("/").pop()!], { cwd: demo.repo, socket: demo.socket });
+  const r = await runBinary(track.bin, ["clean", "--force", dir.split("/").pop()!], { cwd: demo.repo, socket: demo.socket });
   expect(r.code).toBe(0);
   expect(existsSync(dir)).toBe(false);
   expect(existsSync(priv)).toBe(false);

@@ -5,25 +5,16 @@
  * a run whose orchestrator was killed; a file of the user's own at such a path is never touched.
  * Compiled binary; the CLIs are a script that only sleeps (the files are written at launch).
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "../helpers/wait.ts";
 import { alive, orchestratorPid, sessionDir, spawnBinary } from "../fault/harness.ts";
 import { makeRepo } from "../git/fixture.ts";
-import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, runBinary } from "./harness.ts";
-import { removeDir } from "../helpers/tmp.ts";
+import { git, makeTmpDir, privateSocket, runBinary } from "./harness.ts";
+import { binaryScope } from "../helpers/binary-scope.ts";
 
-let bin: string;
-const track = { sockets: [] as string[], dirs: [] as string[] };
-beforeAll(() => {
-  bin = isolatedBinary();
-  track.dirs.push(join(bin, ".."));
-});
-afterAll(() => {
-  track.sockets.forEach(killTmuxServer);
-  track.dirs.forEach(removeDir);
-});
+const track = binaryScope();
 
 /** An in-place run whose architect and (pre-started) planner are `cli` stand-ins that only sleep. */
 async function start(roles: { architect: string; planner: string }, own: Record<string, string> = {}) {
@@ -49,7 +40,7 @@ async function start(roles: { architect: string; planner: string }, own: Record<
   writeFileSync(config, JSON.stringify({ roles: { architect: { provider: roles.architect }, planner: { provider: roles.planner } }, providers }));
   const socket = privateSocket();
   track.sockets.push(socket);
-  const run = spawnBinary(bin, ["run", "--ci", "--json", "--config", config, "Add a greeting module"], { cwd: repo, socket });
+  const run = spawnBinary(track.bin, ["run", "--ci", "--json", "--config", config, "Add a greeting module"], { cwd: repo, socket });
   return { repo, socket, run };
 }
 
@@ -77,7 +68,7 @@ test("an in-place run's agy and cursor files go when clean removes it after its 
   await waitFor("the orchestrator to be gone", () => !alive(pid));
   await run.done;
   expect(existsSync(mcpConfig)).toBe(true);
-  const r = await runBinary(bin, ["clean", "--force", dir.split("/").pop()!], { cwd: repo, socket });
+  const r = await runBinary(track.bin, ["clean", "--force", dir.split("/").pop()!], { cwd: repo, socket });
   expect(r.code).toBe(0);
   for (const gone of [mcpConfig, hooks, join(repo, ".agents"), join(repo, ".cursor")])
     expect({ gone, there: existsSync(gone) }).toEqual({ gone, there: false });
