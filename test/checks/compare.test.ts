@@ -1,26 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { compareAllWithBase, compareWithBase } from "../../src/checks/compare.ts";
-import { CheckResult, checkBlocks, type CheckResultInput } from "../../src/schema/checks.ts";
+import { checkBlocks, type CheckResultInput } from "../../src/schema/checks.ts";
+import { checkResult } from "../helpers/check-result.ts";
 
-const result = (over: Partial<CheckResultInput>): CheckResult =>
-  CheckResult.parse({
-    name: "test",
-    command: "pytest",
-    kind: "test",
-    when: "after_implementation",
-    round: 1,
-    status: "failed",
-    exit_code: 1,
-    duration_ms: 10,
-    started_at: "2026-11-28T15:00:00.000Z",
-    finished_at: "2026-11-28T15:00:00.010Z",
-    log: "checks/x.log",
-    tail: [],
-    findings: [],
-    required: true,
-    truncated: false,
-    ...over,
-  });
+const result = (over: Partial<CheckResultInput>) => checkResult({ command: "pytest", round: 1, ...over });
 const f = (file: string, line: number, message: string) => ({ check: "test", file, line, message });
 
 describe("compareWithBase", () => {

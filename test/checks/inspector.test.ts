@@ -2,27 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { buildInspectorCompletion, latestResults } from "../../src/checks/inspector.ts";
 import { checkKind } from "../../src/checks/kind.ts";
 import { InspectorCompletion } from "../../src/schema/artifacts/inspector.ts";
-import { CheckResult, type CheckResultInput } from "../../src/schema/checks.ts";
+import type { CheckResultInput } from "../../src/schema/checks.ts";
+import { checkResult } from "../helpers/check-result.ts";
 
-const result = (over: Partial<CheckResultInput>): CheckResult =>
-  CheckResult.parse({
-    name: "test",
-    command: "npm test",
-    kind: "test",
-    when: "after_implementation",
-    round: 0,
-    status: "passed",
-    exit_code: 0,
-    duration_ms: 10,
-    started_at: "2026-11-28T15:00:00.000Z",
-    finished_at: "2026-11-28T15:00:00.010Z",
-    log: "checks/x.log",
-    tail: [],
-    findings: [],
-    required: true,
-    truncated: false,
-    ...over,
-  });
+const result = (over: Partial<CheckResultInput>) => checkResult({ status: "passed", exit_code: 0, ...over });
 const input = { storyKey: "add-login", files: ["src/login.ts"], at: "2026-11-28T15:01:00.000Z" };
 
 describe("checkKind", () => {
