@@ -26,6 +26,12 @@ const fast = process.argv.includes("--fast");
 const args = process.argv.slice(2).filter((a) => a !== "--fast");
 const bun = process.execPath; // bun is not on PATH when started as ./node_modules/.bin/bun
 const step = (what: string) => console.error(`test: ${what}`);
+/** A step before the tests failed (its output, or `why`, says how): it counts as one failure. */
+function stopBeforeTests(why?: string): never {
+  if (why) console.error(why);
+  console.log("0 passed, 1 failed");
+  process.exit(1);
+}
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 if (!process.env.AGENTMUX_SKIP_TYPECHECK) {
@@ -34,11 +40,7 @@ if (!process.env.AGENTMUX_SKIP_TYPECHECK) {
   for (const project of [root, join(root, "src/web/client")]) {
     step(`type-checking (tsc -p ${project === root ? "." : "src/web/client"})…`);
     const tsc = Bun.spawnSync([join(root, "node_modules", ".bin", "tsc"), "-p", project], { stdout: "inherit", stderr: "inherit" });
-    if (tsc.exitCode !== 0) {
-      console.error("tsc: type errors (above)");
-      console.log("0 passed, 1 failed");
-      process.exit(1);
-    }
+    if (tsc.exitCode !== 0) stopBeforeTests("tsc: type errors (above)");
   }
   step(`types are sound (${seconds(t)})`);
 }
@@ -52,11 +54,7 @@ if (!process.env.AGENTMUX_SKIP_FORMAT) {
     stdout: "inherit",
     stderr: "inherit",
   });
-  if (check.exitCode !== 0) {
-    console.error("prettier: the files above are not formatted (npm run format)");
-    console.log("0 passed, 1 failed");
-    process.exit(1);
-  }
+  if (check.exitCode !== 0) stopBeforeTests("prettier: the files above are not formatted (npm run format)");
   step(`formatted (${seconds(t)})`);
 }
 
@@ -64,10 +62,7 @@ if (!fast && !process.env.AGENTMUX_SKIP_BUILD) {
   const t = performance.now();
   step("building dist/agentmux…");
   const build = Bun.spawnSync([bun, "build.ts"], { stdout: "inherit", stderr: "inherit" });
-  if (build.exitCode !== 0) {
-    console.log("0 passed, 1 failed");
-    process.exit(1);
-  }
+  if (build.exitCode !== 0) stopBeforeTests();
   step(`built (${seconds(t)})`);
 }
 
@@ -77,17 +72,11 @@ let jobs: number;
 try {
   jobs = testJobs(process.env, availableParallelism());
 } catch (e) {
-  console.error(`test: ${(e as Error).message}`);
-  console.log("0 passed, 1 failed");
-  process.exit(1);
+  stopBeforeTests(`test: ${(e as Error).message}`);
 }
 const { patterns, flags } = splitArgs(args);
 const files = selectFiles(fast ? fastTier(join(root, "test")) : testFiles(join(root, "test")), patterns, process.cwd());
-if (!files.length) {
-  console.error(`test: no test file${fast ? " of the fast tier" : ""} matches ${patterns.map((p) => `"${p}"`).join(", ")}`);
-  console.log("0 passed, 1 failed");
-  process.exit(1);
-}
+if (!files.length) stopBeforeTests(`test: no test file${fast ? " of the fast tier" : ""} matches ${patterns.map((p) => `"${p}"`).join(", ")}`);
 const { parallel, serial } = groups(files, root);
 step(
   `${fast ? "the fast tier" : patterns.length ? "the selected tests" : "the whole suite"}: ${files.length} files, ${Math.min(jobs, parallel.length)} at a time${serial.length ? ` (then ${serial.length} alone)` : ""}${home ? `, HOME ${home.dir}` : ""}…`,
