@@ -22,9 +22,6 @@ export type { AgentRuntimeOptions, LaunchOptions, AgentPane, Started } from "./a
 
 const now = () => new Date().toISOString();
 
-/** re-exported: the delivery outcomes moved to agent-delivery.ts */
-export { cliWarning } from "./agent-delivery.ts";
-
 /** Agents as tmux panes: launch, deliver prompts (verified), show, kill; maps pane exits back to agents. */
 export class AgentRuntime {
   /** which pane is whose, live or exited, and runtime.json */

@@ -115,7 +115,7 @@ describe("the reminder text", () => {
 });
 
 test("a stuck cause quotes the CLI's own warning (gemini skipping a settings file, #12.10)", async () => {
-  const { cliWarning } = await import("../../src/daemon/agents.ts");
+  const { cliWarning } = await import("../../src/daemon/agent-delivery.ts");
   const screen = [
     "╭──────────╮",
     "│ ⚠ Security Warning: Skipping system defaults file '/x/s.json': Parent directory '/x' is not owned by root (uid 0). │",
