@@ -38,10 +38,6 @@ export class Later implements AsyncIterable<Event> {
     this.#wake?.();
   }
 
-  get ended(): boolean {
-    return this.#ended;
-  }
-
   /** The outcome's events now and its later ones as they come; this stream ends after them. */
   follow(o: Outcome): void {
     for (const e of o.events) this.put(e);

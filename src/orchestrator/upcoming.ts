@@ -15,7 +15,7 @@ export type UpcomingAgent = { agent: string | null; role: Role; beforeVerdict?: 
 export const CODERS_BEFORE_PLAN = 2;
 
 /** The fixer is always a fresh "coder" (phases/fixing.ts); while that key is a live coder, by role. */
-export const FIXER = "coder";
+const FIXER = "coder";
 
 /**
  * The coders of the implementation group after the one that works: the plan names them once
