@@ -15,18 +15,23 @@ afterEach(() => {
   root = null;
 });
 
-test("the commit's outcome is the event that ends the run: done, exit 0, its hash recorded", async () => {
+/** The scripted run to its commit, with `commit` as the commit flow. */
+async function runWithCommit(commit: Parameters<typeof segment>[0]["commit"]) {
   root = makeTmpDir("amx-loop-outcomes-");
   const sessionDir = newSession(root);
   const log: LogEntry[] = [];
-  const r = await segment({
-    root,
-    sessionDir,
-    items: script(),
-    from: 0,
-    log,
-    commit: async () => ({ type: "committed", at: "2030-01-01T00:00:00.000Z", hash: "feed123", branch: "feature/rate-limit", pr_url: null }),
-  });
+  const r = await segment({ root, sessionDir, items: script(), from: 0, log, commit });
+  return { r, sessionDir, log };
+}
+
+test("the commit's outcome is the event that ends the run: done, exit 0, its hash recorded", async () => {
+  const { r, sessionDir } = await runWithCommit(async () => ({
+    type: "committed",
+    at: "2030-01-01T00:00:00.000Z",
+    hash: "feed123",
+    branch: "feature/rate-limit",
+    pr_url: null,
+  }));
   expect(r.result?.code).toBe(0);
   const s = readState(sessionDir);
   expect(s.phase).toBe("done");
@@ -34,18 +39,8 @@ test("the commit's outcome is the event that ends the run: done, exit 0, its has
 }, 60_000);
 
 test("a commit that throws: effect_failed, the run failed with the effect's words, exit 1", async () => {
-  root = makeTmpDir("amx-loop-outcomes-");
-  const sessionDir = newSession(root);
-  const log: LogEntry[] = [];
-  const r = await segment({
-    root,
-    sessionDir,
-    items: script(),
-    from: 0,
-    log,
-    commit: async () => {
-      throw new Error("the index is locked (index.lock)");
-    },
+  const { r, sessionDir, log } = await runWithCommit(async () => {
+    throw new Error("the index is locked (index.lock)");
   });
   expect(r.result?.code).toBe(1);
   const s = readState(sessionDir);
