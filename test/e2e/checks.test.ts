@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { alive, orchestratorPid, readState, sessionDir as faultSessionDir, spawnBinary } from "../fault/harness.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket, processesMentioning, runBinary } from "./harness.ts";
+import { commitSimProject } from "./sim-project.ts";
 
 /**
  * #26 through the compiled binary: the project's own checks run as steps of a run. The demo
@@ -135,28 +136,16 @@ test("a hung check is killed at its timeout, and at the loop cap --ci exits non-
 test("a failure already on the base is named pre-existing and blocks nothing", async () => {
   const socket = privateSocket();
   sockets.push(socket);
-  const repo = join(makeTmpDir("amx-ck-"), "repo");
-  mkdirSync(join(repo, "test"), { recursive: true });
-  mkdirSync(join(repo, ".agentmux"), { recursive: true });
-  writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "legacy", type: "module", scripts: { test: "node --test" } }) + "\n");
-  // a test that was red before the run: the user's problem, not the agents'
-  writeFileSync(
-    join(repo, "test/legacy.test.js"),
-    'import { test } from "node:test";\nimport assert from "node:assert/strict";\ntest("legacy rounding", () => assert.equal(0.1 + 0.2, 0.3));\n',
+  const repo = commitSimProject(
+    join(makeTmpDir("amx-ck-"), "repo"),
+    {
+      "package.json": JSON.stringify({ name: "legacy", type: "module", scripts: { test: "node --test" } }) + "\n",
+      // a test that was red before the run: the user's problem, not the agents'
+      "test/legacy.test.js":
+        'import { test } from "node:test";\nimport assert from "node:assert/strict";\ntest("legacy rounding", () => assert.equal(0.1 + 0.2, 0.3));\n',
+    },
+    { checks: { test: { command: "npm test", timeout_s: 120 } } },
   );
-  writeFileSync(join(repo, ".gitignore"), ".agentmux/.sessions/\n.agentmux/.last_completion.json\n");
-  writeFileSync(
-    join(repo, ".agentmux/config.yaml"),
-    stringify({
-      version: 2,
-      defaults: { provider: "sim", completion: { skip_final_approval: true } },
-      github: { pull_request: false, push: false },
-      checks: { test: { command: "npm test", timeout_s: 120 } },
-    }),
-  );
-  git(repo, "init", "-q", "-b", "main");
-  git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "add", ".");
-  git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-q", "-m", "init");
   const r = await runBinary(bin, ["run", "--ci", "--keep-session", "Add a greeting module"], { cwd: repo, socket, timeoutMs: 150_000 });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);
@@ -243,23 +232,12 @@ test("a --worktree run's checks run in its worktree, with its port offset", asyn
   const socket = privateSocket();
   sockets.push(socket);
   const tmp = makeTmpDir("amx-ck-");
-  const repo = join(tmp, "repo");
   const seen = join(tmp, "seen.txt");
-  mkdirSync(join(repo, ".agentmux"), { recursive: true });
-  writeFileSync(join(repo, "README.md"), "# wt\n");
-  writeFileSync(join(repo, ".gitignore"), ".agentmux/.sessions/\n.agentmux/.last_completion.json\n");
-  writeFileSync(
-    join(repo, ".agentmux/config.yaml"),
-    stringify({
-      version: 2,
-      defaults: { provider: "sim", completion: { skip_final_approval: true } },
-      github: { pull_request: false, push: false },
-      checks: { where: { command: `echo "$(pwd) $AGENTMUX_PORT_OFFSET $AGENTMUX_CHECK" >> '${seen}'` } },
-    }),
+  const repo = commitSimProject(
+    join(tmp, "repo"),
+    { "README.md": "# wt\n" },
+    { checks: { where: { command: `echo "$(pwd) $AGENTMUX_PORT_OFFSET $AGENTMUX_CHECK" >> '${seen}'` } } },
   );
-  git(repo, "init", "-q", "-b", "main");
-  git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "add", ".");
-  git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-q", "-m", "init");
   const r = await runBinary(bin, ["run", "--ci", "--worktree", "--keep-session", "Add a farewell module"], { cwd: repo, socket, timeoutMs: 150_000 });
   if (r.code !== 0) console.error(r.stdout, r.stderr);
   expect(r.code).toBe(0);

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readLog } from "../../src/session/log.ts";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { stringify } from "yaml";
 import { git, isolatedBinary, killTmuxServer, makeTmpDir, privateSocket } from "../e2e/harness.ts";
 import { waitFor } from "../helpers/wait.ts";
+import { commitSimProject } from "../e2e/sim-project.ts";
 import {
   alive,
   fsckProblems,
@@ -165,23 +165,11 @@ describe("interruptions: a closed agent pane, a stuck agent, a live session, a c
   test("SIGKILL of the headless `agentmux run` launcher: the detached orchestrator finishes the run", async () => {
     const socket = privateSocket();
     sockets.push(socket);
-    const repo = join(makeTmpDir("amx-fault-run-"), "repo");
-    mkdirSync(join(repo, "src"), { recursive: true });
-    writeFileSync(join(repo, "src/index.js"), "export const main = () => 1;\n");
-    writeFileSync(join(repo, ".gitignore"), ".agentmux/.sessions/\n.agentmux/.last_completion.json\n");
-    git(repo, "init", "-q", "-b", "main");
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "add", ".");
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-q", "-m", "init");
-    mkdirSync(join(repo, ".agentmux"));
-    writeFileSync(
-      join(repo, ".agentmux/config.yaml"),
-      stringify({
-        version: 2,
-        defaults: { provider: "sim", completion: { skip_final_approval: true } },
-        github: { pull_request: false, push: false },
-        // the coder stays at work until released, so the launcher dies mid-run however fast the machine
-        sim: { think_ms: 0, scenario: [`hold=${CODER_PROMPTS.join("+")}`] },
-      }),
+    const repo = commitSimProject(
+      join(makeTmpDir("amx-fault-run-"), "repo"),
+      { "src/index.js": "export const main = () => 1;\n" },
+      // the coder stays at work until released, so the launcher dies mid-run however fast the machine
+      { sim: { think_ms: 0, scenario: [`hold=${CODER_PROMPTS.join("+")}`] } },
     );
     const launcher = spawnBinary(bin, ["run", "Add a greeting module with a unit test", "--ci", "--keep-session"], { cwd: repo, socket });
     const sessions = join(repo, ".agentmux/.sessions");
