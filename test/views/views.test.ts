@@ -31,6 +31,14 @@ const parallel = stateIn("implementing", {
   },
 });
 
+/** A run in architecting whose architect asks the user `text`. */
+const architectAsks = (text: string, label = "[architect] architecture") =>
+  stateIn("architecting", {
+    agents: {
+      architect: { role: "architect", label, status: "needs_input", provider: "claude", since: at(1), question: { kind: "question", text, at: at(1) } },
+    },
+  });
+
 describe("monitor view", () => {
   // the demo's request at 80x24 (a 30-column monitor) showed "function greet(name) that" and stopped there
   test("a request longer than the header's two lines ends with … instead of stopping mid-sentence", () => {
@@ -86,18 +94,7 @@ describe("monitor view", () => {
   // the row showed "asks: Should the gr…" at 30 columns; a dialog's text is its question, then what it is about and its choices (#27.3)
   test("an agent that asks: the top shows the question itself, wrapped, without the choices after it", () => {
     const text = "Should the greeting say Hello or Hi? · ☐ Greeting · ❯ 1. Hello · 2. Hi · 3. Type something.";
-    const s = stateIn("architecting", {
-      agents: {
-        architect: {
-          role: "architect",
-          label: "[architect] architecture",
-          status: "needs_input",
-          provider: "claude",
-          since: at(1),
-          question: { kind: "question", text, at: at(1) },
-        },
-      },
-    });
+    const s = architectAsks(text);
     for (const w of [30, 80]) {
       const lines = plain(mon(s, w, 24));
       const from = lines.findIndex((l) => l.includes("asks you"));
@@ -111,18 +108,7 @@ describe("monitor view", () => {
         .trim();
       expect({ w, asked }).toEqual({ w, asked: "Should the greeting say Hello or Hi?" });
     }
-    const long = stateIn("architecting", {
-      agents: {
-        architect: {
-          role: "architect",
-          label: "a",
-          status: "needs_input",
-          provider: "claude",
-          since: at(1),
-          question: { kind: "question", text: "Which of these ".repeat(12) + "do you want?", at: at(1) },
-        },
-      },
-    });
+    const long = architectAsks("Which of these ".repeat(12) + "do you want?", "a");
     const lines = plain(mon(long, 30, 24));
     const from = lines.findIndex((l) => l.includes("asks you"));
     expect(
@@ -150,18 +136,7 @@ describe("monitor view", () => {
   }
 
   test("in the 30 columns the monitor gets in an 80-column terminal, an agent that waits for the user shows its status and the start of its question", () => {
-    const asking = stateIn("architecting", {
-      agents: {
-        architect: {
-          role: "architect",
-          label: "[architect] architecture",
-          status: "needs_input",
-          provider: "claude",
-          since: at(1),
-          question: { kind: "question", text: "Which database should the cache use?", at: at(1) },
-        },
-      },
-    });
+    const asking = architectAsks("Which database should the cache use?");
     const text = plain(mon(asking, 30, 24)).join("\n");
     expect(text).toContain("[ NEEDS INPUT ]");
     expect(text).toContain("asks: Which data");
