@@ -27,7 +27,7 @@ function fake(name: string, script: string) {
   return path;
 }
 
-const doctor = (timeoutMs?: number) =>
+const doctor = (o: { timeoutMs?: number; env?: Record<string, string> } = {}) =>
   runDoctor(config, {
     path: bin,
     exec: runProcess,
@@ -35,7 +35,7 @@ const doctor = (timeoutMs?: number) =>
     projectDir: root,
     home: root,
     selfCommand: ["/opt/agentmux"],
-    timeoutMs,
+    ...o,
   });
 
 describe("agentmux doctor with fake CLIs", () => {
@@ -110,7 +110,7 @@ describe("agentmux doctor with fake CLIs", () => {
     fake("claude", "exec /bin/sleep 30");
     fake("gh", "exit 0");
     const started = Date.now();
-    const report = await doctor(300);
+    const report = await doctor({ timeoutMs: 300 });
     expect(Date.now() - started).toBeLessThan(10000);
     expect(report.ok).toBe(true);
     expect(formatDoctor(report)).toContain(
@@ -122,7 +122,7 @@ describe("agentmux doctor with fake CLIs", () => {
     fake("tmux", 'echo "tmux 3.3a"');
     fake("claude", "echo 'claude: broken install' >&2; exit 3");
     fake("gh", "exit 0");
-    const report = await doctor(5000);
+    const report = await doctor({ timeoutMs: 5000 });
     expect(report.ok).toBe(false);
     expect(formatDoctor(report)).toContain(`✗ claude (all roles): ${join(bin, "claude")}: claude: broken install`);
   });
@@ -158,15 +158,7 @@ describe("agentmux doctor with fake CLIs", () => {
     fake("gh", "exit 0");
     fake("qwen", 'echo "0.15.10"');
     config.defaults.provider = "qwen";
-    const report = await runDoctor(config, {
-      path: bin,
-      exec: runProcess,
-      tmuxVersionArgv: [join(bin, "tmux"), "-V"],
-      projectDir: root,
-      home: root,
-      selfCommand: ["/opt/agentmux"],
-      env: { HTTPS_PROXY: "http://proxy.corp:3128" },
-    });
+    const report = await doctor({ env: { HTTPS_PROXY: "http://proxy.corp:3128" } });
     expect(formatDoctor(report)).toContain(
       "✓ qwen and your proxy: HTTPS_PROXY=http://proxy.corp:3128 is set: qwen sends even its loopback MCP connection through it (it ignores NO_PROXY), so agentmux wires qwen's MCP over stdio",
     );

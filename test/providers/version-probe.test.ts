@@ -117,29 +117,18 @@ test("cursor: a chat made with create-chat before the launch is continued with -
   expect(launch("claude", undefined, false, { id, resume: false }).argv.slice(1, 3)).toEqual(["--session-id", id]);
 
   const logs: string[] = [];
+  const chat = { agent: "coder-1", command: "cursor-agent", args: ["create-chat"], env: {}, cwd: "/w" };
   const made = await createConversation(
     async (argv) => ({ code: 0, stdout: argv.join(" ") === "cursor-agent create-chat" ? out : "", stderr: "" }),
     (m) => logs.push(m),
-    {
-      agent: "coder-1",
-      command: "cursor-agent",
-      args: ["create-chat"],
-      env: {},
-      cwd: "/w",
-    },
+    chat,
   );
   expect(made).toBe(id);
   // not signed in, or a slow service: a fresh conversation, said in the log
   const failed = await createConversation(
     async () => ({ code: 1, stdout: "", stderr: "Error: not logged in" }),
     (m) => logs.push(m),
-    {
-      agent: "coder-1",
-      command: "cursor-agent",
-      args: ["create-chat"],
-      env: {},
-      cwd: "/w",
-    },
+    chat,
   );
   expect(failed).toBeNull();
   expect(logs).toEqual([

@@ -74,8 +74,7 @@ test("a sandboxed claude gets its own copy of ~/.claude.json (taken at launch, 0
   try {
     writeFileSync(join(home, ".claude.json"), '{"hasCompletedOnboarding":true}\n');
     const config = { ...base(), sandbox: true, defaults: { ...base().defaults, provider: "claude" } } as Config;
-    const S = "/work/p/.agentmux/.sessions/s1";
-    const l = buildLaunch(resolveRole(config, "coder"), { ...ctx(S), home });
+    const l = buildLaunch(resolveRole(config, "coder"), { ...launchContext(), home });
     const copy = l.files.find((f) => f.path.endsWith(join("coder.home", ".claude.json")))!;
     expect(copy).toMatchObject({ content: '{"hasCompletedOnboarding":true}\n', secret: true });
     expect(copy.path.startsWith(join(home, ".cache", "agentmux", "mcp"))).toBe(true);
@@ -96,27 +95,14 @@ test("a sandboxed codex whose CODEX_HOME is outside the home still writes its se
   const config = base();
   const codex = { ...config.providers.codex!, env: { ...config.providers.codex!.env, CODEX_HOME: "/data/codex-home" } };
   const c = { ...config, sandbox: true, defaults: { ...config.defaults, provider: "codex" }, providers: { ...config.providers, codex } } as Config;
-  const l = buildLaunch(resolveRole(c, "coder"), ctx("/work/p/.agentmux/.sessions/s1"));
+  const l = buildLaunch(resolveRole(c, "coder"), launchContext());
   expect(l.dirs).toContain("/data/codex-home");
   expect(l.argv.join(" ")).toContain("--bind /data/codex-home /data/codex-home");
 });
 
-function ctx(sessionDir: string) {
-  return {
-    sessionDir,
-    projectDir: "/work/p",
-    workDir: "/work/p",
-    agentKey: "coder",
-    selfCommand: ["/opt/agentmux"],
-    mcp: { url: "http://127.0.0.1:1/mcp", token: "a".repeat(64) },
-    home: "/nonexistent-home",
-  };
-}
-
 test("a sandboxed gemini whose user has no chats folder keeps its chats in the session's .runtime/gemini, shown to it read-write (a dangling link made gemini 0.61.0 exit 1)", () => {
   const config = { ...base(), sandbox: true, defaults: { ...base().defaults, provider: "gemini" } } as Config;
-  const S = "/work/p/.agentmux/.sessions/s1";
-  const l = buildLaunch(resolveRole(config, "coder"), ctx(S));
+  const l = buildLaunch(resolveRole(config, "coder"), launchContext());
   const chats = join(S, ".runtime", "gemini");
   expect(l.links?.map((x) => x.target)).toContain(join(chats, "tmp"));
   expect(l.dirs).toContain(chats);
