@@ -34,10 +34,12 @@ export class AgentRuntime {
   private readonly deliveries: AgentDeliveries;
   /** panes started ahead for the next phase (#15.3), until launch takes them over */
   private readonly pool: PrestartPool;
-  /** the second start of a CLI waits for its first to get ready (#27) */
-  private readonly firstStarts: FirstStarts;
-  /** the version of a CLI whose launch depends on it, asked once per run */
-  private readonly versions: CliVersions;
+  /**
+   * What every start of a CLI shares (spawnAgent): `first`, the second start of a CLI waits for
+   * its first to get ready (#27); `versions`, the version of a CLI whose launch depends on it,
+   * asked once per run.
+   */
+  private readonly starts: { first: FirstStarts; versions: CliVersions };
 
   readonly clock: Clock;
   readonly wallClock: Clock;
@@ -45,15 +47,14 @@ export class AgentRuntime {
   constructor(readonly o: AgentRuntimeOptions) {
     this.clock = o.clock ?? monotonicClock;
     this.wallClock = o.wallClock ?? systemClock;
-    this.firstStarts = new FirstStarts(o.tmux, o.log, this.clock);
-    this.versions = new CliVersions(runProcess, o.log);
+    this.starts = { first: new FirstStarts(o.tmux, o.log, this.clock), versions: new CliVersions(runProcess, o.log) };
     this.agents = new AgentPanes(o);
     this.pauses = new AgentPause(o.sessionDir, o.log);
     this.panel = new CompletionPanel(o);
     this.view = new AgentView(o);
     this.deliveries = new AgentDeliveries(o, (agent) => this.agents.get(agent), this.clock, this.wallClock);
     this.pool = new PrestartPool({
-      spawn: (key, role, label, size) => spawnAgent(this.o, { first: this.firstStarts, versions: this.versions }, key, role, label, {}, size),
+      spawn: (key, role, label, size) => spawnAgent(this.o, this.starts, key, role, label, {}, size),
       prepare: (key, s) => this.o.writer.prepare(s.pane.pane, promptGates(key, s.pane, this.o.mcp.tokens, true)),
       soloSize: () => this.o.layout.soloSize(),
       claim: (pane, label) => this.o.layout.relabelIfAlive(pane, label),
@@ -86,7 +87,7 @@ export class AgentRuntime {
     const old = this.agents.lastPane(agent);
     const slot = this.view.placeOf(old);
     await this.kill(agent);
-    const started = await spawnAgent(this.o, { first: this.firstStarts, versions: this.versions }, agent, role, label, lo);
+    const started = await spawnAgent(this.o, this.starts, agent, role, label, lo);
     this.join(agent, started.pane);
     const events = announceLaunch(this.o, agent, started);
     if (lo.batchPrompt) events.push({ type: "agent_active", at: now(), agent });
