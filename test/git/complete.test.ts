@@ -64,24 +64,19 @@ describe("completeApproval", () => {
 
   test("message precedence: approval's message, then the reviewer's suggestion", async () => {
     const p = await project();
-    await completeApproval(
-      input(p, {
-        approval: { action: "approve", exclude_files: [], commit_message: "  fix: user words  \n" },
-        draft: { suggested: "feat: reviewer" },
-        push: false,
-        pullRequest: { enabled: false, base: null, draft: false, title: "", body: "" },
-      }),
-    );
+    const commit = (commit_message: string, suggested: string) =>
+      completeApproval(
+        input(p, {
+          approval: { action: "approve", exclude_files: [], commit_message },
+          draft: { suggested },
+          push: false,
+          pullRequest: { enabled: false, base: null, draft: false, title: "", body: "" },
+        }),
+      );
+    await commit("  fix: user words  \n", "feat: reviewer");
     expect(gitCli(p.dir, "log", "-1", "--format=%B").trim()).toBe("fix: user words");
     fs.writeFileSync(join(p.dir, "app.ts"), "export const v = 3;\n");
-    await completeApproval(
-      input(p, {
-        approval: { action: "approve", exclude_files: [], commit_message: "  " },
-        draft: { suggested: "feat: reviewer words" },
-        push: false,
-        pullRequest: { enabled: false, base: null, draft: false, title: "", body: "" },
-      }),
-    );
+    await commit("  ", "feat: reviewer words");
     expect(gitCli(p.dir, "log", "-1", "--format=%B").trim()).toBe("feat: reviewer words");
     expect(p.gh.calls()).toEqual([]); // nothing pushed, no PR
     expect(gitCli(p.remote, "branch", "--list", "feature/rate-limit").trim()).toBe("");
