@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { shellWord } from "../../effects/tmux/session.ts";
 import { ROLE_TOOLS } from "../../schema/catalog.ts";
 import { bridgeSpec, json, TURN_END_COMMAND, type LaunchContext } from "../mcp.ts";
 import type { CliAdapter } from "./types.ts";
@@ -97,10 +98,7 @@ ready:
  * which the stdio MCP bridge relies on as well.
  */
 const stopCommand = () =>
-  `sh -c ${shellQuote(`p=$(cat); case "$p" in *'"fullyIdle":false'*|*'"fullyIdle": false'*) ;; *) [ -n "$AGENTMUX_TURN_ID" ] && ${TURN_END_COMMAND} ;; esac; printf '{}'`)}`;
-function shellQuote(s: string): string {
-  return `'${s.replaceAll("'", `'\\''`)}'`;
-}
+  `sh -c ${shellWord(`p=$(cat); case "$p" in *'"fullyIdle":false'*|*'"fullyIdle": false'*) ;; *) [ -n "$AGENTMUX_TURN_ID" ] && ${TURN_END_COMMAND} ;; esac; printf '{}'`)}`;
 export const agyHooks = () => json({ agentmux: { enabled: true, Stop: [{ type: "command", command: stopCommand(), timeout: 10 }] } });
 
 /** a turn-end id, and not a batch run (`--print` ends with the process) */

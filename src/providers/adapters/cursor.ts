@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { shellWord } from "../../effects/tmux/session.ts";
 import { agentFileName } from "../../protocol/paths.ts";
 import { bridgeSpec, endpointOf, json, privateMcpDir, TURN_END_COMMAND } from "../mcp.ts";
 import type { CliAdapter } from "./types.ts";
@@ -92,8 +93,6 @@ ready:
     argv: [],
     env: {},
     files:
-      worktreeLocalFile(ctx.workDir, ".cursor/hooks.json", json({ version: 1, hooks: { stop: [{ command: `sh -c ${shellQuote(TURN_END_COMMAND)}` }] } })) ?? [],
+      worktreeLocalFile(ctx.workDir, ".cursor/hooks.json", json({ version: 1, hooks: { stop: [{ command: `sh -c ${shellWord(TURN_END_COMMAND)}` }] } })) ?? [],
   }),
 };
-
-const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
