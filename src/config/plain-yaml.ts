@@ -72,7 +72,7 @@ export function isPlainYaml(text: string): boolean {
   if (text.includes("\t") || text.includes("\r") || text.charCodeAt(0) === 0xfeff) return false;
   const stack: Frame[] = [{ indent: 0, keys: new Set() }];
   // a line that opened a block (`key:` or `- key:`): the next deeper line starts its collection
-  let open: { indent: number; seq: boolean } | null = null;
+  let open: { indent: number } | null = null;
   for (const line of text.split("\n")) {
     const body = line.trimStart();
     if (body === "" || body.startsWith("#")) continue;
@@ -119,7 +119,7 @@ export function isPlainYaml(text: string): boolean {
     const value = withoutComment(rest.slice(colon[0].length));
     if (value === null) return false;
     if (value === "") {
-      open = { indent, seq: false };
+      open = { indent };
       continue;
     }
     open = null;
