@@ -99,8 +99,8 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
   o = { ...o, out: noticeOut(o.progress, print) };
   const startedAt = Date.now();
   // a Python session's state is converted in memory; its files change only once the resume is sure to go on (below)
-  const adopted = adoptPythonState(o);
-  const state: State = adopted?.state ?? readState(o.sessionDir);
+  const adopted = stateToResume(o);
+  const state: State = adopted.state;
   if (state.phase === "done") throw new SessionFinished({ dir: o.sessionDir, feature: state.feature_name ?? null });
   // a state.json without its project (written by hand, or by an older tool) has it from where its folder is
   const projectDir = state.main_repo_dir ?? state.project_dir ?? projectOfSession(o.sessionDir) ?? dirname(dirname(dirname(o.sessionDir)));
@@ -127,7 +127,7 @@ async function resumeTrapped(o: ResumeOptions, signals: StopSignals): Promise<nu
     o.out(`agentmux: closing the stale tmux session ${state.session_name} (its orchestrator is gone)`);
     await killSession(tmux, state.session_name).catch(() => {});
   }
-  adopted?.write();
+  adopted.write?.();
   if (o.configPath && o.configPath !== state.config_path) {
     o.out(`agentmux: ${o.configPath} is the run's last config layer from now on${state.config_path ? ` (instead of ${state.config_path})` : ""}`);
   }
@@ -163,26 +163,26 @@ function busyOrBeingResumed(sessionDir: string, launcher: number): Error {
   return new SessionBeingResumed({ dir: sessionDir, pid: launcher, attach: `agentmux attach ${id}` });
 }
 
-/** A state.json agentmux reads is its own, however little it holds. */
-function ownStateReads(sessionDir: string): boolean {
-  try {
-    readState(sessionDir);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * A session the Python agentmux wrote is refused, or with --from-python converted: its
- * state.json is kept as state.python.json and replaced by agentmux's (session/python-state.ts).
+ * The state to resume, read once: agentmux's own (a state.json agentmux reads is its own, however
+ * little it holds), or a Python agentmux's, refused or with --from-python converted in memory:
+ * `write` then keeps its state.json as state.python.json and replaces it by agentmux's
+ * (session/python-state.ts). A state.json that is neither fails with why agentmux could not read it.
  */
-function adoptPythonState(o: ResumeOptions): { state: State; write: () => void } | undefined {
-  const own = ownStateReads(o.sessionDir);
-  if (own && o.fromPython)
-    throw new NotAPythonSession({ dir: o.sessionDir, id: basename(o.sessionDir), converted: existsSync(join(o.sessionDir, F.pythonState)) });
-  const raw = own ? undefined : readPythonState(o.sessionDir);
-  if (!raw) return undefined;
+function stateToResume(o: ResumeOptions): { state: State; write?: () => void } {
+  let own: State | undefined;
+  let unreadable: unknown;
+  try {
+    own = readState(o.sessionDir);
+  } catch (e) {
+    unreadable = e;
+  }
+  if (own) {
+    if (o.fromPython) throw new NotAPythonSession({ dir: o.sessionDir, id: basename(o.sessionDir), converted: existsSync(join(o.sessionDir, F.pythonState)) });
+    return { state: own };
+  }
+  const raw = readPythonState(o.sessionDir);
+  if (!raw) throw unreadable;
   if (!o.fromPython) throw new PythonSession({ dir: o.sessionDir, id: basename(o.sessionDir) });
   const events = join(o.sessionDir, F.toolEvents);
   const converted = convertPythonState(raw, { sessionDir: o.sessionDir, toolEventsBytes: existsSync(events) ? statSync(events).size : 0 });
