@@ -67,8 +67,10 @@ export async function endRun(o: {
   rmSync(join(sessionDir, ORCHESTRATOR_PID), { force: true });
   rmSync(privateMcpDir(sessionDir), { recursive: true, force: true });
   for (const note of removeWorktreeFiles(sessionDir)) log(note, { level: "warn" });
+  // a committed run that cleans up: its worktree goes, unless it holds what the user left out of the commit
+  const worktree = result.code === 0 && result.cleanup ? state.worktree_path : undefined;
   // files the user left out of the commit are still in the worktree: it stays with them (read before the session folder goes)
-  const keptInWorktree = result.code === 0 && result.cleanup && state.worktree_path ? await leftInWorktree(state.worktree_path, sessionDir) : [];
+  const keptInWorktree = worktree ? await leftInWorktree(worktree, sessionDir) : [];
   if (result.cleanup && existsSync(sessionDir)) {
     try {
       archiveSession(sessionDir);
@@ -81,16 +83,12 @@ export async function endRun(o: {
   if (!sessionFolderPresent(sessionDir) && existsSync(sessionDir)) rmSync(sessionDir, { recursive: true, force: true });
   // nothing left to resume: its seal key goes too
   if (!existsSync(sessionDir)) dropSealKey(sessionDir);
-  if (result.code === 0 && result.cleanup && state.worktree_path && keptInWorktree.length) {
-    log(
-      `kept the worktree ${state.worktree_path}: ${keptInWorktree.length} file(s) left out of the commit are in it (${keptInWorktree.slice(0, 3).join(", ")})`,
-    );
-  } else if (result.code === 0 && result.cleanup && state.worktree_path) {
+  if (worktree && keptInWorktree.length) {
+    log(`kept the worktree ${worktree}: ${keptInWorktree.length} file(s) left out of the commit are in it (${keptInWorktree.slice(0, 3).join(", ")})`);
+  } else if (worktree) {
     // the work is committed on its branch: the worktree folder has done its job
     const { removeWorktree } = await import("../effects/git/worktree.ts");
-    await removeWorktree(projectDir, state.worktree_path).catch((e) =>
-      log(`could not remove the worktree ${state.worktree_path}: ${(e as Error).message}`, { level: "warn" }),
-    );
+    await removeWorktree(projectDir, worktree).catch((e) => log(`could not remove the worktree ${worktree}: ${(e as Error).message}`, { level: "warn" }));
   }
 }
 
