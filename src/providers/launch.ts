@@ -1,5 +1,5 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, symlinkSync } from "node:fs";
-import { dirname, isAbsolute, relative } from "node:path";
+import { dirname } from "node:path";
 import { homedir } from "node:os";
 import { writeFileAtomic } from "../effects/fs/atomic.ts";
 import { ROLE_TOOLS } from "../schema/catalog.ts";
@@ -8,6 +8,7 @@ import { toolNameForAgent, type ResolvedAgent } from "./resolve.ts";
 import { preTrust } from "./trust.ts";
 import { adapterFor } from "./adapters/registry.ts";
 import { sandboxed } from "./sandboxed.ts";
+import { inside } from "../sandbox/bwrap.ts";
 
 export type { LaunchContext } from "./mcp.ts";
 
@@ -48,7 +49,7 @@ export function buildLaunch(agent: ResolvedAgent, ctx: LaunchContext): LaunchSpe
   if (agent.model) argv.push(...(p.model_args[agent.model] ?? []));
 
   // In a worktree the session folder is outside the agent's workspace: let the CLI write there.
-  if (!isInside(ctx.sessionDir, ctx.workDir)) argv.push(...p.session_dir_args.map((a) => a.replaceAll("{dir}", ctx.sessionDir)));
+  if (!inside(ctx.workDir, ctx.sessionDir)) argv.push(...p.session_dir_args.map((a) => a.replaceAll("{dir}", ctx.sessionDir)));
 
   const mcp = mcpWiring(agent, ctx);
   const trust = preTrust(agent, ctx.workDir, ctx.home ?? homedir());
@@ -89,11 +90,6 @@ function versionArgs(agent: ResolvedAgent, ctx: LaunchContext): string[] {
   if (!v || !ctx.cliVersion) return [];
   const have = new Set([...agent.provider.args, ...(agent.roleArgs ?? [...agent.provider.default_role_args, ...(agent.provider.role_args[agent.role] ?? [])])]);
   return v.adapt(ctx.cliVersion).argv.filter((a) => !have.has(a));
-}
-
-function isInside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
-import { bwrapArgv } from "../sandbox/bwrap.ts";
+import { bwrapArgv, inside } from "../sandbox/bwrap.ts";
 import { agentFileName, F } from "../protocol/paths.ts";
 import { findOnPath } from "./doctor.ts";
 import { CONVERSATION_FILE_ENV, privateMcpDir, TURN_FILE_ENV, type LaunchContext, type LaunchFile } from "./mcp.ts";
@@ -98,13 +98,9 @@ function cliHome(agent: ResolvedAgent, ctx: LaunchContext, home: string) {
 /** The folders the CLI keeps its usage records in (its adapter's default, or `usage[].home`), outside the work and session folders and never the home itself. */
 function recordFolders(agent: ResolvedAgent, ctx: LaunchContext, home: string): string[] {
   const env = { HOME: home, ...agent.provider.env };
-  const within = (dir: string, p: string) => {
-    const rel = relative(dir, p);
-    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
-  };
   const dirs = agent.provider.usage
     .map((s) => homeOf(s, { sessionDir: ctx.sessionDir, env }))
-    .filter((d) => isAbsolute(d) && !within(ctx.sessionDir, d) && !within(ctx.workDir, d) && !within(d, home));
+    .filter((d) => isAbsolute(d) && !inside(ctx.sessionDir, d) && !inside(ctx.workDir, d) && !inside(d, home));
   return [...new Set(dirs)];
 }
 

@@ -56,7 +56,8 @@ export type SandboxPlan = {
 /** `from`: what is shown at `path` when it is not the same path (a launch's own copy of a file) */
 type Mount = { op: "--tmpfs" | "--bind" | "--ro-bind"; path: string; from?: string };
 
-const inside = (dir: string, p: string) => {
+/** `p` is `dir` or under it (both absolute, or both relative to the same folder). */
+export const inside = (dir: string, p: string) => {
   const rel = relative(dir, p);
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 };
