@@ -1,7 +1,6 @@
 import { cells, ellipsize } from "./width.ts";
 import { costText, tokensText } from "./usage.ts";
-import type { AgentInfo } from "../schema/state.ts";
-import type { AgentSnapshot, RunSnapshot } from "../schema/run-api/snapshot.ts";
+import type { AgentSnapshot, RunSnapshot, SnapshotAgentStatus } from "../schema/run-api/snapshot.ts";
 import { seg, type Line, type Style } from "./line.ts";
 import { reviewLoopLabel } from "../report/review-round.ts";
 
@@ -55,7 +54,8 @@ export function groupLines(g: RunSnapshot["groups"]): Line[] {
   return out;
 }
 
-export const STATUS_STYLE = {
+/** A status's colour, icon and word; `stopped`: an agent of a run nobody runs now. */
+export const STATUS_STYLE: Record<SnapshotAgentStatus, Style> = {
   working: "green",
   idle: "yellow",
   idle_without_submit: "yellow",
@@ -65,8 +65,9 @@ export const STATUS_STYLE = {
   exited: "dim",
   starting: "cyan",
   done: "dim",
-} as const;
-const STATUS_ICON = {
+  stopped: "dim",
+};
+const STATUS_ICON: Record<SnapshotAgentStatus, string> = {
   working: "●",
   idle: "○",
   idle_without_submit: "◔",
@@ -76,9 +77,10 @@ const STATUS_ICON = {
   exited: "×",
   starting: "◌",
   done: "✓",
-} as const;
+  stopped: "·",
+};
 /** How a status reads in the agents list and in `status`. */
-export const STATUS_LABEL: Record<AgentInfo["status"], string> = {
+export const STATUS_LABEL: Record<SnapshotAgentStatus, string> = {
   working: "working",
   idle: "idle",
   idle_without_submit: "no submit",
@@ -88,6 +90,7 @@ export const STATUS_LABEL: Record<AgentInfo["status"], string> = {
   exited: "exited",
   starting: "starting",
   done: "done",
+  stopped: "stopped",
 };
 
 /**
@@ -96,13 +99,13 @@ export const STATUS_LABEL: Record<AgentInfo["status"], string> = {
  * in view in a narrow monitor.
  */
 export function agentLines(a: AgentSnapshot, selected: boolean, width = Infinity): Line[] {
-  const st: Style = a.status === "stopped" ? "dim" : STATUS_STYLE[a.status];
-  const badge = ` [ ${(a.status === "stopped" ? "stopped" : STATUS_LABEL[a.status]).toUpperCase()} ]`;
+  const st = STATUS_STYLE[a.status];
+  const badge = ` [ ${STATUS_LABEL[a.status].toUpperCase()} ]`;
   const room = width - 3 - cells(badge);
   const label = ellipsize(a.label, Math.max(2, room));
   const first: Line = [
     seg(selected ? "›" : " ", "bold"),
-    seg((a.status === "stopped" ? "·" : STATUS_ICON[a.status]) + " ", st),
+    seg(STATUS_ICON[a.status] + " ", st),
     seg(label, ...(selected ? (["inverse"] as const) : [])),
     seg(badge, st),
   ];

@@ -75,8 +75,8 @@ export function statusView(d: StatusInput, width: number): Line[] {
   if (j.agents.length) {
     out.push([], head("Agents"));
     for (const a of j.agents) {
-      const st: Style = a.status === "stopped" ? "dim" : STATUS_STYLE[a.status];
-      const label = a.status === "stopped" ? "stopped" : STATUS_LABEL[a.status];
+      const st = STATUS_STYLE[a.status];
+      const label = STATUS_LABEL[a.status];
       out.push([
         seg(`  ${padCells(a.label, 18)} `),
         seg(label.padEnd(8), st),
