@@ -99,13 +99,13 @@ ready:
  */
 const stopCommand = () =>
   `sh -c ${shellWord(`p=$(cat); case "$p" in *'"fullyIdle":false'*|*'"fullyIdle": false'*) ;; *) [ -n "$AGENTMUX_TURN_ID" ] && ${TURN_END_COMMAND} ;; esac; printf '{}'`)}`;
-export const agyHooks = () => json({ agentmux: { enabled: true, Stop: [{ type: "command", command: stopCommand(), timeout: 10 }] } });
+const agyHooks = () => json({ agentmux: { enabled: true, Stop: [{ type: "command", command: stopCommand(), timeout: 10 }] } });
 
 /** a turn-end id, and not a batch run (`--print` ends with the process) */
 const stopHookWanted = (ctx: LaunchContext) => !!ctx.turnEnd && ctx.batchPrompt === undefined;
 
 /** What a version of agy is published to ignore (agy-evidence.md §3, §4, §8). */
-export function agyVersionNotes(v: string): string[] {
+function agyVersionNotes(v: string): string[] {
   if (!versionAtLeast(v, "1.1.0"))
     return [
       "agy 1.0.x takes a model by its display name and ignored --model in interactive sessions, and 1.0.12 read the workspace .agents/mcp_config.json without loading it (agentmux's tools would be missing): update agy to 1.1.10 or newer",

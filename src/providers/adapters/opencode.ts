@@ -27,7 +27,7 @@ export const AgentmuxTurnEnd = async () => ({
 `;
 
 /** the folder agentmux's plugin keeps each session's token figures in, `<session id>.jsonl` (from message.updated) */
-export const RECORDS_ENV = "AGENTMUX_OPENCODE_RECORDS";
+const RECORDS_ENV = "AGENTMUX_OPENCODE_RECORDS";
 
 /**
  * A second plugin (the turn-end plugin's content stays as it was, so a worktree that has it
@@ -61,7 +61,7 @@ export const AgentmuxSession = async () => ({
 const ConversationRecord = z.object({ id: z.string().regex(/^ses_[A-Za-z0-9]+$/) });
 
 /** The session id agentmux's plugin wrote to this launch's file, or null (not yet, or not one it can use). */
-export function opencodeSessionOf(env: Record<string, string>): string | null {
+function opencodeSessionOf(env: Record<string, string>): string | null {
   const file = env[CONVERSATION_FILE_ENV];
   if (!file) return null;
   try {
@@ -78,7 +78,7 @@ export function opencodeSessionOf(env: Record<string, string>): string | null {
  * message, the last per message counting; input without cache reads (opencode counts those
  * apart), reasoning as output.
  */
-export function opencodeUsage(text: string): Parsed | null {
+function opencodeUsage(text: string): Parsed | null {
   const byMessage = new Map<string, TokenFigures>();
   let model: string | null = null;
   let anon = 0;
