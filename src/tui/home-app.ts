@@ -34,7 +34,7 @@ export function notResumable(s: SessionSummary): string | undefined {
 }
 
 /** A status-line notice as up to `max` lines of the screen's width, the last cut with "…" when more is left. */
-export function noticeLines(msg: string, width: number, max = 3): Line[] {
+function noticeLines(msg: string, width: number, max = 3): Line[] {
   const wrapped = wrapText(msg, width);
   const shown = wrapped.slice(0, max);
   if (wrapped.length > max) shown[max - 1] = `${shown[max - 1]} ${wrapped.slice(max).join(" ")}`;
