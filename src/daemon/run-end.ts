@@ -9,7 +9,7 @@ import { releaseCheckout } from "../session/checkout-lock.ts";
 import { archiveSession } from "../session/archive.ts";
 import { sessionFolderPresent } from "../session/folder-gone.ts";
 import { ORCHESTRATOR_PID } from "../session/liveness.ts";
-import { readPreexisting } from "../session/read.ts";
+import { readPreexisting, runCheckoutOf } from "../session/read.ts";
 import { REMOVED_BY_CLEAN } from "../schema/cancel-request.ts";
 import { dropSealKey } from "../bus/tool-seal.ts";
 import { removeWorktreeFiles } from "../session/worktree-files.ts";
@@ -103,17 +103,7 @@ async function giveBack(state: State, sessionDir: string, projectDir: string, lo
   if (state.worktree_path && !cleaned) return;
   try {
     const { giveCheckoutBack } = await import("../effects/git/give-back.ts");
-    const notes = await giveCheckoutBack(
-      {
-        projectDir,
-        branch: state.feature_branch,
-        baseCommit: state.base_commit ?? null,
-        startRef: state.start_ref ?? null,
-        worktreePath: state.worktree_path ?? null,
-        preexisting: readPreexisting(sessionDir),
-      },
-      { dropBranch: cleaned },
-    );
+    const notes = await giveCheckoutBack(runCheckoutOf(state, state.feature_branch, sessionDir, projectDir), { dropBranch: cleaned });
     for (const n of notes) log(n);
   } catch (e) {
     log(`could not give the checkout back: ${(e as Error).message}`, { level: "warn" });

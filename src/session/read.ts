@@ -1,6 +1,7 @@
 import type { PreexistingChanges } from "../schema/preexisting.ts";
 import type { RuntimeState } from "../schema/runtime.ts";
 import type { State } from "../schema/state.ts";
+import type { RunCheckout } from "../effects/git/give-back.ts";
 import { inspectSessionFile, readOptionalSessionFile, readSessionFile, SessionFileInvalid } from "./file-io.ts";
 import { basename, join } from "node:path";
 import { PythonSession } from "./errors.ts";
@@ -33,4 +34,16 @@ export function readPreexisting(dir: string): PreexistingChanges {
   if (r.ok) return r.value;
   if (r.missing) return [];
   throw new SessionFileInvalid({ path: join(dir, f.path), name: f.path, problems: r.problems });
+}
+
+/** What giving a run's checkout back needs (effects/git/give-back.ts), from its state and session folder: the run's end and `clean` build it alike. */
+export function runCheckoutOf(state: State, branch: string, dir: string, projectDir: string): RunCheckout {
+  return {
+    projectDir,
+    branch,
+    baseCommit: state.base_commit ?? null,
+    startRef: state.start_ref ?? null,
+    worktreePath: state.worktree_path ?? null,
+    preexisting: readPreexisting(dir),
+  };
 }

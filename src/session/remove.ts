@@ -1,5 +1,5 @@
 import { existsSync, rmSync } from "node:fs";
-import { readPreexisting } from "./read.ts";
+import { runCheckoutOf } from "./read.ts";
 import { basename } from "node:path";
 import { Tmux } from "../effects/tmux/runner.ts";
 import { killSession } from "../effects/tmux/ops.ts";
@@ -89,17 +89,7 @@ async function giveBackCheckout(s: SessionSummary): Promise<string[]> {
   if (!st || st.phase === "done" || !st.feature_branch || !projectDir || !existsSync(projectDir)) return [];
   try {
     const { giveCheckoutBack } = await import("../effects/git/give-back.ts");
-    return await giveCheckoutBack(
-      {
-        projectDir,
-        branch: st.feature_branch,
-        baseCommit: st.base_commit ?? null,
-        startRef: st.start_ref ?? null,
-        worktreePath: st.worktree_path ?? null,
-        preexisting: readPreexisting(s.dir),
-      },
-      { dropBranch: true },
-    );
+    return await giveCheckoutBack(runCheckoutOf(st, st.feature_branch, s.dir, projectDir), { dropBranch: true });
   } catch (e) {
     return [`could not give the checkout back: ${(e as Error).message}`];
   }
