@@ -70,11 +70,6 @@ export function loadSealKey(sessionDir: string, home: string = homedir()): SealK
   return key;
 }
 
-/** Remove a session's seal key (with its session folder: nothing can be resumed any more). */
-export function dropSealKey(sessionDir: string, home: string = homedir()): void {
-  rmSync(privateSealKeyFile(sessionDir, home), { force: true });
-}
-
 // one keyed HMAC state per key, copied per line: ~5× cheaper than a new HMAC each time
 const keyed = new WeakMap<SealKey, Bun.CryptoHasher>();
 function mac(key: SealKey, body: string, close = ""): string {

@@ -11,7 +11,7 @@ import { sessionFolderPresent } from "../session/folder-gone.ts";
 import { ORCHESTRATOR_PID } from "../session/liveness.ts";
 import { readPreexisting, runCheckoutOf } from "../session/read.ts";
 import { REMOVED_BY_CLEAN } from "../schema/cancel-request.ts";
-import { dropSealKey } from "../bus/tool-seal.ts";
+import { dropSealKey } from "../session/private-dir.ts";
 import { removeWorktreeFiles } from "../session/worktree-files.ts";
 
 /**

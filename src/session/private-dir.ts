@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 
@@ -30,4 +31,9 @@ export function privateMcpDir(sessionDir: string, home: string = homedir()): str
  */
 export function privateSealKeyFile(sessionDir: string, home: string = homedir()): string {
   return join(privateRoot(home), "keys", `${sessionTag(sessionDir)}.seal`);
+}
+
+/** Remove a session's seal key (with its session folder: nothing can be resumed any more). */
+export function dropSealKey(sessionDir: string, home: string = homedir()): void {
+  rmSync(privateSealKeyFile(sessionDir, home), { force: true });
 }

@@ -10,7 +10,7 @@ import { liveOrchestrator } from "./liveness.ts";
 import { requestCancel } from "./cancel.ts";
 import { continueLeftPaused } from "./paused-agents.ts";
 import type { SessionSummary } from "./list.ts";
-import { privateMcpDir, privateSealKeyFile } from "./private-dir.ts";
+import { dropSealKey, privateMcpDir } from "./private-dir.ts";
 import { removeWorktreeFiles } from "./worktree-files.ts";
 
 /** How long a live run gets to stop after SIGTERM before it is killed. */
@@ -74,7 +74,7 @@ export async function removeSession(s: SessionSummary): Promise<Removal> {
   rmSync(s.dir, { recursive: true, force: true });
   // its agents' MCP configs, left by an orchestrator that did not end on its own (killed, crashed)
   rmSync(privateMcpDir(s.dir), { recursive: true, force: true });
-  rmSync(privateSealKeyFile(s.dir), { force: true });
+  dropSealKey(s.dir);
   return { stopped, killedTmux, notes };
 }
 

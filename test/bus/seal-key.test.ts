@@ -1,7 +1,8 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { checkSeal, dropSealKey, loadSealKey, sealLine } from "../../src/bus/tool-seal.ts";
+import { checkSeal, loadSealKey, sealLine } from "../../src/bus/tool-seal.ts";
+import { dropSealKey } from "../../src/session/private-dir.ts";
 import { F } from "../../src/protocol/paths.ts";
 import { privateSealKeyFile } from "../../src/session/private-dir.ts";
 import { makeTmpDir, removeDir } from "../helpers/tmp.ts";
