@@ -44,6 +44,12 @@ export async function orchestrate(sessionDir: string): Promise<number> {
   const writer = new PaneWriter(tmux, log, clock);
   let loop!: OrchestratorLoop;
   const tmuxLoss = new TmuxLoss(tmux, sessionName, (e) => loop.push(e), clock);
+  // the session folder deleted under the run (rm -rf, an agent's git clean -xdf): the run is lost, nothing more is written
+  const folderGone = (): boolean => {
+    if (sessionFolderPresent(sessionDir)) return false;
+    loop.lose(new SessionFolderGone({ dir: sessionDir, phase: loop.state.phase }).message);
+    return true;
+  };
   // the run's one MCP endpoint lives here; its paths come from where this session folder is
   const mcp = startMcpHost({ sessionDir, projectDir: projectOfSession(sessionDir) ?? projectDir, state: () => loop?.state ?? state, log });
   let turns!: TurnWatcher;
@@ -125,7 +131,8 @@ export async function orchestrate(sessionDir: string): Promise<number> {
       sealKey: mcp.sealKey,
       ownLine: (seq, text) => mcp.events.wrote(seq, text),
       checks,
-      explained: async (e) => isGone(e) && (await tmuxLoss.check()),
+      // a failure the run's loss explains (its session folder or tmux session gone) ends it as that loss
+      explained: async (e) => folderGone() || (isGone(e) && (await tmuxLoss.check())),
       // git (isomorphic-git) is loaded only when the run commits: the orchestrator stays small
       commit: async (effect) =>
         (await import("./commit.ts")).runCommit(effect, { state: loop.state, sessionDir, workDir, mainRepoDir: projectDir, config, log }),
@@ -220,10 +227,7 @@ export async function orchestrate(sessionDir: string): Promise<number> {
     loop.push({ type: "cancel", at: new Date().toISOString(), reason: taken ? cancelCause(taken.request) : `the orchestrator received ${sig}` });
   };
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => onSignal(sig));
-  // the session folder deleted under the run (rm -rf, an agent's git clean -xdf): stop, write nothing
-  const folderWatch = clock.every(250, () => {
-    if (!sessionFolderPresent(sessionDir)) loop.lose(new SessionFolderGone({ dir: sessionDir, phase: loop.state.phase }).message);
-  });
+  const folderWatch = clock.every(250, folderGone);
   services.running("session folder watch", () => folderWatch.stop());
   services.add({ name: "usage", start: () => usage.start(), stop: () => usage.stop() });
   if (checks) services.running("checks", () => checks.stop());
